@@ -1,0 +1,222 @@
+# The Python face of the kernel. A position crosses the boundary as a plain tuple:
+#   (hand0, hand1, table, pile0, pile1, scopas0, scopas1, to_move, dealer, last_capturer,
+#    deals, rules)
+# with card masks as ints, deals a tuple of (non-dealer mask, dealer mask) pairs, next deal
+# first, and rules the RULE_* bit set. Everything is range-checked here, so nothing the caller
+# passes can make the C code read or write out of bounds.
+
+
+
+cdef uint64_t _cards(object value, str what, int max_cards) except? 0xFFFFFFFFFFFFFFFF:
+    cdef object v = int(value)
+    if v < 0 or v > ALL_CARDS:
+        raise ValueError(f"{what}: not a set of the 40 cards ({v!r})")
+    if popcount(<uint64_t>v) > max_cards:
+        raise ValueError(f"{what}: {popcount(<uint64_t>v)} cards, at most {max_cards} allowed")
+    return <uint64_t>v
+
+
+cdef int _small(object value, str what, int low, int high) except? -999:
+    cdef object v = int(value)
+    if v < low or v > high:
+        raise ValueError(f"{what} must be between {low} and {high}, not {v!r}")
+    return <int>v
+
+
+cdef int load_position(tuple pos, State* s, Game* g) except -1:
+    cdef int k, n
+    if len(pos) != 12:
+        raise ValueError("a kernel position is a 12-tuple")
+    s.hand[0] = _cards(pos[0], "hand 0", MAX_HAND)
+    s.hand[1] = _cards(pos[1], "hand 1", MAX_HAND)
+    s.table = _cards(pos[2], "table", NCARDS)
+    s.pile[0] = _cards(pos[3], "pile 0", NCARDS)
+    s.pile[1] = _cards(pos[4], "pile 1", NCARDS)
+    s.scopas[0] = _small(pos[5], "scopas 0", 0, 40)
+    s.scopas[1] = _small(pos[6], "scopas 1", 0, 40)
+    s.to_move = _small(pos[7], "to_move", 0, 1)
+    s.dealer = _small(pos[8], "dealer", 0, 1)
+    s.last_capturer = _small(pos[9], "last_capturer", -1, 1)
+    deals = tuple(pos[10])
+    n = len(deals)
+    if n > MAX_DEALS:
+        raise ValueError(f"at most {MAX_DEALS} deals in the stock, not {n}")
+    s.deals_left = n
+    memset(g.deal, 0, sizeof(g.deal))
+    for k in range(n):
+        if len(deals[k]) != 2:
+            raise ValueError("a deal is a pair (non-dealer cards, dealer cards)")
+        g.deal[n - 1 - k][0] = _cards(deals[k][0], "stock deal", MAX_HAND)
+        g.deal[n - 1 - k][1] = _cards(deals[k][1], "stock deal", MAX_HAND)
+    g.rules = _small(pos[11], "rules", 0, RULE_ALL)
+    s.zkey = cards_key(s)
+    return 0
+
+
+cdef tuple dump_position(const State* s, tuple deals, int rules):
+    return (s.hand[0], s.hand[1], s.table, s.pile[0], s.pile[1], s.scopas[0], s.scopas[1],
+            s.to_move, s.dealer, s.last_capturer, deals[len(deals) - s.deals_left:], rules)
+
+
+def legal_moves(tuple pos):
+    """The legal moves of the side to move, packed (card << 40 | captured mask), in kernel order."""
+    cdef State s
+    cdef Game g
+    cdef uint64_t moves[MAX_MOVES]
+    cdef int n, i
+    load_position(pos, &s, &g)
+    if round_over(&s):
+        return []
+    n = generate_moves(s.hand[s.to_move], s.table, g.rules, moves)
+    return [moves[i] for i in range(n)]
+
+
+def play(tuple pos, uint64_t move):
+    """(position after `move`, 1 if it scored a scopa else 0); ValueError if `move` is illegal."""
+    cdef State s
+    cdef Game g
+    cdef uint64_t moves[MAX_MOVES]
+    cdef int n, i, scopa
+    load_position(pos, &s, &g)
+    n = 0 if round_over(&s) else generate_moves(s.hand[s.to_move], s.table, g.rules, moves)
+    for i in range(n):
+        if moves[i] == move:
+            scopa = apply_move(&s, &g, move)
+            return dump_position(&s, tuple(pos[10]), g.rules), scopa
+    raise ValueError("illegal move")
+
+
+def score_piles_detail(pile0, pile1, int rules):
+    """The end-of-round breakdown of two capture piles (scopas excluded) as a dict."""
+    cdef ScoreDetail d
+    score_piles(_cards(pile0, "pile 0", NCARDS), _cards(pile1, "pile 1", NCARDS),
+                _small(rules, "rules", 0, RULE_ALL), &d)
+    return dict(cards=(d.cards[0], d.cards[1]), coins=(d.coins[0], d.coins[1]),
+                primiera=(d.primiera[0] if d.primiera[0] >= 0 else None,
+                          d.primiera[1] if d.primiera[1] >= 0 else None),
+                napola=(d.napola[0], d.napola[1]), carte=d.carte_winner, denari=d.denari_winner,
+                settebello=d.settebello_owner, primiera_winner=d.primiera_winner,
+                re_bello=d.re_bello_owner, points=(d.points[0], d.points[1]))
+
+
+cdef inline uint64_t xorshift(uint64_t* x) noexcept nogil:
+    x[0] ^= x[0] << 13
+    x[0] ^= x[0] >> 7
+    x[0] ^= x[0] << 17
+    return x[0]
+
+
+def random_playouts(tuple pos, int playouts, uint64_t seed=1):
+    """Play `playouts` uniformly random rounds from pos in C; return the number of moves made."""
+    cdef State root, s
+    cdef Game g
+    cdef uint64_t moves[MAX_MOVES]
+    cdef uint64_t rng = seed * 0x9E3779B97F4A7C15ULL + 1, total = 0
+    cdef int i, n
+    load_position(pos, &root, &g)
+    with nogil:
+        for i in range(playouts):
+            s = root
+            while not round_over(&s):
+                n = generate_moves(s.hand[s.to_move], s.table, g.rules, moves)
+                apply_move(&s, &g, moves[xorshift(&rng) % n])
+                total += 1
+    return total
+
+
+cdef class Searcher:
+    """A search context: the transposition table, the move stack and the node counters.
+
+    One Searcher per thread; it may be reused for many positions (the table keys include the
+    whole position, stock included, so entries stay valid across positions)."""
+    cdef Search S
+    cdef readonly double tt_mb
+
+    def __cinit__(self, double tt_mb=64.0):
+        memset(&self.S, 0, sizeof(Search))
+        self.tt_mb = tt_mb
+        if table_init(&self.S.table, tt_mb) != 0:
+            raise MemoryError(f"cannot allocate a {tt_mb} MiB transposition table")
+        self.S.use_table = self.S.table.entries != NULL
+        self.S.move_stack = <uint64_t*>malloc(MAX_PLIES * MAX_MOVES * sizeof(uint64_t))
+        if self.S.move_stack == NULL:
+            raise MemoryError("cannot allocate the move stack")
+
+    def __dealloc__(self):
+        table_free(&self.S.table)
+        free(self.S.move_stack)
+
+    def clear(self):
+        """Forget every stored position."""
+        table_clear(&self.S.table)
+
+    def table_stats(self):
+        """Transposition-table figures since the Searcher was made: probes, hits, stores, fill."""
+        cdef Table* t = &self.S.table
+        return dict(probes=t.probes, hits=t.hits, stores=t.stores, filled=t.filled,
+                    capacity=t.capacity, fill=(<double>t.filled / t.capacity) if t.capacity else 0.0)
+
+    cdef dict _convert(self, RootResult* R, int want):
+        moves = [R.moves[i] for i in range(R.n_moves)]
+        out = dict(lower=R.lower, upper=R.upper, stop=R.stop, moves=moves, nodes=R.nodes,
+                   seconds=R.seconds, pv=[R.pv[i] for i in range(R.pv_len)])
+        if R.is_best != NULL:
+            out["best"] = [moves[i] for i in range(R.n_moves) if R.is_best[i]]
+        if R.move_lower != NULL:
+            out["move_bounds"] = [(R.move_lower[i], R.move_upper[i]) for i in range(R.n_moves)]
+        return out
+
+    def search(self, tuple pos, int want=WANT_BEST | WANT_PV, uint64_t max_nodes=0,
+               double time_limit=0.0, bint check_signals=True):
+        """Search one position; see root.pxi for `want`. Returns a dict of plain values."""
+        results = self.search_many([pos], want, max_nodes, time_limit, check_signals)
+        if results[0]["stop"] == STOP_INTERRUPT:
+            raise KeyboardInterrupt
+        return results[0]
+
+    def search_many(self, list positions, int want=WANT_BEST | WANT_PV, uint64_t max_nodes=0,
+                    double time_limit=0.0, bint check_signals=False):
+        """Search many positions in one call with the GIL released; limits apply to each."""
+        cdef int count = len(positions), i, status = 0
+        cdef State* states = <State*>malloc((count + 1) * sizeof(State))
+        cdef Game* games = <Game*>malloc((count + 1) * sizeof(Game))
+        cdef RootResult* results = <RootResult*>calloc(count + 1, sizeof(RootResult))
+        cdef Search* S = &self.S
+        try:
+            if states == NULL or games == NULL or results == NULL:
+                raise MemoryError("cannot allocate the batch")
+            for i in range(count):
+                load_position(positions[i], &states[i], &games[i])
+            S.max_nodes = max_nodes
+            S.check_signals = check_signals
+            S.abort = 0
+            with nogil:
+                for i in range(count):
+                    search_set_game(S, &games[i])
+                    S.nodes = 0
+                    S.deadline = monotonic() + time_limit if time_limit > 0 else 0.0
+                    status = root_search(S, &states[i], want, &results[i])
+                    if status != 0 or results[i].stop == STOP_INTERRUPT:
+                        break
+            if status != 0:
+                raise MemoryError("out of memory during the search")
+            out = []
+            for i in range(count):
+                out.append(self._convert(&results[i], want))
+                if results[i].stop == STOP_INTERRUPT:
+                    raise KeyboardInterrupt
+            return out
+        finally:
+            for i in range(count):
+                result_free(&results[i])
+            free(states)
+            free(games)
+            free(results)
+
+    def request_stop(self):
+        """Ask a search running in another thread to stop soon (it reports an interrupt)."""
+        self.S.abort = 1
+
+    def set_table(self, bint enabled):
+        """Switch the transposition table off (baseline measurements) or back on."""
+        self.S.use_table = enabled and self.S.table.entries != NULL

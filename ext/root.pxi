@@ -1,0 +1,120 @@
+# The root: the value, every optimal move, the principal variation, or the value of every move.
+# Works with nogil so batches run on several threads; buffers are malloc'd and freed by the caller.
+
+cdef enum:
+    WANT_BEST = 1       # mark every optimal root move
+    WANT_PV = 2         # principal variation to the end of the round
+    WANT_ALL = 4        # exact value of every root move (analyze)
+    FULL_WINDOW = 8     # baseline: one full-window search instead of the zero-window driver
+
+ctypedef struct RootResult:
+    int lower, upper          # bounds on the value, scopas already made included (equal: exact)
+    int stop                  # STOP_* reason, STOP_NONE when complete
+    int n_moves
+    uint64_t* moves           # the root's legal moves
+    uint8_t* is_best          # WANT_BEST: 1 for each optimal move
+    int* move_lower           # WANT_ALL: bounds on each move's value
+    int* move_upper
+    int pv_len
+    uint64_t pv[MAX_PLIES]
+    uint64_t nodes
+    double seconds
+
+
+cdef inline bint achieves(Search* S, const State* s, uint64_t move, int value) noexcept nogil:
+    """Does `move` reach at least `value` (points to come) at s? One zero-window search."""
+    cdef State child = s[0]
+    cdef int r = apply_move(&child, &S.game, move)
+    return r - alphabeta(S, &child, r - value, r - value + 1, 1) >= value
+
+
+cdef void result_free(RootResult* R) noexcept nogil:
+    free(R.moves)
+    free(R.is_best)
+    free(R.move_lower)
+    free(R.move_upper)
+    R.moves = NULL
+    R.is_best = NULL
+    R.move_lower = NULL
+    R.move_upper = NULL
+
+
+cdef int root_search(Search* S, const State* root, int want, RootResult* R) noexcept nogil:
+    """Search `root` as `want` asks; return -1 if memory ran out, else 0 (R.stop tells limits)."""
+    cdef State node, child
+    cdef int scopas = root.scopas[root.to_move] - root.scopas[1 - root.to_move]
+    cdef int lower, upper, value, i, n, r, found
+    cdef uint64_t* moves
+    cdef double start = monotonic()
+    cdef uint64_t nodes_before = S.nodes
+    R.moves = NULL
+    R.is_best = NULL
+    R.move_lower = NULL
+    R.move_upper = NULL
+    R.pv_len = 0
+    R.n_moves = 0
+    S.stop = STOP_NONE
+    S.table.generation += 1
+    R.moves = <uint64_t*>malloc(MAX_MOVES * sizeof(uint64_t))
+    if R.moves == NULL:
+        return -1
+    R.n_moves = generate_moves(root.hand[root.to_move], root.table, S.game.rules, R.moves) if not round_over(root) else 0
+    if round_over(root):
+        lower = upper = value = pile_margin(root, S.game.rules)
+    elif want & FULL_WINDOW:
+        value = full_window(S, root, &lower, &upper)
+    else:
+        value = mtdf(S, root, 0, &lower, &upper)
+    R.lower = lower + scopas if lower > -VALUE_INF else -VALUE_INF
+    R.upper = upper + scopas if upper < VALUE_INF else VALUE_INF
+
+    if (want & WANT_ALL) and not S.stop:
+        R.move_lower = <int*>malloc(R.n_moves * sizeof(int) + 1)
+        R.move_upper = <int*>malloc(R.n_moves * sizeof(int) + 1)
+        if R.move_lower == NULL or R.move_upper == NULL:
+            return -1
+        for i in range(R.n_moves):
+            child = root[0]
+            r = apply_move(&child, &S.game, R.moves[i])
+            if round_over(&child):
+                lower = upper = pile_margin(&child, S.game.rules)
+            else:
+                mtdf(S, &child, r - value, &lower, &upper)
+            # the child's bounds are for the opponent: negate and swap
+            R.move_lower[i] = r - upper + scopas if upper < VALUE_INF else -VALUE_INF
+            R.move_upper[i] = r - lower + scopas if lower > -VALUE_INF else VALUE_INF
+            if S.stop:
+                R.move_lower[i] = -VALUE_INF
+                R.move_upper[i] = VALUE_INF
+
+    if (want & WANT_BEST) and not S.stop:
+        R.is_best = <uint8_t*>malloc(R.n_moves + 1)
+        if R.is_best == NULL:
+            return -1
+        for i in range(R.n_moves):
+            if R.move_lower != NULL and not S.stop:
+                R.is_best[i] = R.move_lower[i] == value + scopas
+            else:
+                R.is_best[i] = achieves(S, root, R.moves[i], value)
+
+    if (want & WANT_PV) and not S.stop:
+        node = root[0]
+        while not round_over(&node) and R.pv_len < MAX_PLIES and not S.stop:
+            moves = S.move_stack      # level 0 is free here: achieves() searches from level 1
+            n = generate_moves(node.hand[node.to_move], node.table, S.game.rules, moves)
+            found = -1
+            for i in range(n):
+                if achieves(S, &node, moves[i], value):
+                    found = i
+                    break
+            if found < 0:               # only when a limit stopped the search
+                break
+            R.pv[R.pv_len] = moves[found]
+            R.pv_len += 1
+            r = apply_move(&node, &S.game, moves[found])
+            value = r - value
+
+    R.stop = S.stop
+    R.nodes = S.nodes - nodes_before
+    R.seconds = monotonic() - start
+    return 0

@@ -1,0 +1,163 @@
+# Perfect-information search: fail-soft negamax alpha-beta with the transposition table, and the
+# zero-window driver (MTD(f)) over the integer value. Values are points still to come for the
+# side to move (scopas made from here on plus the final pile score), so scopas already made
+# stay out of the table; the caller adds them back.
+
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from cpython.exc cimport PyErr_CheckSignals, PyErr_Clear
+
+cdef enum:
+    MAX_PLIES = 48          # cards that can still be played: 6 in hands + 30 in the stock, with room
+    STOP_NONE = 0
+    STOP_NODES = 1
+    STOP_TIME = 2
+    STOP_INTERRUPT = 3
+    CHECK_EVERY = 1023      # nodes between limit checks (a mask)
+    SIGNALS_EVERY = 65535   # nodes between Ctrl-C checks (a mask)
+
+ctypedef struct Search:
+    Game game
+    Table table
+    bint use_table
+    bint check_signals      # only the main thread can see Ctrl-C
+    uint64_t nodes, max_nodes
+    double deadline         # monotonic seconds; 0: none
+    int stop
+    int abort               # set from another thread to stop the search (Ctrl-C in a batch)
+    # per deals-left: Zobrist key, cards and coins of the stock still to be dealt
+    uint64_t stock_key[MAX_DEALS + 1]
+    int stock_cards[MAX_DEALS + 1]
+    int stock_coins[MAX_DEALS + 1]
+    uint64_t* move_stack    # MAX_PLIES levels of MAX_MOVES moves
+
+
+cdef inline double monotonic() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef void search_set_game(Search* S, const Game* g) noexcept nogil:
+    """Adopt the rules and stock of a root position and precompute the stock's key and counts."""
+    cdef int k, r
+    cdef uint64_t key = 0, cards
+    cdef int b
+    S.game = g[0]
+    S.stock_key[0] = 0
+    S.stock_cards[0] = 0
+    S.stock_coins[0] = 0
+    for k in range(MAX_DEALS):
+        for r in range(2):
+            cards = g.deal[k][r]
+            while cards:
+                b = lowest_bit(cards)
+                cards &= cards - 1
+                key ^= Z_STOCK[k][r][b]
+        S.stock_key[k + 1] = key
+        S.stock_cards[k + 1] = S.stock_cards[k] + popcount(g.deal[k][0] | g.deal[k][1])
+        S.stock_coins[k + 1] = S.stock_coins[k] + popcount((g.deal[k][0] | g.deal[k][1]) & COINS)
+
+
+cdef inline uint64_t position_key(const Search* S, const State* s) noexcept nogil:
+    cdef uint64_t in_hand = s.hand[0] | s.hand[1] | s.table
+    cdef int d = s.deals_left
+    cdef uint64_t summary = score_summary(s, S.game.rules, popcount(in_hand) + S.stock_cards[d],
+                                          popcount(in_hand & COINS) + S.stock_coins[d])
+    return (s.zkey ^ S.stock_key[d] ^ Z_SIDE[s.to_move] ^ Z_DEALER[s.dealer] ^ Z_LAST[s.last_capturer + 1]
+            ^ mix64(summary ^ (<uint64_t>S.game.rules << 57)))
+
+
+cdef void check_limits(Search* S) noexcept nogil:
+    if S.abort:
+        S.stop = STOP_INTERRUPT
+    elif S.max_nodes and S.nodes >= S.max_nodes:
+        S.stop = STOP_NODES
+    elif S.deadline > 0 and monotonic() >= S.deadline:
+        S.stop = STOP_TIME
+    elif S.check_signals and (S.nodes & SIGNALS_EVERY) == 0:
+        with gil:
+            if PyErr_CheckSignals() != 0:
+                PyErr_Clear()
+                S.stop = STOP_INTERRUPT
+
+
+cdef int alphabeta(Search* S, const State* s, int alpha, int beta, int ply) noexcept nogil:
+    """Fail-soft negamax: the exact value if it lies inside (alpha, beta), else a bound beyond."""
+    cdef State child
+    cdef uint64_t key = 0, table_move = 0, best_move
+    cdef uint64_t* moves
+    cdef int n, i, r, v, best, lower, upper, a
+    S.nodes += 1
+    if (S.nodes & CHECK_EVERY) == 0:
+        check_limits(S)
+    if S.stop:
+        return 0
+    if s.hand[0] == 0 and s.hand[1] == 0:       # apply_move deals, so this is the end of the round
+        return pile_margin(s, S.game.rules)
+    if S.use_table:
+        key = position_key(S, s)
+        if table_probe(&S.table, key, &lower, &upper, &table_move):
+            if lower >= beta:
+                return lower
+            if upper <= alpha:
+                return upper
+            if lower > alpha:
+                alpha = lower
+            if upper < beta:
+                beta = upper
+    moves = S.move_stack + ply * MAX_MOVES
+    n = generate_moves(s.hand[s.to_move], s.table, S.game.rules, moves)
+    order_moves(s, moves, n, table_move)
+    best = -VALUE_INF
+    best_move = moves[0]
+    a = alpha
+    for i in range(n):
+        child = s[0]
+        r = apply_move(&child, &S.game, moves[i])
+        v = r - alphabeta(S, &child, r - beta, r - a, ply + 1)
+        if S.stop:
+            return 0
+        if v > best:
+            best = v
+            best_move = moves[i]
+            if v > a:
+                a = v
+                if a >= beta:
+                    break
+    if S.use_table:
+        if best <= alpha:
+            table_store(&S.table, key, -VALUE_INF, best, best_move, popcount(s.hand[0] | s.hand[1]) + S.stock_cards[s.deals_left])
+        elif best >= beta:
+            table_store(&S.table, key, best, VALUE_INF, best_move, popcount(s.hand[0] | s.hand[1]) + S.stock_cards[s.deals_left])
+        else:
+            table_store(&S.table, key, best, best, best_move, popcount(s.hand[0] | s.hand[1]) + S.stock_cards[s.deals_left])
+    return best
+
+
+cdef int mtdf(Search* S, const State* s, int guess, int* lower, int* upper) noexcept nogil:
+    """Zero-window searches converging on the value from `guess`; on a stop, lower..upper holds it."""
+    cdef int g = guess, beta, v
+    lower[0] = -VALUE_INF
+    upper[0] = VALUE_INF
+    while lower[0] < upper[0]:
+        beta = g + 1 if g == lower[0] else g
+        v = alphabeta(S, s, beta - 1, beta, 0)
+        if S.stop:
+            break
+        if v < beta:
+            upper[0] = v
+        else:
+            lower[0] = v
+        g = v
+    return g
+
+
+cdef int full_window(Search* S, const State* s, int* lower, int* upper) noexcept nogil:
+    """Plain alpha-beta over the whole range (the baseline the zero-window driver is measured against)."""
+    cdef int v = alphabeta(S, s, -VALUE_INF, VALUE_INF, 0)
+    if S.stop:
+        lower[0] = -VALUE_INF
+        upper[0] = VALUE_INF
+    else:
+        lower[0] = upper[0] = v
+    return v

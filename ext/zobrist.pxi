@@ -1,0 +1,87 @@
+# Position keys for the transposition table. Card locations (hands, table, stock slots) use
+# Zobrist keys updated incrementally by apply_move; the capture piles enter only through a packed
+# summary of what can still decide the score, so piles that score alike share table entries.
+
+cdef uint64_t Z_STOCK[MAX_DEALS][2][40]
+cdef uint64_t Z_SIDE[2]
+cdef uint64_t Z_DEALER[2]
+cdef uint64_t Z_LAST[3]
+
+
+cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
+    # splitmix64 finaliser: a cheap, well-spread hash of one word
+    x ^= x >> 30
+    x *= 0xBF58476D1CE4E5B9ULL
+    x ^= x >> 27
+    x *= 0x94D049BB133111EBULL
+    x ^= x >> 31
+    return x
+
+
+cdef void _init_zobrist() noexcept:
+    cdef uint64_t seed = 0x5C0BA5C0BA5C0BA5ULL
+    cdef int i, j, c
+
+    for c in range(40):
+        for i in range(2):
+            seed += 0x9E3779B97F4A7C15ULL
+            Z_HAND[i][c] = mix64(seed)
+        seed += 0x9E3779B97F4A7C15ULL
+        Z_TABLE[c] = mix64(seed)
+        for j in range(MAX_DEALS):
+            for i in range(2):
+                seed += 0x9E3779B97F4A7C15ULL
+                Z_STOCK[j][i][c] = mix64(seed)
+    for i in range(2):
+        seed += 0x9E3779B97F4A7C15ULL
+        Z_SIDE[i] = mix64(seed)
+        seed += 0x9E3779B97F4A7C15ULL
+        Z_DEALER[i] = mix64(seed)
+    for i in range(3):
+        seed += 0x9E3779B97F4A7C15ULL
+        Z_LAST[i] = mix64(seed)
+
+_init_zobrist()
+
+
+cdef uint64_t cards_key(const State* s) noexcept nogil:
+    """The Zobrist key of hands and table computed from scratch (apply_move keeps it up to date)."""
+    cdef uint64_t key = hand_key(0, s.hand[0]) ^ hand_key(1, s.hand[1]), t = s.table
+    cdef int b
+    while t:
+        b = lowest_bit(t)
+        t &= t - 1
+        key ^= Z_TABLE[b]
+    return key
+
+
+cdef inline int clamp(int x, int limit) noexcept nogil:
+    return limit if x > limit else (-limit if x < -limit else x)
+
+
+cdef uint64_t score_summary(const State* s, int rules, int in_play, int coins_in_play) noexcept nogil:
+    """Everything about the two piles that the final score can still depend on, packed in a word.
+
+    Card and coin counts matter only through their difference, and a difference larger than the
+    cards still in play can no longer change sign, so it is clamped. Primiera needs each side's
+    best value per suit. Napola needs the exact coin sets (which also fix the settebello, the
+    re bello and the coin count)."""
+    cdef uint64_t w, p0 = s.pile[0], p1 = s.pile[1]
+    cdef int suit, shift, first_suit = 0
+    w = <uint64_t>(clamp(popcount(p0) - popcount(p1), in_play + 1) + 64)                 # 7 bits
+    if rules & RULE_NAPOLA:
+        w |= ((p0 & COINS) << 7) | ((p1 & COINS) << 17)                                  # 20 bits
+        first_suit = 1
+        shift = 27
+    else:
+        w |= <uint64_t>(clamp(popcount(p0 & COINS) - popcount(p1 & COINS), coins_in_play + 1) + 16) << 7
+        w |= (((p0 >> SETTEBELLO) & 1) | (((p1 >> SETTEBELLO) & 1) << 1)) << 12
+        if rules & RULE_RE_BELLO:
+            w |= (((p0 >> KING_OF_COINS) & 1) | (((p1 >> KING_OF_COINS) & 1) << 1)) << 14
+        shift = 16
+    # five bits per primiera value (at most 21), both players, from the next free bit
+    for suit in range(first_suit, 4):
+        w |= <uint64_t>PRIMIERA_BEST[(p0 >> (10 * suit)) & 0x3FF] << shift
+        w |= <uint64_t>PRIMIERA_BEST[(p1 >> (10 * suit)) & 0x3FF] << (shift + 5)
+        shift += 10
+    return w

@@ -1,0 +1,29 @@
+"""The errors raised on bad input. All are ValueError subclasses, so one except clause catches them."""
+
+
+class ScopaError(ValueError):
+    """Base class of every bad-input error of scopa-solver."""
+
+
+class CardError(ScopaError):
+    """Card text that names no card, or a card list that cannot be read."""
+
+
+class DuplicateCardError(ScopaError):
+    """The same card in two places (or twice in one)."""
+
+
+class PositionError(ScopaError):
+    """A position that cannot occur: hand sizes, stock length, side to move, counts."""
+
+
+class NotationError(ScopaError):
+    """Position text that does not follow the notation."""
+
+
+class IllegalMoveError(ScopaError):
+    """A move that is not legal in the position, or move text that cannot be read."""
+
+
+class RulesError(ScopaError):
+    """An unknown rule option or a bad option value."""

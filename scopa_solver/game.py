@@ -1,0 +1,68 @@
+"""Playing rounds and matches with move choosers (callables: position -> move).
+
+>>> from scopa_solver import Position, Rules
+>>> first = lambda pos: pos.legal_moves()[0]
+>>> result = play_round(Position.new_round(seed=1), first, first)
+>>> result.final.is_round_over(), len(result.moves), sum(bin(p).count("1") for p in result.final.piles) + bin(result.final.table).count("1")
+(True, 36, 40)
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Callable, Optional, Union
+
+from .errors import IllegalMoveError
+from .position import Move, Position, RoundScore
+from .rules import Rules
+
+Chooser = Callable[[Position], Union[Move, str]]
+
+
+@dataclass
+class RoundResult:
+    start: Position
+    final: Position
+    moves: list[Move]
+    score: RoundScore
+
+
+@dataclass
+class MatchResult:
+    rounds: list[RoundResult]
+    totals: tuple[int, int]
+    winner: int
+
+
+def play_round(position: Position, chooser0: Chooser, chooser1: Chooser) -> RoundResult:
+    """Play from `position` to the end of the round; chooser p picks player p's moves."""
+    choosers = (chooser0, chooser1)
+    pos, moves = position, []
+    while not pos.is_round_over():
+        choice = choosers[pos.to_move](pos)
+        try:
+            move = Move.parse(choice, pos)
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(f"player {pos.to_move}'s chooser returned an illegal move: {exc}") from None
+        moves.append(move)
+        pos = pos.play(move)
+    return RoundResult(start=position, final=pos, moves=moves, score=pos.round_score())
+
+
+def play_match(chooser0: Chooser, chooser1: Chooser, rules: Rules = Rules(), seed: Optional[int] = None,
+               first_dealer: int = 1, max_rounds: int = 1000) -> MatchResult:
+    """Rounds until a player reaches `rules.target`; the deal alternates; if both reach it in the
+    same round the higher total wins, and equal totals play another round."""
+    rng = random.Random(seed)
+    totals = [0, 0]
+    rounds = []
+    dealer = first_dealer
+    for _ in range(max_rounds):
+        result = play_round(Position.new_round(seed=rng.getrandbits(64), rules=rules, dealer=dealer),
+                            chooser0, chooser1)
+        rounds.append(result)
+        totals = [totals[p] + result.score.total[p] for p in (0, 1)]
+        if max(totals) >= rules.target and totals[0] != totals[1]:
+            return MatchResult(rounds, (totals[0], totals[1]), 0 if totals[0] > totals[1] else 1)
+        dealer = 1 - dealer
+    raise RuntimeError(f"no winner after {max_rounds} rounds")
