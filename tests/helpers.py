@@ -1,0 +1,70 @@
+"""Bridges between the package and the reference oracle, and seeded random positions.
+
+Only the tests use this: it converts a Position to the reference's RefState through card text
+(the reference shares no code with the package) and makes reproducible random positions."""
+from __future__ import annotations
+
+import random
+from typing import Iterator, Optional
+
+from reference import RefRules, RefState
+
+from scopa_solver import Position, Rules
+from scopa_solver.cards import iter_cards
+
+VARIANTS = {
+    "default": Rules(),
+    "asso_piglia_tutto": Rules(asso_piglia_tutto=True),
+    "ace_sweep_is_scopa": Rules(asso_piglia_tutto=True, ace_sweep_is_scopa=True),
+    "re_bello": Rules(re_bello=True),
+    "napola": Rules(napola=True),
+    "fewest_cards": Rules(fewest_cards=True),
+    "primiera_zero": Rules(primiera_missing_suit="zero"),
+}
+
+
+def ref_rules(rules: Rules) -> RefRules:
+    return RefRules(asso_piglia_tutto=rules.asso_piglia_tutto, ace_sweep_is_scopa=rules.ace_sweep_is_scopa,
+                    re_bello=rules.re_bello, napola=rules.napola, fewest_cards=rules.fewest_cards,
+                    primiera_missing_suit=rules.primiera_missing_suit)
+
+
+def texts(mask: int) -> list[str]:
+    return [str(c) for c in iter_cards(mask)]
+
+
+def to_ref(pos: Position) -> RefState:
+    """The same position as the reference's RefState."""
+    return RefState(hands=(texts(pos.hands[0]), texts(pos.hands[1])), table=texts(pos.table),
+                    piles=(texts(pos.piles[0]), texts(pos.piles[1])), scopas=pos.scopas,
+                    stock=[str(c) for c in pos.stock], to_move=pos.to_move, dealer=pos.dealer,
+                    last_capturer=pos.last_capturer, rules=ref_rules(pos.rules))
+
+
+def move_set(pos: Position) -> set[tuple[str, frozenset[str]]]:
+    """The package's legal moves in the reference's form."""
+    return {(str(m.card), frozenset(str(c) for c in m.captures)) for m in pos.legal_moves()}
+
+
+def random_positions(count: int, seed: int, rules: Rules = Rules(),
+                     deals_left: Optional[int] = None, cards_in_hands: Optional[int] = None) -> Iterator[Position]:
+    """`count` positions reached by uniformly random play from seeded new rounds.
+
+    With `deals_left`, only positions with that many deals still in the stock; with
+    `cards_in_hands` (1..6), only positions with that many cards left in both hands together.
+    Otherwise every position along each random round is a candidate, one picked at random."""
+    rng = random.Random(seed)
+    made = 0
+    while made < count:
+        pos = Position.new_round(seed=rng.getrandbits(32), rules=rules, dealer=rng.randrange(2))
+        line = [pos]
+        while not pos.is_round_over():
+            pos = pos.play(rng.choice(pos.legal_moves()))
+            line.append(pos)
+        candidates = [p for p in line
+                      if (deals_left is None or (p.deals_left == deals_left and not p.is_round_over()))
+                      and (cards_in_hands is None
+                           or bin(p.hands[0]).count("1") + bin(p.hands[1]).count("1") == cards_in_hands)]
+        if candidates:
+            yield rng.choice(candidates)
+            made += 1
