@@ -48,7 +48,13 @@ cdef int load_position(tuple pos, State* s, Game* g) except -1:
             raise ValueError("a deal is a pair (non-dealer cards, dealer cards)")
         g.deal[n - 1 - k][0] = _cards(deals[k][0], "stock deal", MAX_HAND)
         g.deal[n - 1 - k][1] = _cards(deals[k][1], "stock deal", MAX_HAND)
+        if popcount(g.deal[n - 1 - k][0]) != MAX_HAND or popcount(g.deal[n - 1 - k][1]) != MAX_HAND:
+            raise ValueError("every deal in the stock gives 3 cards to each player")
     g.rules = _small(pos[11], "rules", 0, RULE_ALL)
+    if (s.hand[0] or s.hand[1]) and not s.hand[s.to_move]:
+        raise ValueError(f"player {s.to_move} is to move without a card")
+    if n and not (s.hand[0] or s.hand[1]):
+        raise ValueError("both hands are empty while the stock still holds deals")
     s.zkey = cards_key(s)
     return 0
 
@@ -212,6 +218,60 @@ cdef class Searcher:
             free(states)
             free(games)
             free(results)
+
+    def trace(self, tuple pos, int want=0, int max_events=100000):
+        """Search one position recording every event (see trace.pxi); returns (events, result).
+
+        Events are tuples: ("pass", depth, alpha, beta, move), ("enter", depth, alpha, beta, move),
+        ("tt", depth, lower, upper), ("leaf", depth, value), ("exit", depth, value, n_moves,
+        n_searched). ValueError if the search needs more than `max_events` events."""
+        cdef Trace t
+        cdef State s
+        cdef Game g
+        cdef RootResult R
+        cdef int status, i
+        cdef TraceEvent* e
+        if max_events < 1:
+            raise ValueError("max_events must be positive")
+        load_position(pos, &s, &g)
+        memset(&t, 0, sizeof(Trace))
+        memset(&R, 0, sizeof(RootResult))
+        t.events = <TraceEvent*>malloc(max_events * sizeof(TraceEvent))
+        t.capacity = max_events
+        if t.events == NULL:
+            raise MemoryError("cannot allocate the trace")
+        names = ("pass", "enter", "tt", "leaf", "exit")
+        try:
+            self.S.trace = &t
+            self.S.max_nodes = 0
+            self.S.deadline = 0.0
+            self.S.abort = 0
+            self.S.check_signals = True
+            search_set_game(&self.S, &g)
+            self.S.nodes = 0
+            status = root_search(&self.S, &s, want, &R)
+            if status != 0:
+                raise MemoryError("out of memory during the search")
+            if R.stop == STOP_INTERRUPT:
+                raise KeyboardInterrupt
+            if t.overflow:
+                raise ValueError(f"the search needs more than {max_events} trace events")
+            events = []
+            for i in range(t.count):
+                e = t.events + i
+                if e.kind == EVENT_PASS or e.kind == EVENT_ENTER:
+                    events.append((names[e.kind], e.depth, e.a, e.b, e.move))
+                elif e.kind == EVENT_EXIT:
+                    events.append((names[e.kind], e.depth, e.a, e.n_moves, e.n_searched))
+                elif e.kind == EVENT_TABLE:
+                    events.append((names[e.kind], e.depth, e.a, e.b))
+                else:
+                    events.append((names[e.kind], e.depth, e.a))
+            return events, self._convert(&R, want)
+        finally:
+            self.S.trace = NULL
+            result_free(&R)
+            free(t.events)
 
     def request_stop(self):
         """Ask a search running in another thread to stop soon (it reports an interrupt)."""

@@ -1,6 +1,6 @@
 # Cards as bits: index = suit * 10 + (rank - 1), suits d c s b; a set of cards is a uint64 mask.
 
-from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, uint16_t, uint8_t, int8_t
+from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, uint16_t, int16_t, uint8_t, int8_t
 
 cdef extern from *:
     int popcount "__builtin_popcountll"(unsigned long long) nogil

@@ -21,10 +21,12 @@ ctypedef struct RootResult:
     double seconds
 
 
-cdef inline bint achieves(Search* S, const State* s, uint64_t move, int value) noexcept nogil:
-    """Does `move` reach at least `value` (points to come) at s? One zero-window search."""
+cdef inline bint achieves(Search* S, const State* s, int depth, uint64_t move, int value) noexcept nogil:
+    """Does `move` reach at least `value` (points to come) at s, `depth` plies below the root?
+    One zero-window search of the child (from move-stack level 1)."""
     cdef State child = s[0]
     cdef int r = apply_move(&child, &S.game, move)
+    trace_pass(S.trace, depth + 1, 1, r - value, r - value + 1, move)
     return r - alphabeta(S, &child, r - value, r - value + 1, 1) >= value
 
 
@@ -55,6 +57,8 @@ cdef int root_search(Search* S, const State* root, int want, RootResult* R) noex
     R.n_moves = 0
     S.stop = STOP_NONE
     S.table.generation += 1
+    S.trace_depth = 0
+    S.trace_move = 0
     R.moves = <uint64_t*>malloc(MAX_MOVES * sizeof(uint64_t))
     if R.moves == NULL:
         return -1
@@ -79,6 +83,8 @@ cdef int root_search(Search* S, const State* root, int want, RootResult* R) noex
             if round_over(&child):
                 lower = upper = pile_margin(&child, S.game.rules)
             else:
+                S.trace_depth = 1
+                S.trace_move = R.moves[i]
                 mtdf(S, &child, r - value, &lower, &upper)
             # the child's bounds are for the opponent: negate and swap
             R.move_lower[i] = r - upper + scopas if upper < VALUE_INF else -VALUE_INF
@@ -95,7 +101,7 @@ cdef int root_search(Search* S, const State* root, int want, RootResult* R) noex
             if R.move_lower != NULL and not S.stop:
                 R.is_best[i] = R.move_lower[i] == value + scopas
             else:
-                R.is_best[i] = achieves(S, root, R.moves[i], value)
+                R.is_best[i] = achieves(S, root, 0, R.moves[i], value)
 
     if (want & WANT_PV) and not S.stop:
         node = root[0]
@@ -104,7 +110,7 @@ cdef int root_search(Search* S, const State* root, int want, RootResult* R) noex
             n = generate_moves(node.hand[node.to_move], node.table, S.game.rules, moves)
             found = -1
             for i in range(n):
-                if achieves(S, &node, moves[i], value):
+                if achieves(S, &node, R.pv_len, moves[i], value):
                     found = i
                     break
             if found < 0:               # only when a limit stopped the search

@@ -6,6 +6,16 @@
 from libc.stdlib cimport malloc, free, calloc
 from libc.string cimport memset
 
+cdef extern from "<stdlib.h>" nogil:
+    int posix_memalign(void** memptr, size_t alignment, size_t size)
+
+cdef extern from "<sys/mman.h>" nogil:
+    int madvise(void* addr, size_t length, int advice)
+    int MADV_HUGEPAGE
+
+cdef extern from *:
+    void prefetch "__builtin_prefetch"(const void*) nogil
+
 cdef enum:
     BUCKET = 4
     VALUE_INF = 127
@@ -34,9 +44,13 @@ cdef int table_init(Table* t, double megabytes) noexcept nogil:
         return 0
     while buckets * 2 * BUCKET * sizeof(TTEntry) <= megabytes * 1048576.0:
         buckets *= 2
-    t.entries = <TTEntry*>calloc(buckets * BUCKET, sizeof(TTEntry))
-    if t.entries == NULL:
+    # 2 MiB alignment and huge pages where the system allows: a probe is a random access into
+    # the whole table, and with 4 KiB pages nearly every probe would also miss the TLB
+    cdef void* memory = NULL
+    if posix_memalign(&memory, 2097152, buckets * BUCKET * sizeof(TTEntry)) != 0:
         return -1
+    t.entries = <TTEntry*>memory
+    madvise(memory, buckets * BUCKET * sizeof(TTEntry), MADV_HUGEPAGE)
     memset(t.entries, 0, buckets * BUCKET * sizeof(TTEntry))   # touch every page now, not mid-search
     t.mask = buckets - 1
     t.capacity = buckets * BUCKET
@@ -53,6 +67,10 @@ cdef void table_free(Table* t) noexcept nogil:
     free(t.entries)
     t.entries = NULL
     t.capacity = 0
+
+
+cdef inline void table_prefetch(const Table* t, uint64_t key) noexcept nogil:
+    prefetch(t.entries + (key & t.mask) * BUCKET)
 
 
 cdef inline bint table_probe(Table* t, uint64_t key, int* lower, int* upper, uint64_t* move) noexcept nogil:
