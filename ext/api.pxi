@@ -8,16 +8,24 @@
 
 
 cdef uint64_t _cards(object value, str what, int max_cards) except? 0xFFFFFFFFFFFFFFFF:
-    cdef object v = int(value)
-    if v < 0 or v > ALL_CARDS:
-        raise ValueError(f"{what}: not a set of the 40 cards ({v!r})")
-    if popcount(<uint64_t>v) > max_cards:
-        raise ValueError(f"{what}: {popcount(<uint64_t>v)} cards, at most {max_cards} allowed")
-    return <uint64_t>v
+    cdef uint64_t v
+    try:
+        v = value
+    except (TypeError, OverflowError):
+        raise ValueError(f"{what}: not a set of the 40 cards ({value!r})") from None
+    if v > ALL_CARDS:
+        raise ValueError(f"{what}: not a set of the 40 cards ({value!r})")
+    if popcount(v) > max_cards:
+        raise ValueError(f"{what}: {popcount(v)} cards, at most {max_cards} allowed")
+    return v
 
 
 cdef int _small(object value, str what, int low, int high) except? -999:
-    cdef object v = int(value)
+    cdef long v
+    try:
+        v = value
+    except (TypeError, OverflowError):
+        raise ValueError(f"{what} must be a whole number, not {value!r}") from None
     if v < low or v > high:
         raise ValueError(f"{what} must be between {low} and {high}, not {v!r}")
     return <int>v
@@ -51,11 +59,14 @@ cdef int load_position(tuple pos, State* s, Game* g) except -1:
         if popcount(g.deal[n - 1 - k][0]) != MAX_HAND or popcount(g.deal[n - 1 - k][1]) != MAX_HAND:
             raise ValueError("every deal in the stock gives 3 cards to each player")
     g.rules = _small(pos[11], "rules", 0, RULE_ALL)
-    if (s.hand[0] or s.hand[1]) and not s.hand[s.to_move]:
-        raise ValueError(f"player {s.to_move} is to move without a card")
-    if n and not (s.hand[0] or s.hand[1]):
+    n = popcount(s.hand[s.to_move]) - popcount(s.hand[1 - s.to_move])
+    if (s.hand[0] or s.hand[1]) and n != 0 and n != 1:
+        raise ValueError(f"player {s.to_move} is to move with {popcount(s.hand[s.to_move])} cards "
+                         f"against {popcount(s.hand[1 - s.to_move])}: play alternates")
+    if s.deals_left and not (s.hand[0] or s.hand[1]):
         raise ValueError("both hands are empty while the stock still holds deals")
     s.zkey = cards_key(s)
+    s.table_value = cards_value(s.table)
     return 0
 
 
@@ -73,18 +84,23 @@ def legal_moves(tuple pos):
     load_position(pos, &s, &g)
     if round_over(&s):
         return []
-    n = generate_moves(s.hand[s.to_move], s.table, g.rules, moves)
+    n = generate_moves(&s, g.rules, moves)
     return [moves[i] for i in range(n)]
 
 
-def play(tuple pos, uint64_t move):
+def play(tuple pos, object packed_move):
     """(position after `move`, 1 if it scored a scopa else 0); ValueError if `move` is illegal."""
     cdef State s
     cdef Game g
     cdef uint64_t moves[MAX_MOVES]
+    cdef uint64_t move
     cdef int n, i, scopa
     load_position(pos, &s, &g)
-    n = 0 if round_over(&s) else generate_moves(s.hand[s.to_move], s.table, g.rules, moves)
+    try:
+        move = packed_move
+    except (TypeError, OverflowError):
+        raise ValueError(f"not a packed move: {packed_move!r}") from None
+    n = 0 if round_over(&s) else generate_moves(&s, g.rules, moves)
     for i in range(n):
         if moves[i] == move:
             scopa = apply_move(&s, &g, move)
@@ -124,10 +140,27 @@ def random_playouts(tuple pos, int playouts, uint64_t seed=1):
         for i in range(playouts):
             s = root
             while not round_over(&s):
-                n = generate_moves(s.hand[s.to_move], s.table, g.rules, moves)
+                n = generate_moves(&s, g.rules, moves)
+                if n == 0:              # cannot happen in a checked position; never divide by 0
+                    break
                 apply_move(&s, &g, moves[xorshift(&rng) % n])
                 total += 1
     return total
+
+
+cdef class KernelResult:
+    """What one root search found, in plain values (moves packed as card << 40 | captures).
+
+    lower/upper bound the value (equal when complete; scopas already made included); stop is
+    0 when complete, else 1 nodes, 2 time, 3 interrupt; best lists the optimal moves (WANT_BEST),
+    move_bounds each move's (lower, upper) (WANT_ALL), pv the principal variation (WANT_PV) and
+    end the (pile0, pile1, scopas0, scopas1) it ends with; probes/hits/stores count this search's
+    table use and fill is the table's fill afterwards."""
+    cdef readonly int lower, upper, stop
+    cdef readonly list moves, best, move_bounds, pv
+    cdef readonly tuple end
+    cdef readonly uint64_t nodes, probes, hits, stores
+    cdef readonly double seconds, fill
 
 
 cdef class Searcher:
@@ -162,21 +195,32 @@ cdef class Searcher:
         return dict(probes=t.probes, hits=t.hits, stores=t.stores, filled=t.filled,
                     capacity=t.capacity, fill=(<double>t.filled / t.capacity) if t.capacity else 0.0)
 
-    cdef dict _convert(self, RootResult* R, int want):
-        moves = [R.moves[i] for i in range(R.n_moves)]
-        out = dict(lower=R.lower, upper=R.upper, stop=R.stop, moves=moves, nodes=R.nodes,
-                   seconds=R.seconds, pv=[R.pv[i] for i in range(R.pv_len)])
-        if R.is_best != NULL:
-            out["best"] = [moves[i] for i in range(R.n_moves) if R.is_best[i]]
-        if R.move_lower != NULL:
-            out["move_bounds"] = [(R.move_lower[i], R.move_upper[i]) for i in range(R.n_moves)]
-        return out
+    cdef KernelResult _convert(self, RootResult* R):
+        cdef KernelResult k = KernelResult.__new__(KernelResult)
+        cdef int i
+        k.lower = R.lower
+        k.upper = R.upper
+        k.stop = R.stop
+        k.moves = [R.moves[i] for i in range(R.n_moves)]
+        k.best = [R.moves[i] for i in range(R.n_moves) if R.is_best[i]] if R.is_best != NULL else None
+        k.move_bounds = ([(R.move_lower[i], R.move_upper[i]) for i in range(R.n_moves)]
+                         if R.move_lower != NULL else None)
+        k.pv = [R.pv[i] for i in range(R.pv_len)]
+        k.end = ((R.end_pile[0], R.end_pile[1], R.end_scopas[0], R.end_scopas[1])
+                 if R.stop == STOP_NONE and R.pv_len else None)
+        k.nodes = R.nodes
+        k.seconds = R.seconds
+        k.probes = R.probes
+        k.hits = R.hits
+        k.stores = R.stores
+        k.fill = (<double>self.S.table.filled / self.S.table.capacity) if self.S.table.capacity else 0.0
+        return k
 
     def search(self, tuple pos, int want=WANT_BEST | WANT_PV, uint64_t max_nodes=0,
                double time_limit=0.0, bint check_signals=True):
-        """Search one position; see root.pxi for `want`. Returns a dict of plain values."""
+        """Search one position; see root.pxi for `want`."""
         results = self.search_many([pos], want, max_nodes, time_limit, check_signals)
-        if results[0]["stop"] == STOP_INTERRUPT:
+        if results[0].stop == STOP_INTERRUPT:
             raise KeyboardInterrupt
         return results[0]
 
@@ -208,7 +252,7 @@ cdef class Searcher:
                 raise MemoryError("out of memory during the search")
             out = []
             for i in range(count):
-                out.append(self._convert(&results[i], want))
+                out.append(self._convert(&results[i]))
                 if results[i].stop == STOP_INTERRUPT:
                     raise KeyboardInterrupt
             return out
@@ -267,7 +311,7 @@ cdef class Searcher:
                     events.append((names[e.kind], e.depth, e.a, e.b))
                 else:
                     events.append((names[e.kind], e.depth, e.a))
-            return events, self._convert(&R, want)
+            return events, self._convert(&R)
         finally:
             self.S.trace = NULL
             result_free(&R)

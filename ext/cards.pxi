@@ -50,3 +50,11 @@ cdef void _init_cards() noexcept:
         PRIMIERA_BEST[m] = best
 
 _init_cards()
+
+
+cdef inline int cards_value(uint64_t cards) noexcept nogil:
+    """Sum of the capture values of a set of cards."""
+    cdef int v, total = 0
+    for v in range(1, 11):
+        total += v * popcount(cards & VALUE_CARDS[v])
+    return total

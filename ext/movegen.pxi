@@ -48,16 +48,18 @@ cdef int _keep_fewest(uint64_t* out, int start, int n) noexcept nogil:
     return k
 
 
-cdef int generate_moves(uint64_t hand, uint64_t table, int rules, uint64_t* out) noexcept nogil:
-    """Write the legal moves of `hand` against `table` to out (room for MAX_MOVES); return the count."""
+cdef int generate_moves(const State* s, int rules, uint64_t* out) noexcept nogil:
+    """Write the legal moves of the side to move to out (room for MAX_MOVES); return the count."""
     cdef int n = 0, start, card, v, b
-    cdef uint64_t singles
-    hand &= ALL_CARDS
-    table &= ALL_CARDS
+    cdef uint64_t singles, hand = s.hand[s.to_move] & ALL_CARDS, table = s.table & ALL_CARDS
     while hand:
         card = lowest_bit(hand)
         hand &= hand - 1
         v = CARD_VALUE[card]
+        if v > s.table_value:                     # the whole table adds up to less: nothing to take
+            out[n] = make_move(card, 0)
+            n += 1
+            continue
         if v == 1 and (rules & RULE_ASSO_PIGLIA_TUTTO) and table and not (table & VALUE_CARDS[1]):
             out[n] = make_move(card, table)       # the ace takes the whole table
             n += 1

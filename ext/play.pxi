@@ -37,12 +37,14 @@ cdef int apply_move(State* s, const Game* g, uint64_t move) noexcept nogil:
             b = lowest_bit(rest)
             rest &= rest - 1
             s.zkey ^= Z_TABLE[b]
+            s.table_value -= CARD_VALUE[b]
         if s.table == 0 and not round_over(s) and (not ace_sweep or (g.rules & RULE_ACE_SWEEP_IS_SCOPA)):
             scopa = 1
             s.scopas[p] += 1
     else:
         s.table |= bit
         s.zkey ^= Z_TABLE[card]
+        s.table_value += CARD_VALUE[card]
     s.to_move = 1 - p
     if s.hand[0] == 0 and s.hand[1] == 0:
         if s.deals_left > 0:
@@ -55,4 +57,5 @@ cdef int apply_move(State* s, const Game* g, uint64_t move) noexcept nogil:
         elif s.last_capturer >= 0:
             s.pile[s.last_capturer] |= s.table
             s.table = 0
+            s.table_value = 0
     return scopa

@@ -1,6 +1,8 @@
 # The root: the value, every optimal move, the principal variation, or the value of every move.
 # Works with nogil so batches run on several threads; buffers are malloc'd and freed by the caller.
 
+from libc.string cimport memcpy
+
 cdef enum:
     WANT_BEST = 1       # mark every optimal root move
     WANT_PV = 2         # principal variation to the end of the round
@@ -17,8 +19,11 @@ ctypedef struct RootResult:
     int* move_upper
     int pv_len
     uint64_t pv[MAX_PLIES]
+    uint64_t end_pile[2]      # WANT_PV: the piles and scopas at the end of the pv
+    int end_scopas[2]
     uint64_t nodes
     double seconds
+    uint64_t probes, hits, stores   # transposition-table use by this search
 
 
 cdef inline bint achieves(Search* S, const State* s, int depth, uint64_t move, int value) noexcept nogil:
@@ -28,6 +33,14 @@ cdef inline bint achieves(Search* S, const State* s, int depth, uint64_t move, i
     cdef int r = apply_move(&child, &S.game, move)
     trace_pass(S.trace, depth + 1, 1, r - value, r - value + 1, move)
     return r - alphabeta(S, &child, r - value, r - value + 1, 1) >= value
+
+
+cdef bint _is_listed_best(const RootResult* R, uint64_t move) noexcept nogil:
+    cdef int i
+    for i in range(R.n_moves):
+        if R.moves[i] == move:
+            return R.is_best[i]
+    return False
 
 
 cdef void result_free(RootResult* R) noexcept nogil:
@@ -49,6 +62,7 @@ cdef int root_search(Search* S, const State* root, int want, RootResult* R) noex
     cdef uint64_t* moves
     cdef double start = monotonic()
     cdef uint64_t nodes_before = S.nodes
+    cdef uint64_t probes = S.table.probes, hits = S.table.hits, stores = S.table.stores
     R.moves = NULL
     R.is_best = NULL
     R.move_lower = NULL
@@ -59,16 +73,18 @@ cdef int root_search(Search* S, const State* root, int want, RootResult* R) noex
     S.table.generation += 1
     S.trace_depth = 0
     S.trace_move = 0
-    R.moves = <uint64_t*>malloc(MAX_MOVES * sizeof(uint64_t))
+    R.n_moves = generate_moves(root, S.game.rules, S.move_stack) if not round_over(root) else 0
+    R.moves = <uint64_t*>malloc(R.n_moves * sizeof(uint64_t) + 1)
     if R.moves == NULL:
         return -1
-    R.n_moves = generate_moves(root.hand[root.to_move], root.table, S.game.rules, R.moves) if not round_over(root) else 0
+    memcpy(R.moves, S.move_stack, R.n_moves * sizeof(uint64_t))
     if round_over(root):
         lower = upper = value = pile_margin(root, S.game.rules)
     elif want & FULL_WINDOW:
         value = full_window(S, root, &lower, &upper)
     else:
-        value = mtdf(S, root, 0, &lower, &upper)
+        # first guess: the piles' score as they stand (late in a round most points are settled)
+        value = mtdf(S, root, pile_margin(root, S.game.rules), &lower, &upper)
     R.lower = lower + scopas if lower > -VALUE_INF else -VALUE_INF
     R.upper = upper + scopas if upper < VALUE_INF else VALUE_INF
 
@@ -98,19 +114,22 @@ cdef int root_search(Search* S, const State* root, int want, RootResult* R) noex
         if R.is_best == NULL:
             return -1
         for i in range(R.n_moves):
-            if R.move_lower != NULL and not S.stop:
+            if R.move_lower != NULL:
                 R.is_best[i] = R.move_lower[i] == value + scopas
             else:
-                R.is_best[i] = achieves(S, root, 0, R.moves[i], value)
+                R.is_best[i] = R.n_moves == 1 or achieves(S, root, 0, R.moves[i], value)
 
     if (want & WANT_PV) and not S.stop:
         node = root[0]
         while not round_over(&node) and R.pv_len < MAX_PLIES and not S.stop:
             moves = S.move_stack      # level 0 is free here: achieves() searches from level 1
-            n = generate_moves(node.hand[node.to_move], node.table, S.game.rules, moves)
+            n = generate_moves(&node, S.game.rules, moves)
+            order_moves(&node, moves, n, 0)
             found = -1
             for i in range(n):
-                if achieves(S, &node, R.pv_len, moves[i], value):
+                # a forced move needs no test; at the root an optimal move may be known already
+                if n == 1 or (R.pv_len == 0 and R.is_best != NULL and _is_listed_best(R, moves[i])) \
+                        or achieves(S, &node, R.pv_len, moves[i], value):
                     found = i
                     break
             if found < 0:               # only when a limit stopped the search
@@ -119,8 +138,15 @@ cdef int root_search(Search* S, const State* root, int want, RootResult* R) noex
             R.pv_len += 1
             r = apply_move(&node, &S.game, moves[found])
             value = r - value
+        R.end_pile[0] = node.pile[0]
+        R.end_pile[1] = node.pile[1]
+        R.end_scopas[0] = node.scopas[0]
+        R.end_scopas[1] = node.scopas[1]
 
     R.stop = S.stop
+    R.probes = S.table.probes - probes
+    R.hits = S.table.hits - hits
+    R.stores = S.table.stores - stores
     R.nodes = S.nodes - nodes_before
     R.seconds = monotonic() - start
     return 0

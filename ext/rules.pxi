@@ -14,6 +14,7 @@ ctypedef struct State:
     uint64_t table
     uint64_t pile[2]
     uint64_t zkey          # Zobrist key of the cards in hands and on the table
+    int16_t table_value    # sum of the capture values on the table (no sum can exceed it)
     int8_t scopas[2]
     int8_t to_move
     int8_t dealer

@@ -28,10 +28,9 @@ ctypedef struct Search:
     double deadline         # monotonic seconds; 0: none
     int stop
     int abort               # set from another thread to stop the search (Ctrl-C in a batch)
-    # per deals-left: Zobrist key, cards and coins of the stock still to be dealt
+    # per deals-left: Zobrist key and cards of the stock still to be dealt
     uint64_t stock_key[MAX_DEALS + 1]
-    int stock_cards[MAX_DEALS + 1]
-    int stock_coins[MAX_DEALS + 1]
+    uint64_t stock_mask[MAX_DEALS + 1]
     uint64_t* move_stack    # MAX_PLIES levels of MAX_MOVES moves
     Trace* trace            # NULL unless the search is being recorded
     int trace_depth         # depth below the traced position of the node a pass starts from
@@ -51,8 +50,7 @@ cdef void search_set_game(Search* S, const Game* g) noexcept nogil:
     cdef int b
     S.game = g[0]
     S.stock_key[0] = 0
-    S.stock_cards[0] = 0
-    S.stock_coins[0] = 0
+    S.stock_mask[0] = 0
     for k in range(MAX_DEALS):
         for r in range(2):
             cards = g.deal[k][r]
@@ -61,15 +59,12 @@ cdef void search_set_game(Search* S, const Game* g) noexcept nogil:
                 cards &= cards - 1
                 key ^= Z_STOCK[k][r][b]
         S.stock_key[k + 1] = key
-        S.stock_cards[k + 1] = S.stock_cards[k] + popcount(g.deal[k][0] | g.deal[k][1])
-        S.stock_coins[k + 1] = S.stock_coins[k] + popcount((g.deal[k][0] | g.deal[k][1]) & COINS)
+        S.stock_mask[k + 1] = S.stock_mask[k] | g.deal[k][0] | g.deal[k][1]
 
 
 cdef inline uint64_t position_key(const Search* S, const State* s) noexcept nogil:
-    cdef uint64_t in_hand = s.hand[0] | s.hand[1] | s.table
     cdef int d = s.deals_left
-    cdef uint64_t summary = score_summary(s, S.game.rules, popcount(in_hand) + S.stock_cards[d],
-                                          popcount(in_hand & COINS) + S.stock_coins[d])
+    cdef uint64_t summary = score_summary(s, S.game.rules, s.hand[0] | s.hand[1] | s.table | S.stock_mask[d])
     return (s.zkey ^ S.stock_key[d] ^ Z_SIDE[s.to_move] ^ Z_DEALER[s.dealer] ^ Z_LAST[s.last_capturer + 1]
             ^ mix64(summary ^ (<uint64_t>S.game.rules << 57)))
 
@@ -94,6 +89,23 @@ cdef inline int node_exit(Search* S, int ply, int value, int n, int searched) no
     return value
 
 
+cdef int last_play(Search* S, const State* s, int ply) noexcept nogil:
+    """The round's last card: score each way of playing it directly (the children are ends of
+    the round, so they are not searched as nodes)."""
+    cdef State child
+    cdef uint64_t* moves = S.move_stack + ply * MAX_MOVES
+    cdef int n = generate_moves(s, S.game.rules, moves), i, v, r, best = -VALUE_INF
+    for i in range(n):
+        child = s[0]
+        r = apply_move(&child, &S.game, moves[i])
+        v = r - pile_margin(&child, S.game.rules)
+        if v > best:
+            best = v
+    if S.trace != NULL:
+        trace_event(S.trace, EVENT_LEAF, ply, best, best, 0, 0, 0)
+    return node_exit(S, ply, best, n, n)
+
+
 cdef int alphabeta(Search* S, const State* s, int alpha, int beta, int ply) noexcept nogil:
     """Fail-soft negamax: the exact value if it lies inside (alpha, beta), else a bound beyond."""
     cdef State child
@@ -113,12 +125,14 @@ cdef int alphabeta(Search* S, const State* s, int alpha, int beta, int ply) noex
         if S.trace != NULL:
             trace_event(S.trace, EVENT_LEAF, ply, v, v, 0, 0, 0)
         return node_exit(S, ply, v, 0, 0)
+    if s.deals_left == 0 and popcount(s.hand[0] | s.hand[1]) == 1:
+        return last_play(S, s, ply)
     use_table = S.use_table and popcount(s.hand[0] | s.hand[1]) >= TABLE_MIN_HAND_CARDS
     if use_table:
         key = position_key(S, s)
         table_prefetch(&S.table, key)      # the probe's memory access overlaps move generation
     moves = S.move_stack + ply * MAX_MOVES
-    n = generate_moves(s.hand[s.to_move], s.table, S.game.rules, moves)
+    n = generate_moves(s, S.game.rules, moves)
     if n == 0:                                  # only in states no valid position reaches
         return node_exit(S, ply, pile_margin(s, S.game.rules), 0, 0)
     if use_table and table_probe(&S.table, key, &lower, &upper, &table_move):
@@ -153,7 +167,7 @@ cdef int alphabeta(Search* S, const State* s, int alpha, int beta, int ply) noex
     if use_table:
         # fail-soft: below the window an upper bound, above it a lower bound, inside it exact
         table_store(&S.table, key, best if best > alpha else -VALUE_INF, best if best < beta else VALUE_INF,
-                    best_move, popcount(s.hand[0] | s.hand[1]) + S.stock_cards[s.deals_left])
+                    best_move, popcount(s.hand[0] | s.hand[1]) + 6 * s.deals_left)
     return node_exit(S, ply, best, n, i + 1)
 
 

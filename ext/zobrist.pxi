@@ -59,7 +59,7 @@ cdef inline int clamp(int x, int limit) noexcept nogil:
     return limit if x > limit else (-limit if x < -limit else x)
 
 
-cdef uint64_t score_summary(const State* s, int rules, int in_play, int coins_in_play) noexcept nogil:
+cdef uint64_t score_summary(const State* s, int rules, uint64_t in_play) noexcept nogil:
     """Everything about the two piles that the final score can still depend on, packed in a word.
 
     Card and coin counts matter only through their difference, and a difference larger than the
@@ -68,13 +68,13 @@ cdef uint64_t score_summary(const State* s, int rules, int in_play, int coins_in
     re bello and the coin count)."""
     cdef uint64_t w, p0 = s.pile[0], p1 = s.pile[1]
     cdef int suit, shift, first_suit = 0
-    w = <uint64_t>(clamp(popcount(p0) - popcount(p1), in_play + 1) + 64)                 # 7 bits
+    w = <uint64_t>(clamp(popcount(p0) - popcount(p1), popcount(in_play) + 1) + 64)       # 7 bits
     if rules & RULE_NAPOLA:
         w |= ((p0 & COINS) << 7) | ((p1 & COINS) << 17)                                  # 20 bits
         first_suit = 1
         shift = 27
     else:
-        w |= <uint64_t>(clamp(popcount(p0 & COINS) - popcount(p1 & COINS), coins_in_play + 1) + 16) << 7
+        w |= <uint64_t>(clamp(popcount(p0 & COINS) - popcount(p1 & COINS), popcount(in_play & COINS) + 1) + 16) << 7
         w |= (((p0 >> SETTEBELLO) & 1) | (((p1 >> SETTEBELLO) & 1) << 1)) << 12
         if rules & RULE_RE_BELLO:
             w |= (((p0 >> KING_OF_COINS) & 1) | (((p1 >> KING_OF_COINS) & 1) << 1)) << 14

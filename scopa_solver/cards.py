@@ -45,6 +45,8 @@ class Card:
     _all: list["Card"] = []
 
     def __new__(cls, index: int) -> "Card":
+        if isinstance(index, str):  # Card('7d'): the repr pastes back
+            return cls.parse(index)
         if not isinstance(index, int) or not 0 <= index < 40:
             raise CardError(f"card index must be 0..39, not {index!r}")
         if cls._all:

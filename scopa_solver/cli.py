@@ -31,7 +31,7 @@ def random_position(seed: Optional[int], deals_left: Optional[int], rules: Rules
     if not 0 <= deals_left <= 5:
         raise UsageError(f"--deals-left must be 0 to 5 (deals still in the stock), not {deals_left}")
     rng = random.Random(seed)
-    while pos.deals_left > deals_left or (pos.hands[0].bit_count() + pos.hands[1].bit_count()) != 6:
+    while pos.deals_left > deals_left or bin(pos.hands[0] | pos.hands[1]).count("1") != 6:
         pos = pos.play(rng.choice(pos.legal_moves()))
     return pos
 
@@ -105,6 +105,41 @@ def cmd_analyze(args) -> int:
     return 0
 
 
+def cmd_tree(args) -> int:
+    """The game tree below a position: a picture or data file by the suffix of -o, else an outline."""
+    from .tree import TreeTooLargeError, node_link, to_networkx, tree_text, write_tree
+    pos = _position(args.position, args)
+    try:
+        graph = to_networkx(pos, mode=args.mode, depth=args.depth, max_nodes=args.max_nodes,
+                            truncate=args.truncate, merge_transpositions=args.merge,
+                            tt_mb=args.tt_mb, search=args.search, full_window=args.full_window)
+    except TreeTooLargeError:
+        raise
+    except (ValueError, NotImplementedError) as exc:
+        raise UsageError(str(exc)) from None
+    if args.output:
+        options = dict(engine=args.engine) if args.engine else {}
+        try:
+            written = write_tree(graph, args.output, **options)
+        except (ValueError, RuntimeError, TypeError, OSError) as exc:
+            raise UsageError(str(exc)) from None
+        print(f"{args.mode} tree: {graph.number_of_nodes():,} nodes, {graph.number_of_edges():,} edges -> {written}")
+    elif args.json:
+        print(json.dumps(node_link(graph)))
+    elif args.mode == "search":
+        g = graph.graph
+        print(f"search ({g['search']}): {g['search_nodes']:,} nodes in {g['passes']} passes, "
+              f"{g['tt_hits']} table answers, {g['cutoffs']} cut-offs; value {g.get('value', '?')}")
+        for n, d in graph.nodes(data=True):
+            if d["kind"] == "pass":
+                print(f"  pass {d['index']:>3}: {d['pass_kind']:<15} {d['move'] or '':<12} window "
+                      f"({d['alpha']}, {d['beta']}) -> {d.get('value', '?')} ({d.get('bound', '?')}), "
+                      f"{d['nodes']} nodes")
+    else:
+        print(tree_text(graph))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="scopa-solver", description="Exact Scopa solver and analyzer.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -129,6 +164,22 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--time-limit", type=float, default=None, help="seconds")
         p.add_argument("--tt-mb", type=float, default=None, help="transposition table size (MiB)")
         p.set_defaults(func=func)
+    p = common(sub.add_parser("tree", help="the game tree: a picture (.svg/.png) or data (.graphml/.gexf/.json/.dot)"))
+    p.add_argument("--mode", choices=("minimax", "pv", "search"), default="minimax",
+                   help="minimax: every line with exact values; pv: the principal variation with "
+                        "its alternatives; search: the nodes the solver's search visited")
+    p.add_argument("--depth", type=int, default=None, help="plies below the position (default: to the end)")
+    p.add_argument("--max-nodes", type=int, default=10_000, help="largest tree to build (default 10000)")
+    p.add_argument("--truncate", action="store_true", help="stop at --max-nodes instead of failing")
+    p.add_argument("--merge", action="store_true", help="one node per position (a DAG of transpositions)")
+    p.add_argument("--search", choices=("solve", "value", "analyze"), default="solve",
+                   help="--mode search: what the traced search computes")
+    p.add_argument("--full-window", action="store_true", help="--mode search: plain alpha-beta")
+    p.add_argument("--tt-mb", type=float, default=None, help="transposition table size (MiB)")
+    p.add_argument("-o", "--output", default=None, help="file to write; the format from the suffix")
+    p.add_argument("--engine", choices=("graphviz", "matplotlib"), default=None,
+                   help="picture renderer (default: Graphviz when installed, else matplotlib)")
+    p.set_defaults(func=cmd_tree)
     return parser
 
 

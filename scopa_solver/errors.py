@@ -27,3 +27,8 @@ class IllegalMoveError(ScopaError):
 
 class RulesError(ScopaError):
     """An unknown rule option or a bad option value."""
+
+
+class ViewError(ScopaError):
+    """A player's view that cannot occur (counts that do not add up to 40, a hand that should
+    be hidden or known, a stock written with known cards), or a request the view cannot answer."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Callable, Iterable, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Callable, Iterable, Optional, Sequence, Union
 
 from . import _kernel, notation
 from .cards import (ALL_MASK, COINS_MASK, DECK, Card, CardsLike, card_list, cards_text,
@@ -25,6 +25,9 @@ from .cards import (ALL_MASK, COINS_MASK, DECK, Card, CardsLike, card_list, card
 from .errors import (CardError, DuplicateCardError, IllegalMoveError, NotationError,
                      PositionError)
 from .rules import Rules
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .view import View
 
 
 @dataclass(frozen=True)
@@ -64,13 +67,13 @@ class Move:
             if not isinstance(text, str):
                 raise IllegalMoveError(f"a move is text like '7dx3c+4s', not {type(text).__name__}")
             card_part, sep, capture_part = text.strip().partition("x")
+            if sep and not capture_part.strip():
+                raise IllegalMoveError(f"move {text!r} names no captured card after 'x'")
             try:
                 card = Card.parse(card_part)
                 captured = [Card.parse(t) for t in capture_part.split("+")] if sep else []
             except CardError as exc:
                 raise IllegalMoveError(f"cannot read move {text!r}: {exc}") from None
-            if sep and not capture_part.strip():
-                raise IllegalMoveError(f"move {text!r} names no captured card after 'x'")
             if len(set(captured)) != len(captured):
                 raise IllegalMoveError(f"move {text!r} takes the same card twice")
             move = cls(card, frozenset(captured))
@@ -161,7 +164,7 @@ class Position:
     `to_move` defaults to what the hand sizes imply (the non-dealer when the hands are equal)."""
 
     __slots__ = ("hands", "table", "piles", "stock", "scopas", "to_move", "dealer",
-                 "last_capturer", "rules", "_moves")
+                 "last_capturer", "rules", "_moves", "_tuple")
 
     def __init__(self, hands: tuple[CardsLike, CardsLike] = ((), ()), table: CardsLike = (),
                  stock: CardsLike = (), captured: tuple[CardsLike, CardsLike] = ((), ()),
@@ -169,6 +172,9 @@ class Position:
                  last_capturer: Optional[int] = None, rules: Rules = Rules()) -> None:
         if not isinstance(rules, Rules):
             raise PositionError(f"rules must be a Rules value, not {type(rules).__name__}")
+        for name, pair in (("hands", hands), ("captured", captured)):
+            if isinstance(pair, str) or not hasattr(pair, "__len__") or len(pair) != 2:
+                raise PositionError(f"{name} must be a pair (player 0's cards, player 1's cards)")
         lists = [card_list(hands[0], "hand 0"), card_list(hands[1], "hand 1"),
                  card_list(table, "table"), card_list(captured[0], "pile 0"),
                  card_list(captured[1], "pile 1"), card_list(stock, "stock")]
@@ -193,6 +199,7 @@ class Position:
         self.rules = rules
         self.to_move = to_move
         self._moves = None
+        self._tuple = None
         self._validate()
 
     # -- validation ---------------------------------------------------------------------------
@@ -277,13 +284,17 @@ class Position:
     # -- the kernel ---------------------------------------------------------------------------
 
     def _kernel_tuple(self) -> tuple:
+        """The position as the kernel takes it (see ext/api.pxi); made once."""
+        if self._tuple is not None:
+            return self._tuple
         deals = tuple((sum(c.mask for c in self.stock[i:i + 3]),
                        sum(c.mask for c in self.stock[i + 3:i + 6]))
                       for i in range(0, len(self.stock), 6))
         last = -1 if self.last_capturer is None else self.last_capturer
-        return (self.hands[0], self.hands[1], self.table, self.piles[0], self.piles[1],
-                self.scopas[0], self.scopas[1], self.to_move, self.dealer, last, deals,
-                self.rules.flags)
+        self._tuple = (self.hands[0], self.hands[1], self.table, self.piles[0], self.piles[1],
+                       self.scopas[0], self.scopas[1], self.to_move, self.dealer, last, deals,
+                       self.rules.flags)
+        return self._tuple
 
     @classmethod
     def _from_kernel(cls, t: tuple, stock: tuple, rules: Rules) -> "Position":
@@ -298,6 +309,7 @@ class Position:
         pos.stock = stock[len(stock) - 6 * len(t[10]):]
         pos.rules = rules
         pos._moves = None
+        pos._tuple = t
         return pos
 
     # -- play ---------------------------------------------------------------------------------
@@ -339,6 +351,17 @@ class Position:
     def round_score(self) -> RoundScore:
         """The score of the piles as they are (the final score once the round is over)."""
         return RoundScore.of(self.piles[0], self.piles[1], self.scopas, self.rules)
+
+    def view(self, player: int) -> "View":
+        """What `player` knows of this position: the own hand, the table, both piles, the scopas,
+        the turn, and only how many cards the opponent holds and the stock has (a `View`).
+
+        >>> pos = Position.new_round(seed=11)
+        >>> pos.view(1).to_string()
+        '?3/7c2s3s 7dAc5s7s -/- ?30 0/0 0 1 -'
+        """
+        from .view import View
+        return View.from_position(self, player)
 
     def cards_in_play(self) -> int:
         """Mask of the cards in hands, on the table and in the stock."""

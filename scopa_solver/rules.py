@@ -51,12 +51,14 @@ class Rules:
                 f"primiera_missing_suit must be 'disqualify' or 'zero', not {self.primiera_missing_suit!r}")
         if not isinstance(self.target, int) or isinstance(self.target, bool) or self.target < 1:
             raise RulesError(f"target must be a whole number of points, 1 or more, not {self.target!r}")
+        bits = sum(bit for name, bit in _FLAG_BITS.items() if getattr(self, name))
+        bits |= _PRIMIERA_ZERO_BIT if self.primiera_missing_suit == "zero" else 0
+        object.__setattr__(self, "_flags", bits)
 
     @property
     def flags(self) -> int:
         """The options that change play or scoring, as the kernel's bit set."""
-        bits = sum(bit for name, bit in _FLAG_BITS.items() if getattr(self, name))
-        return bits | (_PRIMIERA_ZERO_BIT if self.primiera_missing_suit == "zero" else 0)
+        return self._flags  # type: ignore[attr-defined]
 
     def changes(self) -> dict:
         """The options that differ from the defaults."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence
 
 from . import _kernel
@@ -41,25 +41,88 @@ class MoveValue:
         return f"{self.move} {self.value if self.value is not None else '?'}"
 
 
-@dataclass
 class SearchResult:
-    """The outcome of `solve`. With complete=False, `value` is None and lower..upper bound it."""
+    """The outcome of `solve`: exact value, optimal moves, principal variation, effort.
 
-    value: Optional[int]
-    lower: Optional[int]
-    upper: Optional[int]
-    best_moves: list[Move]
-    pv: list[Move]
-    outcome: Optional[RoundScore]
-    nodes: int
-    seconds: float
-    complete: bool
-    stopped: Optional[str]
-    tt_probes: int = 0
-    tt_hits: int = 0
-    tt_stores: int = 0
-    tt_fill: float = 0.0
-    position: Optional[Position] = field(default=None, repr=False)
+    With complete=False (a limit stopped the search) `value` is None and `lower`..`upper` bound
+    it (None: unbounded on that side). Moves and the outcome are decoded from the kernel's
+    packed result on first use, which keeps batch calls fast."""
+
+    __slots__ = ("position", "_raw", "_cache")
+
+    def __init__(self, position: Position, raw: "_kernel.KernelResult") -> None:
+        self.position = position
+        self._raw = raw
+        self._cache: dict = {}
+
+    @property
+    def complete(self) -> bool:
+        return self._raw.stop == 0
+
+    @property
+    def stopped(self) -> Optional[str]:
+        """None when complete, else what stopped it: 'nodes', 'time' or 'interrupt'."""
+        return _STOP_REASONS[self._raw.stop]
+
+    @property
+    def value(self) -> Optional[int]:
+        """Round margin for the side to move with perfect play (scopas already made included)."""
+        return self._raw.lower if self._raw.stop == 0 else None
+
+    @property
+    def lower(self) -> Optional[int]:
+        return _bound(self._raw.lower)
+
+    @property
+    def upper(self) -> Optional[int]:
+        return _bound(self._raw.upper)
+
+    @property
+    def best_moves(self) -> list[Move]:
+        """Every optimal move (empty when the search was stopped)."""
+        if "best" not in self._cache:
+            self._cache["best"] = [Move.from_packed(m) for m in self._raw.best or ()]
+        return list(self._cache["best"])
+
+    @property
+    def pv(self) -> list[Move]:
+        """A principal variation: optimal play by both sides to the end of the round."""
+        if "pv" not in self._cache:
+            self._cache["pv"] = [Move.from_packed(m) for m in self._raw.pv]
+        return list(self._cache["pv"])
+
+    @property
+    def outcome(self) -> Optional[RoundScore]:
+        """The round score at the end of the principal variation."""
+        end = self._raw.end
+        if end is None:
+            return self.position.round_score() if self.complete and self.position.is_round_over() else None
+        return RoundScore.of(end[0], end[1], (end[2], end[3]), self.position.rules)
+
+    @property
+    def nodes(self) -> int:
+        return self._raw.nodes
+
+    @property
+    def seconds(self) -> float:
+        return self._raw.seconds
+
+    @property
+    def tt_probes(self) -> int:
+        return self._raw.probes
+
+    @property
+    def tt_hits(self) -> int:
+        return self._raw.hits
+
+    @property
+    def tt_stores(self) -> int:
+        return self._raw.stores
+
+    @property
+    def tt_fill(self) -> float:
+        """Share of the table's entries in use after the search."""
+        return self._raw.fill
 
     @property
     def nodes_per_second(self) -> float:
@@ -68,6 +131,13 @@ class SearchResult:
     @property
     def tt_hit_rate(self) -> float:
         return self.tt_hits / self.tt_probes if self.tt_probes else 0.0
+
+    def __repr__(self) -> str:
+        if not self.complete:
+            return (f"SearchResult(stopped={self.stopped!r}, lower={self.lower}, upper={self.upper}, "
+                    f"nodes={self.nodes})")
+        return (f"SearchResult(value={self.value}, best_moves=[{', '.join(map(str, self.best_moves))}], "
+                f"pv=[{' '.join(map(str, self.pv))}], nodes={self.nodes})")
 
 
 _local = threading.local()
@@ -99,24 +169,6 @@ def _bound(x: int) -> Optional[int]:
     return None if abs(x) >= _VALUE_INF else x
 
 
-def _result(position: Position, raw: dict, before: dict, after: dict) -> SearchResult:
-    complete = raw["stop"] == 0
-    best = [Move.from_packed(m) for m in raw.get("best", [])]
-    pv = [Move.from_packed(m) for m in raw["pv"]]
-    outcome = None
-    if complete:
-        end = position
-        for move in pv:
-            end = end.play(move)
-        outcome = end.round_score()
-    return SearchResult(
-        value=raw["lower"] if complete else None, lower=_bound(raw["lower"]), upper=_bound(raw["upper"]),
-        best_moves=best, pv=pv, outcome=outcome, nodes=raw["nodes"], seconds=raw["seconds"],
-        complete=complete, stopped=_STOP_REASONS[raw["stop"]],
-        tt_probes=after["probes"] - before["probes"], tt_hits=after["hits"] - before["hits"],
-        tt_stores=after["stores"] - before["stores"], tt_fill=after["fill"], position=position)
-
-
 def _check(position: Position) -> Position:
     if not isinstance(position, Position):
         raise TypeError(f"expected a Position, not {type(position).__name__}")
@@ -124,30 +176,38 @@ def _check(position: Position) -> Position:
 
 
 def _run(positions: Sequence[Position], want: int, max_nodes: Optional[int],
-         time_limit: Optional[float], tt_mb: Optional[float], threads: Optional[int],
-         use_table: bool = True) -> list[tuple[dict, dict, dict]]:
-    """Search every position (chunks per thread); (raw result, table stats before, after) each."""
+         time_limit: Optional[float], tt_mb: Optional[float], threads: Optional[int]) -> list:
+    """Search every position (one kernel call per thread, GIL released); KernelResults in order.
+
+    Ctrl-C stops every worker; a search interrupted in the main thread raises KeyboardInterrupt."""
     nodes, seconds = _limits(max_nodes, time_limit)
+    if threads is not None and (not isinstance(threads, int) or threads < 0):
+        raise ValueError(f"threads must be 0 (all cores) or a positive number, not {threads!r}")
     tuples = [_check(p)._kernel_tuple() for p in positions]
-    workers = max(1, min(os.cpu_count() or 1 if threads == 0 else (threads or 1), len(tuples)))
-
-    def work(chunk: list, main: bool) -> list:
-        s = searcher(0 if not use_table else tt_mb)
-        out = []
-        for t in chunk:   # one kernel call per position keeps per-search table figures honest
-            before = s.table_stats()
-            raw = s.search_many([t], want, nodes, seconds, main)[0]
-            out.append((raw, before, s.table_stats()))
-            if raw["stop"] == 3:
-                raise KeyboardInterrupt
-        return out
-
+    workers = (os.cpu_count() or 1) if threads == 0 else (threads or 1)
+    workers = max(1, min(workers, len(tuples)))
     if workers == 1:
-        return work(tuples, threading.current_thread() is threading.main_thread())
+        main = threading.current_thread() is threading.main_thread()
+        out = searcher(tt_mb).search_many(tuples, want, nodes, seconds, main)
+        if any(r.stop == 3 for r in out):
+            raise KeyboardInterrupt
+        return out
     chunks = [tuples[i::workers] for i in range(workers)]
+    used = []
+
+    def work(chunk: list) -> list:
+        s = searcher(tt_mb)
+        used.append(s)
+        return s.search_many(chunk, want, nodes, seconds, False)
+
     with ThreadPoolExecutor(workers) as pool:
-        futures = [pool.submit(work, c, False) for c in chunks]
-        parts = [f.result() for f in futures]
+        futures = [pool.submit(work, c) for c in chunks]
+        try:
+            parts = [f.result() for f in futures]
+        except KeyboardInterrupt:
+            for s in used:
+                s.request_stop()
+            raise
     out: list = [None] * len(tuples)
     for i, part in enumerate(parts):
         out[i::workers] = part
@@ -162,13 +222,12 @@ def solve(position: Position, *, max_nodes: Optional[int] = None, time_limit: Op
     value); `tt_mb` sizes the transposition table (0 switches it off); `full_window` replaces
     the zero-window driver by one full-window alpha-beta (for comparison). Ctrl-C interrupts."""
     want = _WANT_BEST | _WANT_PV | (_FULL_WINDOW if full_window else 0)
-    raw, before, after = _run([position], want, max_nodes, time_limit, tt_mb, 1)[0]
-    return _result(position, raw, before, after)
+    return SearchResult(position, _run([position], want, max_nodes, time_limit, tt_mb, 1)[0])
 
 
-def _move_values(position: Position, raw: dict) -> list[MoveValue]:
+def _move_values(raw: "_kernel.KernelResult") -> list[MoveValue]:
     rows = []
-    for packed, (lower, upper) in zip(raw["moves"], raw.get("move_bounds", [])):
+    for packed, (lower, upper) in zip(raw.moves, raw.move_bounds or [(-_VALUE_INF, _VALUE_INF)] * len(raw.moves)):
         rows.append(MoveValue(Move.from_packed(packed), lower if lower == upper else None,
                               lower, upper))
     rows.sort(key=lambda mv: (-(mv.lower), -(mv.upper)))
@@ -178,8 +237,7 @@ def _move_values(position: Position, raw: dict) -> list[MoveValue]:
 def analyze(position: Position, *, max_nodes: Optional[int] = None, time_limit: Optional[float] = None,
             tt_mb: Optional[float] = None) -> list[MoveValue]:
     """Every legal move with its exact value for the side to move, best first."""
-    raw = _run([position], _WANT_ALL, max_nodes, time_limit, tt_mb, 1)[0][0]
-    return _move_values(position, raw)
+    return _move_values(_run([position], _WANT_ALL, max_nodes, time_limit, tt_mb, 1)[0])
 
 
 def solve_many(positions: Iterable[Position], *, threads: Optional[int] = None,
@@ -189,7 +247,7 @@ def solve_many(positions: Iterable[Position], *, threads: Optional[int] = None,
     Limits apply to each position. Results are identical to single calls."""
     positions = list(positions)
     runs = _run(positions, _WANT_BEST | _WANT_PV, max_nodes, time_limit, tt_mb, threads)
-    return [_result(p, *run) for p, run in zip(positions, runs)]
+    return [SearchResult(p, raw) for p, raw in zip(positions, runs)]
 
 
 def analyze_many(positions: Iterable[Position], *, threads: Optional[int] = None,
@@ -197,12 +255,10 @@ def analyze_many(positions: Iterable[Position], *, threads: Optional[int] = None
                  tt_mb: Optional[float] = None) -> list[list[MoveValue]]:
     """`analyze` for many positions in one call, the GIL released, `threads` workers."""
     positions = list(positions)
-    runs = _run(positions, _WANT_ALL, max_nodes, time_limit, tt_mb, threads)
-    return [_move_values(p, run[0]) for p, run in zip(positions, runs)]
+    return [_move_values(raw) for raw in _run(positions, _WANT_ALL, max_nodes, time_limit, tt_mb, threads)]
 
 
 def solve_values(positions: Iterable[Position], *, threads: Optional[int] = None,
                  tt_mb: Optional[float] = None) -> list[int]:
     """Only the exact values (no best moves, no pv): the fastest batch call."""
-    runs = _run(list(positions), 0, None, None, tt_mb, threads)
-    return [raw["lower"] for raw, _, _ in runs]
+    return [raw.lower for raw in _run(list(positions), 0, None, None, tt_mb, threads)]

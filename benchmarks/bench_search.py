@@ -1,0 +1,183 @@
+"""Exact-search benchmark: a fixed, seeded suite of positions at the start of each deal.
+
+For each group (1 to 6 deals left, counting the deal being played) it times `solve` (value,
+every optimal move and the principal variation) position by position, and in the same run the
+baselines on the same positions: the kernel with the transposition table off, full-window
+alpha-beta without the zero-window driver, and the pure-Python reference (plain minimax from
+tests/reference.py, where it finishes within its time budget). It also times `solve_many` on the
+last deal and `analyze` of every first move of a round.
+
+    python benchmarks/bench_search.py [--positions 50] [--seed 2026] [--quick]
+
+Times are seconds measured inside the kernel per search (`SearchResult.seconds`) unless the
+column says "wall". Run on an idle machine: other processes on the same cores distort the figures.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from typing import Callable, Optional, Sequence
+
+from scopa_solver import Position, analyze, solve, solve_many
+from scopa_solver.solver import searcher
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REFERENCE_BUDGET = 20.0     # seconds of pure-Python minimax per group at most
+BASELINE_BUDGET = 30.0      # seconds per kernel baseline per group at most
+
+
+def suite(per_group: int, seed: int) -> dict[int, list[Position]]:
+    """`per_group` positions at the start of a deal for each number of deals left (1..6),
+    from seeded random play (one position per random round)."""
+    rng = random.Random(seed)
+    groups: dict[int, list[Position]] = {k: [] for k in range(1, 7)}
+    for deals_left in range(1, 7):
+        while len(groups[deals_left]) < per_group:
+            pos = Position.new_round(seed=rng.getrandbits(32), dealer=rng.randrange(2))
+            while pos.deals_left + 1 > deals_left or bin(pos.hands[0] | pos.hands[1]).count("1") != 6:
+                pos = pos.play(rng.choice(pos.legal_moves()))
+            groups[deals_left].append(pos)
+    return groups
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def _timed(positions: Sequence[Position], run: Callable, budget: float) -> dict:
+    """Solve positions one by one until the budget runs out; per-position seconds and nodes."""
+    seconds, nodes, hits, probes = [], [], 0, 0
+    start = time.perf_counter()
+    for pos in positions:
+        result = run(pos)
+        seconds.append(result.seconds)
+        nodes.append(result.nodes)
+        hits += result.tt_hits
+        probes += result.tt_probes
+        if time.perf_counter() - start > budget:
+            break
+    return dict(seconds=seconds, nodes=nodes, hit_rate=hits / probes if probes else 0.0,
+                finished=len(seconds))
+
+
+def _reference(positions: Sequence[Position], budget: float) -> dict:
+    sys.path.insert(0, os.path.join(HERE, "..", "tests"))
+    from helpers import to_ref  # the reference shares no code with the package
+
+    seconds = []
+    start = time.perf_counter()
+    for pos in positions:
+        t = time.perf_counter()
+        to_ref(pos).minimax()
+        seconds.append(time.perf_counter() - t)
+        if time.perf_counter() - start > budget:
+            break
+    return dict(seconds=seconds, finished=len(seconds))
+
+
+def run(per_group: int = 50, seed: int = 2026, quick: bool = False, progress: bool = True) -> dict:
+    """Run the whole benchmark; returns every figure (printed by `report`)."""
+    groups = suite(per_group, seed)
+    solve(groups[1][0])  # build this thread's table before timing
+    out: dict = {"per_group": per_group, "seed": seed, "groups": {}}
+    budget = BASELINE_BUDGET / (6 if quick else 1)
+    bar = _progress(6, progress)
+    for deals_left, positions in groups.items():
+        searcher().clear()
+        row = {"solve": _timed(positions, solve, float("inf"))}
+        searcher(0)  # a table-less searcher; the default one is rebuilt below
+        row["no_table"] = _timed(positions, lambda p: solve(p, tt_mb=0), budget)
+        searcher().clear()
+        row["full_window"] = _timed(positions, lambda p: solve(p, full_window=True), budget)
+        if deals_left == 1:
+            row["reference"] = _reference(positions, REFERENCE_BUDGET / (4 if quick else 1))
+        out["groups"][deals_left] = row
+        bar.update(1)
+    bar.close()
+    # batch call on the last deal: wall time per position through solve_many
+    searcher().clear()
+    last = groups[1] * max(1, 2000 // len(groups[1]))
+    t = time.perf_counter()
+    solve_many(last)
+    out["solve_many_last_deal_us"] = (time.perf_counter() - t) / len(last) * 1e6
+    # analyze every first move of a round (wall time per position)
+    searcher().clear()
+    walls = []
+    for pos in groups[6]:
+        t = time.perf_counter()
+        analyze(pos)
+        walls.append(time.perf_counter() - t)
+    out["analyze_first_move_ms"] = dict(median=statistics.median(walls) * 1e3,
+                                        p99=percentile(walls, 0.99) * 1e3, max=max(walls) * 1e3)
+    return out
+
+
+def _progress(total: int, enabled: bool):
+    try:
+        from tqdm import tqdm
+    except ImportError:  # pragma: no cover
+        enabled = False
+    if not enabled or not sys.stderr.isatty():
+        class _Silent:
+            def update(self, n: int) -> None: ...
+            def close(self) -> None: ...
+        return _Silent()
+    return tqdm(total=total, desc="deal groups", unit="group")
+
+
+def _summary(times: Sequence[float], nodes: Optional[Sequence[int]] = None) -> str:
+    line = (f"{statistics.median(times) * 1e3:9.3f} {percentile(times, 0.9) * 1e3:9.3f} "
+            f"{percentile(times, 0.99) * 1e3:9.3f} {max(times) * 1e3:9.3f}")
+    if nodes is not None:
+        line += f" {statistics.median(nodes):9.0f} {sum(nodes) / sum(times) / 1e6:7.1f}"
+    return line
+
+
+def report(out: dict) -> str:
+    """The benchmark as aligned tables (milliseconds)."""
+    lines = [f"exact search, {out['per_group']} positions per group at the start of a deal, seed {out['seed']}",
+             "", f"{'deals':>5} {'search':<12}{'median':>9} {'p90':>9} {'p99':>9} {'max':>9} "
+             f"{'nodes':>9} {'Mn/s':>7} {'hit%':>5} {'done':>5}"]
+    for deals_left, row in out["groups"].items():
+        for name in ("solve", "no_table", "full_window"):
+            r = row[name]
+            lines.append(f"{deals_left:>5} {name:<12}{_summary(r['seconds'], r['nodes'])} "
+                         f"{r['hit_rate'] * 100:5.0f} {r['finished']:>5}")
+        if "reference" in row:
+            r = row["reference"]
+            lines.append(f"{deals_left:>5} {'reference':<12}{_summary(r['seconds'])} {'':>9} {'':>7} "
+                         f"{'':>5} {r['finished']:>5}")
+    lines += ["", "ratios of medians on the same positions (baseline / solve):"]
+    for deals_left, row in out["groups"].items():
+        base = row["solve"]["seconds"]
+        parts = []
+        for name in ("no_table", "full_window", "reference"):
+            if name in row:
+                done = row[name]["finished"]
+                ratio = statistics.median(row[name]["seconds"]) / statistics.median(base[:done])
+                parts.append(f"{name} x{ratio:,.1f}" + ("" if done == len(base) else f" (first {done})"))
+        lines.append(f"  {deals_left} deals left: " + ", ".join(parts))
+    a = out["analyze_first_move_ms"]
+    lines += ["", f"solve_many, last deal: {out['solve_many_last_deal_us']:.2f} us per position (wall)",
+              f"analyze every first move of a round: median {a['median']:.2f} ms, p99 {a['p99']:.2f} ms, "
+              f"max {a['max']:.2f} ms (wall)"]
+    return "\n".join(lines)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=50, help="positions per group (default 50)")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--quick", action="store_true", help="smaller baseline budgets")
+    args = parser.parse_args(argv)
+    print(report(run(args.positions, args.seed, args.quick)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
