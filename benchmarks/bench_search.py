@@ -23,7 +23,7 @@ import time
 from typing import Callable, Optional, Sequence
 
 from scopa_solver import Position, analyze, solve, solve_many
-from scopa_solver.solver import searcher
+from scopa_solver.solver import clear_tables
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REFERENCE_BUDGET = 20.0     # seconds of pure-Python minimax per group at most
@@ -88,11 +88,10 @@ def run(per_group: int = 50, seed: int = 2026, quick: bool = False, progress: bo
     budget = BASELINE_BUDGET / (6 if quick else 1)
     bar = _progress(6, progress)
     for deals_left, positions in groups.items():
-        searcher().clear()
+        clear_tables()
         row = {"solve": _timed(positions, solve, float("inf"))}
-        searcher(0)  # a table-less searcher; the default one is rebuilt below
         row["no_table"] = _timed(positions, lambda p: solve(p, tt_mb=0), budget)
-        searcher().clear()
+        clear_tables()
         row["full_window"] = _timed(positions, lambda p: solve(p, full_window=True), budget)
         if deals_left == 1:
             row["reference"] = _reference(positions, REFERENCE_BUDGET / (4 if quick else 1))
@@ -100,13 +99,13 @@ def run(per_group: int = 50, seed: int = 2026, quick: bool = False, progress: bo
         bar.update(1)
     bar.close()
     # batch call on the last deal: wall time per position through solve_many
-    searcher().clear()
+    clear_tables()
     last = groups[1] * max(1, 2000 // len(groups[1]))
     t = time.perf_counter()
     solve_many(last)
     out["solve_many_last_deal_us"] = (time.perf_counter() - t) / len(last) * 1e6
     # analyze every first move of a round (wall time per position)
-    searcher().clear()
+    clear_tables()
     walls = []
     for pos in groups[6]:
         t = time.perf_counter()

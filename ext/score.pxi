@@ -20,6 +20,10 @@ cdef int napola_points(uint64_t pile) noexcept nogil:
     return lowest_bit(~coins)        # length of the run of coins from the ace (at most 10)
 
 
+cdef inline int sign(int x) noexcept nogil:
+    return (x > 0) - (x < 0)
+
+
 cdef inline int winner(int a, int b) noexcept nogil:
     """0 if a is strictly larger, 1 if b is, -1 on a tie."""
     return 0 if a > b else (1 if b > a else -1)
@@ -64,8 +68,24 @@ cdef void score_piles(uint64_t pile0, uint64_t pile1, int rules, ScoreDetail* d)
     _award(d, d.re_bello_owner)
 
 
+cdef inline int owner_sign(uint64_t mine, uint64_t theirs, int card) noexcept nogil:
+    return <int>((mine >> card) & 1) - <int>((theirs >> card) & 1)
+
+
+cdef inline int points_difference(uint64_t mine, uint64_t theirs, int rules) noexcept nogil:
+    """The piles' round points of `mine` minus those of `theirs` (scopas not included): the
+    search's leaf evaluation, the same scoring as score_piles without the breakdown."""
+    cdef int d = sign(popcount(mine) - popcount(theirs))
+    d += sign(popcount(mine & COINS) - popcount(theirs & COINS))
+    d += owner_sign(mine, theirs, SETTEBELLO)
+    d += sign(primiera_total(mine, rules) - primiera_total(theirs, rules))   # -1: never wins
+    if rules & RULE_RE_BELLO:
+        d += owner_sign(mine, theirs, KING_OF_COINS)
+    if rules & RULE_NAPOLA:
+        d += napola_points(mine) - napola_points(theirs)
+    return d
+
+
 cdef inline int pile_margin(const State* s, int rules) noexcept nogil:
     """Points from the piles for the side to move minus the opponent's (scopas not included)."""
-    cdef ScoreDetail d
-    score_piles(s.pile[0], s.pile[1], rules, &d)
-    return d.points[s.to_move] - d.points[1 - s.to_move]
+    return points_difference(s.pile[s.to_move], s.pile[1 - s.to_move], rules)

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import os
 import threading
+from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Iterable, Optional, Sequence
+from typing import Iterable, Iterator, Optional, Sequence
 
 from . import _kernel
 from .position import Move, Position, RoundScore
@@ -140,21 +141,59 @@ class SearchResult:
                 f"pv=[{' '.join(map(str, self.pv))}], nodes={self.nodes})")
 
 
+_pool_lock = threading.Lock()
+_free_searchers: dict[float, list] = {}
+_executor: Optional[ThreadPoolExecutor] = None
+
+
+def _table_size(tt_mb: Optional[float]) -> float:
+    size = DEFAULT_TT_MB if tt_mb is None else float(tt_mb)
+    if not size >= 0:
+        raise ValueError(f"tt_mb must be 0 (no table) or more, not {tt_mb!r}")
+    return size
+
+
+@contextmanager
+def _borrow(tt_mb: Optional[float]) -> Iterator["_kernel.Searcher"]:
+    """A search context (table + buffers) for one call; contexts are kept and reused, since a
+    large table is slow to allocate. Only one table size is kept at a time."""
+    size = _table_size(tt_mb)
+    with _pool_lock:
+        if size not in _free_searchers:
+            _free_searchers.clear()
+            _free_searchers[size] = []
+        free = _free_searchers[size]
+        s = free.pop() if free else None
+    if s is None:
+        s = _kernel.Searcher(size)
+    try:
+        yield s
+    finally:
+        with _pool_lock:
+            _free_searchers.setdefault(size, []).append(s)
+
+
 _local = threading.local()
 
 
 def searcher(tt_mb: Optional[float] = None) -> "_kernel.Searcher":
-    """This thread's search context for a table of `tt_mb` MiB (made once, then reused)."""
-    size = DEFAULT_TT_MB if tt_mb is None else float(tt_mb)
-    if size < 0:
-        raise ValueError(f"tt_mb must be 0 (no table) or more, not {tt_mb!r}")
-    cache = getattr(_local, "searchers", None)
-    if cache is None:
-        cache = _local.searchers = {}
-    if size not in cache:
-        cache.clear()  # keep one table per thread: tables are large
-        cache[size] = _kernel.Searcher(size)
-    return cache[size]
+    """This thread's own kept search context (for callers that drive the kernel directly)."""
+    size = _table_size(tt_mb)
+    kept = getattr(_local, "searcher", None)
+    if kept is None or kept.tt_mb != size:
+        kept = _local.searcher = _kernel.Searcher(size)
+    return kept
+
+
+def clear_tables() -> None:
+    """Empty every kept transposition table (for measurements that must start cold)."""
+    with _pool_lock:
+        for free in _free_searchers.values():
+            for s in free:
+                s.clear()
+    kept = getattr(_local, "searcher", None)
+    if kept is not None:
+        kept.clear()
 
 
 def _limits(max_nodes: Optional[int], time_limit: Optional[float]) -> tuple[int, float]:
@@ -188,26 +227,31 @@ def _run(positions: Sequence[Position], want: int, max_nodes: Optional[int],
     workers = max(1, min(workers, len(tuples)))
     if workers == 1:
         main = threading.current_thread() is threading.main_thread()
-        out = searcher(tt_mb).search_many(tuples, want, nodes, seconds, main)
+        with _borrow(tt_mb) as s:
+            out = s.search_many(tuples, want, nodes, seconds, main)
         if any(r.stop == 3 for r in out):
             raise KeyboardInterrupt
         return out
+    global _executor
+    with _pool_lock:
+        if _executor is None or _executor._max_workers < workers:
+            _executor = ThreadPoolExecutor(max(workers, os.cpu_count() or 1), thread_name_prefix="scopa-search")
+        executor = _executor
     chunks = [tuples[i::workers] for i in range(workers)]
-    used = []
+    running: list = []
 
     def work(chunk: list) -> list:
-        s = searcher(tt_mb)
-        used.append(s)
-        return s.search_many(chunk, want, nodes, seconds, False)
+        with _borrow(tt_mb) as s:
+            running.append(s)
+            return s.search_many(chunk, want, nodes, seconds, False)
 
-    with ThreadPoolExecutor(workers) as pool:
-        futures = [pool.submit(work, c) for c in chunks]
-        try:
-            parts = [f.result() for f in futures]
-        except KeyboardInterrupt:
-            for s in used:
-                s.request_stop()
-            raise
+    futures = [executor.submit(work, c) for c in chunks]
+    try:
+        parts = [f.result() for f in futures]
+    except KeyboardInterrupt:
+        for s in running:
+            s.request_stop()
+        raise
     out: list = [None] * len(tuples)
     for i, part in enumerate(parts):
         out[i::workers] = part
