@@ -70,6 +70,8 @@ cdef int root_search(Search* S, const State* root, int want, RootResult* R) noex
     R.pv_len = 0
     R.n_moves = 0
     S.stop = STOP_NONE
+    S.next_signal_check = 0
+    check_limits(S)             # sets the first check: a node limit is exact
     S.table.generation += 1
     S.trace_depth = 0
     S.trace_move = 0
@@ -118,6 +120,9 @@ cdef int root_search(Search* S, const State* root, int want, RootResult* R) noex
                 R.is_best[i] = R.move_lower[i] == value + scopas
             else:
                 R.is_best[i] = R.n_moves == 1 or achieves(S, root, 0, R.moves[i], value)
+        if S.stop:                      # tests cut short prove nothing: report no best moves
+            free(R.is_best)
+            R.is_best = NULL
 
     if (want & WANT_PV) and not S.stop:
         node = root[0]
@@ -138,6 +143,8 @@ cdef int root_search(Search* S, const State* root, int want, RootResult* R) noex
             R.pv_len += 1
             r = apply_move(&node, &S.game, moves[found])
             value = r - value
+        if S.stop:                      # a line cut short is no principal variation
+            R.pv_len = 0
         R.end_pile[0] = node.pile[0]
         R.end_pile[1] = node.pile[1]
         R.end_scopas[0] = node.scopas[0]

@@ -31,12 +31,13 @@ _VALUE_INF = 127
 
 @dataclass(frozen=True)
 class MoveValue:
-    """A legal move and its exact value for the side to move (None if a limit stopped the search)."""
+    """A legal move and its exact value for the side to move. If a limit stopped the search,
+    value is None and lower..upper bound it (None: unbounded on that side)."""
 
     move: Move
     value: Optional[int]
-    lower: int
-    upper: int
+    lower: Optional[int]
+    upper: Optional[int]
 
     def __str__(self) -> str:
         return f"{self.move} {self.value if self.value is not None else '?'}"
@@ -273,8 +274,9 @@ def _move_values(raw: "_kernel.KernelResult") -> list[MoveValue]:
     rows = []
     for packed, (lower, upper) in zip(raw.moves, raw.move_bounds or [(-_VALUE_INF, _VALUE_INF)] * len(raw.moves)):
         rows.append(MoveValue(Move.from_packed(packed), lower if lower == upper else None,
-                              lower, upper))
-    rows.sort(key=lambda mv: (-(mv.lower), -(mv.upper)))
+                              _bound(lower), _bound(upper)))
+    rows.sort(key=lambda mv: (_VALUE_INF if mv.lower is None else -mv.lower,
+                              _VALUE_INF if mv.upper is None else -mv.upper))
     return rows
 
 

@@ -397,3 +397,29 @@ class RefState:
             f"scopas={self.scopas}, stock={len(self.stock)}, to_move={self.to_move}, "
             f"dealer={self.dealer}, last_capturer={self.last_capturer})"
         )
+
+
+def minimax_memo(state: RefState, cache: dict[RefState, int] | None = None) -> int:
+    """``state.minimax()`` with a dict cache: the same plain minimax (every move searched, no
+    alpha-beta, no ordering), each distinct state valued once. Pass ``cache`` to share it across
+    calls; the value of a state never depends on how it was reached, so sharing is sound."""
+    if cache is None:
+        cache = {}
+    known = cache.get(state)
+    if known is not None:
+        return known
+    if state.is_over():
+        p = state.points()
+        best: int | None = p[state.to_move] - p[1 - state.to_move]
+    else:
+        best = None
+        for move in state.moves():
+            child = state.play(move)
+            v = minimax_memo(child, cache)
+            if child.to_move != state.to_move:
+                v = -v  # the child's value is from the opponent's point of view
+            if best is None or v > best:
+                best = v
+        assert best is not None  # a non-final position always has a legal move
+    cache[state] = best
+    return best
