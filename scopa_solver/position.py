@@ -157,6 +157,53 @@ class RoundScore:
 _PLACES = ("hand 0", "hand 1", "table", "pile 0", "pile 1", "stock")
 
 
+def check_round_state(sizes: tuple[int, int], stock: int, table: int, piles: tuple[int, int],
+                      scopas: tuple, to_move: Optional[int], dealer: int, last_capturer: Optional[int],
+                      error: type) -> int:
+    """Check that hand sizes, stock length, turn, scopas and last capturer can occur together
+    (shared by Position and View); raise `error` naming the problem, else return the side to
+    move (the one the hand sizes imply when `to_move` is None)."""
+    for name, value, allowed in (("dealer", dealer, (0, 1)), ("last_capturer", last_capturer, (None, 0, 1))):
+        if value not in allowed or isinstance(value, bool):
+            raise error(f"{name} must be one of {allowed}, not {value!r}")
+    if (not isinstance(scopas, tuple) or len(scopas) != 2
+            or any(not isinstance(x, int) or isinstance(x, bool) or not 0 <= x <= 20 for x in scopas)):
+        raise error(f"scopas must be two whole numbers from 0 to 20, not {scopas!r}")
+    if max(sizes) > 3:
+        raise error(f"hands hold {sizes[0]} and {sizes[1]} cards; a hand has at most 3")
+    if stock % 6:
+        raise error(f"the stock has {stock} cards, which does not split into deals of 3 + 3")
+    if stock > 30:
+        raise error(f"the stock has {stock} cards; at most 30 remain after the first deal")
+    if sizes == (0, 0) and stock:
+        raise error("both hands are empty but the stock is not: deal the next 3 + 3 cards")
+    nondealer = 1 - dealer
+    if sizes[nondealer] == sizes[dealer]:
+        implied = nondealer
+    elif sizes[dealer] == sizes[nondealer] + 1:
+        implied = dealer
+    else:
+        raise error(f"hands of {sizes[0]} and {sizes[1]} cards cannot occur with player {dealer} dealing: "
+                    "the non-dealer plays first, so the dealer holds as many cards or one more")
+    if to_move is None:
+        to_move = implied
+    elif to_move not in (0, 1) or isinstance(to_move, bool):
+        raise error(f"to_move must be 0 or 1, not {to_move!r}")
+    elif to_move != implied and sizes != (0, 0):
+        raise error(f"player {to_move} cannot be to move with hands of {sizes[0]} and {sizes[1]} cards "
+                    f"and player {dealer} dealing: it is player {implied}'s turn")
+    for p in (0, 1):
+        if scopas[p] and not piles[p]:
+            raise error(f"player {p} has {scopas[p]} scopa(s) but no captured cards")
+    if (piles[0] or piles[1]) and last_capturer is None:
+        raise error("cards have been captured, so last_capturer must say who captured last")
+    if last_capturer is not None and not piles[last_capturer]:
+        raise error(f"last_capturer is {last_capturer} but that player has captured nothing")
+    if sizes == (0, 0) and table and last_capturer is not None:
+        raise error("the round is over, so the table cards belong to the last capturer's pile")
+    return to_move
+
+
 class Position:
     """A fully known position of a round (see the module docstring and README for the notation).
 
@@ -193,7 +240,7 @@ class Position:
         self.table = masks[2]
         self.piles = (masks[3], masks[4])
         self.stock = tuple(lists[5])
-        self.scopas = tuple(scopas)
+        self.scopas = tuple(scopas) if isinstance(scopas, (tuple, list)) else scopas
         self.dealer = dealer
         self.last_capturer = last_capturer
         self.rules = rules
@@ -205,49 +252,9 @@ class Position:
     # -- validation ---------------------------------------------------------------------------
 
     def _validate(self) -> None:
-        for name, value, allowed in (("dealer", self.dealer, (0, 1)),
-                                     ("last_capturer", self.last_capturer, (None, 0, 1))):
-            if value not in allowed or isinstance(value, bool):
-                raise PositionError(f"{name} must be one of {allowed}, not {value!r}")
-        if len(self.scopas) != 2 or any(not isinstance(s, int) or isinstance(s, bool) or not 0 <= s <= 20
-                                        for s in self.scopas):
-            raise PositionError(f"scopas must be two whole numbers from 0 to 20, not {self.scopas!r}")
-        sizes = tuple(bin(h).count("1") for h in self.hands)
-        if max(sizes) > 3:
-            raise PositionError(f"hands hold {sizes[0]} and {sizes[1]} cards; a hand has at most 3")
-        if len(self.stock) % 6:
-            raise PositionError(
-                f"the stock has {len(self.stock)} cards, which does not split into deals of 3 + 3")
-        if len(self.stock) > 30:
-            raise PositionError(f"the stock has {len(self.stock)} cards; at most 30 remain after the first deal")
-        if sizes == (0, 0) and self.stock:
-            raise PositionError("both hands are empty but the stock is not: deal the next 3 + 3 cards")
-        nondealer = 1 - self.dealer
-        if sizes[nondealer] == sizes[self.dealer]:
-            implied = nondealer
-        elif sizes[self.dealer] == sizes[nondealer] + 1:
-            implied = self.dealer
-        else:
-            raise PositionError(
-                f"hands of {sizes[0]} and {sizes[1]} cards cannot occur with player {self.dealer} dealing: "
-                "the non-dealer plays first, so the dealer holds as many cards or one more")
-        if self.to_move is None:
-            self.to_move = implied
-        elif self.to_move not in (0, 1) or isinstance(self.to_move, bool):
-            raise PositionError(f"to_move must be 0 or 1, not {self.to_move!r}")
-        elif self.to_move != implied and sizes != (0, 0):
-            raise PositionError(
-                f"player {self.to_move} cannot be to move with hands of {sizes[0]} and {sizes[1]} cards "
-                f"and player {self.dealer} dealing: it is player {implied}'s turn")
-        for p in (0, 1):
-            if self.scopas[p] and not self.piles[p]:
-                raise PositionError(f"player {p} has {self.scopas[p]} scopa(s) but no captured cards")
-        if (self.piles[0] or self.piles[1]) and self.last_capturer is None:
-            raise PositionError("cards have been captured, so last_capturer must say who captured last")
-        if self.last_capturer is not None and not self.piles[self.last_capturer]:
-            raise PositionError(f"last_capturer is {self.last_capturer} but that player has captured nothing")
-        if sizes == (0, 0) and self.table and self.last_capturer is not None:
-            raise PositionError("the round is over, so the table cards belong to the last capturer's pile")
+        sizes = (bin(self.hands[0]).count("1"), bin(self.hands[1]).count("1"))
+        self.to_move = check_round_state(sizes, len(self.stock), self.table, self.piles, self.scopas,
+                                         self.to_move, self.dealer, self.last_capturer, PositionError)
 
     # -- notation -----------------------------------------------------------------------------
 
