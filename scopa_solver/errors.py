@@ -32,3 +32,8 @@ class RulesError(ScopaError):
 class ViewError(ScopaError):
     """A player's view that cannot occur (counts that do not add up to 40, a hand that should
     be hidden or known, a stock written with known cards), or a request the view cannot answer."""
+
+
+class RecordError(ScopaError):
+    """A game record that cannot be read: not the format, an unknown version, a bad field, or
+    moves that do not replay (the message names the first bad move)."""

@@ -1,0 +1,203 @@
+"""Move choosers for `play_round`, `play_match` and `arena`.
+
+A bot is called with the full `Position` (the game loop knows every card) but, except for the
+`OracleBot`, decides from ``position.view(position.to_move)`` only: what that player knows. Its
+`choose(view)` is a pure function of the view and the bot's seed, so two positions that look the
+same to the player get the same move, and no hidden card can leak into a decision.
+
+- `RandomBot`: a uniformly random legal move.
+- `GreedyBot`: a one-ply heuristic (see its docstring for the weights).
+- `PIMCBot`: the best move of `suggest` (determinization over the worlds of the view).
+- `OracleBot`: sees every card and plays the exact solver's move: the upper reference.
+
+>>> from scopa_solver import Position, play_round
+>>> result = play_round(Position.new_round(seed=4), GreedyBot(), RandomBot(seed=1))
+>>> result.final.is_round_over()
+True
+"""
+from __future__ import annotations
+
+import random
+import zlib
+from typing import Optional, Union
+
+from .cards import COINS_MASK, DECK, iter_cards
+from .pimc import EXACT_LIMIT, suggest
+from .position import Move, Position
+from .solver import solve
+from .view import View
+
+__all__ = ["Bot", "RandomBot", "GreedyBot", "PIMCBot", "OracleBot"]
+
+_SETTEBELLO = DECK[6].mask        # 7d
+_SEVENS = sum(DECK[s * 10 + 6].mask for s in range(4))
+
+
+def _popcount(mask: int) -> int:
+    return bin(mask).count("1")
+
+
+def _view_seed(seed: int, view: View) -> int:
+    """A seed drawn from the bot's seed and the view only (stable across machines and runs)."""
+    return (seed * 0x9E3779B1 + zlib.crc32(view.to_string().encode())) & 0xFFFFFFFFFFFF
+
+
+class Bot:
+    """Base class: `__call__(position)` decides from the side to move's view with `choose`."""
+
+    name = "bot"
+
+    def __call__(self, position: Position) -> Move:
+        return self.choose(position.view(position.to_move))
+
+    def choose(self, view: View) -> Move:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+class RandomBot(Bot):
+    """A uniformly random legal move; the same seed and view give the same move.
+
+    >>> view = Position.new_round(seed=11).view(0)
+    >>> RandomBot(seed=3).choose(view) == RandomBot(seed=3).choose(view)
+    True
+    """
+
+    def __init__(self, seed: Optional[int] = None) -> None:
+        self.seed = random.SystemRandom().getrandbits(32) if seed is None else seed
+        self.name = "Random"
+
+    def choose(self, view: View) -> Move:
+        moves = view.legal_moves()
+        return random.Random(_view_seed(self.seed, view)).choice(moves)
+
+
+class GreedyBot(Bot):
+    """A one-ply heuristic: the move with the highest score, where
+
+    - a capture scores `card` per card taken (the played card included), plus `coin` per coin,
+      `settebello` for the 7d, `seven` per seven and `scopa` for a sweep that scores;
+    - a lay-down costs what it offers the opponent: `settebello` / 2 for the 7d, `seven` / 2 for a
+      seven, `coin` / 2 for a coin, and 0.02 per primiera point (keep sevens, sixes and aces);
+    - leaving a table that one card can sweep (its values add up to 10 or less) costs
+      `sweepable` times the chance that the next hand to play holds such a card (from the
+      unseen cards; nothing when the round ends first).
+
+    Ties go to the first move in text order. The ace sweep of `asso_piglia_tutto` is not
+    foreseen (the moves themselves always follow the rules).
+
+    >>> view = Position.new_round(seed=11).view(0)
+    >>> [(str(m), round(score, 2)) for m, score in GreedyBot().scores(view)]
+    [('Fdx7d+Ac', 18.5), ('FdxAc+7s', 7.0), ('Cc', -0.2), ('4s', -0.28)]
+    """
+
+    def __init__(self, card: float = 1.0, coin: float = 1.5, settebello: float = 10.0,
+                 seven: float = 2.5, scopa: float = 12.0, sweepable: float = 8.0) -> None:
+        self.weights = dict(card=card, coin=coin, settebello=settebello, seven=seven, scopa=scopa,
+                            sweepable=sweepable)
+        self.name = "Greedy"
+
+    def scores(self, view: View) -> list[tuple[Move, float]]:
+        """Every legal move with its heuristic score, best first."""
+        w = self.weights
+        unseen = view.unseen
+        unseen_count = _popcount(unseen)
+        # the opponent plays next: with the cards it holds, or a fresh hand of 3 after a deal
+        next_hand = view.opponent_cards or (3 if view.stock_cards else 0)
+        out = []
+        for move in view.legal_moves():
+            card = move.card
+            taken = sum(c.mask for c in move.captures)
+            score = 0.0
+            if taken:
+                pile = taken | card.mask
+                score += w["card"] * _popcount(pile) + w["coin"] * _popcount(pile & COINS_MASK)
+                score += w["settebello"] * bool(pile & _SETTEBELLO) + w["seven"] * _popcount(pile & _SEVENS)
+                if view.is_scopa(move):
+                    score += w["scopa"]
+                left = view.table & ~taken
+            else:
+                m = card.mask
+                score -= (w["settebello"] * bool(m & _SETTEBELLO) + w["seven"] * bool(m & _SEVENS)
+                          + w["coin"] * bool(m & COINS_MASK)) / 2 + 0.02 * card.primiera
+                left = view.table | m
+            if left and next_hand and unseen_count:
+                total = sum(c.value for c in iter_cards(left))
+                if total <= 10:
+                    holders = sum(1 for c in iter_cards(unseen) if c.value == total)
+                    chance = 1.0 - _miss(unseen_count, holders, next_hand)
+                    score -= w["sweepable"] * chance
+            out.append((move, score))
+        out.sort(key=lambda ms: (-ms[1], str(ms[0])))
+        return out
+
+    def choose(self, view: View) -> Move:
+        return self.scores(view)[0][0]
+
+
+def _miss(n: int, k: int, draws: int) -> float:
+    """The chance that `draws` cards drawn from `n` include none of `k` marked ones."""
+    p = 1.0
+    for i in range(min(draws, n)):
+        p *= max(0.0, (n - k - i) / (n - i))
+    return p
+
+
+class PIMCBot(Bot):
+    """The best move of `suggest` on the player's view: `worlds` sampled worlds per decision,
+    every world when there are at most `exact_limit` (the last deals are cheap to enumerate).
+    With `confidence`, sampling stops early once the best move is that many paired standard
+    errors ahead (see `suggest`), so `worlds` is then a cap, spent on the close decisions.
+    The worlds are drawn from a seed made of the bot's `seed` and the view, so the bot is
+    reproducible and a pure function of what the player knows.
+
+    >>> view = View.from_string("6dRsFb/?3 FdRc RdAc2c4c5c3s5sCs4bCbRb/Ad2d4d5d7dCd6c7cCc2s4s6s7s5b6b ?6 1/0 0 1 1")
+    >>> str(PIMCBot(worlds=20, seed=1, threads=1).choose(view))
+    'FbxFd'
+    """
+
+    def __init__(self, worlds: int = 100, seed: int = 0, threads: Optional[int] = None,
+                 exact_limit: int = EXACT_LIMIT, time_limit: Optional[float] = None,
+                 tt_mb: Optional[float] = None, confidence: Optional[float] = None) -> None:
+        self.worlds = worlds
+        self.confidence = confidence
+        self.seed = seed
+        self.threads = threads
+        self.exact_limit = exact_limit
+        self.time_limit = time_limit
+        self.tt_mb = tt_mb
+        self.name = f"PIMC({worlds})" if confidence is None else f"PIMC({worlds}, z={confidence:g})"
+
+    def choose(self, view: View) -> Move:
+        moves = view.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        worlds: Union[int, str] = "all" if view.count_worlds() <= self.exact_limit else self.worlds
+        return suggest(view, worlds=worlds, seed=_view_seed(self.seed, view), threads=self.threads,
+                       time_limit=self.time_limit, progress=False, tt_mb=self.tt_mb,
+                       confidence=self.confidence).best
+
+
+class OracleBot(Bot):
+    """Sees every card and plays the exact solver's best move (the first of the optimal moves):
+    an upper reference for what the hidden information costs.
+
+    >>> pos = Position(hands=("7d 2c", "3b 4c"), table="3s 4s", dealer=1)
+    >>> str(OracleBot()(pos))
+    '7dx3s+4s'
+    """
+
+    def __init__(self, tt_mb: Optional[float] = None) -> None:
+        self.tt_mb = tt_mb
+        self.name = "Oracle"
+
+    def __call__(self, position: Position) -> Move:
+        moves = position.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        return solve(position, tt_mb=self.tt_mb).best_moves[0]
+
+    def choose(self, view: View) -> Move:
+        raise TypeError("the OracleBot sees every card: call it with the Position, not a View")

@@ -1,0 +1,131 @@
+"""Bots and the arena: legal play, no hidden card leaking into a decision, the documented
+heuristic, the oracle's optimality, and the duplicate format's bookkeeping."""
+from __future__ import annotations
+
+import pytest
+
+from helpers import random_positions
+
+from scopa_solver import (ArenaResult, GreedyBot, OracleBot, PIMCBot, Position, RandomBot, View,
+                          arena, play_round, solve)
+from scopa_solver.bots import Bot
+
+
+def twins(count: int, seed: int, **kw) -> list[tuple[Position, Position]]:
+    """Pairs of different positions that look the same to the side to move."""
+    out = []
+    for i, pos in enumerate(random_positions(count, seed, **kw)):
+        view = pos.view(pos.to_move)
+        if view.count_worlds() < 2:
+            continue
+        other = next(w for w in view.sample_worlds(20, seed=i) if w.hands != pos.hands or w.stock != pos.stock)
+        assert other.view(pos.to_move) == view and other != pos
+        out.append((pos, other))
+    return out
+
+
+FAST_BOTS = [RandomBot(seed=7), GreedyBot(), PIMCBot(worlds=6, seed=3, threads=1, exact_limit=60)]
+
+
+@pytest.mark.parametrize("bot", FAST_BOTS, ids=lambda b: b.name)
+def test_no_hidden_card_leaks_into_a_decision(bot: Bot) -> None:
+    pairs = twins(12, 21) + twins(6, 22, deals_left=1)
+    assert len(pairs) >= 12
+    for pos, other in pairs:
+        move = bot(pos)
+        assert move in pos.legal_moves()
+        assert bot(other) == move
+        assert bot.choose(pos.view(pos.to_move)) == move
+
+
+@pytest.mark.parametrize("bot", [RandomBot(seed=1), GreedyBot(), OracleBot()], ids=lambda b: b.name)
+def test_bots_play_whole_rounds(bot: Bot) -> None:
+    for seed in range(2):
+        result = play_round(Position.new_round(seed=seed), bot, RandomBot(seed=seed))
+        assert result.final.is_round_over() and len(result.moves) == 36
+
+
+def test_pimc_bot_plays_a_round_and_matches_suggest() -> None:
+    bot = PIMCBot(worlds=4, seed=1, threads=1, exact_limit=100)
+    result = play_round(Position.new_round(seed=3), bot, GreedyBot())
+    assert result.final.is_round_over()
+    view = View.from_string("6dRsFb/?3 FdRc RdAc2c4c5c3s5sCs4bCbRb/Ad2d4d5d7dCd6c7cCc2s4s6s7s5b6b ?6 1/0 0 1 1")
+    assert str(PIMCBot(worlds=10, exact_limit=2000, threads=1).choose(view)) == "FbxFd"   # exact: 1680 worlds
+
+
+def test_random_bot_is_seeded() -> None:
+    view = Position.new_round(seed=9).view(0)
+    picks = {str(RandomBot(seed=s).choose(view)) for s in range(40)}
+    assert picks == {str(m) for m in view.legal_moves()}    # every move comes up
+    assert RandomBot(seed=4).choose(view) == RandomBot(seed=4).choose(view)
+
+
+def test_greedy_takes_the_settebello_and_sweeps() -> None:
+    # seed 11: player 0 holds Fd Cc 4s, the table is 7d Ac 5s 7s: Fd takes 7d + Ac
+    view = Position.new_round(seed=11).view(0)
+    assert str(GreedyBot().choose(view)) == "Fdx7d+Ac"
+    # a sweep beats a larger capture; with a choice, it does not leave a sweepable table
+    for pos in random_positions(150, 23):
+        if pos.is_round_over():
+            continue
+        view = pos.view(pos.to_move)
+        scored = GreedyBot().scores(view)
+        best = scored[0][0]
+        sweeps = [m for m in view.legal_moves() if view.is_scopa(m)]
+        if sweeps:
+            assert view.is_scopa(best), view
+        assert [sc for _, sc in scored] == sorted((sc for _, sc in scored), reverse=True)
+
+
+def test_greedy_avoids_leaving_a_sweepable_table() -> None:
+    # player 0 holds three figures and none captures the Ad on the table; Fb would leave 9
+    # (swept by any unseen Cavallo), Cb 10 (by any Re), Rb 11: safe. Without the sweep term the
+    # three lay-downs score the same and the tie would go to Cb (text order).
+    pos = Position.from_string("FbCbRb/2c3c4c Ad 2d3d4d/- 5d6d7dFdCdRdAc5c6c7cFcCcRcAs2s3s4s5s6s7sFsCsRsAb2b3b4b5b6b7b 0/0 0 1 0")
+    view = pos.view(0)
+    assert {str(m) for m in view.legal_moves()} == {"Fb", "Cb", "Rb"}
+    assert str(GreedyBot().choose(view)) == "Rb"
+    assert str(GreedyBot(sweepable=0.0).choose(view)) == "Cb"
+
+
+def test_oracle_plays_an_optimal_move() -> None:
+    for pos in random_positions(6, 24, deals_left=1):
+        move = OracleBot()(pos)
+        assert move in solve(pos).best_moves
+    with pytest.raises(TypeError, match="Position"):
+        OracleBot().choose(Position.new_round(seed=1).view(0))
+
+
+def test_arena_duplicate_bookkeeping() -> None:
+    # a deterministic bot against itself: each deal's two plays are mirror images
+    same = arena(GreedyBot(), GreedyBot(), rounds=6, seed=2, progress=False)
+    assert isinstance(same, ArenaResult)
+    assert same.margins == [0.0] * 6 and same.mean == 0.0 and same.a_points == same.b_points
+    assert same.decisions == (6 * 36, 6 * 36) and same.rounds_played == 12
+    a = arena(GreedyBot(), RandomBot(seed=1), rounds=10, seed=3, progress=False)
+    b = arena(GreedyBot(), RandomBot(seed=1), rounds=10, seed=3, progress=False)
+    assert a.margins == b.margins and a.seed == 3
+    low, high = a.ci95
+    assert low < a.mean < high and a.stderr > 0
+    assert a.a_points - a.b_points == pytest.approx(a.mean)
+    assert 0 <= a.round_wins + a.round_ties <= 1 and a.decisions_per_second > 0
+    assert "Greedy vs Random: 10 duplicate deals (20 rounds)" in str(a)
+
+
+def test_arena_matches() -> None:
+    result = arena(GreedyBot(), GreedyBot(), rounds=0, matches=2, seed=4, progress=False,)
+    assert result.match_win_rate == 0.5 and result.matches == 2 and result.margins == []
+    result = arena(GreedyBot(), RandomBot(seed=2), rounds=1, matches=3, seed=5, progress=False)
+    assert 0.0 <= result.match_win_rate <= 1.0
+    low, high = result.match_ci95
+    assert 0.0 <= low <= result.match_win_rate <= high <= 1.0
+    assert "matches won by Greedy" in str(result)
+
+
+def test_arena_rejects_bad_arguments() -> None:
+    with pytest.raises(ValueError):
+        arena(GreedyBot(), GreedyBot(), rounds=-1)
+    with pytest.raises(ValueError, match="nothing to play"):
+        arena(GreedyBot(), GreedyBot(), rounds=0)
+    with pytest.raises(TypeError):
+        arena(GreedyBot(), "greedy", rounds=1)  # type: ignore[arg-type]

@@ -1,0 +1,183 @@
+"""suggest: the exhaustive figures equal the average of exact values computed independently (the
+reference minimax on tiny late-game views, the package's own `analyze` world by world on a
+larger one); sampled runs are reproducible from the seed; bad requests are rejected."""
+from __future__ import annotations
+
+import math
+import statistics
+
+import numpy as np
+import pytest
+
+from helpers import random_positions, to_ref
+from reference import minimax_memo
+
+from scopa_solver import (MoveStats, Position, Suggestion, View, ViewError, analyze, suggest)
+
+SMALL = "?/7sCs 5dAc6b 2dFd2c4c3sFsRsAb2b4bRb/Ad4dCdRd5c6c7cCcRc4s5s6s3b5b7bFbCb ?6 0/1 1 1 1"
+LAST_BUT_ONE = "6dRsFb/?3 FdRc RdAc2c4c5c3s5sCs4bCbRb/Ad2d4d5d7dCd6c7cCc2s4s6s7s5b6b ?6 1/0 0 1 1"
+
+
+def ref_move_values(pos: Position, cache: dict) -> dict[str, int]:
+    """Each legal move's exact value for the side to move, by the reference's plain minimax."""
+    state = to_ref(pos)
+    out = {}
+    for move in pos.legal_moves():
+        child = state.play((str(move.card), frozenset(str(c) for c in move.captures)))
+        value = minimax_memo(child, cache)
+        out[str(move)] = -value if child.to_move != state.to_move else value
+    return out
+
+
+def check_against(s: Suggestion, per_world: list[dict[str, int]]) -> None:
+    """The suggestion's figures are the plain statistics of the per-world values."""
+    assert s.exact and s.worlds == len(per_world) == s.total_worlds
+    for row in s.moves:
+        values = [w[str(row.move)] for w in per_world]
+        assert row.worlds == len(values)
+        assert row.mean == pytest.approx(statistics.fmean(values), abs=1e-12)
+        assert row.std == pytest.approx(statistics.pstdev(values), abs=1e-9)
+        assert row.stderr == 0.0 and row.delta_stderr == 0.0
+        assert (row.min, row.max) == (min(values), max(values))
+        optimal = sum(w[str(row.move)] == max(w.values()) for w in per_world) / len(per_world)
+        assert row.optimal == pytest.approx(optimal)
+        assert row.positive == pytest.approx(sum(v > 0 for v in values) / len(values))
+    means = [row.mean for row in s.moves]
+    assert means == sorted(means, reverse=True)
+    assert s.best == s.moves[0].move and s.moves[0].delta == 0.0
+
+
+def tiny_views(count: int, seed: int) -> list[View]:
+    """Late-game views with a stock of one deal and at most 3 cards in the hands: 35..560 worlds."""
+    views = []
+    for pos in random_positions(count, seed, deals_left=1, cards_in_hands=3):
+        views.append(pos.view(pos.to_move))
+    return views
+
+
+def test_exhaustive_means_equal_the_reference_average() -> None:
+    cache: dict = {}
+    views = [View.from_string(SMALL)] + tiny_views(3, 11)
+    for view in views:
+        s = suggest(view, progress=False, threads=1)
+        assert s.total_worlds == view.count_worlds() <= 560
+        per_world = [ref_move_values(w, cache) for w in view.worlds()]
+        check_against(s, per_world)
+
+
+def test_exhaustive_means_equal_analyze_world_by_world() -> None:
+    view = View.from_string(LAST_BUT_ONE)
+    s = suggest(view, progress=False)
+    assert s.exact and s.worlds == 1680 and s.seed is None
+    per_world = [{str(mv.move): mv.value for mv in analyze(w)} for w in view.worlds()]
+    check_against(s, per_world)
+    assert s.values.shape == (1680, len(s.moves))
+    assert [str(m.move) for m in s.moves] == ["FbxFd", "6d", "RsxRc"]
+
+
+def test_threads_do_not_change_the_figures() -> None:
+    view = tiny_views(1, 12)[0]
+    one = suggest(view, threads=1, progress=False)
+    two = suggest(view, threads=2, progress=False)
+    assert [(str(m.move), m.mean, m.optimal) for m in one.moves] == [(str(m.move), m.mean, m.optimal) for m in two.moves]
+
+
+def test_sampled_runs_are_reproducible_and_honest() -> None:
+    pos = next(random_positions(1, 13, deals_left=3))
+    view = pos.view(pos.to_move)
+    a = suggest(view, worlds=24, seed=5, progress=False, threads=1)
+    b = suggest(view, worlds=24, seed=5, progress=False, threads=2)
+    assert not a.exact and a.worlds == 24 and a.seed == 5 and a.total_worlds == view.count_worlds()
+    assert [(str(m.move), m.mean, m.std, m.stderr) for m in a.moves] == \
+           [(str(m.move), m.mean, m.std, m.stderr) for m in b.moves]
+    # the figures are those of the sampled worlds, solved one by one
+    per_world = [{str(mv.move): mv.value for mv in analyze(w)} for w in view.sample_worlds(24, seed=5)]
+    for row in a.moves:
+        values = np.array([w[str(row.move)] for w in per_world])
+        assert row.mean == pytest.approx(values.mean())
+        assert row.stderr == pytest.approx(values.std(ddof=1) / math.sqrt(24))
+        best = np.array([w[str(a.best)] for w in per_world])
+        assert row.delta_stderr == pytest.approx((values - best).std(ddof=1) / math.sqrt(24))
+    fresh = suggest(view, worlds=8, progress=False, threads=1)
+    assert isinstance(fresh.seed, int)
+    again = suggest(view, worlds=8, seed=fresh.seed, progress=False, threads=1)
+    assert [m.mean for m in again.moves] == [m.mean for m in fresh.moves]
+
+
+def test_worlds_argument() -> None:
+    view = View.from_string(SMALL)
+    assert suggest(view, worlds=500, progress=False).exact            # 140 <= 500: enumerate
+    sampled = suggest(view, worlds=50, seed=1, progress=False)
+    assert not sampled.exact and sampled.worlds == 50
+    assert suggest(view, worlds="all", progress=False).worlds == 140
+    start = Position.new_round(seed=2).view(0)
+    with pytest.raises(ValueError, match="all"):
+        suggest(start, worlds="all", progress=False)
+    for bad in (0, -3, 2.5, "some", True):
+        with pytest.raises(ValueError):
+            suggest(view, worlds=bad, progress=False)
+
+
+def test_time_limit_gives_a_partial_honest_result() -> None:
+    view = View.from_string(LAST_BUT_ONE)
+    s = suggest(view, worlds="all", seed=3, time_limit=1e-6, progress=False, threads=1)
+    assert 1 <= s.worlds < 1680      # the first batch is always solved, then the time is up
+    assert not s.exact and s.stopped == "time" and s.moves[0].stderr > 0
+    assert all(w.view(0) == view for w in view.worlds())  # (the view is untouched)
+    full = suggest(view, worlds="all", seed=3, time_limit=60, progress=False)
+    assert full.exact and full.stopped is None and full.worlds == 1680
+    with pytest.raises(ValueError):
+        suggest(view, time_limit=0, progress=False)
+
+
+def test_bad_requests() -> None:
+    pos = View.from_string(LAST_BUT_ONE).sample_worlds(1, seed=1)[0]
+    with pytest.raises(TypeError, match="position.view"):
+        suggest(pos)  # type: ignore[arg-type]
+    with pytest.raises(ViewError, match="player 0 is to move"):
+        suggest(pos.view(1))
+    with pytest.raises(ValueError, match="threads"):
+        suggest(pos.view(0), threads=-1)
+    done = Position.new_round(seed=1)
+    while not done.is_round_over():
+        done = done.play(done.legal_moves()[0])
+    with pytest.raises(ViewError, match="round is over"):
+        suggest(done.view(0))
+
+
+def test_text_report() -> None:
+    s = suggest(View.from_string(SMALL), progress=False)
+    text = str(s)
+    assert "7sxAc+6b" in text and "140 of 140 worlds (all worlds, exact)" in text
+    assert isinstance(s.moves[0], MoveStats)
+
+
+def test_progress_bar_on_request_only(capsys) -> None:
+    view = View.from_string(SMALL)
+    suggest(view, progress=True, threads=1)
+    assert "world" in capsys.readouterr().err
+    suggest(view, progress=None, threads=2)      # not a terminal: no bar
+    suggest(view, progress=False, threads=2)
+    assert capsys.readouterr().err == ""
+
+
+def test_confidence_stops_early_on_clear_decisions() -> None:
+    pos = next(p for p in random_positions(10, 14, deals_left=4) if len(p.legal_moves()) >= 3)
+    view = pos.view(pos.to_move)
+    s = suggest(view, worlds=256, seed=2, confidence=2.0, progress=False, threads=1)
+    assert s.worlds in (32, 64, 128, 256)
+    if s.worlds < 256:
+        assert s.stopped == "confidence"
+        second = s.moves[1]
+        assert -second.delta > 2.0 * second.delta_stderr or second.delta_stderr == 0
+    full = suggest(view, worlds=256, seed=2, progress=False, threads=1)
+    assert full.worlds == 256 and full.stopped is None
+    with pytest.raises(ValueError, match="confidence"):
+        suggest(view, confidence=0)
+
+
+def test_confidence_on_a_clear_first_play() -> None:
+    # Fd takes the settebello and the Ac: far ahead of every other move after 32 worlds
+    s = suggest(Position.new_round(seed=11).view(0), worlds=256, seed=2, confidence=2.0,
+                progress=False, threads=1)
+    assert str(s.best) == "Fdx7d+Ac" and s.worlds == 32 and s.stopped == "confidence" and not s.exact
