@@ -22,6 +22,16 @@ from .rules import Rules
 from .position import Move, Position, RoundScore, PlayerScore
 from .game import play_round, play_match, RoundResult, MatchResult
 from .solver import solve, analyze, solve_many, analyze_many, SearchResult, MoveValue
+from .errors import ViewError
+from .view import View
+from .pimc import suggest, Suggestion, MoveStats
+from .bots import Bot, RandomBot, GreedyBot, PIMCBot, OracleBot
+from .arena import arena, ArenaResult
+
+from .tree import to_networkx, write_tree, read_tree, TreeTooLargeError
+from .errors import RecordError
+from .record import GameRecord, RoundRecord
+from .review import review, Review
 
 __all__ = [
     "Card", "DECK", "Rules", "Move", "Position", "RoundScore", "PlayerScore",
@@ -29,5 +39,9 @@ __all__ = [
     "solve", "analyze", "solve_many", "analyze_many", "SearchResult", "MoveValue",
     "ScopaError", "CardError", "DuplicateCardError", "IllegalMoveError", "NotationError",
     "PositionError", "RulesError",
+    "View", "ViewError", "suggest", "Suggestion", "MoveStats",
+    "Bot", "RandomBot", "GreedyBot", "PIMCBot", "OracleBot", "arena", "ArenaResult",
+    "to_networkx", "write_tree", "read_tree", "TreeTooLargeError",
+    "GameRecord", "RoundRecord", "RecordError", "review", "Review",
 ]
 __version__ = "0.1.0"

@@ -31,24 +31,46 @@ def show_position(pos: Position) -> str:
     return "\n".join(lines)
 
 
-def show_score(score: RoundScore) -> str:
-    """An aligned table of the round score breakdown."""
-    def mark(winner, p):
-        return "*" if winner == p else " "
+def show_score(score: RoundScore, names: tuple = ("player 0", "player 1")) -> str:
+    """An aligned table of the round score breakdown (``*`` marks who won each point)."""
+    w = max(9, *(len(n) + 1 for n in names))
 
-    rows = [f"{'':12}{'player 0':>10}{'player 1':>10}"]
+    def row(label: str, cells: tuple, winner=None) -> str:
+        return f"{label:12}" + "".join(
+            f"{str(c):>{w}}{'*' if winner == p else ' '}" for p, c in enumerate(cells))
+
     a, b = score.players
-    rows.append(f"{'cards':12}{a.cards:>9}{mark(score.carte, 0)}{b.cards:>9}{mark(score.carte, 1)}")
-    rows.append(f"{'coins':12}{a.coins:>9}{mark(score.denari, 0)}{b.coins:>9}{mark(score.denari, 1)}")
-    rows.append(f"{'settebello':12}{'yes' if a.settebello else '-':>9}{mark(score.settebello, 0)}"
-                f"{'yes' if b.settebello else '-':>9}{mark(score.settebello, 1)}")
-    prim = [str(x.primiera) if x.primiera is not None else "-" for x in (a, b)]
-    rows.append(f"{'primiera':12}{prim[0]:>9}{mark(score.primiera, 0)}{prim[1]:>9}{mark(score.primiera, 1)}")
+    rows = [f"{'':12}" + "".join(f"{n:>{w}} " for n in names),
+            row("cards", (a.cards, b.cards), score.carte),
+            row("coins", (a.coins, b.coins), score.denari),
+            row("settebello", tuple("yes" if x.settebello else "-" for x in (a, b)), score.settebello),
+            row("primiera", tuple(x.primiera if x.primiera is not None else "-" for x in (a, b)), score.primiera)]
     if score.re_bello is not None or a.re_bello or b.re_bello:
-        rows.append(f"{'re bello':12}{'yes' if a.re_bello else '-':>9}{mark(score.re_bello, 0)}"
-                    f"{'yes' if b.re_bello else '-':>9}{mark(score.re_bello, 1)}")
+        rows.append(row("re bello", tuple("yes" if x.re_bello else "-" for x in (a, b)), score.re_bello))
     if a.napola or b.napola:
-        rows.append(f"{'napola':12}{a.napola:>9} {b.napola:>9} ")
-    rows.append(f"{'scopas':12}{a.scopas:>9} {b.scopas:>9} ")
-    rows.append(f"{'points':12}{a.points:>9} {b.points:>9} ")
-    return "\n".join(rows)
+        rows.append(row("napola", (a.napola, b.napola)))
+    rows.append(row("scopas", (a.scopas, b.scopas)))
+    rows.append(row("points", (a.points, b.points)))
+    return "\n".join(r.rstrip() for r in rows)
+
+
+def show_view(view) -> str:
+    """A multi-line picture of what one player knows (a `View`): the own hand, the opponent's
+    card count, the table, both piles, the stock."""
+    pos_lines = []
+    for p in (0, 1):
+        tags = []
+        if p == view.dealer:
+            tags.append("dealer")
+        if p == view.to_move and not view.is_round_over():
+            tags.append("to move")
+        tag = f" ({', '.join(tags)})" if tags else ""
+        hand = cards_line(view.hand) if p == view.player else f"{view.opponent_cards} hidden cards"
+        pile = view.piles[p]
+        pos_lines.append(f"player {p}{tag}: hand {hand}")
+        pos_lines.append(f"  captured {bin(pile).count('1')} cards"
+                         f" ({bin(pile & 0x3FF).count('1')} coins{', settebello' if pile >> 6 & 1 else ''})"
+                         f", scopas {view.scopas[p]}")
+    pos_lines.insert(2, f"table: {cards_line(view.table)}")
+    pos_lines.append(f"stock: {view.stock_cards} hidden cards ({view.deals_left} deals)")
+    return "\n".join(pos_lines)

@@ -1,0 +1,226 @@
+"""A game of Scopa in the terminal: a human against a bot (``scopa-solver play``).
+
+The human types a card (``7d``; a bare rank like ``7`` when only one card in hand has it), or a
+whole move (``7dx3c+4s``); when the card can capture in several ways the choices are listed,
+numbered, and the human picks one. ``moves`` lists every legal move, ``help`` explains the
+cards, ``quit`` (or end of input) stops. Bad input is explained and asked again. The game is
+kept in a `GameRecord` as it is played.
+"""
+from __future__ import annotations
+
+import contextlib
+import random
+import sys
+from typing import Any, Callable, Optional, TextIO
+
+from .cards import RANKS, SUIT_NAMES, SUITS, Card, iter_cards
+from .display import cards_line, show_score
+from .errors import CardError, IllegalMoveError
+from .position import Move, Position
+from .record import GameRecord, _match_winner
+
+__all__ = ["play_game", "Quit", "describe_move"]
+
+HELP = f"""Cards are rank then suit: ranks {' '.join(RANKS)} (A = 1, F = 8, C = 9, R = 10; a card
+captures its value), suits {', '.join(f'{s} {n}' for s, n in zip(SUITS, SUIT_NAMES))}. 7d is the settebello.
+Type a card to play it (7d, or just 7 when you hold one seven). When it can capture in several
+ways you are asked which. You may also type a whole move: 7dx3c+4s plays 7d and takes 3c and 4s.
+'moves' lists your legal moves, 'quit' stops (the game is saved)."""
+
+
+class Quit(Exception):
+    """The human asked to stop (``quit``) or the input ended."""
+
+
+def _pop(mask: int) -> int:
+    return bin(mask).count("1")
+
+
+def describe_move(name: str, move: Move, scopa: bool) -> str:
+    """``PIMC(100) plays 7s and takes 7d`` / ``you lay down 4c``, with ``SCOPA!``."""
+    verb = "play" if name == "you" else "plays"
+    if not move.captures:
+        return f"{name} {'lay' if name == 'you' else 'lays'} down {move.card}"
+    taken = " + ".join(str(c) for c in sorted(move.captures))
+    return f"{name} {verb} {move.card} and {'take' if name == 'you' else 'takes'} {taken}" + (
+        "  SCOPA!" if scopa else "")
+
+
+def picture(pos: Position, human: int, names: tuple[str, str]) -> str:
+    """What the human sees: the own hand, the opponent's card count, table, piles, stock."""
+    width = max(len(n) for n in names) + 2
+    lines = []
+
+    def pile(p: int) -> str:
+        m = pos.piles[p]
+        extra = ", settebello" if m >> 6 & 1 else ""
+        return f"captured {_pop(m):>2} cards ({_pop(m & 0x3FF)} coins{extra}), scopas {pos.scopas[p]}"
+
+    bot = 1 - human
+    tag = " (dealer)" if pos.dealer == bot else ""
+    lines.append(f"  {names[bot] + tag:<{width + 9}} {_pop(pos.hands[bot])} card{'' if _pop(pos.hands[bot]) == 1 else 's'} in hand{' ' if _pop(pos.hands[bot]) == 1 else ''}   {pile(bot)}")
+    lines.append(f"  {'table':<{width + 9}} {cards_line(pos.table)}")
+    tag = " (dealer)" if pos.dealer == human else ""
+    lines.append(f"  {names[human] + tag:<{width + 9}} {cards_line(pos.hands[human]):<17} {pile(human)}")
+    lines.append(f"  {'stock':<{width + 9}} {len(pos.stock)} cards ({pos.deals_left} more deals)")
+    return "\n".join(lines)
+
+
+def _rank_cards(text: str, hand: int) -> Optional[list[Card]]:
+    """The cards in `hand` of the rank `text` names (``7``, ``F``, ``K``), or None if it names no rank."""
+    aliases = {r: i + 1 for i, r in enumerate(RANKS)}
+    aliases.update({str(n): n for n in range(1, 11)})
+    aliases.update({"J": 8, "Q": 9, "K": 10})
+    rank = aliases.get(text.upper())
+    if rank is None:
+        return None
+    return [c for c in iter_cards(hand) if c.rank == rank]
+
+
+def ask_move(pos: Position, ask: Callable[[str], str], say: Callable[[str], None]) -> Move:
+    """Read the human's move, explaining bad input and asking again."""
+    moves = pos.legal_moves()
+    hand = pos.hands[pos.to_move]
+    while True:
+        text = ask("your move: ").strip()
+        low = text.lower()
+        if not text:
+            say("  type a card from your hand (like " + str(next(iter_cards(hand))) + "), 'moves' or 'help'")
+            continue
+        if low in ("quit", "exit", "q"):
+            raise Quit
+        if low in ("help", "h", "?"):
+            say(HELP)
+            continue
+        if low in ("moves", "m", "legal"):
+            say("  your legal moves: " + ", ".join(map(str, moves)))
+            continue
+        if "x" in low:
+            try:
+                return Move.parse(text.replace("X", "x"), pos)
+            except IllegalMoveError as exc:
+                say(f"  {exc}")
+                continue
+        cards = _rank_cards(text, hand)
+        if cards is not None:
+            if len(cards) != 1:
+                say(f"  you hold no card of that rank; your hand: {cards_line(hand)}" if not cards else
+                    f"  you hold {' and '.join(map(str, cards))}: say which (like {cards[0]})")
+                continue
+            card = cards[0]
+        else:
+            try:
+                card = Card.parse(text)
+            except CardError:
+                say(f"  {text!r} is not a card: write rank then suit, like {next(iter_cards(hand))} "
+                    "(type 'help' for the cards)")
+                continue
+        if not card.mask & hand:
+            say(f"  you do not hold {card}; your hand: {cards_line(hand)}")
+            continue
+        choices = [m for m in moves if m.card == card]
+        if len(choices) == 1:
+            return choices[0]
+        say(f"  {card} can capture in {len(choices)} ways:")
+        for i, m in enumerate(choices, 1):
+            say(f"    {i}) {' + '.join(str(c) for c in sorted(m.captures))}")
+        chosen = _ask_choice(choices, ask, say)
+        if chosen is not None:
+            return chosen
+
+
+def _ask_choice(choices: list[Move], ask: Callable[[str], str], say: Callable[[str], None]) -> Optional[Move]:
+    """Which capture: a number, or the move text; empty input goes back to the card."""
+    while True:
+        text = ask(f"which capture (1-{len(choices)}, empty to choose another card)? ").strip()
+        if not text:
+            return None
+        if text.lower() in ("quit", "exit", "q"):
+            raise Quit
+        if text.lower() in ("help", "h", "?", "moves", "m", "legal"):
+            say("  " + ", ".join(f"{i}) {m}" for i, m in enumerate(choices, 1)))
+            continue
+        if text.isdigit() and 1 <= int(text) <= len(choices):
+            return choices[int(text) - 1]
+        for m in choices:
+            if text in (str(m), "+".join(str(c) for c in sorted(m.captures))):
+                return m
+        say(f"  answer with a number from 1 to {len(choices)}")
+
+
+def play_game(bot: Callable[[Position], Any], *, record: GameRecord, human: int = 0, seed: Optional[int] = None,
+              rounds: Optional[int] = None, ask: Optional[Callable[[str], str]] = None,
+              out: Optional[TextIO] = None) -> GameRecord:
+    """Play a match (to `record.rules.target`, or at most `rounds` rounds) of the human (player
+    `human`) against `bot`, appending every round and move to `record` as it goes (so that the
+    record holds the game so far if the human quits: `Quit`, or Ctrl-C). The bot deals first.
+
+    `ask(prompt) -> str` reads a line (default: `input`; EOFError ends the game like ``quit``),
+    `out` receives the dialogue (default: stdout)."""
+    out = out or sys.stdout
+    ask = ask or input
+    rules = record.rules
+    names = record.players
+
+    def say(text: str = "") -> None:
+        out.write(text + "\n")
+        out.flush()
+
+    def read(prompt: str) -> str:
+        try:
+            if out is sys.stdout:
+                return ask(prompt)
+            with contextlib.redirect_stdout(out):  # input() writes its prompt to sys.stdout
+                return ask(prompt)
+        except EOFError:
+            say()
+            raise Quit from None
+
+    rng = random.Random(seed)
+    totals = [0, 0]
+    dealer = 1 - human
+    played = 0
+    say(f"Scopa: {names[human]} against {names[1 - human]}, "
+        + (f"match to {rules.target} points" if rounds is None else f"{rounds} round(s), match to {rules.target}")
+        + ". Type 'help' for how to enter moves.")
+    while rounds is None or played < rounds:
+        deck = Position.shuffled_deck(rng.getrandbits(64), rules)
+        rec = record.new_round(dealer, deck)
+        pos = rec.start(rules)
+        played += 1
+        say()
+        say(f"=== round {len(record.rounds)}: {names[dealer]} deals; score {names[0]} {totals[0]}, "
+            f"{names[1]} {totals[1]} ===")
+        while not pos.is_round_over():
+            p = pos.to_move
+            if p == human:
+                say()
+                say(picture(pos, human, names))
+                move = ask_move(pos, read, say)
+            else:
+                move = Move.parse(bot(pos), pos)
+            scopa = pos.is_scopa(move)
+            after = pos.play(move)
+            rec.moves.append(move)
+            say(("  " if p == human else "> ") + describe_move(names[p] if p != human else "you", move, scopa))
+            if after.is_round_over() and after.last_capturer is not None:
+                left = after.piles[after.last_capturer] & ~pos.piles[after.last_capturer] & pos.table
+                left &= ~sum(c.mask for c in move.captures)
+                if left:
+                    say(f"  the last table cards ({cards_line(left)}) go to {names[after.last_capturer]}, "
+                        "who captured last")
+            elif len(after.stock) < len(pos.stock):
+                say(f"  new deal: 3 cards each ({after.deals_left} more deals in the stock)")
+            pos = after
+        score = pos.round_score()
+        totals = [totals[0] + score.total[0], totals[1] + score.total[1]]
+        say()
+        say(f"round {len(record.rounds)} over:")
+        say(show_score(score, names))
+        say(f"match: {names[0]} {totals[0]}, {names[1]} {totals[1]} (target {rules.target})")
+        winner = _match_winner(totals, rules.target)
+        if winner is not None:
+            say(f"{names[winner]} {'win' if winner == human else 'wins'} the match {max(totals)}-{min(totals)}")
+            break
+        dealer = 1 - dealer
+    return record

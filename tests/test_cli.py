@@ -1,0 +1,418 @@
+"""The command line through `main(argv)`: output, --json against the library, bad input, play, review."""
+from __future__ import annotations
+
+import builtins
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scopa_solver import (GreedyBot, Position, RandomBot, View, analyze, arena, solve, suggest)
+from scopa_solver import cli
+from scopa_solver.cli import main
+from scopa_solver.record import GameRecord
+from scopa_solver.review import review
+
+ROOT = Path(__file__).resolve().parent.parent
+LAST = "5c5bFd/4d6sRb 3c5dRs2b -/- - 0/0 0 1 -"
+SMALL = "7d2c/4c3b 3s4s -/- - 0/0 0 1 -"
+VIEW = "7cRs4b/?3 3d4c7sRb Fd3c2sAbFb/Ad2d6dCdAc2c5c6cFcCcRc3s5sFsCs2b3b6bCb ?6 0/0 0 1 0"
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_json(capsys, *argv):
+    code, out, err = run(capsys, *argv, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+# -- deal, show, solve, analyze -------------------------------------------------------------------
+
+def test_deal_prints_one_line_of_notation(capsys):
+    code, out, err = run(capsys, "deal", "--seed", "7", "--deals-left", "1")
+    assert code == 0 and err == ""
+    assert out.count("\n") == 1
+    pos = Position.from_string(out.strip())
+    assert pos.deals_left == 1 and bin(pos.hands[0] | pos.hands[1]).count("1") == 6
+    assert run(capsys, "deal", "--seed", "7", "--deals-left", "1")[1] == out
+    code, out2, _ = run(capsys, "deal", "--seed", "7")
+    assert Position.from_string(out2.strip()) == Position.new_round(seed=7)
+    code, shown, _ = run(capsys, "deal", "--seed", "7", "--deals-left", "1", "--show")
+    assert shown.splitlines()[0] == out.strip() and "table:" in shown and "stock:" in shown
+    data = run_json(capsys, "deal", "--seed", "7", "--deals-left", "1")
+    assert data["position"] == out.strip() and data["deals_left"] == 1
+    code, out3, _ = run(capsys, "deal", "--seed", "3", "--rules", "napola")
+    assert Position.from_string(out3.strip()).rules.napola
+
+
+def test_analyze_of_a_deal_works(capsys):
+    """scopa-solver analyze "$(scopa-solver deal --seed 7 --deals-left 1)" """
+    line = run(capsys, "deal", "--seed", "7", "--deals-left", "1")[1].strip()
+    code, out, err = run(capsys, "analyze", line)
+    assert code == 0
+    rows = analyze(Position.from_string(line))
+    for r in rows:
+        assert re.search(rf"^{re.escape(str(r.move))}\s+{r.value:+d}", out, re.M)
+    assert f"value for player {Position.from_string(line).to_move}: {rows[0].value:+d}" in out
+
+
+def test_analyze_example(capsys):
+    code, out, err = run(capsys, "analyze", "example")
+    assert code == 0 and "move" in out and "value" in out
+    assert run(capsys, "analyze")[1] == out
+
+
+def test_solve_output_and_json(capsys):
+    pos = Position.from_string(LAST)
+    result = solve(pos)
+    code, out, err = run(capsys, "solve", LAST)
+    assert code == 0
+    assert f"value for player 0: {result.value:+d}" in out
+    assert "best moves: " + " ".join(map(str, result.best_moves)) in out
+    assert "principal variation: " + " ".join(map(str, result.pv)) in out
+    assert "settebello" in out and "primiera" in out and "points" in out
+    data = run_json(capsys, "solve", LAST)
+    assert data["value"] == result.value and data["complete"]
+    assert data["best_moves"] == [str(m) for m in result.best_moves]
+    assert data["pv"] == [str(m) for m in result.pv]
+    assert data["score"]["total"] == list(result.outcome.total) == data["total"]
+    assert [p["points"] for p in data["score"]["players"]] == list(result.outcome.total)
+    assert data["score"]["settebello"] == result.outcome.settebello
+
+
+def test_analyze_json_agrees(capsys):
+    data = run_json(capsys, "analyze", LAST)
+    rows = analyze(Position.from_string(LAST))
+    assert [(m["move"], m["value"]) for m in data["moves"]] == [(str(r.move), r.value) for r in rows]
+    assert data["to_move"] == 0
+
+
+def test_show(capsys):
+    code, out, _ = run(capsys, "show", SMALL)
+    assert code == 0 and "player 0 (to move): hand 7d 2c" in out
+    data = run_json(capsys, "show", SMALL)
+    assert data["position"] == SMALL and data["legal_moves"] == ["7dx3s+4s", "2c"]
+
+
+def test_rules_option_applies_to_a_position(capsys):
+    data = run_json(capsys, "analyze", SMALL, "--rules", "napola")
+    assert data["position"].endswith(" napola")
+    assert run_json(capsys, "analyze", SMALL + " napola", "--rules", "napola")["position"].endswith(" napola")
+    code, _, err = run(capsys, "analyze", SMALL + " napola", "--rules", "re_bello")
+    assert code == 2 and "disagree" in err
+
+
+# -- suggest ---------------------------------------------------------------------------------------
+
+def test_suggest_view_json_agrees_with_the_library(capsys):
+    data = run_json(capsys, "suggest", VIEW, "--worlds", "30", "--seed", "5", "--threads", "1")
+    s = suggest(View.from_string(VIEW), worlds=30, seed=5, threads=1, progress=False)
+    assert data["view"] == VIEW and data["player"] == 0 and data["best"] == str(s.best)
+    assert data["worlds"] == 30 and data["seed"] == 5 and not data["exact"] and data["total_worlds"] == 1680
+    assert [(m["move"], m["mean"]) for m in data["moves"]] == [(str(m.move), pytest.approx(m.mean)) for m in s.moves]
+
+
+def test_suggest_human_output_and_a_full_position(capsys):
+    code, out, err = run(capsys, "suggest", VIEW, "--worlds", "all", "--threads", "1")
+    assert code == 0
+    assert "mean" in out and "stderr" in out and "1,680 of 1,680 worlds (all worlds, exact)" in out
+    assert "best for player 0:" in out and "hidden cards" in out
+    # a full position: the side to move's view
+    pos = Position.from_string(run(capsys, "deal", "--seed", "7", "--deals-left", "1")[1].strip())
+    data = run_json(capsys, "suggest", pos.to_string(), "--worlds", "10", "--seed", "1", "--threads", "1")
+    assert data["view"] == pos.view(pos.to_move).to_string() and data["player"] == pos.to_move
+    assert set(m["move"] for m in data["moves"]) == {str(m) for m in pos.legal_moves()}
+
+
+# -- bench -----------------------------------------------------------------------------------------
+
+def test_bench_movegen_and_pimc(capsys):
+    code, out, err = run(capsys, "bench", "movegen", "--rounds", "3", "--repeats", "1", "--kernel-factor", "1")
+    assert code == 0 and "== movegen ==" in out and "kernel" in out and "python" in out and "moves/s" in out
+    data = run_json(capsys, "bench", "movegen", "--rounds", "3", "--repeats", "1", "--kernel-factor", "1")
+    assert data["movegen"]["python"]["rounds"] == 3 and data["movegen"]["kernel"]["rounds"] == 3
+    data = run_json(capsys, "bench", "pimc", "--only", "last_but_one", "--cases", "1", "--threads", "1")
+    assert data["pimc"]["last_but_one"]["cases"] == 1 and data["pimc"]["last_but_one"]["worlds"] == 1680
+
+
+def test_bench_without_the_repository(capsys, monkeypatch, tmp_path):
+    monkeypatch.setattr(cli, "_benchmarks_dir", lambda: tmp_path)
+    code, out, err = run(capsys, "bench", "movegen")
+    assert code == 2 and out == ""
+    assert err.startswith("scopa-solver: error: the benchmarks live in the source repository")
+    assert err.count("\n") == 1
+
+
+# -- arena -----------------------------------------------------------------------------------------
+
+def test_arena_json_agrees_and_saves_a_record(capsys, tmp_path):
+    path = tmp_path / "arena.json"
+    data = run_json(capsys, "arena", "greedy", "random", "--rounds", "2", "--seed", "4", "--save", str(path))
+    lib = arena(GreedyBot(), RandomBot(seed=4), rounds=2, seed=4, progress=False)
+    assert data["bot_a"] == "Greedy" and data["bot_b"] == "Random" and data["deals"] == 2
+    assert data["mean"] == pytest.approx(lib.mean) and data["margins"] == pytest.approx(lib.margins)
+    assert data["a_points"] == pytest.approx(lib.a_points) and data["saved"] == str(path)
+    rec = GameRecord.load(path)
+    assert rec.kind == "rounds" and len(rec.rounds) == 4 and rec.players == ("Greedy", "Random")
+    replayed = rec.replay()
+    greedy = sum(r.score.total[r.players.index("Greedy")] for r in replayed)
+    assert greedy / 4 == pytest.approx(lib.a_points)
+    code, out, err = run(capsys, "arena", "greedy", "greedy", "--rounds", "1", "--seed", "1")
+    assert code == 0 and "Greedy A vs Greedy B" in out and "margin of Greedy A per round: +0.000" in out
+
+
+# -- play ------------------------------------------------------------------------------------------
+
+class ScriptedPlayer:
+    """Answers `input()` for player 0 against the GreedyBot in the game of `seed`: it mirrors the
+    game, starts with bad input, prefers a card that can capture in several ways (answering the
+    capture question wrongly once), and otherwise plays the first legal move."""
+
+    def __init__(self, seed: int, stop_after: int = 10 ** 9, interrupt=EOFError):
+        rng = random.Random(seed)
+        self.pos = Position.from_deck(Position.shuffled_deck(rng.getrandbits(64)), dealer=1)
+        self.bot = GreedyBot()
+        self.script = ["", "zz", "help", "moves", "4", "Rs"]  # (seed 1: the hand is 3c Cs Rb)
+        self.pending = None
+        self.prompts: list[str] = []
+        self.played: list[str] = []
+        self.stop_after = stop_after
+        self.interrupt = interrupt
+        self.asked_capture = 0
+
+    def __call__(self, prompt: str = "") -> str:
+        self.prompts.append(prompt)
+        if prompt.startswith("which"):
+            self.asked_capture += 1
+            if self.asked_capture == 1:
+                return "7"                      # not a choice: explained, asked again
+            move, self.pending = self.pending, None
+            self.pos = self.pos.play(move)
+            self.played.append(str(move))
+            return "1"
+        if self.script:
+            return self.script.pop(0)
+        if len(self.played) >= self.stop_after:
+            raise self.interrupt
+        while self.pos.to_move != 0:
+            self.pos = self.pos.play(self.bot(self.pos))
+        moves = self.pos.legal_moves()
+        multi = [m for m in moves if sum(1 for x in moves if x.card == m.card) > 1]
+        if multi and self.asked_capture == 0:
+            self.pending = multi[0]
+            return str(multi[0].card)
+        move = moves[0]
+        if sum(1 for x in moves if x.card == move.card) > 1:
+            self.pos = self.pos.play(move)
+            self.played.append(str(move))
+            return str(move)                    # a whole move
+        self.pos = self.pos.play(move)
+        self.played.append(str(move))
+        return str(move.card)
+
+
+def test_play_a_round_with_scripted_input(capsys, monkeypatch, tmp_path):
+    player = ScriptedPlayer(seed=1)
+    monkeypatch.setattr(builtins, "input", player)
+    path = tmp_path / "game.json"
+    code, out, err = run(capsys, "play", "--bot", "greedy", "--seed", "1", "--rounds", "1", "--save", str(path))
+    assert code == 0, err
+    # the table, the hand, the piles and the score are shown
+    assert "=== round 1: Greedy deals; score you 0, Greedy 0 ===" in out
+    assert "table             7c As 3s 6b" in out and "you               3c Cs Rb" in out
+    assert "captured  0 cards (0 coins), scopas 0" in out and "stock             30 cards (5 more deals)" in out
+    # bad input is explained and asked again
+    assert "type a card from your hand" in out
+    assert "'zz' is not a card" in out and "Cards are rank then suit" in out
+    assert "your legal moves: 3cx3s, Csx3s+6b, Rbx7c+3s, RbxAs+3s+6b" in out
+    assert "you hold no card of that rank" in out and "you do not hold" in out
+    assert "Rb can capture in 2 ways:" in out and "answer with a number from 1 to 2" in out
+    assert "you play Rb and take 7c + 3s" in out
+    assert "round 1 over:" in out and "points" in out and "match: you" in out
+    assert f"game record saved to {path}" in out
+    # the record replays the game exactly
+    rec = GameRecord.load(path)
+    assert rec.players == ("you", "Greedy") and rec.meta["seed"] == 1 and len(rec.rounds) == 1
+    r = rec.replay()[0]
+    assert r.finished and [str(m) for p, m in zip(r.positions, r.moves) if p.to_move == 0] == player.played
+    assert r.start == Position.from_deck(Position.shuffled_deck(random.Random(1).getrandbits(64)), dealer=1)
+
+
+def test_play_stops_cleanly_on_end_of_input_and_ctrl_c(capsys, monkeypatch, tmp_path):
+    monkeypatch.setattr(builtins, "input", lambda prompt="": (_ for _ in ()).throw(EOFError))
+    code, out, err = run(capsys, "play", "--bot", "random", "--seed", "2", "--save", str(tmp_path / "none.json"))
+    assert code == 0 and "game stopped" in out and "nothing to save" in out
+    assert not (tmp_path / "none.json").exists()
+    # end of input after a few moves: the unfinished game is saved
+    player = ScriptedPlayer(seed=1, stop_after=3)
+    player.script = []
+    monkeypatch.setattr(builtins, "input", player)
+    path = tmp_path / "eof.json"
+    code, out, err = run(capsys, "play", "--bot", "greedy", "--seed", "1", "--save", str(path))
+    assert code == 0 and "game stopped" in out
+    r = GameRecord.load(path).replay()[0]
+    assert not r.finished and sum(1 for p in r.positions[:-1] if p.to_move == 0) == 3
+    # Ctrl-C: saved too, exit code 130
+    player = ScriptedPlayer(seed=1, stop_after=2, interrupt=KeyboardInterrupt)
+    player.script = []
+    monkeypatch.setattr(builtins, "input", player)
+    path = tmp_path / "int.json"
+    code, out, err = run(capsys, "play", "--bot", "greedy", "--seed", "1", "--save", str(path), "--json")
+    assert code == 130 and "Traceback" not in err
+    data = json.loads(out)
+    assert data["record"] == str(path) and data["stopped"] == "interrupted" and data["winner"] is None
+    assert len(GameRecord.load(path).replay()[0].moves) >= 2
+
+
+def test_play_default_file_name(capsys, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    player = ScriptedPlayer(seed=1, stop_after=1)
+    player.script = []
+    monkeypatch.setattr(builtins, "input", player)
+    code, out, err = run(capsys, "play", "--bot", "greedy", "--seed", "1")
+    files = list(tmp_path.glob("scopa-game-*.json"))
+    assert code == 0 and len(files) == 1 and re.fullmatch(r"scopa-game-\d{8}-\d{6}\.json", files[0].name)
+    assert GameRecord.load(files[0]).players == ("you", "Greedy")
+
+
+# -- review ----------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def arena_record(tmp_path_factory):
+    path = tmp_path_factory.mktemp("review") / "game.json"
+    assert main(["arena", "greedy", "random", "--rounds", "1", "--seed", "3", "--save", str(path), "--json"]) == 0
+    return path
+
+
+def test_review_output_and_json(capsys, arena_record):
+    code, out, err = run(capsys, "review", str(arena_record), "--worlds", "3", "--threads", "1")
+    assert code == 0
+    assert "round 1:" in out and "round 2:" in out and "best (hindsight)" in out and "best (fair)" in out
+    assert "summary" in out and re.search(r"^\s+Greedy\s+\d+\s+\d+", out, re.M)
+    data = run_json(capsys, "review", str(arena_record), "--worlds", "3", "--threads", "1")
+    lib = review(GameRecord.load(arena_record), worlds=3, seed=0, threads=1, progress=False)
+    assert len(data["decisions"]) == len(lib.decisions) == 72
+    assert [d["hindsight"]["loss"] for d in data["decisions"]] == [d.loss for d in lib.decisions]
+    assert [d["mark"] for d in data["decisions"]] == [d.mark for d in lib.decisions]
+    assert [s["name"] for s in data["summary"]] == ["Greedy", "Random"]
+    assert data["game"] == str(arena_record)
+    data = run_json(capsys, "review", str(arena_record), "--no-fair", "--round", "2", "--player", "Random")
+    assert data["worlds"] is None and {(d["round"], d["name"]) for d in data["decisions"]} == {(2, "Random")}
+    code, out, err = run(capsys, "review", str(arena_record), "--no-fair", "--mistakes")
+    assert code == 0 and all(("?" in line) for line in out.splitlines()
+                             if line.startswith("  ") and line.split()[0].isdigit())
+
+
+def test_review_bad_records(capsys, tmp_path, arena_record):
+    data = json.loads(arena_record.read_text())
+    moves = data["rounds"][1]["moves"].split()
+    moves[6] = "7dx" + moves[6]
+    data["rounds"][1]["moves"] = " ".join(moves)
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    code, out, err = run(capsys, "review", str(bad))
+    assert code == 2 and out == ""
+    assert err.startswith(f"scopa-solver: error: {bad}: round 2, move 7 (player ") and err.count("\n") == 1
+    code, out, err = run(capsys, "review", str(tmp_path / "missing.json"))
+    assert code == 2 and "cannot read" in err
+    code, out, err = run(capsys, "review", str(arena_record), "--player", "Nobody")
+    assert code == 2 and "no player 'Nobody'" in err
+    code, out, err = run(capsys, "review", str(arena_record), "--round", "9")
+    assert code == 2 and "rounds 1 to 2" in err
+
+
+# -- bad input, interrupts, the console script ------------------------------------------------------
+
+@pytest.mark.parametrize("argv, message", [
+    (["analyze", "garbage"], "position text has 1 fields"),
+    (["solve", "5c5bFd/4d6sRb 3c5dRs2b -/- - 0/0 1 1 -"], "it is player 0's turn"),
+    (["frobnicate"], "invalid choice"),
+    ([], "required"),
+    (["deal", "--deals-left", "9"], "--deals-left must be 0 to 5"),
+    (["deal", "--rules", "no_such_rule"], "unknown rule option"),
+    (["analyze", "--rules", "napola", LAST], "put --rules after the position"),
+    (["suggest", VIEW, "--worlds", "0"], "expected 1 or more"),
+    (["suggest", VIEW, "--worlds", "many"], "expected a whole number"),
+    (["suggest", "7cRs4b/?3 3d4cAbCs -/- 5d????? 0/0 0 1 -"], "the stock is hidden in a view"),
+    (["suggest", SMALL], "a view needs all 40"),
+    (["analyze", "7cRs4b/?3 3d4cAbCs -/- ?30 0/0 0 1 -"], "hidden cards '?' are only allowed in a view"),
+    (["arena", "greedy", "chess"], "unknown bot 'chess'"),
+    (["arena", "greedy", "pimc:x"], "pimc:N needs a positive number"),
+    (["arena", "greedy", "random", "--rounds", "-1"], "rounds must be a whole number"),
+    (["play", "--seat", "2"], "--seat must be 0 or 1"),
+    (["solve", LAST, "--max-nodes", "0"], "max_nodes must be a positive"),
+])
+def test_bad_input_exit_code_2_and_one_line(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2, (argv, err)
+    assert err.startswith("scopa-solver: error: ") and message in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_help_exits_0(capsys):
+    code, out, err = run(capsys, "--help")
+    assert code == 0 and "suggest" in out and "review" in out and "arena" in out and "bench" in out
+    code, out, err = run(capsys, "review", "--help")
+    assert code == 0 and "--worlds" in out
+
+
+def test_ctrl_c_stops_cleanly(capsys, monkeypatch):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(cli, "analyze", interrupted)
+    code, out, err = run(capsys, "analyze", LAST)
+    assert code == 130 and err == "scopa-solver: interrupted\n"
+
+
+def _env():
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+def test_console_script_in_a_subprocess():
+    """The console script's entry point (pyproject [project.scripts]), run for real, and
+    ``python -m scopa_solver``: the deal | analyze pipeline of the README."""
+    text = (ROOT / "pyproject.toml").read_text()
+    target = re.search(r'^scopa-solver\s*=\s*"([\w.]+):(\w+)"', text, re.M)
+    assert target, "pyproject.toml declares the scopa-solver console script"
+    module, func = target.groups()
+    script = shutil.which("scopa-solver")
+    entry = ([script] if script else
+             [sys.executable, "-c", f"import sys; from {module} import {func}; sys.exit({func}())"])
+    deal = subprocess.run(entry + ["deal", "--seed", "7", "--deals-left", "1"], capture_output=True, text=True,
+                          env=_env(), cwd=ROOT, timeout=60)
+    assert deal.returncode == 0 and deal.stderr == ""
+    line = deal.stdout.strip()
+    analyzed = subprocess.run([sys.executable, "-m", "scopa_solver", "analyze", line, "--json"],
+                              capture_output=True, text=True, env=_env(), cwd=ROOT, timeout=60)
+    assert analyzed.returncode == 0
+    assert json.loads(analyzed.stdout)["moves"][0]["value"] == analyze(Position.from_string(line))[0].value
+    bad = subprocess.run(entry + ["analyze", "garbage"], capture_output=True, text=True, env=_env(), cwd=ROOT,
+                         timeout=60)
+    assert bad.returncode == 2 and bad.stdout == "" and bad.stderr.startswith("scopa-solver: error:")
+    assert "Traceback" not in bad.stderr
+
+
+def test_play_a_whole_match_from_seat_1(capsys, monkeypatch, tmp_path):
+    from scopa_solver import terminal
+    monkeypatch.setattr(terminal, "ask_move", lambda pos, ask, say: pos.legal_moves()[-1])
+    path = tmp_path / "match.json"
+    code, out, err = run(capsys, "play", "--bot", "greedy", "--seat", "1", "--seed", "5", "--name", "Ann",
+                         "--rules", "target=4", "--save", str(path))
+    assert code == 0, err
+    rec = GameRecord.load(path)
+    assert rec.players == ("Greedy", "Ann") and rec.rules.target == 4 and rec.winner is not None
+    assert [r.dealer for r in rec.rounds] == [i % 2 for i in range(len(rec.rounds))]   # Ann deals first
+    assert f"{rec.players[rec.winner]} win" in out and f"match: Greedy {rec.totals[0]}, Ann {rec.totals[1]}" in out
