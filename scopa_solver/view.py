@@ -34,7 +34,7 @@ from typing import Iterator, Optional, Sequence
 from . import _kernel, notation
 from .cards import ALL_MASK, Card, CardsLike, card_list, cards_text, iter_cards
 from .errors import DuplicateCardError, IllegalMoveError, PositionError, ViewError
-from .position import Move, MoveLike, Position
+from .position import Move, MoveLike, Position, check_round_state
 from .rules import Rules
 
 __all__ = ["View"]
@@ -106,16 +106,7 @@ class View:
     # -- validation ---------------------------------------------------------------------------
 
     def _validate(self) -> None:
-        for name, value, allowed in (("dealer", self.dealer, (0, 1)),
-                                     ("last_capturer", self.last_capturer, (None, 0, 1))):
-            if value not in allowed or isinstance(value, bool):
-                raise ViewError(f"{name} must be one of {allowed}, not {value!r}")
-        if (not isinstance(self.scopas, tuple) or len(self.scopas) != 2
-                or any(not isinstance(s, int) or isinstance(s, bool) or not 0 <= s <= 20 for s in self.scopas)):
-            raise ViewError(f"scopas must be two whole numbers from 0 to 20, not {self.scopas!r}")
         own = _popcount(self.hand)
-        if own > 3:
-            raise ViewError(f"the hand holds {own} cards; a hand has at most 3")
         known = own + _popcount(self.table) + _popcount(self.piles[0]) + _popcount(self.piles[1])
         hidden = 40 - known
         for name in ("opponent_cards", "stock_cards"):
@@ -139,42 +130,9 @@ class View:
                 f"the counts add up to {known + opp + stock} cards (hand {own}, opponent {opp}, "
                 f"table {_popcount(self.table)}, piles {_popcount(self.piles[0]) + _popcount(self.piles[1])}, "
                 f"stock {stock}), not 40")
-        if opp > 3:
-            raise ViewError(f"the opponent holds {opp} cards; a hand has at most 3")
-        if stock % 6:
-            raise ViewError(f"the stock has {stock} cards, which does not split into deals of 3 + 3")
-        if stock > 30:
-            raise ViewError(f"the stock has {stock} cards; at most 30 remain after the first deal")
-        if own == opp == 0 and stock:
-            raise ViewError("both hands are empty but the stock is not: the next 3 + 3 cards are dealt first")
-        sizes = [0, 0]
-        sizes[self.player], sizes[1 - self.player] = own, opp
-        nondealer = 1 - self.dealer
-        if sizes[nondealer] == sizes[self.dealer]:
-            implied = nondealer
-        elif sizes[self.dealer] == sizes[nondealer] + 1:
-            implied = self.dealer
-        else:
-            raise ViewError(
-                f"hands of {sizes[0]} and {sizes[1]} cards cannot occur with player {self.dealer} dealing: "
-                "the non-dealer plays first, so the dealer holds as many cards or one more")
-        if self.to_move is None:
-            self.to_move = implied
-        elif self.to_move not in (0, 1) or isinstance(self.to_move, bool):
-            raise ViewError(f"to_move must be 0 or 1, not {self.to_move!r}")
-        elif self.to_move != implied and sizes != [0, 0]:
-            raise ViewError(
-                f"player {self.to_move} cannot be to move with hands of {sizes[0]} and {sizes[1]} cards "
-                f"and player {self.dealer} dealing: it is player {implied}'s turn")
-        for p in (0, 1):
-            if self.scopas[p] and not self.piles[p]:
-                raise ViewError(f"player {p} has {self.scopas[p]} scopa(s) but no captured cards")
-        if (self.piles[0] or self.piles[1]) and self.last_capturer is None:
-            raise ViewError("cards have been captured, so last_capturer must say who captured last")
-        if self.last_capturer is not None and not self.piles[self.last_capturer]:
-            raise ViewError(f"last_capturer is {self.last_capturer} but that player has captured nothing")
-        if sizes == [0, 0] and self.table and self.last_capturer is not None:
-            raise ViewError("the round is over, so the table cards belong to the last capturer's pile")
+        sizes = (own, opp) if self.player == 0 else (opp, own)
+        self.to_move = check_round_state(sizes, stock, self.table, self.piles, self.scopas, self.to_move,
+                                         self.dealer, self.last_capturer, ViewError)
 
     # -- construction -------------------------------------------------------------------------
 
