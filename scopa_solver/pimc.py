@@ -26,7 +26,7 @@ import random
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import wait
 from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
@@ -34,7 +34,7 @@ import numpy as np
 
 from .errors import ViewError
 from .position import Move, Position
-from .solver import _WANT_ALL, searcher
+from .solver import _WANT_ALL, borrow_searcher, clear_tables, executor
 from .view import View
 
 __all__ = ["suggest", "Suggestion", "MoveStats", "solve_worlds", "clear_tables", "DEFAULT_SAMPLES",
@@ -142,35 +142,6 @@ def progress_bar(total: int, desc: str, progress: Optional[bool], unit: str = "i
 
 # -- solving many worlds --------------------------------------------------------------------------
 
-_executor: Optional[ThreadPoolExecutor] = None
-_executor_size = 0
-_executor_lock = threading.Lock()
-
-
-def _pool(workers: int) -> ThreadPoolExecutor:
-    """A lasting thread pool: its threads keep their search tables between calls, which stay
-    valid (keys hold the whole position) and make later suggestions faster."""
-    global _executor, _executor_size
-    with _executor_lock:
-        if _executor is None or _executor_size < workers:
-            if _executor is not None:
-                _executor.shutdown(wait=False)
-            _executor_size = max(workers, os.cpu_count() or 1)
-            _executor = ThreadPoolExecutor(_executor_size, thread_name_prefix="scopa-pimc")
-        return _executor
-
-
-_searchers: dict[int, Any] = {}   # thread id -> the search context it used last
-
-
-def clear_tables() -> None:
-    """Empty the transposition tables of every thread that `suggest` has used (for cold-start
-    measurements; the tables stay valid between calls otherwise)."""
-    with _executor_lock:
-        for s in _searchers.values():
-            s.clear()
-
-
 def _workers(threads: Optional[int], jobs: int) -> int:
     if threads is None or threads == 0:
         n = os.cpu_count() or 1
@@ -205,11 +176,12 @@ def solve_worlds(tuples: list[tuple], *, threads: Optional[int] = None, time_lim
     bar = progress if progress is not None else _NoBar()
 
     def work(main: bool, report: bool) -> None:
-        s = searcher(tt_mb)
-        with lock:
-            searchers.append(s)
-        with _executor_lock:
-            _searchers[threading.get_ident()] = s
+        with borrow_searcher(tt_mb) as s:
+            with lock:
+                searchers.append(s)
+            solve_batches(s, main, report)
+
+    def solve_batches(s: Any, main: bool, report: bool) -> None:
         first = True    # each worker solves its first batch whatever the time: a result is due
         while True:
             with lock:
@@ -236,7 +208,7 @@ def solve_worlds(tuples: list[tuple], *, threads: Optional[int] = None, time_lim
     if workers == 1:
         work(threading.current_thread() is threading.main_thread(), True)
         return results
-    futures = [_pool(workers).submit(work, False, False) for _ in range(workers)]
+    futures = [executor(workers).submit(work, False, False) for _ in range(workers)]
     shown = 0
     try:
         while True:

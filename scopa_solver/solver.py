@@ -145,6 +145,7 @@ class SearchResult:
 _pool_lock = threading.Lock()
 _free_searchers: dict[float, list] = {}
 _executor: Optional[ThreadPoolExecutor] = None
+_executor_size = 0
 
 
 def _table_size(tt_mb: Optional[float]) -> float:
@@ -155,7 +156,7 @@ def _table_size(tt_mb: Optional[float]) -> float:
 
 
 @contextmanager
-def _borrow(tt_mb: Optional[float]) -> Iterator["_kernel.Searcher"]:
+def borrow_searcher(tt_mb: Optional[float] = None) -> Iterator["_kernel.Searcher"]:
     """A search context (table + buffers) for one call; contexts are kept and reused, since a
     large table is slow to allocate. Only one table size is kept at a time."""
     size = _table_size(tt_mb)
@@ -174,16 +175,16 @@ def _borrow(tt_mb: Optional[float]) -> Iterator["_kernel.Searcher"]:
             _free_searchers.setdefault(size, []).append(s)
 
 
-_local = threading.local()
-
-
-def searcher(tt_mb: Optional[float] = None) -> "_kernel.Searcher":
-    """This thread's own kept search context (for callers that drive the kernel directly)."""
-    size = _table_size(tt_mb)
-    kept = getattr(_local, "searcher", None)
-    if kept is None or kept.tt_mb != size:
-        kept = _local.searcher = _kernel.Searcher(size)
-    return kept
+def executor(workers: int) -> ThreadPoolExecutor:
+    """The lasting thread pool of batch searches (at least `workers` threads)."""
+    global _executor, _executor_size
+    with _pool_lock:
+        if _executor is None or _executor_size < workers:
+            if _executor is not None:
+                _executor.shutdown(wait=False)
+            _executor_size = max(workers, os.cpu_count() or 1)
+            _executor = ThreadPoolExecutor(_executor_size, thread_name_prefix="scopa-search")
+        return _executor
 
 
 def clear_tables() -> None:
@@ -192,9 +193,6 @@ def clear_tables() -> None:
         for free in _free_searchers.values():
             for s in free:
                 s.clear()
-    kept = getattr(_local, "searcher", None)
-    if kept is not None:
-        kept.clear()
 
 
 def _limits(max_nodes: Optional[int], time_limit: Optional[float]) -> tuple[int, float]:
@@ -228,25 +226,21 @@ def _run(positions: Sequence[Position], want: int, max_nodes: Optional[int],
     workers = max(1, min(workers, len(tuples)))
     if workers == 1:
         main = threading.current_thread() is threading.main_thread()
-        with _borrow(tt_mb) as s:
+        with borrow_searcher(tt_mb) as s:
             out = s.search_many(tuples, want, nodes, seconds, main)
         if any(r.stop == 3 for r in out):
             raise KeyboardInterrupt
         return out
-    global _executor
-    with _pool_lock:
-        if _executor is None or _executor._max_workers < workers:
-            _executor = ThreadPoolExecutor(max(workers, os.cpu_count() or 1), thread_name_prefix="scopa-search")
-        executor = _executor
+    pool = executor(workers)
     chunks = [tuples[i::workers] for i in range(workers)]
     running: list = []
 
     def work(chunk: list) -> list:
-        with _borrow(tt_mb) as s:
+        with borrow_searcher(tt_mb) as s:
             running.append(s)
             return s.search_many(chunk, want, nodes, seconds, False)
 
-    futures = [executor.submit(work, c) for c in chunks]
+    futures = [pool.submit(work, c) for c in chunks]
     try:
         parts = [f.result() for f in futures]
     except KeyboardInterrupt:

@@ -182,10 +182,7 @@ def test_search_node_count_equals_solver(tt_mb, search, full_window):
 
 
 def _clear_solver_tables(tt_mb):
-    if hasattr(solver_module, "clear_tables"):
-        solver_module.clear_tables()
-    else:
-        solver_module.searcher(tt_mb).clear()
+    solver_module.clear_tables()
 
 
 def test_search_nodes_are_consistent():
