@@ -195,16 +195,21 @@ def arena(bot_a: Callable[[Position], object], bot_b: Callable[[Position], objec
 BOT_NAMES = ("random", "greedy", "pimc", "oracle")
 
 
-def make_bot(name: str, worlds: int = 50, seed: int = 0, threads: Optional[int] = 1):
-    """A bot by name: random, greedy, pimc (`worlds` per decision, `threads`) or oracle."""
+def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Optional[int] = 1):
+    """A bot by name: random, greedy, pimc (`worlds` per decision, or pimc:N for N) or oracle."""
     from .bots import GreedyBot, OracleBot, PIMCBot, RandomBot
-    if name == "random":
+    kind, _, arg = spec.strip().lower().partition(":")
+    if kind not in BOT_NAMES or (arg and kind != "pimc"):
+        raise ValueError(f"unknown bot {spec!r}: choose {', '.join(BOT_NAMES)} (pimc:N for N worlds per move)")
+    if kind == "random":
         return RandomBot(seed=seed)
-    if name == "greedy":
+    if kind == "greedy":
         return GreedyBot()
-    if name == "pimc":
-        return PIMCBot(worlds=worlds, seed=seed, threads=threads)
-    if name == "oracle":
+    if kind == "oracle":
         return OracleBot()
-    raise ValueError(f"unknown bot {name!r}; known: {', '.join(BOT_NAMES)}")
+    if arg:
+        if not arg.isdigit() or int(arg) < 1:
+            raise ValueError(f"pimc:N needs a positive number of worlds, not {arg!r}")
+        worlds = int(arg)
+    return PIMCBot(worlds=worlds, seed=seed or 0, threads=threads)
 

@@ -196,26 +196,13 @@ def cmd_tree(args) -> int:
 
 # -- imperfect information, bots, games -------------------------------------------------------------
 
-BOT_KINDS = ("random", "greedy", "pimc", "oracle")
-
-
 def make_bot(spec: str, *, worlds: int = 100, seed: Optional[int] = None, threads: Optional[int] = None):
     """A bot from its command-line name: random, greedy, pimc (pimc:N for N worlds), oracle."""
-    from .bots import GreedyBot, OracleBot, PIMCBot, RandomBot
-    kind, _, arg = spec.strip().lower().partition(":")
-    if kind not in BOT_KINDS or (arg and kind != "pimc"):
-        raise UsageError(f"unknown bot {spec!r}: choose {', '.join(BOT_KINDS)} (pimc:N for N worlds per move)")
-    if kind == "random":
-        return RandomBot(seed=seed)
-    if kind == "greedy":
-        return GreedyBot()
-    if kind == "oracle":
-        return OracleBot()
-    if arg:
-        if not arg.isdigit() or int(arg) < 1:
-            raise UsageError(f"pimc:N needs a positive number of worlds, not {arg!r}")
-        worlds = int(arg)
-    return PIMCBot(worlds=worlds, seed=seed or 0, threads=threads)
+    from .arena import make_bot as arena_bot
+    try:
+        return arena_bot(spec, worlds=worlds, seed=seed, threads=threads)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _view(text: Optional[str], args):

@@ -152,11 +152,6 @@ def _workers(threads: Optional[int], jobs: int) -> int:
     return max(1, min(n, jobs))
 
 
-def _field(raw: Any, name: str) -> Any:
-    """A field of a kernel result (an object with attributes; a dict in older kernels)."""
-    return raw[name] if isinstance(raw, dict) else getattr(raw, name)
-
-
 def solve_worlds(tuples: list[tuple], *, threads: Optional[int] = None, time_limit: Optional[float] = None,
                  progress: Any = None, tt_mb: Optional[float] = None) -> list[Optional[dict]]:
     """Every root move's exact value in each kernel position of `tuples` (raw kernel results;
@@ -198,7 +193,7 @@ def solve_worlds(tuples: list[tuple], *, threads: Optional[int] = None, time_lim
                 state["next"] += 1
             raws = s.search_many([tuples[i] for i in batch], _WANT_ALL, 0, left, main)
             for i, raw in zip(batch, raws):
-                if _field(raw, "stop") == 0:
+                if raw.stop == 0:
                     results[i] = raw
             with lock:
                 state["done"] += len(batch)
@@ -339,9 +334,9 @@ def _values(moves: list[Move], solved: list) -> tuple[np.ndarray, int]:
     values = np.empty((len(solved), len(moves)), dtype=np.int32)
     nodes = 0
     for r, raw in enumerate(solved):
-        nodes += _field(raw, "nodes")
+        nodes += raw.nodes
         row = values[r]
-        for packed, (lower, upper) in zip(_field(raw, "moves"), _field(raw, "move_bounds")):
+        for packed, (lower, upper) in zip(raw.moves, raw.move_bounds):
             row[column[packed]] = lower
     return values, nodes
 

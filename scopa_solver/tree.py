@@ -292,14 +292,6 @@ def _minimax(position: Position, depth: Optional[int], max_nodes: int, truncate:
 TRACE_EVENT_CAP = 2_000_000     # events kept in memory at most (about 500,000 searched nodes)
 
 
-def _field(raw: Any, name: str, default: Any = None) -> Any:
-    """A field of the kernel's search result (a dict in older builds, an object in newer)."""
-    if isinstance(raw, dict):
-        return raw.get(name, default)
-    value = getattr(raw, name, default)
-    return default if value is None else value
-
-
 def _fresh_searcher(tt_mb: Optional[float]) -> "_kernel.Searcher":
     size = DEFAULT_TT_MB if tt_mb is None else float(tt_mb)
     if size < 0:
@@ -338,19 +330,19 @@ def search_graph(position: Position, events: Sequence[tuple], raw: Any, *,
     id ``n<order>``, `order` counting visits from 1 as the solver counts nodes). Nodes deeper than
     `depth` are left out (their parent's `hidden` counts them). `to_networkx(mode="search")`
     runs the traced search and calls this."""
-    pv_moves = [Move.from_packed(m) for m in _field(raw, "pv", [])]
+    pv_moves = [Move.from_packed(m) for m in raw.pv]
     bases = [position]                      # the principal variation's positions, by depth
     for m in pv_moves:
         bases.append(_step(bases[-1], m)[0])
     root_moves = len(position.legal_moves())
     want_best = search == "solve"
-    complete = _field(raw, "stop", 0) == 0
+    complete = raw.stop == 0
     g = nx.DiGraph()
     g.graph.update(tree_mode="search", root="root", position=position.to_string(),
                    to_move=position.to_move, depth=-1 if depth is None else depth,
                    merge_transpositions=False, truncated=False, search=search,
-                   full_window=full_window, search_nodes=int(_field(raw, "nodes", 0)), complete=complete)
-    lower, upper = _field(raw, "lower"), _field(raw, "upper")
+                   full_window=full_window, search_nodes=raw.nodes, complete=complete)
+    lower, upper = raw.lower, raw.upper
     if complete and lower is not None and lower == upper:
         g.graph.update(value=int(lower), value_p0=int(lower) if position.to_move == 0 else -int(lower))
     if pv_moves:
@@ -505,7 +497,7 @@ def _search(position: Position, depth: Optional[int], max_nodes: int, truncate: 
     try:
         events, raw = _trace(position, want, tt_mb, budget)
     except ValueError:
-        nodes = int(_field(_fresh_searcher(tt_mb).search(position._kernel_tuple(), want), "nodes"))
+        nodes = _fresh_searcher(tt_mb).search(position._kernel_tuple(), want).nodes
         if depth is None and not truncate:
             raise TreeTooLargeError(
                 f"the search visited {nodes:,} nodes, more than max_nodes={max_nodes:,}: give a "

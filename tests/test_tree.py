@@ -7,6 +7,7 @@ import os
 import struct
 import sys
 import xml.etree.ElementTree as ET
+from types import SimpleNamespace
 
 import networkx as nx
 import pytest
@@ -246,7 +247,7 @@ def test_search_graph_from_a_fake_trace_in_the_documented_format():
               ("leaf", 2, 4),
               ("exit", 2, 4, 0, 0),
               ("exit", 1, 4, 2, 1)]
-    g = search_graph(SMALL, events, dict(nodes=4, stop=0, lower=5, upper=5, pv=[seven.packed]))
+    g = search_graph(SMALL, events, SimpleNamespace(nodes=4, stop=0, lower=5, upper=5, pv=[seven.packed]))
     assert g.graph["search_nodes"] == 4 and g.graph["passes"] == 2 and g.graph["value"] == 5
     assert g.graph["tt_hits"] == 1 and g.graph["cutoffs"] == 2 and g.graph["leaves"] == 1
     n1, n2 = g.nodes["n1"], g.nodes["n2"]
