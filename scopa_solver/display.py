@@ -1,7 +1,7 @@
 """Readable text pictures of positions, moves and scores for the terminal."""
 from __future__ import annotations
 
-from .cards import cards_text, iter_cards
+from .cards import iter_cards
 from .position import Position, RoundScore
 
 

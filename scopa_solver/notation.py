@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from .cards import Card, card_list, cards_text, iter_cards, split_card_text
+from .cards import Card, cards_text, split_card_text
 from .errors import CardError, NotationError, RulesError
 from .rules import Rules
 

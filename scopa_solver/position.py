@@ -17,13 +17,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Iterable, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Optional, Sequence, Union
 
 from . import _kernel, notation
-from .cards import (ALL_MASK, COINS_MASK, DECK, Card, CardsLike, card_list, cards_text,
-                    iter_cards, parse_cards)
-from .errors import (CardError, DuplicateCardError, IllegalMoveError, NotationError,
-                     PositionError)
+from .cards import ALL_MASK, DECK, Card, CardsLike, card_list, cards_text, iter_cards
+from .errors import CardError, DuplicateCardError, IllegalMoveError, PositionError
 from .rules import Rules
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -157,6 +155,18 @@ class RoundScore:
 _PLACES = ("hand 0", "hand 1", "table", "pile 0", "pile 1", "stock")
 
 
+def place_masks(places: Sequence[str], lists: Sequence[list[Card]]) -> list[int]:
+    """The mask of each place's cards; a card in two places (or twice in one) is an error."""
+    seen: dict[Card, str] = {}
+    for place, cards in zip(places, lists):
+        for card in cards:
+            if card in seen:
+                where = place if seen[card] == place else f"{seen[card]} and {place}"
+                raise DuplicateCardError(f"{card} is in {where}: a card can be in one place only")
+            seen[card] = place
+    return [sum(c.mask for c in cards) for cards in lists]
+
+
 def check_round_state(sizes: tuple[int, int], stock: int, table: int, piles: tuple[int, int],
                       scopas: tuple, to_move: Optional[int], dealer: int, last_capturer: Optional[int],
                       error: type) -> int:
@@ -228,14 +238,7 @@ class Position:
         total = sum(map(len, lists))
         if total > 40:
             raise PositionError(f"{total} cards given; a deck has 40")
-        seen: dict[Card, str] = {}
-        for place, cards in zip(_PLACES, lists):
-            for card in cards:
-                if card in seen:
-                    where = place if seen[card] == place else f"{seen[card]} and {place}"
-                    raise DuplicateCardError(f"{card} is in {where}: a card can be in one place only")
-                seen[card] = place
-        masks = [sum(c.mask for c in cards) for cards in lists[:5]]
+        masks = place_masks(_PLACES, lists)
         self.hands = (masks[0], masks[1])
         self.table = masks[2]
         self.piles = (masks[3], masks[4])

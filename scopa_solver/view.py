@@ -32,9 +32,9 @@ import re
 from typing import Iterator, Optional, Sequence
 
 from . import _kernel, notation
-from .cards import ALL_MASK, Card, CardsLike, card_list, cards_text, iter_cards
+from .cards import ALL_MASK, CardsLike, card_list, cards_text, iter_cards
 from .errors import DuplicateCardError, IllegalMoveError, PositionError, ViewError
-from .position import Move, MoveLike, Position, check_round_state
+from .position import Move, MoveLike, Position, check_round_state, place_masks
 from .rules import Rules
 
 __all__ = ["View"]
@@ -82,14 +82,7 @@ class View:
             raise ViewError("captured must be a pair (player 0's pile, player 1's pile)")
         lists = [card_list(hand, "hand"), card_list(table, "table"),
                  card_list(captured[0], "pile 0"), card_list(captured[1], "pile 1")]
-        seen: dict[Card, str] = {}
-        for place, cards in zip(_PLACES, lists):
-            for card in cards:
-                if card in seen:
-                    where = place if seen[card] == place else f"{seen[card]} and {place}"
-                    raise DuplicateCardError(f"{card} is in {where}: a card can be in one place only")
-                seen[card] = place
-        masks = [sum(c.mask for c in cards) for cards in lists]
+        masks = place_masks(_PLACES, lists)
         self.player = player
         self.hand = masks[0]
         self.table = masks[1]
