@@ -4,7 +4,12 @@
 # stay out of the table; the caller adds them back.
 
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
-from cpython.exc cimport PyErr_CheckSignals, PyErr_Clear
+from cpython.exc cimport PyErr_Clear
+
+cdef extern from "Python.h":
+    # declared without Cython's "except -1": the search looks at the result itself and must
+    # not unwind through nogil code
+    int check_signals_now "PyErr_CheckSignals"()
 
 cdef enum:
     MAX_PLIES = 48          # cards that can still be played: 6 in hands + 30 in the stock, with room
@@ -84,7 +89,7 @@ cdef void check_limits(Search* S) noexcept nogil:
     elif S.check_signals and S.nodes >= S.next_signal_check:
         S.next_signal_check = S.nodes + SIGNALS_EVERY
         with gil:
-            if PyErr_CheckSignals() != 0:
+            if check_signals_now() != 0:
                 PyErr_Clear()
                 S.stop = STOP_INTERRUPT
 

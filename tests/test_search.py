@@ -587,3 +587,39 @@ def test_round_over_positions_solve_to_their_score(variant: str) -> None:
             assert analyze(pos) == []
             assert solve_many([pos, pos], threads=2)[1].value == margin
             assert solve_values([pos]) == [margin]
+
+
+def test_ctrl_c_interrupts_a_long_search_promptly() -> None:
+    """SIGINT during a kernel search (GIL released) raises KeyboardInterrupt within moments."""
+    import os
+    import signal
+    import threading
+    import time
+
+    pos = whole_rounds(Rules(), 61, 1)[0]
+    timer = threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT))
+    start = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        for _ in range(1000):                   # without the table a whole round takes long
+            solve(pos, tt_mb=0)
+    assert time.perf_counter() - start < 2.0
+    timer.join()
+    assert solve(pos).complete                  # the next search runs normally
+
+
+def test_ctrl_c_interrupts_a_threaded_batch() -> None:
+    import os
+    import signal
+    import threading
+    import time
+
+    positions = whole_rounds(Rules(), 62, 40)
+    timer = threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT))
+    start = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        solve_many(positions, threads=2, tt_mb=0)
+    assert time.perf_counter() - start < 2.0
+    timer.join()
+    assert all(r.complete for r in solve_many(positions[:2], threads=2))
