@@ -9,26 +9,31 @@ def cards_line(mask: int) -> str:
     return " ".join(str(c) for c in iter_cards(mask)) or "(none)"
 
 
-def show_position(pos: Position) -> str:
-    """A multi-line picture: hands, table, piles, stock and whose turn it is."""
+def _picture(hands: tuple[str, str], table: int, piles: tuple[int, int], scopas: tuple[int, int],
+             dealer: int, to_move: int, over: bool, stock: str) -> str:
+    """The lines shared by positions and views: each side's hand and pile, the table, the stock."""
     lines = []
     for p in (0, 1):
-        tags = []
-        if p == pos.dealer:
-            tags.append("dealer")
-        if p == pos.to_move and not pos.is_round_over():
+        tags = ["dealer"] if p == dealer else []
+        if p == to_move and not over:
             tags.append("to move")
         tag = f" ({', '.join(tags)})" if tags else ""
-        pile = pos.piles[p]
-        lines.append(f"player {p}{tag}: hand {cards_line(pos.hands[p])}")
+        pile = piles[p]
+        lines.append(f"player {p}{tag}: hand {hands[p]}")
         lines.append(f"  captured {bin(pile).count('1')} cards"
                      f" ({bin(pile & 0x3FF).count('1')} coins{', settebello' if pile >> 6 & 1 else ''})"
-                     f", scopas {pos.scopas[p]}")
-    lines.insert(2, f"table: {cards_line(pos.table)}")
-    lines.append(f"stock: {len(pos.stock)} cards ({pos.deals_left} deals)")
-    if pos.is_round_over():
-        lines.append("round over")
+                     f", scopas {scopas[p]}")
+    lines.insert(2, f"table: {cards_line(table)}")
+    lines.append(f"stock: {stock}")
     return "\n".join(lines)
+
+
+def show_position(pos: Position) -> str:
+    """A multi-line picture: hands, table, piles, stock and whose turn it is."""
+    text = _picture((cards_line(pos.hands[0]), cards_line(pos.hands[1])), pos.table, pos.piles, pos.scopas,
+                    pos.dealer, pos.to_move, pos.is_round_over(),
+                    f"{len(pos.stock)} cards ({pos.deals_left} deals)")
+    return text + "\nround over" if pos.is_round_over() else text
 
 
 def show_score(score: RoundScore, names: tuple = ("player 0", "player 1")) -> str:
@@ -57,20 +62,7 @@ def show_score(score: RoundScore, names: tuple = ("player 0", "player 1")) -> st
 def show_view(view) -> str:
     """A multi-line picture of what one player knows (a `View`): the own hand, the opponent's
     card count, the table, both piles, the stock."""
-    pos_lines = []
-    for p in (0, 1):
-        tags = []
-        if p == view.dealer:
-            tags.append("dealer")
-        if p == view.to_move and not view.is_round_over():
-            tags.append("to move")
-        tag = f" ({', '.join(tags)})" if tags else ""
-        hand = cards_line(view.hand) if p == view.player else f"{view.opponent_cards} hidden cards"
-        pile = view.piles[p]
-        pos_lines.append(f"player {p}{tag}: hand {hand}")
-        pos_lines.append(f"  captured {bin(pile).count('1')} cards"
-                         f" ({bin(pile & 0x3FF).count('1')} coins{', settebello' if pile >> 6 & 1 else ''})"
-                         f", scopas {view.scopas[p]}")
-    pos_lines.insert(2, f"table: {cards_line(view.table)}")
-    pos_lines.append(f"stock: {view.stock_cards} hidden cards ({view.deals_left} deals)")
-    return "\n".join(pos_lines)
+    hands = [f"{view.opponent_cards} hidden cards"] * 2
+    hands[view.player] = cards_line(view.hand)
+    return _picture((hands[0], hands[1]), view.table, view.piles, view.scopas, view.dealer, view.to_move,
+                    view.is_round_over(), f"{view.stock_cards} hidden cards ({view.deals_left} deals)")

@@ -21,7 +21,6 @@ of the move for a clairvoyant continuation, an optimistic estimate of what a rea
 from __future__ import annotations
 
 import math
-import os
 import random
 import sys
 import threading
@@ -34,7 +33,7 @@ import numpy as np
 
 from .errors import ViewError
 from .position import Move, Position
-from .solver import _WANT_ALL, borrow_searcher, clear_tables, executor
+from .solver import _WANT_ALL, borrow_searcher, clear_tables, executor, worker_count
 from .view import View
 
 __all__ = ["suggest", "Suggestion", "MoveStats", "solve_worlds", "clear_tables", "DEFAULT_SAMPLES",
@@ -142,16 +141,6 @@ def progress_bar(total: int, desc: str, progress: Optional[bool], unit: str = "i
 
 # -- solving many worlds --------------------------------------------------------------------------
 
-def _workers(threads: Optional[int], jobs: int) -> int:
-    if threads is None or threads == 0:
-        n = os.cpu_count() or 1
-    elif isinstance(threads, int) and not isinstance(threads, bool) and threads > 0:
-        n = threads
-    else:
-        raise ValueError(f"threads must be a positive whole number, 0 or None (all cores), not {threads!r}")
-    return max(1, min(n, jobs))
-
-
 def solve_worlds(tuples: list[tuple], *, threads: Optional[int] = None, time_limit: Optional[float] = None,
                  progress: Any = None, tt_mb: Optional[float] = None) -> list[Optional[dict]]:
     """Every root move's exact value in each kernel position of `tuples` (raw kernel results;
@@ -161,7 +150,7 @@ def solve_worlds(tuples: list[tuple], *, threads: Optional[int] = None, time_lim
     results: list[Optional[dict]] = [None] * n
     if not n:
         return results
-    workers = _workers(threads, n)
+    workers = worker_count(threads, n)
     size = max(1, min(64 if time_limit is None else 8, n // (workers * 8)))
     batches = [range(i, min(i + size, n)) for i in range(0, n, size)]
     deadline = time.monotonic() + time_limit if time_limit else None

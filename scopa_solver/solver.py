@@ -187,6 +187,18 @@ def executor(workers: int) -> ThreadPoolExecutor:
         return _executor
 
 
+def worker_count(threads: Optional[int], jobs: int) -> int:
+    """Threads for `jobs` searches: `threads` of them, every core for 0 or None, never more
+    than there are jobs."""
+    if threads is None or threads == 0:
+        n = os.cpu_count() or 1
+    elif isinstance(threads, int) and not isinstance(threads, bool) and threads > 0:
+        n = threads
+    else:
+        raise ValueError(f"threads must be a positive whole number, 0 or None (all cores), not {threads!r}")
+    return max(1, min(n, jobs))
+
+
 def clear_tables() -> None:
     """Empty every kept transposition table (for measurements that must start cold)."""
     with _pool_lock:
@@ -219,11 +231,8 @@ def _run(positions: Sequence[Position], want: int, max_nodes: Optional[int],
 
     Ctrl-C stops every worker; a search interrupted in the main thread raises KeyboardInterrupt."""
     nodes, seconds = _limits(max_nodes, time_limit)
-    if threads is not None and (not isinstance(threads, int) or threads < 0):
-        raise ValueError(f"threads must be 0 (all cores) or a positive number, not {threads!r}")
     tuples = [_check(p)._kernel_tuple() for p in positions]
-    workers = (os.cpu_count() or 1) if threads == 0 else (threads or 1)
-    workers = max(1, min(workers, len(tuples)))
+    workers = worker_count(1 if threads is None else threads, len(tuples))
     if workers == 1:
         main = threading.current_thread() is threading.main_thread()
         with borrow_searcher(tt_mb) as s:
