@@ -190,10 +190,12 @@ cdef class Searcher:
         table_clear(&self.S.table)
 
     def table_stats(self):
-        """Transposition-table figures since the Searcher was made: probes, hits, stores, fill."""
+        """Transposition-table figures since the Searcher was made: probes, hits, stores, fill,
+        and `active`, the entries of the region in use (it grows with the searches, see tt.pxi)."""
         cdef Table* t = &self.S.table
         return dict(probes=t.probes, hits=t.hits, stores=t.stores, filled=t.filled,
-                    capacity=t.capacity, fill=(<double>t.filled / t.capacity) if t.capacity else 0.0)
+                    capacity=t.capacity, fill=(<double>t.filled / t.capacity) if t.capacity else 0.0,
+                    active=(t.mask + 1) * BUCKET if t.capacity else 0)
 
     cdef KernelResult _convert(self, RootResult* R):
         cdef KernelResult k = KernelResult.__new__(KernelResult)

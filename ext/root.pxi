@@ -72,7 +72,7 @@ cdef int root_search(Search* S, const State* root, int want, RootResult* R) noex
     S.stop = STOP_NONE
     S.next_signal_check = 0
     check_limits(S)             # sets the first check: a node limit is exact
-    S.table.generation += 1
+    table_new_search(&S.table)
     S.trace_depth = 0
     S.trace_move = 0
     R.n_moves = generate_moves(root, S.game.rules, S.move_stack) if not round_over(root) else 0

@@ -100,29 +100,12 @@ cdef inline int node_exit(Search* S, int ply, int value, int n, int searched) no
     return value
 
 
-cdef int last_play(Search* S, const State* s, int ply) noexcept nogil:
-    """The round's last card: score each way of playing it directly (the children are ends of
-    the round, so they are not searched as nodes)."""
-    cdef State child
-    cdef uint64_t* moves = S.move_stack + ply * MAX_MOVES
-    cdef int n = generate_moves(s, S.game.rules, moves), i, v, r, best = -VALUE_INF
-    for i in range(n):
-        child = s[0]
-        r = apply_move(&child, &S.game, moves[i])
-        v = r - pile_margin(&child, S.game.rules)
-        if v > best:
-            best = v
-    if S.trace != NULL:
-        trace_event(S.trace, EVENT_LEAF, ply, best, best, 0, 0, 0)
-    return node_exit(S, ply, best, n, n)
-
-
 cdef int alphabeta(Search* S, const State* s, int alpha, int beta, int ply) noexcept nogil:
     """Fail-soft negamax: the exact value if it lies inside (alpha, beta), else a bound beyond."""
     cdef State child
     cdef uint64_t key = 0, table_move = 0, best_move
     cdef uint64_t* moves
-    cdef int n, i, r, v, best, lower, upper, a, alpha0
+    cdef int n, i, r, v, best, lower, upper, a, alpha0, cards
     cdef bint use_table
     S.nodes += 1
     if S.trace != NULL:
@@ -136,8 +119,12 @@ cdef int alphabeta(Search* S, const State* s, int alpha, int beta, int ply) noex
         if S.trace != NULL:
             trace_event(S.trace, EVENT_LEAF, ply, v, v, 0, 0, 0)
         return node_exit(S, ply, v, 0, 0)
-    if s.deals_left == 0 and popcount(s.hand[0] | s.hand[1]) == 1:
-        return last_play(S, s, ply)
+    if s.deals_left == 0:
+        cards = popcount(s.hand[0] | s.hand[1])
+        if cards == 1:
+            return last_play(S, s, ply)
+        if cards == 2 and S.trace == NULL:
+            return last_two_plays(S, s, alpha, beta, ply)
     use_table = S.use_table and popcount(s.hand[0] | s.hand[1]) >= TABLE_MIN_HAND_CARDS
     if use_table:
         key = position_key(S, s)

@@ -1,7 +1,12 @@
-# The transposition table: buckets of four 16-byte entries (one cache line), fixed memory.
-# An entry keeps the upper 48 bits of the key (the low bits chose the bucket), the size of the
-# subtree (cards still to play) and a generation for replacement, the best move, and a lower and
-# an upper bound on the points still to come for the side to move.
+# The transposition table: buckets of four 16-byte entries (one cache line) in fixed memory.
+# A search uses only as much of that memory as it needs: the active region starts small enough
+# to stay in the processor's cache and doubles (entries moved along) when the current search has
+# filled half of it. A probe into a cold 64 MiB table is a trip to main memory; most searches
+# store a few thousand entries and now never leave the cache.
+# An entry keeps the key with its low 12 bits replaced by an in-use bit, the size of the subtree
+# (cards still to play) and a generation for replacement (the bucket, at least 2^12 of them
+# unless the table is tiny, supplies those bits), then the best move and a lower and an upper
+# bound on the points still to come for the side to move.
 
 from libc.stdlib cimport malloc, free, calloc
 from libc.string cimport memset
@@ -19,16 +24,22 @@ cdef extern from *:
 cdef enum:
     BUCKET = 4
     VALUE_INF = 127
+    FIRST_REGION = 4096         # buckets (256 KiB): the active region of a fresh or cleared table
+
+cdef const uint64_t KEY_BITS = ~0xFFFULL
+cdef const uint64_t IN_USE = 0x800ULL
 
 ctypedef struct TTEntry:
-    uint64_t lock     # key & ~0xFFFF | in-use bit 15 | plies << 8 | generation
+    uint64_t lock     # key & KEY_BITS | IN_USE | plies << 5 | generation (5 bits)
     uint64_t data     # move (46 bits) | (lower + 128) << 46 | (upper + 128) << 54
 
 ctypedef struct Table:
     TTEntry* entries
-    uint64_t mask         # number of buckets - 1
-    uint64_t capacity     # entries
+    uint64_t mask         # buckets in the active region - 1
+    uint64_t max_mask     # buckets allocated - 1
+    uint64_t capacity     # entries allocated
     uint8_t generation
+    uint64_t fresh        # entries the current search has written into empty or stale slots
     uint64_t probes, hits, stores, filled
 
 
@@ -36,10 +47,10 @@ cdef int table_init(Table* t, double megabytes) noexcept nogil:
     """Allocate about `megabytes` (a power-of-two number of buckets, at least one); 0 disables."""
     cdef uint64_t buckets = 1
     t.entries = NULL
-    t.mask = 0
+    t.mask = t.max_mask = 0
     t.capacity = 0
     t.generation = 0
-    t.probes = t.hits = t.stores = t.filled = 0
+    t.probes = t.hits = t.stores = t.filled = t.fresh = 0
     if megabytes <= 0:
         return 0
     while buckets * 2 * BUCKET * sizeof(TTEntry) <= megabytes * 1048576.0:
@@ -52,15 +63,51 @@ cdef int table_init(Table* t, double megabytes) noexcept nogil:
     t.entries = <TTEntry*>memory
     madvise(memory, buckets * BUCKET * sizeof(TTEntry), MADV_HUGEPAGE)
     memset(t.entries, 0, buckets * BUCKET * sizeof(TTEntry))   # touch every page now, not mid-search
-    t.mask = buckets - 1
+    t.max_mask = buckets - 1
+    t.mask = min(buckets, FIRST_REGION) - 1
     t.capacity = buckets * BUCKET
     return 0
 
 
 cdef void table_clear(Table* t) noexcept nogil:
+    """Forget every entry (only the active region was ever written) and shrink to the first region."""
     if t.entries != NULL:
-        memset(t.entries, 0, t.capacity * sizeof(TTEntry))
+        memset(t.entries, 0, (t.mask + 1) * BUCKET * sizeof(TTEntry))
+    t.mask = min(t.max_mask, FIRST_REGION - 1)
     t.filled = 0
+    t.fresh = 0
+
+
+cdef void table_new_search(Table* t) noexcept nogil:
+    t.generation = (t.generation + 1) & 31
+    t.fresh = 0
+
+
+cdef void table_grow(Table* t) noexcept nogil:
+    """Double the active region: the entries whose key has the new index bit set move to the
+    bucket's twin in the new half (never written, so empty); both buckets stay packed from
+    slot 0, as table_store expects."""
+    cdef uint64_t half = t.mask + 1, b
+    cdef int i, kept, moved
+    cdef TTEntry* e
+    cdef TTEntry* twin
+    for b in range(half):
+        e = t.entries + b * BUCKET
+        twin = e + half * BUCKET
+        kept = moved = 0
+        for i in range(BUCKET):
+            if e[i].lock == 0:
+                break
+            if e[i].lock & half:
+                twin[moved] = e[i]
+                moved += 1
+            else:
+                e[kept] = e[i]
+                kept += 1
+        for i in range(kept, BUCKET):
+            e[i].lock = 0
+            e[i].data = 0
+    t.mask = 2 * half - 1
 
 
 cdef void table_free(Table* t) noexcept nogil:
@@ -75,11 +122,11 @@ cdef inline void table_prefetch(const Table* t, uint64_t key) noexcept nogil:
 
 cdef inline bint table_probe(Table* t, uint64_t key, int* lower, int* upper, uint64_t* move) noexcept nogil:
     cdef TTEntry* e = t.entries + (key & t.mask) * BUCKET
-    cdef uint64_t lock = key & ~0xFFFFULL
+    cdef uint64_t lock = key & KEY_BITS
     cdef int i
     t.probes += 1
     for i in range(BUCKET):
-        if (e[i].lock & ~0xFFFFULL) == lock and e[i].lock != 0:
+        if (e[i].lock & KEY_BITS) == lock and e[i].lock != 0:
             t.hits += 1
             move[0] = e[i].data & ((1ULL << 46) - 1)
             lower[0] = <int>((e[i].data >> 46) & 0xFF) - 128
@@ -92,11 +139,12 @@ cdef inline void table_store(Table* t, uint64_t key, int lower, int upper, uint6
     """Store bounds, tightening those already known for the key; otherwise replace the entry of an
     older search or, failing that, the one with the smallest subtree."""
     cdef TTEntry* e = t.entries + (key & t.mask) * BUCKET
-    cdef uint64_t lock = key & ~0xFFFFULL
+    cdef uint64_t lock = key & KEY_BITS
     cdef int i, victim = 0, worst = 1 << 30, cost, old_lower, old_upper
+    cdef bint fresh = False
     t.stores += 1
     for i in range(BUCKET):
-        if (e[i].lock & ~0xFFFFULL) == lock and e[i].lock != 0:
+        if (e[i].lock & KEY_BITS) == lock and e[i].lock != 0:
             old_lower = <int>((e[i].data >> 46) & 0xFF) - 128
             old_upper = <int>((e[i].data >> 54) & 0xFF) - 128
             if old_lower > lower:
@@ -106,14 +154,19 @@ cdef inline void table_store(Table* t, uint64_t key, int lower, int upper, uint6
             victim = i
             break
         if e[i].lock == 0:
-            cost = -1
-            t.filled += 1
+            cost = -2000
         else:
-            cost = <int>((e[i].lock >> 8) & 0x3F) + (0 if <uint8_t>(e[i].lock & 0xFF) == t.generation else -1000)
+            cost = <int>((e[i].lock >> 5) & 0x3F) + (0 if (e[i].lock & 31) == t.generation else -1000)
         if cost < worst:
             worst = cost
             victim = i
-        if cost == -1:
+        if cost == -2000:
             break
-    e[victim].lock = lock | 0x8000ULL | (<uint64_t>(plies & 0x3F) << 8) | t.generation
+    if worst < 0:                   # an empty slot or one left by an earlier search
+        if worst == -2000:
+            t.filled += 1
+        t.fresh += 1
+    e[victim].lock = lock | IN_USE | (<uint64_t>(plies & 0x3F) << 5) | t.generation
     e[victim].data = (move & ((1ULL << 46) - 1)) | (<uint64_t>(lower + 128) << 46) | (<uint64_t>(upper + 128) << 54)
+    if 2 * t.fresh > (t.mask + 1) * BUCKET and t.mask < t.max_mask:
+        table_grow(t)

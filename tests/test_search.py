@@ -623,3 +623,23 @@ def test_ctrl_c_interrupts_a_threaded_batch() -> None:
     assert time.perf_counter() - start < 2.0
     timer.join()
     assert all(r.complete for r in solve_many(positions[:2], threads=2))
+
+
+def test_table_region_grows_with_the_search_and_shrinks_on_clear() -> None:
+    """The table works in a cache-sized region of its memory and doubles it (moving entries)
+    when one search fills half of it; values do not change; clear() goes back to the start."""
+    from scopa_solver import _kernel
+    table, plain = _kernel.Searcher(64.0), _kernel.Searcher(0)
+    first = table.table_stats()["active"]
+    assert 0 < first < table.table_stats()["capacity"]
+    regions = []
+    for seed in range(8):   # round 6 stores about 11,000 entries: more than half the first region
+        pos = Position.new_round(seed=seed)._kernel_tuple()
+        got, want = table.search(pos, 7), plain.search(pos, 7)
+        assert (got.lower, got.upper, sorted(got.best), got.move_bounds) == (want.lower, want.upper, sorted(want.best), want.move_bounds)
+        regions.append(table.table_stats()["active"])
+    assert regions[0] == first and regions[-1] >= 2 * first
+    assert all(a <= b for a, b in zip(regions, regions[1:]))
+    table.clear()
+    stats = table.table_stats()
+    assert stats["active"] == first and stats["filled"] == 0
