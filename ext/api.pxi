@@ -155,12 +155,71 @@ cdef class KernelResult:
     0 when complete, else 1 nodes, 2 time, 3 interrupt; best lists the optimal moves (WANT_BEST),
     move_bounds each move's (lower, upper) (WANT_ALL), pv the principal variation (WANT_PV) and
     end the (pile0, pile1, scopas0, scopas1) it ends with; probes/hits/stores count this search's
-    table use and fill is the table's fill afterwards."""
-    cdef readonly int lower, upper, stop
-    cdef readonly list moves, best, move_bounds, pv
-    cdef readonly tuple end
-    cdef readonly uint64_t nodes, probes, hits, stores
-    cdef readonly double seconds, fill
+    table use and fill is the table's fill afterwards. The lists are built from the C result on
+    each access (a batch of small searches would otherwise spend much of its time making them)."""
+    cdef RootResult R
+    cdef readonly double fill
+
+    def __dealloc__(self):
+        result_free(&self.R)
+
+    @property
+    def lower(self):
+        return self.R.lower
+
+    @property
+    def upper(self):
+        return self.R.upper
+
+    @property
+    def stop(self):
+        return self.R.stop
+
+    @property
+    def nodes(self):
+        return self.R.nodes
+
+    @property
+    def seconds(self):
+        return self.R.seconds
+
+    @property
+    def probes(self):
+        return self.R.probes
+
+    @property
+    def hits(self):
+        return self.R.hits
+
+    @property
+    def stores(self):
+        return self.R.stores
+
+    @property
+    def moves(self):
+        return [self.R.moves[i] for i in range(self.R.n_moves)]
+
+    @property
+    def best(self):
+        if self.R.is_best == NULL:
+            return None
+        return [self.R.moves[i] for i in range(self.R.n_moves) if self.R.is_best[i]]
+
+    @property
+    def move_bounds(self):
+        if self.R.move_lower == NULL:
+            return None
+        return [(self.R.move_lower[i], self.R.move_upper[i]) for i in range(self.R.n_moves)]
+
+    @property
+    def pv(self):
+        return [self.R.pv[i] for i in range(self.R.pv_len)]
+
+    @property
+    def end(self):
+        if self.R.stop != STOP_NONE or not self.R.pv_len:
+            return None
+        return (self.R.end_pile[0], self.R.end_pile[1], self.R.end_scopas[0], self.R.end_scopas[1])
 
 
 cdef class Searcher:
@@ -198,23 +257,13 @@ cdef class Searcher:
                     active=(t.mask + 1) * BUCKET if t.capacity else 0)
 
     cdef KernelResult _convert(self, RootResult* R):
+        """Move the C result (and its buffers) into a KernelResult."""
         cdef KernelResult k = KernelResult.__new__(KernelResult)
-        cdef int i
-        k.lower = R.lower
-        k.upper = R.upper
-        k.stop = R.stop
-        k.moves = [R.moves[i] for i in range(R.n_moves)]
-        k.best = [R.moves[i] for i in range(R.n_moves) if R.is_best[i]] if R.is_best != NULL else None
-        k.move_bounds = ([(R.move_lower[i], R.move_upper[i]) for i in range(R.n_moves)]
-                         if R.move_lower != NULL else None)
-        k.pv = [R.pv[i] for i in range(R.pv_len)]
-        k.end = ((R.end_pile[0], R.end_pile[1], R.end_scopas[0], R.end_scopas[1])
-                 if R.stop == STOP_NONE and R.pv_len else None)
-        k.nodes = R.nodes
-        k.seconds = R.seconds
-        k.probes = R.probes
-        k.hits = R.hits
-        k.stores = R.stores
+        k.R = R[0]
+        R.moves = NULL
+        R.is_best = NULL
+        R.move_lower = NULL
+        R.move_upper = NULL
         k.fill = (<double>self.S.table.filled / self.S.table.capacity) if self.S.table.capacity else 0.0
         return k
 

@@ -262,6 +262,8 @@ def _minimax(position: Position, depth: Optional[int], max_nodes: int, truncate:
                 break
             g.nodes[n]["expanded"] = True
             for row, child, scopa, key, cid in new:
+                if cid is None and merge:       # two moves of this node may reach one position
+                    cid = where.get(key)
                 if cid is None:
                     cid = _child_id(n, row.move)
                     positions[cid] = child
