@@ -54,6 +54,38 @@ cdef void result_free(RootResult* R) noexcept nogil:
     R.move_upper = NULL
 
 
+cdef int last_deal_root(Search* S, const State* root, RootResult* R, int* lower, int* upper) noexcept nogil:
+    """A root in the last deal: one full-window pass over its moves, the window kept one point
+    below the best value so far, so that every move tying it comes out exact. The value and
+    (in R.is_best, when given) every optimal move at once: on trees this small the zero-window
+    passes and the tests of each move cost more nodes than this one pass."""
+    cdef State child
+    cdef uint64_t* order = S.move_stack       # level 0: the searches below start at level 1
+    cdef int n = R.n_moves, i, j, r, v, a, best = -VALUE_INF
+    memcpy(order, R.moves, n * sizeof(uint64_t))
+    order_moves(root, order, n, 0)
+    for i in range(n):
+        a = best - 1 if R.is_best != NULL and best > -VALUE_INF else best
+        child = root[0]
+        r = apply_move(&child, &S.game, order[i])
+        trace_pass(S.trace, 1, 1, r - VALUE_INF, r - a, order[i])
+        v = r - alphabeta(S, &child, r - VALUE_INF, r - a, 1)
+        if S.stop:
+            lower[0] = -VALUE_INF
+            upper[0] = VALUE_INF
+            return 0
+        if v > best:
+            best = v
+            if R.is_best != NULL:
+                memset(R.is_best, 0, n)
+        if v == best and R.is_best != NULL:
+            for j in range(n):
+                if R.moves[j] == order[i]:
+                    R.is_best[j] = 1
+    lower[0] = upper[0] = best
+    return best
+
+
 cdef int root_search(Search* S, const State* root, int want, RootResult* R) noexcept nogil:
     """Search `root` as `want` asks; return -1 if memory ran out, else 0 (R.stop tells limits)."""
     cdef State node, child
@@ -84,6 +116,15 @@ cdef int root_search(Search* S, const State* root, int want, RootResult* R) noex
         lower = upper = value = pile_margin(root, S.game.rules)
     elif want & FULL_WINDOW:
         value = full_window(S, root, &lower, &upper)
+    elif root.deals_left == 0 and not (want & WANT_ALL):
+        if want & WANT_BEST:
+            R.is_best = <uint8_t*>calloc(R.n_moves + 1, 1)
+            if R.is_best == NULL:
+                return -1
+        value = last_deal_root(S, root, R, &lower, &upper)
+        if S.stop:                      # a pass cut short proves no move optimal
+            free(R.is_best)
+            R.is_best = NULL
     else:
         # first guess: the piles' score as they stand (late in a round most points are settled)
         value = mtdf(S, root, pile_margin(root, S.game.rules), &lower, &upper)
@@ -111,7 +152,7 @@ cdef int root_search(Search* S, const State* root, int want, RootResult* R) noex
                 R.move_lower[i] = -VALUE_INF
                 R.move_upper[i] = VALUE_INF
 
-    if (want & WANT_BEST) and not S.stop:
+    if (want & WANT_BEST) and not S.stop and R.is_best == NULL:
         R.is_best = <uint8_t*>malloc(R.n_moves + 1)
         if R.is_best == NULL:
             return -1
