@@ -56,7 +56,7 @@ def python_playouts(positions: Sequence[Position], seed: int) -> tuple[int, floa
     moves = 0
     for pos in positions:
         while not pos.is_round_over():
-            pos = pos.play(rng.choice(pos.legal_moves()))
+            pos = pos.play(rng.choice(sorted(pos.legal_moves(), key=str)))
             moves += 1
     return moves, time.perf_counter() - start
 

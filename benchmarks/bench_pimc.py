@@ -47,7 +47,7 @@ def last_but_one_views(count: int, seed: int) -> list[View]:
     while len(views) < count:
         pos = Position.new_round(seed=rng.getrandbits(64), dealer=rng.randrange(2))
         while not (pos.deals_left == 1 and bin(pos.hands[0] | pos.hands[1]).count("1") == 6):
-            pos = pos.play(rng.choice(pos.legal_moves()))
+            pos = pos.play(rng.choice(sorted(pos.legal_moves(), key=str)))
         views.append(pos.view(pos.to_move))
     return views
 

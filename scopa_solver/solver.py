@@ -50,12 +50,13 @@ class SearchResult:
     it (None: unbounded on that side). Moves and the outcome are decoded from the kernel's
     packed result on first use, which keeps batch calls fast."""
 
-    __slots__ = ("position", "_raw", "_cache")
+    __slots__ = ("position", "_raw", "_best", "_pv")
 
     def __init__(self, position: Position, raw: "_kernel.KernelResult") -> None:
         self.position = position
         self._raw = raw
-        self._cache: dict = {}
+        self._best: Optional[list[Move]] = None
+        self._pv: Optional[list[Move]] = None
 
     @property
     def complete(self) -> bool:
@@ -82,16 +83,16 @@ class SearchResult:
     @property
     def best_moves(self) -> list[Move]:
         """Every optimal move (empty when the search was stopped)."""
-        if "best" not in self._cache:
-            self._cache["best"] = [Move.from_packed(m) for m in self._raw.best or ()]
-        return list(self._cache["best"])
+        if self._best is None:
+            self._best = [Move.from_packed(m) for m in self._raw.best or ()]
+        return list(self._best)
 
     @property
     def pv(self) -> list[Move]:
         """A principal variation: optimal play by both sides to the end of the round."""
-        if "pv" not in self._cache:
-            self._cache["pv"] = [Move.from_packed(m) for m in self._raw.pv]
-        return list(self._cache["pv"])
+        if self._pv is None:
+            self._pv = [Move.from_packed(m) for m in self._raw.pv]
+        return list(self._pv)
 
     @property
     def outcome(self) -> Optional[RoundScore]:
@@ -236,10 +237,7 @@ def _run(positions: Sequence[Position], want: int, max_nodes: Optional[int],
     if workers == 1:
         main = threading.current_thread() is threading.main_thread()
         with borrow_searcher(tt_mb) as s:
-            out = s.search_many(tuples, want, nodes, seconds, main)
-        if any(r.stop == 3 for r in out):
-            raise KeyboardInterrupt
-        return out
+            return s.search_many(tuples, want, nodes, seconds, main)   # raises KeyboardInterrupt
     pool = executor(workers)
     chunks = [tuples[i::workers] for i in range(workers)]
     running: list = []
