@@ -1,8 +1,9 @@
 # The transposition table: buckets of four 16-byte entries (one cache line) in fixed memory.
 # A search uses only as much of that memory as it needs: the active region starts small enough
-# to stay in the processor's cache and doubles (entries moved along) when the current search has
-# filled half of it. A probe into a cold 64 MiB table is a trip to main memory; most searches
-# store a few thousand entries and now never leave the cache.
+# to stay in the processor's cache, doubles (entries moved along) when the current search has
+# filled half of it, and halves again after a search that used little of it (the entries of the
+# upper half are then out of reach, not wrong). A probe into a cold 64 MiB table is a trip to
+# main memory; most searches store a few thousand entries and now never leave the cache.
 # An entry keeps the key with its low 12 bits replaced by an in-use bit, the size of the subtree
 # (cards still to play) and a generation for replacement (the bucket, at least 2^12 of them
 # unless the table is tiny, supplies those bits), then the best move and a lower and an upper
@@ -36,6 +37,7 @@ ctypedef struct TTEntry:
 ctypedef struct Table:
     TTEntry* entries
     uint64_t mask         # buckets in the active region - 1
+    uint64_t used_mask    # the largest active region since the last clear (what clear wipes)
     uint64_t max_mask     # buckets allocated - 1
     uint64_t capacity     # entries allocated
     uint8_t generation
@@ -47,7 +49,7 @@ cdef int table_init(Table* t, double megabytes) noexcept nogil:
     """Allocate about `megabytes` (a power-of-two number of buckets, at least one); 0 disables."""
     cdef uint64_t buckets = 1
     t.entries = NULL
-    t.mask = t.max_mask = 0
+    t.mask = t.max_mask = t.used_mask = 0
     t.capacity = 0
     t.generation = 0
     t.probes = t.hits = t.stores = t.filled = t.fresh = 0
@@ -64,29 +66,35 @@ cdef int table_init(Table* t, double megabytes) noexcept nogil:
     madvise(memory, buckets * BUCKET * sizeof(TTEntry), MADV_HUGEPAGE)
     memset(t.entries, 0, buckets * BUCKET * sizeof(TTEntry))   # touch every page now, not mid-search
     t.max_mask = buckets - 1
-    t.mask = min(buckets, FIRST_REGION) - 1
+    t.mask = t.used_mask = min(buckets, FIRST_REGION) - 1
     t.capacity = buckets * BUCKET
     return 0
 
 
 cdef void table_clear(Table* t) noexcept nogil:
-    """Forget every entry (only the active region was ever written) and shrink to the first region."""
+    """Forget every entry (only the regions used since the last clear were written) and go back
+    to the first region."""
     if t.entries != NULL:
-        memset(t.entries, 0, (t.mask + 1) * BUCKET * sizeof(TTEntry))
-    t.mask = min(t.max_mask, FIRST_REGION - 1)
+        memset(t.entries, 0, (t.used_mask + 1) * BUCKET * sizeof(TTEntry))
+    t.mask = t.used_mask = min(t.max_mask, FIRST_REGION - 1)
     t.filled = 0
     t.fresh = 0
 
 
 cdef void table_new_search(Table* t) noexcept nogil:
+    """Start a search: a new generation, and half the region if the last search filled less
+    than an eighth of it (so one big search does not spread all later small ones out of cache)."""
     t.generation = (t.generation + 1) & 31
+    if t.mask + 1 > FIRST_REGION and 8 * t.fresh < (t.mask + 1) * BUCKET:
+        t.mask = (t.mask + 1) // 2 - 1
     t.fresh = 0
 
 
 cdef void table_grow(Table* t) noexcept nogil:
     """Double the active region: the entries whose key has the new index bit set move to the
-    bucket's twin in the new half (never written, so empty); both buckets stay packed from
-    slot 0, as table_store expects."""
+    front of the bucket's twin in the new half (which holds nothing, or entries of earlier
+    searches from before a halving); both buckets stay packed from slot 0, as table_store
+    expects."""
     cdef uint64_t half = t.mask + 1, b
     cdef int i, kept, moved
     cdef TTEntry* e
@@ -108,6 +116,8 @@ cdef void table_grow(Table* t) noexcept nogil:
             e[i].lock = 0
             e[i].data = 0
     t.mask = 2 * half - 1
+    if t.mask > t.used_mask:
+        t.used_mask = t.mask
 
 
 cdef void table_free(Table* t) noexcept nogil:

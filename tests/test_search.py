@@ -626,8 +626,9 @@ def test_ctrl_c_interrupts_a_threaded_batch() -> None:
 
 
 def test_table_region_grows_with_the_search_and_shrinks_on_clear() -> None:
-    """The table works in a cache-sized region of its memory and doubles it (moving entries)
-    when one search fills half of it; values do not change; clear() goes back to the start."""
+    """The table works in a cache-sized region of its memory, doubles it (moving entries) when
+    one search fills half of it and halves it after searches that use little; values do not
+    change; clear() goes back to the start."""
     from scopa_solver import _kernel
     table, plain = _kernel.Searcher(64.0), _kernel.Searcher(0)
     first = table.table_stats()["active"]
@@ -639,7 +640,14 @@ def test_table_region_grows_with_the_search_and_shrinks_on_clear() -> None:
         assert (got.lower, got.upper, sorted(got.best), got.move_bounds) == (want.lower, want.upper, sorted(want.best), want.move_bounds)
         regions.append(table.table_stats()["active"])
     assert regions[0] == first and regions[-1] >= 2 * first
-    assert all(a <= b for a, b in zip(regions, regions[1:]))
+    # searches that use little of the region halve it again, one step each
+    small = [p._kernel_tuple() for p in random_positions(6, 77, deals_left=0, cards_in_hands=6)]
+    shrinking = []
+    for pos in small:
+        got, want = table.search(pos, 7), plain.search(pos, 7)
+        assert (got.lower, sorted(got.best), got.move_bounds) == (want.lower, sorted(want.best), want.move_bounds)
+        shrinking.append(table.table_stats()["active"])
+    assert shrinking[-1] == first and all(a >= b for a, b in zip(shrinking, shrinking[1:]))
     table.clear()
     stats = table.table_stats()
     assert stats["active"] == first and stats["filled"] == 0
