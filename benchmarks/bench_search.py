@@ -1,8 +1,8 @@
 """Exact-search benchmark: a fixed, seeded suite of positions at the start of each deal.
 
 For each group (1 to 6 deals left, counting the deal being played) it times `solve` (value,
-every optimal move and the principal variation) position by position, and in the same run the
-baselines on the same positions: the kernel with the transposition table off, full-window
+every optimal move and the principal variation) position by position, the value alone (the
+search `solve_values` runs), and in the same run the baselines on the same positions: the kernel with the transposition table off, full-window
 alpha-beta without the zero-window driver, and the pure-Python reference (plain minimax from
 tests/reference.py, where it finishes within its time budget). It also times `solve_many` on the
 last deal and `analyze` of every first move of a round.
@@ -23,7 +23,7 @@ import time
 from typing import Callable, Optional, Sequence
 
 from scopa_solver import Position, analyze, solve, solve_many
-from scopa_solver.solver import clear_tables
+from scopa_solver.solver import SearchResult, borrow_searcher, clear_tables
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REFERENCE_BUDGET = 20.0     # seconds of pure-Python minimax per group at most
@@ -65,6 +65,12 @@ def _timed(positions: Sequence[Position], run: Callable, budget: float) -> dict:
                 finished=len(seconds))
 
 
+def _value_only(pos: Position) -> SearchResult:
+    """The search `solve_values` runs: the value alone, no optimal moves, no pv."""
+    with borrow_searcher() as searcher:
+        return SearchResult(pos, searcher.search(pos._kernel_tuple(), 0))
+
+
 def _reference(positions: Sequence[Position], budget: float) -> dict:
     sys.path.insert(0, os.path.join(HERE, "..", "tests"))
     from helpers import to_ref  # the reference shares no code with the package
@@ -91,6 +97,8 @@ def run(per_group: int = 50, seed: int = 2026, quick: bool = False, progress: bo
     for deals_left, positions in groups.items():
         clear_tables()
         row = {"solve": _timed(positions, solve, float("inf"))}
+        clear_tables()
+        row["value"] = _timed(positions, _value_only, float("inf"))
         row["no_table"] = _timed(positions, lambda p: solve(p, tt_mb=0), budget)
         clear_tables()
         row["full_window"] = _timed(positions, lambda p: solve(p, full_window=True), budget)
@@ -150,7 +158,7 @@ def report(out: dict) -> str:
              "", f"{'deals':>5} {'search':<12}{'median':>9} {'p90':>9} {'p99':>9} {'max':>9} "
              f"{'nodes':>9} {'Mn/s':>7} {'hit%':>5} {'done':>5}"]
     for deals_left, row in out["groups"].items():
-        for name in ("solve", "no_table", "full_window"):
+        for name in ("solve", "value", "no_table", "full_window"):
             r = row[name]
             lines.append(f"{deals_left:>5} {name:<12}{_summary(r['seconds'], r['nodes'])} "
                          f"{r['hit_rate'] * 100:5.0f} {r['finished']:>5}")
