@@ -10,9 +10,10 @@ last deal and `analyze` of every first move of a round.
     python benchmarks/bench_search.py [--positions 50] [--seed 2026] [--quick]
 
 Times are seconds measured inside the kernel per search (`SearchResult.seconds`) unless the
-column says "wall". Each position is solved `--repeat` times (default 3) from a cleared table
-and the fastest time is kept: the nodes are the same each time, so the spread is other
-processes' doing (timeit's documentation advises the same). Run on an idle machine.
+column says "wall". Each group is solved `--repeat` times over (default 3), every position from
+a cleared table, and each position's fastest time is kept: the nodes are the same each time,
+so the spread is other processes' doing (timeit's documentation advises the same). Run on an
+idle machine.
 """
 from __future__ import annotations
 
@@ -52,23 +53,26 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 
 def _timed(positions: Sequence[Position], run: Callable, budget: float, repeat: int) -> dict:
-    """Solve positions one by one until the budget runs out, each `repeat` times from a cleared
-    table; per position the fastest time (the nodes are the same each time: the spread comes
-    from other processes, as timeit's documentation notes) and the nodes."""
-    seconds, nodes, hits, probes = [], [], 0, 0
-    start = time.perf_counter()
-    for pos in positions:
-        best = None
-        for _ in range(repeat):
+    """Solve positions one by one from a cleared table until the budget runs out, the whole
+    series `repeat` times over; per position the fastest time (the nodes are the same each
+    time, so the spread is other processes' doing, as timeit's documentation notes; the other
+    positions come in between, so no run inherits a warm cache from its own position)."""
+    seconds: list[float] = []
+    nodes, hits, probes = [], 0, 0
+    for series in range(repeat):
+        start = time.perf_counter()
+        for i, pos in enumerate(positions[:len(seconds)] if series else positions):
             clear_tables()
             result = run(pos)
-            best = result.seconds if best is None else min(best, result.seconds)
-        seconds.append(best)
-        nodes.append(result.nodes)
-        hits += result.tt_hits
-        probes += result.tt_probes
-        if time.perf_counter() - start > budget:
-            break
+            if series:
+                seconds[i] = min(seconds[i], result.seconds)
+                continue
+            seconds.append(result.seconds)
+            nodes.append(result.nodes)
+            hits += result.tt_hits
+            probes += result.tt_probes
+            if time.perf_counter() - start > budget:
+                break
     return dict(seconds=seconds, nodes=nodes, hit_rate=hits / probes if probes else 0.0,
                 finished=len(seconds))
 
@@ -124,16 +128,14 @@ def run(per_group: int = 50, seed: int = 2026, quick: bool = False, progress: bo
         positions=len(last), wall_us=min(walls) / len(last) * 1e6,
         median_us=statistics.median(r.seconds for r in results) * 1e6,
         nodes=statistics.median(r.nodes for r in results))
-    # analyze every first move of a round (wall time per position, the fastest cold run)
-    walls = []
-    for pos in groups[6]:
-        fastest = float("inf")
-        for _ in range(repeat):
+    # analyze every first move of a round (wall time per position, the fastest of the series)
+    walls = [float("inf")] * len(groups[6])
+    for _ in range(repeat):
+        for i, pos in enumerate(groups[6]):
             clear_tables()
             t = time.perf_counter()
             analyze(pos)
-            fastest = min(fastest, time.perf_counter() - t)
-        walls.append(fastest)
+            walls[i] = min(walls[i], time.perf_counter() - t)
     out["analyze_first_move_ms"] = dict(median=statistics.median(walls) * 1e3,
                                         p99=percentile(walls, 0.99) * 1e3, max=max(walls) * 1e3)
     return out
@@ -163,7 +165,7 @@ def _summary(times: Sequence[float], nodes: Optional[Sequence[int]] = None) -> s
 def report(out: dict) -> str:
     """The benchmark as aligned tables (milliseconds)."""
     lines = [f"exact search, {out['per_group']} positions per group at the start of a deal, seed {out['seed']}, "
-             f"each the fastest of {out['repeat']} runs from a cleared table",
+             f"each the fastest of {out['repeat']} series, every run from a cleared table",
              "", f"{'deals':>5} {'search':<12}{'median':>9} {'p90':>9} {'p99':>9} {'max':>9} "
              f"{'nodes':>9} {'Mn/s':>7} {'hit%':>5} {'done':>5}"]
     for deals_left, row in out["groups"].items():
