@@ -2,7 +2,8 @@
 
     python benchmarks/bench_arena.py A B [--rounds N] [--matches M] [--seed S] [--worlds W] [--threads T] [--json]
 
-A and B are random, greedy, pimc or oracle; `--worlds` is the PIMC bot's worlds per decision
+A and B are random, greedy, pimc or oracle, or EARLY/LATE (EARLY until the last three deals,
+LATE in them: greedy/pimc); `--worlds` is the PIMC bot's worlds per decision
 (every world when there are at most 2,000, as at the last-but-one deal), `--threads` its workers.
 ``run(...)`` returns the figures as a dict; ``main(argv)`` is the command line.
 """
@@ -40,8 +41,8 @@ def run(bot_a: str, bot_b: str, rounds: int = 100, matches: int = 0, seed: int =
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description="Bot against bot, duplicate deals.")
-    parser.add_argument("bot_a", choices=BOT_NAMES)
-    parser.add_argument("bot_b", choices=BOT_NAMES)
+    parser.add_argument("bot_a", help=f"{', '.join(BOT_NAMES)}, pimc:N, or EARLY/LATE (e.g. greedy/pimc)")
+    parser.add_argument("bot_b", help="as bot_a")
     parser.add_argument("--rounds", type=int, default=100, help="duplicate deals (each played twice)")
     parser.add_argument("--matches", type=int, default=0, help="duplicate pairs of matches to 11")
     parser.add_argument("--seed", type=int, default=1)

@@ -196,11 +196,16 @@ BOT_NAMES = ("random", "greedy", "pimc", "oracle")
 
 
 def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Optional[int] = 1):
-    """A bot by name: random, greedy, pimc (`worlds` per decision, or pimc:N for N) or oracle."""
-    from .bots import GreedyBot, OracleBot, PIMCBot, RandomBot
+    """A bot by name: random, greedy, pimc (`worlds` per decision, or pimc:N for N) or oracle;
+    EARLY/LATE (say greedy/pimc) plays EARLY until the last three deals and LATE in them."""
+    from .bots import GreedyBot, OracleBot, PhaseBot, PIMCBot, RandomBot
+    if "/" in spec:
+        early, _, late = spec.partition("/")
+        return PhaseBot(make_bot(early, worlds, seed, threads), make_bot(late, worlds, seed, threads))
     kind, _, arg = spec.strip().lower().partition(":")
     if kind not in BOT_NAMES or (arg and kind != "pimc"):
-        raise ValueError(f"unknown bot {spec!r}: choose {', '.join(BOT_NAMES)} (pimc:N for N worlds per move)")
+        raise ValueError(f"unknown bot {spec!r}: choose {', '.join(BOT_NAMES)} (pimc:N for N worlds per "
+                         f"move, EARLY/LATE for one bot before the last three deals and another in them)")
     if kind == "random":
         return RandomBot(seed=seed)
     if kind == "greedy":

@@ -27,7 +27,7 @@ from .position import Move, Position
 from .solver import solve
 from .view import View
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "PIMCBot", "OracleBot"]
+__all__ = ["Bot", "RandomBot", "GreedyBot", "PIMCBot", "OracleBot", "PhaseBot"]
 
 _SETTEBELLO = DECK[6].mask        # 7d
 _SEVENS = sum(DECK[s * 10 + 6].mask for s in range(4))
@@ -201,3 +201,31 @@ class OracleBot(Bot):
 
     def choose(self, view: View) -> Move:
         raise TypeError("the OracleBot sees every card: call it with the Position, not a View")
+
+
+class PhaseBot(Bot):
+    """`early` plays while more than `late_deals` deals of the round remain (counting the one
+    being played), `late` plays the rest: a way to measure which part of a round a bot's
+    strength comes from (README, "Strategy fusion, measured"). A pure function of the view
+    when both bots are.
+
+    >>> pos = Position.new_round(seed=11)
+    >>> bot = PhaseBot(GreedyBot(), RandomBot(seed=1))
+    >>> bot.name, bot(pos) == GreedyBot()(pos)
+    ('Greedy/Random', True)
+    """
+
+    def __init__(self, early: Bot, late: Bot, late_deals: int = 3) -> None:
+        if not 0 <= late_deals <= 6:
+            raise ValueError(f"late_deals must be between 0 and 6, not {late_deals!r}")
+        self.early, self.late, self.late_deals = early, late, late_deals
+        self.name = f"{early.name}/{late.name}" + ("" if late_deals == 3 else f"@{late_deals}")
+
+    def _bot(self, stock_cards: int) -> Bot:
+        return self.late if stock_cards < 6 * self.late_deals else self.early
+
+    def __call__(self, position: Position) -> Move:
+        return self._bot(len(position.stock))(position)     # the oracle needs the position
+
+    def choose(self, view: View) -> Move:
+        return self._bot(view.stock_cards).choose(view)

@@ -197,7 +197,8 @@ def cmd_tree(args) -> int:
 # -- imperfect information, bots, games -------------------------------------------------------------
 
 def make_bot(spec: str, *, worlds: int = 100, seed: Optional[int] = None, threads: Optional[int] = None):
-    """A bot from its command-line name: random, greedy, pimc (pimc:N for N worlds), oracle."""
+    """A bot from its command-line name: random, greedy, pimc (pimc:N for N worlds), oracle, or
+    EARLY/LATE (see `arena.make_bot`)."""
     from .arena import make_bot as arena_bot
     try:
         return arena_bot(spec, worlds=worlds, seed=seed, threads=threads)
@@ -450,7 +451,8 @@ def _add_game_commands(sub, common) -> None:
     p.set_defaults(func=cmd_bench)
 
     p = common(sub.add_parser("arena", help="bot against bot, duplicate deals"), position=False)
-    p.add_argument("bot_a", metavar="BOT_A", help="random, greedy, pimc, pimc:N, oracle")
+    p.add_argument("bot_a", metavar="BOT_A", help="random, greedy, pimc, pimc:N, oracle, or EARLY/LATE "
+                   "(one bot until the last three deals, the other in them: greedy/pimc)")
     p.add_argument("bot_b", metavar="BOT_B")
     p.add_argument("--rounds", type=int, default=10, help="duplicate deals, each played twice (default 10)")
     p.add_argument("--matches", type=int, default=0, help="also this many duplicate pairs of matches")

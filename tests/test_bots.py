@@ -6,9 +6,10 @@ import pytest
 
 from helpers import random_positions
 
-from scopa_solver import (ArenaResult, GreedyBot, OracleBot, PIMCBot, Position, RandomBot, View,
-                          arena, play_round, solve)
-from scopa_solver.bots import Bot
+from scopa_solver import (ArenaResult, GreedyBot, Move, OracleBot, PIMCBot, Position, RandomBot,
+                          View, arena, play_round, solve)
+from scopa_solver.arena import make_bot
+from scopa_solver.bots import Bot, PhaseBot
 
 
 def twins(count: int, seed: int, **kw) -> list[tuple[Position, Position]]:
@@ -24,7 +25,8 @@ def twins(count: int, seed: int, **kw) -> list[tuple[Position, Position]]:
     return out
 
 
-FAST_BOTS = [RandomBot(seed=7), GreedyBot(), PIMCBot(worlds=6, seed=3, threads=1, exact_limit=60)]
+FAST_BOTS = [RandomBot(seed=7), GreedyBot(), PIMCBot(worlds=6, seed=3, threads=1, exact_limit=60),
+             PhaseBot(GreedyBot(), PIMCBot(worlds=6, seed=3, threads=1, exact_limit=60))]
 
 
 @pytest.mark.parametrize("bot", FAST_BOTS, ids=lambda b: b.name)
@@ -129,3 +131,38 @@ def test_arena_rejects_bad_arguments() -> None:
         arena(GreedyBot(), GreedyBot(), rounds=0)
     with pytest.raises(TypeError):
         arena(GreedyBot(), "greedy", rounds=1)  # type: ignore[arg-type]
+
+
+class _Named(Bot):
+    """Plays the first legal move and remembers that it was asked."""
+
+    def __init__(self, name: str) -> None:
+        self.name, self.asked = name, 0
+
+    def choose(self, view: View) -> Move:
+        self.asked += 1
+        return view.legal_moves()[0]
+
+
+def test_phase_bot_hands_the_last_three_deals_to_the_late_bot() -> None:
+    for deals_left, late in ((5, False), (3, False), (2, True), (0, True)):
+        for pos in random_positions(3, 40 + deals_left, deals_left=deals_left):
+            early_bot, late_bot = _Named("early"), _Named("late")
+            bot = PhaseBot(early_bot, late_bot)
+            assert bot(pos) == pos.legal_moves()[0]
+            assert bot.choose(pos.view(pos.to_move)) == pos.legal_moves()[0]
+            assert (late_bot.asked, early_bot.asked) == ((2, 0) if late else (0, 2)), (deals_left, pos.to_string())
+    assert PhaseBot(GreedyBot(), RandomBot(), late_deals=6).name == "Greedy/Random@6"
+    with pytest.raises(ValueError, match="late_deals"):
+        PhaseBot(GreedyBot(), RandomBot(), late_deals=7)
+
+
+def test_make_bot_reads_phase_specs() -> None:
+    bot = make_bot("greedy/pimc:7", seed=2)
+    assert isinstance(bot, PhaseBot) and isinstance(bot.early, GreedyBot)
+    assert isinstance(bot.late, PIMCBot) and bot.late.worlds == 7
+    oracle_late = make_bot("random/oracle")
+    pos = next(random_positions(1, 5, deals_left=0))
+    assert oracle_late(pos) in solve(pos).best_moves          # the oracle still sees the position
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bot("greedy/chess")
