@@ -31,6 +31,10 @@ cdef int _small(object value, str what, int low, int high) except? -999:
     return <int>v
 
 
+# What root_search can be asked for (root.pxi), for the Python side: best, pv, all, full window.
+WANT_FLAGS = (WANT_BEST, WANT_PV, WANT_ALL, FULL_WINDOW)
+
+
 cdef int load_position(tuple pos, State* s, Game* g) except -1:
     cdef int k, n
     if len(pos) != 12:

@@ -8,7 +8,6 @@ import importlib.util
 import random
 import sys
 
-WANT_BEST, WANT_PV, WANT_ALL = 1, 2, 4
 
 
 def load(path: str):
@@ -43,19 +42,20 @@ def advance(kernel, rng: random.Random, pos: tuple, deals_left: int) -> tuple:
 
 def main(path: str) -> None:
     kernel = load(path)
+    best, pv, every_move, _ = kernel.WANT_FLAGS
     rng = random.Random(2026)
     searcher = kernel.Searcher(64.0)
     for i in range(200):
         # mostly the default rules, now and then every variant switch
         rules = 0 if i % 4 else rng.randrange(64)
         pos = new_round(rng, rules)
-        searcher.search(pos, WANT_BEST | WANT_PV)
+        searcher.search(pos, best | pv)
         later = [advance(kernel, rng, pos, k) for k in (4, 2, 1, 0)]
-        searcher.search_many(later, WANT_BEST | WANT_PV)
-        searcher.search_many(later[2:], WANT_ALL)
+        searcher.search_many(later, best | pv)
+        searcher.search_many(later[2:], every_move)
         searcher.search_many(later[2:], 0)
     pos = new_round(rng, 0)
-    searcher.search(pos, WANT_ALL)
+    searcher.search(pos, every_move)
 
 
 if __name__ == "__main__":

@@ -105,7 +105,7 @@ cdef int alphabeta(Search* S, const State* s, int alpha, int beta, int ply) noex
     cdef State child
     cdef uint64_t key = 0, table_move = 0, best_move
     cdef uint64_t* moves
-    cdef int n, i, r, v, best, lower, upper, a, alpha0, cards
+    cdef int n, i, r, v, best, lower, upper, a, cards
     cdef bint use_table
     S.nodes += 1
     if S.trace != NULL:
@@ -119,13 +119,13 @@ cdef int alphabeta(Search* S, const State* s, int alpha, int beta, int ply) noex
         if S.trace != NULL:
             trace_event(S.trace, EVENT_LEAF, ply, v, v, 0, 0, 0)
         return node_exit(S, ply, v, 0, 0)
+    cards = popcount(s.hand[0] | s.hand[1])
     if s.deals_left == 0:
-        cards = popcount(s.hand[0] | s.hand[1])
         if cards == 1:
             return last_play(S, s, ply)
         if cards == 2 and S.trace == NULL:
             return last_two_plays(S, s, alpha, beta, ply)
-    use_table = S.use_table and popcount(s.hand[0] | s.hand[1]) >= TABLE_MIN_HAND_CARDS
+    use_table = S.use_table and cards >= TABLE_MIN_HAND_CARDS
     if use_table:
         key = position_key(S, s)
         table_prefetch(&S.table, key)      # the probe's memory access overlaps move generation

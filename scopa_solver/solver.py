@@ -24,7 +24,7 @@ from . import _kernel
 from .position import Move, Position, RoundScore
 
 DEFAULT_TT_MB = 64.0
-_WANT_BEST, _WANT_PV, _WANT_ALL, _FULL_WINDOW = 1, 2, 4, 8
+_WANT_BEST, _WANT_PV, _WANT_ALL, _FULL_WINDOW = _kernel.WANT_FLAGS
 _STOP_REASONS = {0: None, 1: "nodes", 2: "time", 3: "interrupt"}
 _VALUE_INF = 127
 

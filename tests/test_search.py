@@ -15,7 +15,7 @@ from helpers import VARIANTS, random_positions, texts, to_ref
 from reference import RefState, minimax_memo
 
 from scopa_solver import Position, Rules, analyze, analyze_many, solve, solve_many
-from scopa_solver.solver import clear_tables, solve_values
+from scopa_solver.solver import _WANT_ALL, _WANT_BEST, _WANT_PV, clear_tables, solve_values
 
 VARIANT_NAMES = list(VARIANTS)
 
@@ -630,13 +630,14 @@ def test_table_region_grows_with_the_search_and_shrinks_on_clear() -> None:
     one search fills half of it and halves it after searches that use little; values do not
     change; clear() goes back to the start."""
     from scopa_solver import _kernel
+    everything = _WANT_BEST | _WANT_PV | _WANT_ALL
     table, plain = _kernel.Searcher(64.0), _kernel.Searcher(0)
     first = table.table_stats()["active"]
     assert 0 < first < table.table_stats()["capacity"]
     regions = []
     for seed in range(8):   # round 6 stores about 11,000 entries: more than half the first region
         pos = Position.new_round(seed=seed)._kernel_tuple()
-        got, want = table.search(pos, 7), plain.search(pos, 7)
+        got, want = table.search(pos, everything), plain.search(pos, everything)
         assert (got.lower, got.upper, sorted(got.best), got.move_bounds) == (want.lower, want.upper, sorted(want.best), want.move_bounds)
         regions.append(table.table_stats()["active"])
     assert regions[0] == first and regions[-1] >= 2 * first
@@ -644,7 +645,7 @@ def test_table_region_grows_with_the_search_and_shrinks_on_clear() -> None:
     small = [p._kernel_tuple() for p in random_positions(6, 77, deals_left=0, cards_in_hands=6)]
     shrinking = []
     for pos in small:
-        got, want = table.search(pos, 7), plain.search(pos, 7)
+        got, want = table.search(pos, everything), plain.search(pos, everything)
         assert (got.lower, sorted(got.best), got.move_bounds) == (want.lower, sorted(want.best), want.move_bounds)
         shrinking.append(table.table_stats()["active"])
     assert shrinking[-1] == first and all(a >= b for a, b in zip(shrinking, shrinking[1:]))
