@@ -1,7 +1,7 @@
-# The round's last two plays, one card in each hand and the stock empty. A third of the search's
-# nodes are here, so they are scored in tight loops: no table and no recursion. The same moves
-# are visited in the same order, and the same values returned, as the general search would
-# (the traced search takes that path, and its node count must match).
+# The round's last three plays, the stock empty. Nearly half the nodes of a round are here, so they
+# are scored in tight loops: no table, no trace, and the last card without generating its moves.
+# The same moves are visited in the same order, and the same values returned, as the general
+# search would (the traced search takes that path, and its node count must match).
 
 cdef inline bint can_capture(int card, uint64_t table, int rules) noexcept nogil:
     """Does playing `card` on `table` take anything (a single match, a sum, or the ace's sweep)?"""
@@ -27,7 +27,10 @@ cdef inline int last_card_value(const Game* g, const State* s) noexcept nogil:
     it; the last play never scores a scopa). Whatever it captures, the leftovers then go to it
     too, so every capture ends the same: the table and the card join its pile. No moves needed."""
     cdef State child = s[0]
-    cdef int card = lowest_bit(s.hand[s.to_move])
+    cdef int card
+    if not s.hand[s.to_move]:            # only in states no valid position reaches
+        return pile_margin(s, g.rules)
+    card = lowest_bit(s.hand[s.to_move])
     apply_move(&child, g, make_move(card, s.table if can_capture(card, s.table, g.rules) else 0))
     return -pile_margin(&child, g.rules)
 
@@ -49,6 +52,8 @@ cdef int last_two_plays(Search* S, const State* s, int alpha, int beta, int ply)
     cdef State child
     cdef uint64_t* moves = S.move_stack + ply * MAX_MOVES
     cdef int n = generate_moves(s, S.game.rules, moves), i, r, v, best = -VALUE_INF
+    if n == 0:                          # only in states no valid position reaches
+        return pile_margin(s, S.game.rules)
     order_moves(s, moves, n, 0)
     for i in range(n):
         S.nodes += 1
@@ -63,4 +68,33 @@ cdef int last_two_plays(Search* S, const State* s, int alpha, int beta, int ply)
             best = v
             if best >= beta:
                 break
+    return best
+
+
+cdef int last_three_plays(Search* S, const State* s, int alpha, int beta, int ply) noexcept nogil:
+    """Fail-soft value of the round's last three cards, two in the hand of the side to move (the
+    untraced path): each move's reply is a node, counted and checked as alphabeta would."""
+    cdef State child
+    cdef uint64_t* moves = S.move_stack + ply * MAX_MOVES
+    cdef int n = generate_moves(s, S.game.rules, moves), i, r, v, a = alpha, best = -VALUE_INF
+    if n == 0:                          # only in states no valid position reaches
+        return pile_margin(s, S.game.rules)
+    order_moves(s, moves, n, 0)
+    for i in range(n):
+        child = s[0]
+        r = apply_move(&child, &S.game, moves[i])
+        S.nodes += 1
+        if S.nodes >= S.next_check:
+            check_limits(S)
+        if S.stop:
+            return 0
+        v = r - last_two_plays(S, &child, r - beta, r - a, ply + 1)
+        if S.stop:
+            return 0
+        if v > best:
+            best = v
+            if v > a:
+                a = v
+                if a >= beta:
+                    break
     return best

@@ -125,6 +125,8 @@ cdef int alphabeta(Search* S, const State* s, int alpha, int beta, int ply) noex
             return last_play(S, s, ply)
         if cards == 2 and S.trace == NULL:
             return last_two_plays(S, s, alpha, beta, ply)
+        if cards == 3 and S.trace == NULL:
+            return last_three_plays(S, s, alpha, beta, ply)
     use_table = S.use_table and cards >= TABLE_MIN_HAND_CARDS
     if use_table:
         key = position_key(S, s)
