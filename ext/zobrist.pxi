@@ -59,15 +59,30 @@ cdef inline int clamp(int x, int limit) noexcept nogil:
     return limit if x > limit else (-limit if x < -limit else x)
 
 
+cdef int primiera_outcome(uint64_t p0, uint64_t p1, uint64_t in_play, int rules) noexcept nogil:
+    """1 or -1 when the primiera is already won by player 0 or 1 whatever the cards in play do,
+    0 when it is already tied, 2 while it is open. A side's total can only grow as it captures,
+    from its pile's total now up to that of its pile with every card in play."""
+    cdef int low0 = primiera_total(p0, rules), low1 = primiera_total(p1, rules)
+    cdef int high0 = primiera_total(p0 | in_play, rules), high1 = primiera_total(p1 | in_play, rules)
+    if low0 > high1:
+        return 1
+    if low1 > high0:
+        return -1
+    if low0 == high0 and low1 == high1:
+        return 0                    # both totals final and equal (the cases above excluded)
+    return 2
+
+
 cdef uint64_t score_summary(const State* s, int rules, uint64_t in_play) noexcept nogil:
     """Everything about the two piles that the final score can still depend on, packed in a word.
 
     Card and coin counts matter only through their difference, and a difference larger than the
     cards still in play can no longer change sign, so it is clamped. Primiera needs each side's
-    best value per suit. Napola needs the exact coin sets (which also fix the settebello, the
-    re bello and the coin count)."""
+    best value per suit while it is open, only its result once it is settled. Napola needs the
+    exact coin sets (which also fix the settebello, the re bello and the coin count)."""
     cdef uint64_t w, p0 = s.pile[0], p1 = s.pile[1]
-    cdef int suit, shift, first_suit = 0
+    cdef int suit, shift, first_suit = 0, primiera
     w = <uint64_t>(clamp(popcount(p0) - popcount(p1), popcount(in_play) + 1) + 64)       # 7 bits
     if rules & RULE_NAPOLA:
         w |= ((p0 & COINS) << 7) | ((p1 & COINS) << 17)                                  # 20 bits
@@ -79,6 +94,9 @@ cdef uint64_t score_summary(const State* s, int rules, uint64_t in_play) noexcep
         if rules & RULE_RE_BELLO:
             w |= (((p0 >> KING_OF_COINS) & 1) | (((p1 >> KING_OF_COINS) & 1) << 1)) << 14
         shift = 16
+    primiera = primiera_outcome(p0, p1, in_play, rules)
+    if primiera != 2:               # settled: its result (2 bits) in place of the suits' values
+        return w | (<uint64_t>(primiera + 1) << shift) | (1ULL << 63)
     # five bits per primiera value (at most 21), both players, from the next free bit
     for suit in range(first_suit, 4):
         w |= <uint64_t>PRIMIERA_BEST[(p0 >> (10 * suit)) & 0x3FF] << shift
