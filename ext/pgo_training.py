@@ -47,7 +47,7 @@ def main(path: str) -> None:
     searcher = kernel.Searcher(64.0)
     for i in range(200):
         # mostly the default rules, now and then every variant switch
-        rules = 0 if i % 4 else rng.randrange(64)
+        rules = 0 if i % 16 else rng.randrange(64)
         pos = new_round(rng, rules)
         searcher.search(pos, best | pv)
         later = [advance(kernel, rng, pos, k) for k in (4, 2, 1, 0)]
