@@ -4,6 +4,11 @@
 from libc.string cimport memcpy
 
 cdef enum:
+    # every card the kernel can be given to play: two hands and MAX_DEALS deals (the result
+    # then stays small enough for Python's own allocator)
+    MAX_PV = 6 * (MAX_DEALS + 1)
+
+cdef enum:
     WANT_BEST = 1       # mark every optimal root move
     WANT_PV = 2         # principal variation to the end of the round
     WANT_ALL = 4        # exact value of every root move (analyze)
@@ -18,7 +23,7 @@ ctypedef struct RootResult:
     int* move_lower           # WANT_ALL: bounds on each move's value
     int* move_upper
     int pv_len
-    uint64_t pv[MAX_PLIES]
+    uint64_t pv[MAX_PV]
     uint64_t end_pile[2]      # WANT_PV: the piles and scopas at the end of the pv
     int end_scopas[2]
     uint64_t nodes
@@ -167,7 +172,7 @@ cdef int root_search(Search* S, const State* root, int want, RootResult* R) noex
 
     if (want & WANT_PV) and not S.stop:
         node = root[0]
-        while not round_over(&node) and R.pv_len < MAX_PLIES and not S.stop:
+        while not round_over(&node) and R.pv_len < MAX_PV and not S.stop:
             moves = S.move_stack      # level 0 is free here: achieves() searches from level 1
             n = generate_moves(&node, S.game.rules, moves)
             order_moves(&node, moves, n, 0)
