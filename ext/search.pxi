@@ -128,22 +128,23 @@ cdef int alphabeta(Search* S, const State* s, int alpha, int beta, int ply) noex
         if cards == 3 and S.trace == NULL:
             return last_three_plays(S, s, alpha, beta, ply)
     use_table = S.use_table and cards >= TABLE_MIN_HAND_CARDS
+    moves = S.move_stack + ply * MAX_MOVES
     if use_table:
         key = position_key(S, s)
-        table_prefetch(&S.table, key)      # the probe's memory access overlaps move generation
-    moves = S.move_stack + ply * MAX_MOVES
+        if table_probe(&S.table, key, &lower, &upper, &table_move):
+            if lower >= beta or upper <= alpha:     # answered before generating any move
+                if S.trace != NULL:
+                    trace_event(S.trace, EVENT_TABLE, ply, lower, upper, table_move, 0, 0)
+                    return node_exit(S, ply, lower if lower >= beta else upper,
+                                     generate_moves(s, S.game.rules, moves), 0)
+                return lower if lower >= beta else upper
+            if lower > alpha:
+                alpha = lower
+            if upper < beta:
+                beta = upper
     n = generate_moves(s, S.game.rules, moves)
     if n == 0:                                  # only in states no valid position reaches
         return node_exit(S, ply, pile_margin(s, S.game.rules), 0, 0)
-    if use_table and table_probe(&S.table, key, &lower, &upper, &table_move):
-        if lower >= beta or upper <= alpha:
-            if S.trace != NULL:
-                trace_event(S.trace, EVENT_TABLE, ply, lower, upper, table_move, 0, 0)
-            return node_exit(S, ply, lower if lower >= beta else upper, n, 0)
-        if lower > alpha:
-            alpha = lower
-        if upper < beta:
-            beta = upper
     order_moves(s, moves, n, table_move)
     best = -VALUE_INF
     best_move = moves[0]

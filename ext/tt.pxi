@@ -19,9 +19,6 @@ cdef extern from "<sys/mman.h>" nogil:
     int madvise(void* addr, size_t length, int advice)
     int MADV_HUGEPAGE
 
-cdef extern from *:
-    void prefetch "__builtin_prefetch"(const void*) nogil
-
 cdef enum:
     BUCKET = 4
     VALUE_INF = 127
@@ -125,9 +122,6 @@ cdef void table_free(Table* t) noexcept nogil:
     t.entries = NULL
     t.capacity = 0
 
-
-cdef inline void table_prefetch(const Table* t, uint64_t key) noexcept nogil:
-    prefetch(t.entries + (key & t.mask) * BUCKET)
 
 
 cdef inline bint table_probe(Table* t, uint64_t key, int* lower, int* upper, uint64_t* move) noexcept nogil:
