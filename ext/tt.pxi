@@ -123,7 +123,6 @@ cdef void table_free(Table* t) noexcept nogil:
     t.capacity = 0
 
 
-
 cdef inline bint table_probe(Table* t, uint64_t key, int* lower, int* upper, uint64_t* move) noexcept nogil:
     cdef TTEntry* e = t.entries + (key & t.mask) * BUCKET
     cdef uint64_t lock = key & KEY_BITS
