@@ -48,6 +48,17 @@ cdef bint _is_listed_best(const RootResult* R, uint64_t move) noexcept nogil:
     return False
 
 
+cdef bint _table_proves_first(Search* S, const State* s, uint64_t first, int value) noexcept nogil:
+    """Does the table show that `first` reaches `value` at s? An entry's move reaches its lower
+    bound (table_store keeps it so), so no test is needed when that move comes first anyway."""
+    cdef int lower, upper
+    cdef uint64_t move
+    if not S.use_table or popcount(s.hand[0] | s.hand[1]) < TABLE_MIN_HAND_CARDS:
+        return False
+    return table_probe(&S.table, position_key(S, s), &lower, &upper, &move) and lower >= value \
+        and move == first
+
+
 cdef void result_free(RootResult* R) noexcept nogil:
     free(R.moves)
     free(R.is_best)
@@ -177,7 +188,9 @@ cdef int root_search(Search* S, const State* root, int want, RootResult* R) noex
             n = generate_moves(&node, S.game.rules, moves)
             order_moves(&node, moves, n, 0)
             found = -1
-            for i in range(n):
+            if n > 1 and _table_proves_first(S, &node, moves[0], value):
+                found = 0
+            for i in range(n if found < 0 else 0):
                 # a forced move needs no test; at the root an optimal move may be known already
                 if n == 1 or (R.pv_len == 0 and R.is_best != NULL and _is_listed_best(R, moves[i])) \
                         or achieves(S, &node, R.pv_len, moves[i], value):

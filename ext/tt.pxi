@@ -140,7 +140,8 @@ cdef inline bint table_probe(Table* t, uint64_t key, int* lower, int* upper, uin
 
 cdef inline void table_store(Table* t, uint64_t key, int lower, int upper, uint64_t move, int plies) noexcept nogil:
     """Store bounds, tightening those already known for the key; otherwise replace the entry of an
-    older search or, failing that, the one with the smallest subtree."""
+    older search or, failing that, the one with the smallest subtree. `move` must reach at least
+    `lower` (when lower is a bound), and the entry keeps that: its move reaches its lower bound."""
     cdef TTEntry* e = t.entries + (key & t.mask) * BUCKET
     cdef uint64_t lock = key & KEY_BITS
     cdef int i, victim = 0, worst = 1 << 30, cost, old_lower, old_upper
@@ -150,8 +151,9 @@ cdef inline void table_store(Table* t, uint64_t key, int lower, int upper, uint6
         if (e[i].lock & KEY_BITS) == lock and e[i].lock != 0:
             old_lower = <int>((e[i].data >> 46) & 0xFF) - 128
             old_upper = <int>((e[i].data >> 54) & 0xFF) - 128
-            if old_lower > lower:
+            if old_lower > lower:       # the stored move proves the higher bound: keep it
                 lower = old_lower
+                move = e[i].data & ((1ULL << 46) - 1)
             if old_upper < upper:
                 upper = old_upper
             victim = i

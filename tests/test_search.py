@@ -236,15 +236,17 @@ def test_value_and_best_moves_do_not_depend_on_table_or_window(variant: str) -> 
     positions = mixed_positions(rules, variant_seed(variant, 21), 20)
     expected = [ref_value(p) for p in positions]
     mismatches = []
-    first_best = None
+    first_best = first_pv = None
     for kw in SETTINGS:     # one setting at a time: the searcher keeps one table per thread
         results = [solve(p, **kw) for p in positions]
         best = [set(r.best_moves) for r in results]
+        pvs = [[str(m) for m in r.pv] for r in results]     # the pv too: a rule, not the table's luck
         first_best = first_best or best
-        for p, r, e, b, b0 in zip(positions, results, expected, best, first_best):
-            if not r.complete or r.value != e or b != b0:
+        first_pv = first_pv or pvs
+        for p, r, e, b, b0, pv, pv0 in zip(positions, results, expected, best, first_best, pvs, first_pv):
+            if not r.complete or r.value != e or b != b0 or pv != pv0:
                 mismatches.append((p.to_string(), _setting_id(kw), e, r.value,
-                                   sorted(map(str, b0)), sorted(map(str, b))))
+                                   sorted(map(str, b0)), sorted(map(str, b)), pv0, pv))
     assert not mismatches, report(mismatches)
 
 
