@@ -295,7 +295,6 @@ def test_scopas_already_made_shift_the_value(variant: str) -> None:
             assert max(mv.value for mv in analyze(other)) == r.value
 
 
-
 def _swap_piles(pos: Position, rng: random.Random) -> Position:
     """`pos` with some cards traded between the capture piles (the same cards still in play, the
     same pile sizes): a different score history that the table key may or may not merge."""
