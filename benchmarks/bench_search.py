@@ -2,10 +2,11 @@
 
 For each group (1 to 6 deals left, counting the deal being played) it times `solve` (value,
 every optimal move and the principal variation) position by position, the value alone (the
-search `solve_values` runs), and in the same run the baselines on the same positions: the kernel with the transposition table off, full-window
-alpha-beta without the zero-window driver, and the pure-Python reference (plain minimax from
-tests/reference.py, where it finishes within its time budget). It also times `solve_many` on the
-last deal and `analyze` of every first move of a round.
+search `solve_values` runs), and in the same run the baselines on the same positions: the
+kernel with the transposition table off, full-window alpha-beta without the zero-window driver,
+and the pure-Python reference (plain minimax from tests/reference.py, where it finishes within
+its time budget). It also times `solve_many` on the last deal and `analyze` of every first
+move of a round.
 
     python benchmarks/bench_search.py [--positions 50] [--seed 2026] [--quick]
 

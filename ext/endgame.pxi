@@ -1,5 +1,6 @@
-# The round's last three plays, the stock empty. Nearly half the nodes of a round are here, so they
-# are scored in tight loops: no table, no trace, and the last card without generating its moves.
+# The round's last three plays, the stock empty. Two fifths of a whole round's nodes are here, so
+# they are scored in tight loops: no table, no trace, and the last card without generating its
+# moves.
 # The same moves are visited in the same order, and the same values returned, as the general
 # search would (the traced search takes that path, and its node count must match).
 

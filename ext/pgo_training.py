@@ -9,7 +9,6 @@ import random
 import sys
 
 
-
 def load(path: str):
     loader = importlib.machinery.ExtensionFileLoader("scopa_solver._kernel", path)
     spec = importlib.util.spec_from_file_location("scopa_solver._kernel", path, loader=loader)

@@ -168,7 +168,7 @@ cdef int alphabeta(Search* S, const State* s, int alpha, int beta, int ply) noex
     if use_table:
         # fail-soft: below the window an upper bound, above it a lower bound, inside it exact
         table_store(&S.table, key, best if best > alpha else -VALUE_INF, best if best < beta else VALUE_INF,
-                    best_move, popcount(s.hand[0] | s.hand[1]) + 6 * s.deals_left)
+                    best_move, cards + 6 * s.deals_left)
     return node_exit(S, ply, best, n, i + 1)
 
 

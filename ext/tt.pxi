@@ -145,7 +145,6 @@ cdef inline void table_store(Table* t, uint64_t key, int lower, int upper, uint6
     cdef TTEntry* e = t.entries + (key & t.mask) * BUCKET
     cdef uint64_t lock = key & KEY_BITS
     cdef int i, victim = 0, worst = 1 << 30, cost, old_lower, old_upper
-    cdef bint fresh = False
     t.stores += 1
     for i in range(BUCKET):
         if (e[i].lock & KEY_BITS) == lock and e[i].lock != 0:
