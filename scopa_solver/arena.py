@@ -192,26 +192,38 @@ def arena(bot_a: Callable[[Position], object], bot_b: Callable[[Position], objec
         seconds=time.perf_counter() - start, seed=seed, matches=matches, match_scores=match_scores)
 
 
-BOT_NAMES = ("random", "greedy", "pimc", "oracle")
+BOT_NAMES = ("random", "greedy", "pimc", "infer", "oracle")
 
 
 def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Optional[int] = 1):
-    """A bot by name: random, greedy, pimc (`worlds` per decision, or pimc:N for N) or oracle;
-    EARLY/LATE (say greedy/pimc) plays EARLY until the last three deals and LATE in them."""
+    """A bot by name: random, greedy, pimc (`worlds` per decision, or pimc:N for N), infer (PIMC
+    with inference from the opponent's plays, `InferenceBot`; infer:T for the opponent model's
+    temperature T, 1 by default) or oracle; EARLY/LATE (say greedy/pimc) plays EARLY until the
+    last three deals and LATE in them."""
     from .bots import GreedyBot, OracleBot, PhaseBot, PIMCBot, RandomBot
+    from .inference import InferenceBot
     if "/" in spec:
         early, _, late = spec.partition("/")
         return PhaseBot(make_bot(early, worlds, seed, threads), make_bot(late, worlds, seed, threads))
     kind, _, arg = spec.strip().lower().partition(":")
-    if kind not in BOT_NAMES or (arg and kind != "pimc"):
+    if kind not in BOT_NAMES or (arg and kind not in ("pimc", "infer")):
         raise ValueError(f"unknown bot {spec!r}: choose {', '.join(BOT_NAMES)} (pimc:N for N worlds per "
-                         f"move, EARLY/LATE for one bot before the last three deals and another in them)")
+                         f"move, infer:T for the opponent model's temperature T, EARLY/LATE for one bot "
+                         f"before the last three deals and another in them)")
     if kind == "random":
         return RandomBot(seed=seed)
     if kind == "greedy":
         return GreedyBot()
     if kind == "oracle":
         return OracleBot()
+    if kind == "infer":
+        try:
+            temperature = float(arg) if arg else 1.0
+        except ValueError:
+            temperature = math.nan
+        if not temperature > 0 or math.isinf(temperature):
+            raise ValueError(f"infer:T needs a positive temperature, not {arg!r}")
+        return InferenceBot(worlds=worlds, seed=seed or 0, threads=threads, temperature=temperature)
     if arg:
         if not arg.isdigit() or int(arg) < 1:
             raise ValueError(f"pimc:N needs a positive number of worlds, not {arg!r}")

@@ -101,37 +101,41 @@ class GreedyBot(Bot):
 
     def scores(self, view: View) -> list[tuple[Move, float]]:
         """Every legal move with its heuristic score, best first."""
-        w = self.weights
-        unseen = view.unseen
-        unseen_count = _popcount(unseen)
         # the opponent plays next: with the cards it holds, or a fresh hand of 3 after a deal
         next_hand = view.opponent_cards or (3 if view.stock_cards else 0)
-        out = []
-        for move in view.legal_moves():
-            card = move.card
-            taken = sum(c.mask for c in move.captures)
-            score = 0.0
-            if taken:
-                pile = taken | card.mask
-                score += w["card"] * _popcount(pile) + w["coin"] * _popcount(pile & COINS_MASK)
-                score += w["settebello"] * bool(pile & _SETTEBELLO) + w["seven"] * _popcount(pile & _SEVENS)
-                if view.is_scopa(move):
-                    score += w["scopa"]
-                left = view.table & ~taken
-            else:
-                m = card.mask
-                score -= (w["settebello"] * bool(m & _SETTEBELLO) + w["seven"] * bool(m & _SEVENS)
-                          + w["coin"] * bool(m & COINS_MASK)) / 2 + 0.02 * card.primiera
-                left = view.table | m
-            if left and next_hand and unseen_count:
-                total = sum(c.value for c in iter_cards(left))
-                if total <= 10:
-                    holders = sum(1 for c in iter_cards(unseen) if c.value == total)
-                    chance = 1.0 - _miss(unseen_count, holders, next_hand)
-                    score -= w["sweepable"] * chance
-            out.append((move, score))
+        out = [(move, self.move_score(move, view.table, view.is_scopa(move), view.unseen, next_hand))
+               for move in view.legal_moves()]
         out.sort(key=lambda ms: (-ms[1], str(ms[0])))
         return out
+
+    def move_score(self, move: Move, table: int, scopa: bool, unseen: int, next_hand: int) -> float:
+        """The score of `move` played on `table` (a card mask): `scopa` tells whether it sweeps,
+        `unseen` is the mask of the cards the mover cannot see and `next_hand` how many cards
+        the next hand to play will hold (0 when the round ends first). What `scores` adds up for
+        each legal move; the opponent model of `InferenceBot` scores hypothetical hands with it."""
+        w = self.weights
+        card = move.card
+        taken = sum(c.mask for c in move.captures)
+        score = 0.0
+        if taken:
+            pile = taken | card.mask
+            score += w["card"] * _popcount(pile) + w["coin"] * _popcount(pile & COINS_MASK)
+            score += w["settebello"] * bool(pile & _SETTEBELLO) + w["seven"] * _popcount(pile & _SEVENS)
+            if scopa:
+                score += w["scopa"]
+            left = table & ~taken
+        else:
+            m = card.mask
+            score -= (w["settebello"] * bool(m & _SETTEBELLO) + w["seven"] * bool(m & _SEVENS)
+                      + w["coin"] * bool(m & COINS_MASK)) / 2 + 0.02 * card.primiera
+            left = table | m
+        if left and next_hand and unseen:
+            total = sum(c.value for c in iter_cards(left))
+            if total <= 10:
+                holders = sum(1 for c in iter_cards(unseen) if c.value == total)
+                chance = 1.0 - _miss(_popcount(unseen), holders, next_hand)
+                score -= w["sweepable"] * chance
+        return score
 
     def choose(self, view: View) -> Move:
         return self.scores(view)[0][0]

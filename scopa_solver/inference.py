@@ -1,0 +1,297 @@
+"""Inference from the opponent's plays: which hands the opponent probably holds.
+
+Determinization (`suggest`) draws the opponent's hand uniformly from the unseen cards, as if its
+plays told nothing. They do: a sensible player rarely lays a card down while holding one that
+sweeps the table or takes the settebello. This module weighs every possible opponent hand by the
+likelihood of the opponent's plays of the current deal under a generic opponent model, and
+`InferenceBot` solves worlds drawn from that posterior.
+
+The opponent model: at each decision the opponent picks a legal move with probability
+softmax(score / T) over its legal moves, the scores being `GreedyBot`'s one-ply heuristic (a
+capture is worth its cards, coins, sevens and settebello, a sweep 12; a lay-down costs what it
+offers). Only the current deal's plays matter: the hand the opponent held at each of them is its
+current hand plus the cards it played since, while earlier deals' hands are already revealed.
+The posterior of a hand H is the product over those plays of the chance of the observed move
+with hand H (the prior is uniform), so it is computed exactly over every hand, not by
+reweighting a sample.
+
+There is no move history in a `View`: `InferenceBot` remembers the view it last decided on and
+its own move, and reads the opponent's play in between from what became public (the one card
+that appeared on the table or in the opponent's pile, and what left the table). The opponent's
+opening play of a round, when the player deals, is read from the first view alone: every
+reading consistent with it (which table card was laid, or which pile card captured the others)
+counts with equal weight, since the view does not show the table as it was dealt.
+
+>>> from scopa_solver import Position, play_round
+>>> bot = InferenceBot(worlds=8, seed=1, threads=1)
+>>> play_round(Position.new_round(seed=5), bot, GreedyBot()).final.is_round_over()
+True
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+import numpy as np
+
+from . import _kernel
+from .bots import GreedyBot, PIMCBot, _view_seed
+from .cards import ALL_MASK, iter_cards
+from .pimc import EXACT_LIMIT, _values, solve_worlds
+from .position import Move
+from .view import View
+
+__all__ = ["OpponentPlay", "Reading", "InferenceBot", "read_play", "read_opening_play", "hand_posterior"]
+
+
+def _popcount(mask: int) -> int:
+    return bin(mask).count("1")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One reading of an opponent play: `before` is the player's view with the opponent to move
+    (its hand hidden), `move` what the opponent played."""
+
+    before: View
+    move: Move
+
+
+@dataclass(frozen=True)
+class OpponentPlay:
+    """An opponent play, as equally likely readings (one, except for a round's opening play)."""
+
+    readings: tuple[Reading, ...]
+
+    @property
+    def stock_cards(self) -> int:
+        """The stock when it was played: it names the deal."""
+        return self.readings[0].before.stock_cards
+
+
+# -- reading the plays from the views ----------------------------------------------------------
+
+def _kernel_tuple(before: View, opponent_hand: int) -> tuple:
+    """A kernel position for the opponent's decision in `before` with `opponent_hand`: the
+    player keeps one card (a move before the round's last is never its last play) and the stock
+    is left empty (neither changes the opponent's legal moves nor whether a move sweeps)."""
+    hands = [0, 0]
+    hands[before.player] = before.hand & -before.hand
+    hands[1 - before.player] = opponent_hand
+    last = -1 if before.last_capturer is None else before.last_capturer
+    return (hands[0], hands[1], before.table, before.piles[0], before.piles[1], before.scopas[0],
+            before.scopas[1], 1 - before.player, before.dealer, last, (), before.rules.flags)
+
+
+def _card_moves(before: View, card: int) -> list[tuple[Move, bool]]:
+    """The opponent's legal moves with the card `card` (a mask) in `before`, each with whether
+    it sweeps."""
+    t = _kernel_tuple(before, card)
+    return [(Move.from_packed(p), bool(_kernel.play(t, p)[1])) for p in _kernel.legal_moves(t)]
+
+
+def after_own_move(before: View, move: Move, now: View) -> Optional[View]:
+    """The player's view once its `move` in `before` is played, with the opponent to move
+    (None when the round ends with it). `now`, the player's next view, supplies the hand dealt
+    when the move ended a deal."""
+    world = before._any_world()
+    after, _ = _kernel.play(world, move.packed)
+    me = before.player
+    hand = before.hand & ~move.card.mask
+    opponent_cards, stock = before.opponent_cards, before.stock_cards
+    if not hand and not opponent_cards:
+        if not stock:
+            return None
+        hand, opponent_cards, stock = now.hand, 3, stock - 6     # a new deal, from the next view
+    last = None if after[9] < 0 else after[9]
+    return View(me, hand=list(iter_cards(hand)), table=list(iter_cards(after[2])),
+                captured=(list(iter_cards(after[3])), list(iter_cards(after[4]))),
+                scopas=(after[5], after[6]), to_move=1 - me, dealer=before.dealer, last_capturer=last,
+                opponent_cards=opponent_cards, stock_cards=stock, rules=before.rules)
+
+
+def read_play(before: View, now: View) -> Optional[OpponentPlay]:
+    """The opponent's play between `before` (the player's view with the opponent to move) and
+    `now` (the player's next view), or None when `now` does not follow from `before` by one play."""
+    me, opp = before.player, 1 - before.player
+    if now.player != me or now.dealer != before.dealer or now.rules != before.rules:
+        return None
+    public_before = before.table | before.piles[0] | before.piles[1]
+    public_now = now.table | now.piles[0] | now.piles[1]
+    new = public_now & ~public_before
+    if public_before & ~public_now or _popcount(new) != 1 or now.piles[me] != before.piles[me]:
+        return None
+    taken = now.piles[opp] & ~before.piles[opp] & ~new
+    move = Move(card=next(iter_cards(new)), captures=frozenset(iter_cards(taken)))
+    if move not in [m for m, _ in _card_moves(before, new)]:
+        return None
+    if now.stock_cards == before.stock_cards:
+        if now.hand != before.hand or now.opponent_cards != before.opponent_cards - 1:
+            return None
+    elif not (now.stock_cards == before.stock_cards - 6 and not before.hand and before.opponent_cards == 1):
+        return None
+    return OpponentPlay((Reading(before, move),))
+
+
+def read_opening_play(view: View) -> Optional[OpponentPlay]:
+    """The opponent's opening play of the round, read from the player's first view (the player
+    deals, the opponent has played one card): every consistent reading, or None when `view` is
+    not such a view."""
+    me, opp = view.player, 1 - view.player
+    if not (view.dealer == me and view.stock_cards == 30 and _popcount(view.hand) == 3
+            and view.opponent_cards == 2 and not view.piles[me]):
+        return None
+    readings = []
+    pile = view.piles[opp]
+    if pile:      # a capture: which pile card took the others?
+        candidates = [(c, view.table | (pile & ~c.mask), pile & ~c.mask) for c in iter_cards(pile)]
+    else:         # a lay-down: which table card was laid?
+        candidates = [(c, view.table & ~c.mask, 0) for c in iter_cards(view.table)]
+    for card, table, taken in candidates:
+        before = View(me, hand=list(iter_cards(view.hand)), table=list(iter_cards(table)),
+                      to_move=opp, dealer=view.dealer, opponent_cards=3, stock_cards=30, rules=view.rules)
+        move = Move(card=card, captures=frozenset(iter_cards(taken)))
+        for m, scopa in _card_moves(before, card.mask):
+            if m == move and scopa == bool(view.scopas[opp]):
+                readings.append(Reading(before, move))
+    return OpponentPlay(tuple(readings)) if readings else None
+
+
+# -- the posterior over the opponent's hands ---------------------------------------------------
+
+def hand_posterior(view: View, plays: Sequence[OpponentPlay], temperature: float,
+                   model: Optional[GreedyBot] = None) -> tuple[list[int], np.ndarray]:
+    """Every hand the opponent may hold (masks, in a fixed order) with its posterior probability
+    given the current deal's `plays` (oldest first) under the softmax-of-Greedy model at
+    `temperature` (see the module docstring)."""
+    model = model or GreedyBot()
+    unseen = view.unseen
+    hands = [sum(c) for c in itertools.combinations([c.mask for c in iter_cards(unseen)], view.opponent_cards)]
+    logp = np.zeros(len(hands))
+    for i, play in enumerate(plays):
+        later = sum(p.readings[0].move.card.mask for p in plays[i + 1:])   # later plays: never ambiguous
+        per_reading = [_log_likelihoods(r, hands, later, temperature, model) for r in play.readings]
+        stacked = np.vstack(per_reading)
+        top = stacked.max(axis=0)
+        logp += top + np.log(np.exp(stacked - top).mean(axis=0))
+    weights = np.exp(logp - logp.max())
+    return hands, weights / weights.sum()
+
+
+def _log_likelihoods(reading: Reading, hands: list[int], later: int, temperature: float,
+                     model: GreedyBot) -> np.ndarray:
+    """log P(the reading's move | the opponent held hand | later | the played card) per hand."""
+    before, move = reading.before, reading.move
+    played = move.card.mask
+    hidden = ALL_MASK & ~(before.table | before.piles[0] | before.piles[1])   # unseen by the opponent, hand included
+    next_hand = _popcount(before.hand) or (3 if before.stock_cards else 0)
+    moves_of: dict[int, list[tuple[Move, bool]]] = {}
+    out = np.empty(len(hands))
+    for k, hand in enumerate(hands):
+        held = hand | later | played
+        unseen = hidden & ~held
+        scores, chosen = [], None
+        for card in iter_cards(held):
+            if card.mask not in moves_of:
+                moves_of[card.mask] = _card_moves(before, card.mask)
+            for m, scopa in moves_of[card.mask]:
+                if m == move:
+                    chosen = len(scores)
+                scores.append(model.move_score(m, before.table, scopa, unseen, next_hand) / temperature)
+        top = max(scores)
+        out[k] = scores[chosen] - top - math.log(sum(math.exp(s - top) for s in scores))
+    return out
+
+
+# -- the bot -------------------------------------------------------------------------------------
+
+class InferenceBot(PIMCBot):
+    """`PIMCBot` with the worlds drawn from the posterior over the opponent's hand given its
+    plays of the current deal (see the module docstring; `temperature` is the opponent model's,
+    in `GreedyBot` score units). Sampled worlds draw the opponent's hand by systematic
+    resampling from the posterior and the stock uniformly; enumerated worlds are weighted.
+
+    The bot remembers, for each seat, the view it last decided on and its move, so it is a
+    function of what the player has seen this round (not of the current view alone). Without a
+    readable history (a view out of the blue) it plays as `PIMCBot`.
+    """
+
+    def __init__(self, worlds: int = 100, seed: int = 0, threads: Optional[int] = None,
+                 exact_limit: int = EXACT_LIMIT, temperature: float = 1.0,
+                 tt_mb: Optional[float] = None) -> None:
+        super().__init__(worlds=worlds, seed=seed, threads=threads, exact_limit=exact_limit, tt_mb=tt_mb)
+        if not temperature > 0:
+            raise ValueError(f"temperature must be positive, not {temperature!r}")
+        self.temperature = temperature
+        self.model = GreedyBot()
+        self.name = f"PIMC({worlds})+inf(T={temperature:g})"
+        self._memory: dict[int, tuple[View, Move, list[OpponentPlay]]] = {}
+
+    def observe(self, view: View) -> list[OpponentPlay]:
+        """The opponent's plays of the current deal, read from `view` and the remembered one."""
+        if view.stock_cards == 30 and _popcount(view.hand) == 3:     # the round's first decision
+            opening = read_opening_play(view)
+            return [opening] if opening else []
+        memory = self._memory.get(view.player)
+        if memory is None:
+            return []
+        previous, move, plays = memory
+        try:
+            before = after_own_move(previous, move, view)
+            play = None if before is None else read_play(before, view)
+        except ValueError:      # the views do not follow each other (ScopaError is a ValueError)
+            play = None
+        if play is None:
+            return []
+        return [p for p in plays + [play] if p.stock_cards == view.stock_cards]
+
+    def choose(self, view: View) -> Move:
+        plays = self.observe(view)
+        move = self._decide(view, plays)
+        self._memory[view.player] = (view, move, plays)
+        return move
+
+    def _decide(self, view: View, plays: list[OpponentPlay]) -> Move:
+        moves = view.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        if not plays or not view.opponent_cards:
+            return super().choose(view)
+        hands, posterior = hand_posterior(view, plays, self.temperature, self.model)
+        seed = _view_seed(self.seed, view)
+        if view.count_worlds() <= self.exact_limit:
+            groups = list(view._enumerate_groups())
+            index = {h: k for k, h in enumerate(hands)}
+            weights = np.array([posterior[index[g[0]]] for g in groups])
+        else:
+            groups = self._sample(view, hands, posterior, self.worlds, seed)
+            weights = np.ones(len(groups))
+        keep = weights > 0
+        groups = [g for g, k in zip(groups, keep) if k]
+        weights = weights[keep]
+        raws = solve_worlds([view._tuple(g) for g in groups], threads=self.threads, tt_mb=self.tt_mb)
+        values, _ = _values(moves, raws)
+        weights = weights / weights.sum()
+        means = weights @ values
+        optimal = weights @ (values == values.max(axis=1, keepdims=True))
+        best = min(range(len(moves)), key=lambda j: (-means[j], -optimal[j], str(moves[j])))
+        return moves[best]
+
+    @staticmethod
+    def _sample(view: View, hands: list[int], posterior: np.ndarray, n: int, seed: int) -> list[tuple[int, ...]]:
+        """`n` worlds: the opponent's hand by systematic resampling from `posterior`, then the
+        other unseen cards shuffled into the stock."""
+        rng = random.Random(seed)
+        cumulative = np.cumsum(posterior)
+        start = rng.random() / n
+        picks = np.searchsorted(cumulative, start + np.arange(n) / n, side="right")
+        groups = []
+        for k in picks:
+            hand = hands[min(int(k), len(hands) - 1)]
+            rest = [c.mask for c in iter_cards(view.unseen & ~hand)]
+            rng.shuffle(rest)
+            groups.append((hand,) + view._cut([0] * view.opponent_cards + rest)[1:])
+        return groups

@@ -1,0 +1,88 @@
+"""Inference from the opponent's plays: the plays are read exactly from the views, the
+posterior is a distribution over the hands that favours the plausible ones, and the bot plays
+legal, reproducible moves from what the player has seen."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from helpers import random_positions
+
+from scopa_solver import GreedyBot, Position, RandomBot, Rules, play_round
+from scopa_solver.inference import InferenceBot, hand_posterior, read_opening_play
+
+
+def rounds_with_observations(seeds: range, opponent, rules: Rules = Rules()):
+    """Play rounds with an InferenceBot on each seat against `opponent`; yield, at each of the
+    bot's decisions, the position, the plays it read and the opponent's true moves of the deal."""
+    for seed in seeds:
+        for me in (0, 1):
+            bot = InferenceBot(worlds=4, seed=seed, threads=1, exact_limit=40)
+            pos = Position.new_round(seed=seed, dealer=seed % 2, rules=rules)
+            history = []
+            while not pos.is_round_over():
+                if pos.to_move == me:
+                    view = pos.view(me)
+                    truth = [m for stock, p, m in history if p != me and stock == len(pos.stock)]
+                    yield pos, bot.observe(view), truth
+                    move = bot.choose(view)
+                else:
+                    move = opponent(pos)
+                history.append((len(pos.stock), pos.to_move, move))
+                pos = pos.play(move)
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(asso_piglia_tutto=True)], ids=["default", "ace"])
+def test_the_opponents_plays_of_the_deal_are_read_exactly(rules: Rules) -> None:
+    seen = 0
+    for pos, plays, truth in rounds_with_observations(range(4), RandomBot(seed=2), rules):
+        assert len(plays) == len(truth)
+        for play, move in zip(plays, truth):
+            assert move in [r.move for r in play.readings]
+            seen += 1
+    assert seen > 50
+
+
+def test_the_opening_play_has_every_consistent_reading() -> None:
+    # player 1 deals; player 0 opened by laying a card: any of the five table cards may be it
+    pos = Position.new_round(seed=11, dealer=1)
+    laid = next(m for m in pos.legal_moves() if not m.captures)
+    view = pos.play(laid).view(1)
+    play = read_opening_play(view)
+    assert play is not None and laid in [r.move for r in play.readings]
+    assert all(not r.move.captures for r in play.readings) and len(play.readings) <= 5
+    assert read_opening_play(pos.view(0)) is None       # the non-dealer's first view: nothing to read
+
+
+def test_the_posterior_is_a_distribution_that_keeps_the_true_hand() -> None:
+    ratios = []
+    for pos, plays, _ in rounds_with_observations(range(3), GreedyBot()):
+        view = pos.view(pos.to_move)
+        if not plays or not view.opponent_cards:
+            continue
+        hands, posterior = hand_posterior(view, plays, temperature=1.0)
+        assert len(hands) == len(set(hands)) and abs(posterior.sum() - 1) < 1e-9
+        true = pos.hands[1 - pos.to_move]
+        assert posterior[hands.index(true)] > 0
+        ratios.append(posterior[hands.index(true)] * len(hands))
+    assert len(ratios) > 20 and np.mean(ratios) > 1.1     # the true hand is more likely than uniform
+
+
+def test_inference_bot_plays_reproducibly_and_without_peeking() -> None:
+    pos = Position.new_round(seed=8)
+    first = play_round(pos, InferenceBot(worlds=6, seed=2, threads=1), GreedyBot())
+    again = play_round(pos, InferenceBot(worlds=6, seed=2, threads=1), GreedyBot())
+    assert first.moves == again.moves and first.final.is_round_over()
+    # a view out of the blue (no history): two worlds of the same view get the same move
+    bot = InferenceBot(worlds=6, seed=3, threads=1, exact_limit=60)
+    for pos in random_positions(8, 31):
+        if pos.is_round_over():
+            continue
+        view = pos.view(pos.to_move)
+        other = next((w for w in view.sample_worlds(20, seed=1) if w != pos), pos)
+        assert bot(pos) == bot(other) == bot.choose(view)
+
+
+def test_temperature_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="temperature"):
+        InferenceBot(temperature=0)
