@@ -35,8 +35,6 @@ import random
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-import numpy as np
-
 from . import _kernel
 from .bots import GreedyBot, PIMCBot, _view_seed
 from .cards import ALL_MASK, iter_cards
@@ -163,37 +161,40 @@ def read_opening_play(view: View) -> Optional[OpponentPlay]:
 # -- the posterior over the opponent's hands ---------------------------------------------------
 
 def hand_posterior(view: View, plays: Sequence[OpponentPlay], temperature: float,
-                   model: Optional[GreedyBot] = None) -> tuple[list[int], np.ndarray]:
+                   model: Optional[GreedyBot] = None) -> tuple[list[int], list[float]]:
     """Every hand the opponent may hold (masks, in a fixed order) with its posterior probability
     given the current deal's `plays` (oldest first) under the softmax-of-Greedy model at
-    `temperature` (see the module docstring)."""
+    `temperature` (see the module docstring). Scalar float arithmetic in a fixed order (no
+    vectorized maths, whose last bits vary with the CPU), so the same on every machine."""
     model = model or GreedyBot()
-    unseen = view.unseen
-    hands = [sum(c) for c in itertools.combinations([c.mask for c in iter_cards(unseen)], view.opponent_cards)]
-    logp = np.zeros(len(hands))
+    hands = [sum(c) for c in itertools.combinations([c.mask for c in iter_cards(view.unseen)],
+                                                    view.opponent_cards)]
+    logp = [0.0] * len(hands)
     for i, play in enumerate(plays):
         later = sum(p.readings[0].move.card.mask for p in plays[i + 1:])   # later plays: never ambiguous
         per_reading = [_log_likelihoods(r, hands, later, temperature, model) for r in play.readings]
-        stacked = np.vstack(per_reading)
-        top = stacked.max(axis=0)
-        logp += top + np.log(np.exp(stacked - top).mean(axis=0))
-    weights = np.exp(logp - logp.max())
-    return hands, weights / weights.sum()
+        for k, logs in enumerate(zip(*per_reading)):   # the readings are equally likely
+            top = max(logs)
+            logp[k] += top + math.log(math.fsum(math.exp(x - top) for x in logs) / len(logs))
+    top = max(logp)
+    weights = [math.exp(x - top) for x in logp]
+    total = math.fsum(weights)
+    return hands, [w / total for w in weights]
 
 
 def _log_likelihoods(reading: Reading, hands: list[int], later: int, temperature: float,
-                     model: GreedyBot) -> np.ndarray:
+                     model: GreedyBot) -> list[float]:
     """log P(the reading's move | the opponent held hand | later | the played card) per hand."""
     before, move = reading.before, reading.move
     played = move.card.mask
     hidden = ALL_MASK & ~(before.table | before.piles[0] | before.piles[1])   # unseen by the opponent, hand included
     next_hand = _popcount(before.hand) or (3 if before.stock_cards else 0)
     moves_of: dict[int, list[tuple[Move, bool]]] = {}
-    out = np.empty(len(hands))
-    for k, hand in enumerate(hands):
+    out = []
+    for hand in hands:
         held = hand | later | played
         unseen = hidden & ~held
-        scores, chosen = [], None
+        scores, chosen = [], 0
         for card in iter_cards(held):
             if card.mask not in moves_of:
                 moves_of[card.mask] = _card_moves(before, card.mask)
@@ -202,7 +203,7 @@ def _log_likelihoods(reading: Reading, hands: list[int], later: int, temperature
                     chosen = len(scores)
                 scores.append(model.move_score(m, before.table, scopa, unseen, next_hand) / temperature)
         top = max(scores)
-        out[k] = scores[chosen] - top - math.log(sum(math.exp(s - top) for s in scores))
+        out.append(scores[chosen] - top - math.log(math.fsum(math.exp(s - top) for s in scores)))
     return out
 
 
@@ -263,35 +264,38 @@ class InferenceBot(PIMCBot):
         hands, posterior = hand_posterior(view, plays, self.temperature, self.model)
         seed = _view_seed(self.seed, view)
         if view.count_worlds() <= self.exact_limit:
-            groups = list(view._enumerate_groups())
-            index = {h: k for k, h in enumerate(hands)}
-            weights = np.array([posterior[index[g[0]]] for g in groups])
+            probability = dict(zip(hands, posterior))
+            weighted = [(g, probability[g[0]]) for g in view._enumerate_groups()]
+            weighted = [(g, w) for g, w in weighted if w > 0]
         else:
-            groups = self._sample(view, hands, posterior, self.worlds, seed)
-            weights = np.ones(len(groups))
-        keep = weights > 0
-        groups = [g for g, k in zip(groups, keep) if k]
-        weights = weights[keep]
-        raws = solve_worlds([view._tuple(g) for g in groups], threads=self.threads, tt_mb=self.tt_mb)
+            weighted = [(g, 1.0) for g in self._sample(view, hands, posterior, self.worlds, seed)]
+        raws = solve_worlds([view._tuple(g) for g, _ in weighted], threads=self.threads, tt_mb=self.tt_mb)
         values, _ = _values(moves, raws)
-        weights = weights / weights.sum()
-        means = weights @ values
-        optimal = weights @ (values == values.max(axis=1, keepdims=True))
+        total = math.fsum(w for _, w in weighted)
+        weights = [w / total for _, w in weighted]
+        rows = values.tolist()
+        best_values = [max(row) for row in rows]
+        # exactly rounded sums, rounded again: equal columns (and equal means) tie on every machine
+        means = [round(math.fsum(w * row[j] for w, row in zip(weights, rows)), 9) for j in range(len(moves))]
+        optimal = [round(math.fsum(w for w, row, b in zip(weights, rows, best_values) if row[j] == b), 9)
+                   for j in range(len(moves))]
         best = min(range(len(moves)), key=lambda j: (-means[j], -optimal[j], str(moves[j])))
         return moves[best]
 
     @staticmethod
-    def _sample(view: View, hands: list[int], posterior: np.ndarray, n: int, seed: int) -> list[tuple[int, ...]]:
+    def _sample(view: View, hands: list[int], posterior: list[float], n: int, seed: int) -> list[tuple[int, ...]]:
         """`n` worlds: the opponent's hand by systematic resampling from `posterior`, then the
         other unseen cards shuffled into the stock."""
         rng = random.Random(seed)
-        cumulative = np.cumsum(posterior)
         start = rng.random() / n
-        picks = np.searchsorted(cumulative, start + np.arange(n) / n, side="right")
         groups = []
-        for k in picks:
-            hand = hands[min(int(k), len(hands) - 1)]
-            rest = [c.mask for c in iter_cards(view.unseen & ~hand)]
+        k, cumulative = 0, posterior[0]
+        for i in range(n):
+            u = start + i / n
+            while u >= cumulative and k < len(hands) - 1:
+                k += 1
+                cumulative += posterior[k]
+            rest = [c.mask for c in iter_cards(view.unseen & ~hands[k])]
             rng.shuffle(rest)
-            groups.append((hand,) + view._cut([0] * view.opponent_cards + rest)[1:])
+            groups.append((hands[k],) + view._cut([0] * view.opponent_cards + rest)[1:])
         return groups
