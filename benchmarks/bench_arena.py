@@ -2,9 +2,13 @@
 
     python benchmarks/bench_arena.py A B [--rounds N] [--matches M] [--seed S] [--worlds W] [--threads T] [--json]
 
-A and B are random, greedy, pimc or oracle, or EARLY/LATE (EARLY until the last three deals,
-LATE in them: greedy/pimc); `--worlds` is the PIMC bot's worlds per decision
+A and B are random, greedy, pimc, infer or oracle, or EARLY/LATE (EARLY until the last three
+deals, LATE in them: greedy/pimc); `--worlds` is the PIMC bot's worlds per decision
 (every world when there are at most 2,000, as at the last-but-one deal), `--threads` its workers.
+Two more bots measure what the opponent's hidden hand is worth (README, "What the hidden hand
+costs"): `sees-hand` is PIMC that is shown the opponent's hand and draws only the stock,
+`sees-hand-after` is shown it only once the opponent has played a card of the deal. Both see
+it only while there are more than 2,000 worlds (the first four deals); later they are `pimc`.
 ``run(...)`` returns the figures as a dict; ``main(argv)`` is the command line.
 """
 from __future__ import annotations
@@ -20,14 +24,57 @@ try:
 except ImportError:  # run from a checkout that is not installed: use the checkout
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import random  # noqa: E402
+
 from scopa_solver.arena import BOT_NAMES, arena, make_bot  # noqa: E402
+from scopa_solver.bots import Bot, PIMCBot, _view_seed  # noqa: E402
+from scopa_solver.cards import iter_cards  # noqa: E402
+from scopa_solver.pimc import EXACT_LIMIT, _values, solve_worlds  # noqa: E402
+
+SEER_NAMES = ("sees-hand", "sees-hand-after")
+
+
+class HandSeer(Bot):
+    """A measuring device, not a player: PIMC shown the opponent's current hand (with `after`,
+    only once the opponent has played a card of the deal), its worlds drawing only the stock.
+    It peeks at the position, like the oracle."""
+
+    def __init__(self, after: bool, worlds: int, seed: int, threads: Optional[int]) -> None:
+        self.after, self.worlds, self.seed, self.threads = after, worlds, seed, threads
+        self.pimc = PIMCBot(worlds=worlds, seed=seed, threads=threads)
+        self.name = f"PIMC({worlds}) shown the hand" + (" after a play" if after else "")
+
+    def __call__(self, position):
+        view = position.view(position.to_move)
+        moves = view.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        if view.count_worlds() <= EXACT_LIMIT or (self.after and view.opponent_cards == 3):
+            return self.pimc.choose(view)
+        rng = random.Random(_view_seed(self.seed, view))
+        hand = position.hands[1 - position.to_move]
+        tuples = []
+        for _ in range(self.worlds):
+            stock = [c.mask for c in iter_cards(view.unseen & ~hand)]
+            rng.shuffle(stock)
+            tuples.append(view._tuple([hand] + [sum(stock[i:i + 3]) for i in range(0, len(stock), 3)]))
+        values, _ = _values(moves, solve_worlds(tuples, threads=self.threads))
+        mean = values.mean(axis=0)
+        return moves[min(range(len(moves)), key=lambda j: (-mean[j], str(moves[j])))]
+
+
+def bot(spec: str, worlds: int, seed: int, threads: Optional[int]):
+    """A bot of `make_bot`, or one of the hand seers."""
+    if spec in SEER_NAMES:
+        return HandSeer(spec.endswith("after"), worlds, seed, threads)
+    return make_bot(spec, worlds=worlds, seed=seed, threads=threads)
 
 
 def run(bot_a: str, bot_b: str, rounds: int = 100, matches: int = 0, seed: int = 1, worlds: int = 50,
         threads: Optional[int] = 1, progress: Optional[bool] = None) -> dict:
     """Play `rounds` duplicate deals (and `matches` duplicate match pairs) of bot A against B."""
-    a = make_bot(bot_a, worlds=worlds, seed=seed, threads=threads)
-    b = make_bot(bot_b, worlds=worlds, seed=seed + 1, threads=threads)
+    a = bot(bot_a, worlds, seed, threads)
+    b = bot(bot_b, worlds, seed + 1, threads)
     r = arena(a, b, rounds=rounds, seed=seed, matches=matches, progress=progress)
     return {"bot_a": r.bot_a, "bot_b": r.bot_b, "deals": r.deals, "rounds": r.rounds_played,
             "mean_margin": r.mean, "ci95": list(r.ci95), "stderr": r.stderr,
@@ -41,7 +88,8 @@ def run(bot_a: str, bot_b: str, rounds: int = 100, matches: int = 0, seed: int =
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description="Bot against bot, duplicate deals.")
-    parser.add_argument("bot_a", help=f"{', '.join(BOT_NAMES)}, pimc:N, or EARLY/LATE (e.g. greedy/pimc)")
+    parser.add_argument("bot_a", help=f"{', '.join(BOT_NAMES + SEER_NAMES)}, pimc:N, infer:T, "
+                        "or EARLY/LATE (e.g. greedy/pimc)")
     parser.add_argument("bot_b", help="as bot_a")
     parser.add_argument("--rounds", type=int, default=100, help="duplicate deals (each played twice)")
     parser.add_argument("--matches", type=int, default=0, help="duplicate pairs of matches to 11")

@@ -26,6 +26,7 @@ from .errors import ViewError
 from .view import View
 from .pimc import suggest, Suggestion, MoveStats
 from .bots import Bot, RandomBot, GreedyBot, PIMCBot, OracleBot
+from .inference import InferenceBot
 from .arena import arena, ArenaResult
 
 from .tree import to_networkx, write_tree, read_tree, TreeTooLargeError
@@ -40,7 +41,7 @@ __all__ = [
     "ScopaError", "CardError", "DuplicateCardError", "IllegalMoveError", "NotationError",
     "PositionError", "RulesError",
     "View", "ViewError", "suggest", "Suggestion", "MoveStats",
-    "Bot", "RandomBot", "GreedyBot", "PIMCBot", "OracleBot", "arena", "ArenaResult",
+    "Bot", "RandomBot", "GreedyBot", "PIMCBot", "InferenceBot", "OracleBot", "arena", "ArenaResult",
     "to_networkx", "write_tree", "read_tree", "TreeTooLargeError",
     "GameRecord", "RoundRecord", "RecordError", "review", "Review",
 ]

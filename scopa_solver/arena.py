@@ -198,7 +198,7 @@ BOT_NAMES = ("random", "greedy", "pimc", "infer", "oracle")
 def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Optional[int] = 1):
     """A bot by name: random, greedy, pimc (`worlds` per decision, or pimc:N for N), infer (PIMC
     with inference from the opponent's plays, `InferenceBot`; infer:T for the opponent model's
-    temperature T, 1 by default) or oracle; EARLY/LATE (say greedy/pimc) plays EARLY until the
+    temperature T, 0.5 by default) or oracle; EARLY/LATE (say greedy/pimc) plays EARLY until the
     last three deals and LATE in them."""
     from .bots import GreedyBot, OracleBot, PhaseBot, PIMCBot, RandomBot
     from .inference import InferenceBot
@@ -217,13 +217,12 @@ def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Opti
     if kind == "oracle":
         return OracleBot()
     if kind == "infer":
+        if not arg:
+            return InferenceBot(worlds=worlds, seed=seed or 0, threads=threads)
         try:
-            temperature = float(arg) if arg else 1.0
+            return InferenceBot(worlds=worlds, seed=seed or 0, threads=threads, temperature=float(arg))
         except ValueError:
-            temperature = math.nan
-        if not temperature > 0 or math.isinf(temperature):
-            raise ValueError(f"infer:T needs a positive temperature, not {arg!r}")
-        return InferenceBot(worlds=worlds, seed=seed or 0, threads=threads, temperature=temperature)
+            raise ValueError(f"infer:T needs a positive temperature, not {arg!r}") from None
     if arg:
         if not arg.isdigit() or int(arg) < 1:
             raise ValueError(f"pimc:N needs a positive number of worlds, not {arg!r}")

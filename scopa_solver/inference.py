@@ -221,10 +221,10 @@ class InferenceBot(PIMCBot):
     """
 
     def __init__(self, worlds: int = 100, seed: int = 0, threads: Optional[int] = None,
-                 exact_limit: int = EXACT_LIMIT, temperature: float = 1.0,
+                 exact_limit: int = EXACT_LIMIT, temperature: float = 0.5,
                  tt_mb: Optional[float] = None) -> None:
         super().__init__(worlds=worlds, seed=seed, threads=threads, exact_limit=exact_limit, tt_mb=tt_mb)
-        if not temperature > 0:
+        if not 0 < temperature < math.inf:
             raise ValueError(f"temperature must be positive, not {temperature!r}")
         self.temperature = temperature
         self.model = GreedyBot()

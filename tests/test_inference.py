@@ -9,7 +9,7 @@ import pytest
 
 from helpers import random_positions
 
-from scopa_solver import GreedyBot, Position, RandomBot, Rules, play_round
+from scopa_solver import GreedyBot, PIMCBot, Position, RandomBot, Rules, play_round
 from scopa_solver.inference import InferenceBot, hand_posterior, read_opening_play
 
 
@@ -69,19 +69,45 @@ def test_the_posterior_is_a_distribution_that_keeps_the_true_hand() -> None:
     assert len(ratios) > 20 and statistics.mean(ratios) > 1.1     # the true hand is more likely than uniform
 
 
-def test_inference_bot_plays_reproducibly_and_without_peeking() -> None:
+def test_inference_bot_plays_reproducibly() -> None:
     pos = Position.new_round(seed=8)
     first = play_round(pos, InferenceBot(worlds=6, seed=2, threads=1), GreedyBot())
     again = play_round(pos, InferenceBot(worlds=6, seed=2, threads=1), GreedyBot())
     assert first.moves == again.moves and first.final.is_round_over()
-    # a view out of the blue (no history): two worlds of the same view get the same move
+
+
+def test_inference_bot_decides_from_what_the_player_has_seen() -> None:
+    # two bots in lockstep: one is handed the true positions, the other at each decision another
+    # world with the same view (other hidden cards); they must read the same plays and choose alike
+    informed = 0
+    for seed in range(3):
+        me = seed % 2
+        real = InferenceBot(worlds=6, seed=2, threads=1, exact_limit=60)
+        shadow = InferenceBot(worlds=6, seed=2, threads=1, exact_limit=60)
+        pos = Position.new_round(seed=seed)
+        while not pos.is_round_over():
+            if pos.to_move == me:
+                view = pos.view(me)
+                other = next((w for w in view.sample_worlds(10, seed=seed) if w != pos), pos)
+                assert real.observe(view) == shadow.observe(other.view(me))
+                informed += bool(real.observe(view))
+                move = real(pos)
+                assert shadow(other) == move
+            else:
+                move = GreedyBot()(pos)
+            pos = pos.play(move)
+    assert informed > 10        # the plays were read, so the memory was exercised
+
+
+def test_a_view_out_of_the_blue_is_played_as_pimc() -> None:
     bot = InferenceBot(worlds=6, seed=3, threads=1, exact_limit=60)
+    pimc = PIMCBot(worlds=6, seed=3, threads=1, exact_limit=60)
     for pos in random_positions(8, 31):
         if pos.is_round_over():
             continue
         view = pos.view(pos.to_move)
         other = next((w for w in view.sample_worlds(20, seed=1) if w != pos), pos)
-        assert bot(pos) == bot(other) == bot.choose(view)
+        assert bot(pos) == bot(other) == bot.choose(view) == pimc.choose(view)
 
 
 def test_temperature_must_be_positive() -> None:
