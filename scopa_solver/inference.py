@@ -35,14 +35,17 @@ import random
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
+import numpy as np
+
 from . import _kernel
 from .bots import GreedyBot, PIMCBot, _view_seed
 from .cards import ALL_MASK, iter_cards
 from .pimc import EXACT_LIMIT, _values, solve_worlds
-from .position import Move
+from .position import Move, Position
 from .view import View
 
-__all__ = ["OpponentPlay", "Reading", "InferenceBot", "read_play", "read_opening_play", "hand_posterior"]
+__all__ = ["OpponentPlay", "Reading", "InferenceBot", "read_play", "read_opening_play", "hand_posterior",
+           "modelled_values"]
 
 
 def _popcount(mask: int) -> int:
@@ -209,26 +212,65 @@ def _log_likelihoods(reading: Reading, hands: list[int], later: int, temperature
 
 # -- the bot -------------------------------------------------------------------------------------
 
+def modelled_values(view: View, worlds: Sequence[tuple[int, ...]], temperature: float,
+                    model: Optional[GreedyBot] = None, threads: Optional[int] = None,
+                    tt_mb: Optional[float] = None, clairvoyant: bool = False) -> np.ndarray:
+    """The worlds x moves matrix (columns in the order of `view.legal_moves()`) of the player's
+    round margin after each move in each world (given by its hidden groups, as
+    `View._enumerate_groups` makes them), when the opponent's next play is drawn from the
+    softmax-of-Greedy model, scored on what the opponent sees, and both sides play perfectly
+    after it. A move that ends the round is worth its final margin. With `clairvoyant`, the
+    opponent replies with its best move instead, which gives the plain exact values."""
+    model = model or GreedyBot()
+    moves = view.legal_moves()
+    me = view.player
+    values = np.zeros((len(worlds), len(moves)))
+    replies = []        # (world, move, child position) where the opponent replies
+    for i, groups in enumerate(worlds):
+        world = view._tuple(groups)
+        stock = tuple(card for g in groups[1:] for card in iter_cards(g))
+        for j, move in enumerate(moves):
+            child = Position._from_kernel(_kernel.play(world, move.packed)[0], stock, view.rules)
+            if child.is_round_over():
+                values[i, j] = child.round_score().margin(me)
+            else:       # the dealer plays a deal's last card: the opponent leads the next deal
+                replies.append((i, j, child))
+    solved = solve_worlds([child._kernel_tuple() for _, _, child in replies], threads=threads, tt_mb=tt_mb)
+    for (i, j, child), raw in zip(replies, solved):
+        theirs = {packed: lower for packed, (lower, _) in zip(raw.moves, raw.move_bounds)}
+        if clairvoyant:
+            values[i, j] = -max(theirs.values())
+            continue
+        scored = model.scores(child.view(1 - me))
+        top = max(score for _, score in scored)
+        weights = [math.exp((score - top) / temperature) for _, score in scored]
+        values[i, j] = -math.fsum(w * theirs[r.packed] for (r, _), w in zip(scored, weights)) / math.fsum(weights)
+    return values
+
+
 class InferenceBot(PIMCBot):
-    """`PIMCBot` with the worlds drawn from the posterior over the opponent's hand given its
-    plays of the current deal (see the module docstring; `temperature` is the opponent model's,
-    in `GreedyBot` score units). Sampled worlds draw the opponent's hand by systematic
-    resampling from the posterior and the stock uniformly; enumerated worlds are weighted.
+    """`PIMCBot` with a model of the opponent (see the module docstring; `temperature` is the
+    model's, in `GreedyBot` score units). The worlds draw the opponent's hand from the posterior
+    given its plays of the current deal: sampled worlds by systematic resampling (the stock
+    uniformly), enumerated worlds weighted. With `reply` (the default), while the worlds are
+    sampled (the first four deals), a move is valued against the model's next play of the
+    opponent instead of its clairvoyant best reply (`modelled_values`).
 
     The bot remembers, for each seat, the view it last decided on and its move, so it is a
     function of what the player has seen this round (not of the current view alone). Without a
-    readable history (a view out of the blue) it plays as `PIMCBot`.
+    readable history (a view out of the blue) it draws the hand uniformly, as `PIMCBot`.
     """
 
     def __init__(self, worlds: int = 100, seed: int = 0, threads: Optional[int] = None,
-                 exact_limit: int = EXACT_LIMIT, temperature: float = 0.5,
+                 exact_limit: int = EXACT_LIMIT, temperature: float = 0.5, reply: bool = True,
                  tt_mb: Optional[float] = None) -> None:
         super().__init__(worlds=worlds, seed=seed, threads=threads, exact_limit=exact_limit, tt_mb=tt_mb)
         if not 0 < temperature < math.inf:
             raise ValueError(f"temperature must be positive, not {temperature!r}")
         self.temperature = temperature
+        self.reply = reply
         self.model = GreedyBot()
-        self.name = f"PIMC({worlds})+inf(T={temperature:g})"
+        self.name = f"PIMC({worlds})+{'model' if reply else 'inf'}(T={temperature:g})"
         self._memory: dict[int, tuple[View, Move, list[OpponentPlay]]] = {}
 
     def observe(self, view: View) -> list[OpponentPlay]:
@@ -259,18 +301,26 @@ class InferenceBot(PIMCBot):
         moves = view.legal_moves()
         if len(moves) == 1:
             return moves[0]
-        if not plays or not view.opponent_cards:
-            return super().choose(view)
-        hands, posterior = hand_posterior(view, plays, self.temperature, self.model)
+        exact = view.count_worlds() <= self.exact_limit
         seed = _view_seed(self.seed, view)
-        if view.count_worlds() <= self.exact_limit:
-            probability = dict(zip(hands, posterior))
-            weighted = [(g, probability[g[0]]) for g in view._enumerate_groups()]
-            weighted = [(g, w) for g, w in weighted if w > 0]
+        if plays and view.opponent_cards:
+            hands, posterior = hand_posterior(view, plays, self.temperature, self.model)
+            if exact:
+                probability = dict(zip(hands, posterior))
+                weighted = [(g, probability[g[0]]) for g in view._enumerate_groups()]
+                weighted = [(g, w) for g, w in weighted if w > 0]
+            else:
+                weighted = [(g, 1.0) for g in self._sample(view, hands, posterior, self.worlds, seed)]
+        elif exact or not self.reply:
+            return super().choose(view)
         else:
-            weighted = [(g, 1.0) for g in self._sample(view, hands, posterior, self.worlds, seed)]
-        raws = solve_worlds([view._tuple(g) for g, _ in weighted], threads=self.threads, tt_mb=self.tt_mb)
-        values, _ = _values(moves, raws)
+            weighted = [(g, 1.0) for g in view._sample_groups(self.worlds, seed)]
+        worlds = [g for g, _ in weighted]
+        if self.reply and not exact:
+            values = modelled_values(view, worlds, self.temperature, self.model, self.threads, self.tt_mb)
+        else:
+            solved = solve_worlds([view._tuple(g) for g in worlds], threads=self.threads, tt_mb=self.tt_mb)
+            values = _values(moves, solved)[0]
         total = math.fsum(w for _, w in weighted)
         weights = [w / total for _, w in weighted]
         rows = values.tolist()

@@ -10,7 +10,9 @@ import pytest
 from helpers import random_positions
 
 from scopa_solver import GreedyBot, PIMCBot, Position, RandomBot, Rules, play_round
-from scopa_solver.inference import InferenceBot, hand_posterior, read_opening_play
+from scopa_solver import analyze
+from scopa_solver.inference import InferenceBot, hand_posterior, modelled_values, read_opening_play
+from scopa_solver.pimc import _values, solve_worlds
 
 
 def rounds_with_observations(seeds: range, opponent, rules: Rules = Rules()):
@@ -99,17 +101,53 @@ def test_inference_bot_decides_from_what_the_player_has_seen() -> None:
     assert informed > 10        # the plays were read, so the memory was exercised
 
 
-def test_a_view_out_of_the_blue_is_played_as_pimc() -> None:
+def test_a_view_out_of_the_blue_is_played_without_inference() -> None:
+    # no plays to read: the hand is drawn uniformly, so without the reply model it is PIMC
     bot = InferenceBot(worlds=6, seed=3, threads=1, exact_limit=60)
+    plain = InferenceBot(worlds=6, seed=3, threads=1, exact_limit=60, reply=False)
     pimc = PIMCBot(worlds=6, seed=3, threads=1, exact_limit=60)
     for pos in random_positions(8, 31):
         if pos.is_round_over():
             continue
         view = pos.view(pos.to_move)
         other = next((w for w in view.sample_worlds(20, seed=1) if w != pos), pos)
-        assert bot(pos) == bot(other) == bot.choose(view) == pimc.choose(view)
+        assert bot(pos) == bot(other) == bot.choose(view)
+        assert plain(pos) == plain(other) == pimc.choose(view)
 
 
 def test_temperature_must_be_positive() -> None:
     with pytest.raises(ValueError, match="temperature"):
         InferenceBot(temperature=0)
+
+
+def test_modelled_values_lie_between_the_best_and_the_worst_reply() -> None:
+    checked = forced = 0
+    for pos in random_positions(12, 57):
+        if pos.is_round_over() or len(pos.legal_moves()) < 2:
+            continue
+        view = pos.view(pos.to_move)
+        worlds = list(view._sample_groups(3, seed=5)) if view.count_worlds() > 60 else list(view._enumerate_groups())[:3]
+        exact = _values(view.legal_moves(), solve_worlds([view._tuple(g) for g in worlds], threads=1))[0]
+        assert (modelled_values(view, worlds, 0.5, clairvoyant=True, threads=1) == exact).all()
+        modelled = modelled_values(view, worlds, 0.5, threads=1)
+        assert (modelled >= exact - 1e-9).all()       # the opponent's best reply is the worst for the player
+        for i, groups in enumerate(worlds):
+            for j, move in enumerate(view.legal_moves()):
+                child = view._position(groups).play(move)
+                if child.is_round_over() or len(child.legal_moves()) == 1:
+                    assert modelled[i, j] == exact[i, j]
+                    forced += 1
+                else:
+                    worst = max(v.value for v in analyze(child))   # the opponent's values
+                    best = min(v.value for v in analyze(child))
+                    assert -worst - 1e-9 <= modelled[i, j] <= -best + 1e-9
+                checked += 1
+    assert checked > 40 and forced > 0
+
+
+def test_the_reply_model_can_be_switched_off() -> None:
+    pos = Position.new_round(seed=4)
+    view = pos.view(pos.to_move)
+    assert InferenceBot(worlds=6, seed=1, threads=1, reply=False).choose(view) == \
+        PIMCBot(worlds=6, seed=1, threads=1).choose(view)
+    assert InferenceBot(worlds=6, threads=1).name == "PIMC(6)+model(T=0.5)"
