@@ -192,40 +192,59 @@ def arena(bot_a: Callable[[Position], object], bot_b: Callable[[Position], objec
         seconds=time.perf_counter() - start, seed=seed, matches=matches, match_scores=match_scores)
 
 
-BOT_NAMES = ("random", "greedy", "pimc", "infer", "oracle")
+BOT_NAMES = ("random", "greedy", "pimc", "infer", "model", "oracle")
 
 
 def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Optional[int] = 1):
-    """A bot by name: random, greedy, pimc (`worlds` per decision, or pimc:N for N), infer (PIMC
-    with inference from the opponent's plays, `InferenceBot`; infer:T for the opponent model's
-    temperature T, 0.5 by default) or oracle; EARLY/LATE (say greedy/pimc) plays EARLY until the
-    last three deals and LATE in them."""
+    """A bot by name: random, greedy (greedy:scopa=8,sweepable=4 for other weights), pimc
+    (`worlds` per decision, or pimc:N for N), model (PIMC with the opponent model: inference of
+    its hand and its modelled reply, `InferenceBot`; model:T for the model's temperature T, 0.5
+    by default), infer (the same with the inference only: `reply=False`; infer:T) or oracle;
+    EARLY/LATE (say greedy/pimc) plays EARLY until the last three deals and LATE in them."""
     from .bots import GreedyBot, OracleBot, PhaseBot, PIMCBot, RandomBot
     from .inference import InferenceBot
     if "/" in spec:
         early, _, late = spec.partition("/")
         return PhaseBot(make_bot(early, worlds, seed, threads), make_bot(late, worlds, seed, threads))
     kind, _, arg = spec.strip().lower().partition(":")
-    if kind not in BOT_NAMES or (arg and kind not in ("pimc", "infer")):
+    if kind not in BOT_NAMES or (arg and kind in ("random", "oracle")):
         raise ValueError(f"unknown bot {spec!r}: choose {', '.join(BOT_NAMES)} (pimc:N for N worlds per "
-                         f"move, infer:T for the opponent model's temperature T, EARLY/LATE for one bot "
-                         f"before the last three deals and another in them)")
+                         f"move, model:T or infer:T for the opponent model's temperature T, greedy:NAME=W,... "
+                         f"for other weights, EARLY/LATE for one bot before the last three deals and another "
+                         f"in them)")
     if kind == "random":
         return RandomBot(seed=seed)
     if kind == "greedy":
-        return GreedyBot()
+        return GreedyBot(**_weights(arg)) if arg else GreedyBot()
     if kind == "oracle":
         return OracleBot()
-    if kind == "infer":
+    if kind in ("infer", "model"):
+        reply = kind == "model"
         if not arg:
-            return InferenceBot(worlds=worlds, seed=seed or 0, threads=threads)
+            return InferenceBot(worlds=worlds, seed=seed or 0, threads=threads, reply=reply)
         try:
-            return InferenceBot(worlds=worlds, seed=seed or 0, threads=threads, temperature=float(arg))
+            return InferenceBot(worlds=worlds, seed=seed or 0, threads=threads, temperature=float(arg), reply=reply)
         except ValueError:
-            raise ValueError(f"infer:T needs a positive temperature, not {arg!r}") from None
+            raise ValueError(f"{kind}:T needs a positive temperature, not {arg!r}") from None
     if arg:
         if not arg.isdigit() or int(arg) < 1:
             raise ValueError(f"pimc:N needs a positive number of worlds, not {arg!r}")
         worlds = int(arg)
     return PIMCBot(worlds=worlds, seed=seed or 0, threads=threads)
+
+
+def _weights(arg: str) -> dict[str, float]:
+    """greedy:NAME=W,... as GreedyBot keyword arguments."""
+    weights = {}
+    for item in arg.split(","):
+        name, _, value = item.partition("=")
+        try:
+            weights[name.strip()] = float(value)
+        except ValueError:
+            raise ValueError(f"greedy:NAME=W,... needs numbers, not {item!r}") from None
+    known = ("card", "coin", "settebello", "seven", "scopa", "sweepable")
+    unknown = [name for name in weights if name not in known]
+    if unknown:
+        raise ValueError(f"unknown GreedyBot weight {unknown[0]!r}: choose {', '.join(known)}")
+    return weights
 

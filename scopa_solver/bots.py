@@ -97,7 +97,9 @@ class GreedyBot(Bot):
                  seven: float = 2.5, scopa: float = 12.0, sweepable: float = 8.0) -> None:
         self.weights = dict(card=card, coin=coin, settebello=settebello, seven=seven, scopa=scopa,
                             sweepable=sweepable)
-        self.name = "Greedy"
+        defaults = GreedyBot.__init__.__defaults__
+        changed = [f"{k}={v:g}" for (k, v), d in zip(self.weights.items(), defaults) if v != d]
+        self.name = f"Greedy({', '.join(changed)})" if changed else "Greedy"
 
     def scores(self, view: View) -> list[tuple[Move, float]]:
         """Every legal move with its heuristic score, best first."""

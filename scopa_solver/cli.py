@@ -197,8 +197,8 @@ def cmd_tree(args) -> int:
 # -- imperfect information, bots, games -------------------------------------------------------------
 
 def make_bot(spec: str, *, worlds: int = 100, seed: Optional[int] = None, threads: Optional[int] = None):
-    """A bot from its command-line name: random, greedy, pimc (pimc:N for N worlds), infer
-    (infer:T), oracle, or EARLY/LATE (see `arena.make_bot`)."""
+    """A bot from its command-line name: random, greedy, pimc (pimc:N for N worlds), model,
+    infer, oracle, or EARLY/LATE (see `arena.make_bot`)."""
     from .arena import make_bot as arena_bot
     try:
         return arena_bot(spec, worlds=worlds, seed=seed, threads=threads)
@@ -451,7 +451,7 @@ def _add_game_commands(sub, common) -> None:
     p.set_defaults(func=cmd_bench)
 
     p = common(sub.add_parser("arena", help="bot against bot, duplicate deals"), position=False)
-    p.add_argument("bot_a", metavar="BOT_A", help="random, greedy, pimc, pimc:N, infer, infer:T, oracle, or EARLY/LATE "
+    p.add_argument("bot_a", metavar="BOT_A", help="random, greedy, greedy:NAME=W,..., pimc, pimc:N, model, model:T, infer, infer:T, oracle, or EARLY/LATE "
                    "(one bot until the last three deals, the other in them: greedy/pimc)")
     p.add_argument("bot_b", metavar="BOT_B")
     p.add_argument("--rounds", type=int, default=10, help="duplicate deals, each played twice (default 10)")
@@ -463,7 +463,7 @@ def _add_game_commands(sub, common) -> None:
     p.set_defaults(func=cmd_arena)
 
     p = common(sub.add_parser("play", help="play a match against a bot in the terminal"), position=False)
-    p.add_argument("--bot", default="pimc", help="random, greedy, pimc (default), pimc:N, infer, infer:T, oracle")
+    p.add_argument("--bot", default="pimc", help="random, greedy, pimc (default), pimc:N, model, model:T, infer, infer:T, oracle")
     p.add_argument("--seed", type=int, default=None, help="seed of the deals (and the bot)")
     p.add_argument("--worlds", type=_positive_int, default=100, help="worlds per PIMC decision (default 100)")
     p.add_argument("--threads", type=int, default=None, help="PIMC workers (default: every core)")

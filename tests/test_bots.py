@@ -166,3 +166,17 @@ def test_make_bot_reads_phase_specs() -> None:
     assert oracle_late(pos) in solve(pos).best_moves          # the oracle still sees the position
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("greedy/chess")
+
+
+def test_make_bot_reads_weights_and_the_opponent_model() -> None:
+    greedy = make_bot("greedy:scopa=8, sweepable=4")
+    assert greedy.weights["scopa"] == 8 and greedy.weights["sweepable"] == 4 and greedy.weights["card"] == 1
+    assert greedy.name == "Greedy(scopa=8, sweepable=4)" and make_bot("greedy").name == "Greedy"
+    model, infer = make_bot("model:1", worlds=9), make_bot("infer")
+    assert (model.reply, model.temperature, model.worlds) == (True, 1.0, 9)
+    assert (infer.reply, infer.temperature) == (False, 0.5)
+    for spec, message in [("greedy:luck=3", "weight 'luck'"), ("greedy:scopa=many", "numbers"),
+                          ("model:0", "positive temperature"), ("infer:hot", "positive temperature"),
+                          ("oracle:2", "unknown bot")]:
+        with pytest.raises(ValueError, match=message):
+            make_bot(spec)
