@@ -252,9 +252,9 @@ class InferenceBot(PIMCBot):
     """`PIMCBot` with a model of the opponent (see the module docstring; `temperature` is the
     model's, in `GreedyBot` score units). The worlds draw the opponent's hand from the posterior
     given its plays of the current deal: sampled worlds by systematic resampling (the stock
-    uniformly), enumerated worlds weighted. With `reply` (the default), while the worlds are
-    sampled (the first four deals), a move is valued against the model's next play of the
-    opponent instead of its clairvoyant best reply (`modelled_values`).
+    uniformly), enumerated worlds weighted. With `reply` (the default), a move is valued against
+    the model's next play of the opponent instead of its clairvoyant best reply
+    (`modelled_values`).
 
     The bot remembers, for each seat, the view it last decided on and its move, so it is a
     function of what the player has seen this round (not of the current view alone). Without a
@@ -311,12 +311,14 @@ class InferenceBot(PIMCBot):
                 weighted = [(g, w) for g, w in weighted if w > 0]
             else:
                 weighted = [(g, 1.0) for g in self._sample(view, hands, posterior, self.worlds, seed)]
-        elif exact or not self.reply:
+        elif not self.reply:
             return super().choose(view)
+        elif exact:
+            weighted = [(g, 1.0) for g in view._enumerate_groups()]
         else:
             weighted = [(g, 1.0) for g in view._sample_groups(self.worlds, seed)]
         worlds = [g for g, _ in weighted]
-        if self.reply and not exact:
+        if self.reply:
             values = modelled_values(view, worlds, self.temperature, self.model, self.threads, self.tt_mb)
         else:
             solved = solve_worlds([view._tuple(g) for g in worlds], threads=self.threads, tt_mb=self.tt_mb)
