@@ -1,19 +1,24 @@
-"""Inference from the opponent's plays: which hands the opponent probably holds.
+"""The opponent model: which hands the opponent probably holds, and what it will play next.
 
 Determinization (`suggest`) draws the opponent's hand uniformly from the unseen cards, as if its
-plays told nothing. They do: a sensible player rarely lays a card down while holding one that
-sweeps the table or takes the settebello. This module weighs every possible opponent hand by the
-likelihood of the opponent's plays of the current deal under a generic opponent model, and
-`InferenceBot` solves worlds drawn from that posterior.
+plays told nothing, and values a move against the opponent's best reply in each world, as if the
+opponent saw the player's hand. A real opponent's plays do tell something: a sensible player
+rarely lays a card down while holding one that sweeps the table or takes the settebello. And it
+does not see the player's hand when it replies.
 
-The opponent model: at each decision the opponent picks a legal move with probability
-softmax(score / T) over its legal moves, the scores being `GreedyBot`'s one-ply heuristic (a
-capture is worth its cards, coins, sevens and settebello, a sweep 12; a lay-down costs what it
-offers). Only the current deal's plays matter: the hand the opponent held at each of them is its
-current hand plus the cards it played since, while earlier deals' hands are already revealed.
-The posterior of a hand H is the product over those plays of the chance of the observed move
-with hand H (the prior is uniform), so it is computed exactly over every hand, not by
-reweighting a sample.
+The model: at each decision the opponent picks a legal move with probability softmax(score / T)
+over its legal moves, the scores being `GreedyBot`'s one-ply heuristic computed on what the
+opponent sees (a capture is worth its cards, coins, sevens and settebello, a sweep 12; a lay-down
+costs what it offers). `InferenceBot` uses it twice:
+
+- `hand_posterior` weighs every hand the opponent may hold by the likelihood of its plays of the
+  current deal: the hand it held at each of them is its current hand plus the cards it played
+  since, while earlier deals' hands are already revealed. The posterior of a hand H is the
+  product over those plays of the chance of the observed move with hand H (the prior is
+  uniform), computed exactly over every hand, not by reweighting a sample.
+- `modelled_values` values each move in each world against the model's next play of the
+  opponent (the exact values after each of its replies, averaged with the model's weights)
+  instead of its clairvoyant best reply.
 
 There is no move history in a `View`: `InferenceBot` remembers the view it last decided on and
 its own move, and reads the opponent's play in between from what became public (the one card
@@ -233,7 +238,7 @@ def modelled_values(view: View, worlds: Sequence[tuple[int, ...]], temperature: 
             child = Position._from_kernel(_kernel.play(world, move.packed)[0], stock, view.rules)
             if child.is_round_over():
                 values[i, j] = child.round_score().margin(me)
-            else:       # the dealer plays a deal's last card: the opponent leads the next deal
+            else:       # the opponent replies (after a deal's last card, leading the next deal)
                 replies.append((i, j, child))
     solved = solve_worlds([child._kernel_tuple() for _, _, child in replies], threads=threads, tt_mb=tt_mb)
     for (i, j, child), raw in zip(replies, solved):
