@@ -83,7 +83,7 @@ def run(bot_a: str, bot_b: str, rounds: int = 100, matches: int = 0, seed: int =
             "match_ci95": list(r.match_ci95) if r.match_ci95 else None,
             "decisions": list(r.decisions), "bot_seconds": list(r.bot_seconds),
             "decisions_per_second": r.decisions_per_second, "seconds": r.seconds,
-            "seed": seed, "worlds": worlds, "threads": threads, "text": str(r)}
+            "seed": seed, "worlds": worlds, "threads": threads, "margins": list(r.margins), "text": str(r)}
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
