@@ -9,9 +9,10 @@ Three measurements, each the median over seeded cases, every case with cold tran
 - ``first_play``: `suggest` at the first play of a round with `worlds` (1,000) sampled worlds,
   each solved to the end of the round. Target: under 2 s.
 - ``duplicate_deal``: a full duplicate deal (the deal played twice, seats swapped) of
-  ``PIMCBot(worlds=100)`` against ``GreedyBot``. Target: under 5 s.
+  ``PIMCBot(worlds=100)`` against ``GreedyBot``. Target: under 5 s. (`--bot model`: the same
+  with the opponent model's `InferenceBot`.)
 
-    python benchmarks/bench_pimc.py [--cases N] [--threads T] [--seed S] [--only NAME ...] [--json]
+    python benchmarks/bench_pimc.py [--cases N] [--threads T] [--seed S] [--only NAME ...] [--bot B] [--json]
 
 ``run(...)`` returns the figures as a dict; ``main(argv)`` is the command line.
 """
@@ -31,7 +32,8 @@ try:
 except ImportError:  # run from a checkout that is not installed: use the checkout
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scopa_solver import GreedyBot, PIMCBot, Position, View, arena, suggest  # noqa: E402
+from scopa_solver import GreedyBot, Position, View, arena, suggest  # noqa: E402
+from scopa_solver.arena import make_bot  # noqa: E402
 from scopa_solver.pimc import clear_tables  # noqa: E402
 
 BENCHMARKS = ("last_but_one", "first_play", "duplicate_deal")
@@ -98,13 +100,13 @@ def bench_first_play(cases: int, seed: int, threads: Optional[int], worlds: int)
     return _summary("first_play", runs, worlds=worlds, nodes=statistics.median(nodes))
 
 
-def bench_duplicate_deal(cases: int, seed: int, threads: Optional[int], worlds: int) -> dict:
+def bench_duplicate_deal(cases: int, seed: int, threads: Optional[int], worlds: int, bot: str = "pimc") -> dict:
     rng = random.Random(seed)
     runs, decisions = [], []
     for _ in range(cases):
         clear_tables()
         start = time.perf_counter()
-        result = arena(PIMCBot(worlds=worlds, seed=seed, threads=threads), GreedyBot(), rounds=1,
+        result = arena(make_bot(bot, worlds=worlds, seed=seed, threads=threads), GreedyBot(), rounds=1,
                        seed=rng.getrandbits(32), progress=False)
         runs.append(time.perf_counter() - start)
         decisions.append(result.decisions[0])
@@ -112,7 +114,8 @@ def bench_duplicate_deal(cases: int, seed: int, threads: Optional[int], worlds: 
 
 
 def run(cases: Optional[int] = None, seed: int = 1, threads: Optional[int] = None,
-        only: Sequence[str] = BENCHMARKS, first_play_worlds: int = 1000, bot_worlds: int = 100) -> dict:
+        only: Sequence[str] = BENCHMARKS, first_play_worlds: int = 1000, bot_worlds: int = 100,
+        bot: str = "pimc") -> dict:
     """Measure the benchmarks named in `only` (all three by default) on `cases` seeded cases
     each (default: 20, 5 and 5); `threads` workers per `suggest` (None: every core). Returns
     {name: {"median": seconds, "target": seconds, "meets_target": bool, "runs": [...], ...}}."""
@@ -132,7 +135,7 @@ def run(cases: Optional[int] = None, seed: int = 1, threads: Optional[int] = Non
         elif name == "first_play":
             out[name] = bench_first_play(n, seed, threads, first_play_worlds)
         else:
-            out[name] = bench_duplicate_deal(n, seed, threads, bot_worlds)
+            out[name] = bench_duplicate_deal(n, seed, threads, bot_worlds, bot)
     return out
 
 
@@ -156,10 +159,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--only", nargs="+", choices=BENCHMARKS, default=list(BENCHMARKS))
     parser.add_argument("--worlds", type=int, default=1000, help="sampled worlds at the first play")
     parser.add_argument("--bot-worlds", type=int, default=100, help="worlds per PIMC decision")
+    parser.add_argument("--bot", default="pimc", help="the duplicate deal's bot: pimc (default) or model")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     result = run(cases=args.cases, seed=args.seed, threads=args.threads, only=args.only,
-                 first_play_worlds=args.worlds, bot_worlds=args.bot_worlds)
+                 first_play_worlds=args.worlds, bot_worlds=args.bot_worlds, bot=args.bot)
     print(json.dumps(result, indent=2) if args.json else _report(result))
     return 0
 
