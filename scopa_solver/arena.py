@@ -235,6 +235,8 @@ def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Opti
 
 def _weights(arg: str) -> dict[str, float]:
     """greedy:NAME=W,... as GreedyBot keyword arguments."""
+    from .bots import GreedyBot
+    known = tuple(GreedyBot().weights)
     weights = {}
     for item in arg.split(","):
         name, _, value = item.partition("=")
@@ -242,7 +244,6 @@ def _weights(arg: str) -> dict[str, float]:
             weights[name.strip()] = float(value)
         except ValueError:
             raise ValueError(f"greedy:NAME=W,... needs numbers, not {item!r}") from None
-    known = ("card", "coin", "settebello", "seven", "scopa", "sweepable")
     unknown = [name for name in weights if name not in known]
     if unknown:
         raise ValueError(f"unknown GreedyBot weight {unknown[0]!r}: choose {', '.join(known)}")
