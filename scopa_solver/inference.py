@@ -43,7 +43,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from . import _kernel
-from .bots import GreedyBot, PIMCBot, _view_seed
+from .bots import GreedyBot, PIMCBot, _popcount, _view_seed
 from .cards import ALL_MASK, iter_cards
 from .pimc import EXACT_LIMIT, _values, solve_worlds
 from .position import Move, Position
@@ -51,10 +51,6 @@ from .view import View
 
 __all__ = ["OpponentPlay", "Reading", "InferenceBot", "read_play", "read_opening_play", "hand_posterior",
            "modelled_values"]
-
-
-def _popcount(mask: int) -> int:
-    return bin(mask).count("1")
 
 
 @dataclass(frozen=True)
@@ -232,10 +228,10 @@ def modelled_values(view: View, worlds: Sequence[tuple[int, ...]], temperature: 
     values = np.zeros((len(worlds), len(moves)))
     replies = []        # (world, move, child position) where the opponent replies
     for i, groups in enumerate(worlds):
-        world = view._tuple(groups)
-        stock = tuple(card for g in groups[1:] for card in iter_cards(g))
+        world = view._position(groups)
         for j, move in enumerate(moves):
-            child = Position._from_kernel(_kernel.play(world, move.packed)[0], stock, view.rules)
+            child = Position._from_kernel(_kernel.play(world._kernel_tuple(), move.packed)[0], world.stock,
+                                          view.rules)
             if child.is_round_over():
                 values[i, j] = child.round_score().margin(me)
             else:       # the opponent replies (after a deal's last card, leading the next deal)
