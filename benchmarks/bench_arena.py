@@ -26,10 +26,10 @@ except ImportError:  # run from a checkout that is not installed: use the checko
 
 import random  # noqa: E402
 
-from scopa_solver.arena import BOT_NAMES, arena, make_bot  # noqa: E402
-from scopa_solver.bots import Bot, PIMCBot, _view_seed  # noqa: E402
-from scopa_solver.cards import iter_cards  # noqa: E402
-from scopa_solver.pimc import EXACT_LIMIT, _values, solve_worlds  # noqa: E402
+from scopa_solver.play.arena import BOT_NAMES, arena, make_bot  # noqa: E402
+from scopa_solver.play.bots import Bot, PIMCBot, view_seed  # noqa: E402
+from scopa_solver.core.cards import iter_cards  # noqa: E402
+from scopa_solver.imperfect.pimc import EXACT_LIMIT, solve_worlds, value_matrix  # noqa: E402
 
 SEER_NAMES = ("sees-hand", "sees-hand-after")
 
@@ -51,14 +51,14 @@ class HandSeer(Bot):
             return moves[0]
         if view.count_worlds() <= EXACT_LIMIT or (self.after and view.opponent_cards == 3):
             return self.pimc.choose(view)
-        rng = random.Random(_view_seed(self.seed, view))
+        rng = random.Random(view_seed(self.seed, view))
         hand = position.hands[1 - position.to_move]
         tuples = []
         for _ in range(self.worlds):
             stock = [c.mask for c in iter_cards(view.unseen & ~hand)]
             rng.shuffle(stock)
-            tuples.append(view._tuple([hand] + [sum(stock[i:i + 3]) for i in range(0, len(stock), 3)]))
-        values, _ = _values(moves, solve_worlds(tuples, threads=self.threads))
+            tuples.append(view.state_of([hand] + [sum(stock[i:i + 3]) for i in range(0, len(stock), 3)]))
+        values, _ = value_matrix(moves, solve_worlds(tuples, threads=self.threads))
         mean = values.mean(axis=0)
         return moves[min(range(len(moves)), key=lambda j: (-mean[j], str(moves[j])))]
 

@@ -26,7 +26,7 @@ try:
 except ImportError:  # run from a checkout that is not installed: use the checkout
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scopa_solver import Position, Rules, _kernel  # noqa: E402
+from scopa_solver import Position, Rules, kernel  # noqa: E402
 
 DEFAULT_ROUNDS = 2000
 DEFAULT_REPEATS = 5
@@ -41,11 +41,11 @@ def deals(count: int, seed: int, rules: Rules = Rules()) -> list[Position]:
 
 def kernel_playouts(positions: Sequence[Position], per_position: int, seed: int) -> tuple[int, float]:
     """Play `per_position` random rounds from each position in the kernel: (moves, seconds)."""
-    tuples = [p._kernel_tuple() for p in positions]
+    tuples = [p.kernel_state() for p in positions]
     start = time.perf_counter()
     moves = 0
     for i, t in enumerate(tuples):
-        moves += _kernel.random_playouts(t, per_position, seed * 1000003 + i + 1)
+        moves += kernel.random_playouts(t, per_position, seed * 1000003 + i + 1)
     return moves, time.perf_counter() - start
 
 

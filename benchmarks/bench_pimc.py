@@ -33,8 +33,8 @@ except ImportError:  # run from a checkout that is not installed: use the checko
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scopa_solver import GreedyBot, Position, View, arena, suggest  # noqa: E402
-from scopa_solver.arena import make_bot  # noqa: E402
-from scopa_solver.pimc import clear_tables  # noqa: E402
+from scopa_solver.play.arena import make_bot  # noqa: E402
+from scopa_solver.kernel import clear_tables  # noqa: E402
 
 BENCHMARKS = ("last_but_one", "first_play", "duplicate_deal")
 TARGETS = {"last_but_one": 0.1, "first_play": 2.0, "duplicate_deal": 5.0}

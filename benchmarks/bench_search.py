@@ -27,7 +27,8 @@ import time
 from typing import Callable, Optional, Sequence
 
 from scopa_solver import Position, analyze, solve, solve_many
-from scopa_solver.solver import SearchResult, borrow_searcher, clear_tables
+from scopa_solver.kernel import borrow_searcher, clear_tables
+from scopa_solver.search.solver import SearchResult
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REFERENCE_BUDGET = 20.0     # seconds of pure-Python minimax per group at most
@@ -82,7 +83,7 @@ def _timed(positions: Sequence[Position], run: Callable, budget: float, repeat: 
 def _value_only(pos: Position) -> SearchResult:
     """The search `solve_values` runs: the value alone, no optimal moves, no pv."""
     with borrow_searcher() as searcher:
-        return SearchResult(pos, searcher.search(pos._kernel_tuple(), 0))
+        return SearchResult(pos, searcher.search(pos.kernel_state(), 0))
 
 
 def _reference(positions: Sequence[Position], budget: float) -> dict:

@@ -34,9 +34,20 @@ cdef int _small(object value, str what, int low, int high) except? -999:
 # What root_search can be asked for (root.pxi), for the Python side: best, pv, all, full window.
 WANT_FLAGS = (WANT_BEST, WANT_PV, WANT_ALL, FULL_WINDOW)
 
+# The rule switches by option name, for the Python side (which never copies them by hand).
+RULE_BITS = dict(asso_piglia_tutto=RULE_ASSO_PIGLIA_TUTTO, ace_sweep_is_scopa=RULE_ACE_SWEEP_IS_SCOPA,
+                 re_bello=RULE_RE_BELLO, napola=RULE_NAPOLA, fewest_cards=RULE_FEWEST_CARDS,
+                 primiera_zero=RULE_PRIMIERA_ZERO)
 
-cdef int load_position(tuple pos, State* s, Game* g) except -1:
+# The largest transposition table a Searcher accepts (MiB).
+MAX_TT_MB = 65536
+
+
+cdef int load_position(object state, State* s, Game* g) except -1:
     cdef int k, n
+    if not isinstance(state, tuple):
+        raise TypeError(f"a kernel position is a KernelState (a 12-tuple), not {type(state).__name__}")
+    cdef tuple pos = <tuple>state     # a KernelState is a tuple subclass
     if len(pos) != 12:
         raise ValueError("a kernel position is a 12-tuple")
     s.hand[0] = _cards(pos[0], "hand 0", MAX_HAND)
@@ -79,7 +90,7 @@ cdef tuple dump_position(const State* s, tuple deals, int rules):
             s.to_move, s.dealer, s.last_capturer, deals[len(deals) - s.deals_left:], rules)
 
 
-def legal_moves(tuple pos):
+def legal_moves(object pos):
     """The legal moves of the side to move, packed (card << 40 | captured mask), in kernel order."""
     cdef State s
     cdef Game g
@@ -92,13 +103,15 @@ def legal_moves(tuple pos):
     return [moves[i] for i in range(n)]
 
 
-def play(tuple pos, object packed_move):
-    """(position after `move`, 1 if it scored a scopa else 0); ValueError if `move` is illegal."""
+def play(object pos, object packed_move):
+    """(position after `move`, scopa, dealt, leftovers mask, leftovers seat or -1); ValueError if `move` is illegal."""
     cdef State s
     cdef Game g
     cdef uint64_t moves[MAX_MOVES]
     cdef uint64_t move
     cdef int n, i, scopa
+    cdef State before
+    cdef uint64_t captured, table_after, leftovers
     load_position(pos, &s, &g)
     try:
         move = packed_move
@@ -107,8 +120,15 @@ def play(tuple pos, object packed_move):
     n = 0 if round_over(&s) else generate_moves(&s, g.rules, moves)
     for i in range(n):
         if moves[i] == move:
+            before = s
             scopa = apply_move(&s, &g, move)
-            return dump_position(&s, tuple(pos[10]), g.rules), scopa
+            # the events are read off the two states, so apply_move stays lean for the search
+            captured = move & ALL_CARDS
+            table_after = (before.table & ~captured) | (0 if captured else (1ULL << (move >> 40)))
+            leftovers = table_after if round_over(&s) and s.last_capturer >= 0 else 0
+            return (dump_position(&s, tuple(pos[10]), g.rules), bool(scopa),
+                    s.deals_left < before.deals_left, leftovers,
+                    s.last_capturer if leftovers else -1)
     raise ValueError("illegal move")
 
 
@@ -132,7 +152,7 @@ cdef inline uint64_t xorshift(uint64_t* x) noexcept nogil:
     return x[0]
 
 
-def random_playouts(tuple pos, int playouts, uint64_t seed=1):
+def random_playouts(object pos, int playouts, uint64_t seed=1):
     """Play `playouts` uniformly random rounds from pos in C; return the number of moves made."""
     cdef State root, s
     cdef Game g
@@ -271,7 +291,7 @@ cdef class Searcher:
         k.fill = (<double>self.S.table.filled / self.S.table.capacity) if self.S.table.capacity else 0.0
         return k
 
-    def search(self, tuple pos, int want=WANT_BEST | WANT_PV, uint64_t max_nodes=0,
+    def search(self, object pos, int want=WANT_BEST | WANT_PV, uint64_t max_nodes=0,
                double time_limit=0.0, bint check_signals=True):
         """Search one position; see root.pxi for `want`."""
         results = self.search_many([pos], want, max_nodes, time_limit, check_signals)
@@ -318,7 +338,7 @@ cdef class Searcher:
             free(games)
             free(results)
 
-    def trace(self, tuple pos, int want=0, int max_events=100000):
+    def trace(self, object pos, int want=0, int max_events=100000):
         """Search one position recording every event (see trace.pxi); returns (events, result).
 
         Events are tuples: ("pass", depth, alpha, beta, move), ("enter", depth, alpha, beta, move),

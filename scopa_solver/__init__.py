@@ -6,7 +6,15 @@
 ['7dx3s+4s']
 >>> solve(pos).value
 4
+
+The core (cards, rules, positions) and the exact search load with the package; the rest (views
+and suggestions, bots, records, trees, with numpy and networkx behind them) on first use.
 """
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
 try:
     from . import _kernel  # noqa: F401
 except ImportError as exc:  # pragma: no cover - only without a build
@@ -15,31 +23,49 @@ except ImportError as exc:  # pragma: no cover - only without a build
         "'pip install -e .' or 'python setup.py build_ext --inplace' from the project folder"
     ) from exc
 
-from .cards import Card, DECK
-from .errors import (CardError, DuplicateCardError, IllegalMoveError, NotationError,
-                     PositionError, RulesError, ScopaError)
-from .rules import Rules
-from .position import Move, Position, RoundScore, PlayerScore
-from .game import play_round, play_match, RoundResult, MatchResult
-from .solver import solve, analyze, solve_many, analyze_many, SearchResult, MoveValue
-from .errors import ViewError
-from .view import View
-from .pimc import suggest, Suggestion, MoveStats
-from .bots import Bot, RandomBot, GreedyBot, PIMCBot, OracleBot
-from .inference import InferenceBot
-from .arena import arena, ArenaResult
+from .core.cards import Card, DECK
+from .core.position import Move, Position
+from .core.rules import Rules
+from .core.score import PlayerScore, RoundScore
+from .errors import (CardError, DuplicateCardError, IllegalMoveError, LimitError, NotationError,
+                     PositionError, RecordError, RulesError, ScopaError, ViewError)
+from .search.solver import MoveValue, SearchResult, analyze, analyze_many, solve, solve_many, solve_values
 
-from .tree import to_networkx, write_tree, read_tree, TreeTooLargeError
-from .errors import RecordError
-from .record import GameRecord, RoundRecord
-from .review import review, Review
+# name -> module that defines it, imported on first use (PEP 562)
+_LAZY = {
+    "View": "imperfect.view",
+    "suggest": "imperfect.pimc", "Suggestion": "imperfect.pimc", "MoveStats": "imperfect.pimc",
+    "InferenceBot": "imperfect.inference",
+    "play_round": "play.game", "play_match": "play.game", "RoundResult": "play.game", "MatchResult": "play.game",
+    "Bot": "play.bots", "RandomBot": "play.bots", "GreedyBot": "play.bots", "PIMCBot": "play.bots",
+    "OracleBot": "play.bots",
+    "arena": "play.arena", "ArenaResult": "play.arena",
+    "GameRecord": "play.record", "RoundRecord": "play.record",
+    "review": "play.review", "Review": "play.review",
+    "to_networkx": "tree.build", "TreeTooLargeError": "tree.build",
+    "write_tree": "tree.build", "read_tree": "tree.build",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'scopa_solver' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "Card", "DECK", "Rules", "Move", "Position", "RoundScore", "PlayerScore",
     "play_round", "play_match", "RoundResult", "MatchResult",
-    "solve", "analyze", "solve_many", "analyze_many", "SearchResult", "MoveValue",
+    "solve", "analyze", "solve_many", "analyze_many", "solve_values", "SearchResult", "MoveValue",
     "ScopaError", "CardError", "DuplicateCardError", "IllegalMoveError", "NotationError",
-    "PositionError", "RulesError",
+    "PositionError", "RulesError", "LimitError",
     "View", "ViewError", "suggest", "Suggestion", "MoveStats",
     "Bot", "RandomBot", "GreedyBot", "PIMCBot", "InferenceBot", "OracleBot", "arena", "ArenaResult",
     "to_networkx", "write_tree", "read_tree", "TreeTooLargeError",

@@ -37,3 +37,16 @@ class ViewError(ScopaError):
 class RecordError(ScopaError):
     """A game record that cannot be read: not the format, an unknown version, a bad field, or
     moves that do not replay (the message names the first bad move)."""
+
+
+class LimitError(ScopaError):
+    """A limit that cannot be honoured: a table size, thread count, node or time limit, or
+    number of worlds out of range, or more memory than the machine can give."""
+
+
+def excerpt(value: object, limit: int = 40) -> str:
+    """A short quotation of bad input for an error message (never the whole of a long input)."""
+    text = value if isinstance(value, str) else repr(value)
+    if len(text) > limit:
+        text = text[:limit - 3] + "..."
+    return repr(text) if isinstance(value, str) else text

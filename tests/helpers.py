@@ -10,7 +10,7 @@ from typing import Iterator, Optional
 from reference import RefRules, RefState
 
 from scopa_solver import Position, Rules
-from scopa_solver.cards import iter_cards
+from scopa_solver.core.cards import iter_cards
 
 VARIANTS = {
     "default": Rules(),

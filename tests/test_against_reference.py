@@ -17,7 +17,7 @@ import pytest
 from helpers import VARIANTS, move_set, random_positions, ref_rules, to_ref
 from reference import ALL_CARDS, RefState, ref_napola, ref_primiera, ref_round_points
 from scopa_solver import Move, Position, Rules
-from scopa_solver.cards import ALL_MASK, iter_cards
+from scopa_solver.core.cards import ALL_MASK, iter_cards
 
 VARIANT_NAMES = list(VARIANTS)
 POSITIONS_PER_VARIANT = 720        # x 7 variants = 5,040 positions reached by random play

@@ -8,8 +8,8 @@ from helpers import random_positions
 
 from scopa_solver import (DECK, ArenaResult, GreedyBot, Move, OracleBot, PIMCBot, Position, RandomBot,
                           View, arena, play_round, solve)
-from scopa_solver.arena import make_bot
-from scopa_solver.bots import Bot, PhaseBot
+from scopa_solver.play.arena import make_bot
+from scopa_solver.play.bots import Bot, PhaseBot
 
 
 def twins(count: int, seed: int, **kw) -> list[tuple[Position, Position]]:

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from scopa_solver import (GreedyBot, Position, RandomBot, View, analyze, arena, solve, suggest)
-from scopa_solver import cli
+import scopa_solver.cli.app as cli
 from scopa_solver.cli import main
-from scopa_solver.record import GameRecord
-from scopa_solver.review import review
+from scopa_solver.play.record import GameRecord
+from scopa_solver.play.review import review
 
 ROOT = Path(__file__).resolve().parent.parent
 LAST = "5c5bFd/4d6sRb 3c5dRs2b -/- - 0/0 0 1 -"
@@ -406,7 +406,7 @@ def test_console_script_in_a_subprocess():
 
 
 def test_play_a_whole_match_from_seat_1(capsys, monkeypatch, tmp_path):
-    from scopa_solver import terminal
+    from scopa_solver.play import terminal
     monkeypatch.setattr(terminal, "ask_move", lambda pos, ask, say: pos.legal_moves()[-1])
     path = tmp_path / "match.json"
     code, out, err = run(capsys, "play", "--bot", "greedy", "--seat", "1", "--seed", "5", "--name", "Ann",

@@ -12,10 +12,10 @@ from types import SimpleNamespace
 
 import pytest
 
-import scopa_solver.game as game
+import scopa_solver.play.game as game
 from helpers import VARIANTS
 from scopa_solver import DECK, Card, Move, Position, Rules, RoundScore, play_match
-from scopa_solver.cards import iter_cards
+from scopa_solver.core.cards import iter_cards
 
 
 def card_set(mask: int) -> set[str]:

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from scopa_solver import IllegalMoveError, Move, Position, Rules, play_match, play_round
-from scopa_solver.cards import ALL_MASK, iter_cards
+from scopa_solver.core.cards import ALL_MASK, iter_cards
 
 
 def random_chooser(seed: int):

@@ -11,8 +11,8 @@ from helpers import random_positions
 
 from scopa_solver import GreedyBot, PIMCBot, Position, RandomBot, Rules, play_round
 from scopa_solver import analyze
-from scopa_solver.inference import InferenceBot, hand_posterior, modelled_values, read_opening_play
-from scopa_solver.pimc import _values, solve_worlds
+from scopa_solver.imperfect.inference import InferenceBot, hand_posterior, modelled_values, read_opening_play
+from scopa_solver.imperfect.pimc import solve_worlds, value_matrix
 
 
 def rounds_with_observations(seeds: range, opponent, rules: Rules = Rules()):
@@ -126,14 +126,14 @@ def test_modelled_values_lie_between_the_best_and_the_worst_reply() -> None:
         if pos.is_round_over() or len(pos.legal_moves()) < 2:
             continue
         view = pos.view(pos.to_move)
-        worlds = list(view._sample_groups(3, seed=5)) if view.count_worlds() > 60 else list(view._enumerate_groups())[:3]
-        exact = _values(view.legal_moves(), solve_worlds([view._tuple(g) for g in worlds], threads=1))[0]
+        worlds = list(view.sample_groups(3, seed=5)) if view.count_worlds() > 60 else list(view.enumerate_groups())[:3]
+        exact = value_matrix(view.legal_moves(), solve_worlds([view.state_of(g) for g in worlds], threads=1))[0]
         assert (modelled_values(view, worlds, 0.5, clairvoyant=True, threads=1) == exact).all()
         modelled = modelled_values(view, worlds, 0.5, threads=1)
         assert (modelled >= exact - 1e-9).all()       # the opponent's best reply is the worst for the player
         for i, groups in enumerate(worlds):
             for j, move in enumerate(view.legal_moves()):
-                child = view._position(groups).play(move)
+                child = view.world_position(view.state_of(groups)).play(move)
                 if child.is_round_over() or len(child.legal_moves()) == 1:
                     assert modelled[i, j] == exact[i, j]
                     forced += 1

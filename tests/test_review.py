@@ -6,8 +6,8 @@ import json
 import pytest
 
 from scopa_solver import DECK, OracleBot, Position, analyze, suggest
-from scopa_solver.record import GameRecord, RoundRecord
-from scopa_solver.review import BLUNDER, MISTAKE, Review, mark, review
+from scopa_solver.play.record import GameRecord, RoundRecord
+from scopa_solver.play.review import BLUNDER, MISTAKE, Review, mark, review
 
 # Player 0 (the non-dealer, first to play) holds 7s, Ac and 2b; the dealer holds 7c, 3b and 4d.
 # On the table: the settebello 7d, Rb, Cc, Fs. Taking the settebello with 7s is the obvious move;
@@ -81,7 +81,7 @@ def test_summary_per_player(reviewed):
 def test_fair_figures_are_pimc_on_the_players_view(reviewed):
     rec, start, r = reviewed
     first = r.decisions[0]
-    from scopa_solver.review import _decision_seed
+    from scopa_solver.play.review import _decision_seed
     s = suggest(start.view(0), worlds=8, seed=_decision_seed(3, 1, 1), threads=1, progress=False)
     assert first.fair_best == s.best and first.fair_worlds == s.worlds == 8
     assert first.fair_best_mean == pytest.approx(s.moves[0].mean)

@@ -15,7 +15,8 @@ from helpers import VARIANTS, random_positions, texts, to_ref
 from reference import RefState, minimax_memo
 
 from scopa_solver import Position, Rules, analyze, analyze_many, solve, solve_many
-from scopa_solver.solver import _WANT_ALL, _WANT_BEST, _WANT_PV, clear_tables, solve_values
+from scopa_solver.kernel import WANT_ALL, WANT_BEST, WANT_PV, clear_tables
+from scopa_solver import solve_values
 
 VARIANT_NAMES = list(VARIANTS)
 
@@ -661,19 +662,19 @@ def test_table_region_grows_with_the_search_and_shrinks_on_clear() -> None:
     one search fills half of it and halves it after searches that use little; values do not
     change; clear() goes back to the start."""
     from scopa_solver import _kernel
-    everything = _WANT_BEST | _WANT_PV | _WANT_ALL
+    everything = WANT_BEST | WANT_PV | WANT_ALL
     table, plain = _kernel.Searcher(64.0), _kernel.Searcher(0)
     first = table.table_stats()["active"]
     assert 0 < first < table.table_stats()["capacity"]
     regions = []
     for seed in range(8):   # round 6 stores about 11,000 entries: more than half the first region
-        pos = Position.new_round(seed=seed)._kernel_tuple()
+        pos = Position.new_round(seed=seed).kernel_state()
         got, want = table.search(pos, everything), plain.search(pos, everything)
         assert (got.lower, got.upper, sorted(got.best), got.move_bounds) == (want.lower, want.upper, sorted(want.best), want.move_bounds)
         regions.append(table.table_stats()["active"])
     assert regions[0] == first and regions[-1] >= 2 * first
     # searches that use little of the region halve it again, one step each
-    small = [p._kernel_tuple() for p in random_positions(6, 77, deals_left=0, cards_in_hands=6)]
+    small = [p.kernel_state() for p in random_positions(6, 77, deals_left=0, cards_in_hands=6)]
     shrinking = []
     for pos in small:
         got, want = table.search(pos, everything), plain.search(pos, everything)

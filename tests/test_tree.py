@@ -16,12 +16,12 @@ from helpers import random_positions
 
 from scopa_solver import Position, TreeTooLargeError, analyze, solve, to_networkx, write_tree
 from scopa_solver import _kernel
-import scopa_solver.render as render_module
+import scopa_solver.tree.render as render_module
 from scopa_solver.cli import main
-from scopa_solver.render import graphviz_available
-from scopa_solver import solver as solver_module
-from scopa_solver.solver import _FULL_WINDOW, _WANT_ALL, _WANT_BEST, _WANT_PV
-from scopa_solver.tree import ROOT, count_tree, read_tree, search_graph, tree_text
+from scopa_solver.tree.render import graphviz_available
+from scopa_solver import kernel as kernel_module
+from scopa_solver.kernel import FULL_WINDOW, WANT_ALL, WANT_BEST, WANT_PV
+from scopa_solver.tree.build import ROOT, count_tree, read_tree, search_graph, tree_text
 
 SMALL = Position(hands=("7d 2c", "3b 4c"), table="3s 4s", dealer=1)
 # one deal still in the stock: a tree of a few thousand nodes
@@ -163,12 +163,12 @@ def test_pv_mode_alternatives_one_level_deep():
 def test_search_node_count_equals_solver(tt_mb, search, full_window):
     for pos in (FINAL_DEALS[0], EARLY):
         g = to_networkx(pos, mode="search", tt_mb=tt_mb, search=search, full_window=full_window)
-        want = {"solve": _WANT_BEST | _WANT_PV, "value": 0, "analyze": _WANT_ALL}[search] \
-            | (_FULL_WINDOW if full_window else 0)
+        want = {"solve": WANT_BEST | WANT_PV, "value": 0, "analyze": WANT_ALL}[search] \
+            | (FULL_WINDOW if full_window else 0)
         fresh = _kernel.Searcher(64.0 if tt_mb is None else tt_mb)
         if tt_mb == 0:
             fresh.set_table(False)
-        raw = fresh.search(pos._kernel_tuple(), want)
+        raw = fresh.search(pos.kernel_state(), want)
         nodes = [d for _, d in g.nodes(data=True) if d["kind"] == "node"]
         assert len(nodes) == g.graph["search_nodes"] == raw.nodes
         assert sorted(d["order"] for d in nodes) == list(range(1, raw.nodes + 1))
@@ -183,7 +183,7 @@ def test_search_node_count_equals_solver(tt_mb, search, full_window):
 
 
 def _clear_solver_tables(tt_mb):
-    solver_module.clear_tables()
+    kernel_module.clear_tables()
 
 
 def test_search_nodes_are_consistent():

@@ -12,7 +12,7 @@ import pytest
 
 from scopa_solver import (Card, CardError, DuplicateCardError, IllegalMoveError, Move, NotationError,
                           Position, PositionError, Rules, RulesError, ScopaError, _kernel)
-from scopa_solver.game import play_round
+from scopa_solver.play.game import play_round
 
 VALID_LINE = "7d/Rb 4c -/- - 0/0 0 1 -"
 
@@ -308,7 +308,7 @@ def test_bad_rule_tokens(tokens: list, word: str) -> None:
 # --------------------------------------------------------------------------------------------
 
 BASE = Position.new_round(seed=5)
-BASE_TUPLE = BASE._kernel_tuple()
+BASE_TUPLE = BASE.kernel_state()
 A_LEGAL_MOVE = BASE.legal_moves()[0].packed
 
 

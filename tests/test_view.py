@@ -15,7 +15,7 @@ from helpers import random_positions
 
 from scopa_solver import (DuplicateCardError, NotationError, Position, Rules, ScopaError, View,
                           ViewError)
-from scopa_solver.cards import cards_text, iter_cards
+from scopa_solver.core.cards import cards_text, iter_cards
 
 # player 1 (the non-dealer, to move) holds 7sCs; player 0 holds one hidden card; a stock of 6
 SMALL = "?/7sCs 5dAc6b 2dFd2c4c3sFsRsAb2b4bRb/Ad4dCdRd5c6c7cCcRc4s5s6s3b5b7bFbCb ?6 0/1 1 1 1"

@@ -42,12 +42,13 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from . import _kernel
-from .bots import GreedyBot, PIMCBot, _popcount, _view_seed
-from .cards import ALL_MASK, iter_cards
-from .pimc import EXACT_LIMIT, _values, solve_worlds
-from .position import Move, Position
+from .. import kernel
+from ..play.bots import GreedyBot, PIMCBot, view_seed
+from ..core.cards import ALL_MASK, iter_cards, popcount
+from .pimc import EXACT_LIMIT, solve_worlds, value_matrix
+from ..core.position import Move, Position
 from .view import View
+from .worlds import cut
 
 __all__ = ["OpponentPlay", "Reading", "InferenceBot", "read_play", "read_opening_play", "hand_posterior",
            "modelled_values"]
@@ -76,7 +77,7 @@ class OpponentPlay:
 
 # -- reading the plays from the views ----------------------------------------------------------
 
-def _kernel_tuple(before: View, opponent_hand: int) -> tuple:
+def _decision_state(before: View, opponent_hand: int) -> kernel.KernelState:
     """A kernel position for the opponent's decision in `before` with `opponent_hand`: the
     player keeps one card (a move before the round's last is never its last play) and the stock
     is left empty (neither changes the opponent's legal moves nor whether a move sweeps)."""
@@ -84,23 +85,23 @@ def _kernel_tuple(before: View, opponent_hand: int) -> tuple:
     hands[before.player] = before.hand & -before.hand
     hands[1 - before.player] = opponent_hand
     last = -1 if before.last_capturer is None else before.last_capturer
-    return (hands[0], hands[1], before.table, before.piles[0], before.piles[1], before.scopas[0],
-            before.scopas[1], 1 - before.player, before.dealer, last, (), before.rules.flags)
+    return kernel.KernelState(hands[0], hands[1], before.table, before.piles[0], before.piles[1],
+                              before.scopas[0], before.scopas[1], 1 - before.player, before.dealer, last,
+                              (), before.rules.flags)
 
 
 def _card_moves(before: View, card: int) -> list[tuple[Move, bool]]:
     """The opponent's legal moves with the card `card` (a mask) in `before`, each with whether
     it sweeps."""
-    t = _kernel_tuple(before, card)
-    return [(Move.from_packed(p), bool(_kernel.play(t, p)[1])) for p in _kernel.legal_moves(t)]
+    state = _decision_state(before, card)
+    return [(Move.from_packed(p), kernel.play(state, p)[1].scopa) for p in kernel.legal_moves(state)]
 
 
 def after_own_move(before: View, move: Move, now: View) -> Optional[View]:
     """The player's view once its `move` in `before` is played, with the opponent to move
     (None when the round ends with it). `now`, the player's next view, supplies the hand dealt
     when the move ended a deal."""
-    world = before._any_world()
-    after, _ = _kernel.play(world, move.packed)
+    after, _ = kernel.play(before.any_world_state(), move.packed)
     me = before.player
     hand = before.hand & ~move.card.mask
     opponent_cards, stock = before.opponent_cards, before.stock_cards
@@ -108,10 +109,10 @@ def after_own_move(before: View, move: Move, now: View) -> Optional[View]:
         if not stock:
             return None
         hand, opponent_cards, stock = now.hand, 3, stock - 6     # a new deal, from the next view
-    last = None if after[9] < 0 else after[9]
-    return View(me, hand=list(iter_cards(hand)), table=list(iter_cards(after[2])),
-                captured=(list(iter_cards(after[3])), list(iter_cards(after[4]))),
-                scopas=(after[5], after[6]), to_move=1 - me, dealer=before.dealer, last_capturer=last,
+    last = None if after.last_capturer < 0 else after.last_capturer
+    return View(me, hand=list(iter_cards(hand)), table=list(iter_cards(after.table)),
+                captured=(list(iter_cards(after.pile0)), list(iter_cards(after.pile1))),
+                scopas=(after.scopas0, after.scopas1), to_move=1 - me, dealer=before.dealer, last_capturer=last,
                 opponent_cards=opponent_cards, stock_cards=stock, rules=before.rules)
 
 
@@ -124,7 +125,7 @@ def read_play(before: View, now: View) -> Optional[OpponentPlay]:
     public_before = before.table | before.piles[0] | before.piles[1]
     public_now = now.table | now.piles[0] | now.piles[1]
     new = public_now & ~public_before
-    if public_before & ~public_now or _popcount(new) != 1 or now.piles[me] != before.piles[me]:
+    if public_before & ~public_now or popcount(new) != 1 or now.piles[me] != before.piles[me]:
         return None
     taken = now.piles[opp] & ~before.piles[opp] & ~new
     move = Move(card=next(iter_cards(new)), captures=frozenset(iter_cards(taken)))
@@ -143,7 +144,7 @@ def read_opening_play(view: View) -> Optional[OpponentPlay]:
     deals, the opponent has played one card): every consistent reading, or None when `view` is
     not such a view."""
     me, opp = view.player, 1 - view.player
-    if not (view.dealer == me and view.stock_cards == 30 and _popcount(view.hand) == 3
+    if not (view.dealer == me and view.stock_cards == 30 and popcount(view.hand) == 3
             and view.opponent_cards == 2 and not view.piles[me]):
         return None
     readings = []
@@ -192,7 +193,7 @@ def _log_likelihoods(reading: Reading, hands: list[int], later: int, temperature
     before, move = reading.before, reading.move
     played = move.card.mask
     hidden = ALL_MASK & ~(before.table | before.piles[0] | before.piles[1])   # unseen by the opponent, hand included
-    next_hand = _popcount(before.hand) or (3 if before.stock_cards else 0)
+    next_hand = popcount(before.hand) or (3 if before.stock_cards else 0)
     moves_of: dict[int, list[tuple[Move, bool]]] = {}
     out = []
     for hand in hands:
@@ -218,7 +219,7 @@ def modelled_values(view: View, worlds: Sequence[tuple[int, ...]], temperature: 
                     tt_mb: Optional[float] = None, clairvoyant: bool = False) -> np.ndarray:
     """The worlds x moves matrix (columns in the order of `view.legal_moves()`) of the player's
     round margin after each move in each world (given by its hidden groups, as
-    `View._enumerate_groups` makes them), when the opponent's next play is drawn from the
+    `View.enumerate_groups` makes them), when the opponent's next play is drawn from the
     softmax-of-Greedy model, scored on what the opponent sees, and both sides play perfectly
     after it. A move that ends the round is worth its final margin. With `clairvoyant`, the
     opponent replies with its best move instead, which gives the plain exact values."""
@@ -228,15 +229,14 @@ def modelled_values(view: View, worlds: Sequence[tuple[int, ...]], temperature: 
     values = np.zeros((len(worlds), len(moves)))
     replies = []        # (world, move, child position) where the opponent replies
     for i, groups in enumerate(worlds):
-        world = view._position(groups)
+        world = view.state_of(groups)
         for j, move in enumerate(moves):
-            child = Position._from_kernel(_kernel.play(world._kernel_tuple(), move.packed)[0], world.stock,
-                                          view.rules)
+            child = view.world_position(kernel.play(world, move.packed)[0])
             if child.is_round_over():
                 values[i, j] = child.round_score().margin(me)
             else:       # the opponent replies (after a deal's last card, leading the next deal)
                 replies.append((i, j, child))
-    solved = solve_worlds([child._kernel_tuple() for _, _, child in replies], threads=threads, tt_mb=tt_mb)
+    solved = solve_worlds([child.kernel_state() for _, _, child in replies], threads=threads, tt_mb=tt_mb)
     for (i, j, child), raw in zip(replies, solved):
         theirs = {packed: lower for packed, (lower, _) in zip(raw.moves, raw.move_bounds)}
         if clairvoyant:
@@ -276,7 +276,7 @@ class InferenceBot(PIMCBot):
 
     def observe(self, view: View) -> list[OpponentPlay]:
         """The opponent's plays of the current deal, read from `view` and the remembered one."""
-        if view.stock_cards == 30 and _popcount(view.hand) == 3:     # the round's first decision
+        if view.stock_cards == 30 and popcount(view.hand) == 3:     # the round's first decision
             opening = read_opening_play(view)
             return [opening] if opening else []
         memory = self._memory.get(view.player)
@@ -303,27 +303,27 @@ class InferenceBot(PIMCBot):
         if len(moves) == 1:
             return moves[0]
         exact = view.count_worlds() <= self.exact_limit
-        seed = _view_seed(self.seed, view)
+        seed = view_seed(self.seed, view)
         if plays and view.opponent_cards:
             hands, posterior = hand_posterior(view, plays, self.temperature, self.model)
             if exact:
                 probability = dict(zip(hands, posterior))
-                weighted = [(g, probability[g[0]]) for g in view._enumerate_groups()]
+                weighted = [(g, probability[g[0]]) for g in view.enumerate_groups()]
                 weighted = [(g, w) for g, w in weighted if w > 0]
             else:
                 weighted = [(g, 1.0) for g in self._sample(view, hands, posterior, self.worlds, seed)]
         elif not self.reply:
             return super().choose(view)
         elif exact:
-            weighted = [(g, 1.0) for g in view._enumerate_groups()]
+            weighted = [(g, 1.0) for g in view.enumerate_groups()]
         else:
-            weighted = [(g, 1.0) for g in view._sample_groups(self.worlds, seed)]
+            weighted = [(g, 1.0) for g in view.sample_groups(self.worlds, seed)]
         worlds = [g for g, _ in weighted]
         if self.reply:
             values = modelled_values(view, worlds, self.temperature, self.model, self.threads, self.tt_mb)
         else:
-            solved = solve_worlds([view._tuple(g) for g in worlds], threads=self.threads, tt_mb=self.tt_mb)
-            values = _values(moves, solved)[0]
+            solved = solve_worlds([view.state_of(g) for g in worlds], threads=self.threads, tt_mb=self.tt_mb)
+            values = value_matrix(moves, solved)[0]
         total = math.fsum(w for _, w in weighted)
         weights = [w / total for _, w in weighted]
         rows = values.tolist()
@@ -350,5 +350,5 @@ class InferenceBot(PIMCBot):
                 cumulative += posterior[k]
             rest = [c.mask for c in iter_cards(view.unseen & ~hands[k])]
             rng.shuffle(rest)
-            groups.append((hands[k],) + view._cut([0] * view.opponent_cards + rest)[1:])
+            groups.append((hands[k],) + cut([0] * view.opponent_cards + rest, view.group_sizes())[1:])
         return groups

@@ -44,10 +44,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, Union
 
-from .cards import Card, card_list, parse_cards
-from .errors import RecordError, ScopaError
-from .position import Move, Position, RoundScore
-from .rules import Rules
+from ..core.cards import Card, card_list, iter_cards, parse_cards
+from ..core.flow import match_winner, redeal_needed
+from ..errors import RecordError, ScopaError
+from ..core.position import Move, Position, RoundScore
+from ..core.rules import Rules
 
 __all__ = ["GameRecord", "RoundRecord", "ReplayedRound", "RecordingBot", "rounds_from_log",
            "FORMAT", "VERSION"]
@@ -65,10 +66,7 @@ def _walk(position: Position, moves: Iterable[Move]) -> Iterator[Position]:
 
 def _deck_from_start(start: Position) -> tuple[Card, ...]:
     """The deck in deal order that `Position.from_deck` turns into the round start `start`."""
-    from .cards import iter_cards
-    sizes = tuple(bin(h).count("1") for h in start.hands)
-    if (start.piles != (0, 0) or start.scopas != (0, 0) or len(start.stock) != 30 or sizes != (3, 3)
-            or bin(start.table).count("1") != 4 or start.to_move != 1 - start.dealer):
+    if not start.is_round_start() or start.to_move != 1 - start.dealer:
         raise RecordError("not the start of a round: 3 + 3 cards in the hands, 4 on the table, "
                           "30 in the stock, nothing captured, the non-dealer to move")
     nondealer = 1 - start.dealer
@@ -210,7 +208,7 @@ class GameRecord:
                 if out and rec.dealer == out[-1].record.dealer:
                     raise RecordError(f"{where}: the deal alternates, so player {1 - rec.dealer} deals, "
                                       f"not player {rec.dealer}")
-                if _match_winner(totals, self.rules.target) is not None:
+                if match_winner(totals, self.rules.target) is not None:
                     raise RecordError(f"{where}: the match was already won ({totals[0]}-{totals[1]}, "
                                       f"target {self.rules.target})")
             elif out and not out[-1].finished:
@@ -245,8 +243,8 @@ class GameRecord:
             parse_cards(cards, "the deck")
         except ScopaError as exc:
             raise RecordError(f"{where}: deck: {exc}") from None
-        kings = sum(1 for c in cards[6:10] if c.rank == 10)
-        if self.rules.redeal_three_kings and kings >= 3:
+        if redeal_needed(cards[6:10], self.rules):
+            kings = sum(1 for c in cards[6:10] if c.rank == 10)
             raise RecordError(f"{where}: deck: {kings} kings on the table, which the rules deal again "
                               "(redeal_three_kings)")
         return Position.from_deck(cards, dealer=rec.dealer, rules=self.rules)
@@ -272,7 +270,7 @@ class GameRecord:
         """The match winner (0 or 1), None while undecided or for independent rounds."""
         if self.kind != "match":
             return None
-        return _match_winner(list(self.totals), self.rules.target)
+        return match_winner(list(self.totals), self.rules.target)
 
     # -- JSON ----------------------------------------------------------------------------------
 
@@ -295,7 +293,7 @@ class GameRecord:
         out["rounds"] = rounds
         out["totals"] = totals
         if self.kind == "match":
-            out["winner"] = _match_winner(totals, self.rules.target)
+            out["winner"] = match_winner(totals, self.rules.target)
         return out
 
     def to_json(self) -> str:
@@ -440,12 +438,6 @@ def _names(names: Any, what: str) -> tuple[str, str]:
     return (names[0], names[1])
 
 
-def _match_winner(totals: Sequence[int], target: int) -> Optional[int]:
-    if max(totals) >= target and totals[0] != totals[1]:
-        return 0 if totals[0] > totals[1] else 1
-    return None
-
-
 # -- recording bots ------------------------------------------------------------------------------
 
 Log = list  # of (bot name, position, move)
@@ -466,11 +458,6 @@ class RecordingBot:
         return move
 
 
-def _is_round_start(pos: Position) -> bool:
-    return (pos.piles == (0, 0) and len(pos.stock) == 30 and bin(pos.table).count("1") == 4
-            and bin(pos.hands[0] | pos.hands[1]).count("1") == 6)
-
-
 def rounds_from_log(log: Sequence[tuple[str, Position, Move]]) -> list[RoundRecord]:
     """Split a decision log (of `RecordingBot`s sharing it) into round records, with the names
     of the bots that sat as player 0 and player 1 in each round."""
@@ -479,7 +466,7 @@ def rounds_from_log(log: Sequence[tuple[str, Position, Move]]) -> list[RoundReco
     expected: Optional[Position] = None
     for name, pos, move in log:
         if expected is None or pos != expected:
-            if not _is_round_start(pos):
+            if not pos.is_round_start():
                 raise RecordError("the decision log does not follow one round after another")
             rounds.append(RoundRecord.from_play(pos))
             names.append([None, None])

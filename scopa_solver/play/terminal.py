@@ -13,11 +13,12 @@ import random
 import sys
 from typing import Any, Callable, Optional, TextIO
 
-from .cards import RANKS, SUIT_NAMES, SUITS, Card, iter_cards
+from ..core.cards import COINS_MASK, RANKS, SUIT_NAMES, SUITS, Card, iter_cards, popcount
 from .display import cards_line, show_score
-from .errors import CardError, IllegalMoveError
-from .position import Move, Position
-from .record import GameRecord, _match_winner
+from ..errors import CardError, IllegalMoveError
+from ..core.position import Move, Position
+from .record import GameRecord
+from ..core.flow import match_winner
 
 __all__ = ["play_game", "Quit", "describe_move"]
 
@@ -30,10 +31,6 @@ ways you are asked which. You may also type a whole move: 7dx3c+4s plays 7d and 
 
 class Quit(Exception):
     """The human asked to stop (``quit``) or the input ended."""
-
-
-def _pop(mask: int) -> int:
-    return bin(mask).count("1")
 
 
 def describe_move(name: str, move: Move, scopa: bool) -> str:
@@ -54,11 +51,11 @@ def picture(pos: Position, human: int, names: tuple[str, str]) -> str:
     def pile(p: int) -> str:
         m = pos.piles[p]
         extra = ", settebello" if m >> 6 & 1 else ""
-        return f"captured {_pop(m):>2} cards ({_pop(m & 0x3FF)} coins{extra}), scopas {pos.scopas[p]}"
+        return f"captured {popcount(m):>2} cards ({popcount(m & COINS_MASK)} coins{extra}), scopas {pos.scopas[p]}"
 
     bot = 1 - human
     tag = " (dealer)" if pos.dealer == bot else ""
-    lines.append(f"  {names[bot] + tag:<{width + 9}} {_pop(pos.hands[bot])} card{'' if _pop(pos.hands[bot]) == 1 else 's'} in hand{' ' if _pop(pos.hands[bot]) == 1 else ''}   {pile(bot)}")
+    lines.append(f"  {names[bot] + tag:<{width + 9}} {popcount(pos.hands[bot])} card{'' if popcount(pos.hands[bot]) == 1 else 's'} in hand{' ' if popcount(pos.hands[bot]) == 1 else ''}   {pile(bot)}")
     lines.append(f"  {'table':<{width + 9}} {cards_line(pos.table)}")
     tag = " (dealer)" if pos.dealer == human else ""
     lines.append(f"  {names[human] + tag:<{width + 9}} {cards_line(pos.hands[human]):<17} {pile(human)}")
@@ -218,7 +215,7 @@ def play_game(bot: Callable[[Position], Any], *, record: GameRecord, human: int 
         say(f"round {len(record.rounds)} over:")
         say(show_score(score, names))
         say(f"match: {names[0]} {totals[0]}, {names[1]} {totals[1]} (target {rules.target})")
-        winner = _match_winner(totals, rules.target)
+        winner = match_winner(totals, rules.target)
         if winner is not None:
             say(f"{names[winner]} {'win' if winner == human else 'wins'} the match {max(totals)}-{min(totals)}")
             break

@@ -25,29 +25,28 @@ True
 """
 from __future__ import annotations
 
-import itertools
-import math
-import random
 import re
-from typing import Iterator, Optional, Sequence
+from typing import Any, Iterator, Optional, Sequence
 
-from . import _kernel, notation
-from .cards import ALL_MASK, CardsLike, card_list, cards_text, iter_cards
-from .errors import DuplicateCardError, IllegalMoveError, PositionError, ViewError
-from .position import Move, MoveLike, Position, check_round_state, place_masks
-from .rules import Rules
+from .. import kernel
+from ..core import notation
+from ..core.cards import ALL_MASK, CardsLike, card_list, cards_text, iter_cards, popcount
+from ..core.flow import check_seed
+from ..core.position import Move, MoveLike, Position
+from ..core.rules import Rules
+from ..core.state import RoundState, place_masks, whole
+from ..errors import DuplicateCardError, IllegalMoveError, LimitError, PositionError, ViewError
+from . import worlds as _worlds
 
 __all__ = ["View"]
 
 _VIEW_TOKEN = re.compile(r"view=([01])")
 _PLACES = ("hand", "table", "pile 0", "pile 1")
+MAX_SAMPLES = 10_000_000
+"""The most worlds one call samples (`sample_states`, `sample_worlds`, `suggest`)."""
 
 
-def _popcount(mask: int) -> int:
-    return bin(mask).count("1")
-
-
-class View:
+class View(RoundState):
     """What `player` knows of a round (see the module docstring).
 
     Card lists may be text (``"7d Rb"``), iterables of card strings or Cards. `opponent_cards`
@@ -66,46 +65,35 @@ class View:
     ['7cx3d+4c', 'RsxCs+Ab', '4bx4c']
     """
 
-    __slots__ = ("player", "hand", "table", "piles", "scopas", "to_move", "dealer",
-                 "last_capturer", "opponent_cards", "stock_cards", "rules")
+    __slots__ = ("player", "hand", "opponent_cards", "stock_cards")
+    _error = ViewError
 
     def __init__(self, player: int, hand: CardsLike = (), table: CardsLike = (),
                  captured: tuple[CardsLike, CardsLike] = ((), ()), scopas: tuple[int, int] = (0, 0),
                  to_move: Optional[int] = None, dealer: int = 1, last_capturer: Optional[int] = None,
                  opponent_cards: Optional[int] = None, stock_cards: Optional[int] = None,
                  rules: Rules = Rules()) -> None:
-        if not isinstance(rules, Rules):
-            raise ViewError(f"rules must be a Rules value, not {type(rules).__name__}")
-        if player not in (0, 1) or isinstance(player, bool):
-            raise ViewError(f"player must be 0 or 1, not {player!r}")
-        if not isinstance(captured, (tuple, list)) or len(captured) != 2:
-            raise ViewError("captured must be a pair (player 0's pile, player 1's pile)")
-        lists = [card_list(hand, "hand"), card_list(table, "table"),
-                 card_list(captured[0], "pile 0"), card_list(captured[1], "pile 1")]
-        masks = place_masks(_PLACES, lists)
-        self.player = player
+        self.player = whole(player, "player", ViewError, (0, 1))
+        public = self._init_public(table, captured, scopas, to_move, dealer, last_capturer, rules)
+        masks = place_masks(_PLACES, [card_list(hand, "hand")] + public)
         self.hand = masks[0]
         self.table = masks[1]
         self.piles = (masks[2], masks[3])
-        self.scopas = tuple(scopas) if isinstance(scopas, (tuple, list)) else scopas
-        self.to_move = to_move
-        self.dealer = dealer
-        self.last_capturer = last_capturer
-        self.opponent_cards = opponent_cards
-        self.stock_cards = stock_cards
-        self.rules = rules
-        self._validate()
+        self.opponent_cards = whole(opponent_cards, "opponent_cards", ViewError, None) \
+            if opponent_cards is not None else None
+        self.stock_cards = whole(stock_cards, "stock_cards", ViewError, None) if stock_cards is not None else None
+        self._count_hidden()
+        self._check()
 
-    # -- validation ---------------------------------------------------------------------------
-
-    def _validate(self) -> None:
-        own = _popcount(self.hand)
-        known = own + _popcount(self.table) + _popcount(self.piles[0]) + _popcount(self.piles[1])
+    def _count_hidden(self) -> None:
+        """Fill in or check the hidden counts against the 40-card deck."""
+        own = popcount(self.hand)
+        known = own + self.known_cards()
         hidden = 40 - known
         for name in ("opponent_cards", "stock_cards"):
             value = getattr(self, name)
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
-                raise ViewError(f"{name} must be a whole number of cards, 0 or more, not {value!r}")
+            if value is not None and not 0 <= value <= 40:
+                raise ViewError(f"{name} must be a whole number of cards from 0 to 40, not {value!r}")
         if self.opponent_cards is None and self.stock_cards is None:
             if hidden % 6 > 3:
                 raise ViewError(
@@ -121,11 +109,28 @@ class View:
         if opp + stock != hidden or opp < 0 or stock < 0:
             raise ViewError(
                 f"the counts add up to {known + opp + stock} cards (hand {own}, opponent {opp}, "
-                f"table {_popcount(self.table)}, piles {_popcount(self.piles[0]) + _popcount(self.piles[1])}, "
+                f"table {popcount(self.table)}, piles {popcount(self.piles[0]) + popcount(self.piles[1])}, "
                 f"stock {stock}), not 40")
-        sizes = (own, opp) if self.player == 0 else (opp, own)
-        self.to_move = check_round_state(sizes, stock, self.table, self.piles, self.scopas, self.to_move,
-                                         self.dealer, self.last_capturer, ViewError)
+
+    def hand_sizes(self) -> tuple[int, int]:
+        own = popcount(self.hand)
+        return (own, self.opponent_cards) if self.player == 0 else (self.opponent_cards, own)
+
+    def stock_size(self) -> int:
+        return self.stock_cards
+
+    def _hand_texts(self) -> tuple[str, str]:
+        hands = ["", ""]
+        hands[self.player] = cards_text(self.hand)
+        hands[1 - self.player] = notation.hidden_text(0, self.opponent_cards)
+        return (hands[0], hands[1])
+
+    def _stock_text(self) -> str:
+        return notation.hidden_text(0, self.stock_cards)
+
+    def _key(self) -> tuple:
+        return (self.player, self.hand, self.table, self.piles, self.scopas, self.to_move,
+                self.dealer, self.last_capturer, self.opponent_cards, self.stock_cards, self.rules)
 
     # -- construction -------------------------------------------------------------------------
 
@@ -136,10 +141,8 @@ class View:
         The position must account for all 40 cards."""
         if not isinstance(position, Position):
             raise TypeError(f"expected a Position, not {type(position).__name__}")
-        if player not in (0, 1) or isinstance(player, bool):
-            raise ViewError(f"player must be 0 or 1, not {player!r}")
-        total = (_popcount(position.cards_in_play()) + _popcount(position.piles[0])
-                 + _popcount(position.piles[1]))
+        player = whole(player, "player", ViewError, (0, 1))
+        total = popcount(position.cards_in_play()) + popcount(position.piles[0]) + popcount(position.piles[1])
         if total != 40:
             raise ViewError(f"the position holds {total} cards; a view needs all 40 accounted for")
         view = object.__new__(cls)
@@ -151,10 +154,11 @@ class View:
         view.to_move = position.to_move
         view.dealer = position.dealer
         view.last_capturer = position.last_capturer
-        view.opponent_cards = _popcount(position.hands[1 - player])
+        view.opponent_cards = popcount(position.hands[1 - player])
         view.stock_cards = len(position.stock)
         view.rules = position.rules
-        view._validate()
+        view._count_hidden()
+        view._check()
         return view
 
     @classmethod
@@ -203,31 +207,23 @@ class View:
 
     def to_string(self) -> str:
         """The position notation with the hidden cards as ``?N``; `from_string` reads it back."""
-        hands = ["", ""]
-        hands[self.player] = cards_text(self.hand)
-        hands[1 - self.player] = notation.hidden_text(0, self.opponent_cards)
-        line = notation.format_line(
-            (hands[0], hands[1]), self.table, self.piles, notation.hidden_text(0, self.stock_cards),
-            self.scopas, self.to_move, self.dealer, self.last_capturer, self.rules)
+        line = super().to_string()
         if not self.hand and not self.opponent_cards and self.player != self.to_move:
             line += f" view={self.player}"
         return line
 
-    def __str__(self) -> str:
-        return self.to_string()
+    def to_dict(self) -> dict:
+        """Plain data (JSON-ready): the notation line and its fields."""
+        return {"view": self.to_string(), "player": self.player, "hand": cards_text(self.hand, ""),
+                "opponent_cards": self.opponent_cards, "stock_cards": self.stock_cards,
+                **self._public_dict()}
 
-    def __repr__(self) -> str:
-        return f"View.from_string({self.to_string()!r})"
-
-    def _key(self) -> tuple:
-        return (self.player, self.hand, self.table, self.piles, self.scopas, self.to_move,
-                self.dealer, self.last_capturer, self.opponent_cards, self.stock_cards, self.rules)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, View) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
+    @classmethod
+    def from_dict(cls, data: dict) -> "View":
+        """The inverse of `to_dict` (reads its ``view`` line)."""
+        if not isinstance(data, dict) or not isinstance(data.get("view"), str):
+            raise ViewError("a view's data is a dict with its notation line under 'view'")
+        return cls.from_string(data["view"])
 
     # -- what the player knows ----------------------------------------------------------------
 
@@ -240,46 +236,28 @@ class View:
         """Mask of the cards the player cannot see: the opponent's hand and the stock."""
         return ALL_MASK & ~(self.hand | self.table | self.piles[0] | self.piles[1])
 
-    @property
-    def deals_left(self) -> int:
-        """Deals still in the stock."""
-        return self.stock_cards // 6
-
-    def is_round_over(self) -> bool:
-        return not (self.hand or self.opponent_cards or self.stock_cards)
-
     def is_my_turn(self) -> bool:
         """Is the view's player to move (and the round not over)?"""
         return self.to_move == self.player and not self.is_round_over()
 
-    def _group_sizes(self) -> list[int]:
+    def group_sizes(self) -> list[int]:
+        """The sizes of the hidden groups a world fills: the opponent's hand, then each deal's
+        non-dealer and dealer parts (3 cards each)."""
         return [self.opponent_cards] + [3] * (2 * self.deals_left)
 
-    def _tuple(self, groups: Sequence[int]) -> tuple:
-        """The kernel tuple of the world whose hidden groups (opponent's hand, then each deal's
-        non-dealer and dealer cards) are the masks `groups`."""
+    def state_of(self, groups: Sequence[int]) -> kernel.KernelState:
+        """The kernel state of the world whose hidden groups (see `group_sizes`) are these masks."""
         hands = [0, 0]
         hands[self.player] = self.hand
         hands[1 - self.player] = groups[0]
         deals = tuple((groups[i], groups[i + 1]) for i in range(1, len(groups), 2))
         last = -1 if self.last_capturer is None else self.last_capturer
-        return (hands[0], hands[1], self.table, self.piles[0], self.piles[1], self.scopas[0],
-                self.scopas[1], self.to_move, self.dealer, last, deals, self.rules.flags)
+        return kernel.KernelState(hands[0], hands[1], self.table, self.piles[0], self.piles[1], self.scopas[0],
+                                  self.scopas[1], self.to_move, self.dealer, last, deals, self.rules.flags)
 
-    def _position(self, groups: Sequence[int]) -> Position:
-        stock = tuple(card for g in groups[1:] for card in iter_cards(g))
-        return Position._from_kernel(self._tuple(groups), stock, self.rules)
-
-    def _any_world(self) -> tuple:
+    def any_world_state(self) -> kernel.KernelState:
         """One world (the unseen cards in index order): for what does not depend on them."""
-        return self._tuple(self._cut([c.mask for c in iter_cards(self.unseen)]))
-
-    def _cut(self, cards: Sequence[int]) -> tuple[int, ...]:
-        out, at = [], 0
-        for size in self._group_sizes():
-            out.append(sum(cards[at:at + size]))
-            at += size
-        return tuple(out)
+        return self.state_of(_worlds.cut([c.mask for c in iter_cards(self.unseen)], self.group_sizes()))
 
     def legal_moves(self) -> list[Move]:
         """The player's legal moves (empty when the round is over); an error on the opponent's turn."""
@@ -287,12 +265,12 @@ class View:
             return []
         if self.to_move != self.player:
             raise ViewError(f"player {self.to_move} is to move: their hand is hidden from player {self.player}")
-        return [Move.from_packed(m) for m in _kernel.legal_moves(self._any_world())]
+        return [Move.from_packed(m) for m in kernel.legal_moves(self.any_world_state())]
 
     def is_scopa(self, move: MoveLike) -> bool:
         """Would the player's `move` score a scopa? (The hidden cards do not change the answer.)"""
         move = self._legal(move)
-        return bool(_kernel.play(self._any_world(), move.packed)[1])
+        return kernel.play(self.any_world_state(), move.packed)[1].scopa
 
     def _legal(self, move: MoveLike) -> Move:
         moves = self.legal_moves()
@@ -317,31 +295,37 @@ class View:
         >>> View.from_string("7cRs4b/?3 3d4cAbCs -/- ?30 0/0 0 1 -").count_worlds() > 10**24
         True
         """
-        n = self.opponent_cards + self.stock_cards
-        return math.factorial(n) // (math.factorial(self.opponent_cards) * 6 ** (2 * self.deals_left))
+        return _worlds.count(self.group_sizes())
 
-    def _enumerate_groups(self) -> Iterator[tuple[int, ...]]:
-        sizes = self._group_sizes()
-        last = len(sizes) - 1
+    def enumerate_groups(self) -> Iterator[tuple[int, ...]]:
+        """Every canonical world as its hidden groups (masks, see `group_sizes`), lazily, in a
+        fixed order; `state_of` turns one into a kernel state."""
+        return _worlds.enumerate_groups(self.unseen, self.group_sizes())
 
-        def rec(remaining: list[int], k: int) -> Iterator[tuple[int, ...]]:
-            if k == last:
-                yield (sum(remaining),)
-                return
-            for combo in itertools.combinations(remaining, sizes[k]):
-                chosen = sum(combo)
-                rest = [c for c in remaining if not c & chosen]
-                for tail in rec(rest, k + 1):
-                    yield (chosen,) + tail
+    def sample_groups(self, n: int, seed: Any = None) -> Iterator[tuple[int, ...]]:
+        """`n` uniform draws of the hidden groups, lazily (see `sample_states`)."""
+        return _worlds.sample_groups(self.unseen, self.group_sizes(), _check_samples(n), check_seed(seed))
 
-        return rec([c.mask for c in iter_cards(self.unseen)], 0)
+    def enumerate_states(self) -> Iterator[kernel.KernelState]:
+        """Every canonical world as a kernel state, lazily, in a fixed order (`worlds` gives the
+        same worlds as Positions). Mind `count_worlds()` before listing them all.
 
-    def _sample_groups(self, n: int, seed: Optional[int]) -> Iterator[tuple[int, ...]]:
-        rng = random.Random(seed)
-        cards = [c.mask for c in iter_cards(self.unseen)]
-        for _ in range(n):
-            rng.shuffle(cards)
-            yield self._cut(cards)
+        >>> view = View.from_string("?/Fc 6d2b 3d5dFdCd6c3b4b6bFb/Ad2d7dRdAc2c3c5c7cCcRc2s3s5s6s7sCsAb5bCbRb ?6 0/1 1 0 1")
+        >>> sum(1 for _ in view.enumerate_states())
+        140
+        """
+        for groups in self.enumerate_groups():
+            yield self.state_of(groups)
+
+    def sample_states(self, n: int, seed: Any = None) -> Iterator[kernel.KernelState]:
+        """`n` worlds drawn uniformly (with replacement) as kernel states, lazily: nothing is
+        made before it is asked for. The same seed gives the same worlds on every machine."""
+        for groups in self.sample_groups(n, seed):
+            yield self.state_of(groups)
+
+    def world_position(self, state: kernel.KernelState) -> Position:
+        """The Position of a world's kernel state (each 3-card part of the stock in card order)."""
+        return Position.from_kernel_state(state, self.rules)
 
     def worlds(self) -> Iterator[Position]:
         """Every canonical world, as a Position (the stock sorted inside each 3-card part), in a
@@ -353,10 +337,10 @@ class View:
         >>> all(w.view(1) == view for w in view.worlds())
         True
         """
-        for groups in self._enumerate_groups():
-            yield self._position(groups)
+        for state in self.enumerate_states():
+            yield self.world_position(state)
 
-    def sample_worlds(self, n: int, seed: Optional[int] = None) -> list[Position]:
+    def sample_worlds(self, n: int, seed: Any = None) -> list[Position]:
         """`n` worlds drawn independently and uniformly over the canonical worlds (a uniform
         shuffle of the unseen cards cut into the hidden hands); the same seed gives the same
         worlds on every machine. Draws are with replacement, so a world may repeat.
@@ -365,9 +349,7 @@ class View:
         >>> [w.to_string() == v.to_string() for w, v in zip(view.sample_worlds(3, seed=1), view.sample_worlds(3, seed=1))]
         [True, True, True]
         """
-        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-            raise ValueError(f"n must be a whole number of worlds, 0 or more, not {n!r}")
-        return [self._position(g) for g in self._sample_groups(n, seed)]
+        return [self.world_position(state) for state in self.sample_states(n, seed)]
 
     def world(self, opponent_hand: CardsLike, stock: CardsLike = ()) -> Position:
         """The world in which the opponent holds `opponent_hand` and the stock is `stock` (in
@@ -400,3 +382,11 @@ class View:
                             last_capturer=self.last_capturer, rules=self.rules)
         except (PositionError, DuplicateCardError) as exc:
             raise ViewError(str(exc)) from None
+
+
+def _check_samples(n: Any) -> int:
+    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+        raise ViewError(f"n must be a whole number of worlds, 0 or more, not {n!r}"[:200])
+    if n > MAX_SAMPLES:
+        raise LimitError(f"{n:,} worlds is more than one call samples (at most {MAX_SAMPLES:,})"[:200])
+    return n

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from .cards import Card, cards_text, split_card_text
-from .errors import CardError, NotationError, RulesError
+from ..errors import CardError, NotationError, RulesError, excerpt
 from .rules import Rules
 
 _HIDDEN_RUN = re.compile(r"\?(\d+)")
@@ -42,9 +42,14 @@ def _cards_field(text: str, what: str, hidden_ok: bool) -> list[Optional[Card]]:
     """Cards and hidden cards (None) of one field."""
     if text == "-":
         return []
+    if len(text) > 200:     # forty cards take 80 characters
+        raise NotationError(f"{what}: {excerpt(text)} is far too long for a set of the 40 cards")
     run = _HIDDEN_RUN.fullmatch(text)
     if run:
-        cards: list[Optional[Card]] = [None] * int(run.group(1))
+        digits = run.group(1)
+        if len(digits) > 2 or int(digits) > 40:       # checked before anything is made of it
+            raise NotationError(f"{what}: ?{excerpt(digits, 12)[1:-1]} hides more cards than the deck's 40")
+        cards: list[Optional[Card]] = [None] * int(digits)
     else:
         cards = []
         for part in re.split(r"(\?)", text):
@@ -63,7 +68,7 @@ def _cards_field(text: str, what: str, hidden_ok: bool) -> list[Optional[Card]]:
 def _pair(text: str, what: str) -> tuple[str, str]:
     parts = text.split("/")
     if len(parts) != 2:
-        raise NotationError(f"{what} must be two parts separated by '/', not {text!r}")
+        raise NotationError(f"{what} must be two parts separated by '/', not {excerpt(text)}")
     return parts[0], parts[1]
 
 
@@ -71,13 +76,15 @@ def _number(text: str, what: str, allowed: tuple) -> int:
     for value in allowed:
         if text == str(value):
             return value
-    raise NotationError(f"{what} must be one of {', '.join(map(str, allowed))}, not {text!r}")
+    raise NotationError(f"{what} must be one of {', '.join(map(str, allowed))}, not {excerpt(text)}")
 
 
 def parse(text: str, hidden_ok: bool = False) -> Fields:
     """Split a notation line into its fields; every problem is a NotationError naming the field."""
     if not isinstance(text, str):
         raise NotationError(f"position text must be a string, not {type(text).__name__}")
+    if len(text) > 2000:
+        raise NotationError(f"position text of {len(text):,} characters is far too long for a position")
     tokens = text.split()
     if len(tokens) < 8:
         raise NotationError(
@@ -90,10 +97,9 @@ def parse(text: str, hidden_ok: bool = False) -> Fields:
     piles = (_cards_field(p0, "pile 0", False), _cards_field(p1, "pile 1", False))
     stock = _cards_field(tokens[3], "stock", hidden_ok)
     s0, s1 = _pair(tokens[4], "scopas")
-    try:
-        scopas = (int(s0), int(s1))
-    except ValueError:
-        raise NotationError(f"scopas must be two numbers like 0/1, not {tokens[4]!r}") from None
+    if not all(re.fullmatch(r"-?[0-9]{1,2}", x) for x in (s0, s1)):
+        raise NotationError(f"scopas must be two numbers like 0/1, not {excerpt(tokens[4])}")
+    scopas = (int(s0), int(s1))
     to_move = _number(tokens[5], "side to move", (0, 1))
     dealer = _number(tokens[6], "dealer", (0, 1))
     last = None if tokens[7] == "-" else _number(tokens[7], "last capturer", (0, 1))

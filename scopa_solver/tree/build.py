@@ -30,15 +30,14 @@ from typing import Any, Optional, Sequence
 
 import networkx as nx
 
-from . import _kernel
-from .cards import cards_text
-from .errors import ScopaError
-from .position import Move, Position, RoundScore
-from .solver import (DEFAULT_TT_MB, _FULL_WINDOW, _WANT_ALL, _WANT_BEST, _WANT_PV,
-                     analyze_many, solve)
+from .. import kernel
+from ..core.cards import cards_text
+from ..errors import ScopaError
+from ..core.position import Move, Position, RoundScore
+from ..search.solver import analyze_many, solve
 
 MODES = ("minimax", "pv", "search")
-SEARCHES = {"solve": _WANT_BEST | _WANT_PV, "value": 0, "analyze": _WANT_ALL}
+SEARCHES = {"solve": kernel.WANT_BEST | kernel.WANT_PV, "value": 0, "analyze": kernel.WANT_ALL}
 ROOT = "/"
 DATA_FORMATS = {".graphml": "GraphML", ".gexf": "GEXF", ".json": "node-link JSON", ".dot": "Graphviz DOT"}
 PICTURE_FORMATS = (".svg", ".png", ".pdf")
@@ -52,8 +51,8 @@ class TreeTooLargeError(ScopaError):
 
 def _step(pos: Position, move: Move) -> tuple[Position, bool]:
     """The position after a legal `move` and whether it scored a scopa (one kernel call)."""
-    after, scopa = _kernel.play(pos._kernel_tuple(), move.packed)
-    return Position._from_kernel(after, pos.stock, pos.rules), bool(scopa)
+    after, events = pos.play_events(move)
+    return after, events.scopa
 
 
 def _child_id(parent_id: str, move: Move) -> str:
@@ -140,13 +139,13 @@ def count_tree(position: Position, depth: Optional[int] = None, *,
         seen.add(t)
         total = 1
         if left > 0:
-            for m in _kernel.legal_moves(t):
-                total += count(_kernel.play(t, m)[0], left - 1)
+            for m in kernel.legal_moves(t):
+                total += count(kernel.play(t, m)[0], left - 1)
         memo[key] = total
         return total
 
     try:
-        n = count(position._kernel_tuple(), limit)
+        n = count(position.kernel_state(), limit)
     except _OverBudget:
         return None, None
     return n, len(seen)
@@ -227,7 +226,7 @@ def _minimax(position: Position, depth: Optional[int], max_nodes: int, truncate:
     g = _new_graph(position, mode, depth, merge)
     limit = 1 << 30 if depth is None else depth
     positions = {ROOT: position}
-    where: dict[tuple, str] = {position._kernel_tuple(): ROOT}
+    where: dict[tuple, str] = {position.kernel_state(): ROOT}
     solved = solve(position, tt_mb=tt_mb)
     g.add_node(ROOT, **_node_attributes(position, 0, solved.value))
     pv = solved.pv
@@ -252,7 +251,7 @@ def _minimax(position: Position, depth: Optional[int], max_nodes: int, truncate:
             new = []
             for row in rows:
                 child, scopa = _step(pos, row.move)
-                key = child._kernel_tuple()
+                key = child.kernel_state()
                 new.append((row, child, scopa, key, where.get(key) if merge else None))
             added = len({key for *_, key, cid in new if cid is None}) if merge else len(new)
             if g.number_of_nodes() + added > max_nodes:
@@ -294,12 +293,9 @@ def _minimax(position: Position, depth: Optional[int], max_nodes: int, truncate:
 TRACE_EVENT_CAP = 2_000_000     # events kept in memory at most (about 500,000 searched nodes)
 
 
-def _fresh_searcher(tt_mb: Optional[float]) -> "_kernel.Searcher":
-    size = DEFAULT_TT_MB if tt_mb is None else float(tt_mb)
-    if size < 0:
-        raise ValueError(f"tt_mb must be 0 (no table) or more, not {tt_mb!r}")
-    searcher = _kernel.Searcher(size)
-    if size == 0:
+def _fresh_searcher(tt_mb: Optional[float]) -> "kernel.Searcher":
+    searcher = kernel.new_searcher(tt_mb)
+    if searcher.tt_mb == 0:
         searcher.set_table(False)
     return searcher
 
@@ -307,11 +303,7 @@ def _fresh_searcher(tt_mb: Optional[float]) -> "_kernel.Searcher":
 def _trace(position: Position, want: int, tt_mb: Optional[float], max_events: int) -> tuple[list, Any]:
     """The kernel's trace of one search with a fresh table (so the node count is reproducible);
     ValueError when it needs more than `max_events` events."""
-    if not hasattr(_kernel.Searcher, "trace"):
-        raise NotImplementedError(
-            "this build of the kernel cannot trace a search (Searcher.trace is missing): "
-            "rebuild scopa_solver._kernel from the current sources")
-    return _fresh_searcher(tt_mb).trace(position._kernel_tuple(), want, max_events)
+    return _fresh_searcher(tt_mb).trace(position.kernel_state(), want, max_events)
 
 
 def _bound_kind(value: int, alpha: int, beta: int) -> str:
@@ -493,13 +485,13 @@ def _search(position: Position, depth: Optional[int], max_nodes: int, truncate: 
             tt_mb: Optional[float], search: str, full_window: bool) -> nx.DiGraph:
     if search not in SEARCHES:
         raise ValueError(f"search must be one of {', '.join(SEARCHES)}, not {search!r}")
-    want = SEARCHES[search] | (_FULL_WINDOW if full_window else 0)
+    want = SEARCHES[search] | (kernel.FULL_WINDOW if full_window else 0)
     # a node makes at most 3 events (enter, tt or leaf, exit) and at most one pass starts at it
     budget = 4 * max_nodes + 64
     try:
         events, raw = _trace(position, want, tt_mb, budget)
     except ValueError:
-        nodes = _fresh_searcher(tt_mb).search(position._kernel_tuple(), want).nodes
+        nodes = _fresh_searcher(tt_mb).search(position.kernel_state(), want).nodes
         if depth is None and not truncate:
             raise TreeTooLargeError(
                 f"the search visited {nodes:,} nodes, more than max_nodes={max_nodes:,}: give a "
@@ -546,7 +538,7 @@ def to_networkx(position: Position, *, depth: Optional[int] = None, max_nodes: i
 
 
 def render(graph: nx.DiGraph, path: "os.PathLike[str] | str", **options: Any) -> str:
-    """Draw a tree to an .svg, .png or .pdf file (see `scopa_solver.render.render`)."""
+    """Draw a tree to an .svg, .png or .pdf file (see `scopa_solver.tree.render.render`)."""
     from .render import render as _render
     return _render(graph, path, **options)
 

@@ -20,23 +20,24 @@ of the move for a clairvoyant continuation, an optimistic estimate of what a rea
 """
 from __future__ import annotations
 
+import itertools
 import math
 import random
-import sys
-import threading
 import time
-from concurrent.futures import wait
 from dataclasses import dataclass, field
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Iterable, Optional, Union
 
-import numpy as np
+from .. import kernel
+from ..core.flow import check_seed
+from ..core.position import Move, Position
+from ..errors import LimitError, ViewError
+from ..progress import progress_bar
+from .view import MAX_SAMPLES, View
 
-from .errors import ViewError
-from .position import Move, Position
-from .solver import _WANT_ALL, borrow_searcher, clear_tables, executor, worker_count
-from .view import View
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
 
-__all__ = ["suggest", "Suggestion", "MoveStats", "solve_worlds", "clear_tables", "DEFAULT_SAMPLES",
+__all__ = ["suggest", "Suggestion", "MoveStats", "solve_worlds", "value_matrix", "DEFAULT_SAMPLES",
            "EXACT_LIMIT"]
 
 DEFAULT_SAMPLES = 1000
@@ -46,8 +47,8 @@ EXACT_LIMIT = 2000
 """`suggest` enumerates every world when there are at most this many (the start of the
 last-but-one deal has at most 84 x 20 = 1,680)."""
 
-_ALL_LIMIT = 10_000_000
 _FIRST_CHUNK = 32
+_SHUFFLE_LIMIT = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,12 @@ class MoveStats:
     delta: float
     delta_stderr: float
 
+    def to_dict(self) -> dict:
+        """Plain data (JSON-ready; an unknown standard error, from a single world, is None)."""
+        return {"move": str(self.move), "mean": self.mean, "std": self.std, "stderr": _finite(self.stderr),
+                "optimal": self.optimal, "positive": self.positive, "worlds": self.worlds, "min": self.min,
+                "max": self.max, "delta": self.delta, "delta_stderr": _finite(self.delta_stderr)}
+
     def __str__(self) -> str:
         return (f"{str(self.move):<12} {self.mean:+7.3f} {self.std:6.2f} {self.stderr:7.3f} "
                 f"{100 * self.optimal:7.1f}% {100 * self.positive:7.1f}%")
@@ -89,7 +96,7 @@ class Suggestion:
     seconds: float
     nodes: int
     stopped: Optional[str] = None   # "time" (time_limit) or "confidence" when a run stopped early
-    values: Optional[np.ndarray] = field(default=None, repr=False)  # worlds x moves, as `moves`
+    values: Optional["np.ndarray"] = field(default=None, repr=False)  # worlds x moves, as `moves`
 
     @property
     def best(self) -> Move:
@@ -100,6 +107,12 @@ class Suggestion:
     def best_stats(self) -> MoveStats:
         return self.moves[0]
 
+    def to_dict(self) -> dict:
+        """Plain data (JSON-ready): the view, a row per move, how the worlds were solved."""
+        return {"view": self.view.to_string(), "best": str(self.best), "moves": [m.to_dict() for m in self.moves],
+                "exact": self.exact, "worlds": self.worlds, "total_worlds": self.total_worlds,
+                "seed": self.seed, "seconds": self.seconds, "nodes": self.nodes, "stopped": self.stopped}
+
     def __str__(self) -> str:
         head = f"{'move':<12} {'mean':>7} {'std':>6} {'stderr':>7} {'optimal':>8} {'margin>0':>8}"
         kind = "all worlds, exact" if self.exact else "sampled"
@@ -109,113 +122,27 @@ class Suggestion:
         return "\n".join([head] + [str(m) for m in self.moves] + [tail])
 
 
-# -- progress bars ------------------------------------------------------------------------------
-
-class _NoBar:
-    def update(self, n: int = 1) -> None:
-        pass
-
-    def set_postfix_str(self, s: str) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
-def progress_bar(total: int, desc: str, progress: Optional[bool], unit: str = "it") -> Any:
-    """A tqdm bar: shown on a terminal after a second (progress=None), always (True) or never
-    (False); a do-nothing bar without tqdm."""
-    if progress is False:
-        return _NoBar()
-    try:
-        from tqdm import tqdm
-    except ImportError:  # pragma: no cover - tqdm is a dependency
-        return _NoBar()
-    if progress is None:
-        stream = sys.stderr
-        if not (hasattr(stream, "isatty") and stream.isatty()):
-            return _NoBar()
-        return tqdm(total=total, desc=desc, unit=unit, delay=1.0, leave=False)
-    return tqdm(total=total, desc=desc, unit=unit, leave=False)
+def _finite(x: float) -> Optional[float]:
+    return x if math.isfinite(x) else None
 
 
 # -- solving many worlds --------------------------------------------------------------------------
 
-def solve_worlds(tuples: list[tuple], *, threads: Optional[int] = None, time_limit: Optional[float] = None,
-                 progress: Any = None, tt_mb: Optional[float] = None) -> list[Optional[dict]]:
-    """Every root move's exact value in each kernel position of `tuples` (raw kernel results;
-    None for a position left unsolved when `time_limit` ran out). Batches go to `threads`
-    workers, each with its own transposition table, the GIL released while they search."""
-    n = len(tuples)
-    results: list[Optional[dict]] = [None] * n
-    if not n:
-        return results
-    workers = worker_count(threads, n)
-    size = max(1, min(64 if time_limit is None else 8, n // (workers * 8)))
-    batches = [range(i, min(i + size, n)) for i in range(0, n, size)]
-    deadline = time.monotonic() + time_limit if time_limit else None
-    lock = threading.Lock()
-    state = {"next": 0, "stop": False, "done": 0}
-    searchers: list = []
-    bar = progress if progress is not None else _NoBar()
-
-    def work(main: bool, report: bool) -> None:
-        with borrow_searcher(tt_mb) as s:
-            with lock:
-                searchers.append(s)
-            solve_batches(s, main, report)
-
-    def solve_batches(s: Any, main: bool, report: bool) -> None:
-        first = True    # each worker solves its first batch whatever the time: a result is due
-        while True:
-            with lock:
-                if state["stop"] or state["next"] >= len(batches):
-                    return
-                left = 0.0
-                if deadline is not None and not first:
-                    left = deadline - time.monotonic()
-                    if left <= 0:
-                        state["stop"] = True
-                        return
-                first = False
-                batch = batches[state["next"]]
-                state["next"] += 1
-            raws = s.search_many([tuples[i] for i in batch], _WANT_ALL, 0, left, main)
-            for i, raw in zip(batch, raws):
-                if raw.stop == 0:
-                    results[i] = raw
-            with lock:
-                state["done"] += len(batch)
-            if report:
-                bar.update(len(batch))
-
-    if workers == 1:
-        work(threading.current_thread() is threading.main_thread(), True)
-        return results
-    futures = [executor(workers).submit(work, False, False) for _ in range(workers)]
-    shown = 0
-    try:
-        while True:
-            finished, pending = wait(futures, timeout=0.1)
-            done = state["done"]
-            if done > shown:
-                bar.update(done - shown)
-                shown = done
-            if not pending:
-                break
-    except KeyboardInterrupt:
-        with lock:
-            state["stop"] = True
-            for s in searchers:
-                s.request_stop()
-        wait(futures)
-        raise
-    for f in futures:
-        try:
-            f.result()
-        except KeyboardInterrupt:  # pragma: no cover - a stop requested above
-            pass
-    return results
+def solve_worlds(states: Iterable[kernel.KernelState], *, threads: Optional[int] = None,
+                 time_limit: Optional[float] = None, progress: Any = None, tt_mb: Optional[float] = None,
+                 total: Optional[int] = None) -> list:
+    """Every root move's exact value in each world (kernel states; a lazy iterator is drawn from
+    only as the workers get to it): the kernel's results in order, None for a world the
+    `time_limit` left unsolved. Runs on the kernel face's one scheduler (`threads` workers,
+    None or 0: every core)."""
+    if isinstance(states, (list, tuple)):
+        total = len(states)
+    workers = kernel.worker_count(threads, total or kernel.check_threads(0), default=0)
+    deadline = None if time_limit is None else time.monotonic() + kernel.check_limits(None, time_limit)[1]
+    raws = kernel.run_batch(states, want=kernel.WANT_ALL, deadline=deadline, tt_mb=tt_mb,
+                            threads=workers, total=total, batch=None if deadline is None else 8,
+                            progress=progress)
+    return [raw if raw is not None and raw.stop == 0 else None for raw in raws]
 
 
 # -- suggest --------------------------------------------------------------------------------------
@@ -225,11 +152,14 @@ def _plan(view: View, worlds: Union[None, int, str]) -> tuple[bool, int]:
     if worlds is None:
         return (True, total) if total <= EXACT_LIMIT else (False, DEFAULT_SAMPLES)
     if worlds == "all":
-        if total > _ALL_LIMIT:
-            raise ValueError(f"worlds='all' would solve {total:,} worlds; ask for a sample instead")
+        if total > MAX_SAMPLES:
+            raise LimitError(f"worlds='all' would solve {total:,} worlds (at most {MAX_SAMPLES:,} a call); "
+                             "ask for a sample instead")
         return True, total
     if not isinstance(worlds, int) or isinstance(worlds, bool) or worlds < 1:
-        raise ValueError(f"worlds must be a positive number of worlds, 'all' or None, not {worlds!r}")
+        raise LimitError(f"worlds must be a positive number of worlds, 'all' or None, not {str(worlds)[:40]!r}")
+    if worlds > MAX_SAMPLES:
+        raise LimitError(f"worlds={worlds:,} is more than one call solves (at most {MAX_SAMPLES:,})")
     return (True, total) if total <= worlds else (False, worlds)
 
 
@@ -269,56 +199,64 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
         raise ViewError("the round is over: there is no move to suggest")
     if view.to_move != view.player:
         raise ViewError(f"player {view.to_move} is to move, not player {view.player}")
-    if time_limit is not None and not time_limit > 0:
-        raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
-    if confidence is not None and not confidence > 0:
-        raise ValueError(f"confidence must be a positive number of standard errors, not {confidence!r}")
+    if time_limit is not None:
+        kernel.check_limits(None, time_limit)
+    if confidence is not None and not (isinstance(confidence, (int, float)) and confidence > 0):
+        raise LimitError(f"confidence must be a positive number of standard errors, not {str(confidence)[:40]!r}")
+    seed = check_seed(seed)
     start = time.perf_counter()
     exact, count = _plan(view, worlds)
     moves = view.legal_moves()
-    if exact:
-        groups = list(view._enumerate_groups())
-        if time_limit is not None:  # a cut run then solves a uniform subset, not a prefix
-            if seed is None:
-                seed = random.SystemRandom().getrandbits(63)
-            random.Random(seed).shuffle(groups)
-        else:
-            seed = None
+    if exact and time_limit is not None:    # a cut run then solves a uniform subset, not a prefix
+        if count > _SHUFFLE_LIMIT:
+            raise LimitError(f"a time limit over {count:,} enumerated worlds: ask for a sample instead "
+                             f"(at most {_SHUFFLE_LIMIT:,} are shuffled)")
+        if seed is None:
+            seed = random.SystemRandom().getrandbits(63)
+        listed = list(view.enumerate_states())
+        random.Random(seed).shuffle(listed)
+        states: Any = iter(listed)
+    elif exact:
+        seed = None
+        states = view.enumerate_states()
     else:
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
-        groups = list(view._sample_groups(count, seed))
-    tuples = [view._tuple(g) for g in groups]
-    bar = progress_bar(len(tuples), "worlds", progress, unit="world")
+        states = view.sample_states(count, seed)      # lazy: drawn as the workers get to them
+    bar = progress_bar(count, "worlds", progress, unit="world")
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    raws: list[Optional[dict]] = []
+    raws: list = []
     reason = None
     try:
-        while True:
-            if confidence is None or exact:
-                chunk = len(tuples) - len(raws)
-            else:
-                chunk = max(_FIRST_CHUNK, len(raws))   # 32, then doubling the worlds solved
-            part = tuples[len(raws):len(raws) + chunk]
-            left = None if deadline is None else max(1e-9, deadline - time.monotonic())
-            raws += solve_worlds(part, threads=threads, time_limit=left, progress=bar, tt_mb=tt_mb)
-            if len(raws) >= len(tuples) or any(r is None for r in raws[-len(part):]):
+        while len(raws) < count:
+            chunk = count - len(raws) if confidence is None or exact else max(_FIRST_CHUNK, len(raws))
+            chunk = min(chunk, count - len(raws))
+            left = None if deadline is None else max(1e-6, deadline - time.monotonic())
+            part = solve_worlds(itertools.islice(states, chunk), threads=threads, time_limit=left,
+                                progress=bar, tt_mb=tt_mb, total=chunk)
+            raws += part
+            if len(part) < chunk or any(r is None for r in part):
+                reason = "time"
+                break
+            if len(raws) >= count:
                 break
             if deadline is not None and time.monotonic() >= deadline:
                 reason = "time"
                 break
-            if _confident(moves, raws, confidence):  # type: ignore[arg-type]
+            if confidence is not None and _confident(moves, raws, confidence):
                 reason = "confidence"
                 break
     finally:
         bar.close()
-    result = _summarize(view, moves, raws, exact and len(raws) == len(tuples), seed, start)
+    result = _summarize(view, moves, raws, exact and len(raws) == count, seed, start, count)
     result.stopped = result.stopped or reason
     return result
 
 
-def _values(moves: list[Move], solved: list) -> tuple[np.ndarray, int]:
-    """The worlds x moves matrix of exact values (columns in the order of `moves`), and nodes."""
+def value_matrix(moves: list[Move], solved: list) -> tuple["np.ndarray", int]:
+    """The worlds x moves matrix of exact values (columns in the order of `moves`) of the
+    kernel's results `solved`, and their nodes."""
+    import numpy as np
     column = {m.packed: j for j, m in enumerate(moves)}
     values = np.empty((len(solved), len(moves)), dtype=np.int32)
     nodes = 0
@@ -334,7 +272,8 @@ def _confident(moves: list[Move], raws: list, z: float) -> bool:
     """Does the best move lead every other by more than `z` paired standard errors?"""
     if len(moves) < 2:
         return True
-    values, _ = _values(moves, [r for r in raws if r is not None])
+    import numpy as np
+    values, _ = value_matrix(moves, [r for r in raws if r is not None])
     k = values.shape[0]
     means = values.mean(axis=0)
     best = int(np.argmax(means))
@@ -350,12 +289,12 @@ def _confident(moves: list[Move], raws: list, z: float) -> bool:
 
 
 def _summarize(view: View, moves: list[Move], raws: list, exact: bool, seed: Optional[int],
-               start: float) -> Suggestion:
+               start: float, planned: int) -> Suggestion:
     solved = [raw for raw in raws if raw is not None]
     if not solved:
-        raise RuntimeError("the time limit ran out before a single world was solved")
-    values, nodes = _values(moves, solved)
-    complete = exact and len(solved) == len(raws)
+        raise LimitError("the time limit ran out before a single world was solved: allow more time")
+    values, nodes = value_matrix(moves, solved)
+    complete = exact and len(solved) == planned
     stats = _aggregate(moves, values, complete)
     order = sorted(range(len(moves)), key=lambda j: (-stats[j][0], -stats[j][3], str(moves[j])))
     best = order[0]
@@ -375,7 +314,7 @@ def _summarize(view: View, moves: list[Move], raws: list, exact: bool, seed: Opt
                       values=values[:, order])
 
 
-def _aggregate(moves: list[Move], values: np.ndarray, complete: bool) -> list[tuple]:
+def _aggregate(moves: list[Move], values: "np.ndarray", complete: bool) -> list[tuple]:
     k = values.shape[0]
     best = values.max(axis=1)
     out = []

@@ -5,7 +5,7 @@ way round), so the luck of the deal cancels out and the difference is the player
 of merit is the mean round margin of A over B (A's round points minus B's) per round, with a
 95% confidence interval from the spread over the deals.
 
->>> from scopa_solver.bots import GreedyBot, RandomBot
+>>> from scopa_solver import GreedyBot, RandomBot
 >>> result = arena(GreedyBot(), RandomBot(seed=1), rounds=4, seed=1, progress=False)
 >>> result.deals, result.rounds_played, len(result.margins)
 (4, 8, 4)
@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from .game import play_match, play_round
-from .pimc import progress_bar
-from .position import Position
-from .rules import Rules
+from ..progress import progress_bar
+from ..core.position import Position
+from ..core.rules import Rules
 
 __all__ = ["arena", "ArenaResult", "make_bot", "BOT_NAMES"]
 
@@ -142,7 +142,7 @@ def arena(bot_a: Callable[[Position], object], bot_b: Callable[[Position], objec
           progress: Optional[bool] = None) -> ArenaResult:
     """Play `rounds` duplicate deals (each deal twice, seats swapped: 2 x `rounds` rounds) of
     `bot_a` against `bot_b`, and with `matches` also that many duplicate pairs of matches to
-    `rules.target`. Bots are choosers (position -> move), like those of `scopa_solver.bots`.
+    `rules.target`. Bots are choosers (position -> move), like those of `scopa_solver.play.bots`.
     The same `seed` plays the same deals. Player 1 deals the even deals, player 0 the odd ones.
     `progress`: a progress bar (None: on a terminal, for runs over a second).
     """
@@ -202,7 +202,7 @@ def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Opti
     by default), infer (the same with the inference only: `reply=False`; infer:T) or oracle;
     EARLY/LATE (say greedy/pimc) plays EARLY until the last three deals and LATE in them."""
     from .bots import GreedyBot, OracleBot, PhaseBot, PIMCBot, RandomBot
-    from .inference import InferenceBot
+    from ..imperfect.inference import InferenceBot
     if "/" in spec:
         early, _, late = spec.partition("/")
         return PhaseBot(make_bot(early, worlds, seed, threads), make_bot(late, worlds, seed, threads))

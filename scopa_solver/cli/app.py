@@ -9,11 +9,11 @@ import random
 import sys
 from typing import Optional, Sequence
 
-from .display import show_position, show_score
-from .errors import ScopaError
-from .position import Position
-from .rules import Rules
-from .solver import analyze, solve
+from ..play.display import show_position, show_score
+from ..errors import ScopaError
+from ..core.position import Position
+from ..core.rules import Rules
+from ..search.solver import analyze, solve
 
 # A built-in example: a seeded deal played forward to two deals before the end.
 EXAMPLE_SEED = 7
@@ -31,7 +31,7 @@ def random_position(seed: Optional[int], deals_left: Optional[int], rules: Rules
     if not 0 <= deals_left <= 5:
         raise UsageError(f"--deals-left must be 0 to 5 (deals still in the stock), not {deals_left}")
     rng = random.Random(seed)
-    while pos.deals_left > deals_left or bin(pos.hands[0] | pos.hands[1]).count("1") != 6:
+    while pos.deals_left > deals_left or sum(pos.hand_sizes()) != 6:
         pos = pos.play(rng.choice(pos.legal_moves()))
     return pos
 
@@ -77,7 +77,7 @@ def cmd_deal(args) -> int:
 
 
 def _position_dict(pos: Position) -> dict:
-    from .cards import cards_text
+    from ..core.cards import cards_text
     return dict(position=pos.to_string(), hands=[cards_text(h) for h in pos.hands], table=cards_text(pos.table),
                 piles=[cards_text(p) for p in pos.piles], stock=[str(c) for c in pos.stock],
                 scopas=list(pos.scopas), to_move=pos.to_move, dealer=pos.dealer,
@@ -160,7 +160,7 @@ def cmd_analyze(args) -> int:
 
 def cmd_tree(args) -> int:
     """The game tree below a position: a picture or data file by the suffix of -o, else an outline."""
-    from .tree import TreeTooLargeError, node_link, to_networkx, tree_text, write_tree
+    from ..tree.build import TreeTooLargeError, node_link, to_networkx, tree_text, write_tree
     pos = _position(args.position, args)
     try:
         graph = to_networkx(pos, mode=args.mode, depth=args.depth, max_nodes=args.max_nodes,
@@ -199,7 +199,7 @@ def cmd_tree(args) -> int:
 def make_bot(spec: str, *, worlds: int = 100, seed: Optional[int] = None, threads: Optional[int] = None):
     """A bot from its command-line name: random, greedy, pimc (pimc:N for N worlds), model,
     infer, oracle, or EARLY/LATE (see `arena.make_bot`)."""
-    from .arena import make_bot as arena_bot
+    from ..play.arena import make_bot as arena_bot
     try:
         return arena_bot(spec, worlds=worlds, seed=seed, threads=threads)
     except ValueError as exc:
@@ -208,7 +208,7 @@ def make_bot(spec: str, *, worlds: int = 100, seed: Optional[int] = None, thread
 
 def _view(text: Optional[str], args):
     """A view from view text, or the side to move's view of a full position."""
-    from .view import View
+    from ..imperfect.view import View
     if text is None or text == "example":
         pos = _position(text, args)
         return pos.view(pos.to_move)
@@ -230,8 +230,8 @@ def _finite(x):
 
 
 def cmd_suggest(args) -> int:
-    from .display import show_view
-    from .pimc import suggest
+    from ..play.display import show_view
+    from ..imperfect.pimc import suggest
     view = _view(args.position, args)
     s = suggest(view, worlds=args.worlds, seed=args.seed, threads=args.threads, time_limit=args.time_limit,
                 progress=None if not args.json else False)
@@ -257,7 +257,7 @@ def cmd_suggest(args) -> int:
 def _benchmarks_dir():
     """benchmarks/ of the source repository (beside the package folder)."""
     from pathlib import Path
-    return Path(__file__).resolve().parent.parent / "benchmarks"
+    return Path(__file__).resolve().parents[2] / "benchmarks"
 
 
 def _benchmark(name: str):
@@ -275,7 +275,7 @@ def _benchmark(name: str):
 
 
 def cmd_bench(args) -> int:
-    from .pimc import progress_bar
+    from ..progress import progress_bar
     suites = ("search", "movegen", "pimc") if args.suite == "all" else (args.suite,)
     for n in ("positions", "rounds", "repeats", "cases"):
         value = getattr(args, n)
@@ -317,8 +317,8 @@ def cmd_bench(args) -> int:
 
 
 def cmd_arena(args) -> int:
-    from .arena import arena
-    from .record import GameRecord, RecordingBot, rounds_from_log
+    from ..play.arena import arena
+    from ..play.record import GameRecord, RecordingBot, rounds_from_log
     seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
     bots = [make_bot(spec, worlds=args.worlds, seed=seed, threads=args.threads) for spec in (args.bot_a, args.bot_b)]
     if bots[0].name == bots[1].name:
@@ -352,9 +352,9 @@ def cmd_arena(args) -> int:
 
 def cmd_play(args) -> int:
     from datetime import datetime
-    from . import __version__
-    from .record import GameRecord
-    from .terminal import Quit, play_game
+    from .. import __version__
+    from ..play.record import GameRecord
+    from ..play.terminal import Quit, play_game
     if args.seat not in (0, 1):
         raise UsageError(f"--seat must be 0 or 1, not {args.seat}")
     if args.rounds is not None and args.rounds < 1:
@@ -391,8 +391,8 @@ def cmd_play(args) -> int:
 
 
 def cmd_review(args) -> int:
-    from .record import GameRecord
-    from .review import review
+    from ..play.record import GameRecord
+    from ..play.review import review
     record = GameRecord.load(args.game)
     known = {n for i in range(len(record.rounds)) for n in record.round_players(i)}
     for name in args.player or ():

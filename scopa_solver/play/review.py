@@ -14,7 +14,7 @@ decision's mark, and the fair column carries its own. Forced moves (one legal mo
 judged. A summary per player (by name: in an arena the seats swap) adds it all up.
 
 >>> from scopa_solver import Position
->>> from scopa_solver.record import GameRecord, RoundRecord
+>>> from scopa_solver import GameRecord, RoundRecord
 >>> start = Position.new_round(seed=5)
 >>> first = lambda pos: pos.legal_moves()[0]
 >>> from scopa_solver import play_round
@@ -33,10 +33,11 @@ import zlib
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
-from .pimc import progress_bar, suggest
-from .position import Move, Position
+from ..imperfect.pimc import suggest
+from ..progress import progress_bar
+from ..core.position import Move, Position
 from .record import GameRecord
-from .solver import analyze
+from ..search.solver import analyze
 
 __all__ = ["review", "Review", "Decision", "PlayerSummary", "MISTAKE", "BLUNDER", "mark"]
 

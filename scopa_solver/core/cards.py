@@ -14,10 +14,11 @@ Card('7d')
 """
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Iterable, Iterator, Union
 
-from .errors import CardError, DuplicateCardError
+from ..errors import CardError, DuplicateCardError, excerpt
 
 SUITS = "dcsb"
 SUIT_NAMES = ("denari", "coppe", "spade", "bastoni")
@@ -35,7 +36,14 @@ _CARD_RE = re.compile(r"(10|[1-9AFCRJQK])([dcsbDCSB♦♢♥♡♠♤♣♧])")
 _SEPARATORS = re.compile(r"[\s,]+")
 
 ALL_MASK = (1 << 40) - 1
-COINS_MASK = (1 << 10) - 1
+COINS_MASK = (1 << 10) - 1     # the ten coins (denari): indices 0..9
+SETTEBELLO_MASK = 1 << 6       # the seven of coins
+KINGS_MASK = sum(1 << (suit * 10 + 9) for suit in range(4))
+
+
+def popcount(mask: int) -> int:
+    """How many cards a mask holds."""
+    return bin(mask).count("1")
 
 
 class Card:
@@ -62,7 +70,7 @@ class Card:
             raise CardError(f"a card is given as text like '7d', not {type(text).__name__}")
         match = _CARD_RE.fullmatch(text.strip())
         if not match:
-            raise CardError(f"unknown card {text!r}: write rank then suit, like '7d' or 'Rb'")
+            raise CardError(f"unknown card {excerpt(text)}: write rank then suit, like '7d' or 'Rb'")
         return cls._all[_SUIT_ALIASES[match.group(2)] * 10 + _RANK_ALIASES[match.group(1)] - 1]
 
     @property
@@ -141,7 +149,7 @@ def split_card_text(text: str) -> list[str]:
         while pos < len(chunk):
             match = _CARD_RE.match(chunk, pos)
             if not match:
-                raise CardError(f"unknown card {chunk[pos:pos + 3]!r} in {text!r}")
+                raise CardError(f"unknown card {chunk[pos:pos + 3]!r} in {excerpt(text)}")
             tokens.append(match.group(0))
             pos = match.end()
     return tokens
@@ -153,16 +161,18 @@ def card_list(cards: CardsLike, where: str = "cards") -> list[Card]:
         return []
     if isinstance(cards, int) and not isinstance(cards, bool):
         if not 0 <= cards <= ALL_MASK:
-            raise CardError(f"{where}: {cards!r} is not a mask of the 40 cards")
+            raise CardError(f"{where}: {excerpt(cards)} is not a mask of the 40 cards")
         return [DECK[i] for i in range(40) if cards >> i & 1]
     if isinstance(cards, str):
         return [Card.parse(t) for t in split_card_text(cards)] if cards.strip() not in ("", "-") else []
     if isinstance(cards, Card):
         return [cards]
     try:
-        items = list(cards)
+        items = list(itertools.islice(iter(cards), 41))   # more than a deck is an error anyway
     except TypeError:
         raise CardError(f"{where}: expected cards, got {type(cards).__name__}") from None
+    if len(items) > 40:
+        raise CardError(f"{where}: more than the 40 cards of a deck")
     out = []
     for item in items:
         try:

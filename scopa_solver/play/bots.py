@@ -21,23 +21,19 @@ import random
 import zlib
 from typing import Optional, Union
 
-from .cards import COINS_MASK, DECK, iter_cards
-from .pimc import EXACT_LIMIT, suggest
-from .position import Move, Position
-from .solver import solve
-from .view import View
+from ..core.cards import COINS_MASK, DECK, SETTEBELLO_MASK, iter_cards, popcount
+from ..imperfect.pimc import EXACT_LIMIT, suggest
+from ..core.position import Move, Position
+from ..search.solver import solve
+from ..imperfect.view import View
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "PIMCBot", "OracleBot", "PhaseBot"]
 
-_SETTEBELLO = DECK[6].mask        # 7d
+_SETTEBELLO = SETTEBELLO_MASK
 _SEVENS = sum(DECK[s * 10 + 6].mask for s in range(4))
 
 
-def _popcount(mask: int) -> int:
-    return bin(mask).count("1")
-
-
-def _view_seed(seed: int, view: View) -> int:
+def view_seed(seed: int, view: View) -> int:
     """A seed drawn from the bot's seed and the view only (stable across machines and runs)."""
     return (seed * 0x9E3779B1 + zlib.crc32(view.to_string().encode())) & 0xFFFFFFFFFFFF
 
@@ -71,7 +67,7 @@ class RandomBot(Bot):
 
     def choose(self, view: View) -> Move:
         moves = view.legal_moves()
-        return random.Random(_view_seed(self.seed, view)).choice(moves)
+        return random.Random(view_seed(self.seed, view)).choice(moves)
 
 
 class GreedyBot(Bot):
@@ -121,8 +117,8 @@ class GreedyBot(Bot):
         score = 0.0
         if taken:
             pile = taken | card.mask
-            score += w["card"] * _popcount(pile) + w["coin"] * _popcount(pile & COINS_MASK)
-            score += w["settebello"] * bool(pile & _SETTEBELLO) + w["seven"] * _popcount(pile & _SEVENS)
+            score += w["card"] * popcount(pile) + w["coin"] * popcount(pile & COINS_MASK)
+            score += w["settebello"] * bool(pile & _SETTEBELLO) + w["seven"] * popcount(pile & _SEVENS)
             if scopa:
                 score += w["scopa"]
             left = table & ~taken
@@ -135,7 +131,7 @@ class GreedyBot(Bot):
             total = sum(c.value for c in iter_cards(left))
             if total <= 10:
                 holders = sum(1 for c in iter_cards(unseen) if c.value == total)
-                chance = 1.0 - _miss(_popcount(unseen), holders, next_hand)
+                chance = 1.0 - _miss(popcount(unseen), holders, next_hand)
                 score -= w["sweepable"] * chance
         return score
 
@@ -181,7 +177,7 @@ class PIMCBot(Bot):
         if len(moves) == 1:
             return moves[0]
         worlds: Union[int, str] = "all" if view.count_worlds() <= self.exact_limit else self.worlds
-        return suggest(view, worlds=worlds, seed=_view_seed(self.seed, view), threads=self.threads,
+        return suggest(view, worlds=worlds, seed=view_seed(self.seed, view), threads=self.threads,
                        time_limit=self.time_limit, progress=False, tt_mb=self.tt_mb,
                        confidence=self.confidence).best
 

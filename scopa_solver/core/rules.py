@@ -15,17 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Iterable
 
-from .errors import RulesError
+from .. import kernel
+from ..errors import RulesError, excerpt
 
-# bit values shared with the kernel (ext/rules.pxi)
-_FLAG_BITS = {
-    "asso_piglia_tutto": 1,
-    "ace_sweep_is_scopa": 2,
-    "re_bello": 4,
-    "napola": 8,
-    "fewest_cards": 16,
-}
-_PRIMIERA_ZERO_BIT = 32
 
 
 @dataclass(frozen=True)
@@ -48,11 +40,11 @@ class Rules:
                 raise RulesError(f"rule {f.name} must be True or False, not {value!r}")
         if self.primiera_missing_suit not in ("disqualify", "zero"):
             raise RulesError(
-                f"primiera_missing_suit must be 'disqualify' or 'zero', not {self.primiera_missing_suit!r}")
+                f"primiera_missing_suit must be 'disqualify' or 'zero', not {excerpt(self.primiera_missing_suit)}")
         if not isinstance(self.target, int) or isinstance(self.target, bool) or self.target < 1:
-            raise RulesError(f"target must be a whole number of points, 1 or more, not {self.target!r}")
-        bits = sum(bit for name, bit in _FLAG_BITS.items() if getattr(self, name))
-        bits |= _PRIMIERA_ZERO_BIT if self.primiera_missing_suit == "zero" else 0
+            raise RulesError(f"target must be a whole number of points, 1 or more, not {excerpt(self.target)}")
+        bits = sum(bit for name, bit in kernel.RULE_BITS.items() if getattr(self, name, False) is True)
+        bits |= kernel.RULE_BITS["primiera_zero"] if self.primiera_missing_suit == "zero" else 0
         object.__setattr__(self, "_flags", bits)
 
     @property
@@ -84,23 +76,26 @@ class Rules:
         """Read option tokens (``name``, ``name=1``/``0``/``true``/``false``, ``name=value``)."""
         types = {f.name: f.type for f in fields(cls)}
         values: dict = {}
+        if isinstance(tokens, str):
+            tokens = tokens.split()
         for token in tokens:
+            if not isinstance(token, str):
+                raise RulesError(f"a rule option is text like 'napola' or 'target=21', not {excerpt(token)}")
             name, _, text = token.partition("=")
             name = name.strip().replace("-", "_")
             if name not in types:
-                raise RulesError(f"unknown rule option {name!r}; known: {', '.join(types)}")
+                raise RulesError(f"unknown rule option {excerpt(name)}; known: {', '.join(types)}")
             if types[name] in ("bool", bool):
                 if not text or text.lower() in ("1", "true", "yes", "on"):
                     values[name] = True
                 elif text.lower() in ("0", "false", "no", "off"):
                     values[name] = False
                 else:
-                    raise RulesError(f"rule option {name} takes 0 or 1, not {text!r}")
+                    raise RulesError(f"rule option {name} takes 0 or 1, not {excerpt(text)}")
             elif name == "target":
-                try:
-                    values[name] = int(text)
-                except ValueError:
-                    raise RulesError(f"target must be a whole number, not {text!r}") from None
+                if not (text.isascii() and text.isdigit() and len(text) <= 6):
+                    raise RulesError(f"target must be a whole number of points, not {excerpt(text)}")
+                values[name] = int(text)
             else:
                 values[name] = text
         return cls(**values)

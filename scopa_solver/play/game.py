@@ -12,9 +12,9 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Optional, Union
 
-from .errors import IllegalMoveError
-from .position import Move, Position, RoundScore
-from .rules import Rules
+from ..errors import IllegalMoveError
+from ..core.position import Move, Position, RoundScore
+from ..core.rules import Rules
 
 Chooser = Callable[[Position], Union[Move, str]]
 

@@ -1,8 +1,8 @@
 """Readable text pictures of positions, moves and scores for the terminal."""
 from __future__ import annotations
 
-from .cards import iter_cards
-from .position import Position, RoundScore
+from ..core.cards import COINS_MASK, SETTEBELLO_MASK, iter_cards, popcount
+from ..core.position import Position, RoundScore
 
 
 def cards_line(mask: int) -> str:
@@ -20,8 +20,8 @@ def _picture(hands: tuple[str, str], table: int, piles: tuple[int, int], scopas:
         tag = f" ({', '.join(tags)})" if tags else ""
         pile = piles[p]
         lines.append(f"player {p}{tag}: hand {hands[p]}")
-        lines.append(f"  captured {bin(pile).count('1')} cards"
-                     f" ({bin(pile & 0x3FF).count('1')} coins{', settebello' if pile >> 6 & 1 else ''})"
+        lines.append(f"  captured {popcount(pile)} cards"
+                     f" ({popcount(pile & COINS_MASK)} coins{', settebello' if pile & SETTEBELLO_MASK else ''})"
                      f", scopas {scopas[p]}")
     lines.insert(2, f"table: {cards_line(table)}")
     lines.append(f"stock: {stock}")

@@ -1,0 +1,2 @@
+"""Imperfect information: a player's View, its worlds, suggestions by determinization and the
+opponent model."""

@@ -1,0 +1,372 @@
+"""The kernel face: the one module that talks to the compiled kernel (``_kernel``, see ``ext/``).
+
+Everything the Python layer asks of the kernel goes through here:
+
+- `KernelState`, the named state a position crosses the boundary as (card sets as 40-bit masks);
+- `legal_moves`, `play` (the next state and its `PlayEvents`), `score_piles`;
+- the searchers (a transposition table and buffers each) kept in one bounded pool;
+- `run_batch`, the one scheduler of every batch of searches (solver batches and PIMC worlds):
+  dynamic batches over worker threads with the GIL released, per-search limits, an overall
+  deadline, progress, and a stop that reaches every worker on Ctrl-C or interpreter exit;
+- the checks of `tt_mb`, `threads`, `max_nodes` and `time_limit`, once for every caller.
+
+>>> from scopa_solver import Position
+>>> state = Position(hands=("7d", "3c"), table="4s 3s", dealer=1).kernel_state()
+>>> after, events = play(state, legal_moves(state)[0])
+>>> events.scopa, after.hand0, after.to_move
+(True, 0, 1)
+"""
+from __future__ import annotations
+
+import math
+import os
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor, wait
+from contextlib import contextmanager
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, Optional, Sequence
+
+from . import _kernel
+from .errors import LimitError
+
+__all__ = ["KernelState", "PlayEvents", "legal_moves", "play", "score_piles", "random_playouts",
+           "Searcher", "KernelResult", "RULE_BITS", "WANT_BEST", "WANT_PV", "WANT_ALL", "FULL_WINDOW",
+           "STOP_REASONS", "VALUE_INF", "DEFAULT_TT_MB", "MAX_TT_MB", "check_tt_mb", "check_threads",
+           "check_limits", "worker_count", "new_searcher", "borrow_searcher", "clear_tables", "run_batch",
+           "SearchInterrupted"]
+
+Searcher = _kernel.Searcher
+KernelResult = _kernel.KernelResult
+WANT_BEST, WANT_PV, WANT_ALL, FULL_WINDOW = _kernel.WANT_FLAGS
+RULE_BITS: dict = dict(_kernel.RULE_BITS)
+"""The kernel's rule switches by option name (``primiera_zero`` for ``primiera_missing_suit="zero"``)."""
+STOP_REASONS = {0: None, 1: "nodes", 2: "time", 3: "interrupt"}
+VALUE_INF = 127
+DEFAULT_TT_MB = 64.0
+MAX_TT_MB = float(_kernel.MAX_TT_MB)
+
+
+class KernelState(NamedTuple):
+    """A fully known round state as the kernel reads it: card sets are 40-bit masks (bit =
+    suit * 10 + rank - 1), `deals` the stock's deals next first, each a (non-dealer's 3 cards,
+    dealer's 3 cards) pair of masks, `rules` the kernel's rule bits (`RULE_BITS`)."""
+
+    hand0: int
+    hand1: int
+    table: int
+    pile0: int
+    pile1: int
+    scopas0: int
+    scopas1: int
+    to_move: int
+    dealer: int
+    last_capturer: int     # -1: nobody has captured yet
+    deals: tuple
+    rules: int
+
+
+class PlayEvents(NamedTuple):
+    """What a move did besides moving cards: a scopa, a fresh deal from the stock, and at the end
+    of the round the leftover table cards (mask) and the seat that took them (-1: none)."""
+
+    scopa: bool
+    dealt: bool
+    leftovers: int
+    leftovers_to: int
+
+
+def legal_moves(state: KernelState) -> list[int]:
+    """The legal moves of the side to move, packed (card index << 40 | captured mask)."""
+    return _kernel.legal_moves(state)
+
+
+def play(state: KernelState, packed_move: int) -> tuple[KernelState, PlayEvents]:
+    """The state after a legal packed move and its events; ValueError if the move is illegal."""
+    after, scopa, dealt, leftovers, leftovers_to = _kernel.play(state, packed_move)
+    return KernelState._make(after), PlayEvents(bool(scopa), bool(dealt), leftovers, leftovers_to)
+
+
+def score_piles(pile0: int, pile1: int, rules: int) -> dict:
+    """The end-of-round breakdown of two capture piles (scopas excluded)."""
+    return _kernel.score_piles_detail(pile0, pile1, rules)
+
+
+def random_playouts(state: KernelState, playouts: int, seed: int = 1) -> int:
+    """Play `playouts` uniformly random rounds from `state` in C; the number of moves made."""
+    return _kernel.random_playouts(state, playouts, seed)
+
+
+# -- checks shared by every caller ----------------------------------------------------------------
+
+def _physical_mb() -> float:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 1048576.0
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
+        return 2.0 * MAX_TT_MB
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def check_tt_mb(tt_mb: Optional[float]) -> float:
+    """A table size in MiB: None for the default, 0 for no table, else a finite size up to half
+    the machine's memory (and the kernel's cap); a `LimitError` otherwise."""
+    if tt_mb is None:
+        return DEFAULT_TT_MB
+    if not _is_number(tt_mb):
+        raise LimitError(f"tt_mb must be a number of MiB, not {type(tt_mb).__name__}")
+    size = float(tt_mb)
+    if not math.isfinite(size) or size < 0:
+        raise LimitError(f"tt_mb must be 0 (no table) or a finite number of MiB, not {tt_mb!r}")
+    cap = min(MAX_TT_MB, _physical_mb() / 2)
+    if size > cap:
+        raise LimitError(f"tt_mb={size:g} is more than this machine can give a table "
+                         f"(at most {cap:,.0f} MiB: half its memory)")
+    return size
+
+
+def check_threads(threads: Optional[int], default: int = 1) -> int:
+    """Worker threads: `default` for None, every core for 0, else at most the machine's cores
+    (more would only share the cores and multiply the tables)."""
+    cores = os.cpu_count() or 1
+    if threads is None:
+        threads = default
+    if not isinstance(threads, int) or isinstance(threads, bool) or threads < 0:
+        raise LimitError(f"threads must be a whole number, 0 (every core) or more, not {threads!r}")
+    return cores if threads == 0 else min(threads, cores)
+
+
+def worker_count(threads: Optional[int], jobs: int, default: int = 1) -> int:
+    """Threads for `jobs` searches: `check_threads`, never more than there are jobs."""
+    return max(1, min(check_threads(threads, default), jobs))
+
+
+_MAX_NODES = 2 ** 64 - 1
+
+
+def check_limits(max_nodes: Optional[int], time_limit: Optional[float]) -> tuple[int, float]:
+    """The kernel's (max_nodes, seconds): 0 for no limit; huge limits mean no limit."""
+    if max_nodes is not None:
+        if not isinstance(max_nodes, int) or isinstance(max_nodes, bool) or max_nodes < 1:
+            raise LimitError(f"max_nodes must be a positive whole number, not {_short(max_nodes)}")
+        max_nodes = min(max_nodes, _MAX_NODES)
+    if time_limit is not None:
+        if not _is_number(time_limit):
+            raise LimitError(f"time_limit must be a number of seconds, not {type(time_limit).__name__}")
+        try:
+            seconds = float(time_limit)
+        except OverflowError:
+            seconds = math.inf
+        if math.isnan(seconds) or not seconds > 0:
+            raise LimitError(f"time_limit must be a positive number of seconds, not {_short(time_limit)}")
+        time_limit = 0.0 if seconds > 1e9 else seconds     # beyond 30 years: no limit
+    return (max_nodes or 0, time_limit or 0.0)
+
+
+def _short(x: Any) -> str:
+    text = repr(x)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+# -- the searcher pool ----------------------------------------------------------------------------
+
+_lock = threading.Lock()
+_idle: list = []                 # searchers kept for reuse: one table size at a time, at most
+_KEEP = max(2, os.cpu_count() or 1)    # as many as there are cores
+_busy: set = set()               # searchers in use, so a stop reaches every one of them
+_closing = False                 # the interpreter is exiting: no new search starts
+
+
+class SearchInterrupted(KeyboardInterrupt):
+    """A search stopped by Ctrl-C, or by the interpreter's exit while it ran in a thread."""
+
+
+def new_searcher(tt_mb: Optional[float] = None) -> "_kernel.Searcher":
+    """A fresh searcher of its own (an empty table, for traces and cold measurements)."""
+    size = check_tt_mb(tt_mb)
+    try:
+        return _kernel.Searcher(size)
+    except MemoryError:
+        raise LimitError(f"cannot allocate a {size:g} MiB transposition table: not enough "
+                         "memory (use a smaller tt_mb)") from None
+
+
+@contextmanager
+def borrow_searcher(tt_mb: Optional[float] = None) -> Iterator["_kernel.Searcher"]:
+    """A searcher for one call; kept afterwards for reuse (a large table is slow to allocate),
+    at most one per core and one table size at a time."""
+    size = check_tt_mb(tt_mb)
+    with _lock:
+        if _closing:
+            raise SearchInterrupted
+        found = next((s for s in _idle if s.tt_mb == size), None)
+        if found is not None:
+            _idle.remove(found)
+    s = found if found is not None else new_searcher(size)
+    with _lock:
+        _busy.add(s)
+        if _closing:
+            s.request_stop()
+    try:
+        yield s
+    finally:
+        with _lock:
+            _busy.discard(s)
+            if not _closing:
+                if _idle and _idle[0].tt_mb != size:
+                    _idle.clear()
+                if len(_idle) < _KEEP:
+                    _idle.append(s)
+
+
+def clear_tables() -> None:
+    """Empty every kept transposition table (for measurements that must start cold)."""
+    with _lock:
+        for s in _idle:
+            s.clear()
+
+
+def _stop_all() -> None:
+    with _lock:
+        for s in _busy:
+            s.request_stop()
+
+
+def _at_exit() -> None:
+    """Before the interpreter joins its threads: stop every search still running in one."""
+    global _closing
+    with _lock:
+        _closing = True
+    _stop_all()
+
+
+try:    # run before the interpreter joins threads (where atexit would be too late)
+    threading._register_atexit(_at_exit)      # type: ignore[attr-defined]
+except (AttributeError, RuntimeError):  # pragma: no cover - Python < 3.9 or already exiting
+    pass
+
+_pool: Optional[ThreadPoolExecutor] = None
+
+
+def _executor() -> ThreadPoolExecutor:
+    """The lasting worker threads of every batch: one per core, made once, never replaced."""
+    global _pool
+    with _lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max(2, os.cpu_count() or 1), thread_name_prefix="scopa-search")
+        return _pool
+
+
+# -- the one batch scheduler ----------------------------------------------------------------------
+
+def run_batch(states: Iterable[KernelState], *, want: int, max_nodes: Optional[int] = None,
+              time_limit: Optional[float] = None, deadline: Optional[float] = None,
+              tt_mb: Optional[float] = None, threads: int = 1, total: Optional[int] = None,
+              batch: Optional[int] = None, progress: Any = None,
+              on_results: Optional[Callable[[int, list], None]] = None) -> list:
+    """Search every state; the `KernelResult`s in order (None for a state never searched).
+
+    `states` may be a lazy iterator: it is drawn from in batches, under a lock, only as workers
+    get free, so nothing is made that the deadline will not reach. `max_nodes`/`time_limit` bound
+    each search; `deadline` (a `time.monotonic()` value) stops handing out batches and cuts the
+    running ones, whose results then say so (stop 2). `threads` workers share the work in batches
+    of `batch` states (default: small enough for eight batches a worker, at most 64); `total`
+    helps size them for an iterator. `progress.update(n)` is called from the calling thread;
+    `on_results(first_index, results)` after every batch (from the worker). Ctrl-C, or the
+    interpreter's exit, stops every worker within milliseconds and raises `SearchInterrupted`."""
+    nodes, seconds = check_limits(max_nodes, time_limit)
+    if isinstance(states, (list, tuple)):
+        total = len(states)
+    source = iter(states)
+    workers = max(1, threads)
+    if batch is None:
+        batch = max(1, min(64, (total or 64 * workers * 8) // (workers * 8)))
+    results: list = []
+    lock = threading.Lock()
+    shared = {"next": 0, "stop": False, "done": 0, "exhausted": False}
+    mine: list = []      # this call's searchers, for its stop
+    main = threading.current_thread() is threading.main_thread()
+
+    def take() -> Optional[tuple[int, list]]:
+        with lock:
+            if shared["stop"] or shared["exhausted"]:
+                return None
+            if deadline is not None and time.monotonic() >= deadline and shared["next"]:
+                shared["stop"] = True
+                return None
+            chunk = []
+            for state in source:
+                chunk.append(state)
+                if len(chunk) >= batch:
+                    break
+            else:
+                shared["exhausted"] = True
+            if not chunk:
+                return None
+            first = shared["next"]
+            shared["next"] += len(chunk)
+            results.extend([None] * len(chunk))
+            return first, chunk
+
+    def work(signals: bool, bar: Any) -> None:
+        with borrow_searcher(tt_mb) as s:
+            with lock:
+                if shared["stop"]:
+                    return
+                mine.append(s)
+            while True:
+                job = take()
+                if job is None:
+                    return
+                first, chunk = job
+                limit = seconds
+                if deadline is not None:
+                    left = max(1e-6, deadline - time.monotonic())
+                    limit = min(limit, left) if limit else left
+                raws = s.search_many(chunk, want, nodes, limit, signals)
+                with lock:
+                    results[first:first + len(raws)] = raws
+                    shared["done"] += len(raws)
+                    if shared["stop"]:
+                        return
+                if any(r.stop == 3 for r in raws):
+                    raise SearchInterrupted
+                if bar is not None:
+                    bar.update(len(raws))
+                if on_results is not None:
+                    on_results(first, raws)
+
+    if workers == 1:
+        try:
+            work(main, progress)
+        except KeyboardInterrupt:
+            raise SearchInterrupted from None
+        return results
+    futures: list = []
+    shown = 0
+    try:
+        pool = _executor()
+        for _ in range(workers):
+            futures.append(pool.submit(work, False, None))
+        while True:
+            done, pending = wait(futures, timeout=0.05)
+            if progress is not None and shared["done"] > shown:
+                progress.update(shared["done"] - shown)
+                shown = shared["done"]
+            if not pending:
+                break
+            if _closing:
+                raise SearchInterrupted
+        for f in futures:
+            f.result()
+    except BaseException:
+        with lock:
+            shared["stop"] = True
+        while futures and not all(f.done() for f in futures):   # a stop for every worker, also
+            with lock:                                            # one that has just started
+                for s in mine:
+                    s.request_stop()
+            wait(futures, timeout=0.02)
+        raise
+    return results

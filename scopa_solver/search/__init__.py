@@ -1,0 +1,1 @@
+"""Exact search of fully known positions: solve, analyze and their batch twins."""
