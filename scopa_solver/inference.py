@@ -100,7 +100,7 @@ def after_own_move(before: View, move: Move, now: View) -> Optional[View]:
     (None when the round ends with it). `now`, the player's next view, supplies the hand dealt
     when the move ended a deal."""
     world = before._any_world()
-    after, _ = _kernel.play(world, move.packed)
+    after = _kernel.play(world, move.packed)[0]
     me = before.player
     hand = before.hand & ~move.card.mask
     opponent_cards, stock = before.opponent_cards, before.stock_cards

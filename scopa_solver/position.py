@@ -342,7 +342,7 @@ class Position:
     def play(self, move: MoveLike) -> "Position":
         """The position after `move` (a Move or move text), dealing from the stock when due."""
         move = Move.parse(move, self)
-        after, _ = _kernel.play(self._kernel_tuple(), move.packed)
+        after = _kernel.play(self._kernel_tuple(), move.packed)[0]
         return Position._from_kernel(after, self.stock, self.rules)
 
     def is_scopa(self, move: MoveLike) -> bool:

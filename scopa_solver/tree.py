@@ -52,7 +52,7 @@ class TreeTooLargeError(ScopaError):
 
 def _step(pos: Position, move: Move) -> tuple[Position, bool]:
     """The position after a legal `move` and whether it scored a scopa (one kernel call)."""
-    after, scopa = _kernel.play(pos._kernel_tuple(), move.packed)
+    after, scopa = _kernel.play(pos._kernel_tuple(), move.packed)[:2]
     return Position._from_kernel(after, pos.stock, pos.rules), bool(scopa)
 
 
