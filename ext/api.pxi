@@ -218,7 +218,9 @@ cdef class KernelResult:
     """What one root search found, in plain values (moves packed as card << 40 | captures).
 
     lower/upper bound the value (equal when complete; scopas already made included); stop is
-    0 when complete, else 1 nodes, 2 time, 3 interrupt; best lists the optimal moves (WANT_BEST),
+    0 when complete, else 1 nodes, 2 time, 3 interrupt (nodes is then at most max_nodes); best
+    lists the optimal moves (WANT_BEST; a stopped search lists them only when it had proved the
+    value and tested every move against it, so lower == upper, else best is None),
     move_bounds each move's (lower, upper) (WANT_ALL), pv the principal variation (WANT_PV) and
     end the (pile0, pile1, scopas0, scopas1) it ends with; probes/hits/stores count this search's
     table use and fill is the table's fill afterwards. The lists are built from the C result on
