@@ -5,6 +5,9 @@
 # first, and rules the RULE_* bit set. Everything is range-checked here, so nothing the caller
 # passes can make the C code read or write out of bounds.
 
+from cpython.exc cimport PyErr_CheckSignals
+from cpython.number cimport PyNumber_Index
+
 
 
 cdef uint64_t _cards(object value, str what, int max_cards) except? 0xFFFFFFFFFFFFFFFF:
@@ -33,14 +36,37 @@ cdef int _small(object value, str what, int low, int high) except? -999:
 
 # What root_search can be asked for (root.pxi), for the Python side: best, pv, all, full window.
 WANT_FLAGS = (WANT_BEST, WANT_PV, WANT_ALL, FULL_WINDOW)
+# The rule switches as the kernel numbers them (rules.pxi), so that Python never copies them.
+RULE_BITS = {"asso_piglia_tutto": RULE_ASSO_PIGLIA_TUTTO, "ace_sweep_is_scopa": RULE_ACE_SWEEP_IS_SCOPA,
+             "re_bello": RULE_RE_BELLO, "napola": RULE_NAPOLA, "fewest_cards": RULE_FEWEST_CARDS,
+             "primiera_zero": RULE_PRIMIERA_ZERO}
+globals()["RULE_ALL"] = RULE_ALL        # the C name is taken by the enum; the value is the same
+# The largest transposition table a Searcher makes, in MiB (tt.pxi).
+MAX_TT_MB = TT_MAX_MB
+# Time limits beyond this many seconds (about 31 years) mean no limit.
+cdef double NO_TIME_LIMIT = 1e9
 
-# The rule switches by option name, for the Python side (which never copies them by hand).
-RULE_BITS = dict(asso_piglia_tutto=RULE_ASSO_PIGLIA_TUTTO, ace_sweep_is_scopa=RULE_ACE_SWEEP_IS_SCOPA,
-                 re_bello=RULE_RE_BELLO, napola=RULE_NAPOLA, fewest_cards=RULE_FEWEST_CARDS,
-                 primiera_zero=RULE_PRIMIERA_ZERO)
 
-# The largest transposition table a Searcher accepts (MiB).
-MAX_TT_MB = 65536
+cdef uint64_t _count(object value, str what) except? 0xFFFFFFFFFFFFFFFF:
+    """A non-negative Python int of any size, clamped to 2^64 - 1."""
+    n = PyNumber_Index(value)
+    if n < 0:
+        raise ValueError(f"{what} must be 0 or more, not {n}")
+    return <uint64_t>min(n, 0xFFFFFFFFFFFFFFFF)
+
+
+cdef double _seconds(object value) except? -1.0:
+    """A time limit as the search takes it: 0 for none (0, inf or beyond NO_TIME_LIMIT)."""
+    cdef double t
+    try:
+        t = value
+    except OverflowError:               # an int too large for a double
+        t = float("inf") if value > 0 else -1.0
+    if t != t:
+        raise ValueError("time_limit must be a number of seconds, not NaN")
+    if t < 0:
+        raise ValueError(f"time_limit must be 0 (none) or more seconds, not {t:g}")
+    return 0.0 if t > NO_TIME_LIMIT else t
 
 
 cdef int load_position(object state, State* s, Game* g) except -1:
@@ -104,14 +130,17 @@ def legal_moves(object pos):
 
 
 def play(object pos, object packed_move):
-    """(position after `move`, scopa, dealt, leftovers mask, leftovers seat or -1); ValueError if `move` is illegal."""
-    cdef State s
+    """(after, scopa, dealt, leftovers, leftovers_to) for `move`; ValueError if it is illegal.
+
+    after: the position after it; scopa: whether it scored one; dealt: whether it emptied both
+    hands and the next deal came from the stock; leftovers: the table cards that went to the
+    last capturer as it ended the round (0 if none), leftovers_to: that player (-1 if none).
+    Worked out from the states before and after, so apply_move stays as the search uses it."""
+    cdef State s, before
     cdef Game g
     cdef uint64_t moves[MAX_MOVES]
-    cdef uint64_t move
-    cdef int n, i, scopa
-    cdef State before
-    cdef uint64_t captured, table_after, leftovers
+    cdef uint64_t move, table, leftovers = 0
+    cdef int n, i, scopa, to = -1
     load_position(pos, &s, &g)
     try:
         move = packed_move
@@ -122,13 +151,13 @@ def play(object pos, object packed_move):
         if moves[i] == move:
             before = s
             scopa = apply_move(&s, &g, move)
-            # the events are read off the two states, so apply_move stays lean for the search
-            captured = move & ALL_CARDS
-            table_after = (before.table & ~captured) | (0 if captured else (1ULL << (move >> 40)))
-            leftovers = table_after if round_over(&s) and s.last_capturer >= 0 else 0
-            return (dump_position(&s, tuple(pos[10]), g.rules), bool(scopa),
-                    s.deals_left < before.deals_left, leftovers,
-                    s.last_capturer if leftovers else -1)
+            # the table the move left, before any leftovers were swept up
+            table = (before.table & ~move_capture(move)) | (0 if move_capture(move) else 1ULL << move_card(move))
+            if round_over(&s) and s.last_capturer >= 0 and table:
+                leftovers = table
+                to = s.last_capturer
+            return (dump_position(&s, tuple(pos[10]), g.rules), scopa != 0,
+                    s.deals_left < before.deals_left, leftovers, to)
     raise ValueError("illegal move")
 
 
@@ -152,16 +181,27 @@ cdef inline uint64_t xorshift(uint64_t* x) noexcept nogil:
     return x[0]
 
 
-def random_playouts(object pos, int playouts, uint64_t seed=1):
-    """Play `playouts` uniformly random rounds from pos in C; return the number of moves made."""
+cdef enum:
+    PLAYOUT_SIGNALS_EVERY = 100000      # moves (or playouts) between Ctrl-C checks
+
+
+def random_playouts(object pos, object playouts, uint64_t seed=1):
+    """Play `playouts` uniformly random rounds from pos in C; return the number of moves made.
+
+    Any count (clamped to 2^64 - 1): Ctrl-C is checked every PLAYOUT_SIGNALS_EVERY moves and
+    raises KeyboardInterrupt."""
     cdef State root, s
     cdef Game g
     cdef uint64_t moves[MAX_MOVES]
-    cdef uint64_t rng = seed * 0x9E3779B97F4A7C15ULL + 1, total = 0
-    cdef int i, n
+    cdef uint64_t rng = seed * 0x9E3779B97F4A7C15ULL + 1, total = 0, count, i = 0, next_check
+    cdef int n
+    count = _count(playouts, "playouts")
     load_position(pos, &root, &g)
+    if round_over(&root):
+        return 0
+    next_check = PLAYOUT_SIGNALS_EVERY
     with nogil:
-        for i in range(playouts):
+        while i < count:
             s = root
             while not round_over(&s):
                 n = generate_moves(&s, g.rules, moves)
@@ -169,6 +209,11 @@ def random_playouts(object pos, int playouts, uint64_t seed=1):
                     break
                 apply_move(&s, &g, moves[xorshift(&rng) % n])
                 total += 1
+            i += 1
+            if total + i >= next_check:  # playouts counted too, in case one ever made no move
+                next_check = total + i + PLAYOUT_SIGNALS_EVERY
+                with gil:
+                    PyErr_CheckSignals()
     return total
 
 
@@ -176,7 +221,9 @@ cdef class KernelResult:
     """What one root search found, in plain values (moves packed as card << 40 | captures).
 
     lower/upper bound the value (equal when complete; scopas already made included); stop is
-    0 when complete, else 1 nodes, 2 time, 3 interrupt; best lists the optimal moves (WANT_BEST),
+    0 when complete, else 1 nodes, 2 time, 3 interrupt (nodes is then at most max_nodes); best
+    lists the optimal moves (WANT_BEST; a stopped search lists them only when it had proved the
+    value and tested every move against it, so lower == upper, else best is None),
     move_bounds each move's (lower, upper) (WANT_ALL), pv the principal variation (WANT_PV) and
     end the (pile0, pile1, scopas0, scopas1) it ends with; probes/hits/stores count this search's
     table use and fill is the table's fill afterwards. The lists are built from the C result on
@@ -254,11 +301,22 @@ cdef class Searcher:
     cdef Search S
     cdef readonly double tt_mb
 
-    def __cinit__(self, double tt_mb=64.0):
+    def __cinit__(self, tt_mb=64.0):
+        cdef double mb
         memset(&self.S, 0, sizeof(Search))
-        self.tt_mb = tt_mb
-        if table_init(&self.S.table, tt_mb) != 0:
-            raise MemoryError(f"cannot allocate a {tt_mb} MiB transposition table")
+        try:
+            mb = tt_mb
+        except OverflowError:           # an int too large for a double
+            mb = float("inf")
+        if mb != mb or mb < 0 or mb == float("inf"):
+            raise ValueError(f"the transposition table size must be a finite number of MiB, "
+                             f"0 or more, not {mb:g}")
+        if mb > TT_MAX_MB:
+            raise ValueError(f"a transposition table of {mb:g} MiB is over the limit of "
+                             f"{TT_MAX_MB} MiB")
+        self.tt_mb = mb
+        if table_init(&self.S.table, mb) != 0:
+            raise MemoryError(f"cannot allocate a {mb:g} MiB transposition table")
         self.S.use_table = self.S.table.entries != NULL
         self.S.move_stack = <uint64_t*>malloc(MAX_PLIES * MAX_MOVES * sizeof(uint64_t))
         if self.S.move_stack == NULL:
@@ -291,17 +349,22 @@ cdef class Searcher:
         k.fill = (<double>self.S.table.filled / self.S.table.capacity) if self.S.table.capacity else 0.0
         return k
 
-    def search(self, object pos, int want=WANT_BEST | WANT_PV, uint64_t max_nodes=0,
-               double time_limit=0.0, bint check_signals=True):
-        """Search one position; see root.pxi for `want`."""
+    def search(self, object pos, int want=WANT_BEST | WANT_PV, object max_nodes=0,
+               object time_limit=0.0, bint check_signals=True):
+        """Search one position; see root.pxi for `want` and search_many for the limits."""
         results = self.search_many([pos], want, max_nodes, time_limit, check_signals)
         if results[0].stop == STOP_INTERRUPT:
             raise KeyboardInterrupt
         return results[0]
 
-    def search_many(self, list positions, int want=WANT_BEST | WANT_PV, uint64_t max_nodes=0,
-                    double time_limit=0.0, bint check_signals=False):
-        """Search many positions in one call with the GIL released; limits apply to each."""
+    def search_many(self, list positions, int want=WANT_BEST | WANT_PV, object max_nodes=0,
+                    object time_limit=0.0, bint check_signals=False):
+        """Search many positions in one call with the GIL released; limits apply to each.
+
+        max_nodes: any int >= 0 (0: none; clamped to 2^64 - 1), and a stopped search has
+        visited at most that many nodes; time_limit: seconds >= 0 (0 or inf: none)."""
+        cdef uint64_t node_limit = _count(max_nodes, "max_nodes")
+        cdef double seconds = _seconds(time_limit)
         cdef int count = len(positions), i, status = 0
         cdef State* states = <State*>malloc((count + 1) * sizeof(State))
         cdef Game* games = <Game*>malloc((count + 1) * sizeof(Game))
@@ -312,14 +375,14 @@ cdef class Searcher:
                 raise MemoryError("cannot allocate the batch")
             for i in range(count):
                 load_position(positions[i], &states[i], &games[i])
-            S.max_nodes = max_nodes
+            S.max_nodes = node_limit
             S.check_signals = check_signals
             S.abort = 0
             with nogil:
                 for i in range(count):
                     search_set_game(S, &games[i])
                     S.nodes = 0
-                    S.deadline = monotonic() + time_limit if time_limit > 0 else 0.0
+                    S.deadline = monotonic() + seconds if seconds > 0 else 0.0
                     status = root_search(S, &states[i], want, &results[i])
                     if status != 0 or results[i].stop == STOP_INTERRUPT:
                         break

@@ -106,7 +106,7 @@ cdef int root_search(Search* S, const State* root, int want, RootResult* R) noex
     """Search `root` as `want` asks; return -1 if memory ran out, else 0 (R.stop tells limits)."""
     cdef State node, child
     cdef int scopas = root.scopas[root.to_move] - root.scopas[1 - root.to_move]
-    cdef int lower, upper, value, i, n, r, found
+    cdef int lower, upper, value, i, j, n, r, found
     cdef uint64_t* moves
     cdef double start = monotonic()
     cdef uint64_t nodes_before = S.nodes
@@ -164,9 +164,11 @@ cdef int root_search(Search* S, const State* root, int want, RootResult* R) noex
             # the child's bounds are for the opponent: negate and swap
             R.move_lower[i] = r - upper + scopas if upper < VALUE_INF else -VALUE_INF
             R.move_upper[i] = r - lower + scopas if lower > -VALUE_INF else VALUE_INF
-            if S.stop:
-                R.move_lower[i] = -VALUE_INF
-                R.move_upper[i] = VALUE_INF
+            if S.stop:                  # the rest stay unknown: no node past the limit
+                for j in range(i, R.n_moves):
+                    R.move_lower[j] = -VALUE_INF
+                    R.move_upper[j] = VALUE_INF
+                break
 
     if (want & WANT_BEST) and not S.stop and R.is_best == NULL:
         R.is_best = <uint8_t*>malloc(R.n_moves + 1)
@@ -177,6 +179,8 @@ cdef int root_search(Search* S, const State* root, int want, RootResult* R) noex
                 R.is_best[i] = R.move_lower[i] == value + scopas
             else:
                 R.is_best[i] = R.n_moves == 1 or achieves(S, root, 0, R.moves[i], value)
+                if S.stop:
+                    break
         if S.stop:                      # tests cut short prove nothing: report no best moves
             free(R.is_best)
             R.is_best = NULL
@@ -195,6 +199,8 @@ cdef int root_search(Search* S, const State* root, int want, RootResult* R) noex
                 if n == 1 or (R.pv_len == 0 and R.is_best != NULL and _is_listed_best(R, moves[i])) \
                         or achieves(S, &node, R.pv_len, moves[i], value):
                     found = i
+                    break
+                if S.stop:              # each further test would count a node past the limit
                     break
             if found < 0:               # only when a limit stopped the search
                 break

@@ -23,6 +23,7 @@ cdef enum:
     BUCKET = 4
     VALUE_INF = 127
     FIRST_REGION = 4096         # buckets (256 KiB): the active region of a fresh or cleared table
+    TT_MAX_MB = 65536           # the largest table table_init makes (2^30 buckets)
 
 cdef const uint64_t KEY_BITS = ~0xFFFULL
 cdef const uint64_t IN_USE = 0x800ULL
@@ -43,16 +44,20 @@ ctypedef struct Table:
 
 
 cdef int table_init(Table* t, double megabytes) noexcept nogil:
-    """Allocate about `megabytes` (a power-of-two number of buckets, at least one); 0 disables."""
+    """Allocate about `megabytes` (a power-of-two number of buckets, at least one), at most
+    TT_MAX_MB; 0, a negative size or NaN disables. -1 if the memory is not there."""
     cdef uint64_t buckets = 1
+    cdef double limit
     t.entries = NULL
     t.mask = t.max_mask = t.used_mask = 0
     t.capacity = 0
     t.generation = 0
     t.probes = t.hits = t.stores = t.filled = t.fresh = 0
-    if megabytes <= 0:
+    if not (megabytes > 0):             # NaN too
         return 0
-    while buckets * 2 * BUCKET * sizeof(TTEntry) <= megabytes * 1048576.0:
+    # capped first, so that the doubling below stops far from wrapping around (inf, 1e13...)
+    limit = min(megabytes, <double>TT_MAX_MB) * 1048576.0
+    while <double>(buckets * 2 * BUCKET * sizeof(TTEntry)) <= limit:
         buckets *= 2
     # 2 MiB alignment and huge pages where the system allows: a probe is a random access into
     # the whole table, and with 4 KiB pages nearly every probe would also miss the TLB

@@ -1,0 +1,157 @@
+"""Type stub of scopa_solver._kernel, the Cython search kernel built from ext/ (api.pxi is its
+Python face).
+
+A position crosses the boundary as a plain 12-tuple (``KernelPosition``):
+
+    (hand0, hand1, table, pile0, pile1, scopas0, scopas1, to_move, dealer, last_capturer,
+     deals, rules)
+
+card sets as 40-bit masks (bit = card index), scopas 0..40, to_move and dealer 0 or 1,
+last_capturer -1 (nobody yet), 0 or 1, deals a tuple of (non-dealer mask, dealer mask) pairs of
+3 cards each, next deal first (at most 5), and rules a set of RULE_BITS. Every field is
+range-checked: a bad one raises ValueError. A move is packed as ``card << 40 | captured mask``.
+"""
+from typing import Optional
+
+KernelPosition = tuple[int, int, int, int, int, int, int, int, int, int, tuple[tuple[int, int], ...], int]
+
+WANT_FLAGS: tuple[int, int, int, int]
+"""(WANT_BEST, WANT_PV, WANT_ALL, FULL_WINDOW): what a search is asked for: every optimal root
+move, a principal variation, the value of every root move, one full-window pass (baseline)."""
+
+RULE_BITS: dict[str, int]
+"""The rule switches as the kernel numbers them: asso_piglia_tutto 1, ace_sweep_is_scopa 2,
+re_bello 4, napola 8, fewest_cards 16, primiera_zero 32."""
+
+RULE_ALL: int
+"""Every rule bit together (63)."""
+
+MAX_TT_MB: int
+"""The largest transposition table a Searcher makes, in MiB (65536)."""
+
+
+def legal_moves(pos: KernelPosition) -> list[int]:
+    """The packed legal moves of the side to move, in the kernel's order ([] when the round is over)."""
+
+
+def play(pos: KernelPosition, packed_move: int) -> tuple[KernelPosition, bool, bool, int, int]:
+    """(after, scopa, dealt, leftovers, leftovers_to): the position after the move, whether it
+    scored a scopa, whether it emptied both hands and the next deal came from the stock, the
+    table cards the last capturer took at the end of the round (0 if none) and that player
+    (-1 if none). ValueError if the move is illegal or not a packed move."""
+
+
+def score_piles_detail(pile0: int, pile1: int, rules: int) -> dict:
+    """The end-of-round breakdown of two piles (scopas excluded): keys cards, coins, primiera,
+    napola, points (pairs, primiera None for a player without a primiera), and the winners
+    carte, denari, settebello, primiera_winner, re_bello (0, 1 or -1 for nobody)."""
+
+
+def random_playouts(pos: KernelPosition, playouts: int, seed: int = 1) -> int:
+    """Play `playouts` uniformly random rounds from pos (any count >= 0, clamped to 2**64 - 1)
+    and return the number of moves made. Checks Ctrl-C every 100,000 moves: KeyboardInterrupt."""
+
+
+class KernelResult:
+    """What one root search found. Moves are packed; values are round margins for the side to
+    move, scopas already made included."""
+
+    @property
+    def lower(self) -> int:
+        """Lower bound on the value (-127: none); equal to upper when complete."""
+
+    @property
+    def upper(self) -> int:
+        """Upper bound on the value (127: none)."""
+
+    @property
+    def stop(self) -> int:
+        """0 complete, 1 node limit, 2 time limit, 3 interrupt."""
+
+    @property
+    def nodes(self) -> int:
+        """Nodes visited; at most max_nodes when a limit was set."""
+
+    @property
+    def seconds(self) -> float:
+        """Time the search took, measured in the kernel."""
+
+    @property
+    def probes(self) -> int:
+        """Transposition-table probes of this search."""
+
+    @property
+    def hits(self) -> int:
+        """Probes that found their position."""
+
+    @property
+    def stores(self) -> int:
+        """Entries written by this search."""
+
+    @property
+    def fill(self) -> float:
+        """Share of the table's entries in use after the search."""
+
+    @property
+    def moves(self) -> list[int]:
+        """The root's legal moves."""
+
+    @property
+    def best(self) -> Optional[list[int]]:
+        """Every optimal root move (WANT_BEST), None if not asked or not proven. A stopped
+        search reports them only if it proved them all: then lower == upper."""
+
+    @property
+    def move_bounds(self) -> Optional[list[tuple[int, int]]]:
+        """(lower, upper) of each root move, in `moves` order (WANT_ALL); None if not asked
+        or stopped before it began."""
+
+    @property
+    def pv(self) -> list[int]:
+        """A principal variation to the end of the round (WANT_PV); empty if stopped."""
+
+    @property
+    def end(self) -> Optional[tuple[int, int, int, int]]:
+        """(pile0, pile1, scopas0, scopas1) at the end of the pv; None if stopped or no pv."""
+
+
+class Searcher:
+    """A search context: transposition table, move stack, node counters. One per thread."""
+
+    def __init__(self, tt_mb: float = 64.0) -> None:
+        """A table of about tt_mb MiB (a power-of-two number of 64-byte buckets; 0: none).
+        ValueError if tt_mb is NaN, infinite, negative or over MAX_TT_MB; MemoryError if the
+        memory cannot be had."""
+
+    @property
+    def tt_mb(self) -> float:
+        """The table size asked for, in MiB."""
+
+    def clear(self) -> None:
+        """Forget every stored position."""
+
+    def table_stats(self) -> dict:
+        """probes, hits, stores, filled, capacity (entries), fill (share), active (entries in use)."""
+
+    def search(self, pos: KernelPosition, want: int = 3, max_nodes: int = 0, time_limit: float = 0.0,
+               check_signals: bool = True) -> KernelResult:
+        """Search one position (want: WANT_FLAGS bits; limits as in search_many).
+        KeyboardInterrupt if interrupted."""
+
+    def search_many(self, positions: list[KernelPosition], want: int = 3, max_nodes: int = 0,
+                    time_limit: float = 0.0, check_signals: bool = False) -> list[KernelResult]:
+        """Search each position with the GIL released, the limits applying to each. max_nodes:
+        int >= 0 (0: none, larger than 2**64 - 1: clamped); time_limit: seconds >= 0 (0 or inf:
+        none); ValueError for negatives and NaN. KeyboardInterrupt if interrupted (Ctrl-C when
+        check_signals, or request_stop)."""
+
+    def trace(self, pos: KernelPosition, want: int = 0, max_events: int = 100000) -> tuple[list[tuple], KernelResult]:
+        """(events, result): every event of the search as tuples ("pass", depth, alpha, beta,
+        move), ("enter", depth, alpha, beta, move), ("tt", depth, lower, upper), ("leaf",
+        depth, value), ("exit", depth, value, n_moves, n_searched). ValueError past max_events."""
+
+    def request_stop(self) -> None:
+        """Ask a search running in another thread to stop; it raises KeyboardInterrupt there."""
+
+    def set_table(self, enabled: bool) -> None:
+        """Switch the transposition table off or back on."""
