@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 
 PYTHON_BLOCK = re.compile(r"^```python[ \t]*\n(.*?)^```[ \t]*$", re.S | re.M)
-# An absolute path of some machine: /work/..., /home/..., /root/..., /Users/... (also C:\Users\).
+# An absolute path of some machine: under work, home, root or Users at the file system root.
 MACHINE_PATH = re.compile(r"(?<![\w.~-])/(?:work|home|root|Users)/|[A-Za-z]:\\Users\\")
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 BINARY_SUFFIXES = {".svg", ".png", ".jpg", ".jpeg", ".gif", ".pdf", ".so", ".pyd", ".o", ".a",
