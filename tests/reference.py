@@ -1,6 +1,6 @@
 """Slow, independent reference implementation of two-player Scopa (test oracle).
 
-This module follows /work/shared/RULES.md (the project's rule book) literally and is meant to be
+This module follows docs/RULES.md (the project's rule book) literally and is meant to be
 read, not to be fast: cards are plain two-character strings, sets are Python sets, sum captures
 come from ``itertools.combinations`` and ``RefState.minimax`` is a bare recursive minimax.
 
