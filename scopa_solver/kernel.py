@@ -24,7 +24,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import contextmanager
-from typing import Any, Callable, Iterable, Iterator, NamedTuple, Optional, Sequence
+from typing import Any, Iterable, Iterator, NamedTuple, Optional
 
 from . import _kernel
 from .errors import LimitError
@@ -263,8 +263,7 @@ def _executor() -> ThreadPoolExecutor:
 def run_batch(states: Iterable[KernelState], *, want: int, max_nodes: Optional[int] = None,
               time_limit: Optional[float] = None, deadline: Optional[float] = None,
               tt_mb: Optional[float] = None, threads: int = 1, total: Optional[int] = None,
-              batch: Optional[int] = None, progress: Any = None,
-              on_results: Optional[Callable[[int, list], None]] = None) -> list:
+              batch: Optional[int] = None, progress: Any = None) -> list:
     """Search every state; the `KernelResult`s in order (None for a state never searched).
 
     `states` may be a lazy iterator: it is drawn from in batches, under a lock, only as workers
@@ -272,8 +271,8 @@ def run_batch(states: Iterable[KernelState], *, want: int, max_nodes: Optional[i
     each search; `deadline` (a `time.monotonic()` value) stops handing out batches and cuts the
     running ones, whose results then say so (stop 2). `threads` workers share the work in batches
     of `batch` states (default: small enough for eight batches a worker, at most 64); `total`
-    helps size them for an iterator. `progress.update(n)` is called from the calling thread;
-    `on_results(first_index, results)` after every batch (from the worker). Ctrl-C, or the
+    helps size them for an iterator. `progress.update(n)` is called from the calling thread.
+    Ctrl-C, or the
     interpreter's exit, stops every worker within milliseconds and raises `SearchInterrupted`."""
     nodes, seconds = check_limits(max_nodes, time_limit)
     if isinstance(states, (list, tuple)):
@@ -281,7 +280,10 @@ def run_batch(states: Iterable[KernelState], *, want: int, max_nodes: Optional[i
     source = iter(states)
     workers = max(1, threads)
     if batch is None:
-        batch = max(1, min(64, (total or 64 * workers * 8) // (workers * 8)))
+        if workers == 1 and deadline is None and total is not None:
+            batch = max(1, total)       # one kernel call: a stop reaches it all the same
+        else:
+            batch = max(1, min(64, (total or 64 * workers * 8) // (workers * 8)))
     results: list = []
     lock = threading.Lock()
     shared = {"next": 0, "stop": False, "done": 0, "exhausted": False}
@@ -334,8 +336,6 @@ def run_batch(states: Iterable[KernelState], *, want: int, max_nodes: Optional[i
                     raise SearchInterrupted
                 if bar is not None:
                     bar.update(len(raws))
-                if on_results is not None:
-                    on_results(first, raws)
 
     if workers == 1:
         try:
