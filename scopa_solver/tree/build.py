@@ -220,7 +220,7 @@ def check_size(position: Position, depth: Optional[int], max_nodes: int, merge: 
     past it a tree is refused when the count's lower bound is past `max_nodes`, a merged tree
     after counting its positions up to `max_nodes` (with `progress`; far cheaper than building
     them); else None: the build checks as it goes."""
-    size = tree_size(position, depth)      # exact if it can be: the message names the size
+    size = tree_size(position, depth, budget=COUNT_BUDGET)    # exact if it can be: the message names it
     measure = size.distinct if merge else size.nodes
     if measure > max_nodes:
         raise _too_large(size, depth, max_nodes, merge)
@@ -299,8 +299,9 @@ def _build(position: Position, depth: Optional[int], max_nodes: int, truncate: b
     pv = solved.pv
 
     def too_large() -> TreeTooLargeError:
-        return _too_large(tree_size(position, depth), depth, max_nodes, merge) if mode == "minimax" \
-            else _pv_too_large(depth, max_nodes)
+        if mode == "pv":
+            return _pv_too_large(depth, max_nodes)
+        return _too_large(tree_size(position, depth, budget=COUNT_BUDGET), depth, max_nodes, merge)
 
     level, d, cut = [ROOT], 0, None
     while level and d < limit and cut is None:
