@@ -42,8 +42,8 @@ _LAZY = {
     "arena": "play.arena", "ArenaResult": "play.arena",
     "GameRecord": "play.record", "RoundRecord": "play.record",
     "review": "play.review", "Review": "play.review",
-    "to_networkx": "tree.build", "TreeTooLargeError": "tree.build",
-    "write_tree": "tree.build", "read_tree": "tree.build",
+    "to_networkx": "tree.build", "TreeTooLargeError": "tree.base",
+    "write_tree": "tree.io", "read_tree": "tree.io",
 }
 
 

@@ -2,10 +2,13 @@
 as it ran against the solver's node count, the writers read back, the pictures, the limits."""
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import struct
+import subprocess
 import sys
+import time
 import xml.etree.ElementTree as ET
 from types import SimpleNamespace
 
@@ -14,14 +17,19 @@ import pytest
 
 from helpers import random_positions
 
-from scopa_solver import Position, TreeTooLargeError, analyze, solve, to_networkx, write_tree
+from scopa_solver import (LimitError, Position, ScopaError, TreeTooLargeError, analyze, solve, to_networkx,
+                          write_tree)
 from scopa_solver import _kernel
-import scopa_solver.tree.render as render_module
 from scopa_solver.cli import main
 from scopa_solver.tree.render import graphviz_available
 from scopa_solver import kernel as kernel_module
 from scopa_solver.kernel import FULL_WINDOW, WANT_ALL, WANT_BEST, WANT_PV
-from scopa_solver.tree.build import ROOT, count_tree, read_tree, search_graph, tree_text
+from scopa_solver.tree import MAX_TREE_NODES, ROOT, count_tree, read_tree, search_graph, tree_size, tree_text
+from scopa_solver.tree import base as base_module, build as build_module, io as io_module
+from scopa_solver.tree import outline as outline_module, trace as trace_module
+
+# the module, not the function `render` that the package re-exports under the same name
+render_module = importlib.import_module("scopa_solver.tree.render")
 
 SMALL = Position(hands=("7d 2c", "3b 4c"), table="3s 4s", dealer=1)
 # one deal still in the stock: a tree of a few thousand nodes
@@ -284,7 +292,7 @@ def test_size_limits_raise_clear_errors_or_truncate():
     p = to_networkx(EARLY, mode="pv", max_nodes=8, truncate=True)
     assert p.number_of_nodes() <= 8 and sum(d["truncated"] for _, d in p.nodes(data=True)) == 1
     # the default bound is 10,000 nodes: a whole round is far beyond, and says so
-    with pytest.raises(TreeTooLargeError, match="far more than 10,000 nodes"):
+    with pytest.raises(TreeTooLargeError, match=r"at least [\d,]{11,} nodes, more than max_nodes=10,000"):
         to_networkx(Position.new_round(seed=3))
 
 
@@ -342,7 +350,6 @@ def test_writers_read_back_equal(tmp_path, suffix, mode):
     if suffix == ".json":
         assert json.loads(open(path, encoding="utf-8").read())["directed"]
     if suffix == ".dot" and graphviz_available():    # Graphviz itself reads it too
-        import subprocess
         done = subprocess.run(["dot", "-Tsvg", str(path)], capture_output=True)
         assert done.returncode == 0 and b"<svg" in done.stdout
 
@@ -436,3 +443,145 @@ def test_cli_tree(tmp_path, capsys):
     assert main(["tree", EARLY.to_string(), "--max-nodes", "10"]) == 2
     assert "more than max_nodes=10" in capsys.readouterr().err
     assert main(["tree", line, "-o", str(tmp_path / "t.bmp")]) == 2
+
+
+# -- hostile input: limits, sizes, time ------------------------------------------------------
+
+NEW_ROUND = Position.new_round(seed=3)
+
+
+@pytest.mark.parametrize("bad", [10 ** 9, MAX_TREE_NODES + 1, 10 ** 5000, 0, -1, True, 1.5, "10", None],
+                         ids=lambda v: type(v).__name__ + (f"{v.bit_length()}bits" if type(v) is int else ""))
+@pytest.mark.parametrize("mode", ["minimax", "pv", "search"])
+def test_max_nodes_is_checked_and_capped_before_any_work(bad, mode):
+    with pytest.raises(LimitError, match="max_nodes") as caught:
+        to_networkx(NEW_ROUND, mode=mode, max_nodes=bad)
+    text = str(caught.value)
+    assert len(text) < 300
+    if isinstance(bad, int) and bad > MAX_TREE_NODES:
+        assert "at most 10,000,000 nodes" in text
+    else:
+        assert "positive whole number" in text
+
+
+def test_other_arguments_are_checked():
+    for kwargs in (dict(depth=-1), dict(depth=1.5), dict(depth=True), dict(tt_mb=1e12), dict(tt_mb=-1),
+                   dict(threads=-2), dict(mode=["minimax"])):
+        with pytest.raises(ScopaError):
+            to_networkx(SMALL, **kwargs)
+    with pytest.raises(LimitError, match="budget"):
+        tree_size(SMALL, budget=10 ** 12)
+    with pytest.raises(LimitError, match="max_lines"):
+        tree_text(to_networkx(SMALL), max_lines=0)
+    # a depth past any round is the whole round
+    assert to_networkx(SMALL, depth=10 ** 30).number_of_nodes() == enumerate_paths(SMALL)
+
+
+def test_a_tree_too_large_fails_fast_naming_its_size_and_the_cap():
+    exact = tree_size(NEW_ROUND, 12)
+    assert exact.exact and exact.nodes > 1000
+    for kwargs, size in ((dict(max_nodes=MAX_TREE_NODES), r"at least [\d,]{11,} nodes"),
+                         (dict(max_nodes=50_000, merge_transpositions=True), r"more than 100,000 distinct positions"),
+                         (dict(max_nodes=1000, depth=12), f"{exact.nodes:,} nodes")):
+        start = time.monotonic()
+        with pytest.raises(TreeTooLargeError, match=f"has {size}.*, more than max_nodes={kwargs['max_nodes']:,}") \
+                as caught:
+            to_networkx(NEW_ROUND, **kwargs)
+        assert time.monotonic() - start < 5, kwargs      # about 0.5 s on an idle machine
+        assert len(str(caught.value)) < 300
+    # the lower bound is a real bound: counted subtrees only
+    size = tree_size(EARLY, budget=200)
+    assert not size.exact and size.distinct == 201
+    assert size.distinct <= len(enumerate_positions(EARLY)) and size.nodes <= enumerate_paths(EARLY)
+    assert count_tree(EARLY, budget=200) == (None, None)
+    assert tree_size(EARLY) == (enumerate_paths(EARLY), len(enumerate_positions(EARLY)), True)
+
+
+def test_past_the_count_budget_merged_trees_are_counted_and_others_checked_as_built(monkeypatch):
+    monkeypatch.setattr(build_module, "COUNT_BUDGET", 100)
+    distinct, nodes = len(enumerate_positions(EARLY)), enumerate_paths(EARLY)
+    with pytest.raises(TreeTooLargeError, match=f"more than max_nodes={distinct - 1:,} distinct positions"):
+        to_networkx(EARLY, merge_transpositions=True, max_nodes=distinct - 1)
+    assert build_module.check_size(EARLY, None, distinct, merge=True) == distinct
+    assert to_networkx(EARLY, merge_transpositions=True, max_nodes=distinct).number_of_nodes() == distinct
+    assert build_module.check_size(EARLY, None, nodes) is None       # not known: the build checks
+    with pytest.raises(TreeTooLargeError, match=f"more than max_nodes={nodes - 1:,} nodes"):
+        to_networkx(EARLY, max_nodes=nodes - 1)
+    assert to_networkx(EARLY, max_nodes=nodes).number_of_nodes() == nodes
+
+
+def test_the_search_is_sized_before_it_is_traced(monkeypatch):
+    want = WANT_BEST | WANT_PV
+    nodes = trace_module.search_size(EARLY, want, 1)
+    events, raw = trace_module.trace_search(EARLY, want, 1)
+    assert raw.nodes == nodes and len(events) <= trace_module.EVENTS_PER_NODE * nodes + 64
+    g = trace_module.search_tree(EARLY, tt_mb=1)
+    assert g.graph["search_nodes"] == nodes == sum(1 for _, d in g.nodes(data=True) if d["kind"] == "node")
+    monkeypatch.setattr(trace_module, "TRACE_NODE_CAP", nodes - 1)
+    assert trace_module.search_size(EARLY, want, 1) is None
+    for kwargs in (dict(depth=1), dict(truncate=True)):
+        with pytest.raises(TreeTooLargeError, match="too many to trace"):
+            to_networkx(EARLY, mode="search", tt_mb=1, **kwargs)
+    with pytest.raises(TreeTooLargeError, match=f"more than {nodes - 1:,} nodes, more than max_nodes=10,000"):
+        to_networkx(EARLY, mode="search", tt_mb=1)
+
+
+def test_progress_bars_on_request(capsys):
+    pytest.importorskip("tqdm")
+    to_networkx(EARLY, progress=True)
+    assert "minimax tree" in capsys.readouterr().err
+    to_networkx(EARLY, mode="search", tt_mb=1, progress=True)
+    assert "search graph" in capsys.readouterr().err
+    to_networkx(EARLY, progress=False)
+    to_networkx(EARLY, mode="search", tt_mb=1, progress=False)
+    assert capsys.readouterr().err == ""
+
+
+def test_cli_tree_hostile_limits(capsys):
+    line = NEW_ROUND.to_string()
+    for args, message in ((["--max-nodes", "1000000000", "--json"], "at most 10,000,000"),
+                          (["--mode", "search", "--max-nodes", str(10 ** 12)], "at most 10,000,000"),
+                          (["--max-nodes", "10000000", "--json"], "more than max_nodes=10,000,000"),
+                          (["--max-nodes", "0"], "positive whole number")):
+        start = time.monotonic()
+        assert main(["tree", line, *args]) == 2
+        err = capsys.readouterr().err
+        assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+        assert time.monotonic() - start < 5
+
+
+# -- the modules -----------------------------------------------------------------------------
+
+def test_each_module_does_its_job(tmp_path):
+    g = build_module.to_networkx(SMALL)
+    assert build_module.count_tree(SMALL) == (g.number_of_nodes(), len(enumerate_positions(SMALL)))
+    assert outline_module.tree_text(g).splitlines()[0].startswith(SMALL.to_string())
+    data = io_module.node_link(g)
+    assert len(data["nodes"]) == g.number_of_nodes() and len(data["edges"]) == g.number_of_edges()
+    back = io_module.read_tree(io_module.write_tree(g, tmp_path / "t.json"))
+    assert sorted(back.nodes) == sorted(g.nodes)
+    assert "digraph" in render_module.to_dot(g)
+    s = trace_module.search_tree(SMALL, tt_mb=1)
+    assert s.graph["tree_mode"] == "search" and s.graph["value"] == solve(SMALL).value
+    move = SMALL.legal_moves()[0]
+    assert base_module.move_attributes(move, 0, True) == dict(
+        move=str(move), card=str(move.card), captures="+".join(str(c) for c in sorted(move.captures)),
+        player=0, scopa=True)
+    assert base_module.check_depth(None) is None and base_module.check_max_nodes(7) == 7
+
+
+def test_the_package_exports_and_lazy_imports():
+    import scopa_solver
+    import scopa_solver.tree as tree
+    for name in ("to_networkx", "write_tree", "read_tree", "render", "tree_text", "node_link", "count_tree",
+                 "search_graph", "TreeTooLargeError", "ROOT", "MODES"):
+        assert name in tree.__all__ and getattr(tree, name) is not None
+    assert scopa_solver.write_tree is io_module.write_tree and scopa_solver.read_tree is io_module.read_tree
+    assert scopa_solver.TreeTooLargeError is tree.TreeTooLargeError is build_module.TreeTooLargeError
+    assert scopa_solver.to_networkx is build_module.to_networkx
+    code = ("import sys, scopa_solver; heavy = [m for m in ('networkx', 'scopa_solver.tree') if m in sys.modules]; "
+            "import scopa_solver.tree; print(heavy, 'networkx' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=os.path.dirname(os.path.dirname(scopa_solver.__file__)))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["[]", "True"]

@@ -160,7 +160,7 @@ def cmd_analyze(args) -> int:
 
 def cmd_tree(args) -> int:
     """The game tree below a position: a picture or data file by the suffix of -o, else an outline."""
-    from ..tree.build import TreeTooLargeError, node_link, to_networkx, tree_text, write_tree
+    from ..tree import TreeTooLargeError, node_link, to_networkx, tree_text, write_tree
     pos = _position(args.position, args)
     try:
         graph = to_networkx(pos, mode=args.mode, depth=args.depth, max_nodes=args.max_nodes,

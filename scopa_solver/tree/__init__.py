@@ -1,1 +1,15 @@
-"""Game trees: networkx graphs of the game or of a search, their files, pictures and outlines."""
+"""Game trees: networkx graphs of the game (build.py) or of a search as it ran (trace.py), their
+files (io.py), pictures (render.py) and outlines (outline.py).
+
+Importing this package imports networkx; `import scopa_solver` alone does not.
+"""
+from .base import MAX_TREE_NODES, ROOT, TreeTooLargeError
+from .build import MODES, count_tree, to_networkx, tree_size
+from .io import node_link, read_tree, write_tree
+from .outline import tree_text
+from .render import render, to_dot
+from .trace import search_graph
+
+__all__ = ["to_networkx", "write_tree", "read_tree", "render", "to_dot", "tree_text", "node_link",
+           "count_tree", "tree_size", "search_graph", "TreeTooLargeError", "ROOT", "MODES",
+           "MAX_TREE_NODES"]

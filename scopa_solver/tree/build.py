@@ -1,5 +1,6 @@
 """Game trees for inspection: the minimax tree, the principal variation with its alternatives,
-and the tree the search really explored, as networkx graphs; writers and pictures.
+and (through trace.py) the tree the search really explored, as networkx graphs; the size check
+that refuses a tree too large before anything is searched.
 
 >>> from scopa_solver import Position
 >>> pos = Position(hands=("7d 2c", "3b 4c"), table="3s 4s", dealer=1)
@@ -24,40 +25,25 @@ its negation (the players alternate).
 """
 from __future__ import annotations
 
-import json
-import os
-from typing import Any, Optional, Sequence
+from typing import NamedTuple, Optional, Sequence
 
 import networkx as nx
 
 from .. import kernel
 from ..core.cards import cards_text
-from ..errors import ScopaError
 from ..core.position import Move, Position, RoundScore
+from ..errors import LimitError, ScopaError, excerpt
+from ..progress import progress_bar
 from ..search.solver import analyze_many, solve
+from .base import (ROOT, TreeTooLargeError, check_depth, check_max_nodes, check_position,
+                   move_attributes)
+from .trace import search_tree
 
 MODES = ("minimax", "pv", "search")
-SEARCHES = {"solve": kernel.WANT_BEST | kernel.WANT_PV, "value": 0, "analyze": kernel.WANT_ALL}
-ROOT = "/"
-DATA_FORMATS = {".graphml": "GraphML", ".gexf": "GEXF", ".json": "node-link JSON", ".dot": "Graphviz DOT"}
-PICTURE_FORMATS = (".svg", ".png", ".pdf")
+COUNT_BUDGET = 100_000    # distinct positions the size check counts at most (~0.5 s, ~60 MB)
 
 
-class TreeTooLargeError(ScopaError):
-    """The tree asked for has more nodes than `max_nodes` allows."""
-
-
-# -- small helpers ----------------------------------------------------------------------------
-
-def _step(pos: Position, move: Move) -> tuple[Position, bool]:
-    """The position after a legal `move` and whether it scored a scopa (one kernel call)."""
-    after, events = pos.play_events(move)
-    return after, events.scopa
-
-
-def _child_id(parent_id: str, move: Move) -> str:
-    return f"{parent_id}{move}" if parent_id == ROOT else f"{parent_id}/{move}"
-
+# -- node and edge attributes -----------------------------------------------------------------
 
 def _score_attributes(score: RoundScore, rules) -> dict:
     """The round score breakdown as flat attributes (winners: 0, 1, or -1 for nobody)."""
@@ -92,7 +78,16 @@ def _w(winner: Optional[int]) -> str:
     return "-" if winner is None else f"P{winner}"
 
 
+def _edge_attributes(pos: Position, move: Move, scopa: bool, value: int, optimal: bool) -> dict:
+    """The attributes of a minimax or pv edge: the move's (`move_attributes`), its exact `value`
+    for the player making it and whether that is the best (`optimal`); `pv` starts False."""
+    return dict(move_attributes(move, pos.to_move, scopa), value=value, optimal=optimal, pv=False)
+
+
 def _node_attributes(pos: Position, depth: int, value: int, kind: str = "position") -> dict:
+    """The attributes of a minimax or pv node: the position, `value` for the side to move and
+    for player 0, the cards in each place and, at the end of the round, the score
+    (`_score_attributes`). `pv`, `expanded` and `truncated` start False."""
     terminal = pos.is_round_over()
     attrs = dict(kind=kind, position=pos.to_string(), to_move=pos.to_move, depth=depth,
                  value=value, value_p0=value if pos.to_move == 0 else -value,
@@ -104,92 +99,152 @@ def _node_attributes(pos: Position, depth: int, value: int, kind: str = "positio
         attrs.update(_score_attributes(pos.round_score(), pos.rules))
     return attrs
 
+# -- the size check ---------------------------------------------------------------------------
 
-def _edge_attributes(pos: Position, move: Move, scopa: bool, value: int, optimal: bool) -> dict:
-    return dict(move=str(move), card=str(move.card),
-                captures="+".join(str(c) for c in sorted(move.captures)),
-                player=pos.to_move, scopa=scopa, value=value, optimal=optimal, pv=False)
+class TreeSize(NamedTuple):
+    """A game tree's size: `nodes` as a tree, `distinct` positions in it (the nodes of the
+    merged DAG). When not `exact`, the count stopped at its budget: both are lower bounds."""
+    nodes: int
+    distinct: int
+    exact: bool
 
 
-def _check_args(position: Position, depth: Optional[int], max_nodes: int) -> None:
-    if not isinstance(position, Position):
-        raise TypeError(f"expected a Position, not {type(position).__name__}")
-    if depth is not None and (not isinstance(depth, int) or isinstance(depth, bool) or depth < 0):
-        raise ValueError(f"depth must be a whole number of plies, 0 or more, not {depth!r}")
-    if not isinstance(max_nodes, int) or isinstance(max_nodes, bool) or max_nodes < 1:
-        raise ValueError(f"max_nodes must be a positive whole number, not {max_nodes!r}")
+def tree_size(position: Position, depth: Optional[int] = None, *,
+              budget: int = COUNT_BUDGET) -> TreeSize:
+    """Count the game tree below `position` (to the end of the round or `depth` plies) through
+    its transpositions, visiting at most `budget` distinct positions (at most `MAX_TREE_NODES`):
+    exact when they suffice, else lower bounds (the nodes of every subtree counted so far, which
+    transpositions make many). Time and memory grow with `budget` only (about 4 µs and 500
+    bytes a position), so a tree far larger than could be built is bounded at once.
+
+    >>> tree_size(Position(hands=("7d 2c", "3b 4c"), table="3s 4s", dealer=1))
+    TreeSize(nodes=15, distinct=13, exact=True)
+    """
+    check_position(position)
+    depth, budget = check_depth(depth), check_max_nodes(budget, "budget")
+    root = position.kernel_state()
+    limit = 1 << 30 if depth is None else depth
+    # a state fixes its ply (one card leaves a hand each ply), so it is the memo's whole key
+    memo: dict = {}
+    # the open nodes, innermost last: [state, plies left, its moves, next move, nodes so far]
+    stack = [[root, limit, kernel.legal_moves(root) if limit > 0 else [], 0, 1]]
+    while True:
+        frame = stack[-1]
+        state, left, moves, i, _ = frame
+        if i < len(moves):
+            frame[3] = i + 1
+            child = kernel.play(state, moves[i])[0]
+            known = memo.get(child)
+            if known is not None:
+                frame[4] += known
+            elif len(memo) + len(stack) >= budget:      # one more position than the budget
+                return TreeSize(sum(f[4] for f in stack) + 1, len(memo) + len(stack) + 1, False)
+            else:
+                stack.append([child, left - 1, kernel.legal_moves(child) if left > 1 else [], 0, 1])
+        else:
+            stack.pop()
+            memo[state] = frame[4]
+            if not stack:
+                return TreeSize(frame[4], len(memo), True)
+            stack[-1][4] += frame[4]
 
 
 def count_tree(position: Position, depth: Optional[int] = None, *,
-               budget: int = 50_000) -> tuple[Optional[int], Optional[int]]:
+               budget: int = COUNT_BUDGET) -> tuple[Optional[int], Optional[int]]:
     """(nodes of the game tree, distinct positions in it) to the end of the round or `depth`
-    plies; (None, None) when more than `budget` distinct positions would have to be visited.
+    plies; (None, None) when more than `budget` distinct positions would have to be visited
+    (see `tree_size`, which gives lower bounds then).
 
-    Counts through the transpositions, so trees far larger than could be built are counted."""
-    limit = 1 << 30 if depth is None else depth
-    memo: dict = {}
-    seen: set = set()
+    >>> count_tree(Position(hands=("7d 2c", "3b 4c"), table="3s 4s", dealer=1), depth=1)
+    (3, 3)
+    """
+    size = tree_size(position, depth, budget=budget)
+    return (size.nodes, size.distinct) if size.exact else (None, None)
 
-    def count(t: tuple, left: int) -> int:
-        key = (t, left)
-        if key in memo:
-            return memo[key]
-        if len(memo) >= budget:
-            raise _OverBudget
-        seen.add(t)
-        total = 1
-        if left > 0:
-            for m in kernel.legal_moves(t):
-                total += count(kernel.play(t, m)[0], left - 1)
-        memo[key] = total
-        return total
 
+def _count_positions(position: Position, depth: Optional[int], limit: int,
+                     progress: Optional[bool]) -> Optional[int]:
+    """The distinct positions of the tree, or None past `limit`: a visited set of hashes (~70
+    bytes a position; a collision could only undercount by one, and the build counts exactly)."""
+    root = position.kernel_state()
+    seen = {hash(root)}
+    todo = [(root, 1 << 30 if depth is None else depth)]
+    bar = progress_bar(limit, "counting positions", progress, "positions")
     try:
-        n = count(position.kernel_state(), limit)
-    except _OverBudget:
-        return None, None
-    return n, len(seen)
+        while todo:
+            state, left = todo.pop()
+            if left == 0:
+                continue
+            before = len(seen)
+            for m in kernel.legal_moves(state):
+                child = kernel.play(state, m)[0]
+                key = hash(child)
+                if key not in seen:
+                    seen.add(key)
+                    todo.append((child, left - 1))
+            if len(seen) > limit:
+                return None
+            bar.update(len(seen) - before)
+        return len(seen)
+    finally:
+        bar.close()
 
 
-class _OverBudget(Exception):
-    pass
+def _reach(depth: Optional[int]) -> str:
+    return "to the end of the round" if depth is None else f"to depth {depth}"
 
 
-COUNT_BUDGET = 50_000    # distinct positions `count_tree` visits at most to name a tree's size
-
-
-def _too_large(position: Position, depth: Optional[int], max_nodes: int, merge: bool, mode: str,
-               counts: Optional[tuple] = None) -> TreeTooLargeError:
-    reach = "to the end of the round" if depth is None else f"to depth {depth}"
-    if mode == "pv":
-        return TreeTooLargeError(
-            f"the principal variation {reach} with every alternative has more than "
-            f"max_nodes={max_nodes:,} nodes: give a smaller depth, a larger max_nodes or truncate=True")
-    nodes, distinct = counts if counts is not None else count_tree(position, depth, budget=COUNT_BUDGET)
-    if nodes is None:
-        size = f"far more than {max_nodes:,} nodes (over {COUNT_BUDGET:,} distinct positions)"
-    elif merge:
-        size = f"{distinct:,} distinct positions ({nodes:,} nodes as a tree)"
-    else:
-        size = f"{nodes:,} nodes ({distinct:,} distinct positions)"
+def _too_large(size: TreeSize, depth: Optional[int], max_nodes: int, merge: bool) -> TreeTooLargeError:
+    """The error for a minimax tree larger than `max_nodes`, naming its size (or a lower bound)."""
+    cap = f"max_nodes={max_nodes:,}"
+    if size.exact and merge:
+        text = f"has {size.distinct:,} distinct positions ({size.nodes:,} nodes as a tree), more than {cap}"
+    elif size.exact:
+        text = f"has {size.nodes:,} nodes ({size.distinct:,} distinct positions), more than {cap}"
+    elif merge and size.distinct - 1 > max_nodes:
+        text = f"has more than {size.distinct - 1:,} distinct positions, more than {cap}"
+    elif not merge and size.nodes > max_nodes:
+        text = f"has at least {size.nodes:,} nodes, more than {cap}"
+    else:       # found by the build or the count of positions
+        text = f"has more than {cap} {'distinct positions' if merge else 'nodes'}"
     return TreeTooLargeError(
-        f"the minimax tree {reach} has {size}, more than max_nodes={max_nodes:,}: give a smaller "
-        "depth, a larger max_nodes, truncate=True (keeps the first max_nodes nodes, breadth "
-        "first), or mode='pv' for the principal variation with its alternatives")
+        f"the minimax tree {_reach(depth)} {text}: give a smaller depth, truncate=True (the "
+        "first max_nodes nodes, breadth first) or mode='pv'")
 
 
-def _check_size(position: Position, depth: Optional[int], max_nodes: int, merge: bool) -> None:
-    """Fail before any search when the minimax tree is known to be too large (counting is cheap)."""
-    counts = count_tree(position, depth, budget=COUNT_BUDGET)
-    nodes, distinct = counts
-    if nodes is None:
-        if max_nodes < COUNT_BUDGET:
-            raise _too_large(position, depth, max_nodes, merge, "minimax", counts)
-    elif (distinct if merge else nodes) > max_nodes:
-        raise _too_large(position, depth, max_nodes, merge, "minimax", counts)
+def check_size(position: Position, depth: Optional[int], max_nodes: int, merge: bool = False,
+               progress: Optional[bool] = None) -> Optional[int]:
+    """Refuse a minimax tree larger than `max_nodes` before anything is searched: a
+    `TreeTooLargeError` naming its size. Returns the size (nodes, or distinct positions when
+    `merge`) when known. Counting stops at `COUNT_BUDGET` distinct positions (under a second);
+    past it a tree is refused when the count's lower bound is past `max_nodes`, a merged tree
+    after counting its positions up to `max_nodes` (with `progress`; far cheaper than building
+    them); else None: the build checks as it goes."""
+    size = tree_size(position, depth, budget=COUNT_BUDGET)    # exact if it can be: the message names it
+    measure = size.distinct if merge else size.nodes
+    if measure > max_nodes:
+        raise _too_large(size, depth, max_nodes, merge)
+    if size.exact:
+        return measure
+    if merge:
+        distinct = _count_positions(position, depth, max_nodes, progress)
+        if distinct is None:
+            raise _too_large(size, depth, max_nodes, merge)
+        return distinct
+    return None
 
 
 # -- minimax and pv ---------------------------------------------------------------------------
+
+def _child_id(parent_id: str, move: Move) -> str:
+    return f"{parent_id}{move}" if parent_id == ROOT else f"{parent_id}/{move}"
+
+
+def _pv_too_large(depth: Optional[int], max_nodes: int) -> TreeTooLargeError:
+    return TreeTooLargeError(
+        f"the principal variation {_reach(depth)} with every alternative has more than "
+        f"max_nodes={max_nodes:,} nodes: give a smaller depth, a larger max_nodes or truncate=True")
+
 
 def _new_graph(position: Position, mode: str, depth: Optional[int], merge: bool) -> nx.DiGraph:
     g = nx.DiGraph()
@@ -218,45 +273,64 @@ def _finish(g: nx.DiGraph, pv: Sequence[Move]) -> nx.DiGraph:
 
 
 def _minimax(position: Position, depth: Optional[int], max_nodes: int, truncate: bool,
-             merge: bool, tt_mb: Optional[float], threads: Optional[int], mode: str) -> nx.DiGraph:
+             merge: bool, tt_mb: Optional[float], threads: Optional[int], mode: str,
+             progress: Optional[bool]) -> nx.DiGraph:
     """Breadth first, one batch of `analyze` per level: a node's analysis gives every child's
     exact value (the child's value is minus the move's value: the players alternate)."""
+    total = None
     if mode == "minimax" and not truncate:
-        _check_size(position, depth, max_nodes, merge)
+        total = check_size(position, depth, max_nodes, merge, progress)
+    bar = progress_bar(total or (None if mode == "pv" else max_nodes), f"{mode} tree", progress, "nodes")
+    try:
+        return _build(position, depth, max_nodes, truncate, merge, tt_mb, threads, mode, bar)
+    finally:
+        bar.close()
+
+
+def _build(position: Position, depth: Optional[int], max_nodes: int, truncate: bool, merge: bool,
+           tt_mb: Optional[float], threads: Optional[int], mode: str, bar) -> nx.DiGraph:
     g = _new_graph(position, mode, depth, merge)
     limit = 1 << 30 if depth is None else depth
-    positions = {ROOT: position}
+    positions = {ROOT: position}        # the positions of the nodes still to expand
     where: dict[tuple, str] = {position.kernel_state(): ROOT}
     solved = solve(position, tt_mb=tt_mb)
     g.add_node(ROOT, **_node_attributes(position, 0, solved.value))
+    bar.update(1)
     pv = solved.pv
+
+    def too_large() -> TreeTooLargeError:
+        if mode == "pv":
+            return _pv_too_large(depth, max_nodes)
+        return _too_large(tree_size(position, depth, budget=COUNT_BUDGET), depth, max_nodes, merge)
+
     level, d, cut = [ROOT], 0, None
     while level and d < limit and cut is None:
         todo = [n for n in level if not g.nodes[n]["terminal"]]
         if not todo:
             break
         sizes = [len(positions[n].legal_moves()) for n in todo]   # merged: at most this many new
-        room = max_nodes - g.number_of_nodes()
-        fits = 0
-        while fits < len(todo) and sum(sizes[:fits + 1]) <= room:
+        room, fits = max_nodes - g.number_of_nodes(), 0
+        while fits < len(todo) and sizes[fits] <= room:
+            room -= sizes[fits]
             fits += 1
         if fits < len(todo) and not truncate and not merge:
-            raise _too_large(position, depth, max_nodes, merge, mode)
+            raise too_large()
         batch = analyze_many([positions[n] for n in todo[:fits]], tt_mb=tt_mb, threads=threads)
         next_level = []
         for i, n in enumerate(todo):
-            pos = positions[n]
+            pos = positions.pop(n)
             rows = batch[i] if i < fits else analyze_many([pos], tt_mb=tt_mb)[0]
             node_value = g.nodes[n]["value"]
             new = []
             for row in rows:
-                child, scopa = _step(pos, row.move)
+                child, events = pos.play_events(row.move)
+                scopa = events.scopa
                 key = child.kernel_state()
                 new.append((row, child, scopa, key, where.get(key) if merge else None))
             added = len({key for *_, key, cid in new if cid is None}) if merge else len(new)
             if g.number_of_nodes() + added > max_nodes:
                 if not truncate:
-                    raise _too_large(position, depth, max_nodes, merge, mode)
+                    raise too_large()
                 cut = todo[i:]
                 break
             g.nodes[n]["expanded"] = True
@@ -272,6 +346,7 @@ def _minimax(position: Position, depth: Optional[int], max_nodes: int, truncate:
                     next_level.append(cid)
                 g.add_edge(n, cid, **_edge_attributes(pos, row.move, scopa, row.value,
                                                       row.value == node_value))
+            bar.update(added)
             if mode == "pv":      # continue along the principal variation only
                 next_level = [c for c in g.successors(n)
                               if d < len(pv) and g.edges[n, c]["move"] == str(pv[d])]
@@ -288,229 +363,13 @@ def _minimax(position: Position, depth: Optional[int], max_nodes: int, truncate:
     return _finish(g, pv)
 
 
-# -- the search as it ran ---------------------------------------------------------------------
-
-TRACE_EVENT_CAP = 2_000_000     # events kept in memory at most (about 500,000 searched nodes)
-
-
-def _fresh_searcher(tt_mb: Optional[float]) -> "kernel.Searcher":
-    searcher = kernel.new_searcher(tt_mb)
-    if searcher.tt_mb == 0:
-        searcher.set_table(False)
-    return searcher
-
-
-def _trace(position: Position, want: int, tt_mb: Optional[float], max_events: int) -> tuple[list, Any]:
-    """The kernel's trace of one search with a fresh table (so the node count is reproducible);
-    ValueError when it needs more than `max_events` events."""
-    return _fresh_searcher(tt_mb).trace(position.kernel_state(), want, max_events)
-
-
-def _bound_kind(value: int, alpha: int, beta: int) -> str:
-    if value >= beta:
-        return "lower"      # failed high: the true value is at least this
-    if value <= alpha:
-        return "upper"      # failed low: at most this
-    return "exact"
-
-
-def search_graph(position: Position, events: Sequence[tuple], raw: Any, *,
-                 depth: Optional[int] = None, max_nodes: int = 10_000, truncate: bool = False,
-                 search: str = "solve", full_window: bool = False) -> nx.DiGraph:
-    """The graph of a search from its trace (`events` and `raw` as `Searcher.trace` returns them).
-
-    Nodes: the root (kind "root", the position searched), one node per root-level search (kind
-    "pass", ids ``p1``, ``p2``, ... in order) and one per node the search visited (kind "node",
-    id ``n<order>``, `order` counting visits from 1 as the solver counts nodes). Nodes deeper than
-    `depth` are left out (their parent's `hidden` counts them). `to_networkx(mode="search")`
-    runs the traced search and calls this."""
-    pv_moves = [Move.from_packed(m) for m in raw.pv]
-    bases = [position]                      # the principal variation's positions, by depth
-    for m in pv_moves:
-        bases.append(_step(bases[-1], m)[0])
-    root_moves = len(position.legal_moves())
-    want_best = search == "solve"
-    complete = raw.stop == 0
-    g = nx.DiGraph()
-    g.graph.update(tree_mode="search", root="root", position=position.to_string(),
-                   to_move=position.to_move, depth=-1 if depth is None else depth,
-                   merge_transpositions=False, truncated=False, search=search,
-                   full_window=full_window, search_nodes=raw.nodes, complete=complete)
-    lower, upper = raw.lower, raw.upper
-    if complete and lower is not None and lower == upper:
-        g.graph.update(value=int(lower), value_p0=int(lower) if position.to_move == 0 else -int(lower))
-    if pv_moves:
-        g.graph["pv"] = " ".join(map(str, pv_moves))
-    g.add_node("root", kind="root", position=position.to_string(), to_move=position.to_move,
-               depth=0, terminal=position.is_round_over(), truncated=False)
-
-    stack: list[dict] = []          # the open visited nodes, innermost last
-    pas: Optional[dict] = None      # the current pass
-    order = shown = passes = tests = 0
-    full = False
-    counts = dict(tt_hits=0, cutoffs=0, leaves=0)
-
-    def start_pass(ply: int, alpha: int, beta: int, packed: int) -> dict:
-        nonlocal passes, tests
-        passes += 1
-        move = Move.from_packed(packed) if packed else None
-        if move is None:
-            base = bases[ply] if ply < len(bases) else None
-            kind = "zero window" if beta - alpha == 1 else "full window"
-            start = base
-        else:
-            base = bases[ply - 1] if 0 < ply <= len(bases) else None
-            if search == "analyze":
-                kind = "move value"
-            elif want_best and ply == 1 and tests < root_moves:
-                tests += 1
-                kind = "best-move test"
-            else:
-                kind = f"pv step {ply}"
-            try:
-                start = _step(base, move)[0] if base is not None else None
-            except Exception:       # a move this code cannot place: keep the pass, unplaced
-                start = None
-        p = dict(id=f"p{passes}", ply=ply, alpha=alpha, beta=beta, move=move, base=base, start=start,
-                 kind=kind, fresh=True)
-        if not full:
-            attrs = dict(kind="pass", index=passes, pass_kind=kind, depth=ply, alpha=alpha, beta=beta,
-                         move=str(move) if move else "", position=base.to_string() if base else "",
-                         nodes=0, truncated=False)
-            g.add_node(p["id"], **attrs)
-            g.add_edge("root", p["id"], kind="pass", order=passes)
-        return p
-
-    for ev in events:
-        tag = ev[0]
-        if tag == "pass":
-            ply, alpha, beta = ev[1], ev[2], ev[3]
-            pas = start_pass(ply, alpha, beta, ev[4] if len(ev) > 4 else 0)
-            stack.clear()
-        elif tag == "enter":
-            _, ply, alpha, beta, packed = ev
-            order += 1
-            if pas is None:         # a trace without pass events: one implicit pass
-                pas = start_pass(ply, alpha, beta, 0)
-            if pas["fresh"]:        # the pass's own root
-                pas["fresh"] = False
-                parent, parent_pos, pos, move, scopa = pas["id"], pas["base"], pas["start"], pas["move"], False
-                if move is not None and parent_pos is not None and pos is not None:
-                    scopa = _step(parent_pos, move)[1]
-            else:
-                top = stack[-1] if stack else None
-                parent = top["id"] if top else None
-                parent_pos = top["pos"] if top else None
-                move = Move.from_packed(packed) if packed else None
-                pos, scopa = None, False
-                if move is not None and parent_pos is not None:
-                    try:
-                        pos, scopa = _step(parent_pos, move)
-                    except Exception:
-                        pos = None
-                if top is not None:
-                    top["searched"].append(move)
-            nid = f"n{order}"
-            visible = (not full and parent is not None and parent in g
-                       and (depth is None or ply <= depth))
-            if visible and shown >= max_nodes:
-                if not truncate:
-                    raise TreeTooLargeError(
-                        f"the search visited {g.graph['search_nodes']:,} nodes"
-                        + ("" if depth is None else f", more than max_nodes={max_nodes:,} of them to depth {depth}")
-                        + ("" if depth is not None else f", more than max_nodes={max_nodes:,}")
-                        + ": give a smaller depth, a larger max_nodes or truncate=True")
-                full, visible = True, False
-                if parent in g:
-                    g.nodes[parent]["truncated"] = True
-            node = dict(id=nid, pos=pos, visible=visible, ply=ply, alpha=alpha, beta=beta,
-                        searched=[], subtree=1, tt=None, leaf=False)
-            if visible:
-                shown += 1
-                g.add_node(nid, kind="node", order=order, depth=ply, alpha=alpha, beta=beta,
-                           position=pos.to_string() if pos is not None else "",
-                           to_move=pos.to_move if pos is not None else -1, pass_index=passes,
-                           tt_hit=False, leaf=False, cutoff=False, truncated=False, hidden=0)
-                attrs: dict = dict(order=len(stack[-1]["searched"]) if stack else 1)
-                if move is not None:
-                    attrs.update(move=str(move), card=str(move.card),
-                                 captures="+".join(str(c) for c in sorted(move.captures)),
-                                 player=parent_pos.to_move if parent_pos is not None else -1,
-                                 scopa=bool(scopa))
-                g.add_edge(parent, nid, **attrs)
-            elif stack and stack[-1]["visible"] and not full:
-                g.nodes[stack[-1]["id"]]["hidden"] += 1
-            stack.append(node)
-        elif tag == "tt":
-            counts["tt_hits"] += 1
-            if stack:
-                stack[-1]["tt"] = (ev[2], ev[3])
-        elif tag == "leaf":
-            counts["leaves"] += 1
-            if stack:
-                stack[-1]["leaf"] = True
-        elif tag == "exit":
-            _, ply, value, n_moves, n_searched = ev
-            if not stack:
-                continue
-            node = stack.pop()
-            if stack:
-                stack[-1]["subtree"] += node["subtree"]
-            cut = n_searched < n_moves and node["tt"] is None and not node["leaf"]
-            counts["cutoffs"] += cut
-            if node["visible"]:
-                data = g.nodes[node["id"]]
-                pruned = []
-                if cut and node["pos"] is not None:
-                    searched = set(node["searched"])
-                    pruned = [m for m in node["pos"].legal_moves() if m not in searched]
-                bound = "exact" if node["leaf"] else _bound_kind(value, node["alpha"], node["beta"])
-                data.update(value=value, bound=bound,
-                            n_moves=n_moves, n_searched=n_searched, cutoff=cut,
-                            pruned=" ".join(map(str, pruned)), leaf=node["leaf"],
-                            tt_hit=node["tt"] is not None, subtree_nodes=node["subtree"])
-                if node["tt"] is not None:
-                    data.update(tt_lower=int(node["tt"][0]), tt_upper=int(node["tt"][1]))
-            if not stack and pas is not None and pas["id"] in g:
-                p = g.nodes[pas["id"]]
-                p.update(value=value, bound=_bound_kind(value, pas["alpha"], pas["beta"]))
-                p["nodes"] += node["subtree"]
-    g.graph.update(passes=passes, traced_nodes=order, truncated=full,
-                   shown_nodes=sum(1 for _, d in g.nodes(data=True) if d["kind"] == "node"),
-                   nodes=g.number_of_nodes(), **counts)
-    return g
-
-
-def _search(position: Position, depth: Optional[int], max_nodes: int, truncate: bool,
-            tt_mb: Optional[float], search: str, full_window: bool) -> nx.DiGraph:
-    if search not in SEARCHES:
-        raise ValueError(f"search must be one of {', '.join(SEARCHES)}, not {search!r}")
-    want = SEARCHES[search] | (kernel.FULL_WINDOW if full_window else 0)
-    # a node makes at most 3 events (enter, tt or leaf, exit) and at most one pass starts at it
-    budget = 4 * max_nodes + 64
-    try:
-        events, raw = _trace(position, want, tt_mb, budget)
-    except ValueError:
-        nodes = _fresh_searcher(tt_mb).search(position.kernel_state(), want).nodes
-        if depth is None and not truncate:
-            raise TreeTooLargeError(
-                f"the search visited {nodes:,} nodes, more than max_nodes={max_nodes:,}: give a "
-                "depth, a larger max_nodes or truncate=True") from None
-        if 4 * nodes + 64 > TRACE_EVENT_CAP:
-            raise TreeTooLargeError(
-                f"the search visited {nodes:,} nodes: too many to trace (at most "
-                f"{TRACE_EVENT_CAP // 4:,}); trace a position nearer the end of the round") from None
-        events, raw = _trace(position, want, tt_mb, 4 * nodes + 64)
-    return search_graph(position, events, raw, depth=depth, max_nodes=max_nodes, truncate=truncate,
-                        search=search, full_window=full_window)
-
-
 # -- the public entry point -------------------------------------------------------------------
 
 def to_networkx(position: Position, *, depth: Optional[int] = None, max_nodes: int = 10_000,
                 mode: str = "minimax", merge_transpositions: bool = False, truncate: bool = False,
                 tt_mb: Optional[float] = None, threads: Optional[int] = None,
-                search: str = "solve", full_window: bool = False) -> nx.DiGraph:
+                search: str = "solve", full_window: bool = False,
+                progress: Optional[bool] = None) -> nx.DiGraph:
     """The game tree below `position` as a networkx DiGraph.
 
     mode="minimax": every line of play to the end of the round (or `depth` plies), every node
@@ -519,135 +378,30 @@ def to_networkx(position: Position, *, depth: Optional[int] = None, max_nodes: i
     search really explored, in order, for `search="solve"` (value, best moves and principal
     variation, as `solve`), `"value"` (the value only, as `solve_values`) or `"analyze"` (every
     move's value, as `analyze`), with `tt_mb` and `full_window` as in `solve`; on a fresh
-    table, so its node count equals the solver's on a cold table.
+    table, so its node count equals the solver's on a cold table (see trace.py).
 
     `merge_transpositions=True` makes positions reached along several paths one node (a DAG;
-    minimax and pv). Past `max_nodes` nodes a TreeTooLargeError names the tree's size, or
-    with `truncate=True` the graph stops there and marks the nodes left unexpanded
-    (`truncated`). `tt_mb` and `threads` are passed to the solver.
+    minimax and pv). `max_nodes` (at most `MAX_TREE_NODES`; a `LimitError` past it) bounds the
+    graph: a larger tree is refused before it is built, with a TreeTooLargeError naming its
+    size, or with `truncate=True` the graph stops there and marks the nodes left unexpanded
+    (`truncated`). `tt_mb` and `threads` are passed to the solver. `progress`: a bar on long
+    builds (None: on a terminal after a second; True: always; False: never).
 
     Attributes are documented in the module docstring and README ("Game trees")."""
-    _check_args(position, depth, max_nodes)
+    check_position(position)
+    depth, max_nodes = check_depth(depth), check_max_nodes(max_nodes)
+    kernel.check_tt_mb(tt_mb)
+    kernel.check_threads(threads)
     if mode not in MODES:
-        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
-    if mode == "search":
-        if merge_transpositions:
-            raise ValueError("merge_transpositions applies to the minimax and pv trees, not to mode='search'")
-        return _search(position, depth, max_nodes, truncate, tt_mb, search, full_window)
-    return _minimax(position, depth, max_nodes, truncate, merge_transpositions, tt_mb, threads, mode)
-
-
-def render(graph: nx.DiGraph, path: "os.PathLike[str] | str", **options: Any) -> str:
-    """Draw a tree to an .svg, .png or .pdf file (see `scopa_solver.tree.render.render`)."""
-    from .render import render as _render
-    return _render(graph, path, **options)
-
-
-# -- writers ----------------------------------------------------------------------------------
-
-def _scalar_graph(graph: nx.DiGraph) -> nx.DiGraph:
-    """A copy whose attributes are all str/int/float/bool (GraphML and GEXF need that)."""
-    def clean(d: dict) -> dict:
-        return {k: (v if isinstance(v, (str, int, float, bool)) else json.dumps(v))
-                for k, v in d.items() if v is not None}
-    out = nx.DiGraph()
-    out.graph.update(clean(graph.graph))
-    out.add_nodes_from((n, clean(d)) for n, d in graph.nodes(data=True))
-    out.add_edges_from((u, v, clean(d)) for u, v, d in graph.edges(data=True))
-    return out
-
-
-def write_tree(graph: nx.DiGraph, path: "os.PathLike[str] | str", **render_options: Any) -> str:
-    """Write `graph` to `path`, the format chosen by the suffix: ``.graphml``, ``.gexf``,
-    ``.json`` (node-link), ``.dot`` (Graphviz, styled as the pictures), or a picture: ``.svg``,
-    ``.png``, ``.pdf`` (see `render`). Returns the path written."""
-    path = os.fspath(path)
-    suffix = os.path.splitext(path)[1].lower()
-    if suffix in PICTURE_FORMATS:
-        from .render import render
-        return render(graph, path, **render_options)
-    if render_options and suffix != ".dot":
-        raise TypeError(f"{', '.join(render_options)}: options for pictures and .dot only")
-    if suffix == ".graphml":
-        nx.write_graphml(_scalar_graph(graph), path)
-    elif suffix == ".gexf":
-        nx.write_gexf(_scalar_graph(graph), path)
-    elif suffix == ".json":
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(node_link(graph), f, ensure_ascii=False, indent=1)
-            f.write("\n")
-    elif suffix == ".dot":
-        from .render import to_dot
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(to_dot(graph, **render_options))
-    else:
-        known = ", ".join(list(DATA_FORMATS) + list(PICTURE_FORMATS))
-        raise ValueError(f"cannot tell the format of {path!r} from its suffix: use one of {known}")
-    return path
-
-
-def node_link(graph: nx.DiGraph) -> dict:
-    """The node-link form of `graph` (what `.json` files hold), edges under "edges"."""
+        raise ScopaError(f"mode must be one of {', '.join(MODES)}, not {excerpt(mode)}")
     try:
-        return nx.node_link_data(graph, edges="edges")
-    except TypeError:    # networkx < 3.4
-        data = nx.node_link_data(graph)
-        data["edges"] = data.pop("links")
-        return data
-
-
-def read_tree(path: "os.PathLike[str] | str") -> nx.DiGraph:
-    """Read a tree written by `write_tree` (``.graphml``, ``.gexf``, ``.json``; ``.dot`` needs pydot)."""
-    path = os.fspath(path)
-    suffix = os.path.splitext(path)[1].lower()
-    if suffix == ".graphml":
-        return nx.read_graphml(path)
-    if suffix == ".gexf":
-        return nx.read_gexf(path)
-    if suffix == ".json":
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-        try:
-            return nx.node_link_graph(data, edges="edges")
-        except TypeError:   # networkx < 3.4
-            data["links"] = data.pop("edges")
-            return nx.node_link_graph(data)
-    if suffix == ".dot":
-        return nx.DiGraph(nx.nx_pydot.read_dot(path))
-    raise ValueError(f"cannot read {path!r}: use .graphml, .gexf, .json or .dot")
-
-
-def tree_text(graph: nx.DiGraph, max_lines: int = 80) -> str:
-    """An indented outline of a minimax or pv tree for the terminal: each move, the value for
-    player 0 after it, ``*`` for optimal moves and ``=`` along the principal variation."""
-    root = graph.graph.get("root", ROOT)
-    lines = []
-    data = graph.nodes[root]
-    head = f"{data['position']}  P{data['to_move']} to move"
-    if "value_p0" in data:
-        head += f", value for P0 {data['value_p0']:+d}"
-    lines.append(head)
-    seen = set()
-
-    def walk(n: str, indent: str) -> None:
-        for _, c, e in graph.out_edges(n, data=True):
-            if len(lines) >= max_lines:
-                return
-            d = graph.nodes[c]
-            mark = "=" if e.get("pv") else ("*" if e.get("optimal") else " ")
-            label = e.get("move") or d.get("pass_kind", "")
-            value = f"{d['value_p0']:+d}" if "value_p0" in d else str(d.get("value", ""))
-            extra = ""
-            if d.get("terminal") and "score" in d:
-                extra = f"  end {d['score']}"
-            elif d.get("truncated"):
-                extra = "  (truncated)"
-            lines.append(f"{indent}{mark} P{e.get('player', '?')} {label:<14} {value:>4}{extra}")
-            if c not in seen:
-                seen.add(c)
-                walk(c, indent + "  ")
-
-    walk(root, "")
-    if len(lines) >= max_lines:
-        lines.append(f"... ({graph.number_of_nodes():,} nodes in all: write them to a file, or give a depth)")
-    return "\n".join(lines)
+        if mode == "search":
+            if merge_transpositions:
+                raise ScopaError("merge_transpositions applies to the minimax and pv trees, not to mode='search'")
+            return search_tree(position, depth=depth, max_nodes=max_nodes, truncate=truncate, tt_mb=tt_mb,
+                               search=search, full_window=full_window, progress=progress)
+        return _minimax(position, depth, max_nodes, truncate, merge_transpositions, tt_mb, threads,
+                        mode, progress)
+    except MemoryError:
+        raise LimitError(f"not enough memory for a tree of up to {max_nodes:,} nodes: give a smaller "
+                         "max_nodes or depth") from None
