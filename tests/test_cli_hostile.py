@@ -236,7 +236,7 @@ def _play(shell_redirect: str, stdin: bytes = b"", *args: str, cwd: Path):
     return subprocess.run(["bash", "-c", command], input=stdin, capture_output=True, cwd=cwd, env=env, timeout=120)
 
 
-def test_play_with_stdin_closed_saves_and_stops(tmp_path):
+def test_play_with_stdin_closed_stops_cleanly(tmp_path):
     done = _play("<&-", b"", cwd=tmp_path)
     err = done.stderr.decode()
     assert done.returncode == 0 and err == "", err

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import tempfile
 from datetime import datetime
 from typing import Any, Callable, Optional
@@ -86,12 +85,9 @@ def check_writable(path: str, *, force: bool = False, records_only: bool = True)
         raise UsageError(f"cannot save to {name}: there is no folder {folder}")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise UsageError(f"cannot save to {name}: the folder {folder} is not writable")
-    if os.path.exists(name):
-        if not os.access(name, os.W_OK) and not os.access(folder, os.W_OK):
-            raise UsageError(f"cannot save to {name}: the file is not writable")
-        if records_only and not force and not is_game_record(name):
-            raise UsageError(f"{name} exists and is not a game record: not overwriting it "
-                             "(choose another file, or --force)")
+    if os.path.exists(name) and records_only and not force and not is_game_record(name):
+        raise UsageError(f"{name} exists and is not a game record: not overwriting it "
+                         "(choose another file, or --force)")
 
 
 def save_record(record: Any, path: str) -> str:
@@ -154,7 +150,3 @@ def save_game(record: Any, path: Optional[str], say: Callable[[str], None]) -> O
 def stream_ok(stream: Any) -> bool:
     """Is `stream` an open stream (a closed stdout or stdin is None in Python, or closed)?"""
     return stream is not None and not getattr(stream, "closed", False)
-
-
-def stdout_is_terminal() -> bool:
-    return stream_ok(sys.stderr) and sys.stderr.isatty()
