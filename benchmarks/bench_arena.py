@@ -9,7 +9,8 @@ Two more bots measure what the opponent's hidden hand is worth (README, "What th
 costs"): `sees-hand` is PIMC that is shown the opponent's hand and draws only the stock,
 `sees-hand-after` is shown it only once the opponent has played a card of the deal. Both see
 it only while there are more than 2,000 worlds (the first four deals); later they are `pimc`.
-``run(...)`` returns the figures as a dict; ``main(argv)`` is the command line.
+``run(**options)`` returns the figures as a dict, ``report(figures)`` the text, ``main(argv)`` the
+command line. Bot names are read by the package's `make_bot`, and here the two hand seers.
 """
 from __future__ import annotations
 
@@ -64,7 +65,7 @@ class HandSeer(Bot):
 
 
 def bot(spec: str, worlds: int, seed: int, threads: Optional[int]):
-    """A bot of `make_bot`, or one of the hand seers."""
+    """A hand seer by its name, else the bot `make_bot` makes of `spec`."""
     if spec in SEER_NAMES:
         return HandSeer(spec.endswith("after"), worlds, seed, threads)
     return make_bot(spec, worlds=worlds, seed=seed, threads=threads)
@@ -76,14 +77,19 @@ def run(bot_a: str, bot_b: str, rounds: int = 100, matches: int = 0, seed: int =
     a = bot(bot_a, worlds, seed, threads)
     b = bot(bot_b, worlds, seed + 1, threads)
     r = arena(a, b, rounds=rounds, seed=seed, matches=matches, progress=progress)
+    d = r.to_dict()   # JSON-ready: a figure that is not finite (one deal's spread) is None
     return {"bot_a": r.bot_a, "bot_b": r.bot_b, "deals": r.deals, "rounds": r.rounds_played,
-            "mean_margin": r.mean, "ci95": list(r.ci95), "stderr": r.stderr,
-            "a_points": r.a_points, "b_points": r.b_points, "round_wins": r.round_wins,
-            "round_ties": r.round_ties, "matches": r.matches, "match_win_rate": r.match_win_rate,
-            "match_ci95": list(r.match_ci95) if r.match_ci95 else None,
-            "decisions": list(r.decisions), "bot_seconds": list(r.bot_seconds),
-            "decisions_per_second": r.decisions_per_second, "seconds": r.seconds,
-            "seed": seed, "worlds": worlds, "threads": threads, "margins": list(r.margins), "text": str(r)}
+            "mean_margin": d["mean"], "ci95": d["ci95"], "stderr": d["stderr"],
+            "a_points": d["a_points"], "b_points": d["b_points"], "round_wins": d["round_wins"],
+            "round_ties": d["round_ties"], "matches": r.matches, "match_win_rate": r.match_win_rate,
+            "match_ci95": d["match_ci95"], "decisions": d["decisions"], "bot_seconds": d["bot_seconds"],
+            "decisions_per_second": d["decisions_per_second"], "seconds": r.seconds,
+            "seed": seed, "worlds": worlds, "threads": threads, "margins": d["margins"], "text": str(r)}
+
+
+def report(figures: dict) -> str:
+    """The figures of `run` as text (ArenaResult's summary, kept in the figures as "text")."""
+    return figures["text"]
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -100,7 +106,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser.parse_args(argv)
     result = run(args.bot_a, args.bot_b, rounds=args.rounds, matches=args.matches, seed=args.seed,
                  worlds=args.worlds, threads=args.threads)
-    print(json.dumps(result, indent=2) if args.json else result["text"])
+    print(json.dumps(result, indent=2, allow_nan=False) if args.json else report(result))
     return 0
 
 

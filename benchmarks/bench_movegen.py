@@ -8,7 +8,8 @@ figure is the median over ``repeats`` runs.
 
     python benchmarks/bench_movegen.py [--rounds N] [--seed S] [--repeats R] [--json]
 
-``run(rounds, seed)`` returns the figures as a dict; ``main(argv)`` is the command line.
+``run(**options)`` returns the figures as a dict, ``report(figures)`` the text table, ``main(argv)``
+is the command line.
 """
 from __future__ import annotations
 
@@ -87,7 +88,7 @@ def run(rounds: int = DEFAULT_ROUNDS, seed: int = 1, repeats: int = DEFAULT_REPE
             "ratio": kernel["moves_per_second"] / python["moves_per_second"]}
 
 
-def format_table(result: dict) -> str:
+def report(result: dict) -> str:
     """The figures of `run` as an aligned text table."""
     header = ("engine", "rounds", "moves", "seconds", "moves/s")
     rows = [header]
@@ -124,8 +125,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         rules = Rules.from_tokens(args.rules)
     except ValueError as exc:
         parser.error(str(exc))
-    result = run(args.rounds, args.seed, args.repeats, args.kernel_factor, rules)
-    print(json.dumps(result, indent=2) if args.json else format_table(result))
+    result = run(rounds=args.rounds, seed=args.seed, repeats=args.repeats, kernel_factor=args.kernel_factor,
+                 rules=rules)
+    print(json.dumps(result, indent=2) if args.json else report(result))
     return 0
 
 

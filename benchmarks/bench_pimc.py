@@ -14,7 +14,8 @@ Three measurements, each the median over seeded cases, every case with cold tran
 
     python benchmarks/bench_pimc.py [--cases N] [--threads T] [--seed S] [--only NAME ...] [--bot B] [--json]
 
-``run(...)`` returns the figures as a dict; ``main(argv)`` is the command line.
+``run(**options)`` returns the figures as a dict, ``report(figures)`` the text, ``main(argv)`` the
+command line.
 """
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ except ImportError:  # run from a checkout that is not installed: use the checko
 from scopa_solver import GreedyBot, Position, View, arena, suggest  # noqa: E402
 from scopa_solver.play.arena import make_bot  # noqa: E402
 from scopa_solver.kernel import clear_tables  # noqa: E402
+from scopa_solver.progress import progress_bar  # noqa: E402
 
 BENCHMARKS = ("last_but_one", "first_play", "duplicate_deal")
 TARGETS = {"last_but_one": 0.1, "first_play": 2.0, "duplicate_deal": 5.0}
@@ -115,10 +117,11 @@ def bench_duplicate_deal(cases: int, seed: int, threads: Optional[int], worlds: 
 
 def run(cases: Optional[int] = None, seed: int = 1, threads: Optional[int] = None,
         only: Sequence[str] = BENCHMARKS, first_play_worlds: int = 1000, bot_worlds: int = 100,
-        bot: str = "pimc") -> dict:
+        bot: str = "pimc", progress: Optional[bool] = False) -> dict:
     """Measure the benchmarks named in `only` (all three by default) on `cases` seeded cases
     each (default: 20, 5 and 5); `threads` workers per `suggest` (None: every core). Returns
-    {name: {"median": seconds, "target": seconds, "meets_target": bool, "runs": [...], ...}}."""
+    {name: {"median": seconds, "target": seconds, "meets_target": bool, "runs": [...], ...}}.
+    `progress`: a bar over the benchmarks (None: on a terminal)."""
     unknown = [name for name in only if name not in BENCHMARKS]
     if unknown:
         raise ValueError(f"unknown benchmark(s) {', '.join(unknown)}; known: {', '.join(BENCHMARKS)}")
@@ -126,20 +129,25 @@ def run(cases: Optional[int] = None, seed: int = 1, threads: Optional[int] = Non
         raise ValueError("cases must be 1 or more")
     _warm(threads)
     out: dict = {"threads": threads, "seed": seed}
-    for name in BENCHMARKS:
-        if name not in only:
-            continue
-        n = cases or DEFAULT_CASES[name]
-        if name == "last_but_one":
-            out[name] = bench_last_but_one(n, seed, threads)
-        elif name == "first_play":
-            out[name] = bench_first_play(n, seed, threads, first_play_worlds)
-        else:
-            out[name] = bench_duplicate_deal(n, seed, threads, bot_worlds, bot)
+    chosen = [name for name in BENCHMARKS if name in only]
+    bar = progress_bar(len(chosen), "pimc benchmarks", progress, unit="bench")
+    try:
+        for name in chosen:
+            n = cases or DEFAULT_CASES[name]
+            if name == "last_but_one":
+                out[name] = bench_last_but_one(n, seed, threads)
+            elif name == "first_play":
+                out[name] = bench_first_play(n, seed, threads, first_play_worlds)
+            else:
+                out[name] = bench_duplicate_deal(n, seed, threads, bot_worlds, bot)
+            bar.update(1)
+    finally:
+        bar.close()
     return out
 
 
-def _report(result: dict) -> str:
+def report(result: dict) -> str:
+    """The figures of `run` as text: a line per benchmark against its target."""
     lines = [f"threads: {result['threads'] or 'all cores'}, seed {result['seed']}; "
              "median over the cases, cold transposition tables"]
     for name in BENCHMARKS:
@@ -164,7 +172,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser.parse_args(argv)
     result = run(cases=args.cases, seed=args.seed, threads=args.threads, only=args.only,
                  first_play_worlds=args.worlds, bot_worlds=args.bot_worlds, bot=args.bot)
-    print(json.dumps(result, indent=2) if args.json else _report(result))
+    print(json.dumps(result, indent=2) if args.json else report(result))
     return 0
 
 

@@ -4,11 +4,14 @@ For each group (1 to 6 deals left, counting the deal being played) it times `sol
 every optimal move and the principal variation) position by position, the value alone (the
 search `solve_values` runs), and in the same run the baselines on the same positions: the
 kernel with the transposition table off, full-window alpha-beta without the zero-window driver,
-and the pure-Python reference (plain minimax from tests/reference.py, where it finishes within
+and, on the last deal, plain minimax in pure Python (benchmarks/reference_minimax.py, within
 its time budget). It also times `solve_many` on the last deal and `analyze` of every first
 move of a round.
 
     python benchmarks/bench_search.py [--positions 50] [--seed 2026] [--quick]
+
+``run(**options)`` returns the figures as a dict, ``report(figures)`` the tables, ``main(argv)``
+the command line.
 
 Times are seconds measured inside the kernel per search (`SearchResult.seconds`) unless the
 column says "wall". Each group is solved `--repeat` times over (default 3), every position from
@@ -19,6 +22,7 @@ idle machine.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import random
 import statistics
@@ -26,9 +30,18 @@ import sys
 import time
 from typing import Callable, Optional, Sequence
 
-from scopa_solver import Position, analyze, solve, solve_many
-from scopa_solver.kernel import borrow_searcher, clear_tables
-from scopa_solver.search.solver import SearchResult
+from pathlib import Path
+
+try:
+    import scopa_solver  # noqa: F401
+except ImportError:  # run from a checkout that is not installed: use the checkout
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from scopa_solver import Position, analyze, solve, solve_many  # noqa: E402
+from scopa_solver.core.cards import iter_cards  # noqa: E402
+from scopa_solver.kernel import borrow_searcher, clear_tables  # noqa: E402
+from scopa_solver.progress import progress_bar  # noqa: E402
+from scopa_solver.search.solver import SearchResult  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REFERENCE_BUDGET = 20.0     # seconds of pure-Python minimax per group at most
@@ -86,15 +99,35 @@ def _value_only(pos: Position) -> SearchResult:
         return SearchResult(pos, searcher.search(pos.kernel_state(), 0))
 
 
-def _reference(positions: Sequence[Position], budget: float) -> dict:
-    sys.path.insert(0, os.path.join(HERE, "..", "tests"))
-    from helpers import to_ref  # the reference shares no code with the package
+def _minimax_module():
+    """reference_minimax.py beside this file, by path (the CLI imports this file by path too)."""
+    spec = importlib.util.spec_from_file_location("scopa_bench_reference_minimax",
+                                                  os.path.join(HERE, "reference_minimax.py"))
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
 
+
+def _minimax_args(pos: Position) -> dict:
+    cards = (lambda mask: [str(c) for c in iter_cards(mask)])
+    return dict(hands=(cards(pos.hands[0]), cards(pos.hands[1])), table=cards(pos.table),
+                piles=(cards(pos.piles[0]), cards(pos.piles[1])), scopas=pos.scopas, to_move=pos.to_move,
+                last_capturer=pos.last_capturer)
+
+
+def reference_value(pos: Position) -> int:
+    """The exact value of a last-deal position by plain pure-Python minimax."""
+    return _minimax_module().minimax(**_minimax_args(pos))
+
+
+def _reference(positions: Sequence[Position], budget: float) -> dict:
+    minimax = _minimax_module().minimax
     seconds = []
     start = time.perf_counter()
     for pos in positions:
+        args = _minimax_args(pos)
         t = time.perf_counter()
-        to_ref(pos).minimax()
+        minimax(**args)
         seconds.append(time.perf_counter() - t)
         if time.perf_counter() - start > budget:
             break
@@ -108,7 +141,7 @@ def run(per_group: int = 50, seed: int = 2026, quick: bool = False, progress: bo
     solve(groups[1][0])  # build this thread's table before timing
     out: dict = {"per_group": per_group, "seed": seed, "repeat": repeat, "groups": {}}
     budget = BASELINE_BUDGET / (6 if quick else 1)
-    bar = _progress(6, progress)
+    bar = progress_bar(6, "deal groups", None if progress else False, unit="group")
     for deals_left, positions in groups.items():
         row = {"solve": _timed(positions, solve, float("inf"), repeat)}
         row["value"] = _timed(positions, _value_only, float("inf"), repeat)
@@ -144,19 +177,6 @@ def run(per_group: int = 50, seed: int = 2026, quick: bool = False, progress: bo
     out["analyze_first_move_ms"] = dict(median=statistics.median(walls) * 1e3,
                                         p99=percentile(walls, 0.99) * 1e3, max=max(walls) * 1e3)
     return out
-
-
-def _progress(total: int, enabled: bool):
-    try:
-        from tqdm import tqdm
-    except ImportError:  # pragma: no cover
-        enabled = False
-    if not enabled or not sys.stderr.isatty():
-        class _Silent:
-            def update(self, n: int) -> None: ...
-            def close(self) -> None: ...
-        return _Silent()
-    return tqdm(total=total, desc="deal groups", unit="group")
 
 
 def _summary(times: Sequence[float], nodes: Optional[Sequence[int]] = None) -> str:
@@ -210,8 +230,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--repeat", type=int, default=3,
                         help="runs per position from a cleared table, the fastest counted (default 3)")
     args = parser.parse_args(argv)
-    print(report(run(args.positions, args.seed, args.quick, batch=200 if args.quick else 1000,
-                     repeat=args.repeat)))
+    print(report(run(per_group=args.positions, seed=args.seed, quick=args.quick,
+                     batch=200 if args.quick else 1000, repeat=args.repeat)))
     return 0
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from helpers import random_positions
 
-from scopa_solver import (DECK, ArenaResult, GreedyBot, Move, OracleBot, PIMCBot, Position, RandomBot,
+from scopa_solver import (ArenaResult, GreedyBot, Move, OracleBot, PIMCBot, Position, RandomBot,
                           View, arena, play_round, solve)
 from scopa_solver.play.arena import make_bot
 from scopa_solver.play.bots import Bot, PhaseBot
@@ -180,23 +180,3 @@ def test_make_bot_reads_weights_and_the_opponent_model() -> None:
                           ("oracle:2", "unknown bot")]:
         with pytest.raises(ValueError, match=message):
             make_bot(spec)
-
-
-def test_the_hand_seers_of_bench_arena_see_only_the_opponents_hand() -> None:
-    import importlib.util
-    from pathlib import Path
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_arena.py"
-    spec = importlib.util.spec_from_file_location("bench_arena", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    seer, after = bench.bot("sees-hand", 6, 1, 1), bench.bot("sees-hand-after", 6, 1, 1)
-    pimc = PIMCBot(worlds=6, seed=1, threads=1)
-    pos = Position.new_round(seed=3, dealer=1)          # player 0 leads: the opponent has not played
-    view = pos.view(0)
-    assert after(pos) == pimc.choose(view)
-    # shown the hand, not the stock: another stock order behind the same hand changes nothing
-    stock = list(reversed(pos.stock))
-    other = view.world([c for c in DECK if pos.hands[1] & c.mask], stock)
-    assert other.stock != pos.stock and seer(pos) == seer(other) in pos.legal_moves()
-    figures = bench.run("sees-hand-after", "greedy", rounds=1, worlds=4)
-    assert figures["deals"] == 1 and len(figures["margins"]) == 1

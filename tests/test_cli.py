@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from scopa_solver import (GreedyBot, Position, RandomBot, View, analyze, arena, solve, suggest)
-import scopa_solver.cli.app as cli
+import scopa_solver.cli.commands as commands
 from scopa_solver.cli import main
 from scopa_solver.play.record import GameRecord
 from scopa_solver.play.review import review
@@ -86,9 +86,10 @@ def test_solve_output_and_json(capsys):
     assert data["value"] == result.value and data["complete"]
     assert data["best_moves"] == [str(m) for m in result.best_moves]
     assert data["pv"] == [str(m) for m in result.pv]
-    assert data["score"]["total"] == list(result.outcome.total) == data["total"]
-    assert [p["points"] for p in data["score"]["players"]] == list(result.outcome.total)
-    assert data["score"]["settebello"] == result.outcome.settebello
+    assert data["outcome"]["total"] == list(result.outcome.total)
+    assert [p["points"] for p in data["outcome"]["players"]] == list(result.outcome.total)
+    assert data["outcome"]["settebello"] == result.outcome.settebello
+    assert set(data) == set(result.to_dict()) and data["position"] == pos.to_string()
 
 
 def test_analyze_json_agrees(capsys):
@@ -147,7 +148,7 @@ def test_bench_movegen_and_pimc(capsys):
 
 
 def test_bench_without_the_repository(capsys, monkeypatch, tmp_path):
-    monkeypatch.setattr(cli, "_benchmarks_dir", lambda: tmp_path)
+    monkeypatch.setattr(commands, "benchmarks_dir", lambda: tmp_path)
     code, out, err = run(capsys, "bench", "movegen")
     assert code == 2 and out == ""
     assert err.startswith("scopa-solver: error: the benchmarks live in the source repository")
@@ -339,7 +340,7 @@ def test_review_bad_records(capsys, tmp_path, arena_record):
     (["solve", "5c5bFd/4d6sRb 3c5dRs2b -/- - 0/0 1 1 -"], "it is player 0's turn"),
     (["frobnicate"], "invalid choice"),
     ([], "required"),
-    (["deal", "--deals-left", "9"], "--deals-left must be 0 to 5"),
+    (["deal", "--deals-left", "9"], "deals_left must be 0 to 5"),
     (["deal", "--rules", "no_such_rule"], "unknown rule option"),
     (["analyze", "--rules", "napola", LAST], "put --rules after the position"),
     (["suggest", VIEW, "--worlds", "0"], "expected 1 or more"),
@@ -370,7 +371,7 @@ def test_help_exits_0(capsys):
 def test_ctrl_c_stops_cleanly(capsys, monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
-    monkeypatch.setattr(cli, "analyze", interrupted)
+    monkeypatch.setattr(commands, "analyze", interrupted)
     code, out, err = run(capsys, "analyze", LAST)
     assert code == 130 and err == "scopa-solver: interrupted\n"
 

@@ -24,6 +24,7 @@ from .game import play_match, play_round
 from ..progress import progress_bar
 from ..core.position import Position
 from ..core.rules import Rules
+from ..errors import ScopaError, excerpt
 
 __all__ = ["arena", "ArenaResult", "make_bot", "BOT_NAMES"]
 
@@ -91,6 +92,32 @@ class ArenaResult:
         """Decisions per second of bot A (0) or B (1)."""
         return self.decisions[which] / self.bot_seconds[which] if self.bot_seconds[which] > 0 else math.inf
 
+    def to_dict(self) -> dict:
+        """Plain data (JSON-ready): the measured fields and the figures derived from them; a
+        figure that is not finite (no deals, a single deal's spread) is None."""
+        return {"bot_a": self.bot_a, "bot_b": self.bot_b, "deals": self.deals, "rounds_played": self.rounds_played,
+                "mean": _finite(self.mean), "stderr": _finite(self.stderr), "ci95": _finite(list(self.ci95)),
+                "margins": list(self.margins), "a_points": _finite(self.a_points),
+                "b_points": _finite(self.b_points), "round_wins": _finite(self.round_wins),
+                "round_ties": _finite(self.round_ties), "decisions": list(self.decisions),
+                "bot_seconds": list(self.bot_seconds), "decisions_per_second": _finite(self.decisions_per_second),
+                "seconds": self.seconds, "seed": self.seed, "matches": self.matches,
+                "match_scores": list(self.match_scores), "match_win_rate": self.match_win_rate,
+                "match_ci95": list(self.match_ci95) if self.match_ci95 else None}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "ArenaResult":
+        """The inverse of `to_dict` (the derived figures are computed again)."""
+        if not isinstance(data, dict):
+            raise TypeError(f"expected the dict of ArenaResult.to_dict, not {type(data).__name__}")
+        nan = (lambda x: math.nan if x is None else float(x))
+        return cls(bot_a=data["bot_a"], bot_b=data["bot_b"], deals=data["deals"], margins=list(data["margins"]),
+                   a_points=nan(data["a_points"]), b_points=nan(data["b_points"]),
+                   round_wins=nan(data["round_wins"]), round_ties=nan(data["round_ties"]),
+                   decisions=tuple(data["decisions"]), bot_seconds=tuple(data["bot_seconds"]),  # type: ignore[arg-type]
+                   seconds=data["seconds"], seed=data["seed"], matches=data.get("matches", 0),
+                   match_scores=list(data.get("match_scores", [])))
+
     def __str__(self) -> str:
         low, high = self.ci95
         lines = [
@@ -107,6 +134,13 @@ class ArenaResult:
             f"  speed: {self.decisions_per_second:.1f} decisions/s ({self.bot_a} {self.bot_speed(0):.1f}, "
             f"{self.bot_b} {self.bot_speed(1):.1f}); {self.seconds:.1f} s in all")
         return "\n".join(lines)
+
+
+def _finite(x):
+    """x, or None where it is not a finite number (JSON has no NaN or infinity)."""
+    if isinstance(x, list):
+        return [_finite(v) for v in x]
+    return x if not isinstance(x, float) or math.isfinite(x) else None
 
 
 def _stderr(xs: list[float]) -> float:
@@ -148,9 +182,9 @@ def arena(bot_a: Callable[[Position], object], bot_b: Callable[[Position], objec
     """
     for what, value in (("rounds", rounds), ("matches", matches)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise ValueError(f"{what} must be a whole number, 0 or more, not {value!r}")
+            raise ScopaError(f"{what} must be a whole number, 0 or more, not {excerpt(value)}")
     if not rounds and not matches:
-        raise ValueError("nothing to play: ask for rounds or matches")
+        raise ScopaError("nothing to play: ask for rounds or matches")
     if not (callable(bot_a) and callable(bot_b)):
         raise TypeError("bots are callables: position -> move")
     rng = random.Random(seed)
@@ -196,11 +230,14 @@ BOT_NAMES = ("random", "greedy", "pimc", "infer", "model", "oracle")
 
 
 def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Optional[int] = 1):
-    """A bot by name: random, greedy (greedy:scopa=8,sweepable=4 for other weights), pimc
+    """The one reader of bot names (the CLI's and the benchmarks'). A bot by name: random, greedy (greedy:scopa=8,sweepable=4 for other weights), pimc
     (`worlds` per decision, or pimc:N for N), model (PIMC with the opponent model: inference of
     its hand and its modelled reply, `InferenceBot`; model:T for the model's temperature T, 0.5
     by default), infer (the same with the inference only: `reply=False`; infer:T) or oracle;
-    EARLY/LATE (say greedy/pimc) plays EARLY until the last three deals and LATE in them."""
+    EARLY/LATE (say greedy/pimc) plays EARLY until the last three deals and LATE in them.
+    A name it does not know is a `ScopaError`."""
+    if not isinstance(spec, str):
+        raise TypeError(f"a bot name is text, not {type(spec).__name__}")
     from .bots import GreedyBot, OracleBot, PhaseBot, PIMCBot, RandomBot
     from ..imperfect.inference import InferenceBot
     if "/" in spec:
@@ -208,7 +245,7 @@ def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Opti
         return PhaseBot(make_bot(early, worlds, seed, threads), make_bot(late, worlds, seed, threads))
     kind, _, arg = spec.strip().lower().partition(":")
     if kind not in BOT_NAMES or (arg and kind in ("random", "oracle")):
-        raise ValueError(f"unknown bot {spec!r}: choose {', '.join(BOT_NAMES)} (pimc:N for N worlds per "
+        raise ScopaError(f"unknown bot {excerpt(spec)}: choose {', '.join(BOT_NAMES)} (pimc:N for N worlds per "
                          f"move, model:T or infer:T for the opponent model's temperature T, greedy:NAME=W,... "
                          f"for other weights, EARLY/LATE for one bot before the last three deals and another "
                          f"in them)")
@@ -225,10 +262,10 @@ def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Opti
         try:
             return InferenceBot(worlds=worlds, seed=seed or 0, threads=threads, temperature=float(arg), reply=reply)
         except ValueError:
-            raise ValueError(f"{kind}:T needs a positive temperature, not {arg!r}") from None
+            raise ScopaError(f"{kind}:T needs a positive temperature, not {excerpt(arg)}") from None
     if arg:
         if not arg.isdigit() or int(arg) < 1:
-            raise ValueError(f"pimc:N needs a positive number of worlds, not {arg!r}")
+            raise ScopaError(f"pimc:N needs a positive number of worlds, not {excerpt(arg)}")
         worlds = int(arg)
     return PIMCBot(worlds=worlds, seed=seed or 0, threads=threads)
 
@@ -243,9 +280,9 @@ def _weights(arg: str) -> dict[str, float]:
         try:
             weights[name.strip()] = float(value)
         except ValueError:
-            raise ValueError(f"greedy:NAME=W,... needs numbers, not {item!r}") from None
+            raise ScopaError(f"greedy:NAME=W,... needs numbers, not {excerpt(item)}") from None
     unknown = [name for name in weights if name not in known]
     if unknown:
-        raise ValueError(f"unknown GreedyBot weight {unknown[0]!r}: choose {', '.join(known)}")
+        raise ScopaError(f"unknown GreedyBot weight {excerpt(unknown[0])}: choose {', '.join(known)}")
     return weights
 

@@ -12,9 +12,12 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Optional, Union
 
-from ..errors import IllegalMoveError
+from ..errors import IllegalMoveError, PositionError
+from ..core.flow import DEALS, check_seed
 from ..core.position import Move, Position, RoundScore
 from ..core.rules import Rules
+
+__all__ = ["play_round", "play_match", "random_position", "RoundResult", "MatchResult"]
 
 Chooser = Callable[[Position], Union[Move, str]]
 
@@ -66,3 +69,18 @@ def play_match(chooser0: Chooser, chooser1: Chooser, rules: Rules = Rules(), see
             return MatchResult(rounds, (totals[0], totals[1]), 0 if totals[0] > totals[1] else 1)
         dealer = 1 - dealer
     raise RuntimeError(f"no winner after {max_rounds} rounds")
+
+
+def random_position(seed: Optional[int] = None, deals_left: Optional[int] = None, rules: Rules = Rules()) -> Position:
+    """A new round dealt from `seed`; with `deals_left` (0 to 5: deals still in the stock), played
+    forward by random moves (from the same seed) to the first play of that deal."""
+    if deals_left is not None and (not isinstance(deals_left, int) or isinstance(deals_left, bool)
+                                   or not 0 <= deals_left < DEALS):
+        raise PositionError(f"deals_left must be 0 to {DEALS - 1} (deals still in the stock), not {deals_left!r}")
+    pos = Position.new_round(seed=check_seed(seed), rules=rules)
+    if deals_left is None:
+        return pos
+    rng = random.Random(seed)
+    while pos.deals_left > deals_left or sum(pos.hand_sizes()) != 6:
+        pos = pos.play(rng.choice(pos.legal_moves()))
+    return pos

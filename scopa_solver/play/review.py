@@ -205,7 +205,8 @@ class Review:
         return [d for d in self.decisions if d.mark]
 
     def to_dict(self) -> dict:
-        return {"players": self.record.players, "kind": self.record.kind, "rules": self.record.rules.tokens(),
+        """Plain data (JSON-ready): the record's players and rules, every decision, the summaries."""
+        return {"players": list(self.record.players), "kind": self.record.kind, "rules": self.record.rules.tokens(),
                 "worlds": self.worlds, "seed": self.seed, "seconds": self.seconds,
                 "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER},
                 "rounds": [{"round": i + 1, "players": list(names), "score": list(score) if score else None}

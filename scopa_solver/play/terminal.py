@@ -20,7 +20,7 @@ from ..core.position import Move, Position
 from .record import GameRecord
 from ..core.flow import match_winner
 
-__all__ = ["play_game", "Quit", "describe_move"]
+__all__ = ["play_game", "Quit", "describe_move", "read_line"]
 
 HELP = f"""Cards are rank then suit: ranks {' '.join(RANKS)} (A = 1, F = 8, C = 9, R = 10; a card
 captures its value), suits {', '.join(f'{s} {n}' for s, n in zip(SUITS, SUIT_NAMES))}. 7d is the settebello.
@@ -30,7 +30,17 @@ ways you are asked which. You may also type a whole move: 7dx3c+4s plays 7d and 
 
 
 class Quit(Exception):
-    """The human asked to stop (``quit``) or the input ended."""
+    """The human asked to stop (``quit``), the input ended or the output is gone."""
+
+
+def read_line(prompt: str) -> str:
+    """`input`, with a closed standard input as the end of input (EOFError)."""
+    if sys.stdin is None or getattr(sys.stdin, "closed", False):
+        raise EOFError
+    try:
+        return input(prompt)
+    except RuntimeError:        # input(): lost sys.stdin
+        raise EOFError from None
 
 
 def describe_move(name: str, move: Move, scopa: bool) -> str:
@@ -152,26 +162,34 @@ def play_game(bot: Callable[[Position], Any], *, record: GameRecord, human: int 
     `human`) against `bot`, appending every round and move to `record` as it goes (so that the
     record holds the game so far if the human quits: `Quit`, or Ctrl-C). The bot deals first.
 
-    `ask(prompt) -> str` reads a line (default: `input`; EOFError ends the game like ``quit``),
-    `out` receives the dialogue (default: stdout)."""
+    `ask(prompt) -> str` reads a line (default: `read_line`; EOFError or an OSError ends the game
+    like ``quit``, text that is not valid in the input's encoding is asked again), `out`
+    receives the dialogue (default: stdout; when it fails the game ends like ``quit``)."""
     out = out or sys.stdout
-    ask = ask or input
+    ask = ask or read_line
     rules = record.rules
     names = record.players
 
     def say(text: str = "") -> None:
-        out.write(text + "\n")
-        out.flush()
+        try:
+            out.write(text + "\n")
+            out.flush()
+        except (OSError, ValueError, AttributeError):   # the output is gone: nobody sees the game
+            raise Quit from None
 
     def read(prompt: str) -> str:
-        try:
-            if out is sys.stdout:
-                return ask(prompt)
-            with contextlib.redirect_stdout(out):  # input() writes its prompt to sys.stdout
-                return ask(prompt)
-        except EOFError:
-            say()
-            raise Quit from None
+        while True:
+            try:
+                if out is sys.stdout:
+                    return ask(prompt)
+                with contextlib.redirect_stdout(out):  # input() writes its prompt to sys.stdout
+                    return ask(prompt)
+            except UnicodeDecodeError:
+                say("  that was not readable text: type it again")
+            except (EOFError, OSError):     # end of input, or the terminal is gone
+                with contextlib.suppress(Quit):
+                    say()
+                raise Quit from None
 
     rng = random.Random(seed)
     totals = [0, 0]

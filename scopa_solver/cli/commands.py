@@ -1,0 +1,393 @@
+"""One function per command: read the input, call the package, print text or the result's
+`to_dict()` as JSON. Each returns the exit code."""
+from __future__ import annotations
+
+import importlib.util
+import os
+import random
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+from ..core.position import Position
+from ..core.rules import Rules
+from ..play.display import show_position, show_score
+from ..play.game import random_position
+from ..search.solver import analyze, solve
+from .output import check_writable, print_json, save_game, save_record, stream_ok, write_atomic
+from .parser import UsageError
+
+# A built-in example: a seeded deal played forward to two deals before the end.
+EXAMPLE_SEED = 7
+BENCH_SUITES = ("search", "movegen", "pimc")
+
+
+# -- reading the input ----------------------------------------------------------------------------
+
+def _rules(args) -> Rules:
+    tokens = args.rules or []
+    for token in tokens:
+        if "/" in token or " " in token.strip():
+            raise UsageError(f"--rules takes rule options like napola or target=21, not {token[:40]!r}: "
+                             "put --rules after the position")
+    return Rules.from_tokens(tokens)
+
+
+def _with_rules(obj, args):
+    """A position (or view) read from text, with the --rules options applied; the text's own
+    options win when --rules is not given, and a disagreement is an error."""
+    if not getattr(args, "rules", None):
+        return obj
+    rules = _rules(args)
+    if obj.rules == rules:
+        return obj
+    if obj.rules != Rules():
+        raise UsageError(f"the position's own options ({' '.join(obj.rules.tokens())}) disagree with "
+                         f"--rules {' '.join(args.rules)}"[:280])
+    return type(obj).from_string(f"{obj.to_string()} {' '.join(rules.tokens())}")
+
+
+def _position(args) -> Position:
+    text = args.position
+    if text is None or text == "example":
+        return random_position(EXAMPLE_SEED, 1, _rules(args))
+    return _with_rules(Position.from_string(text), args)
+
+
+def _view(args):
+    """A view from view text, or the side to move's view of a full position."""
+    from ..imperfect.view import View
+    text = args.position
+    if text is not None and text != "example" and "?" in text:
+        return _with_rules(View.from_string(text), args)
+    pos = _position(args)
+    if pos.is_round_over():
+        raise UsageError("the round is over: there is no move to suggest")
+    return pos.view(pos.to_move)
+
+
+def _position_data(pos: Position) -> dict:
+    """`Position.to_dict` and what a caller of the CLI wants beside it."""
+    return dict(pos.to_dict(), deals_left=pos.deals_left, legal_moves=[str(m) for m in pos.legal_moves()],
+                round_over=pos.is_round_over())
+
+
+def _progress(args) -> Optional[bool]:
+    """Progress bars: never with --json (stdout is data), else on a terminal."""
+    return False if args.json else None
+
+
+def _seed(args) -> int:
+    return args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
+
+
+def _make_bot(spec: str, args, seed: int):
+    from ..play.arena import make_bot
+    return make_bot(spec, worlds=args.worlds, seed=seed, threads=args.threads)
+
+
+# -- positions and exact search -------------------------------------------------------------------
+
+def deal(args) -> int:
+    pos = random_position(args.seed, args.deals_left, _rules(args))
+    if args.json:
+        print_json(dict(_position_data(pos), seed=args.seed))
+        return 0
+    print(pos.to_string())
+    if args.show:
+        print(show_position(pos))
+    return 0
+
+
+def show(args) -> int:
+    pos = _position(args)
+    if args.json:
+        print_json(_position_data(pos))
+        return 0
+    print(show_position(pos))
+    return 0
+
+
+def _limits(args) -> dict:
+    return dict(max_nodes=args.max_nodes, time_limit=args.time_limit, tt_mb=args.tt_mb)
+
+
+def solve_command(args) -> int:
+    pos = _position(args)
+    result = solve(pos, **_limits(args))
+    if args.json:
+        print_json(result.to_dict())
+        return 0
+    print(show_position(pos))
+    print()
+    if not result.complete:
+        print(f"search stopped ({result.stopped}): value between {result.lower} and {result.upper}")
+    else:
+        print(f"value for player {pos.to_move}: {result.value:+d}")
+        print(f"best moves: {' '.join(map(str, result.best_moves))}")
+        print(f"principal variation: {' '.join(map(str, result.pv))}")
+        print()
+        print(show_score(result.outcome))
+    print(f"\n{result.nodes:,} nodes in {result.seconds * 1000:.2f} ms "
+          f"({result.nodes_per_second / 1e6:.1f} M nodes/s), table hit rate {result.tt_hit_rate:.0%}")
+    return 0
+
+
+def analyze_command(args) -> int:
+    pos = _position(args)
+    rows = analyze(pos, **_limits(args))
+    if args.json:
+        print_json(dict(position=pos.to_string(), to_move=pos.to_move, moves=[r.to_dict() for r in rows]))
+        return 0
+    print(show_position(pos))
+    if not rows:
+        print("\nthe round is over: no moves")
+        return 0
+    best = rows[0].value
+    print(f"\n{'move':<20}{'value':>6}{'lost':>6}")
+    for r in rows:
+        value = f"{r.value:+d}" if r.value is not None else f"{r.lower}..{r.upper}"
+        lost = "" if r.value is None or best is None else (f"{best - r.value}" if best != r.value else "-")
+        print(f"{str(r.move):<20}{value:>6}{lost:>6}")
+    if best is not None:
+        n = sum(1 for r in rows if r.value == best)
+        print(f"\nvalue for player {pos.to_move}: {best:+d} ({n} best move{'s' if n > 1 else ''} of {len(rows)})")
+    return 0
+
+
+def tree(args) -> int:
+    """The game tree below a position: a picture or data file by the suffix of -o, else an outline."""
+    from ..tree import TreeTooLargeError, node_link, to_networkx, tree_text, write_tree
+    pos = _position(args)
+    if args.output:
+        check_writable(args.output, records_only=False)
+    try:
+        graph = to_networkx(pos, mode=args.mode, depth=args.depth, max_nodes=args.max_nodes,
+                            truncate=args.truncate, merge_transpositions=args.merge,
+                            tt_mb=args.tt_mb, search=args.search, full_window=args.full_window)
+    except TreeTooLargeError:
+        raise
+    except (ValueError, NotImplementedError) as exc:
+        raise UsageError(str(exc)) from None
+    if args.output:
+        picture = args.output.lower().endswith((".svg", ".png", ".pdf"))
+        options = dict(engine=args.engine) if args.engine and picture else {}
+        try:
+            write_atomic(args.output, lambda tmp: write_tree(graph, tmp, **options))
+        except (ValueError, RuntimeError, TypeError, OSError) as exc:
+            raise UsageError(str(exc)) from None
+        summary = dict(mode=args.mode, nodes=graph.number_of_nodes(), edges=graph.number_of_edges(),
+                       output=args.output)
+        if args.json:
+            print_json(summary)
+        else:
+            print(f"{args.mode} tree: {summary['nodes']:,} nodes, {summary['edges']:,} edges -> {args.output}")
+    elif args.json:
+        print_json(node_link(graph))
+    elif args.mode == "search":
+        g = graph.graph
+        print(f"search ({g['search']}): {g['search_nodes']:,} nodes in {g['passes']} passes, "
+              f"{g['tt_hits']} table answers, {g['cutoffs']} cut-offs; value {g.get('value', '?')}")
+        for n, d in graph.nodes(data=True):
+            if d["kind"] == "pass":
+                print(f"  pass {d['index']:>3}: {d['pass_kind']:<15} {d['move'] or '':<12} window "
+                      f"({d['alpha']}, {d['beta']}) -> {d.get('value', '?')} ({d.get('bound', '?')}), "
+                      f"{d['nodes']} nodes")
+    else:
+        print(tree_text(graph))
+    return 0
+
+
+# -- imperfect information, bots, games -----------------------------------------------------------
+
+def suggest_command(args) -> int:
+    from ..imperfect.pimc import suggest
+    from ..play.display import show_view
+    view = _view(args)
+    s = suggest(view, worlds=args.worlds, seed=args.seed, threads=args.threads, time_limit=args.time_limit,
+                progress=_progress(args))
+    if args.json:
+        print_json(dict(s.to_dict(), player=view.player))
+        return 0
+    print(show_view(view))
+    print(f"view of player {view.player}: {view.to_string()}")
+    print()
+    print(s)
+    print()
+    print(f"best for player {view.player}: {s.best} (mean round margin {s.moves[0].mean:+.3f})")
+    if s.seed is not None:
+        print(f"worlds drawn with seed {s.seed} (--seed {s.seed} repeats this answer)")
+    return 0
+
+
+def benchmarks_dir() -> Path:
+    """benchmarks/ of the source repository (beside the package folder)."""
+    return Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def load_benchmark(name: str):
+    """benchmarks/bench_NAME.py of the source repository, imported by path (the benchmarks are
+    not part of the package); each has `run(**options) -> dict` and `report(figures) -> str`."""
+    path = benchmarks_dir() / f"bench_{name}.py"
+    if not path.is_file():
+        raise UsageError(f"the benchmarks live in the source repository (benchmarks/bench_{name}.py beside "
+                         "scopa_solver/), which this installation does not include: run it from a checkout "
+                         "(pip install -e .)")
+    spec = importlib.util.spec_from_file_location(f"scopa_bench_{name}", path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+def _bench_options(name: str, args) -> dict:
+    """The options of `run` of benchmark `name` from the command line (None: its default)."""
+    quick, progress = args.quick, not args.json and sys.stderr.isatty()
+    if name == "search":
+        return dict(per_group=args.positions or (10 if quick else 50), seed=args.seed or 2026, quick=quick,
+                    progress=progress)
+    if name == "movegen":
+        options: dict[str, Any] = dict(seed=args.seed or 1, rules=_rules(args))
+        for key, value, small in (("rounds", args.rounds, 200), ("repeats", args.repeats, 3),
+                                  ("kernel_factor", args.kernel_factor, 20)):
+            if value or quick:
+                options[key] = value or small
+        return options
+    options = dict(cases=args.cases or (2 if quick else None), seed=args.seed or 1, threads=args.threads,
+                   progress=None if progress else False)
+    if args.only:
+        options["only"] = args.only
+    return options
+
+
+def bench(args) -> int:
+    suites = BENCH_SUITES if args.suite == "all" else (args.suite,)
+    modules = {name: load_benchmark(name) for name in suites}
+    figures, texts = {}, []
+    for name, module in modules.items():
+        figures[name] = module.run(**_bench_options(name, args))
+        texts.append(f"== {name} ==\n{module.report(figures[name])}")
+    if args.json:
+        print_json(figures)
+    else:
+        print("\n\n".join(texts))
+    return 0
+
+
+def arena_command(args) -> int:
+    from ..play.arena import arena
+    from ..play.record import GameRecord, RecordingBot, rounds_from_log
+    if args.save:
+        check_writable(args.save, force=args.force)
+    seed = _seed(args)
+    rules = _rules(args)
+    bots = [_make_bot(spec, args, seed) for spec in (args.bot_a, args.bot_b)]
+    if bots[0].name == bots[1].name:
+        bots[0].name, bots[1].name = f"{bots[0].name} A", f"{bots[1].name} B"
+    log: list = []
+    players = bots if not args.save else [RecordingBot(b, log) for b in bots]
+    result = arena(players[0], players[1], rounds=args.rounds, seed=seed, rules=rules,
+                   matches=args.matches, progress=_progress(args))
+    saved = None
+    if args.save:
+        record = GameRecord(rules=rules, players=(bots[0].name, bots[1].name), kind="rounds",
+                            rounds=rounds_from_log(log),
+                            meta=dict(program="scopa-solver arena", bots=[args.bot_a, args.bot_b], seed=seed,
+                                      rounds=args.rounds, matches=args.matches))
+        saved = save_record(record, args.save)
+    if args.json:
+        print_json(dict(result.to_dict(), seed=seed, saved=saved))
+        return 0
+    print(result)
+    print(f"seed {seed}" + (f"; {len(record.rounds)} rounds saved to {saved}" if saved else ""))
+    return 0
+
+
+def play(args) -> int:
+    from .. import __version__
+    from ..play.record import GameRecord
+    from ..play.terminal import Quit, play_game
+    if args.seat not in (0, 1):
+        raise UsageError(f"--seat must be 0 or 1, not {args.seat}")
+    if args.rounds is not None and args.rounds < 1:
+        raise UsageError(f"--rounds must be 1 or more, not {args.rounds}")
+    out = sys.stderr if args.json else sys.stdout
+    if not stream_ok(out):
+        raise UsageError(f"cannot play: standard {'error' if args.json else 'output'} is closed")
+    if args.save and not args.no_save:
+        check_writable(args.save, force=args.force)   # before the game, not after it
+    seed = _seed(args)
+    bot = _make_bot(args.bot, args, seed)
+    names = ["", ""]
+    names[args.seat] = args.name
+    names[1 - args.seat] = bot.name if bot.name != args.name else f"{bot.name} (bot)"
+    record = GameRecord(rules=_rules(args), players=names, kind="match",
+                        meta=dict(program=f"scopa-solver {__version__} play", bot=args.bot, human=args.seat,
+                                  seed=seed))
+
+    def say(text: str) -> None:
+        try:
+            print(text, file=out, flush=True)
+        except (OSError, ValueError):   # the terminal is gone: the record still gets saved
+            pass
+
+    _tolerant_stdin()
+    status, stopped, error = 0, None, None
+    try:
+        play_game(bot, record=record, human=args.seat, seed=seed, rounds=args.rounds, out=out)
+    except Quit:
+        stopped = "quit"
+        say("game stopped")
+    except KeyboardInterrupt:
+        stopped, status = "interrupted", 130
+        say("\ngame interrupted")
+    except Exception as exc:   # saved first, then reported by main
+        stopped, error = "error", exc
+    path = None
+    if not args.no_save and any(r.moves for r in record.rounds):
+        path = save_game(record, args.save, say)
+        if path:
+            say(f"game record saved to {path} (review it: scopa-solver review {path})")
+    elif not args.no_save:
+        say("no move was played: nothing to save")
+    if error is not None:
+        raise error
+    if args.json:
+        print_json(dict(record=path, players=list(record.players), totals=list(record.totals),
+                        winner=record.winner, rounds=len(record.rounds), seed=seed, stopped=stopped))
+    return status
+
+
+def _tolerant_stdin() -> None:
+    """A byte the terminal's encoding cannot read becomes U+FFFD (explained as not a card and
+    asked again) instead of an error that ends the game."""
+    stdin = sys.stdin
+    if stream_ok(stdin) and hasattr(stdin, "reconfigure"):
+        try:
+            stdin.reconfigure(errors="replace")
+        except (OSError, ValueError, AttributeError):
+            pass
+
+
+def review_command(args) -> int:
+    from ..play.record import GameRecord
+    from ..play.review import review
+    record = GameRecord.load(args.game)
+    known = {n for i in range(len(record.rounds)) for n in record.round_players(i)}
+    for name in args.player or ():
+        if name not in known:
+            raise UsageError(f"no player {name[:40]!r} in the record; its players: {', '.join(sorted(known))}")
+    for r in args.round or ():
+        if not 1 <= r <= len(record.rounds):
+            raise UsageError(f"--round {r}: the record has rounds 1 to {len(record.rounds)}")
+    result = review(record, worlds=None if args.no_fair else args.worlds, seed=args.seed, threads=args.threads,
+                    rounds=args.round, players=args.player, progress=_progress(args))
+    if args.json:
+        print_json(dict(result.to_dict(), game=os.fspath(args.game)))
+        return 0
+    print(result.format(all_moves=not args.mistakes))
+    return 0
+
+
+COMMANDS = {"deal": deal, "show": show, "solve": solve_command, "analyze": analyze_command, "tree": tree,
+            "suggest": suggest_command, "bench": bench, "arena": arena_command, "play": play,
+            "review": review_command}

@@ -1,0 +1,199 @@
+"""The command line's grammar: `build_parser` and the argument types.
+
+Every numeric limit is checked here, by the package's own check (`kernel.check_threads`,
+`check_tt_mb`, `check_limits`), so that a bad value is one line and exit 2 before any work."""
+from __future__ import annotations
+
+import argparse
+from typing import Callable, Union
+
+from ..errors import ScopaError, excerpt
+
+
+class UsageError(ScopaError):
+    """Bad command-line input."""
+
+
+# -- argument types -------------------------------------------------------------------------------
+# argparse turns an ArgumentTypeError into "argument --NAME: MESSAGE" and exit 2.
+
+def _whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:     # also a number of more than 4,300 digits
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {excerpt(text)}") from None
+
+
+def _number(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, not {excerpt(text)}") from None
+
+
+def positive_int(text: str) -> int:
+    value = _whole(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected 1 or more, not {value}")
+    return value
+
+
+def count_arg(text: str) -> int:
+    """A whole number, 0 or more."""
+    value = _whole(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 or more, not {value}")
+    return value
+
+
+def worlds_arg(text: str) -> Union[int, str]:
+    return "all" if text == "all" else positive_int(text)
+
+
+def _checked(check: Callable, value):
+    try:
+        check(value)
+    except ScopaError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return value
+
+
+def threads_arg(text: str) -> int:
+    """Worker threads: 0 for every core; more than the cores is clamped by the package."""
+    from ..kernel import check_threads
+    return _checked(check_threads, _whole(text))
+
+
+def tt_mb_arg(text: str) -> float:
+    from ..kernel import check_tt_mb
+    return _checked(check_tt_mb, _number(text))
+
+
+def max_nodes_arg(text: str) -> int:
+    """A positive node limit; a huge one means no limit (the package clamps it)."""
+    from ..kernel import check_limits
+    return _checked(lambda n: check_limits(n, None), _whole(text))
+
+
+def time_limit_arg(text: str) -> float:
+    from ..kernel import check_limits
+    return _checked(lambda t: check_limits(None, t), _number(text))
+
+
+# -- the parser -----------------------------------------------------------------------------------
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with the project's one-line error message (exit code 2)."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"scopa-solver: error: {message} (see: {self.prog} --help)\n")
+
+
+def _common(p: argparse.ArgumentParser, position: bool = True) -> argparse.ArgumentParser:
+    if position:
+        p.add_argument("position", nargs="?", help="position in notation (default: a built-in example)")
+    p.add_argument("--rules", nargs="*", metavar="OPTION", help="rule options, like napola target=21")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    return p
+
+
+def _threads(p: argparse.ArgumentParser, what: str = "PIMC workers") -> None:
+    p.add_argument("--threads", type=threads_arg, default=None,
+                   help=f"{what} (default: every core; 0: every core; more than the cores: the cores)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of every command; each sets `command` (its name) as its default."""
+    parser = _Parser(prog="scopa-solver", description="Exact Scopa solver and analyzer.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = _common(sub.add_parser("deal", help="print a random position as one line of notation"), position=False)
+    p.add_argument("--seed", type=_whole, default=None)
+    p.add_argument("--deals-left", type=_whole, default=None, help="play forward at random to K deals left")
+    p.add_argument("--show", action="store_true", help="add a readable picture")
+    _common(sub.add_parser("show", help="a readable picture of a position"))
+    for name, text in (("solve", "exact value, best moves, principal variation"),
+                       ("analyze", "exact value of every legal move")):
+        p = _common(sub.add_parser(name, help=text))
+        p.add_argument("--max-nodes", type=max_nodes_arg, default=None)
+        p.add_argument("--time-limit", type=time_limit_arg, default=None, help="seconds")
+        p.add_argument("--tt-mb", type=tt_mb_arg, default=None, help="transposition table size (MiB)")
+
+    p = _common(sub.add_parser("tree", help="the game tree: a picture (.svg/.png) or data (.graphml/.gexf/.json/.dot)"))
+    p.add_argument("--mode", choices=("minimax", "pv", "search"), default="minimax",
+                   help="minimax: every line with exact values; pv: the principal variation with "
+                        "its alternatives; search: the nodes the solver's search visited")
+    p.add_argument("--depth", type=count_arg, default=None, help="plies below the position (default: to the end)")
+    p.add_argument("--max-nodes", type=positive_int, default=10_000, help="largest tree to build (default 10000)")
+    p.add_argument("--truncate", action="store_true", help="stop at --max-nodes instead of failing")
+    p.add_argument("--merge", action="store_true", help="one node per position (a DAG of transpositions)")
+    p.add_argument("--search", choices=("solve", "value", "analyze"), default="solve",
+                   help="--mode search: what the traced search computes")
+    p.add_argument("--full-window", action="store_true", help="--mode search: plain alpha-beta")
+    p.add_argument("--tt-mb", type=tt_mb_arg, default=None, help="transposition table size (MiB)")
+    p.add_argument("-o", "--output", default=None, help="file to write; the format from the suffix")
+    p.add_argument("--engine", choices=("graphviz", "matplotlib"), default=None,
+                   help="picture renderer (default: Graphviz when installed, else matplotlib)")
+
+    p = _common(sub.add_parser("suggest", help="imperfect-information suggestion (PIMC) from a player's view"))
+    p.add_argument("--worlds", type=worlds_arg, default=None,
+                   help="worlds to solve: N (all of them when there are at most N) or 'all' "
+                        "(default: all up to 2000, else 1000 sampled)")
+    p.add_argument("--seed", type=_whole, default=None, help="seed of the sampled worlds")
+    _threads(p, "workers")
+    p.add_argument("--time-limit", type=time_limit_arg, default=None, help="seconds")
+
+    p = _common(sub.add_parser("bench", help="run the benchmark suites and print their tables"), position=False)
+    p.add_argument("suite", nargs="?", choices=("search", "movegen", "pimc", "all"), default="all")
+    p.add_argument("--quick", action="store_true",
+                   help="smaller suites: 10 search positions per group, 200 movegen deals, 2 pimc cases")
+    p.add_argument("--seed", type=_whole, default=None)
+    p.add_argument("--positions", type=positive_int, default=None, help="search: positions per group (default 50)")
+    p.add_argument("--rounds", type=positive_int, default=None, help="movegen: deals per repeat (default 2000)")
+    p.add_argument("--repeats", type=positive_int, default=None, help="movegen: runs per engine (default 5)")
+    p.add_argument("--kernel-factor", type=positive_int, default=None,
+                   help="movegen: kernel rounds per deal (default 100)")
+    p.add_argument("--cases", type=positive_int, default=None, help="pimc: cases per benchmark")
+    p.add_argument("--only", nargs="+", choices=("last_but_one", "first_play", "duplicate_deal"), default=None,
+                   help="pimc: which benchmarks")
+    _threads(p, "pimc: workers")
+
+    p = _common(sub.add_parser("arena", help="bot against bot, duplicate deals"), position=False)
+    p.add_argument("bot_a", metavar="BOT_A", help="random, greedy, greedy:NAME=W,..., pimc, pimc:N, model, model:T, "
+                   "infer, infer:T, oracle, or EARLY/LATE (one bot until the last three deals, the other in "
+                   "them: greedy/pimc)")
+    p.add_argument("bot_b", metavar="BOT_B")
+    p.add_argument("--rounds", type=_whole, default=10, help="duplicate deals, each played twice (default 10)")
+    p.add_argument("--matches", type=_whole, default=0, help="also this many duplicate pairs of matches")
+    p.add_argument("--seed", type=_whole, default=None)
+    p.add_argument("--worlds", type=positive_int, default=100, help="worlds per PIMC decision (default 100)")
+    _threads(p)
+    p.add_argument("--save", metavar="PATH", default=None, help="save every round as a game record")
+    p.add_argument("--force", action="store_true", help="--save over a file that is not a game record")
+
+    p = _common(sub.add_parser("play", help="play a match against a bot in the terminal"), position=False)
+    p.add_argument("--bot", default="pimc",
+                   help="random, greedy, pimc (default), pimc:N, model, model:T, infer, infer:T, oracle")
+    p.add_argument("--seed", type=_whole, default=None, help="seed of the deals (and the bot)")
+    p.add_argument("--worlds", type=positive_int, default=100, help="worlds per PIMC decision (default 100)")
+    _threads(p)
+    p.add_argument("--seat", type=_whole, default=0, help="your seat, 0 (default: you play first) or 1")
+    p.add_argument("--name", default="you", help="your name in the record (default 'you')")
+    p.add_argument("--rounds", type=_whole, default=None,
+                   help="stop after this many rounds (default: the whole match)")
+    p.add_argument("--save", metavar="PATH", default=None,
+                   help="where to save the game record (default scopa-game-DATE-TIME.json here)")
+    p.add_argument("--force", action="store_true", help="--save over a file that is not a game record")
+    p.add_argument("--no-save", action="store_true", help="do not save the game record")
+
+    p = _common(sub.add_parser("review", help="every decision of a saved game against the solver"), position=False)
+    p.add_argument("game", metavar="GAME", help="a game record (JSON), from play or arena --save")
+    p.add_argument("--worlds", type=positive_int, default=50,
+                   help="PIMC worlds per decision for the fair review (default 50)")
+    p.add_argument("--seed", type=_whole, default=0, help="seed of the PIMC worlds (default 0)")
+    _threads(p)
+    p.add_argument("--no-fair", action="store_true", help="hindsight only (no PIMC)")
+    p.add_argument("--round", type=_whole, action="append", default=None, help="review only this round (repeatable)")
+    p.add_argument("--player", action="append", default=None, help="review only this player (repeatable)")
+    p.add_argument("--mistakes", action="store_true", help="list only the marked moves")
+    return parser

@@ -1,0 +1,71 @@
+"""The benchmark scripts of benchmarks/: each offers run(**options) -> figures and
+report(figures) -> text, tiny runs work, and the measuring pieces measure the right thing."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from helpers import random_positions
+
+from scopa_solver import DECK, PIMCBot, Position, solve
+
+BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def load(name: str):
+    spec = importlib.util.spec_from_file_location(f"test_bench_{name}", BENCH / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("name", ["bench_search", "bench_movegen", "bench_pimc", "bench_arena"])
+def test_every_benchmark_has_run_report_and_main(name):
+    module = load(name)
+    for attr in ("run", "report", "main"):
+        assert callable(getattr(module, attr)), (name, attr)
+
+
+def test_tiny_runs_give_json_figures_and_a_report():
+    movegen = load("bench_movegen")
+    figures = movegen.run(rounds=2, repeats=1, kernel_factor=1)
+    assert figures["python"]["rounds"] == 2 and "kernel/python" in movegen.report(figures)
+    arena = load("bench_arena")
+    figures = arena.run(bot_a="greedy", bot_b="random", rounds=1)   # one deal: no spread
+    json.dumps(figures, allow_nan=False)
+    assert figures["deals"] == 1 and figures["stderr"] is None
+    assert arena.report(figures).startswith("Greedy vs Random: 1 duplicate deals")
+    pimc = load("bench_pimc")
+    figures = pimc.run(cases=1, threads=1, only=["last_but_one"])
+    assert figures["last_but_one"]["worlds"] == 1680 and "last_but_one" in pimc.report(figures)
+
+
+def test_search_benchmark_leaves_the_tests_alone_and_its_baseline_is_exact():
+    path, modules = list(sys.path), set(sys.modules)
+    search = load("bench_search")
+    figures = search.run(per_group=1, seed=3, quick=True, progress=False, batch=3, repeat=1)
+    assert sys.path == path and "reference" not in set(sys.modules) - modules
+    assert figures["groups"][1]["reference"]["finished"] == 1
+    assert "reference x" in search.report(figures)
+    # the pure-Python minimax agrees with the solver on last-deal positions
+    for pos in random_positions(12, 5, deals_left=0, cards_in_hands=6):
+        assert search.reference_value(pos) == solve(pos).value, pos.to_string()
+
+
+def test_the_hand_seers_see_only_the_opponents_hand():
+    bench = load("bench_arena")
+    seer, after = bench.bot("sees-hand", 6, 1, 1), bench.bot("sees-hand-after", 6, 1, 1)
+    pimc = PIMCBot(worlds=6, seed=1, threads=1)
+    pos = Position.new_round(seed=3, dealer=1)          # player 0 leads: the opponent has not played
+    view = pos.view(0)
+    assert after(pos) == pimc.choose(view)
+    # shown the hand, not the stock: another stock order behind the same hand changes nothing
+    stock = list(reversed(pos.stock))
+    other = view.world([c for c in DECK if pos.hands[1] & c.mask], stock)
+    assert other.stock != pos.stock and seer(pos) == seer(other) in pos.legal_moves()
+    figures = bench.run(bot_a="sees-hand-after", bot_b="greedy", rounds=1, worlds=4)
+    assert figures["deals"] == 1 and len(figures["margins"]) == 1
