@@ -299,11 +299,7 @@ class GameRecord:
                     _add(totals, old.points)
                     continue
                 del checked[i:]
-            try:
-                entry = self._check_round(i, rec, checked[-1] if checked else None, totals, intern)
-            except BaseException:
-                del checked[i:]
-                raise
+            entry = self._check_round(i, rec, checked[-1] if checked else None, totals, intern)
             checked.append(entry)
             _add(totals, entry.points)
         del checked[len(self.rounds):]
@@ -465,7 +461,7 @@ class GameRecord:
         record = cls(rules=rules, players=players, rounds=rounds, kind=kind, date=date or "",
                      meta=data.get("meta"))
         running = record.running_totals()          # the one replay
-        checked = record._checked
+        checked = record._check()                  # (kept from it)
         for i, ((score, totals), c, now) in enumerate(zip(given, checked, running)):
             where = f"round {i + 1}"
             if (score is not None or totals is not None) and c.points is None:
@@ -482,7 +478,9 @@ class GameRecord:
         if "totals" in data and _points(data["totals"], "totals") != totals:
             raise RecordError(f"the record's totals {_pair(data['totals'])} disagree with its rounds, "
                               f"which score {_pair(totals)}")
-        winner = whole(data.get("winner"), "winner", RecordError, (0, 1, None))
+        winner = data.get("winner")
+        if winner not in (0, 1, None) or isinstance(winner, bool):
+            raise RecordError(f"winner must be 0, 1 or null, not {excerpt(winner)}")
         if "winner" in data and winner != record.winner:
             what = "match" if kind == "match" else "set of independent rounds, which has no winner"
             raise RecordError(f"the record names " + ("nobody" if winner is None else f"player {winner}")
@@ -630,20 +628,28 @@ def _refuse_constant(name: str) -> None:
     raise RecordError(f"not JSON: {name} is not a JSON number")
 
 
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)  # ends at the end of an open string
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+_STRING = re.compile(r'"[^"]*"?')           # once escapes are gone; an open string runs to the end
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_DEPTH_STEP = [0] * 256
+_DEPTH_STEP[ord("[")] = _DEPTH_STEP[ord("{")] = 1
+_DEPTH_STEP[ord("]")] = _DEPTH_STEP[ord("}")] = -1
 
 
 def _check_shape(text: str) -> None:
-    """Refuse JSON nested more than MAX_DEPTH deep or with more than MAX_VALUES items, before
-    `json.loads` (which recurses once per level and takes about 60 bytes per item)."""
+    """Refuse JSON nested more than MAX_DEPTH deep or with more than about MAX_VALUES values,
+    before `json.loads` (which recurses once per level and takes up to 60 bytes a value). Each
+    step runs at C speed: text may be 64 MiB of anything."""
+    # Inside a string every backslash escapes the next character: drop the escaped backslashes,
+    # then the escaped quotes, and every string is a quote, non-quotes, and a quote.
+    text = text.replace("\\\\", "").replace('\\"', "")
+    too_many = f"more than {MAX_VALUES:,} values (list items and object members); too many for a record"
+    if text.count('"') > 4 * MAX_VALUES:
+        raise RecordError(too_many)
     bare = _STRING.sub("", text)
-    brackets = _NOT_BRACKET.sub("", bare)
-    values = bare.count(",") + len(brackets) // 2 + 1
-    if values > MAX_VALUES:
-        raise RecordError(f"more than {MAX_VALUES:,} values (list items and object members); "
-                          "too many for a record")
+    del text
+    if bare.count(",") + bare.count("[") + bare.count("{") > MAX_VALUES:
+        raise RecordError(too_many)
+    brackets = bare.encode("utf-8", "surrogatepass").translate(None, _NOT_BRACKETS)
     depth = max(itertools.accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0)
     if depth > MAX_DEPTH:
         raise RecordError(f"lists and objects nested {depth:,} deep; a record nests at most {MAX_DEPTH}")
