@@ -12,8 +12,8 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Optional, Union
 
+from ..core.flow import DEALS, check_seed, match_winner
 from ..errors import IllegalMoveError, PositionError
-from ..core.flow import DEALS, check_seed
 from ..core.position import Move, Position, RoundScore
 from ..core.rules import Rules
 
@@ -54,9 +54,10 @@ def play_round(position: Position, chooser0: Chooser, chooser1: Chooser) -> Roun
 
 def play_match(chooser0: Chooser, chooser1: Chooser, rules: Rules = Rules(), seed: Optional[int] = None,
                first_dealer: int = 1, max_rounds: int = 1000) -> MatchResult:
-    """Rounds until a player reaches `rules.target`; the deal alternates; if both reach it in the
-    same round the higher total wins, and equal totals play another round."""
-    rng = random.Random(seed)
+    """Rounds until a player wins the match (`flow.match_winner`: a player reaches `rules.target`;
+    if both reach it in the same round the higher total wins, and equal totals play another
+    round); the deal alternates."""
+    rng = random.Random(check_seed(seed))
     totals = [0, 0]
     rounds = []
     dealer = first_dealer
@@ -65,8 +66,9 @@ def play_match(chooser0: Chooser, chooser1: Chooser, rules: Rules = Rules(), see
                             chooser0, chooser1)
         rounds.append(result)
         totals = [totals[p] + result.score.total[p] for p in (0, 1)]
-        if max(totals) >= rules.target and totals[0] != totals[1]:
-            return MatchResult(rounds, (totals[0], totals[1]), 0 if totals[0] > totals[1] else 1)
+        winner = match_winner(totals, rules.target)
+        if winner is not None:
+            return MatchResult(rounds, (totals[0], totals[1]), winner)
         dealer = 1 - dealer
     raise RuntimeError(f"no winner after {max_rounds} rounds")
 

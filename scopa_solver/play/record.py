@@ -14,15 +14,41 @@ The file (version 1; README "Game records" documents every field)::
       "rules": ["target=21"],
       "players": ["you", "PIMC(100)"],
       "date": "2025-05-01T18:30:00",
+      "meta": {"program": "scopa-solver play", "seed": 7},
       "rounds": [
         {"dealer": 1,
          "deck": "FdCc4s7c2s3s7dAc5s7s...",
          "moves": "Fdx7d+Ac 7sx5s ...",
-         "score": [3, 2]}
+         "score": [3, 2],
+         "totals": [3, 2]}
       ],
       "totals": [3, 2],
       "winner": null
     }
+
+A valid record (anything else is a `RecordError` that names the field and quotes at most a
+short excerpt):
+
+- UTF-8 JSON text (a byte order mark is allowed) of at most `MAX_BYTES` (64 MiB), nested at
+  most `MAX_DEPTH` (100) lists and objects deep, with at most `MAX_VALUES` (4,000,000) list
+  items and object members in all; whole numbers have at most 30 digits; NaN and Infinity are
+  not JSON.
+- ``format`` is ``"scopa-solver-game"``; ``version`` a whole number from 1 to `VERSION`;
+  ``kind`` ``"match"`` (the default) or ``"rounds"``; ``rules`` a list of option tokens (or
+  one text of them); ``players`` two non-empty names of at most `MAX_NAME` characters;
+  ``date`` text of at most 100 characters, or null; ``meta`` an object with text keys
+  (free information: any JSON inside, a list is not an object).
+- ``rounds`` a list of objects: ``dealer`` 0 or 1; ``deck`` the 40 cards in deal order, as
+  text or a list; ``moves`` move text separated by spaces, or a list (at most 40: a move plays
+  one card); optional ``players`` as above; optional ``score`` (the round's points) and
+  ``totals`` (the match score after the round, written for a match) as two whole numbers.
+- Every move replays. Only the last round may be unfinished. In a match the deal alternates,
+  no round follows a won match (`flow.match_winner`), and the per-round ``totals`` run on
+  from round to round, so that rounds moved out of order are refused; ``totals`` and
+  ``winner`` (0, 1 or null; null for independent rounds) agree with the rounds.
+
+Loading replays each round once and keeps no positions: `ReplayedRound.positions` replays its
+round again when asked (a record of 3,000 rounds would otherwise hold 110,000 positions).
 
 >>> from scopa_solver import Position, play_round
 >>> rec = GameRecord(players=("Ann", "Bob"))
@@ -38,24 +64,38 @@ True
 """
 from __future__ import annotations
 
+import itertools
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, Union
+from functools import cached_property
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, Optional, Sequence, Union
 
-from ..core.cards import Card, card_list, iter_cards, parse_cards
-from ..core.flow import match_winner, redeal_needed
-from ..errors import RecordError, ScopaError
+from ..core import flow
+from ..core.cards import DECK, KINGS_MASK, Card, card_list, iter_cards, parse_cards, popcount
 from ..core.position import Move, Position, RoundScore
 from ..core.rules import Rules
+from ..core.state import whole
+from ..errors import RecordError, ScopaError, excerpt
 
 __all__ = ["GameRecord", "RoundRecord", "ReplayedRound", "RecordingBot", "rounds_from_log",
-           "FORMAT", "VERSION"]
+           "FORMAT", "VERSION", "MAX_BYTES", "MAX_DEPTH", "MAX_VALUES", "MAX_NAME"]
 
 FORMAT = "scopa-solver-game"
 VERSION = 1
 KINDS = ("match", "rounds")
+MAX_BYTES = 64 * 2 ** 20
+"""The largest record file read (64 MiB: about 200,000 rounds)."""
+MAX_DEPTH = 100
+"""The deepest nesting of lists and objects read (a record itself nests 4 deep)."""
+MAX_VALUES = 4_000_000
+"""The most list items and object members read (a round written by scopa-solver has about 12)."""
+MAX_NAME = 100
+"""The longest player name, in characters."""
+_MAX_DIGITS = 30
+_MAX_DATE = 100
 
 
 def _walk(position: Position, moves: Iterable[Move]) -> Iterator[Position]:
@@ -69,9 +109,13 @@ def _deck_from_start(start: Position) -> tuple[Card, ...]:
     if not start.is_round_start() or start.to_move != 1 - start.dealer:
         raise RecordError("not the start of a round: 3 + 3 cards in the hands, 4 on the table, "
                           "30 in the stock, nothing captured, the non-dealer to move")
-    nondealer = 1 - start.dealer
-    return (tuple(iter_cards(start.hands[nondealer])) + tuple(iter_cards(start.hands[start.dealer]))
-            + tuple(iter_cards(start.table)) + tuple(start.stock))
+    deck: list[Optional[Card]] = [None] * len(DECK)
+    hand0, hand1, table, stock = flow.deal_slices(start.dealer)
+    deck[hand0] = iter_cards(start.hands[0])
+    deck[hand1] = iter_cards(start.hands[1])
+    deck[table] = iter_cards(start.table)
+    deck[stock] = start.stock
+    return tuple(deck)  # type: ignore[arg-type]
 
 
 @dataclass
@@ -90,7 +134,7 @@ class RoundRecord:
                   players: Optional[Sequence[str]] = None) -> "RoundRecord":
         """The record of a round from its start position and the moves played from it."""
         deck = _deck_from_start(start)
-        rec = cls(dealer=start.dealer, deck=deck, players=tuple(players) if players else None)
+        rec = cls(dealer=start.dealer, deck=deck, players=_names(players, "players") if players else None)
         pos = start
         for move in moves:
             move = Move.parse(move, pos)
@@ -109,19 +153,53 @@ class RoundRecord:
         return out
 
 
-@dataclass
-class ReplayedRound:
-    """A round replayed from its record: `positions[i]` is the position before move i, and
-    `positions[-1]` the position after the last move."""
+class _Checked(NamedTuple):
+    """What replaying a round found, and what it was replayed from (to notice a later change)."""
 
-    number: int                      # 1-based
-    record: RoundRecord
-    players: tuple[str, str]
-    positions: list[Position]
+    dealer: int
+    deck: tuple[Card, ...]
+    moves: list[Move]                     # the moves checked (a copy: the record's list may change)
+    points: Optional[tuple[int, int]]     # the round's points; None while unfinished
+
+
+class ReplayedRound:
+    """A round of a record, checked by replaying it. `positions[i]` is the position before move
+    i, and `positions[-1]` the position after the last move: they are replayed on first use and
+    kept by this object only (`iter_positions` replays without keeping them)."""
+
+    def __init__(self, number: int, record: RoundRecord, players: tuple[str, str], rules: Rules,
+                 checked: _Checked) -> None:
+        self.number = number             # 1-based
+        self.record = record
+        self.players = players
+        self.rules = rules
+        self._checked = checked
+
+    def __repr__(self) -> str:
+        return f"ReplayedRound(number={self.number}, moves={len(self._checked.moves)}, points={self.points})"
 
     @property
     def moves(self) -> list[Move]:
-        return self.record.moves
+        return list(self._checked.moves)
+
+    @property
+    def points(self) -> Optional[tuple[int, int]]:
+        """The round's points of player 0 and player 1 (None while the round is unfinished)."""
+        return self._checked.points
+
+    @property
+    def finished(self) -> bool:
+        return self._checked.points is not None
+
+    def iter_positions(self) -> Iterator[Position]:
+        """The positions of the round in play order, replayed (and not kept)."""
+        pos = Position.from_deck(self._checked.deck, dealer=self._checked.dealer, rules=self.rules)
+        yield pos
+        yield from _walk(pos, self._checked.moves)
+
+    @cached_property
+    def positions(self) -> list[Position]:
+        return list(self.iter_positions())
 
     @property
     def start(self) -> Position:
@@ -130,10 +208,6 @@ class ReplayedRound:
     @property
     def final(self) -> Position:
         return self.positions[-1]
-
-    @property
-    def finished(self) -> bool:
-        return self.final.is_round_over()
 
     @property
     def score(self) -> Optional[RoundScore]:
@@ -146,7 +220,9 @@ class GameRecord:
     `rules.target`) or independent rounds (`kind="rounds"`, as an arena plays them).
 
     Build one with `add_round` (or `new_round` and appending moves to it), save it with `save` /
-    `to_json`, read one with `load` / `from_json` (which replay and check every move)."""
+    `to_json`, read one with `load` / `from_json` (which replay and check every move once).
+    The record remembers what each round's replay found and replays only the rounds that
+    changed since."""
 
     def __init__(self, rules: Rules = Rules(), players: Sequence[str] = ("player 0", "player 1"),
                  rounds: Iterable[RoundRecord] = (), kind: str = "match", date: Optional[str] = None,
@@ -154,13 +230,18 @@ class GameRecord:
         if not isinstance(rules, Rules):
             raise RecordError(f"rules must be a Rules value, not {type(rules).__name__}")
         if kind not in KINDS:
-            raise RecordError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
+            raise RecordError(f"kind must be one of {', '.join(KINDS)}, not {excerpt(kind)}")
         self.rules = rules
         self.players = _names(players, "players")
         self.rounds: list[RoundRecord] = list(rounds)
+        for rec in self.rounds:
+            if not isinstance(rec, RoundRecord):
+                raise TypeError(f"rounds must be RoundRecords, not {type(rec).__name__}")
         self.kind = kind
         self.date = date if date is not None else datetime.now().isoformat(timespec="seconds")
-        self.meta = dict(meta or {})
+        self.meta = _meta(meta)
+        self._checked: list[_Checked] = []
+        self._checked_for: tuple = ()
 
     def __repr__(self) -> str:
         return (f"GameRecord(kind={self.kind!r}, players={self.players!r}, rules={self.rules!r}, "
@@ -178,12 +259,15 @@ class GameRecord:
 
     def add_round(self, round_record: RoundRecord) -> ReplayedRound:
         """Append a round (checked by replaying it) and return it replayed."""
+        if not isinstance(round_record, RoundRecord):
+            raise TypeError(f"add_round takes a RoundRecord, not {type(round_record).__name__}")
         self.rounds.append(round_record)
         try:
-            return self.replay()[-1]
+            checked = self._check()
         except RecordError:
             self.rounds.pop()
             raise
+        return self._replayed(len(checked) - 1, checked[-1])
 
     # -- replay --------------------------------------------------------------------------------
 
@@ -192,59 +276,79 @@ class GameRecord:
         return self.rounds[index].players or self.players
 
     def replay(self) -> list[ReplayedRound]:
-        """Every round replayed, every move checked. Raises RecordError naming the first bad
-        move, a deck that is not 40 distinct cards, a dealer out of turn in a match, an
-        unfinished round before the last, or a round played after the match was won."""
-        out: list[ReplayedRound] = []
+        """Every round, checked by replaying it. Raises RecordError naming the first bad move,
+        a deck that is not 40 distinct cards, a dealer out of turn in a match, an unfinished
+        round before the last, or a round played after the match was won."""
+        return [self._replayed(i, c) for i, c in enumerate(self._check())]
+
+    def _replayed(self, index: int, checked: _Checked) -> ReplayedRound:
+        return ReplayedRound(index + 1, self.rounds[index], self.round_players(index), self.rules, checked)
+
+    def _check(self) -> list[_Checked]:
+        """Each round's replay, in order: kept from the last call while a round (and every round
+        before it) is unchanged, replayed again from the first change."""
+        if self._checked_for != (self.rules, self.kind):
+            self._checked, self._checked_for = [], (self.rules, self.kind)
+        checked = self._checked
         totals = [0, 0]
+        intern: dict[Move, Move] = {}    # one object per distinct move: a record repeats them
         for i, rec in enumerate(self.rounds):
-            where = f"round {i + 1}"
-            if rec.dealer not in (0, 1) or isinstance(rec.dealer, bool):
-                raise RecordError(f"{where}: the dealer must be 0 or 1, not {rec.dealer!r}")
-            if self.kind == "match":
-                if out and not out[-1].finished:
-                    raise RecordError(f"round {i}: stops after {len(out[-1].moves)} moves, before the end "
-                                      f"of the round, but round {i + 1} follows")
-                if out and rec.dealer == out[-1].record.dealer:
-                    raise RecordError(f"{where}: the deal alternates, so player {1 - rec.dealer} deals, "
-                                      f"not player {rec.dealer}")
-                if match_winner(totals, self.rules.target) is not None:
-                    raise RecordError(f"{where}: the match was already won ({totals[0]}-{totals[1]}, "
-                                      f"target {self.rules.target})")
-            elif out and not out[-1].finished:
-                raise RecordError(f"round {i}: stops after {len(out[-1].moves)} moves, before the end "
-                                  f"of the round, but round {i + 1} follows")
-            start = self._start(rec, where)
-            names = self.round_players(i)
-            positions = [start]
-            pos = start
-            for k, move in enumerate(rec.moves):
-                try:
-                    move = Move.parse(move, pos)
-                except ScopaError as exc:
-                    who = (f" (player {pos.to_move}, {names[pos.to_move]})" if not pos.is_round_over()
-                           else "")
-                    raise RecordError(f"{where}, move {k + 1}{who}: {exc}") from None
-                rec.moves[k] = move
-                pos = pos.play(move)
-                positions.append(pos)
-            replayed = ReplayedRound(number=i + 1, record=rec, players=names, positions=positions)
-            if replayed.finished:
-                for p in (0, 1):
-                    totals[p] += replayed.score.total[p]  # type: ignore[union-attr]
-            out.append(replayed)
-        return out
+            if i < len(checked):
+                old = checked[i]
+                if old.dealer == rec.dealer and old.deck == tuple(rec.deck) and old.moves == rec.moves:
+                    _add(totals, old.points)
+                    continue
+                del checked[i:]
+            entry = self._check_round(i, rec, checked[-1] if checked else None, totals, intern)
+            checked.append(entry)
+            _add(totals, entry.points)
+        del checked[len(self.rounds):]
+        return list(checked)
+
+    def _check_round(self, i: int, rec: RoundRecord, before: Optional[_Checked], totals: list[int],
+                     intern: dict[Move, Move]) -> _Checked:
+        """Replay round `i` (0-based) after the round `before`, with the match at `totals`."""
+        where = f"round {i + 1}"
+        whole(rec.dealer, f"{where}: the dealer", RecordError, (0, 1))
+        if before is not None and before.points is None:
+            raise RecordError(f"round {i}: stops after {len(before.moves)} moves, before the end "
+                              f"of the round, but round {i + 1} follows")
+        if self.kind == "match":
+            if before is not None and rec.dealer == before.dealer:
+                raise RecordError(f"{where}: the deal alternates, so player {1 - rec.dealer} deals, "
+                                  f"not player {rec.dealer}")
+            if flow.match_winner(totals, self.rules.target) is not None:
+                raise RecordError(f"{where}: the match was already won ({totals[0]}-{totals[1]}, "
+                                  f"target {self.rules.target})")
+        if len(rec.moves) > len(DECK):
+            raise RecordError(f"{where}: {len(rec.moves)} moves; a round has at most {len(DECK)} "
+                              "(a move plays one card)")
+        pos = self._start(rec, where)
+        names = self.round_players(i)
+        deck = tuple(rec.deck)
+        for k, move in enumerate(rec.moves):
+            try:
+                move = Move.parse(move, pos)
+            except ScopaError as exc:
+                who = (f" (player {pos.to_move}, {names[pos.to_move]})" if not pos.is_round_over()
+                       else "")
+                raise RecordError(f"{where}, move {k + 1}{who}: {exc}") from None
+            move = rec.moves[k] = intern.setdefault(move, move)
+            pos = pos.play(move)
+        points = pos.round_score().total if pos.is_round_over() else None
+        return _Checked(rec.dealer, deck, list(rec.moves), points)
 
     def _start(self, rec: RoundRecord, where: str) -> Position:
         try:
             cards = card_list(list(rec.deck), "deck")
-            if len(cards) != 40:
+            if len(cards) != len(DECK):
                 raise RecordError(f"the deck has {len(cards)} cards; a deck in deal order has all 40")
             parse_cards(cards, "the deck")
         except ScopaError as exc:
             raise RecordError(f"{where}: deck: {exc}") from None
-        if redeal_needed(cards[6:10], self.rules):
-            kings = sum(1 for c in cards[6:10] if c.rank == 10)
+        table = cards[flow.deal_slices(rec.dealer)[2]]
+        if flow.redeal_needed(table, self.rules):
+            kings = popcount(sum(c.mask for c in table) & KINGS_MASK)
             raise RecordError(f"{where}: deck: {kings} kings on the table, which the rules deal again "
                               "(redeal_three_kings)")
         return Position.from_deck(cards, dealer=rec.dealer, rules=self.rules)
@@ -252,38 +356,45 @@ class GameRecord:
     def positions(self) -> Iterator[tuple[int, int, Position, Optional[Move]]]:
         """(round number, move number, position, move played there or None at the end), in play order."""
         for r in self.replay():
-            for k, pos in enumerate(r.positions):
-                yield r.number, k + 1, pos, (r.moves[k] if k < len(r.moves) else None)
+            moves = r.moves
+            for k, pos in enumerate(r.iter_positions()):
+                yield r.number, k + 1, pos, (moves[k] if k < len(moves) else None)
+
+    def running_totals(self) -> list[tuple[int, int]]:
+        """The points of player 0 and player 1 after each round (over the finished rounds)."""
+        totals = [0, 0]
+        out = []
+        for c in self._check():
+            _add(totals, c.points)
+            out.append((totals[0], totals[1]))
+        return out
 
     @property
     def totals(self) -> tuple[int, int]:
         """Points of player 0 and player 1 over the finished rounds."""
-        totals = [0, 0]
-        for r in self.replay():
-            if r.finished:
-                for p in (0, 1):
-                    totals[p] += r.score.total[p]  # type: ignore[union-attr]
-        return (totals[0], totals[1])
+        running = self.running_totals()
+        return running[-1] if running else (0, 0)
 
     @property
     def winner(self) -> Optional[int]:
         """The match winner (0 or 1), None while undecided or for independent rounds."""
         if self.kind != "match":
             return None
-        return match_winner(list(self.totals), self.rules.target)
+        return flow.match_winner(self.totals, self.rules.target)
 
     # -- JSON ----------------------------------------------------------------------------------
 
     def to_dict(self) -> dict:
-        replayed = self.replay()
+        checked = self._check()
         rounds = []
         totals = [0, 0]
-        for r in replayed:
-            d = r.record.to_dict()
-            if r.finished:
-                d["score"] = list(r.score.total)  # type: ignore[union-attr]
-                for p in (0, 1):
-                    totals[p] += r.score.total[p]  # type: ignore[union-attr]
+        for rec, c in zip(self.rounds, checked):
+            d = rec.to_dict()
+            if c.points is not None:
+                d["score"] = list(c.points)
+                _add(totals, c.points)
+                if self.kind == "match":
+                    d["totals"] = list(totals)
             rounds.append(d)
         out: dict[str, Any] = {"format": FORMAT, "version": VERSION, "kind": self.kind,
                                "rules": self.rules.tokens(), "players": list(self.players),
@@ -293,7 +404,7 @@ class GameRecord:
         out["rounds"] = rounds
         out["totals"] = totals
         if self.kind == "match":
-            out["winner"] = match_winner(totals, self.rules.target)
+            out["winner"] = flow.match_winner(totals, self.rules.target)
         return out
 
     def to_json(self) -> str:
@@ -307,108 +418,248 @@ class GameRecord:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text)
         except OSError as exc:
-            raise RecordError(f"cannot write {os.fspath(path)}: {exc.strerror or exc}") from None
+            raise RecordError(f"cannot write {_file_name(path)}: {exc.strerror or exc}") from None
         return os.fspath(path)
 
     @classmethod
     def from_dict(cls, data: Any) -> "GameRecord":
-        """Read and check a record (see the module docstring for the fields)."""
+        """Read and check a record (see the module docstring for the fields); every round is
+        replayed once."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise RecordError(f'not a scopa-solver game record (no "format": "{FORMAT}")')
         version = data.get("version")
         if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-            raise RecordError(f"the record's version must be a whole number, not {version!r}")
+            raise RecordError(f"the record's version must be a whole number from 1, not {excerpt(version)}")
         if version > VERSION:
             raise RecordError(f"the record is version {version}, written by a newer scopa-solver; "
                               f"this one reads version {VERSION}")
         kind = data.get("kind", "match")
         if kind not in KINDS:
-            raise RecordError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
+            raise RecordError(f"kind must be one of {', '.join(KINDS)}, not {excerpt(kind)}")
         tokens = data.get("rules", [])
         if isinstance(tokens, str):
             tokens = tokens.split()
         if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
-            raise RecordError(f"rules must be a list of option tokens like \"target=21\", not {tokens!r}")
+            raise RecordError(f"rules must be a list of option tokens like \"target=21\", not {excerpt(tokens)}")
         try:
             rules = Rules.from_tokens(tokens)
         except ScopaError as exc:
             raise RecordError(f"rules: {exc}") from None
         players = _names(data.get("players", ("player 0", "player 1")), "players")
+        date = data.get("date")
+        if date is not None and (not isinstance(date, str) or len(date) > _MAX_DATE):
+            raise RecordError(f"date must be text of at most {_MAX_DATE} characters, not {excerpt(date)}")
         raw_rounds = data.get("rounds")
         if not isinstance(raw_rounds, list):
-            raise RecordError("the record has no list of rounds")
+            raise RecordError(f"rounds must be a list of rounds, not {excerpt(raw_rounds)}")
         rounds = []
+        given = []                       # each round's recorded (score, totals)
         for i, raw in enumerate(raw_rounds):
+            rec, score, totals = _round_from_dict(raw, f"round {i + 1}")
+            rounds.append(rec)
+            given.append((score, totals))
+        record = cls(rules=rules, players=players, rounds=rounds, kind=kind, date=date or "",
+                     meta=data.get("meta"))
+        running = record.running_totals()          # the one replay
+        checked = record._check()                  # (kept from it)
+        for i, ((score, totals), c, now) in enumerate(zip(given, checked, running)):
             where = f"round {i + 1}"
-            if not isinstance(raw, dict):
-                raise RecordError(f"{where}: expected an object with dealer, deck and moves")
-            dealer = raw.get("dealer")
-            if dealer not in (0, 1) or isinstance(dealer, bool):
-                raise RecordError(f"{where}: the dealer must be 0 or 1, not {dealer!r}")
-            deck_raw = raw.get("deck")
-            if not isinstance(deck_raw, (str, list)):
-                raise RecordError(f"{where}: the deck must be the 40 cards in deal order, as text or a list")
-            try:
-                deck = tuple(card_list(deck_raw, "deck"))
-            except ScopaError as exc:
-                raise RecordError(f"{where}: deck: {exc}") from None
-            moves_raw = raw.get("moves", [])
-            if isinstance(moves_raw, str):
-                moves_raw = moves_raw.split()
-            if not isinstance(moves_raw, list) or not all(isinstance(m, str) for m in moves_raw):
-                raise RecordError(f"{where}: moves must be move text separated by spaces, or a list of them")
-            round_players = _names(raw["players"], f"{where}: players") if raw.get("players") else None
-            rounds.append((RoundRecord(dealer=dealer, deck=deck, moves=list(moves_raw), players=round_players),
-                           raw.get("score")))
-        date = data.get("date")
-        meta = data.get("meta") or {}
-        if not isinstance(meta, dict):
-            raise RecordError("meta must be an object")
-        record = cls(rules=rules, players=players, rounds=[r for r, _ in rounds], kind=kind,
-                     date=str(date) if date is not None else "", meta=meta)
-        replayed = record.replay()
-        for r, (_, score) in zip(replayed, rounds):
-            if score is None:
-                continue
-            if not r.finished:
-                raise RecordError(f"round {r.number}: a score is given but the moves stop before the end "
-                                  f"of the round (after {len(r.moves)} moves)")
-            if list(score) != list(r.score.total):  # type: ignore[union-attr]
-                raise RecordError(f"round {r.number}: the record says the score is {_pair(score)} but "
-                                  f"the moves score {_pair(r.score.total)}")  # type: ignore[union-attr]
-        totals = record.totals
-        if "totals" in data and list(data["totals"] or ()) != list(totals):
+            if (score is not None or totals is not None) and c.points is None:
+                raise RecordError(f"{where}: a score is given but the moves stop before the end "
+                                  f"of the round (after {len(c.moves)} moves)")
+            if score is not None and score != c.points:
+                raise RecordError(f"{where}: the record says the score is {_pair(score)} but "
+                                  f"the moves score {_pair(c.points)}")
+            if totals is not None and totals != now:
+                raise RecordError(f"{where}: the record says the match stands at {_pair(totals)} after "
+                                  f"this round, but the rounds so far score {_pair(now)}"
+                                  + (" (rounds out of order?)" if score is None or score == c.points else ""))
+        totals = running[-1] if running else (0, 0)
+        if "totals" in data and _points(data["totals"], "totals") != totals:
             raise RecordError(f"the record's totals {_pair(data['totals'])} disagree with its rounds, "
                               f"which score {_pair(totals)}")
-        if kind == "match" and data.get("winner") is not None and data["winner"] != record.winner:
-            raise RecordError(f"the record names player {data['winner']} the winner, but the rounds "
-                              f"({_pair(totals)}, target {rules.target}) say "
-                              + ("nobody yet" if record.winner is None else f"player {record.winner}"))
+        winner = data.get("winner")
+        if winner not in (0, 1, None) or isinstance(winner, bool):
+            raise RecordError(f"winner must be 0, 1 or null, not {excerpt(winner)}")
+        if "winner" in data and winner != record.winner:
+            what = "match" if kind == "match" else "set of independent rounds, which has no winner"
+            raise RecordError(f"the record names " + ("nobody" if winner is None else f"player {winner}")
+                              + f" the winner, but the {what}"
+                              + (f" ({_pair(totals)}, target {rules.target}) says "
+                                 + ("nobody yet" if record.winner is None else f"player {record.winner}")
+                                 if kind == "match" else ""))
         return record
 
     @classmethod
     def from_json(cls, text: str) -> "GameRecord":
+        """Read a record from JSON text (see the module docstring for the limits)."""
+        if not isinstance(text, str):
+            raise TypeError(f"from_json reads text, not {type(text).__name__}")
+        if len(text) > MAX_BYTES:
+            raise RecordError(f"{len(text):,} characters; a record has at most {MAX_BYTES:,} bytes")
+        text = text[1:] if text.startswith("\ufeff") else text
+        _check_shape(text)
         try:
-            data = json.loads(text)
+            data = json.loads(text, parse_int=_parse_int, parse_constant=_refuse_constant)
         except json.JSONDecodeError as exc:
             raise RecordError(f"not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
         return cls.from_dict(data)
 
     @classmethod
     def load(cls, path: Union[str, "os.PathLike[str]"]) -> "GameRecord":
-        """Read a record file; every problem is a RecordError that names the file."""
-        name = os.fspath(path)
+        """Read a record file of at most `MAX_BYTES`; every problem is a RecordError that names
+        the file."""
+        name = _file_name(path)
         try:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
+            with open(path, "rb") as f:
+                size = os.fstat(f.fileno()).st_size
+                if size > MAX_BYTES:
+                    raise RecordError(f"{name}: {size:,} bytes; a record has at most {MAX_BYTES:,} (64 MiB)")
+                raw = _read_at_most(f, size, MAX_BYTES + 1)
         except OSError as exc:
             raise RecordError(f"cannot read {name}: {exc.strerror or exc}") from None
-        except UnicodeDecodeError:
-            raise RecordError(f"{name}: not a text file") from None
+        if len(raw) > MAX_BYTES:
+            raise RecordError(f"{name}: more than {MAX_BYTES:,} bytes; a record has at most 64 MiB")
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"{name}: not UTF-8 text (byte {exc.start})") from None
+        del raw
         try:
             return cls.from_json(text)
         except RecordError as exc:
             raise RecordError(f"{name}: {exc}") from None
+
+
+def _read_at_most(f: Any, size: int, limit: int) -> bytes:
+    """At most `limit` bytes of `f`, whose size is said to be `size` (a special file says 0 and
+    may never end; reading `limit` bytes at once would take that much memory first)."""
+    parts = [f.read(min(size + 1, limit))]
+    got = len(parts[0])
+    while parts[-1] and got < limit:
+        parts.append(f.read(min(2 ** 20, limit - got)))
+        got += len(parts[-1])
+    return b"".join(parts)
+
+
+def _add(totals: list[int], points: Optional[tuple[int, int]]) -> None:
+    if points is not None:
+        totals[0] += points[0]
+        totals[1] += points[1]
+
+
+def _round_from_dict(raw: Any, where: str) -> tuple[RoundRecord, Optional[tuple[int, int]],
+                                                    Optional[tuple[int, int]]]:
+    """A round's record and its recorded score and running totals (None when not given)."""
+    if not isinstance(raw, dict):
+        raise RecordError(f"{where}: expected an object with dealer, deck and moves, not {excerpt(raw)}")
+    dealer = whole(raw.get("dealer"), f"{where}: the dealer", RecordError, (0, 1))
+    deck_raw = raw.get("deck")
+    if not isinstance(deck_raw, (str, list)) or len(deck_raw) > 400:
+        raise RecordError(f"{where}: the deck must be the 40 cards in deal order, as text or a list, "
+                          f"not {excerpt(deck_raw)}")
+    try:
+        deck = tuple(card_list(deck_raw, "deck"))
+    except ScopaError as exc:
+        raise RecordError(f"{where}: deck: {exc}") from None
+    moves_raw = raw.get("moves", [])
+    if isinstance(moves_raw, str):
+        moves_raw = moves_raw.split(None, len(DECK))   # (the 41st item holds the rest: too many)
+    if not isinstance(moves_raw, list) or not all(isinstance(m, str) for m in moves_raw[:len(DECK) + 1]):
+        raise RecordError(f"{where}: moves must be move text separated by spaces, or a list of them, "
+                          f"not {excerpt(moves_raw)}")
+    if len(moves_raw) > len(DECK):
+        raise RecordError(f"{where}: more than {len(DECK)} moves; a round has at most {len(DECK)} "
+                          "(a move plays one card)")
+    players = raw.get("players")
+    players = _names(players, f"{where}: players") if players is not None else None
+    score = _points(raw["score"], f"{where}: score") if raw.get("score") is not None else None
+    totals = _points(raw["totals"], f"{where}: totals") if raw.get("totals") is not None else None
+    return RoundRecord(dealer=dealer, deck=deck, moves=list(moves_raw), players=players), score, totals
+
+
+def _points(value: Any, what: str) -> tuple[int, int]:
+    """Points of player 0 and player 1: two whole numbers from 0."""
+    if (not isinstance(value, list) or len(value) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value)):
+        raise RecordError(f"{what} must be two whole numbers (player 0's and player 1's points), "
+                          f"not {excerpt(value)}")
+    return (value[0], value[1])
+
+
+def _meta(meta: Any) -> dict:
+    """`meta` checked: an object with text keys and JSON values, nested at most MAX_DEPTH deep."""
+    if meta is None:
+        return {}
+    if not isinstance(meta, dict):
+        raise RecordError(f"meta must be an object (text keys and JSON values), not {excerpt(meta)}")
+    stack: list[tuple[Any, int]] = [(meta, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise RecordError(f"meta: nested more than {MAX_DEPTH} deep")
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    raise RecordError(f"meta: the keys of an object are text, not {excerpt(key)}")
+                stack.append((item, depth + 1))
+        elif isinstance(value, list):
+            stack.extend((item, depth + 1) for item in value)
+        elif not (value is None or isinstance(value, (str, int, float))) or isinstance(value, _LongNumber):
+            raise RecordError(f"meta: {excerpt(value)} is not a JSON value")
+    return dict(meta)
+
+
+class _LongNumber:
+    """A whole number of more than _MAX_DIGITS digits, as read (no field takes one)."""
+
+    def __init__(self, text: str) -> None:
+        self.digits = len(text.lstrip("-"))
+
+    def __repr__(self) -> str:
+        return f"<a number of {self.digits:,} digits>"
+
+
+def _parse_int(text: str) -> Union[int, _LongNumber]:
+    return int(text) if len(text) <= _MAX_DIGITS else _LongNumber(text)
+
+
+def _refuse_constant(name: str) -> None:
+    raise RecordError(f"not JSON: {name} is not a JSON number")
+
+
+_STRING = re.compile(r'"[^"]*"?')           # once escapes are gone; an open string runs to the end
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_DEPTH_STEP = [0] * 256
+_DEPTH_STEP[ord("[")] = _DEPTH_STEP[ord("{")] = 1
+_DEPTH_STEP[ord("]")] = _DEPTH_STEP[ord("}")] = -1
+
+
+def _check_shape(text: str) -> None:
+    """Refuse JSON nested more than MAX_DEPTH deep or with more than about MAX_VALUES values,
+    before `json.loads` (which recurses once per level and takes up to 60 bytes a value). Each
+    step runs at C speed: text may be 64 MiB of anything."""
+    # Inside a string every backslash escapes the next character: drop the escaped backslashes,
+    # then the escaped quotes, and every string is a quote, non-quotes, and a quote.
+    text = text.replace("\\\\", "").replace('\\"', "")
+    too_many = f"more than {MAX_VALUES:,} values (list items and object members); too many for a record"
+    if text.count('"') > 4 * MAX_VALUES:
+        raise RecordError(too_many)
+    bare = _STRING.sub("", text)
+    del text
+    if bare.count(",") + bare.count("[") + bare.count("{") > MAX_VALUES:
+        raise RecordError(too_many)
+    brackets = bare.encode("utf-8", "surrogatepass").translate(None, _NOT_BRACKETS)
+    depth = max(itertools.accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0)
+    if depth > MAX_DEPTH:
+        raise RecordError(f"lists and objects nested {depth:,} deep; a record nests at most {MAX_DEPTH}")
+
+
+def _file_name(path: Any) -> str:
+    """The file name for a message (the end of a long path)."""
+    name = os.fspath(path)
+    name = name if isinstance(name, str) else os.fsdecode(name)
+    return name if len(name) <= 80 else "..." + name[-77:]
 
 
 def _dumps(obj: Any, indent: str = "", width: int = 100) -> str:
@@ -428,13 +679,14 @@ def _pair(x: Any) -> str:
         a, b = x
         return f"{a}-{b}"
     except (TypeError, ValueError):
-        return repr(x)
+        return excerpt(x)
 
 
 def _names(names: Any, what: str) -> tuple[str, str]:
     if isinstance(names, str) or not isinstance(names, (list, tuple)) or len(names) != 2 \
-            or not all(isinstance(n, str) and n for n in names):
-        raise RecordError(f"{what} must be two names (player 0, player 1), not {names!r}")
+            or not all(isinstance(n, str) and n and len(n) <= MAX_NAME for n in names):
+        raise RecordError(f"{what} must be two names (player 0, player 1) of 1 to {MAX_NAME} "
+                          f"characters, not {excerpt(names)}")
     return (names[0], names[1])
 
 

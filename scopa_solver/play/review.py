@@ -31,12 +31,12 @@ from __future__ import annotations
 import time
 import zlib
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
+from typing import Iterator, Optional, Sequence
 
 from ..imperfect.pimc import suggest
 from ..progress import progress_bar
 from ..core.position import Move, Position
-from .record import GameRecord
+from .record import GameRecord, ReplayedRound
 from ..search.solver import analyze
 
 __all__ = ["review", "Review", "Decision", "PlayerSummary", "MISTAKE", "BLUNDER", "mark"]
@@ -294,20 +294,21 @@ def review(record: GameRecord, *, worlds: Optional[int] = 50, seed: int = 0, thr
     if worlds is not None and (not isinstance(worlds, int) or isinstance(worlds, bool) or worlds < 1):
         raise ValueError(f"worlds must be a positive whole number or None, not {worlds!r}")
     start = time.perf_counter()
-    replayed = record.replay()
-    wanted = []
-    for r in replayed:
-        if rounds is not None and r.number not in rounds:
-            continue
-        for k, move in enumerate(r.moves):
-            pos = r.positions[k]
-            if players is not None and r.players[pos.to_move] not in players:
-                continue
-            wanted.append((r, k, pos, move))
+    replayed = record.replay()       # checked once; each round's positions are replayed below
+    chosen = [r for r in replayed if rounds is None or r.number in rounds]
+
+    def wanted(r: ReplayedRound) -> Iterator[tuple[int, Position, Move]]:
+        """(move index, position, move) of the decisions of round `r` to review."""
+        for k, (pos, move) in enumerate(zip(r.iter_positions(), r.moves)):
+            if players is None or r.players[pos.to_move] in players:
+                yield k, pos, move
+
+    total = (sum(len(r.moves) for r in chosen) if players is None
+             else sum(1 for r in chosen for _ in wanted(r)))
     decisions: list[Decision] = []
-    bar = progress_bar(len(wanted), "review", progress, unit="move")
+    bar = progress_bar(total, "review", progress, unit="move")
     try:
-        for r, k, pos, move in wanted:
+        for r, k, pos, move in ((r, k, pos, move) for r in chosen for k, pos, move in wanted(r)):
             player = pos.to_move
             d = Decision(round=r.number, number=k + 1, player=player, name=r.players[player],
                          position=pos, played=move, legal=len(pos.legal_moves()))
@@ -328,7 +329,6 @@ def review(record: GameRecord, *, worlds: Optional[int] = 50, seed: int = 0, thr
             bar.update(1)
     finally:
         bar.close()
-    scores = [tuple(r.score.total) if r.finished else None for r in replayed]  # type: ignore[union-attr]
     return Review(record=record, decisions=decisions, worlds=worlds, seed=seed,
-                  seconds=time.perf_counter() - start, scores=scores,  # type: ignore[arg-type]
+                  seconds=time.perf_counter() - start, scores=[r.points for r in replayed],
                   round_players=[r.players for r in replayed])
