@@ -32,7 +32,8 @@ from .errors import LimitError
 __all__ = ["KernelState", "PlayEvents", "legal_moves", "play", "score_piles", "random_playouts",
            "Searcher", "KernelResult", "RULE_BITS", "WANT_BEST", "WANT_PV", "WANT_ALL", "FULL_WINDOW",
            "STOP_REASONS", "VALUE_INF", "DEFAULT_TT_MB", "MAX_TT_MB", "check_tt_mb", "check_threads",
-           "check_limits", "worker_count", "new_searcher", "borrow_searcher", "clear_tables", "run_batch",
+           "check_limits", "worker_count", "new_searcher", "borrow_searcher", "clear_tables", "pool_stats",
+           "run_batch",
            "SearchInterrupted"]
 
 Searcher = _kernel.Searcher
@@ -116,12 +117,15 @@ def check_tt_mb(tt_mb: Optional[float]) -> float:
         return DEFAULT_TT_MB
     if not _is_number(tt_mb):
         raise LimitError(f"tt_mb must be a number of MiB, not {type(tt_mb).__name__}")
-    size = float(tt_mb)
-    if not math.isfinite(size) or size < 0:
-        raise LimitError(f"tt_mb must be 0 (no table) or a finite number of MiB, not {tt_mb!r}")
+    try:
+        size = float(tt_mb)
+    except OverflowError:       # an int beyond floats: more than any machine has
+        size = math.inf if tt_mb > 0 else -math.inf
+    if math.isnan(size) or size < 0:
+        raise LimitError(f"tt_mb must be 0 (no table) or a finite number of MiB, not {_short(tt_mb)}")
     cap = min(MAX_TT_MB, _physical_mb() / 2)
     if size > cap:
-        raise LimitError(f"tt_mb={size:g} is more than this machine can give a table "
+        raise LimitError(f"tt_mb={_short(tt_mb)} is more than this machine can give a table "
                          f"(at most {cap:,.0f} MiB: half its memory)")
     return size
 
@@ -133,7 +137,7 @@ def check_threads(threads: Optional[int], default: int = 1) -> int:
     if threads is None:
         threads = default
     if not isinstance(threads, int) or isinstance(threads, bool) or threads < 0:
-        raise LimitError(f"threads must be a whole number, 0 (every core) or more, not {threads!r}")
+        raise LimitError(f"threads must be a whole number, 0 (every core) or more, not {_short(threads)}")
     return cores if threads == 0 else min(threads, cores)
 
 
@@ -218,6 +222,18 @@ def borrow_searcher(tt_mb: Optional[float] = None) -> Iterator["_kernel.Searcher
                     _idle.clear()
                 if len(_idle) < _KEEP:
                     _idle.append(s)
+
+
+def pool_stats() -> dict:
+    """The searchers kept for reuse after the calls (at most one per core) and their tables'
+    MiB, and the searchers in use right now.
+
+    >>> stats = pool_stats()
+    >>> stats["kept"] <= max(2, os.cpu_count() or 1), sorted(stats)
+    (True, ['busy', 'kept', 'kept_mb'])
+    """
+    with _lock:
+        return {"kept": len(_idle), "kept_mb": sum(s.tt_mb for s in _idle), "busy": len(_busy)}
 
 
 def clear_tables() -> None:
