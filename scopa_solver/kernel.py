@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import os
+import signal
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, wait
@@ -250,11 +251,20 @@ def _stop_all() -> None:
 
 
 def _at_exit() -> None:
-    """Before the interpreter joins its threads: stop every search still running in one."""
+    """Before the interpreter joins its threads: stop every search still running in one. The
+    request is repeated until no searcher is busy (a searcher starting a batch clears its stop
+    flag, so a single request can be lost); no new batch starts once `_closing` is set."""
     global _closing
     with _lock:
         _closing = True
-    _stop_all()
+    give_up = time.monotonic() + 5.0
+    while time.monotonic() < give_up:
+        with _lock:
+            if not _busy:
+                return
+            for s in _busy:
+                s.request_stop()
+        time.sleep(0.005)
 
 
 try:    # run before the interpreter joins threads (where atexit would be too late)
@@ -272,6 +282,23 @@ def _executor() -> ThreadPoolExecutor:
         if _pool is None:
             _pool = ThreadPoolExecutor(max(2, os.cpu_count() or 1), thread_name_prefix="scopa-search")
         return _pool
+
+
+@contextmanager
+def _sigint_held() -> Iterator[None]:
+    """Hold Ctrl-C back while worker threads start: a KeyboardInterrupt inside
+    `ThreadPoolExecutor.submit` leaves a started thread the executor does not know of, which
+    the interpreter then waits for at exit for ever. A Ctrl-C that came meanwhile is raised
+    as soon as the threads run (threads started here also never take the signal)."""
+    block = getattr(signal, "pthread_sigmask", None)
+    if block is None or threading.current_thread() is not threading.main_thread():
+        yield                       # not POSIX, or a thread Ctrl-C is never raised in
+        return
+    old = block(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        block(signal.SIG_SETMASK, old)
 
 
 # -- the one batch scheduler ----------------------------------------------------------------------
@@ -300,12 +327,14 @@ def run_batch(states: Iterable[KernelState], *, want: int, max_nodes: Optional[i
         batch = max(1, min(64, (total or 64 * workers * 8) // (workers * 8)))
     results: list = []
     lock = threading.Lock()
-    shared = {"next": 0, "stop": False, "done": 0, "exhausted": False}
+    shared = {"next": 0, "stop": False, "done": 0, "exhausted": False, "active": 0}
     mine: list = []      # this call's searchers, for its stop
     main = threading.current_thread() is threading.main_thread()
 
     def take() -> Optional[tuple[int, list]]:
         with lock:
+            if _closing:                  # the interpreter is exiting
+                shared["stop"] = shared["closed"] = True
             if shared["stop"] or shared["exhausted"]:
                 return None
             if deadline is not None and time.monotonic() >= deadline and shared["next"]:
@@ -331,40 +360,51 @@ def run_batch(states: Iterable[KernelState], *, want: int, max_nodes: Optional[i
                 if shared["stop"]:
                     return
                 mine.append(s)
-            while True:
-                job = take()
-                if job is None:
-                    return
-                first, chunk = job
-                limit = seconds
-                if deadline is not None:
-                    left = max(1e-6, deadline - time.monotonic())
-                    limit = min(limit, left) if limit else left
-                raws = s.search_many(chunk, want, nodes, limit, signals)
+                shared["active"] += 1
+            try:
+                search(s, signals, bar)
+            finally:
                 with lock:
-                    results[first:first + len(raws)] = raws
-                    shared["done"] += len(raws)
-                    if shared["stop"]:
-                        return
-                if any(r.stop == 3 for r in raws):
-                    raise SearchInterrupted
-                if bar is not None:
-                    bar.update(len(raws))
-                if on_results is not None:
-                    on_results(first, raws)
+                    shared["active"] -= 1
+
+    def search(s: Any, signals: bool, bar: Any) -> None:
+        while True:
+            job = take()
+            if job is None:
+                return
+            first, chunk = job
+            limit = seconds
+            if deadline is not None:
+                left = max(1e-6, deadline - time.monotonic())
+                limit = min(limit, left) if limit else left
+            raws = s.search_many(chunk, want, nodes, limit, signals)
+            with lock:
+                results[first:first + len(raws)] = raws
+                shared["done"] += len(raws)
+                if shared["stop"]:
+                    return
+            if any(r.stop == 3 for r in raws):
+                raise SearchInterrupted
+            if bar is not None:
+                bar.update(len(raws))
+            if on_results is not None:
+                on_results(first, raws)
 
     if workers == 1:
         try:
             work(main, progress)
         except KeyboardInterrupt:
             raise SearchInterrupted from None
+        if shared.get("closed"):
+            raise SearchInterrupted
         return results
     futures: list = []
     shown = 0
     try:
         pool = _executor()
-        for _ in range(workers):
-            futures.append(pool.submit(work, False, None))
+        with _sigint_held():
+            for _ in range(workers):
+                futures.append(pool.submit(work, False, None))
         while True:
             done, pending = wait(futures, timeout=0.05)
             if progress is not None and shared["done"] > shown:
@@ -376,13 +416,23 @@ def run_batch(states: Iterable[KernelState], *, want: int, max_nodes: Optional[i
                 raise SearchInterrupted
         for f in futures:
             f.result()
+        if shared.get("closed"):
+            raise SearchInterrupted
     except BaseException:
+        # Stop every worker of this call, also one whose future Ctrl-C kept from `futures` (an
+        # interrupted submit) and one that has just started a batch (which clears its stop
+        # flag): repeat the request until no worker is searching. A worker that starts later
+        # sees the stop and returns at once; a queued one is cancelled.
         with lock:
             shared["stop"] = True
-        while futures and not all(f.done() for f in futures):   # a stop for every worker, also
-            with lock:                                            # one that has just started
+        for f in futures:
+            f.cancel()
+        while True:
+            with lock:
+                if not shared["active"]:
+                    break
                 for s in mine:
                     s.request_stop()
-            wait(futures, timeout=0.02)
+            time.sleep(0.005)
         raise
     return results
