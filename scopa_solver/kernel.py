@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import os
+import signal
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, wait
@@ -32,7 +33,8 @@ from .errors import LimitError
 __all__ = ["KernelState", "PlayEvents", "legal_moves", "play", "score_piles", "random_playouts",
            "Searcher", "KernelResult", "RULE_BITS", "WANT_BEST", "WANT_PV", "WANT_ALL", "FULL_WINDOW",
            "STOP_REASONS", "VALUE_INF", "DEFAULT_TT_MB", "MAX_TT_MB", "check_tt_mb", "check_threads",
-           "check_limits", "worker_count", "new_searcher", "borrow_searcher", "clear_tables", "run_batch",
+           "check_limits", "worker_count", "new_searcher", "borrow_searcher", "clear_tables", "pool_stats",
+           "run_batch",
            "SearchInterrupted"]
 
 Searcher = _kernel.Searcher
@@ -116,12 +118,15 @@ def check_tt_mb(tt_mb: Optional[float]) -> float:
         return DEFAULT_TT_MB
     if not _is_number(tt_mb):
         raise LimitError(f"tt_mb must be a number of MiB, not {type(tt_mb).__name__}")
-    size = float(tt_mb)
-    if not math.isfinite(size) or size < 0:
-        raise LimitError(f"tt_mb must be 0 (no table) or a finite number of MiB, not {tt_mb!r}")
+    try:
+        size = float(tt_mb)
+    except OverflowError:       # an int beyond floats: more than any machine has
+        size = math.inf if tt_mb > 0 else -math.inf
+    if math.isnan(size) or size < 0:
+        raise LimitError(f"tt_mb must be 0 (no table) or a finite number of MiB, not {_short(tt_mb)}")
     cap = min(MAX_TT_MB, _physical_mb() / 2)
     if size > cap:
-        raise LimitError(f"tt_mb={size:g} is more than this machine can give a table "
+        raise LimitError(f"tt_mb={_short(tt_mb)} is more than this machine can give a table "
                          f"(at most {cap:,.0f} MiB: half its memory)")
     return size
 
@@ -133,7 +138,7 @@ def check_threads(threads: Optional[int], default: int = 1) -> int:
     if threads is None:
         threads = default
     if not isinstance(threads, int) or isinstance(threads, bool) or threads < 0:
-        raise LimitError(f"threads must be a whole number, 0 (every core) or more, not {threads!r}")
+        raise LimitError(f"threads must be a whole number, 0 (every core) or more, not {_short(threads)}")
     return cores if threads == 0 else min(threads, cores)
 
 
@@ -220,6 +225,18 @@ def borrow_searcher(tt_mb: Optional[float] = None) -> Iterator["_kernel.Searcher
                     _idle.append(s)
 
 
+def pool_stats() -> dict:
+    """The searchers kept for reuse after the calls (at most one per core) and their tables'
+    MiB, and the searchers in use right now.
+
+    >>> stats = pool_stats()
+    >>> stats["kept"] <= max(2, os.cpu_count() or 1), sorted(stats)
+    (True, ['busy', 'kept', 'kept_mb'])
+    """
+    with _lock:
+        return {"kept": len(_idle), "kept_mb": sum(s.tt_mb for s in _idle), "busy": len(_busy)}
+
+
 def clear_tables() -> None:
     """Empty every kept transposition table (for measurements that must start cold)."""
     with _lock:
@@ -234,11 +251,20 @@ def _stop_all() -> None:
 
 
 def _at_exit() -> None:
-    """Before the interpreter joins its threads: stop every search still running in one."""
+    """Before the interpreter joins its threads: stop every search still running in one. The
+    request is repeated until no searcher is busy (a searcher starting a batch clears its stop
+    flag, so a single request can be lost); no new batch starts once `_closing` is set."""
     global _closing
     with _lock:
         _closing = True
-    _stop_all()
+    give_up = time.monotonic() + 5.0
+    while time.monotonic() < give_up:
+        with _lock:
+            if not _busy:
+                return
+            for s in _busy:
+                s.request_stop()
+        time.sleep(0.005)
 
 
 try:    # run before the interpreter joins threads (where atexit would be too late)
@@ -256,6 +282,23 @@ def _executor() -> ThreadPoolExecutor:
         if _pool is None:
             _pool = ThreadPoolExecutor(max(2, os.cpu_count() or 1), thread_name_prefix="scopa-search")
         return _pool
+
+
+@contextmanager
+def _sigint_held() -> Iterator[None]:
+    """Hold Ctrl-C back while worker threads start: a KeyboardInterrupt inside
+    `ThreadPoolExecutor.submit` leaves a started thread the executor does not know of, which
+    the interpreter then waits for at exit for ever. A Ctrl-C that came meanwhile is raised
+    as soon as the threads run (threads started here also never take the signal)."""
+    block = getattr(signal, "pthread_sigmask", None)
+    if block is None or threading.current_thread() is not threading.main_thread():
+        yield                       # not POSIX, or a thread Ctrl-C is never raised in
+        return
+    old = block(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        block(signal.SIG_SETMASK, old)
 
 
 # -- the one batch scheduler ----------------------------------------------------------------------
@@ -286,12 +329,14 @@ def run_batch(states: Iterable[KernelState], *, want: int, max_nodes: Optional[i
             batch = max(1, min(64, (total or 64 * workers * 8) // (workers * 8)))
     results: list = []
     lock = threading.Lock()
-    shared = {"next": 0, "stop": False, "done": 0, "exhausted": False}
+    shared = {"next": 0, "stop": False, "done": 0, "exhausted": False, "active": 0}
     mine: list = []      # this call's searchers, for its stop
     main = threading.current_thread() is threading.main_thread()
 
     def take() -> Optional[tuple[int, list]]:
         with lock:
+            if _closing:                  # the interpreter is exiting
+                shared["stop"] = shared["closed"] = True
             if shared["stop"] or shared["exhausted"]:
                 return None
             if deadline is not None and time.monotonic() >= deadline and shared["next"]:
@@ -317,38 +362,49 @@ def run_batch(states: Iterable[KernelState], *, want: int, max_nodes: Optional[i
                 if shared["stop"]:
                     return
                 mine.append(s)
-            while True:
-                job = take()
-                if job is None:
-                    return
-                first, chunk = job
-                limit = seconds
-                if deadline is not None:
-                    left = max(1e-6, deadline - time.monotonic())
-                    limit = min(limit, left) if limit else left
-                raws = s.search_many(chunk, want, nodes, limit, signals)
+                shared["active"] += 1
+            try:
+                search(s, signals, bar)
+            finally:
                 with lock:
-                    results[first:first + len(raws)] = raws
-                    shared["done"] += len(raws)
-                    if shared["stop"]:
-                        return
-                if any(r.stop == 3 for r in raws):
-                    raise SearchInterrupted
-                if bar is not None:
-                    bar.update(len(raws))
+                    shared["active"] -= 1
+
+    def search(s: Any, signals: bool, bar: Any) -> None:
+        while True:
+            job = take()
+            if job is None:
+                return
+            first, chunk = job
+            limit = seconds
+            if deadline is not None:
+                left = max(1e-6, deadline - time.monotonic())
+                limit = min(limit, left) if limit else left
+            raws = s.search_many(chunk, want, nodes, limit, signals)
+            with lock:
+                results[first:first + len(raws)] = raws
+                shared["done"] += len(raws)
+                if shared["stop"]:
+                    return
+            if any(r.stop == 3 for r in raws):
+                raise SearchInterrupted
+            if bar is not None:
+                bar.update(len(raws))
 
     if workers == 1:
         try:
             work(main, progress)
         except KeyboardInterrupt:
             raise SearchInterrupted from None
+        if shared.get("closed"):
+            raise SearchInterrupted
         return results
     futures: list = []
     shown = 0
     try:
         pool = _executor()
-        for _ in range(workers):
-            futures.append(pool.submit(work, False, None))
+        with _sigint_held():
+            for _ in range(workers):
+                futures.append(pool.submit(work, False, None))
         while True:
             done, pending = wait(futures, timeout=0.05)
             if progress is not None and shared["done"] > shown:
@@ -360,13 +416,23 @@ def run_batch(states: Iterable[KernelState], *, want: int, max_nodes: Optional[i
                 raise SearchInterrupted
         for f in futures:
             f.result()
+        if shared.get("closed"):
+            raise SearchInterrupted
     except BaseException:
+        # Stop every worker of this call, also one whose future Ctrl-C kept from `futures` (an
+        # interrupted submit) and one that has just started a batch (which clears its stop
+        # flag): repeat the request until no worker is searching. A worker that starts later
+        # sees the stop and returns at once; a queued one is cancelled.
         with lock:
             shared["stop"] = True
-        while futures and not all(f.done() for f in futures):   # a stop for every worker, also
-            with lock:                                            # one that has just started
+        for f in futures:
+            f.cancel()
+        while True:
+            with lock:
+                if not shared["active"]:
+                    break
                 for s in mine:
                     s.request_stop()
-            wait(futures, timeout=0.02)
+            time.sleep(0.005)
         raise
     return results

@@ -56,7 +56,7 @@ class Card:
         if isinstance(index, str):  # Card('7d'): the repr pastes back
             return cls.parse(index)
         if not isinstance(index, int) or not 0 <= index < 40:
-            raise CardError(f"card index must be 0..39, not {index!r}")
+            raise CardError(f"card index must be 0..39, not {excerpt(index)}")
         if cls._all:
             return cls._all[index]
         return super().__new__(cls)

@@ -37,7 +37,7 @@ class Rules:
         for f in fields(self):
             value = getattr(self, f.name)
             if f.type in ("bool", bool) and not isinstance(value, bool):
-                raise RulesError(f"rule {f.name} must be True or False, not {value!r}")
+                raise RulesError(f"rule {f.name} must be True or False, not {excerpt(value)}")
         if self.primiera_missing_suit not in ("disqualify", "zero"):
             raise RulesError(
                 f"primiera_missing_suit must be 'disqualify' or 'zero', not {excerpt(self.primiera_missing_suit)}")

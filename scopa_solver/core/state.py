@@ -97,7 +97,7 @@ class RoundState:
         error = self._error
         sizes, stock, piles = self.hand_sizes(), self.stock_size(), self.piles
         if any(not 0 <= x <= 20 for x in self.scopas):
-            raise error(f"scopas must be two whole numbers from 0 to 20, not {self.scopas!r}")
+            raise error(f"scopas must be two whole numbers from 0 to 20, not {excerpt(self.scopas)}")
         if max(sizes) > 3:
             raise error(f"hands hold {sizes[0]} and {sizes[1]} cards; a hand has at most 3")
         if stock % 6:

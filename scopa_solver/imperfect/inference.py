@@ -43,6 +43,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from .. import kernel
+from ..errors import LimitError, excerpt
 from ..play.bots import GreedyBot, PIMCBot, view_seed
 from ..core.cards import ALL_MASK, iter_cards, popcount
 from .pimc import EXACT_LIMIT, solve_worlds, value_matrix
@@ -267,7 +268,7 @@ class InferenceBot(PIMCBot):
                  tt_mb: Optional[float] = None) -> None:
         super().__init__(worlds=worlds, seed=seed, threads=threads, exact_limit=exact_limit, tt_mb=tt_mb)
         if not 0 < temperature < math.inf:
-            raise ValueError(f"temperature must be positive, not {temperature!r}")
+            raise LimitError(f"temperature must be positive, not {excerpt(temperature)}")
         self.temperature = temperature
         self.reply = reply
         self.model = GreedyBot()

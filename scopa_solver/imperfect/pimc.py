@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Optional, Union
 from .. import kernel
 from ..core.flow import check_seed
 from ..core.position import Move, Position
-from ..errors import LimitError, ViewError
+from ..errors import LimitError, ViewError, excerpt
 from ..progress import progress_bar
 from .view import MAX_SAMPLES, View
 
@@ -157,9 +157,9 @@ def _plan(view: View, worlds: Union[None, int, str]) -> tuple[bool, int]:
                              "ask for a sample instead")
         return True, total
     if not isinstance(worlds, int) or isinstance(worlds, bool) or worlds < 1:
-        raise LimitError(f"worlds must be a positive number of worlds, 'all' or None, not {str(worlds)[:40]!r}")
+        raise LimitError(f"worlds must be a positive number of worlds, 'all' or None, not {excerpt(worlds)}")
     if worlds > MAX_SAMPLES:
-        raise LimitError(f"worlds={worlds:,} is more than one call solves (at most {MAX_SAMPLES:,})")
+        raise LimitError(f"worlds={excerpt(worlds)} is more than one call solves (at most {MAX_SAMPLES:,})")
     return (True, total) if total <= worlds else (False, worlds)
 
 
@@ -199,10 +199,12 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
         raise ViewError("the round is over: there is no move to suggest")
     if view.to_move != view.player:
         raise ViewError(f"player {view.to_move} is to move, not player {view.player}")
-    if time_limit is not None:
-        kernel.check_limits(None, time_limit)
+    if time_limit is not None:      # checked once; a huge limit is no limit
+        time_limit = kernel.check_limits(None, time_limit)[1] or None
+    kernel.check_tt_mb(tt_mb)           # before any world is made
+    kernel.check_threads(threads, 0)
     if confidence is not None and not (isinstance(confidence, (int, float)) and confidence > 0):
-        raise LimitError(f"confidence must be a positive number of standard errors, not {str(confidence)[:40]!r}")
+        raise LimitError(f"confidence must be a positive number of standard errors, not {excerpt(confidence)}")
     seed = check_seed(seed)
     start = time.perf_counter()
     exact, count = _plan(view, worlds)

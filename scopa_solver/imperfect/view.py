@@ -35,7 +35,7 @@ from ..core.flow import check_seed
 from ..core.position import Move, MoveLike, Position
 from ..core.rules import Rules
 from ..core.state import RoundState, place_masks, whole
-from ..errors import DuplicateCardError, IllegalMoveError, LimitError, PositionError, ViewError
+from ..errors import DuplicateCardError, IllegalMoveError, LimitError, PositionError, ViewError, excerpt
 from . import worlds as _worlds
 
 __all__ = ["View"]
@@ -93,7 +93,7 @@ class View(RoundState):
         for name in ("opponent_cards", "stock_cards"):
             value = getattr(self, name)
             if value is not None and not 0 <= value <= 40:
-                raise ViewError(f"{name} must be a whole number of cards from 0 to 40, not {value!r}")
+                raise ViewError(f"{name} must be a whole number of cards from 0 to 40, not {excerpt(value)}")
         if self.opponent_cards is None and self.stock_cards is None:
             if hidden % 6 > 3:
                 raise ViewError(
@@ -196,7 +196,7 @@ class View(RoundState):
         elif not candidates:
             raise ViewError(
                 "a view shows the player's own hand with its cards and the opponent's as hidden cards "
-                f"only ('?3'); got hands {tokens[0]!r}")
+                f"only ('?3'); got hands {excerpt(tokens[0])}")
         else:
             player = candidates[0] if len(candidates) == 1 else f.to_move
         if any(c is not None for c in f.stock):
@@ -386,7 +386,7 @@ class View(RoundState):
 
 def _check_samples(n: Any) -> int:
     if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-        raise ViewError(f"n must be a whole number of worlds, 0 or more, not {n!r}"[:200])
+        raise ViewError(f"n must be a whole number of worlds, 0 or more, not {excerpt(n)}")
     if n > MAX_SAMPLES:
-        raise LimitError(f"{n:,} worlds is more than one call samples (at most {MAX_SAMPLES:,})"[:200])
+        raise LimitError(f"{excerpt(n)} worlds is more than one call samples (at most {MAX_SAMPLES:,})")
     return n

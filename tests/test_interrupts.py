@@ -1,0 +1,101 @@
+"""Ctrl-C: a process busy in a threaded batch (suggest, solve_many in a thread of its own, the
+CLI) exits promptly on SIGINT sent at a random moment, every time; never hangs."""
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXIT_WITHIN = 0.5 + 1.0      # the goal is 0.5 s; one second of slack for this shared machine
+HANG = 10.0                  # past this the process is killed and the test fails
+
+SUGGEST = """
+from scopa_solver import Position, suggest
+view = Position.new_round(seed=3).view(0)
+print("ready", flush=True)
+suggest(view, worlds=100000, threads=2, seed=1, progress=False)
+"""
+
+# the batch runs in a thread the script starts itself; the main thread waits in join()
+THREAD = """
+import threading
+from scopa_solver import Position, solve_many, analyze_many
+rounds = [Position.new_round(seed=s) for s in range(3000)]
+call = analyze_many if {analyze} else solve_many
+worker = threading.Thread(target=lambda: call(rounds, threads=2))
+worker.start()
+print("ready", flush=True)
+worker.join()
+"""
+
+
+def _env() -> dict:
+    return dict(os.environ, PYTHONPATH=str(ROOT))
+
+
+def _interrupt(argv: list, rng: random.Random, wait_ready: bool) -> float:
+    """Start `argv`, send SIGINT 0.05..0.6 s after 'ready' (or after the start), and return the
+    seconds from the signal to the exit (killing the process, and failing, if it hangs)."""
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=_env())
+    try:
+        if wait_ready:
+            line = proc.stdout.readline()
+            assert line.strip() == "ready", (line, proc.stderr.read()[-2000:])
+        time.sleep(rng.uniform(0.05, 0.6))
+        if proc.poll() is not None:
+            pytest.fail(f"finished before the signal: {proc.returncode} {proc.stderr.read()[-500:]}")
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(HANG)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"still running {HANG:.0f} s after SIGINT: {' '.join(argv[:4])}")
+        took = time.monotonic() - sent
+        err = proc.stderr.read()
+        assert proc.returncode != 0
+        # a Ctrl-C while the interpreter itself starts (site import) is Python's, not ours
+        fatal = "Fatal Python error" in err and "init_import_site" not in err
+        assert not fatal and "Segmentation" not in err, err[-2000:]
+        return took
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
+        proc.stderr.close()
+
+
+def _cli_argv() -> list:
+    deal = subprocess.run([sys.executable, "-m", "scopa_solver", "deal", "--seed", "3"], capture_output=True,
+                          text=True, cwd=ROOT, env=_env(), check=True).stdout.strip()
+    return [sys.executable, "-m", "scopa_solver", "suggest", deal, "--worlds", "3000", "--threads", "2", "--seed", "1"]
+
+
+def _check(kind: str, runs: int, seed: int) -> None:
+    rng = random.Random(seed)
+    if kind == "suggest":
+        argv, ready = [sys.executable, "-c", SUGGEST], True
+    elif kind in ("solve_many", "analyze_many"):
+        argv, ready = [sys.executable, "-c", THREAD.format(analyze=kind == "analyze_many")], True
+    else:
+        argv, ready = _cli_argv(), False
+    times = [_interrupt(argv, rng, ready) for _ in range(runs)]
+    assert max(times) < EXIT_WITHIN, f"{kind}: exits took {', '.join(f'{t:.2f}' for t in times)} s"
+
+
+@pytest.mark.parametrize("kind,runs", [("suggest", 4), ("solve_many", 2), ("analyze_many", 1), ("cli", 3)])
+def test_ctrl_c_stops_promptly(kind, runs):
+    _check(kind, runs, seed=1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["suggest", "solve_many", "analyze_many", "cli"])
+def test_ctrl_c_stops_promptly_many_times(kind):
+    _check(kind, 25, seed=2)

@@ -1,0 +1,270 @@
+"""The house rules of the package's structure, read from the source with `ast` (nothing imported):
+no import circles, one module importing the compiled kernel, no reaching into another module's
+private names; and the import itself stays light and fast (measured in a subprocess)."""
+from __future__ import annotations
+
+import ast
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Optional
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "scopa_solver"
+
+# Files other engineers are rewriting right now (tree/ split, cli/ + benchmarks rewrite, record
+# hardening): their violations are reported there, not fixed here. To be emptied after merging.
+ALLOWLIST: set[str] = {
+    # "scopa_solver/tree/build.py",
+}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _sources() -> dict[str, Path]:
+    return {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+MODULES = _sources()
+COMPILED = {"scopa_solver._kernel"}     # extension modules: a submodule, not a private name
+
+# Function-level import edges that make a circle, each with why it stays for now.
+KNOWN_EDGES: set[tuple[str, str]] = {
+    # Position.view(player) returns a View, and a View's worlds are Positions: the two classes
+    # need each other, so one edge is late (inside Position.view). Breaking it means moving
+    # `view` off Position (public API) or merging the modules: a decision for the lead.
+    ("scopa_solver.core.position", "scopa_solver.imperfect.view"),
+}
+
+
+def _rel(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+def _is_package(name: str) -> bool:
+    return MODULES[name].name == "__init__.py"
+
+
+def _resolve(module: str, level: int, importer: str) -> str:
+    """The absolute name of a (possibly relative) `from ... import` target."""
+    if not level:
+        return module
+    base = importer.split(".") if _is_package(importer) else importer.split(".")[:-1]
+    base = base[:len(base) - (level - 1)]
+    return ".".join(base + ([module] if module else []))
+
+
+def _package_module(name: str) -> Optional[str]:
+    """The package module `name` refers to (a name inside a module: that module)."""
+    while name:
+        if name in MODULES:
+            return name
+        name = name.rpartition(".")[0]
+    return None
+
+
+def _type_checking_lines(tree: ast.AST) -> set[int]:
+    """Line numbers of imports under ``if TYPE_CHECKING:`` (never executed)."""
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If):
+            test = node.test
+            name = test.id if isinstance(test, ast.Name) else getattr(test, "attr", None)
+            if name == "TYPE_CHECKING":
+                for inner in node.body:
+                    for sub in ast.walk(inner):
+                        if isinstance(sub, (ast.Import, ast.ImportFrom)):
+                            lines.add(sub.lineno)
+    return lines
+
+
+class Imports:
+    """What one module imports from the package: target modules, names per target, and the
+    local names bound to package modules (for attribute access)."""
+
+    def __init__(self, name: str, source: Optional[str] = None) -> None:
+        self.name = name
+        self.tree = ast.parse(MODULES[name].read_text(encoding="utf-8") if source is None else source)
+        skip = _type_checking_lines(self.tree)
+        self.edges: set[str] = set()
+        self.private_from: list[tuple[str, str, int]] = []    # (module, name, line)
+        self.aliases: dict[str, str] = {}                      # local name -> package module
+        self.imports_kernel = False
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Import) and node.lineno not in skip:
+                for alias in node.names:
+                    if alias.name.split(".")[-1] == "_kernel":
+                        self.imports_kernel = True
+                    target = _package_module(alias.name)
+                    if target:
+                        self.edges.add(target)
+                        if alias.asname:
+                            self.aliases[alias.asname] = target
+            elif isinstance(node, ast.ImportFrom) and node.lineno not in skip:
+                base = _resolve(node.module or "", node.level, name)
+                if base.split(".")[0] != "scopa_solver":
+                    continue
+                for alias in node.names:
+                    full = f"{base}.{alias.name}" if base else alias.name
+                    if alias.name == "_kernel" or base.endswith("._kernel") or base == "_kernel":
+                        self.imports_kernel = True
+                    if full in COMPILED:
+                        continue
+                    if full in MODULES:       # `from . import kernel`: a submodule
+                        self.edges.add(full)
+                        self.aliases[alias.asname or alias.name] = full
+                    else:
+                        target = _package_module(base)
+                        if target:
+                            self.edges.add(target)
+                            if alias.name.startswith("_") and not alias.name.startswith("__"):
+                                self.private_from.append((target, alias.name, node.lineno))
+
+    def private_attributes(self) -> list[tuple[str, str, int]]:
+        """`module._name` where `module` is another package module bound by an import."""
+        found = []
+        for node in ast.walk(self.tree):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                    and node.value.id in self.aliases and node.attr.startswith("_")
+                    and not node.attr.startswith("__")):
+                target = self.aliases[node.value.id]
+                if target != self.name:
+                    found.append((target, node.attr, node.lineno))
+        return found
+
+
+IMPORTS = {name: Imports(name) for name in MODULES}
+
+
+def _graph() -> dict[str, set[str]]:
+    graph = {}
+    for name, imp in IMPORTS.items():
+        # a package __init__ importing its own submodules is how packages work, not a circle
+        graph[name] = {t for t in imp.edges if t != name and (name, t) not in KNOWN_EDGES
+                       and not (_is_package(name) and t.startswith(name + "."))}
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def _allowed(module: str) -> bool:
+    return _rel(MODULES[module]) in ALLOWLIST
+
+
+def test_the_scanner_sees_the_package():
+    # guards against a scanner that finds nothing and so can never fail
+    assert "scopa_solver.kernel" in MODULES and "scopa_solver.core.position" in MODULES
+    assert "scopa_solver.kernel" in IMPORTS["scopa_solver.core.position"].edges
+    assert IMPORTS["scopa_solver.kernel"].imports_kernel
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    probe = Imports("scopa_solver.search.solver",
+                    "from .. import kernel\nfrom ..core.cards import _SEPARATORS\n"
+                    "from ..core import position as p\nx = kernel._idle\ny = p.__doc__\n"
+                    "if TYPE_CHECKING:\n    from ..play import game\n"
+                    "def f():\n    from ..imperfect import view\n")
+    assert probe.private_from == [("scopa_solver.core.cards", "_SEPARATORS", 2)]
+    assert probe.private_attributes() == [("scopa_solver.kernel", "_idle", 4)]
+    assert "scopa_solver.play.game" not in probe.edges and "scopa_solver.imperfect.view" in probe.edges
+    # function-level imports count: Position.view imports the View lazily
+    assert "scopa_solver.imperfect.view" in IMPORTS["scopa_solver.core.position"].edges
+
+
+def test_no_import_circles():
+    for importer, target in KNOWN_EDGES:     # an edge that is gone must leave the list
+        assert target in IMPORTS[importer].edges, (importer, target)
+    graph = _graph()
+    for name in list(graph):
+        if _allowed(name):
+            graph[name] = set()
+    assert _cycles(graph) == []
+
+
+def test_only_the_kernel_face_imports_the_compiled_kernel():
+    importers = sorted(name for name, imp in IMPORTS.items() if imp.imports_kernel)
+    # the package __init__ only tries the import to give a helpful message when the build is missing
+    assert importers == ["scopa_solver", "scopa_solver.kernel"]
+    init = IMPORTS["scopa_solver"]
+    uses = [n for n in ast.walk(init.tree) if isinstance(n, ast.Name) and n.id == "_kernel"]
+    assert not uses, "scopa_solver/__init__.py may import _kernel to check the build, never use it"
+
+
+def test_no_module_reaches_into_another_modules_private_names():
+    bad = []
+    for name, imp in IMPORTS.items():
+        if _allowed(name):
+            continue
+        for target, attr, line in imp.private_from + imp.private_attributes():
+            if target != name:
+                bad.append(f"{_rel(MODULES[name])}:{line}: {attr} of {target}")
+    assert bad == []
+
+
+def _run(code: str, *args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, *args, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, env=env, timeout=60)
+
+
+def test_import_is_fast():
+    # cumulative microseconds of the scopa_solver line of -X importtime; the best of three runs
+    # (a cold disk cache or a busy machine can slow one)
+    best = None
+    for _ in range(3):
+        out = _run("import scopa_solver", "-X", "importtime")
+        assert out.returncode == 0, out.stderr
+        rows = [line.split("|") for line in out.stderr.splitlines() if line.startswith("import time:")]
+        total = next(int(r[1]) for r in rows if r[2].strip() == "scopa_solver")
+        best = total if best is None else min(best, total)
+    assert best < 100_000, f"import scopa_solver took {best / 1000:.0f} ms"
+
+
+def test_solving_loads_no_heavy_module():
+    code = ("import sys, json, scopa_solver\n"
+            "from scopa_solver import Position\n"
+            "scopa_solver.solve(Position.new_round(seed=1), max_nodes=20000)\n"
+            "print(json.dumps([m for m in ('numpy', 'networkx', 'tqdm', 'matplotlib') if m in sys.modules]))")
+    out = _run(code)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == []
