@@ -1,0 +1,248 @@
+"""The family reference (tests/family_reference.py) on the rule book's worked examples, against the
+two-player oracle, and the package's family engine against the reference on every game.
+
+Everything is seeded, so a failure names a reproducible position (``FamState.show()``).
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import family_reference as fr
+from family_reference import FamRules, FamState, legal_moves_of, score
+from reference import RefRules, RefState
+
+E = frozenset()
+
+
+def fs(text: str) -> frozenset:
+    return frozenset(text.split())
+
+
+def state(rules: FamRules, hands, table="", piles=None, scopas=None, deals=(), to_move=0, dealer=None,
+          last=None) -> FamState:
+    n = rules.players
+    return FamState(rules, tuple(fs(h) for h in hands), fs(table),
+                    tuple(fs(p) for p in (piles or [""] * n)), tuple(scopas or (0,) * n),
+                    tuple(tuple(fs(h) for h in d) for d in deals), to_move,
+                    (to_move - 1) % n if dealer is None else dealer, last).check()
+
+
+# --------------------------------------------------------------------------------------------
+# The reference on the worked examples of FAMILY.md
+# --------------------------------------------------------------------------------------------
+
+def test_example_1_fifteen_needs_the_rest_of_fifteen() -> None:
+    rules = FamRules(capture="fifteen")
+    table = "5c 3s Fb Ad"
+    assert legal_moves_of(["7d"], table.split(), rules) == {("7d", fs("Fb")), ("7d", fs("5c 3s"))}
+    assert legal_moves_of(["Rb"], table.split(), rules) == {("Rb", fs("5c"))}
+
+
+def test_example_2_fifteen_has_no_single_priority() -> None:
+    rules = FamRules(capture="fifteen")
+    assert legal_moves_of(["7c"], ["Fc", "5s", "3b"], rules) == {("7c", fs("Fc")), ("7c", fs("5s 3b"))}
+    # the standard game on the same table: single match first would not apply (no 7), sums only
+    assert legal_moves_of(["7c"], ["Fc", "5s", "3b"], FamRules()) == {("7c", E)}
+
+
+def test_fifteen_options() -> None:
+    # optional capture adds the lay-down; a card that can take nothing is laid down either way
+    opt = FamRules(capture="fifteen", optional_capture=True)
+    assert legal_moves_of(["7c", "Ad"], ["Fc"], opt) == {("7c", fs("Fc")), ("7c", E), ("Ad", E)}
+    assert legal_moves_of(["7c"], ["Fc"], FamRules(capture="fifteen")) == {("7c", fs("Fc"))}
+    # a King takes a 5, or 4 + A, or 3 + 2
+    assert legal_moves_of(["Rc"], "5d 4s Ab 3c 2d".split(), FamRules(capture="fifteen")) == {
+        ("Rc", fs("5d")), ("Rc", fs("4s Ab")), ("Rc", fs("3c 2d"))}
+    with pytest.raises(ValueError):
+        FamRules(capture="fifteen", asso_piglia_tutto=True)
+
+
+def test_example_3_partnership_piles_are_pooled() -> None:
+    deck = list(fr.DECK)
+    piles = [deck[0:14], deck[14:24], deck[24:32], deck[32:40]]     # 14, 10, 8, 8 cards
+    result = score(piles, (0, 0, 0, 0), FamRules(players=4))
+    assert result["cards"] == [22, 18] and result["carte"] == 0
+    alone = score(piles, (0, 0, 0, 0), FamRules(players=4, partnerships=False))
+    assert alone["cards"] == [14, 10, 8, 8] and alone["carte"] == 0
+
+
+def test_example_4_three_players_shared_top_scores_nobody() -> None:
+    coins = [c for c in fr.DECK if c[1] == "d"]
+    others = [c for c in fr.DECK if c[1] != "d"]
+    piles = [coins[:4] + others[:10], coins[4:7] + others[10:21], coins[7:] + others[21:30]]
+    assert [len(p) for p in piles] == [14, 14, 12]
+    result = score(piles, (0, 0, 0), FamRules(players=3))
+    assert result["carte"] is None
+    assert result["coins"] == [4, 3, 3] and result["denari"] == 0
+    assert result["settebello"] == 1          # 7d is the second player's
+
+
+def test_example_5_scientifico_leader_lays_down() -> None:
+    rng = random.Random(5)
+    s = fr.random_state(rng, FamRules(players=4, game="scientifico"), plays_left=40)
+    assert not s.table and all(len(h) == 10 for h in s.hands) and not s.deals
+    moves = s.moves()
+    assert len(moves) == 10 and all(not taken for _, taken in moves)
+
+
+def test_example_6_scopone_three_kings_are_dealt_again() -> None:
+    kings = ["Rd", "Rc", "Rs"]
+    rest = [c for c in fr.DECK if c not in kings]
+    deck = rest[:36] + kings + rest[36:]          # the table is the last 4 cards
+    rules = FamRules(players=4, game="scopone")
+    with pytest.raises(ValueError):
+        fr.deal_round(deck, rules, dealer=3)
+    fr.deal_round(deck, FamRules(players=4, game="scopone", redeal_three_kings=False), dealer=3)
+
+
+def test_example_7_paranoid_margin() -> None:
+    assert fr.margin_for([5, 3, 4], 2) == -1
+    assert fr.margin_for([5, 3, 4], 0) == 1
+    assert fr.margin_for([5, 3], 1) == -2
+
+
+# --------------------------------------------------------------------------------------------
+# The reference's own rules: deals, scopas, leftovers, searches
+# --------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("players, game, deals", [(2, "scopa", 6), (3, "scopa", 4), (4, "scopa", 3),
+                                                  (6, "scopa", 2), (4, "scopone", 1), (4, "scientifico", 1)])
+def test_deal_order_from_a_deck(players: int, game: str, deals: int) -> None:
+    rules = FamRules(players=players, game=game)
+    deck = list(fr.DECK)
+    dealer = players - 2                           # the leader is the last seat
+    s = fr.deal_round(deck, rules, dealer)
+    size, leader = rules.hand_size(), players - 1
+    assert s.to_move == leader and s.dealer == dealer
+    assert s.hands[leader] == frozenset(deck[:size])
+    assert s.hands[0] == frozenset(deck[size:2 * size])
+    assert s.hands[dealer] == frozenset(deck[(players - 1) * size:players * size])
+    table_at = players * size
+    assert s.table == frozenset(deck[table_at:table_at + rules.table_size()])
+    assert len(s.deals) == deals - 1
+    stock = deck[table_at + rules.table_size():]
+    for k, deal in enumerate(s.deals):
+        base = k * 3 * players
+        assert deal[leader] == frozenset(stock[base:base + 3])
+        assert deal[dealer] == frozenset(stock[base + 3 * (players - 1):base + 3 * players])
+
+
+def test_two_players_keep_the_record_format() -> None:
+    deck = list(fr.DECK)
+    s = fr.deal_round(deck, FamRules(), dealer=1)
+    assert s.hands == (frozenset(deck[0:3]), frozenset(deck[3:6])) and s.table == frozenset(deck[6:10])
+    assert s.deals[0] == (frozenset(deck[10:13]), frozenset(deck[13:16]))
+
+
+def test_scopa_last_play_and_leftovers() -> None:
+    rules = FamRules(players=3)
+    # the very last play sweeps: no scopa; with last_sweep_counts it scores
+    s = state(rules, ["", "", "7c"], "3d 4s", to_move=2, last=0)
+    after = s.play(("7c", fs("3d 4s")))
+    assert after.is_over() and after.scopas == (0, 0, 0) and after.piles[2] == fs("7c 3d 4s")
+    s2 = state(FamRules(players=3, last_sweep_counts=True), ["", "", "7c"], "3d 4s", to_move=2, last=0)
+    assert s2.play(("7c", fs("3d 4s"))).scopas == (0, 0, 1)
+    # the last play of an earlier deal scores, and every seat gets 3 more from the leader on
+    deal = ("Ab 2b 3b", "4b 5b 6b", "7b Fb Cb")
+    s3 = state(rules, ["", "", "7c"], "3d 4s", to_move=2, deals=[deal], last=0)
+    after = s3.play(("7c", fs("3d 4s")))
+    assert after.scopas == (0, 0, 1) and after.hands == tuple(fs(h) for h in deal) and after.to_move == 0
+    # leftovers go to the last capturing player, never a scopa
+    s4 = state(rules, ["", "", "7c"], "3d 5s", to_move=2, last=1)
+    after = s4.play(("7c", E))
+    assert after.table == E and after.piles[1] == fs("3d 5s 7c") and after.scopas == (0, 0, 0)
+    # nobody captured: they stay on the table
+    s5 = state(rules, ["", "", "7c"], "3d 5s", to_move=2)
+    assert s5.play(("7c", E)).table == fs("3d 5s 7c")
+
+
+def test_ace_sweep_and_fewest_cards_in_the_family() -> None:
+    rules = FamRules(players=4, asso_piglia_tutto=True)
+    s = state(rules, ["Ad 2c", "3c", "4c", "5c"], "5d 6d")
+    assert s.moves() == {("Ad", fs("5d 6d")), ("2c", E)}
+    assert s.play(("Ad", fs("5d 6d"))).scopas == (0, 0, 0, 0)
+    counts = FamRules(players=4, asso_piglia_tutto=True, ace_sweep_is_scopa=True)
+    assert state(counts, ["Ad 2c", "3c", "4c", "5c"], "5d 6d").play(("Ad", fs("5d 6d"))).scopas == (1, 0, 0, 0)
+    few = FamRules(players=3, fewest_cards=True)
+    assert legal_moves_of(["Fc"], "6d 5d 3c 2s Ab".split(), few) == {("Fc", fs("6d 2s")), ("Fc", fs("5d 3c"))}
+
+
+def test_primiera_missing_suit_and_napola_per_side() -> None:
+    piles = [["7d", "7c", "7s", "7b"], ["6d", "6c", "6s"], ["Ad", "2d", "3d", "4d"]]
+    r = score(piles, (0, 0, 0), FamRules(players=3, napola=True))
+    assert r["primiera"] == [84, None, None] and r["primiera_winner"] == 0
+    assert r["carte"] is None                                   # 4 / 3 / 4 cards
+    assert r["napola"] == [0, 0, 4] and r["points"] == [1 + 1, 0, 4 + 1]   # settebello, primiera; napola, denari
+    z = score(piles, (0, 0, 0), FamRules(players=3, primiera_missing_suit="zero"))
+    assert z["primiera"] == [84, 54, 16] and z["primiera_winner"] == 0
+    shared = score([["7c", "6s", "Ad", "5b"], ["7s", "6c", "Ab", "5d"], []], (0, 0, 0),
+                   FamRules(players=3, primiera_missing_suit="zero"))
+    assert shared["primiera"] == [70, 70, 0] and shared["primiera_winner"] is None
+
+
+def test_paranoid_and_maxn_on_a_small_three_player_end() -> None:
+    rules = FamRules(players=3)
+    # seat 0 can take the settebello with its 7 or lay down; the others only lay down
+    s = state(rules, ["7c 2b", "Rs Fb", "Cs Ab"], "7d", piles=["", "", ""], last=None)
+    values = fr.move_values(s)
+    assert set(values) == s.moves()
+    assert fr.minimax(s) == max(values.values())
+    points, move = fr.maxn(s)
+    assert points[0] == max(fr.maxn(s.play(m))[0][0] for m in s.moves())
+    assert move == min((m for m in s.moves() if fr.maxn(s.play(m))[0][0] == points[0]),
+                       key=fr.canonical_key)
+
+
+@pytest.mark.parametrize("rules", [FamRules(), FamRules(players=3), FamRules(players=4),
+                                   FamRules(players=4, partnerships=False), FamRules(players=6),
+                                   FamRules(players=4, game="scopone"), FamRules(players=4, game="scientifico"),
+                                   FamRules(players=3, capture="fifteen", optional_capture=True)],
+                         ids=lambda r: f"{r.players}-{r.game}-{r.capture}-{r.partnerships}")
+def test_random_rounds_conserve_the_deck(rules: FamRules) -> None:
+    rng = random.Random(11)
+    for _ in range(30):
+        s = fr.random_state(rng, rules, plays_left=40 - rules.table_size())
+        plays = 0
+        while not s.is_over():
+            assert s.cards_in_play() == 40
+            assert len(s.hands[s.to_move]) == max(len(h) for h in s.hands)
+            s = s.play(rng.choice(sorted(s.moves(), key=fr.canonical_key)))
+            plays += 1
+        assert plays == 40 - rules.table_size() and s.cards_in_play() == 40
+        assert not s.table or s.last_capturer is None
+
+
+# --------------------------------------------------------------------------------------------
+# The family reference with two players agrees with the two-player reference
+# --------------------------------------------------------------------------------------------
+
+def to_two_player(s: FamState) -> RefState:
+    r = s.rules
+    stock = [c for deal in s.deals for hand in (deal[1 - s.dealer], deal[s.dealer])
+             for c in sorted(hand, key=fr.DECK.index)]
+    return RefState(s.hands, s.table, s.piles, s.scopas, stock, s.to_move, s.dealer, s.last_capturer,
+                    RefRules(asso_piglia_tutto=r.asso_piglia_tutto, ace_sweep_is_scopa=r.ace_sweep_is_scopa,
+                             re_bello=r.re_bello, napola=r.napola, fewest_cards=r.fewest_cards,
+                             primiera_missing_suit=r.primiera_missing_suit))
+
+
+@pytest.mark.parametrize("rules", [FamRules(), FamRules(asso_piglia_tutto=True, napola=True),
+                                   FamRules(fewest_cards=True, re_bello=True, primiera_missing_suit="zero")],
+                         ids=["default", "apt-napola", "fewest-rebello-zero"])
+def test_two_players_agree_with_the_two_player_reference(rules: FamRules) -> None:
+    rng = random.Random(3)
+    for _ in range(300):
+        s = fr.random_state(rng, rules)
+        two = to_two_player(s)
+        assert s.moves() == two.moves(), s.show()
+        assert s.points() == list(two.points()), s.show()
+        if s.is_over():
+            continue
+        move = rng.choice(sorted(s.moves(), key=fr.canonical_key))
+        after, two_after = s.play(move), two.play(move)
+        assert to_two_player(after) == two_after, s.show()
+    for _ in range(40):
+        s = fr.random_state(rng, rules, plays_left=rng.randrange(2, 7))
+        assert fr.minimax(s) == to_two_player(s).minimax(), s.show()
