@@ -91,7 +91,7 @@ cdef int f_root_value(FSearch* F, const FState* root, int want, FRootResult* FR)
         while not f_round_over(&node) and R.pv_len < MAX_PV and not S.stop:
             moves = F.moves           # level 0 is free: the tests search from level 1
             n = f_generate_moves(&node, F.game.rules, moves)
-            f_order_moves(&node, moves, n, 0, F.game.rules)
+            f_order_moves(&node, &F.game, moves, n, 0)
             found = -1
             for i in range(n):
                 if n == 1 or f_achieves(F, &node, moves[i], value):

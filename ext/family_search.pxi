@@ -126,10 +126,25 @@ cdef int f_leaf(const FSearch* F, const FState* s) noexcept nogil:
     return v if F.team[s.to_move] == 0 else -v
 
 
-cdef inline int f_move_score(const FState* s, uint64_t move, int rules) noexcept nogil:
+cdef inline bint can_sweep(uint64_t table, int table_value, uint64_t hand, int rules) noexcept nogil:
+    """Can a card of `hand` take the whole of `table` at once?"""
+    cdef int v
+    if not table or not hand:
+        return False
+    if rules & RULE_FIFTEEN:
+        v = 15 - table_value
+        return 1 <= v <= 10 and (hand & VALUE_CARDS[v]) != 0
+    if (rules & RULE_ASSO_PIGLIA_TUTTO) and (hand & VALUE_CARDS[1]) and not (table & VALUE_CARDS[1]):
+        return True
+    # a single card of value v, or a sum of several (none of them alone worth v)
+    return table_value <= 10 and (hand & VALUE_CARDS[table_value]) != 0
+
+
+cdef inline int f_move_score(const FState* s, const FGame* g, uint64_t move) noexcept nogil:
     """Ordering: sweeps, then captures by what they win (settebello, coins, sevens, sixes,
-    cards); lay-downs last, better when they leave the next seat no sweep."""
-    cdef int card = move_card(move), t
+    cards), then lay-downs; any move that leaves the next seat (its hand is known) a sweep
+    much later when that seat is an opponent."""
+    cdef int card = move_card(move), t, nxt = g.next_seat[s.to_move]
     cdef uint64_t bit = 1ULL << card, capture = move_capture(move), won
     cdef int score
     if capture:
@@ -140,22 +155,25 @@ cdef inline int f_move_score(const FState* s, uint64_t move, int rules) noexcept
         if won & (1ULL << SETTEBELLO):
             score += 300
         score += 40 * popcount(won & COINS) + 30 * popcount(won & VALUE_CARDS[7]) + 15 * popcount(won & VALUE_CARDS[6])
+        t = s.table_value - cards_value(capture)
+        if can_sweep(s.table & ~capture, t, s.hand[nxt], g.rules):
+            score += 100 if g.side[nxt] == g.side[s.to_move] else -600
         return score
     t = s.table_value + CARD_VALUE[card]
-    if rules & RULE_FIFTEEN:            # a card v sweeps a table adding up to 15 - v: 5..14
-        score = 200 if t > 14 else 0
-    else:
-        score = 200 if t > 10 else 0
+    score = 0
+    if can_sweep(s.table | bit, t, s.hand[nxt], g.rules):
+        score = 100 if g.side[nxt] == g.side[s.to_move] else -600
     if bit & COINS:
         score -= 20
     if CARD_VALUE[card] >= 6 and CARD_VALUE[card] <= 7:
         score -= 30
     if card == SETTEBELLO:
         score -= 300
+    score -= CARD_VALUE[card]           # lay the small cards first: they leave the table less to take
     return score
 
 
-cdef void f_order_moves(const FState* s, uint64_t* moves, int n, uint64_t first, int rules) noexcept nogil:
+cdef void f_order_moves(const FState* s, const FGame* g, uint64_t* moves, int n, uint64_t first) noexcept nogil:
     cdef int scores[ORDER_LIMIT]
     cdef int i, j, sc
     cdef uint64_t m
@@ -168,7 +186,7 @@ cdef void f_order_moves(const FState* s, uint64_t* moves, int n, uint64_t first,
                 moves[0] = first
         return
     for i in range(n):
-        scores[i] = (1 << 30) if moves[i] == first else f_move_score(s, moves[i], rules)
+        scores[i] = (1 << 30) if moves[i] == first else f_move_score(s, g, moves[i])
     for i in range(1, n):
         m = moves[i]
         sc = scores[i]
@@ -184,6 +202,44 @@ cdef void f_order_moves(const FState* s, uint64_t* moves, int n, uint64_t first,
 cdef inline int f_plies(const FSearch* F, const FState* s) noexcept nogil:
     """Cards still to play (the subtree's size, for replacement), at most 63."""
     return popcount(s.in_hands | F.stock_mask[s.deals_left]) & 63
+
+
+cdef inline bint f_can_capture(int card, uint64_t table, int rules) noexcept nogil:
+    """Does playing `card` on `table` take anything?"""
+    cdef int need, b
+    cdef uint32_t sums = 1
+    cdef uint64_t low
+    if not (rules & RULE_FIFTEEN):
+        return can_capture(card, table, rules)
+    need = 15 - CARD_VALUE[card]
+    low = table & LOW_CARDS[need]
+    while low:
+        b = lowest_bit(low)
+        low &= low - 1
+        sums |= sums << CARD_VALUE[b]
+    return (sums >> need) & 1
+
+
+cdef inline bint f_last_card_fast(const FSearch* F, const FState* s) noexcept nogil:
+    """The round's last card, when every legal play of it ends alike (whatever it takes, the
+    leftovers follow it to the same pile; no sweep scores): no lay-down choice, no last sweep."""
+    return (s.deals_left == 0 and popcount(s.in_hands) == 1
+            and not (F.game.rules & (RULE_OPTIONAL_CAPTURE | RULE_LAST_SWEEP_COUNTS)))
+
+
+cdef inline void f_last_card_end(const FSearch* F, const FState* s, FState* end) noexcept nogil:
+    cdef int card = lowest_bit(s.in_hands)
+    end[0] = s[0]
+    f_apply_move(end, &F.game, make_move(card, s.table if f_can_capture(card, s.table, F.game.rules) else 0))
+
+
+cdef inline int f_last_card_value(const FSearch* F, const FState* s) noexcept nogil:
+    """Its value for the seat to move, without generating moves (the node is counted by the caller)."""
+    cdef FState end
+    cdef int v
+    f_last_card_end(F, s, &end)
+    v = f_leaf(F, &end)
+    return v if F.team[end.to_move] == F.team[s.to_move] else -v
 
 
 cdef inline int f_child_value(FSearch* F, const FState* s, const FState* child, int r,
@@ -210,6 +266,8 @@ cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) 
         return 0
     if s.in_hands == 0:                 # f_apply_move deals: the end of the round
         return f_leaf(F, s)
+    if f_last_card_fast(F, s):
+        return f_last_card_value(F, s)
     use_table = S.use_table and popcount(s.in_hands) >= F.table_min_cards
     moves = F.moves + ply * FMAX_MOVES
     if use_table:
@@ -226,7 +284,7 @@ cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) 
     n = f_generate_moves(s, F.game.rules, moves)
     if n == 0:
         return f_leaf(F, s)
-    f_order_moves(s, moves, n, table_move, F.game.rules)
+    f_order_moves(s, &F.game, moves, n, table_move)
     best = -VALUE_INF
     best_move = moves[0]
     a = alpha
@@ -300,6 +358,10 @@ cdef void f_maxn(FSearch* F, const FState* s, int ply, int* out) noexcept nogil:
         return
     if s.in_hands == 0:
         side_points(s, &F.game, False, out)
+        return
+    if f_last_card_fast(F, s):
+        f_last_card_end(F, s, &child)
+        side_points(&child, &F.game, False, out)
         return
     use_table = S.use_table and popcount(s.in_hands) >= F.table_min_cards
     if use_table:
