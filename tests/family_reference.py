@@ -1,8 +1,9 @@
 """Slow, independent reference of the whole Scopa family (test oracle).
 
 Written from /work/shared/FAMILY.md and /work/shared/RULES.md alone, to be read rather than run
-fast: cards are two-character strings, card sets are frozensets, captures come from
-``itertools.combinations`` and the searches are bare recursions. It shares no code with the
+fast: cards are two-character strings, card sets are frozensets, captures come from a bare
+subset-sum recursion (checked against ``itertools.combinations`` in the tests) and the searches
+are plain recursions. It shares no code with the
 ``scopa_solver`` package nor with ``reference.py`` (the two-player oracle), so a disagreement
 points at a bug in one of the two engines, not at a shared helper.
 
@@ -15,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import combinations
 from typing import Optional
 
 RANK_LETTERS = "A234567FCR"     # capture value = position + 1
@@ -41,8 +41,8 @@ def card_suit(card: str) -> str:
 
 
 def canonical_key(move: Move) -> tuple[int, int]:
-    """The package's canonical move order: the played card's index (suit * 10 + rank - 1), then
-    the taken set read as a 40-bit number. Only max^n's tie rule needs an order."""
+    """A fixed move order: the played card's index (suit * 10 + rank - 1), then the taken set
+    read as a 40-bit number. Only max^n's tie rule needs an order (see ``maxn``)."""
     card, taken = move
     return DECK.index(card), sum(1 << DECK.index(c) for c in taken)
 
@@ -122,13 +122,23 @@ def is_ace_sweep(card: str, table: frozenset, rules: FamRules) -> bool:
             and all(card_value(t) != 1 for t in table))
 
 
+def subsets_summing(cards: Sequence[str], total: int):
+    """Every subset of ``cards`` whose values add up to ``total`` (each card used at most once)."""
+    if total == 0:
+        yield ()
+        return
+    if not cards or total < 0:
+        return
+    first, rest = cards[0], cards[1:]
+    for subset in subsets_summing(rest, total - card_value(first)):
+        yield (first,) + subset
+    yield from subsets_summing(rest, total)
+
+
 def capture_sets(card: str, table: frozenset, rules: FamRules) -> set:
     """Every set of table cards ``card`` may take (an empty result: it can take nothing)."""
-    if rules.capture == "fifteen":
-        need = 15 - card_value(card)
-        found = {frozenset(combo) for size in range(1, len(table) + 1)
-                 for combo in combinations(sorted(table), size)
-                 if sum(card_value(t) for t in combo) == need}
+    if rules.capture == "fifteen":      # any one or more cards making 15 with the card played
+        found = {frozenset(s) for s in subsets_summing(sorted(table), 15 - card_value(card))}
     else:
         if is_ace_sweep(card, table, rules):
             return {table}
@@ -136,9 +146,7 @@ def capture_sets(card: str, table: frozenset, rules: FamRules) -> set:
         singles = {frozenset([t]) for t in table if card_value(t) == v}
         if singles:
             return singles        # single match first: no sums then
-        found = {frozenset(combo) for size in range(2, len(table) + 1)
-                 for combo in combinations(sorted(table), size)
-                 if sum(card_value(t) for t in combo) == v}
+        found = {frozenset(s) for s in subsets_summing(sorted(table), v) if len(s) >= 2}
     if found and rules.fewest_cards:
         fewest = min(len(s) for s in found)
         found = {s for s in found if len(s) == fewest}
@@ -383,9 +391,12 @@ def move_values(state: FamState) -> dict:
     return {m: minimax(state.play(m), side, memo) for m in state.moves()}
 
 
-def maxn(state: FamState, memo: Optional[dict] = None) -> tuple:
+def maxn(state: FamState, memo: Optional[dict] = None, order=None) -> tuple:
     """Max^n: ``(points, move)``: every side's round points when each seat maximises its own
-    side's points, ties to the first move in the canonical order; move None at the end."""
+    side's points, ties to the first move in the canonical order; move None at the end.
+
+    The rule book leaves the canonical order open: ``order(state)`` lists the state's moves in
+    it (default: by ``canonical_key``); the cross-checks pass the package's order."""
     if memo is None:
         memo = {}
     if state in memo:
@@ -395,8 +406,10 @@ def maxn(state: FamState, memo: Optional[dict] = None) -> tuple:
     else:
         me = state.side_to_move()
         best = None
-        for move in sorted(state.moves(), key=canonical_key):
-            points, _ = maxn(state.play(move), memo)
+        moves = sorted(state.moves(), key=canonical_key) if order is None else order(state)
+        assert set(moves) == state.moves() and len(moves) == len(state.moves())
+        for move in moves:
+            points, _ = maxn(state.play(move), memo, order)
             if best is None or points[me] > best[0][me]:
                 best = (points, move)
         result = best

@@ -6,6 +6,7 @@ Everything is seeded, so a failure names a reproducible position (``FamState.sho
 from __future__ import annotations
 
 import random
+from itertools import combinations
 
 import pytest
 
@@ -57,6 +58,17 @@ def test_fifteen_options() -> None:
         ("Rc", fs("5d")), ("Rc", fs("4s Ab")), ("Rc", fs("3c 2d"))}
     with pytest.raises(ValueError):
         FamRules(capture="fifteen", asso_piglia_tutto=True)
+
+
+def test_subset_sums_are_every_combination() -> None:
+    rng = random.Random(4)
+    for _ in range(100):
+        table = rng.sample(fr.DECK, rng.randrange(0, 13))
+        total = rng.randrange(0, 16)
+        brute = {frozenset(c) for size in range(len(table) + 1) for c in combinations(table, size)
+                 if sum(fr.card_value(x) for x in c) == total}
+        found = [frozenset(s) for s in fr.subsets_summing(table, total)]
+        assert set(found) == brute and len(found) == len(brute)
 
 
 def test_example_3_partnership_piles_are_pooled() -> None:
@@ -233,7 +245,7 @@ def to_two_player(s: FamState) -> RefState:
                          ids=["default", "apt-napola", "fewest-rebello-zero"])
 def test_two_players_agree_with_the_two_player_reference(rules: FamRules) -> None:
     rng = random.Random(3)
-    for _ in range(300):
+    for _ in range(120):
         s = fr.random_state(rng, rules)
         two = to_two_player(s)
         assert s.moves() == two.moves(), s.show()
@@ -243,6 +255,266 @@ def test_two_players_agree_with_the_two_player_reference(rules: FamRules) -> Non
         move = rng.choice(sorted(s.moves(), key=fr.canonical_key))
         after, two_after = s.play(move), two.play(move)
         assert to_two_player(after) == two_after, s.show()
-    for _ in range(40):
+    for _ in range(20):
         s = fr.random_state(rng, rules, plays_left=rng.randrange(2, 7))
         assert fr.minimax(s) == to_two_player(s).minimax(), s.show()
+
+
+# --------------------------------------------------------------------------------------------
+# The package's family engine against the reference
+# --------------------------------------------------------------------------------------------
+
+kernel = pytest.importorskip("scopa_solver.kernel")
+needs_family = pytest.mark.skipif(not hasattr(kernel, "family_legal_moves"),
+                                  reason="the family kernel is not there yet")
+
+GAMES = {
+    "2p-fifteen": FamRules(players=2, capture="fifteen"),
+    "2p-fifteen-optional": FamRules(players=2, capture="fifteen", optional_capture=True, re_bello=True),
+    "3p": FamRules(players=3),
+    "3p-fifteen-napola": FamRules(players=3, capture="fifteen", napola=True, primiera_missing_suit="zero"),
+    "4p": FamRules(players=4),
+    "4p-alone-aces": FamRules(players=4, partnerships=False, asso_piglia_tutto=True, ace_sweep_is_scopa=True),
+    "4p-fifteen-fewest": FamRules(players=4, capture="fifteen", fewest_cards=True, optional_capture=True),
+    "6p": FamRules(players=6),
+    "6p-alone-zero": FamRules(players=6, partnerships=False, primiera_missing_suit="zero", re_bello=True),
+    "scopone": FamRules(players=4, game="scopone"),
+    "scopone-fewest-aces": FamRules(players=4, game="scopone", fewest_cards=True, asso_piglia_tutto=True,
+                                    napola=True),
+    "scientifico": FamRules(players=4, game="scientifico"),
+    "scientifico-last-sweep": FamRules(players=4, game="scientifico", last_sweep_counts=True, re_bello=True),
+}
+GAME_NAMES = list(GAMES)
+BIT_NAMES = ("asso_piglia_tutto", "ace_sweep_is_scopa", "re_bello", "napola", "fewest_cards",
+             "optional_capture", "last_sweep_counts")
+SCORE_KEYS = ("cards", "coins", "primiera", "napola", "points", "carte", "denari", "settebello",
+              "primiera_winner", "re_bello")
+
+
+def mask(cards) -> int:
+    return sum(1 << fr.DECK.index(c) for c in cards)
+
+
+def cards_of(m: int) -> frozenset:
+    return frozenset(c for i, c in enumerate(fr.DECK) if m >> i & 1)
+
+
+def rule_bits(r: FamRules) -> int:
+    names = [n for n in BIT_NAMES if getattr(r, n)]
+    names += ["primiera_zero"] * (r.primiera_missing_suit == "zero") + ["fifteen"] * (r.capture == "fifteen")
+    return sum(kernel.RULE_BITS[n] for n in names)
+
+
+def to_kernel(s: FamState):
+    return kernel.FamilyState(
+        players=s.rules.players, hands=tuple(mask(h) for h in s.hands), table=mask(s.table),
+        piles=tuple(mask(p) for p in s.piles), scopas=tuple(s.scopas), to_move=s.to_move, dealer=s.dealer,
+        last_capturer=-1 if s.last_capturer is None else s.last_capturer,
+        deals=tuple(tuple(mask(h) for h in d) for d in s.deals), rules=rule_bits(s.rules), sides=s.rules.sides())
+
+
+def from_kernel(k, rules: FamRules) -> FamState:
+    return FamState(rules, tuple(cards_of(h) for h in k.hands), cards_of(k.table),
+                    tuple(cards_of(p) for p in k.piles), tuple(k.scopas),
+                    tuple(tuple(cards_of(h) for h in d) for d in k.deals), k.to_move, k.dealer,
+                    None if k.last_capturer == -1 else k.last_capturer)
+
+
+def unpack(packed: int) -> tuple:
+    return fr.DECK[packed >> 40], cards_of(packed & ((1 << 40) - 1))
+
+
+def kernel_order(s: FamState) -> list:
+    return [unpack(p) for p in kernel.family_legal_moves(to_kernel(s))]
+
+
+def kernel_score(s: FamState) -> dict:
+    return kernel.family_score(tuple(mask(p) for p in s.piles), tuple(s.scopas), s.rules.sides(),
+                               rule_bits(s.rules))
+
+
+def check_round(s: FamState, rng: random.Random, every_move: bool) -> int:
+    """Walk one round in both engines from ``s``; every position: the moves agree, the package
+    keeps its state as the reference does, the successors (of every move, or of the one played)
+    agree with their events; at the end the scores agree. Returns the positions checked."""
+    rules, seen = s.rules, 0
+    k = to_kernel(s)
+    while True:
+        assert from_kernel(k, rules) == s, s.show()
+        assert sum(bin(m).count("1") for m in (*k.hands, k.table, *k.piles, *(h for d in k.deals for h in d))) == 40
+        packed = kernel.family_legal_moves(k)
+        assert len(set(packed)) == len(packed), s.show()
+        assert {unpack(p) for p in packed} == s.moves(), s.show()
+        seen += 1
+        if s.is_over():
+            break
+        chosen = rng.randrange(len(packed))
+        for i, p in enumerate(packed):
+            if not every_move and i != chosen:
+                continue
+            move = unpack(p)
+            where = f"{s.show()} move {move[0]}x{sorted(move[1])}"
+            try:
+                after, events = kernel.family_play(k, p)
+            except ValueError as error:
+                raise AssertionError(f"{where}: {error}") from None
+            ref_after = s.play(move)
+            assert from_kernel(after, rules) == ref_after, where
+            assert events.scopa == (sum(ref_after.scopas) > sum(s.scopas)), where
+            assert events.dealt == (len(ref_after.deals) < len(s.deals)), where
+            table_left = (s.table - move[1]) if move[1] else s.table | {move[0]}
+            ends_with_leftovers = ref_after.is_over() and ref_after.last_capturer is not None
+            assert events.leftovers == (mask(table_left) if ends_with_leftovers else 0), where
+            if ends_with_leftovers and table_left:
+                assert events.leftovers_to == ref_after.last_capturer, where
+            if i == chosen:
+                next_pair = after, ref_after
+        k, s = next_pair
+    got, want = kernel_score(s), score(s.piles, s.scopas, rules)
+    assert {key: list(got[key]) if isinstance(got[key], (list, tuple)) else got[key] for key in SCORE_KEYS} \
+        == {key: want[key] for key in SCORE_KEYS}, s.show()
+    return seen
+
+
+def rounds_agree(name: str, rounds: int, seed: int) -> None:
+    rules = GAMES[name]
+    rng = random.Random(seed * 100 + GAME_NAMES.index(name))
+    positions = 0
+    for r in range(rounds):
+        start = fr.random_state(rng, rules, plays_left=40 - rules.table_size())
+        positions += check_round(start, rng, every_move=r % 2 == 0)
+    assert positions == rounds * (41 - rules.table_size())
+
+
+@needs_family
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_moves_plays_and_scores_agree(name: str) -> None:
+    rounds_agree(name, 10, seed=1)
+
+
+@needs_family
+@pytest.mark.slow
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_moves_plays_and_scores_agree_slow(name: str) -> None:
+    rounds_agree(name, 300, seed=2)
+
+
+def random_piles(rng: random.Random, rules: FamRules) -> tuple:
+    """Random piles per seat (some cards out of play) and scopas for seats that captured."""
+    n = rules.players
+    piles: list = [[] for _ in range(n)]
+    out = rng.choice((0.0, 0.0, 0.2, 0.7))
+    skew = [rng.random() + 0.05 for _ in range(n)]
+    for card in fr.DECK:
+        if rng.random() >= out:
+            piles[rng.choices(range(n), weights=skew)[0]].append(card)
+    if rng.random() < 0.3:                       # a coin run: napola of every length
+        owner, run = rng.randrange(n), [r + "d" for r in fr.RANK_LETTERS[:rng.randrange(3, 11)]]
+        piles = [[c for c in p if c not in run] for p in piles]
+        piles[owner] += run
+    scopas = tuple(rng.randrange(4) if p else 0 for p in piles)
+    return tuple(frozenset(p) for p in piles), scopas
+
+
+def scores_agree(name: str, count: int, seed: int) -> None:
+    rules = GAMES[name]
+    rng = random.Random(seed * 100 + GAME_NAMES.index(name))
+    ties = 0
+    for _ in range(count):
+        piles, scopas = random_piles(rng, rules)
+        got = kernel.family_score(tuple(mask(p) for p in piles), scopas, rules.sides(), rule_bits(rules))
+        want = score(piles, scopas, rules)
+        assert {key: list(got[key]) if isinstance(got[key], (list, tuple)) else got[key] for key in SCORE_KEYS} \
+            == {key: want[key] for key in SCORE_KEYS}, (piles, scopas)
+        ties += want["carte"] is None or want["primiera_winner"] is None
+    assert ties > 0          # shared tops and disqualified primiera are reached
+
+
+@needs_family
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_scores_agree_on_random_piles(name: str) -> None:
+    scores_agree(name, 400, seed=1)
+
+
+@needs_family
+@pytest.mark.slow
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_scores_agree_on_random_piles_slow(name: str) -> None:
+    scores_agree(name, 20000, seed=2)
+
+
+def end_positions(name: str, count: int, seed: int, plays: tuple) -> list:
+    rules = GAMES[name]
+    rng = random.Random(seed * 100 + GAME_NAMES.index(name))
+    return [fr.random_state(rng, rules, plays_left=rng.choice(plays)) for _ in range(count)]
+
+
+def values_agree(name: str, count: int, seed: int, plays: tuple) -> None:
+    states = end_positions(name, count, seed, plays)
+    results = kernel.run_batch([to_kernel(s) for s in states], want=kernel.WANT_ALL | kernel.WANT_BEST,
+                               family=True, objective="value")
+    for s, res in zip(states, results):
+        values = fr.move_values(s)
+        best = max(values.values())
+        assert (res.lower, res.upper) == (best, best), s.show()
+        assert fr.minimax(s) == best
+        moves = [unpack(p) for p in res.moves]
+        assert set(moves) == set(values) and len(moves) == len(values), s.show()
+        for move, (lo, hi) in zip(moves, res.move_bounds):
+            assert lo <= values[move] <= hi, (s.show(), move, lo, hi, values[move])
+            assert lo == hi or hi <= best, (s.show(), move)     # only a worse move may stay a bound
+        assert {unpack(p) for p in res.best} == {m for m, v in values.items() if v == best}, s.show()
+
+
+def small_plays(name: str) -> tuple:
+    """The last 4..8 plays; 3..6 where every card may also be laid down (the reference's trees
+    grow much faster there)."""
+    return (3, 4, 5, 6) if GAMES[name].optional_capture else (4, 5, 6, 7, 8)
+
+
+@needs_family
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_values_agree_on_round_ends(name: str) -> None:
+    values_agree(name, 12, seed=1, plays=small_plays(name))
+
+
+@needs_family
+@pytest.mark.slow
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_values_agree_on_round_ends_slow(name: str) -> None:
+    players = GAMES[name].players
+    values_agree(name, 150, seed=2, plays=(4, 6, 8, 9, 10, 11) if players < 6 else (6, 8, 10, 12))
+
+
+def maxn_agrees(name: str, count: int, seed: int, plays: tuple) -> None:
+    states = end_positions(name, count, seed, plays)
+    results = kernel.run_batch([to_kernel(s) for s in states], want=kernel.WANT_BEST, family=True,
+                               objective="maxn")
+    for s, res in zip(states, results):
+        points, move = fr.maxn(s, order=kernel_order)
+        mine = points[s.side_to_move()]
+        assert (res.lower, res.upper) == (mine, mine), s.show()
+        assert tuple(res.points) == points, s.show()
+        if res.best is not None:
+            assert unpack(res.best[0]) == move, s.show()
+
+
+def last_deal(name: str) -> int:
+    rules = GAMES[name]
+    return 3 * rules.players if rules.game == "scopa" else 8
+
+
+@needs_family
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_maxn_agrees_on_the_last_plays(name: str) -> None:
+    full = last_deal(name)
+    maxn_agrees(name, 10, seed=1, plays=tuple(p for p in small_plays(name) if p <= full))
+
+
+@needs_family
+@pytest.mark.slow
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_maxn_agrees_on_the_last_deal_slow(name: str) -> None:
+    full = last_deal(name)
+    plays = (full,) if full <= 12 else (12, 13)
+    maxn_agrees(name, 30, seed=2, plays=plays)
