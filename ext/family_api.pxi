@@ -222,6 +222,8 @@ cdef class FamilySearcher:
             raise MemoryError(f"cannot allocate a {mb:g} MiB transposition table")
         self.F.S.use_table = self.F.S.table.entries != NULL
         self.F.table_min_cards = F_TABLE_MIN_CARDS
+        self.F.killer_bonus = 300       # measured: 10-20% fewer nodes; history counts only cost nodes
+        self.F.history_weight = 0
         # malloc, not calloc: only the levels a search reaches are ever touched
         self.F.moves = <uint64_t*>malloc(FMAX_PLIES * FMAX_MOVES * sizeof(uint64_t))
         if self.F.moves == NULL:
@@ -249,6 +251,12 @@ cdef class FamilySearcher:
     def set_table_min_cards(self, int cards):
         """Probe the table only at nodes with at least this many cards in hands (tuning)."""
         self.F.table_min_cards = max(0, cards)
+
+    def set_ordering(self, int killer_bonus, int history_weight):
+        """Move-ordering knobs (tuning): the score bonus of a killer move and the weight of the
+        history counts (1024: one count, one point)."""
+        self.F.killer_bonus = killer_bonus
+        self.F.history_weight = history_weight
 
     def request_stop(self):
         """Ask a search running in another thread to stop soon (it reports an interrupt)."""

@@ -39,6 +39,12 @@ cdef int f_root_value(FSearch* F, const FState* root, int want, FRootResult* FR)
     cdef uint64_t* moves
     if f_round_over(root):
         lower = upper = value = f_leaf(F, root)
+    elif want & FULL_WINDOW:
+        value = f_alphabeta(F, root, -VALUE_INF, VALUE_INF, 0)
+        lower = upper = value
+        if S.stop:
+            lower = -VALUE_INF
+            upper = VALUE_INF
     else:
         value = f_mtdf(F, root, f_leaf(F, root), &lower, &upper)
     R.lower = lower + offset if lower > -VALUE_INF else -VALUE_INF
@@ -225,6 +231,8 @@ cdef int f_root_search(FSearch* F, const FState* root, int want, FRootResult* FR
     S.next_signal_check = 0
     check_limits(S)
     table_new_search(&S.table)
+    memset(F.killer, 0, sizeof(F.killer))
+    memset(F.history, 0, sizeof(F.history))
     R.n_moves = f_generate_moves(root, F.game.rules, F.moves) if not f_round_over(root) else 0
     R.moves = <uint64_t*>malloc(R.n_moves * sizeof(uint64_t) + 1)
     if R.moves == NULL:

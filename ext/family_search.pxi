@@ -33,6 +33,9 @@ ctypedef struct FSearch:
     uint64_t stock_mask[FMAX_DEALS + 1]
     uint64_t* moves          # FMAX_PLIES levels of FMAX_MOVES moves
     int table_min_cards
+    uint64_t killer[FMAX_PLIES][2]   # the last two moves that cut off at each ply
+    int history[FMAX_SEATS][40]      # cutoffs by seat and card played, weighted by depth
+    int killer_bonus, history_weight  # ordering knobs (set_ordering)
 
 
 ctypedef struct FRootResult:
@@ -90,7 +93,7 @@ cdef uint64_t f_position_key(const FSearch* F, const FState* s) noexcept nogil:
     cdef int d = s.deals_left, i
     cdef uint64_t piles[FMAX_SEATS]
     cdef uint64_t key = (s.zkey ^ F.stock_key[d] ^ ZF_SEAT[s.to_move] ^ ZF_DEALER[s.dealer]
-                         ^ ZF_LAST[s.last_capturer + 1] ^ F.game_key)
+                         ^ ZF_LAST[(F.game.side[s.last_capturer] if s.last_capturer >= 0 else -1) + 1] ^ F.game_key)
     cdef int scopas[FMAX_SEATS]
     side_piles(s, &F.game, piles)
     if F.mode == F_TWO:
@@ -173,7 +176,8 @@ cdef inline int f_move_score(const FState* s, const FGame* g, uint64_t move) noe
     return score
 
 
-cdef void f_order_moves(const FState* s, const FGame* g, uint64_t* moves, int n, uint64_t first) noexcept nogil:
+cdef void f_order_moves(const FState* s, const FGame* g, uint64_t* moves, int n, uint64_t first,
+                        const FSearch* F=NULL, int ply=0) noexcept nogil:
     cdef int scores[ORDER_LIMIT]
     cdef int i, j, sc
     cdef uint64_t m
@@ -187,6 +191,10 @@ cdef void f_order_moves(const FState* s, const FGame* g, uint64_t* moves, int n,
         return
     for i in range(n):
         scores[i] = (1 << 30) if moves[i] == first else f_move_score(s, g, moves[i])
+        if F != NULL:
+            if moves[i] == F.killer[ply][0] or moves[i] == F.killer[ply][1]:
+                scores[i] += F.killer_bonus
+            scores[i] += (F.history[s.to_move][move_card(moves[i])] * F.history_weight) >> 10
     for i in range(1, n):
         m = moves[i]
         sc = scores[i]
@@ -284,7 +292,7 @@ cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) 
     n = f_generate_moves(s, F.game.rules, moves)
     if n == 0:
         return f_leaf(F, s)
-    f_order_moves(s, &F.game, moves, n, table_move)
+    f_order_moves(s, &F.game, moves, n, table_move, F, ply)
     best = -VALUE_INF
     best_move = moves[0]
     a = alpha
@@ -302,6 +310,10 @@ cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) 
             if v > a:
                 a = v
                 if a >= beta:
+                    if F.killer[ply][0] != best_move:
+                        F.killer[ply][1] = F.killer[ply][0]
+                        F.killer[ply][0] = best_move
+                    F.history[s.to_move][move_card(best_move)] += popcount(s.in_hands) * popcount(s.in_hands)
                     break
     if use_table:
         table_store(&S.table, key, best if best > alpha else -VALUE_INF, best if best < beta else VALUE_INF,
