@@ -245,4 +245,9 @@ class FamilySearcher:
         """Switch the transposition table off or back on."""
 
     def set_table_min_cards(self, cards: int) -> None:
-        """Probe the table only at nodes with at least this many cards in the hands (tuning)."""
+        """Probe the table only at nodes with at least this many cards in the hands (tuning;
+        default 5)."""
+
+    def set_ordering(self, killer_bonus: int, history_weight: int) -> None:
+        """Move-ordering knobs (tuning): a killer move's bonus (default 300) and the weight of
+        the history counts (1024: a count is a point; default 0)."""
