@@ -269,6 +269,8 @@ needs_family = pytest.mark.skipif(not hasattr(kernel, "family_legal_moves"),
                                   reason="the family kernel is not there yet")
 
 GAMES = {
+    "2p": FamRules(players=2),
+    "2p-aces-napola": FamRules(players=2, asso_piglia_tutto=True, napola=True, re_bello=True),
     "2p-fifteen": FamRules(players=2, capture="fifteen"),
     "2p-fifteen-optional": FamRules(players=2, capture="fifteen", optional_capture=True, re_bello=True),
     "3p": FamRules(players=3),
@@ -518,3 +520,85 @@ def test_maxn_agrees_on_the_last_deal_slow(name: str) -> None:
     full = last_deal(name)
     plays = (full,) if full <= 12 else (12, 13)
     maxn_agrees(name, 30, seed=2, plays=plays)
+
+
+# --------------------------------------------------------------------------------------------
+# The package's Python face (Position, Rules, solve) against the reference
+# --------------------------------------------------------------------------------------------
+
+RULE_FIELDS = ("players", "game", "partnerships", "capture", "optional_capture", "last_sweep_counts",
+               "asso_piglia_tutto", "ace_sweep_is_scopa", "fewest_cards", "re_bello", "napola",
+               "primiera_missing_suit", "redeal_three_kings")
+
+
+def package_rules(r: FamRules):
+    from scopa_solver import Rules
+    return Rules(**{f: getattr(r, f) for f in RULE_FIELDS})
+
+
+def move_texts(moves) -> set:
+    return {(str(m.card), frozenset(str(c) for c in m.captures)) for m in moves}
+
+
+def positions_agree(name: str, rounds: int, seed: int) -> None:
+    from scopa_solver import Position
+    rules = GAMES[name]
+    prules = package_rules(rules)
+    rng = random.Random(seed * 100 + GAME_NAMES.index(name))
+    for _ in range(rounds):
+        deck = Position.shuffled_deck(seed=rng.getrandbits(32), rules=prules)
+        dealer = rng.randrange(rules.players)
+        s = fr.deal_round([str(c) for c in deck], rules, dealer)     # refuses a table to deal again
+        pos = Position.from_deck(deck, dealer=dealer, rules=prules)
+        assert pos.is_round_start()
+        while True:
+            assert from_kernel(pos.family_state(), rules) == s, s.show()
+            assert move_texts(pos.legal_moves()) == s.moves(), s.show()
+            if s.is_over():
+                break
+            move = rng.choice(pos.legal_moves())
+            after = s.play((str(move.card), frozenset(str(c) for c in move.captures)))
+            assert pos.is_scopa(move) == (sum(after.scopas) > sum(s.scopas)), s.show()
+            pos, s = pos.play(move), after
+        assert pos.is_round_over()
+        got, want = pos.round_score(), score(s.piles, s.scopas, rules)
+        assert list(got.total) == want["points"], s.show()
+        assert [p.cards for p in got.sides] == want["cards"] and [p.primiera for p in got.sides] == want["primiera"]
+        assert (got.carte, got.denari, got.settebello, got.primiera) == \
+            (want["carte"], want["denari"], want["settebello"], want["primiera_winner"]), s.show()
+
+
+@needs_family
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_package_positions_agree(name: str) -> None:
+    positions_agree(name, 3, seed=1)
+
+
+@needs_family
+@pytest.mark.slow
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_package_positions_agree_slow(name: str) -> None:
+    positions_agree(name, 100, seed=2)
+
+
+def package_position(s: FamState):
+    from scopa_solver import Position
+    return Position.from_kernel_state(to_kernel(s), package_rules(s.rules))
+
+
+@needs_family
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_solve_agrees(name: str) -> None:
+    from scopa_solver import solve
+    for s in end_positions(name, 4, seed=3, plays=small_plays(name)[:3]):
+        pos = package_position(s)
+        assert from_kernel(pos.family_state(), s.rules) == s
+        values = fr.move_values(s)
+        best = max(values.values())
+        result = solve(pos)
+        assert result.value == best, s.show()
+        assert move_texts(result.best_moves) == {m for m, v in values.items() if v == best}, s.show()
+        points, move = fr.maxn(s, order=kernel_order)
+        result = solve(pos, objective="maxn")
+        assert result.value == points[s.side_to_move()] and tuple(result.points) == points, s.show()
+        assert move_texts(result.best_moves[:1]) == {move}, s.show()
