@@ -401,6 +401,43 @@ def test_moves_plays_and_scores_agree_slow(name: str) -> None:
     rounds_agree(name, 300, seed=2)
 
 
+def last_sweeps(name: str, count: int, seed: int) -> list:
+    """Last plays that can sweep: a random state with one play left whose table is replaced by
+    one card (taken from a pile) that the last card captures."""
+    rules = GAMES[name]
+    rng = random.Random(seed * 100 + GAME_NAMES.index(name))
+    made = []
+    while len(made) < count:
+        s = fr.random_state(rng, rules, plays_left=1)
+        (card,) = s.hands[s.to_move]
+        need = 15 - fr.card_value(card) if rules.capture == "fifteen" else fr.card_value(card)
+        takers = [(seat, c) for seat, p in enumerate(s.piles) for c in sorted(p) if fr.card_value(c) == need]
+        if not takers:
+            continue
+        seat, taken = rng.choice(takers)
+        piles = list(s.piles)
+        piles[seat] = piles[seat] - {taken}
+        piles[rng.randrange(rules.players)] |= s.table
+        made.append(FamState(rules, s.hands, frozenset([taken]), tuple(piles), s.scopas, (), s.to_move,
+                             s.dealer, seat).check())
+    return made
+
+
+@needs_family
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_the_last_play_sweep(name: str) -> None:
+    rules = GAMES[name]
+    for s in last_sweeps(name, 20, seed=1):
+        (move,) = [m for m in s.moves() if m[1]]
+        after = s.play(move)
+        assert after.is_over() and sum(after.scopas) - sum(s.scopas) == int(rules.last_sweep_counts)
+        packed = [p for p in kernel.family_legal_moves(to_kernel(s)) if unpack(p) == move]
+        k_after, events = kernel.family_play(to_kernel(s), packed[0])
+        assert from_kernel(k_after, rules) == after, s.show()
+        assert events.scopa == rules.last_sweep_counts and events.leftovers == 0, s.show()
+        assert kernel_score(after)["points"] == after.points(), s.show()
+
+
 def random_piles(rng: random.Random, rules: FamRules) -> tuple:
     """Random piles per seat (some cards out of play) and scopas for seats that captured."""
     n = rules.players
