@@ -639,3 +639,26 @@ def test_solve_agrees(name: str) -> None:
         result = solve(pos, objective="maxn")
         assert result.value == points[s.side_to_move()] and tuple(result.points) == points, s.show()
         assert move_texts(result.best_moves[:1]) == {move}, s.show()
+
+
+@needs_family
+@pytest.mark.parametrize("name", ["3p", "6p", "scopone", "scientifico"])
+def test_redeal_rule_agrees(name: str) -> None:
+    from scopa_solver import Card, Position
+    from scopa_solver.core.flow import redeal_needed
+    rules = GAMES[name]
+    rng = random.Random(GAME_NAMES.index(name))
+    kings = [c for c in fr.DECK if c[0] == "R"]
+    for flag in (True, False):
+        prules = package_rules(FamRules(**{**{f: getattr(rules, f) for f in RULE_FIELDS}, "redeal_three_kings": flag}))
+        for _ in range(200):
+            table = rng.sample(kings, rng.randrange(5)) + rng.sample(fr.DECK[:30], 2)
+            table = table[:4] if rules.table_size() else []
+            ref = fr.needs_redeal(table, FamRules(**{**{f: getattr(rules, f) for f in RULE_FIELDS},
+                                                    "redeal_three_kings": flag}))
+            assert redeal_needed([Card.parse(c) for c in table], prules) == ref, table
+    prules = package_rules(rules)
+    start = rules.players * rules.hand_size()
+    for seed in range(200):
+        deck = [str(c) for c in Position.shuffled_deck(seed=seed, rules=prules)]
+        assert not fr.needs_redeal(deck[start:start + rules.table_size()], rules)
