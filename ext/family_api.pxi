@@ -222,6 +222,7 @@ cdef class FamilySearcher:
             raise MemoryError(f"cannot allocate a {mb:g} MiB transposition table")
         self.F.S.use_table = self.F.S.table.entries != NULL
         self.F.table_min_cards = F_TABLE_MIN_CARDS
+        self.F.table_stride = 1
         self.F.killer_bonus = 300       # measured: 10-20% fewer nodes; history counts only cost nodes
         self.F.history_weight = 0
         # malloc, not calloc: only the levels a search reaches are ever touched
@@ -248,9 +249,11 @@ cdef class FamilySearcher:
         """Switch the transposition table off (baseline measurements) or back on."""
         self.F.S.use_table = enabled and self.F.S.table.entries != NULL
 
-    def set_table_min_cards(self, int cards):
-        """Probe the table only at nodes with at least this many cards in hands (tuning)."""
+    def set_table_min_cards(self, int cards, int stride=1):
+        """Probe the table only at nodes with at least this many cards in hands, and where they
+        are a multiple of `stride` (tuning)."""
         self.F.table_min_cards = max(0, cards)
+        self.F.table_stride = max(1, stride)
 
     def set_ordering(self, int killer_bonus, int history_weight):
         """Move-ordering knobs (tuning): the score bonus of a killer move and the weight of the

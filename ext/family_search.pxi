@@ -33,6 +33,7 @@ ctypedef struct FSearch:
     uint64_t stock_mask[FMAX_DEALS + 1]
     uint64_t* moves          # FMAX_PLIES levels of FMAX_MOVES moves
     int table_min_cards
+    int table_stride         # probe only where the cards in hands are a multiple of it (1: everywhere)
     uint64_t killer[FMAX_PLIES][2]   # the last two moves that cut off at each ply
     int history[FMAX_SEATS][40]      # cutoffs by seat and card played, weighted by depth
     int killer_bonus, history_weight  # ordering knobs (set_ordering)
@@ -265,7 +266,7 @@ cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) 
     cdef FState child
     cdef uint64_t key = 0, table_move = 0, best_move
     cdef uint64_t* moves
-    cdef int n, i, r, v, best, lower, upper, a
+    cdef int n, i, r, v, best, lower, upper, a, cards
     cdef bint use_table
     S.nodes += 1
     if S.nodes >= S.next_check:
@@ -276,7 +277,9 @@ cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) 
         return f_leaf(F, s)
     if f_last_card_fast(F, s):
         return f_last_card_value(F, s)
-    use_table = S.use_table and popcount(s.in_hands) >= F.table_min_cards
+    cards = popcount(s.in_hands)
+    use_table = (S.use_table and cards >= F.table_min_cards
+                 and (F.table_stride <= 1 or cards % F.table_stride == 0))
     moves = F.moves + ply * FMAX_MOVES
     if use_table:
         key = f_position_key(F, s)

@@ -244,9 +244,10 @@ class FamilySearcher:
     def set_table(self, enabled: bool) -> None:
         """Switch the transposition table off or back on."""
 
-    def set_table_min_cards(self, cards: int) -> None:
-        """Probe the table only at nodes with at least this many cards in the hands (tuning;
-        default 5)."""
+    def set_table_min_cards(self, cards: int, stride: int = 1) -> None:
+        """Probe the table only at nodes with at least this many cards in the hands, and where
+        that count is a multiple of `stride` (tuning; default 5 and 1: stride 2 measured about
+        20% less CPU time for about 12% more nodes in scientifico)."""
 
     def set_ordering(self, killer_bonus: int, history_weight: int) -> None:
         """Move-ordering knobs (tuning): a killer move's bonus (default 300) and the weight of
