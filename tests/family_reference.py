@@ -200,7 +200,7 @@ def strict_top(values: Sequence[Optional[int]]) -> Optional[int]:
 
 def score(piles: Sequence[Iterable[str]], scopas: Sequence[int], rules: FamRules) -> dict:
     """Round score per side from every seat's pile and scopas. Keys as the package's breakdown:
-    per-side lists ``cards coins primiera napola points`` and winners (a side or None)
+    per-side lists ``cards coins primiera napola scopas points`` and winners (a side or None)
     ``carte denari settebello primiera_winner re_bello``."""
     sides = rules.sides()
     count = rules.side_count()
@@ -217,7 +217,7 @@ def score(piles: Sequence[Iterable[str]], scopas: Sequence[int], rules: FamRules
     def holder(card: str) -> Optional[int]:
         return next((s for s in range(count) if card in side_pile[s]), None)
 
-    out = {"cards": cards, "coins": coins, "primiera": prim, "napola": napola,
+    out = {"cards": cards, "coins": coins, "primiera": prim, "napola": napola, "scopas": side_scopas,
            "carte": strict_top(cards), "denari": strict_top(coins),
            "settebello": holder("7d"), "primiera_winner": strict_top(prim),
            "re_bello": holder("Rd") if rules.re_bello else None}
