@@ -299,13 +299,17 @@ cdef class FamilySearcher:
         cdef uint64_t node_limit = _count(max_nodes, "max_nodes")
         cdef double seconds = _seconds(time_limit)
         cdef int count = len(positions), i, status = 0, mode
-        cdef FState* states = <FState*>malloc((count + 1) * sizeof(FState))
-        cdef FGame* games = <FGame*>malloc((count + 1) * sizeof(FGame))
-        cdef FRootResult* results = <FRootResult*>calloc(count + 1, sizeof(FRootResult))
-        cdef int* modes = <int*>malloc((count + 1) * sizeof(int))
+        cdef FState* states = NULL
+        cdef FGame* games = NULL
+        cdef FRootResult* results = NULL
+        cdef int* modes = NULL
         cdef FSearch* F = &self.F
         if objective not in OBJECTIVES:
             raise ValueError(f"objective must be 'value' or 'maxn', not {objective[:20]!r}")
+        states = <FState*>malloc((count + 1) * sizeof(FState))
+        games = <FGame*>malloc((count + 1) * sizeof(FGame))
+        results = <FRootResult*>calloc(count + 1, sizeof(FRootResult))
+        modes = <int*>malloc((count + 1) * sizeof(int))
         try:
             if states == NULL or games == NULL or results == NULL or modes == NULL:
                 raise MemoryError("cannot allocate the batch")
@@ -336,7 +340,7 @@ cdef class FamilySearcher:
                     raise KeyboardInterrupt
             return out
         finally:
-            for i in range(count):
+            for i in range(count if results != NULL else 0):
                 result_free(&results[i].R)
             free(states)
             free(games)

@@ -231,7 +231,8 @@ class SearchInterrupted(KeyboardInterrupt):
     """A search stopped by Ctrl-C, or by the interpreter's exit while it ran in a thread."""
 
 
-def new_searcher(tt_mb: Optional[float] = None, family: bool = False) -> Any:
+def new_searcher(tt_mb: Optional[float] = None,
+                 family: bool = False) -> "_kernel.Searcher | _kernel.FamilySearcher":
     """A fresh searcher of its own (an empty table, for traces and cold measurements); a
     `FamilySearcher` for `FamilyState`s when `family`."""
     size = check_tt_mb(tt_mb)
@@ -243,7 +244,8 @@ def new_searcher(tt_mb: Optional[float] = None, family: bool = False) -> Any:
 
 
 @contextmanager
-def borrow_searcher(tt_mb: Optional[float] = None, family: bool = False) -> Iterator[Any]:
+def borrow_searcher(tt_mb: Optional[float] = None,
+                    family: bool = False) -> Iterator["_kernel.Searcher | _kernel.FamilySearcher"]:
     """A searcher for one call (a `FamilySearcher` when `family`); kept afterwards for reuse (a
     large table is slow to allocate), at most one per core and one table size at a time."""
     size = check_tt_mb(tt_mb)
