@@ -474,8 +474,14 @@ def scores_agree(name: str, count: int, seed: int) -> None:
     assert ties > 0          # shared tops and disqualified primiera are reached
 
 
+SCOPAS_PER_SEAT = pytest.mark.xfail(strict=True, reason="kernel: family_score's scopas has one entry per seat "
+                                   "with partnerships, e.g. [1, 4, 0, 0] for sides [1, 4] (/tmp/family-disagreements.md)")
+
+
 @needs_family
-@pytest.mark.parametrize("name", ["2p", "3p", "4p", "4p-alone-aces", "6p", "6p-alone-zero", "scopone"])
+@pytest.mark.parametrize("name", ["2p", "3p", pytest.param("4p", marks=SCOPAS_PER_SEAT), "4p-alone-aces",
+                                  pytest.param("6p", marks=SCOPAS_PER_SEAT), "6p-alone-zero",
+                                  pytest.param("scopone", marks=SCOPAS_PER_SEAT)])
 def test_score_lists_have_one_entry_per_side(name: str) -> None:
     rules = GAMES[name]
     piles, scopas = random_piles(random.Random(1), rules)
