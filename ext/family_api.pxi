@@ -181,7 +181,7 @@ def family_score(object piles, object scopas, object sides, object rules):
                 primiera=[d.primiera[k] if d.primiera[k] >= 0 else None for k in range(nsides)],
                 napola=[d.napola[k] for k in range(nsides)],
                 points=[d.points[k] + side_scopas[k] for k in range(nsides)],
-                scopas=side_scopas, carte=opt(d.carte), denari=opt(d.denari),
+                scopas=side_scopas[:nsides], carte=opt(d.carte), denari=opt(d.denari),
                 settebello=opt(d.settebello), primiera_winner=opt(d.primiera_winner),
                 re_bello=opt(d.re_bello))
 

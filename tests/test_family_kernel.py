@@ -175,8 +175,9 @@ def test_scoring_per_side():
     # FAMILY.md example 3: 14 + 8 cards for side {0, 2} against 10 + 8
     deck = list(range(40))
     piles = [sum(1 << c for c in deck[a:b]) for a, b in ((0, 14), (22, 32), (14, 22), (32, 40))]
-    score = family_score(piles, (0, 0, 0, 0), (0, 1, 0, 1), 0)
-    assert score["cards"] == [22, 18] and score["carte"] == 0
+    score = family_score(piles, (0, 1, 2, 0), (0, 1, 0, 1), 0)
+    assert score["cards"] == [22, 18] and score["carte"] == 0 and score["scopas"] == [2, 1]
+    assert all(len(score[k]) == 2 for k in ("cards", "coins", "primiera", "napola", "scopas", "points"))
     # example 4: three players, cards 14 / 14 / 12: carte shared, nobody; coins 4 / 3 / 3: seat 0
     coins = [list(range(0, 4)), list(range(4, 7)), list(range(7, 10))]
     rest = list(range(10, 40))
