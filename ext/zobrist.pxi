@@ -78,7 +78,7 @@ cdef inline uint64_t score_summary(const State* s, int rules, uint64_t in_play) 
     return piles_summary(s.pile[0], s.pile[1], rules, in_play)
 
 
-cdef uint64_t piles_summary(uint64_t p0, uint64_t p1, int rules, uint64_t in_play) noexcept nogil:
+cdef inline uint64_t piles_summary(uint64_t p0, uint64_t p1, int rules, uint64_t in_play) noexcept nogil:
     """Everything about two piles that the final score can still depend on, packed in a word
     (the two-player search's, and the family's with two sides: a side's pile for each).
 
