@@ -18,9 +18,10 @@ cdef uint64_t COINS = 0x3FF
 
 # Capture value (1..10) of each card index.
 cdef uint8_t CARD_VALUE[40]
-# VALUE_CARDS[v]: the four cards of capture value v; LOW_CARDS[v]: all cards of value <= v.
+# VALUE_CARDS[v]: the four cards of capture value v; LOW_CARDS[v]: all cards of value <= v (up to
+# 15: Scopa a 15 looks for sums up to 14).
 cdef uint64_t VALUE_CARDS[11]
-cdef uint64_t LOW_CARDS[11]
+cdef uint64_t LOW_CARDS[16]
 # PRIMIERA_BEST[m]: best primiera value among the ranks in a 10-bit mask of one suit (0 if empty).
 cdef uint8_t PRIMIERA_BEST[1024]
 # Primiera value by rank index 0..9 (A 2 3 4 5 6 7 F C R).
@@ -42,6 +43,8 @@ cdef void _init_cards() noexcept:
         VALUE_CARDS[v] |= 1ULL << c
     for v in range(1, 11):
         LOW_CARDS[v] = LOW_CARDS[v - 1] | VALUE_CARDS[v]
+    for v in range(11, 16):
+        LOW_CARDS[v] = LOW_CARDS[10]
     for m in range(1024):
         best = 0
         for r in range(10):

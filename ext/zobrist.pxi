@@ -74,14 +74,19 @@ cdef int primiera_outcome(uint64_t p0, uint64_t p1, uint64_t in_play, int rules)
     return 2
 
 
-cdef uint64_t score_summary(const State* s, int rules, uint64_t in_play) noexcept nogil:
-    """Everything about the two piles that the final score can still depend on, packed in a word.
+cdef inline uint64_t score_summary(const State* s, int rules, uint64_t in_play) noexcept nogil:
+    return piles_summary(s.pile[0], s.pile[1], rules, in_play)
+
+
+cdef inline uint64_t piles_summary(uint64_t p0, uint64_t p1, int rules, uint64_t in_play) noexcept nogil:
+    """Everything about two piles that the final score can still depend on, packed in a word
+    (the two-player search's, and the family's with two sides: a side's pile for each).
 
     Card and coin counts matter only through their difference, and a difference larger than the
     cards still in play can no longer change sign, so it is clamped. Primiera needs each side's
     best value per suit while it is open, only its result once it is settled. Napola needs the
     exact coin sets (which also fix the settebello, the re bello and the coin count)."""
-    cdef uint64_t w, p0 = s.pile[0], p1 = s.pile[1]
+    cdef uint64_t w
     cdef int suit, shift, first_suit = 0, primiera
     w = <uint64_t>(clamp(popcount(p0) - popcount(p1), popcount(in_play) + 1) + 64)       # 7 bits
     if rules & RULE_NAPOLA:

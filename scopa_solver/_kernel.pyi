@@ -21,10 +21,23 @@ move, a principal variation, the value of every root move, one full-window pass 
 
 RULE_BITS: dict[str, int]
 """The rule switches as the kernel numbers them: asso_piglia_tutto 1, ace_sweep_is_scopa 2,
-re_bello 4, napola 8, fewest_cards 16, primiera_zero 32."""
+re_bello 4, napola 8, fewest_cards 16, primiera_zero 32; and for the family kernel only
+fifteen 64 (Scopa a 15), optional_capture 128, last_sweep_counts 256."""
 
 RULE_ALL: int
-"""Every rule bit together (63)."""
+"""Every rule bit of the two-player kernel together (63)."""
+
+FAMILY_RULE_BITS: dict[str, int]
+"""The family-only bits of RULE_BITS: fifteen, optional_capture, last_sweep_counts."""
+
+FAMILY_RULE_ALL: int
+"""Every rule bit the family kernel takes (511)."""
+
+OBJECTIVES: tuple[str, str]
+"""("value", "maxn"): what a FamilySearcher searches for."""
+
+FAMILY_MAX_MOVES: int
+"""Room for the legal moves of one family node (16384; the worst case is 11,894)."""
 
 MAX_TT_MB: int
 """The largest transposition table a Searcher makes, in MiB (65536)."""
@@ -155,3 +168,87 @@ class Searcher:
 
     def set_table(self, enabled: bool) -> None:
         """Switch the transposition table off or back on."""
+
+
+# -- the family kernel (ext/family_*.pxi) -------------------------------------------------------
+
+FamilyPosition = tuple[int, tuple[int, ...], int, tuple[int, ...], tuple[int, ...], int, int, int,
+                       tuple[tuple[int, ...], ...], int, tuple[int, ...]]
+"""(players, hands, table, piles, scopas, to_move, dealer, last_capturer, deals, rules, sides):
+2..6 seats in playing order; hands (at most 10 cards each), piles, scopas (0..40) and sides one
+entry per seat; deals the stock's deals next first (at most 6), each one 3-card mask per seat;
+rules up to FAMILY_RULE_ALL; sides numbered 0.. in order of their first seat, at least two. The
+cards must all be in different places, and the hands must fit the play order (the seats from
+the leader, dealer + 1, up to the seat to move hold one card fewer). ValueError otherwise."""
+
+
+def family_legal_moves(pos: FamilyPosition) -> list[int]:
+    """The packed legal moves of the seat to move ([] when the round is over), canonical order:
+    cards by index; for each its single captures by index, then its sum captures, then its
+    lay-down when legal (nothing to take, or optional_capture)."""
+
+
+def family_play(pos: FamilyPosition, packed_move: int) -> tuple[FamilyPosition, bool, bool, int, int]:
+    """(after, scopa, dealt, leftovers, leftovers_to) as play(); ValueError if illegal."""
+
+
+def family_score(piles: tuple[int, ...], scopas: tuple[int, ...], sides: tuple[int, ...], rules: int) -> dict:
+    """Per-side breakdown: lists cards, coins, primiera (None: disqualified), napola, scopas,
+    points (scopas included); winners carte, denari, settebello, primiera_winner, re_bello as
+    a side or None (nobody: a shared top, or nobody holds the card)."""
+
+
+class FamilyResult(KernelResult):
+    """A KernelResult for a family position. Values: "value" with two sides the margin of the
+    side to move, with three or more the paranoid value (own side's points minus the best other
+    side's); "maxn" the mover's side's points (move_bounds: each move's)."""
+
+    @property
+    def points(self) -> Optional[tuple[int, ...]]:
+        """Every side's round points at the end of the pv (value, WANT_PV) or the max^n vector;
+        None if stopped or not asked."""
+
+    @property
+    def objective(self) -> str:
+        """"value" or "maxn"."""
+
+
+class FamilySearcher:
+    """A family search context (the Searcher's methods, limits and table policy). One per thread."""
+
+    def __init__(self, tt_mb: float = 64.0) -> None:
+        """As Searcher."""
+
+    @property
+    def tt_mb(self) -> float:
+        """The table size asked for, in MiB."""
+
+    def clear(self) -> None:
+        """Forget every stored position."""
+
+    def table_stats(self) -> dict:
+        """As Searcher.table_stats."""
+
+    def search(self, pos: FamilyPosition, want: int = 3, max_nodes: int = 0, time_limit: float = 0.0,
+               check_signals: bool = True, objective: str = "value") -> FamilyResult:
+        """Search one family position; KeyboardInterrupt if interrupted."""
+
+    def search_many(self, positions: list[FamilyPosition], want: int = 3, max_nodes: int = 0,
+                    time_limit: float = 0.0, check_signals: bool = False,
+                    objective: str = "value") -> list[FamilyResult]:
+        """As Searcher.search_many, under `objective` ("value" or "maxn"; ValueError otherwise)."""
+
+    def request_stop(self) -> None:
+        """Ask a search running in another thread to stop; it raises KeyboardInterrupt there."""
+
+    def set_table(self, enabled: bool) -> None:
+        """Switch the transposition table off or back on."""
+
+    def set_table_min_cards(self, cards: int, stride: int = 1) -> None:
+        """Probe the table only at nodes with at least this many cards in the hands, and where
+        that count is a multiple of `stride` (tuning; default 5 and 1: stride 2 measured about
+        20% less CPU time for about 12% more nodes in scientifico)."""
+
+    def set_ordering(self, killer_bonus: int, history_weight: int) -> None:
+        """Move-ordering knobs (tuning): a killer move's bonus (default 300) and the weight of
+        the history counts (1024: a count is a point; default 0)."""

@@ -28,20 +28,26 @@ from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, NamedTuple, Optional
 
 from . import _kernel
-from .errors import LimitError
+from .errors import LimitError, RulesError
 
 __all__ = ["KernelState", "PlayEvents", "legal_moves", "play", "score_piles", "random_playouts",
            "Searcher", "KernelResult", "RULE_BITS", "WANT_BEST", "WANT_PV", "WANT_ALL", "FULL_WINDOW",
            "STOP_REASONS", "VALUE_INF", "DEFAULT_TT_MB", "MAX_TT_MB", "check_tt_mb", "check_threads",
            "check_limits", "worker_count", "new_searcher", "borrow_searcher", "clear_tables", "pool_stats",
-           "run_batch",
-           "SearchInterrupted"]
+           "run_batch", "SearchInterrupted", "FamilyState", "family_legal_moves", "family_play", "family_score",
+           "FamilySearcher", "FamilyResult", "OBJECTIVES", "FAMILY_RULE_ALL"]
 
 Searcher = _kernel.Searcher
 KernelResult = _kernel.KernelResult
+FamilySearcher = _kernel.FamilySearcher
+FamilyResult = _kernel.FamilyResult
+OBJECTIVES: tuple = tuple(_kernel.OBJECTIVES)
+FAMILY_RULE_ALL: int = _kernel.FAMILY_RULE_ALL
 WANT_BEST, WANT_PV, WANT_ALL, FULL_WINDOW = _kernel.WANT_FLAGS
 RULE_BITS: dict = dict(_kernel.RULE_BITS)
-"""The kernel's rule switches by option name (``primiera_zero`` for ``primiera_missing_suit="zero"``)."""
+"""The kernel's rule switches by option name (``primiera_zero`` for ``primiera_missing_suit="zero"``);
+``fifteen`` (capture="fifteen"), ``optional_capture`` and ``last_sweep_counts`` only in the family
+kernel (a two-player `KernelState` takes the bits of ``RULE_ALL``)."""
 STOP_REASONS = {0: None, 1: "nodes", 2: "time", 3: "interrupt"}
 VALUE_INF = 127
 DEFAULT_TT_MB = 64.0
@@ -96,6 +102,48 @@ def score_piles(pile0: int, pile1: int, rules: int) -> dict:
 def random_playouts(state: KernelState, playouts: int, seed: int = 1) -> int:
     """Play `playouts` uniformly random rounds from `state` in C; the number of moves made."""
     return _kernel.random_playouts(state, playouts, seed)
+
+
+# -- the family: 3, 4 and 6 players, partnerships, Scopone, scientifico, Scopa a 15 -------------
+
+class FamilyState(NamedTuple):
+    """A fully known family round state as the family kernel reads it: seats 0..players-1 in
+    playing order, one 40-bit mask per seat in `hands` and `piles`, `deals` the stock's future
+    deals next first (each one 3-card mask per seat), `rules` the `RULE_BITS` (with ``fifteen``,
+    ``optional_capture``, ``last_sweep_counts``), `sides` each seat's side, numbered 0.. in
+    order of first seat: (0, 1, 0, 1) for partnerships, (0, 1, 2) for three players."""
+
+    players: int
+    hands: tuple
+    table: int
+    piles: tuple
+    scopas: tuple
+    to_move: int
+    dealer: int
+    last_capturer: int     # -1: nobody has captured yet
+    deals: tuple
+    rules: int
+    sides: tuple
+
+
+def family_legal_moves(state: FamilyState) -> list[int]:
+    """The legal moves of the seat to move, packed (card index << 40 | captured mask), in the
+    canonical order: cards by index; for each, single captures, then sums, then the lay-down."""
+    return _kernel.family_legal_moves(state)
+
+
+def family_play(state: FamilyState, packed_move: int) -> tuple[FamilyState, PlayEvents]:
+    """The family state after a legal packed move and its events; ValueError if it is illegal."""
+    after, scopa, dealt, leftovers, leftovers_to = _kernel.family_play(state, packed_move)
+    return FamilyState._make(after), PlayEvents(bool(scopa), bool(dealt), leftovers, leftovers_to)
+
+
+def family_score(piles: Sequence[int], scopas: Sequence[int], sides: Sequence[int], rules: int) -> dict:
+    """The end-of-round breakdown per side: lists (one entry per side) `cards`, `coins`,
+    `primiera` (None when disqualified), `napola`, `scopas`, `points` (round points, scopas
+    included); the category winners `carte`, `denari`, `settebello`, `primiera_winner`,
+    `re_bello` as a side or None (a shared top scores for nobody)."""
+    return _kernel.family_score(piles, scopas, sides, rules)
 
 
 # -- checks shared by every caller ----------------------------------------------------------------
@@ -187,28 +235,32 @@ class SearchInterrupted(KeyboardInterrupt):
     """A search stopped by Ctrl-C, or by the interpreter's exit while it ran in a thread."""
 
 
-def new_searcher(tt_mb: Optional[float] = None) -> "_kernel.Searcher":
-    """A fresh searcher of its own (an empty table, for traces and cold measurements)."""
+def new_searcher(tt_mb: Optional[float] = None,
+                 family: bool = False) -> "_kernel.Searcher | _kernel.FamilySearcher":
+    """A fresh searcher of its own (an empty table, for traces and cold measurements); a
+    `FamilySearcher` for `FamilyState`s when `family`."""
     size = check_tt_mb(tt_mb)
     try:
-        return _kernel.Searcher(size)
+        return (_kernel.FamilySearcher if family else _kernel.Searcher)(size)
     except MemoryError:
         raise LimitError(f"cannot allocate a {size:g} MiB transposition table: not enough "
                          "memory (use a smaller tt_mb)") from None
 
 
 @contextmanager
-def borrow_searcher(tt_mb: Optional[float] = None) -> Iterator["_kernel.Searcher"]:
-    """A searcher for one call; kept afterwards for reuse (a large table is slow to allocate),
-    at most one per core and one table size at a time."""
+def borrow_searcher(tt_mb: Optional[float] = None,
+                    family: bool = False) -> Iterator["_kernel.Searcher | _kernel.FamilySearcher"]:
+    """A searcher for one call (a `FamilySearcher` when `family`); kept afterwards for reuse (a
+    large table is slow to allocate), at most one per core and one table size at a time."""
     size = check_tt_mb(tt_mb)
+    kind = _kernel.FamilySearcher if family else _kernel.Searcher
     with _lock:
         if _closing:
             raise SearchInterrupted
-        found = next((s for s in _idle if s.tt_mb == size), None)
+        found = next((s for s in _idle if s.tt_mb == size and type(s) is kind), None)
         if found is not None:
             _idle.remove(found)
-    s = found if found is not None else new_searcher(size)
+    s = found if found is not None else new_searcher(size, family)
     with _lock:
         _busy.add(s)
         if _closing:
@@ -221,16 +273,16 @@ def borrow_searcher(tt_mb: Optional[float] = None) -> Iterator["_kernel.Searcher
             if not _closing:
                 if _idle and _idle[0].tt_mb != size:
                     _idle.clear()
-                if len(_idle) < _KEEP:
+                if sum(type(x) is type(s) for x in _idle) < _KEEP:
                     _idle.append(s)
 
 
 def pool_stats() -> dict:
-    """The searchers kept for reuse after the calls (at most one per core) and their tables'
+    """The searchers kept for reuse after the calls (at most one per core of each kind) and their tables'
     MiB, and the searchers in use right now.
 
     >>> stats = pool_stats()
-    >>> stats["kept"] <= max(2, os.cpu_count() or 1), sorted(stats)
+    >>> stats["kept"] <= 2 * max(2, os.cpu_count() or 1), sorted(stats)   # per kind of searcher
     (True, ['busy', 'kept', 'kept_mb'])
     """
     with _lock:
@@ -303,10 +355,11 @@ def _sigint_held() -> Iterator[None]:
 
 # -- the one batch scheduler ----------------------------------------------------------------------
 
-def run_batch(states: Iterable[KernelState], *, want: int, max_nodes: Optional[int] = None,
+def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = None,
               time_limit: Optional[float] = None, deadline: Optional[float] = None,
               tt_mb: Optional[float] = None, threads: int = 1, total: Optional[int] = None,
-              batch: Optional[int] = None, progress: Any = None) -> list:
+              batch: Optional[int] = None, progress: Any = None,
+              family: bool = False, objective: str = "value") -> list:
     """Search every state; the `KernelResult`s in order (None for a state never searched).
 
     `states` may be a lazy iterator: it is drawn from in batches, under a lock, only as workers
@@ -315,9 +368,15 @@ def run_batch(states: Iterable[KernelState], *, want: int, max_nodes: Optional[i
     running ones, whose results then say so (stop 2). `threads` workers share the work in batches
     of `batch` states (default: small enough for eight batches a worker, at most 64); `total`
     helps size them for an iterator. `progress.update(n)` is called from the calling thread.
-    Ctrl-C, or the
-    interpreter's exit, stops every worker within milliseconds and raises `SearchInterrupted`."""
+    Ctrl-C, or the interpreter's exit, stops every worker within milliseconds and raises
+    `SearchInterrupted`. `family`: the states are `FamilyState`s, searched by `FamilySearcher`s
+    under `objective` ("value": the margin with two sides, the paranoid value with more;
+    "maxn"); the results are `FamilyResult`s."""
     nodes, seconds = check_limits(max_nodes, time_limit)
+    if objective not in OBJECTIVES:
+        raise RulesError(f"objective must be one of {OBJECTIVES}, not {_short(objective)}")
+    if not family and objective != "value":
+        raise RulesError("objective 'maxn' is for family states (family=True)")
     if isinstance(states, (list, tuple)):
         total = len(states)
     source = iter(states)
@@ -357,7 +416,7 @@ def run_batch(states: Iterable[KernelState], *, want: int, max_nodes: Optional[i
             return first, chunk
 
     def work(signals: bool, bar: Any) -> None:
-        with borrow_searcher(tt_mb) as s:
+        with borrow_searcher(tt_mb, family) as s:
             with lock:
                 if shared["stop"]:
                     return
@@ -379,7 +438,10 @@ def run_batch(states: Iterable[KernelState], *, want: int, max_nodes: Optional[i
             if deadline is not None:
                 left = max(1e-6, deadline - time.monotonic())
                 limit = min(limit, left) if limit else left
-            raws = s.search_many(chunk, want, nodes, limit, signals)
+            if family:
+                raws = s.search_many(chunk, want, nodes, limit, signals, objective)
+            else:
+                raws = s.search_many(chunk, want, nodes, limit, signals)
             with lock:
                 results[first:first + len(raws)] = raws
                 shared["done"] += len(raws)

@@ -232,10 +232,11 @@ def test_play_events_against_a_slow_recomputation():
 # -- 7. rule bits ---------------------------------------------------------------------------
 
 def test_rule_bits_match_the_positions_rules():
-    bits_of = _kernel.RULE_BITS
+    bits_of = {k: v for k, v in _kernel.RULE_BITS.items() if k not in _kernel.FAMILY_RULE_BITS}
     assert sorted(bits_of) == ["ace_sweep_is_scopa", "asso_piglia_tutto", "fewest_cards", "napola",
                                "primiera_zero", "re_bello"]
     assert _kernel.RULE_ALL == sum(bits_of.values()) == 63
+    assert _kernel.FAMILY_RULE_ALL == sum(_kernel.RULE_BITS.values()) == 511
     names = {"default": [], "ace_sweep_is_scopa": ["asso_piglia_tutto", "ace_sweep_is_scopa"]}
     for variant, rules in VARIANTS.items():
         expected = sum(bits_of[n] for n in names.get(variant, [variant]))
@@ -259,5 +260,5 @@ def test_stub_covers_the_kernel():
                 {n.target.id for n in node.body if isinstance(n, ast.AnnAssign)}
     public = {n for n in dir(_kernel) if not n.startswith("_")}
     assert public == top
-    for cls in ("Searcher", "KernelResult"):
+    for cls in ("Searcher", "KernelResult", "FamilySearcher"):
         assert {n for n in dir(getattr(_kernel, cls)) if not n.startswith("_")} == members[cls]

@@ -5,6 +5,10 @@ the shape of a round's start, and the match winner.
 True
 >>> match_winner((11, 9), 11), match_winner((12, 12), 11), match_winner((5, 3), 11)
 (0, None, None)
+>>> match_winner((12, 12, 11), 11), match_winner((12, 13, 11), 11)
+(None, 1)
+>>> deal_slices(2, Rules(players=3))
+(slice(0, 3, None), slice(3, 6, None), slice(6, 9, None), slice(9, 13, None), slice(13, 40, None))
 """
 from __future__ import annotations
 
@@ -21,12 +25,17 @@ DEALS = 6           # two players: 4 + 6 x (3 + 3) = 40
 STOCK_START = 30    # the stock after the first deal
 
 
-def deal_slices(dealer: int) -> tuple[slice, slice, slice, slice]:
-    """Where a deck in deal order puts its cards: (player 0's hand, player 1's hand, table,
-    stock); the non-dealer gets the first three cards, the dealer the next three."""
-    first, second = slice(0, 3), slice(3, 6)
-    hands = (first, second) if dealer == 1 else (second, first)
-    return hands[0], hands[1], slice(6, 10), slice(10, 40)
+def deal_slices(dealer: int, rules: Rules = Rules()) -> tuple[slice, ...]:
+    """Where a deck in deal order puts its cards: (seat 0's hand, ..., seat N-1's hand, table,
+    stock). The leader (the seat after the dealer) gets the first cards, the next seat the next
+    ones, the dealer the last hand; then the table cards, then the stock. With two players: the
+    non-dealer's 3, the dealer's 3, 4 to the table, the stock of 30."""
+    n, size = rules.players, rules.hand_size
+    hands: list = [None] * n
+    for k in range(n):
+        hands[(dealer + 1 + k) % n] = slice(k * size, (k + 1) * size)
+    table = slice(n * size, n * size + rules.table_start)
+    return (*hands, table, slice(table.stop, 40))
 
 
 def redeal_needed(table: Iterable[Card], rules: Rules) -> bool:
@@ -50,21 +59,24 @@ def shuffled_deck(seed: Any = None, rules: Rules = Rules()) -> list[Card]:
     deck = list(DECK)
     while True:
         rng.shuffle(deck)
-        if not redeal_needed(deck[6:10], rules):
+        if not redeal_needed(deck[deal_slices(0, rules)[-2]], rules):
             return deck
 
 
 def is_round_start(hands: Sequence[int], table: int, piles: Sequence[int], scopas: Sequence[int],
-                   stock: int) -> bool:
-    """Is this the shape of a round's first position: 3 + 3 cards in hand, 4 on the table, a
-    stock of 30, nothing captured?"""
-    return (tuple(map(popcount, hands)) == (HAND_SIZE, HAND_SIZE) and popcount(table) == TABLE_START
-            and stock == STOCK_START and not any(piles) and not any(scopas))
+                   stock: int, rules: Rules = Rules()) -> bool:
+    """Is this the shape of a round's first position: full hands (3 + 3 with two players), the
+    table's first cards (4), the rest in the stock (30), nothing captured? (The redeal rule is
+    `redeal_needed`'s, checked where decks are dealt.)"""
+    n = rules.players
+    return (tuple(map(popcount, hands)) == (rules.hand_size,) * n and popcount(table) == rules.table_start
+            and stock == (rules.deals - 1) * 3 * n and not any(piles) and not any(scopas))
 
 
 def match_winner(totals: Sequence[int], target: int) -> Optional[int]:
-    """The seat that has won the match with these totals, or None: a side must reach the
-    target; if both do, the higher total wins and equal totals play on."""
+    """The side that has won the match with these totals (one per side), or None: a side must
+    reach the target; if several do, the highest total wins, and a shared highest total plays
+    another round."""
     best = max(totals)
     if best < target or list(totals).count(best) > 1:
         return None

@@ -8,6 +8,11 @@ Cards are written canonically and concatenated (``7dRbAc``); ``-`` is an empty s
 is in deal order. ``?`` is one hidden card, and a field of hidden cards only may be written
 ``?N`` (``?30`` for a hidden stock). LAST is ``0``, ``1`` or ``-`` (nobody has captured yet).
 OPTIONS are the non-default rules (``napola``, ``target=21``, ``redeal_three_kings=0``).
+
+With N players (docs/FAMILY.md) hands, piles and scopas have N slash-separated parts, one per
+seat, and TO_MOVE, DEALER and LAST are seats; the options name the game (``players=3``,
+``game=scopone``, ...). The options are read first, so that every field count is checked
+against ``players``.
 """
 from __future__ import annotations
 
@@ -16,7 +21,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from .cards import Card, cards_text, split_card_text
-from ..errors import CardError, NotationError, RulesError, excerpt
+from ..errors import CardError, NotationError, RulesError, ViewError, excerpt
 from .rules import Rules
 
 _HIDDEN_RUN = re.compile(r"\?(\d+)")
@@ -26,12 +31,12 @@ _HIDDEN_RUN = re.compile(r"\?(\d+)")
 class Fields:
     """The raw content of a notation line: card lists (with hidden counts), numbers, rules."""
 
-    hands: tuple[list[Card], list[Card]]
-    hidden_hands: tuple[int, int]
+    hands: tuple[list[Card], ...]        # one per seat
+    hidden_hands: tuple[int, ...]
     table: list[Card]
-    piles: tuple[list[Card], list[Card]]
+    piles: tuple[list[Card], ...]
     stock: list[Optional[Card]]          # None: a hidden card
-    scopas: tuple[int, int]
+    scopas: tuple[int, ...]
     to_move: int
     dealer: int
     last_capturer: Optional[int]
@@ -65,11 +70,16 @@ def _cards_field(text: str, what: str, hidden_ok: bool) -> list[Optional[Card]]:
     return cards
 
 
-def _pair(text: str, what: str) -> tuple[str, str]:
+_COUNTS = {2: "two", 3: "three", 4: "four", 6: "six"}
+
+
+def _parts(text: str, what: str, n: int) -> list[str]:
+    """The `n` slash-separated parts of a per-seat field."""
     parts = text.split("/")
-    if len(parts) != 2:
-        raise NotationError(f"{what} must be two parts separated by '/', not {excerpt(text)}")
-    return parts[0], parts[1]
+    if len(parts) != n:
+        game = "" if n == 2 else f" (players={n})"
+        raise NotationError(f"{what} must be {_COUNTS[n]} parts separated by '/'{game}, not {excerpt(text)}")
+    return parts
 
 
 def _number(text: str, what: str, allowed: tuple) -> int:
@@ -90,26 +100,29 @@ def parse(text: str, hidden_ok: bool = False) -> Fields:
         raise NotationError(
             f"position text has {len(tokens)} fields, needs 8: "
             "HAND0/HAND1 TABLE PILE0/PILE1 STOCK SCOPAS0/SCOPAS1 TO_MOVE DEALER LAST")
-    h0, h1 = _pair(tokens[0], "hands")
-    hands = (_cards_field(h0, "hand 0", hidden_ok), _cards_field(h1, "hand 1", hidden_ok))
-    table = _cards_field(tokens[1], "table", False)
-    p0, p1 = _pair(tokens[2], "capture piles")
-    piles = (_cards_field(p0, "pile 0", False), _cards_field(p1, "pile 1", False))
-    stock = _cards_field(tokens[3], "stock", hidden_ok)
-    s0, s1 = _pair(tokens[4], "scopas")
-    if not all(re.fullmatch(r"-?[0-9]{1,2}", x) for x in (s0, s1)):
-        raise NotationError(f"scopas must be two numbers like 0/1, not {excerpt(tokens[4])}")
-    scopas = (int(s0), int(s1))
-    to_move = _number(tokens[5], "side to move", (0, 1))
-    dealer = _number(tokens[6], "dealer", (0, 1))
-    last = None if tokens[7] == "-" else _number(tokens[7], "last capturer", (0, 1))
     try:
         rules = Rules.from_tokens(tokens[8:])
     except RulesError as exc:
         raise NotationError(str(exc)) from None
+    if hidden_ok and rules.is_family:
+        raise ViewError("views of the family games (more players, Scopa a 15) are not supported yet (issue 15)")
+    n = rules.players
+    hands = [_cards_field(h, f"hand {p}", hidden_ok) for p, h in enumerate(_parts(tokens[0], "hands", n))]
+    table = _cards_field(tokens[1], "table", False)
+    piles = tuple(_cards_field(x, f"pile {p}", False) for p, x in enumerate(_parts(tokens[2], "capture piles", n)))
+    stock = _cards_field(tokens[3], "stock", hidden_ok)
+    parts = _parts(tokens[4], "scopas", n)
+    if not all(re.fullmatch(r"-?[0-9]{1,2}", x) for x in parts):
+        example = "/".join("0" * n)
+        raise NotationError(f"scopas must be {_COUNTS[n]} numbers like {example}, not {excerpt(tokens[4])}")
+    scopas = tuple(int(x) for x in parts)
+    seats = tuple(range(n))
+    to_move = _number(tokens[5], "side to move" if n == 2 else "seat to move", seats)
+    dealer = _number(tokens[6], "dealer", seats)
+    last = None if tokens[7] == "-" else _number(tokens[7], "last capturer", seats)
     return Fields(
         hands=tuple([c for c in h if c is not None] for h in hands),  # type: ignore[arg-type]
-        hidden_hands=tuple(h.count(None) for h in hands),  # type: ignore[arg-type]
+        hidden_hands=tuple(h.count(None) for h in hands),
         table=table, piles=piles, stock=stock, scopas=scopas, to_move=to_move, dealer=dealer,
         last_capturer=last, rules=rules)  # type: ignore[arg-type]
 
@@ -125,11 +138,10 @@ def stock_text(stock: tuple) -> str:
     return "".join(str(c) for c in stock) or "-"
 
 
-def format_line(hands: tuple[str, str], table: int, piles: tuple[int, int], stock: str,
-                scopas: tuple[int, int], to_move: int, dealer: int,
+def format_line(hands: tuple[str, ...], table: int, piles: tuple[int, ...], stock: str,
+                scopas: tuple[int, ...], to_move: int, dealer: int,
                 last_capturer: Optional[int], rules: Rules) -> str:
-    fields = [f"{hands[0]}/{hands[1]}", cards_text(table),
-              f"{cards_text(piles[0])}/{cards_text(piles[1])}", stock,
-              f"{scopas[0]}/{scopas[1]}", str(to_move), str(dealer),
+    fields = ["/".join(hands), cards_text(table), "/".join(cards_text(p) for p in piles), stock,
+              "/".join(map(str, scopas)), str(to_move), str(dealer),
               "-" if last_capturer is None else str(last_capturer)]
     return " ".join(fields + rules.tokens())

@@ -4,6 +4,18 @@ A Position is an immutable, fully known state of a round: both hands, the table,
 piles, the scopas made, the stock in deal order, who is to move, the dealer, the last capturer
 and the rules. The rules themselves live in the kernel; this module checks input and names things.
 
+The family games (docs/FAMILY.md: 3, 4 or 6 players, Scopone, Scopa a 15; `Rules.is_family`)
+are Positions too, with one hand, pile and scopa count per seat; they go to the family kernel
+(`kernel.FamilyState`). The stock is in deal order: 3 cards to the leader (the seat after the
+dealer), 3 to the next seat, ..., 3 to the dealer, then the next deal.
+
+>>> r = Rules(players=3)
+>>> pos = Position(hands=("5c 5b", "Rb 4d", "6s Ac"), table="3c 5d Rs 2b", dealer=2, rules=r)
+>>> pos.to_move, [str(m) for m in pos.legal_moves()]
+(0, ['5cx5d', '5bx5d'])
+>>> pos.play("5cx5d").to_string()
+'5b/4dRb/Ac6s 3cRs2b 5d5c/-/- - 0/0/0 1 2 0 players=3'
+
 >>> pos = Position(hands=("5c 5b Fd", "Rb 4d 6s"), table="3c 5d Rs 2b", to_move=0, dealer=1)
 >>> [str(m) for m in pos.legal_moves()]
 ['Fdx5d+3c', '5cx5d', '5bx5d']
@@ -24,7 +36,7 @@ from . import flow, notation
 from .cards import ALL_MASK, DECK, Card, CardsLike, card_list, cards_text, iter_cards, popcount
 from .rules import Rules
 from .score import PlayerScore, RoundScore  # noqa: F401  (re-exported)
-from .state import RoundState, pair, place_masks, whole
+from .state import RoundState, per_seat, place_masks, whole
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..imperfect.view import View
@@ -110,7 +122,8 @@ class Move:
 MoveLike = Union[Move, str]
 
 
-_PLACES = ("hand 0", "hand 1", "table", "pile 0", "pile 1", "stock")
+def _places(n: int) -> tuple[str, ...]:
+    return tuple(f"hand {p}" for p in range(n)) + ("table",) + tuple(f"pile {p}" for p in range(n)) + ("stock",)
 
 
 class Position(RoundState):
@@ -121,34 +134,42 @@ class Position(RoundState):
 
     __slots__ = ("hands", "stock", "_moves", "_state")
     _error = PositionError
+    _family = True
 
-    def __init__(self, hands: tuple[CardsLike, CardsLike] = ((), ()), table: CardsLike = (),
-                 stock: CardsLike = (), captured: tuple[CardsLike, CardsLike] = ((), ()),
-                 scopas: tuple[int, int] = (0, 0), to_move: Optional[int] = None, dealer: int = 1,
-                 last_capturer: Optional[int] = None, rules: Rules = Rules()) -> None:
+    def __init__(self, hands: tuple[CardsLike, ...] = ((), ()), table: CardsLike = (),
+                 stock: CardsLike = (), captured: Optional[tuple[CardsLike, ...]] = None,
+                 scopas: Optional[tuple[int, ...]] = None, to_move: Optional[int] = None,
+                 dealer: Optional[int] = None, last_capturer: Optional[int] = None,
+                 rules: Rules = Rules()) -> None:
+        # Defaults per seat: nothing captured, no scopas; the dealer is the last seat (1 with
+        # two players), so that seat 0 leads.
+        n = rules.players if isinstance(rules, Rules) else 2
+        captured = ((),) * n if captured is None else captured
+        scopas = (0,) * n if scopas is None else scopas
+        dealer = n - 1 if dealer is None else dealer
         public = self._init_public(table, captured, scopas, to_move, dealer, last_capturer, rules)
-        hands = pair(hands, "hands", PositionError)
-        lists = [card_list(hands[0], "hand 0"), card_list(hands[1], "hand 1")] + public + [card_list(stock, "stock")]
+        hands = per_seat(hands, "hands", PositionError, n)
+        lists = [card_list(h, f"hand {p}") for p, h in enumerate(hands)] + public + [card_list(stock, "stock")]
         total = sum(map(len, lists))
         if total > 40:
             raise PositionError(f"{total} cards given; a deck has 40")
-        masks = place_masks(_PLACES, lists)
-        self.hands = (masks[0], masks[1])
-        self.table = masks[2]
-        self.piles = (masks[3], masks[4])
-        self.stock = tuple(lists[5])
+        masks = place_masks(_places(n), lists)
+        self.hands = tuple(masks[:n])
+        self.table = masks[n]
+        self.piles = tuple(masks[n + 1:2 * n + 1])
+        self.stock = tuple(lists[-1])
         self._moves = None
         self._state = None
         self._check()
 
-    def hand_sizes(self) -> tuple[int, int]:
-        return (popcount(self.hands[0]), popcount(self.hands[1]))
+    def hand_sizes(self) -> tuple[int, ...]:
+        return tuple(map(popcount, self.hands))
 
     def stock_size(self) -> int:
         return len(self.stock)
 
-    def _hand_texts(self) -> tuple[str, str]:
-        return (cards_text(self.hands[0]), cards_text(self.hands[1]))
+    def _hand_texts(self) -> tuple[str, ...]:
+        return tuple(map(cards_text, self.hands))
 
     def _stock_text(self) -> str:
         return notation.stock_text(self.stock)
@@ -180,36 +201,69 @@ class Position(RoundState):
 
     # -- the kernel ---------------------------------------------------------------------------
 
-    def kernel_state(self) -> kernel.KernelState:
-        """The position as the kernel reads it (made once)."""
+    def kernel_state(self) -> Union[kernel.KernelState, "kernel.FamilyState"]:
+        """The position as the kernel reads it (made once): a `KernelState` for two-player
+        Scopa, a `FamilyState` for the family games (`Rules.is_family`)."""
         if self._state is None:
-            masks = [c.mask for c in self.stock]
-            deals = tuple((sum(masks[i:i + 3]), sum(masks[i + 3:i + 6])) for i in range(0, len(masks), 6))
-            last = -1 if self.last_capturer is None else self.last_capturer
-            self._state = kernel.KernelState(
-                self.hands[0], self.hands[1], self.table, self.piles[0], self.piles[1], self.scopas[0],
-                self.scopas[1], self.to_move, self.dealer, last, deals, self.rules.flags)
+            self._state = self.family_state() if self.rules.is_family else self._two_player_state()
         return self._state
 
+    def _two_player_state(self) -> kernel.KernelState:
+        masks = [c.mask for c in self.stock]
+        deals = tuple((sum(masks[i:i + 3]), sum(masks[i + 3:i + 6])) for i in range(0, len(masks), 6))
+        last = -1 if self.last_capturer is None else self.last_capturer
+        return kernel.KernelState(
+            self.hands[0], self.hands[1], self.table, self.piles[0], self.piles[1], self.scopas[0],
+            self.scopas[1], self.to_move, self.dealer, last, deals, self.rules.flags)
+
+    def family_state(self) -> "kernel.FamilyState":
+        """The position as the family kernel reads it, for every game (also two-player Scopa,
+        which the max^n search takes through the family kernel). Each deal of the stock is one
+        mask per seat: 3 cards each in seat order from the leader, the dealer last."""
+        if self._state is not None and not isinstance(self._state, kernel.KernelState):
+            return self._state
+        n = self.rules.players
+        masks = [c.mask for c in self.stock]
+        leader = (self.dealer + 1) % n
+        deals = []
+        for start in range(0, len(masks), 3 * n):
+            part = [sum(masks[start + 3 * k:start + 3 * k + 3]) for k in range(n)]
+            deals.append(tuple(part[(seat - leader) % n] for seat in range(n)))
+        last = -1 if self.last_capturer is None else self.last_capturer
+        return kernel.FamilyState(n, self.hands, self.table, self.piles, self.scopas, self.to_move, self.dealer,
+                                  last, tuple(deals), self.rules.flags, self.rules.sides)
+
     @classmethod
-    def from_kernel_state(cls, state: kernel.KernelState, rules: Rules,
+    def from_kernel_state(cls, state: Union[kernel.KernelState, "kernel.FamilyState"], rules: Rules,
                           stock: Optional[Sequence[Card]] = None) -> "Position":
-        """The position of a kernel state. `stock` gives the stock's order (its last cards are
-        the state's deals); without it each 3-card part is in card order."""
+        """The position of a kernel state (a `KernelState` or a `FamilyState`). `stock` gives
+        the stock's order (its last cards are the state's deals); without it each 3-card part
+        is in card order."""
+        family = not isinstance(state, kernel.KernelState)
         if stock is None:
-            stock = tuple(card for deal in state.deals for part in deal for card in iter_cards(part))
+            if family:
+                n, leader = state.players, (state.dealer + 1) % state.players
+                stock = tuple(card for deal in state.deals for k in range(n)
+                              for card in iter_cards(deal[(leader + k) % n]))
+            else:
+                stock = tuple(card for deal in state.deals for part in deal for card in iter_cards(part))
         pos = object.__new__(cls)
-        pos.hands = (state.hand0, state.hand1)
+        if family:
+            pos.hands, pos.piles, pos.scopas = tuple(state.hands), tuple(state.piles), tuple(state.scopas)
+            dealt = 3 * state.players * len(state.deals)
+        else:
+            pos.hands = (state.hand0, state.hand1)
+            pos.piles = (state.pile0, state.pile1)
+            pos.scopas = (state.scopas0, state.scopas1)
+            dealt = 6 * len(state.deals)
         pos.table = state.table
-        pos.piles = (state.pile0, state.pile1)
-        pos.scopas = (state.scopas0, state.scopas1)
         pos.to_move = state.to_move
         pos.dealer = state.dealer
         pos.last_capturer = None if state.last_capturer < 0 else state.last_capturer
-        pos.stock = tuple(stock[len(stock) - 6 * len(state.deals):])
+        pos.stock = tuple(stock[len(stock) - dealt:])
         pos.rules = rules
         pos._moves = None
-        pos._state = state
+        pos._state = state if family == rules.is_family else None
         return pos
 
     # -- play ---------------------------------------------------------------------------------
@@ -217,7 +271,9 @@ class Position(RoundState):
     def legal_moves(self) -> list[Move]:
         """Every legal move of the side to move (empty when the round is over)."""
         if self._moves is None:
-            self._moves = [Move.from_packed(m) for m in kernel.legal_moves(self.kernel_state())]
+            state = self.kernel_state()
+            packed = kernel.family_legal_moves(state) if self.rules.is_family else kernel.legal_moves(state)
+            self._moves = [Move.from_packed(m) for m in packed]
         return list(self._moves)
 
     def _check_legal(self, move: Move) -> None:
@@ -242,7 +298,8 @@ class Position(RoundState):
         (True, True)
         """
         move = Move.parse(move, self)
-        after, events = kernel.play(self.kernel_state(), move.packed)
+        play = kernel.family_play if self.rules.is_family else kernel.play
+        after, events = play(self.kernel_state(), move.packed)
         return Position.from_kernel_state(after, self.rules, self.stock), events
 
     def is_scopa(self, move: MoveLike) -> bool:
@@ -250,7 +307,10 @@ class Position(RoundState):
         return self.play_events(move)[1].scopa
 
     def round_score(self) -> RoundScore:
-        """The score of the piles as they are (the final score once the round is over)."""
+        """The score of the piles as they are (the final score once the round is over); for
+        the family games per side (`RoundScore.sides`, `total` per side)."""
+        if self.rules.is_family:
+            return RoundScore.of_seats(self.piles, self.scopas, self.rules)
         return RoundScore.of(self.piles[0], self.piles[1], self.scopas, self.rules)
 
     def view(self, player: int) -> "View":
@@ -262,29 +322,41 @@ class Position(RoundState):
         '?3/7c2s3s 7dAc5s7s -/- ?30 0/0 0 1 -'
         """
         from ..imperfect.view import View
+        if self.rules.is_family:
+            from ..errors import ViewError
+            raise ViewError("views of the family games (more players, Scopa a 15) are not supported yet (issue 15)")
         return View.from_position(self, player)
 
     def cards_in_play(self) -> int:
         """Mask of the cards in hands, on the table and in the stock."""
-        return self.hands[0] | self.hands[1] | self.table | sum(c.mask for c in self.stock)
+        hands = 0
+        for hand in self.hands:
+            hands |= hand
+        return hands | self.table | sum(c.mask for c in self.stock)
 
     def is_round_start(self) -> bool:
-        """Is this the first position of a round (3 + 3 in hand, 4 on the table, 30 in stock)?"""
-        return flow.is_round_start(self.hands, self.table, self.piles, self.scopas, len(self.stock))
+        """Is this the first position of a round (3 + 3 in hand, 4 on the table, 30 in stock;
+        for the family, full hands, the game's table cards and stock)?"""
+        return flow.is_round_start(self.hands, self.table, self.piles, self.scopas, len(self.stock), self.rules)
 
     # -- dealing ------------------------------------------------------------------------------
 
     @classmethod
-    def from_deck(cls, deck: Sequence[CardsLike], dealer: int = 1, rules: Rules = Rules()) -> "Position":
+    def from_deck(cls, deck: Sequence[CardsLike], dealer: Optional[int] = None, rules: Rules = Rules()) -> "Position":
         """The start of a round from the whole deck in deal order: 3 cards to the non-dealer,
-        3 to the dealer, 4 to the table, then the stock."""
+        3 to the dealer, 4 to the table, then the stock. For the family (`flow.deal_slices`):
+        the leader's cards, the next seat's, ..., the dealer's, the table cards, the stock.
+        The dealer defaults to the last seat (1 with two players)."""
         cards = card_list(deck, "deck")
         if len(cards) != 40:
             raise PositionError(f"a deck in deal order has 40 cards, not {len(cards)}")
-        dealer = whole(dealer, "dealer", PositionError, (0, 1))
-        h0, h1, table, stock = flow.deal_slices(dealer)
-        return cls(hands=(cards[h0], cards[h1]), table=cards[table], stock=cards[stock], dealer=dealer,
-                   rules=rules)
+        if not isinstance(rules, Rules):
+            raise PositionError(f"rules must be a Rules value, not {type(rules).__name__}")
+        n = rules.players
+        dealer = whole(n - 1 if dealer is None else dealer, "dealer", PositionError, tuple(range(n)))
+        *hands, table, stock = flow.deal_slices(dealer, rules)
+        return cls(hands=tuple(cards[h] for h in hands), table=cards[table], stock=cards[stock],
+                   dealer=dealer, rules=rules)
 
     @staticmethod
     def shuffled_deck(seed: Any = None, rules: Rules = Rules()) -> list[Card]:
@@ -292,6 +364,7 @@ class Position(RoundState):
         return flow.shuffled_deck(seed, rules)
 
     @classmethod
-    def new_round(cls, seed: Any = None, rules: Rules = Rules(), dealer: int = 1) -> "Position":
-        """A shuffled deal; the same seed gives the same deal on every machine."""
+    def new_round(cls, seed: Any = None, rules: Rules = Rules(), dealer: Optional[int] = None) -> "Position":
+        """A shuffled deal; the same seed gives the same deal on every machine. The dealer
+        defaults to the last seat (1 with two players)."""
         return cls.from_deck(flow.shuffled_deck(seed, rules), dealer=dealer, rules=rules)

@@ -9,6 +9,16 @@ Rules(napola=True, target=21)
 ['napola', 'target=21']
 >>> Rules.from_tokens(['napola', 'target=21']) == r
 True
+
+The family (docs/FAMILY.md): `players` (2, 3, 4 or 6), `game` ("scopa", "scopone",
+"scientifico"; the last two need 4 players), `partnerships`, `capture` ("standard" or
+"fifteen", Scopa a 15), `optional_capture` (only with capture="fifteen"), `last_sweep_counts`.
+
+>>> r = Rules(players=4, game="scopone")
+>>> r.tokens(), r.sides, r.deals, r.hand_size, r.table_start, r.is_family
+(['players=4', 'game=scopone'], (0, 1, 0, 1), 1, 9, 4, True)
+>>> Rules(players=3).sides, Rules(players=4, partnerships=False).sides, Rules().is_family
+((0, 1, 2), (0, 1, 2, 3), False)
 """
 from __future__ import annotations
 
@@ -20,9 +30,23 @@ from ..errors import RulesError, excerpt
 
 
 
+PLAYERS = (2, 3, 4, 6)
+GAMES = ("scopa", "scopone", "scientifico")
+CAPTURES = ("standard", "fifteen")
+_DEALS = {2: 6, 3: 4, 4: 3, 6: 2}       # deals of 3 cards per round: 4 + deals * 3N = 40
+_FAMILY = ("players", "game", "partnerships", "capture", "optional_capture", "last_sweep_counts")
+
+
 @dataclass(frozen=True)
 class Rules:
-    """Rule options; the defaults are basic two-player Scopa."""
+    """Rule options; the defaults are basic two-player Scopa.
+
+    The family options are fields too (after the others, so positional use keeps its meaning);
+    their tokens print first, naming the game. `partnerships` (default True) pairs opposite
+    seats with 4 players and makes two teams of three with 6; False makes every player a side
+    of their own. With 2 or 3 players every player is a side anyway, so False is refused there
+    (a RulesError) rather than accepted as a no-op that would print a second spelling of the
+    same game."""
 
     asso_piglia_tutto: bool = False
     ace_sweep_is_scopa: bool = False
@@ -32,12 +56,33 @@ class Rules:
     primiera_missing_suit: str = "disqualify"
     redeal_three_kings: bool = True
     target: int = 11
+    players: int = 2
+    game: str = "scopa"
+    partnerships: bool = True
+    capture: str = "standard"
+    optional_capture: bool = False
+    last_sweep_counts: bool = False
 
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
             if f.type in ("bool", bool) and not isinstance(value, bool):
                 raise RulesError(f"rule {f.name} must be True or False, not {excerpt(value)}")
+        if type(self.players) is not int or self.players not in PLAYERS:
+            raise RulesError(f"players must be 2, 3, 4 or 6, not {excerpt(self.players)}")
+        if self.game not in GAMES:
+            raise RulesError(f"game must be 'scopa', 'scopone' or 'scientifico', not {excerpt(self.game)}")
+        if self.game != "scopa" and self.players != 4:
+            raise RulesError(f"game={self.game} is played by 4 players, not {self.players} (add players=4)")
+        if not self.partnerships and self.players < 4:
+            raise RulesError(f"partnerships=0 applies to 4 or 6 players; with {self.players} "
+                             "every player is a side already")
+        if self.capture not in CAPTURES:
+            raise RulesError(f"capture must be 'standard' or 'fifteen', not {excerpt(self.capture)}")
+        if self.optional_capture and self.capture != "fifteen":
+            raise RulesError("optional_capture applies only to Scopa a 15 (capture=fifteen)")
+        if self.asso_piglia_tutto and self.capture == "fifteen":
+            raise RulesError("asso_piglia_tutto cannot be combined with capture=fifteen (Scopa a 15)")
         if self.primiera_missing_suit not in ("disqualify", "zero"):
             raise RulesError(
                 f"primiera_missing_suit must be 'disqualify' or 'zero', not {excerpt(self.primiera_missing_suit)}")
@@ -45,6 +90,7 @@ class Rules:
             raise RulesError(f"target must be a whole number of points, 1 or more, not {excerpt(self.target)}")
         bits = sum(bit for name, bit in kernel.RULE_BITS.items() if getattr(self, name, False) is True)
         bits |= kernel.RULE_BITS["primiera_zero"] if self.primiera_missing_suit == "zero" else 0
+        bits |= kernel.RULE_BITS.get("fifteen", 0) if self.capture == "fifteen" else 0
         object.__setattr__(self, "_flags", bits)
 
     @property
@@ -52,9 +98,46 @@ class Rules:
         """The options that change play or scoring, as the kernel's bit set."""
         return self._flags  # type: ignore[attr-defined]
 
+    # -- what the options imply ---------------------------------------------------------------
+
+    @property
+    def is_family(self) -> bool:
+        """Not the two-player standard game: positions go to the family kernel. (Two-player
+        Scopa with `last_sweep_counts` or Scopa a 15 is family: the two-player kernel has neither.)"""
+        return self.players != 2 or self.capture != "standard" or self.last_sweep_counts
+
+    @property
+    def sides(self) -> tuple[int, ...]:
+        """The side of each seat, sides numbered in order of their first seat:
+        (0, 1, 0, 1) for 4-player partnerships, (0, 1, 2) for 3 players."""
+        if self.partnerships and self.players in (4, 6):
+            return tuple(seat % 2 for seat in range(self.players))
+        return tuple(range(self.players))
+
+    @property
+    def side_count(self) -> int:
+        return max(self.sides) + 1
+
+    @property
+    def deals(self) -> int:
+        """Deals per round, the first included: 6, 4, 3 or 2 deals of 3 cards; one for Scopone."""
+        return 1 if self.game != "scopa" else _DEALS[self.players]
+
+    @property
+    def hand_size(self) -> int:
+        """Cards a hand gets in a deal: 3; 9 in Scopone, 10 in scientifico."""
+        return {"scopa": 3, "scopone": 9, "scientifico": 10}[self.game]
+
+    @property
+    def table_start(self) -> int:
+        """Cards face up on the table at the start of a round: 4; none in scientifico."""
+        return 0 if self.game == "scientifico" else 4
+
     def changes(self) -> dict:
-        """The options that differ from the defaults."""
-        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) != f.default}
+        """The options that differ from the defaults (the game's options first)."""
+        order = sorted(fields(self), key=lambda f: (f.name not in _FAMILY, _FAMILY.index(f.name)
+                                                    if f.name in _FAMILY else 0))
+        return {f.name: getattr(self, f.name) for f in order if getattr(self, f.name) != f.default}
 
     def __repr__(self) -> str:
         return "Rules(" + ", ".join(f"{k}={v!r}" for k, v in self.changes().items()) + ")"
@@ -95,6 +178,10 @@ class Rules:
             elif name == "target":
                 if not (text.isascii() and text.isdigit() and len(text) <= 6):
                     raise RulesError(f"target must be a whole number of points, not {excerpt(text)}")
+                values[name] = int(text)
+            elif name == "players":
+                if not (text.isascii() and text.isdigit() and len(text) <= 2):
+                    raise RulesError(f"players must be 2, 3, 4 or 6, not {excerpt(text)}")
                 values[name] = int(text)
             else:
                 values[name] = text

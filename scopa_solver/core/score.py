@@ -4,11 +4,20 @@
 >>> score = Position.from_string("-/- - 7d6cAdRs/3b - 1/0 0 1 0").round_score()
 >>> score.total, score.settebello, score.players[0].primiera
 ((4, 0), 0, None)
+
+The family games (docs/FAMILY.md) score per side: `players` (also `sides`) holds one entry per
+side, the figures of its members' pooled piles; `total` is per side, the winners are sides, and
+`seat_sides` says which side each seat is on.
+
+>>> from scopa_solver import Rules
+>>> s = Position.from_string("-/-/-/- - 7d6cAdRs/3b/-/- - 1/0/0/0 0 3 0 players=4").round_score()
+>>> s.total, s.seat_sides, s.sides[1].cards, s.margin(0)
+((4, 0), (0, 1, 0, 1), 1, 4)
 """
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Optional
+from typing import Optional, Sequence
 
 from .. import kernel
 from .cards import SETTEBELLO_MASK
@@ -17,7 +26,7 @@ from .rules import Rules
 
 @dataclass(frozen=True)
 class PlayerScore:
-    """One player's side of a round score."""
+    """One player's side of a round score (one side's, for the family games)."""
 
     cards: int
     coins: int
@@ -33,23 +42,33 @@ class PlayerScore:
 class RoundScore:
     """The score of the capture piles: each player's figures, who won each point, the totals.
 
-    Winners are 0, 1 or None (a tie, or nobody holds the card)."""
+    Winners are 0, 1 or None (a tie, or nobody holds the card). For the family games
+    (`seat_sides` set) `players` holds one entry per side and the winners are sides; with three
+    or more sides a shared highest count gives nobody the point."""
 
-    players: tuple[PlayerScore, PlayerScore]
+    players: tuple[PlayerScore, ...]
     carte: Optional[int]
     denari: Optional[int]
     settebello: Optional[int]
     primiera: Optional[int]
     re_bello: Optional[int]
+    seat_sides: Optional[tuple[int, ...]] = None    # the family: the side of each seat
 
     @property
-    def total(self) -> tuple[int, int]:
-        """Round points of player 0 and player 1."""
-        return (self.players[0].points, self.players[1].points)
+    def sides(self) -> tuple[PlayerScore, ...]:
+        """The figures of each side (with two players each player is a side: `players`)."""
+        return self.players
+
+    @property
+    def total(self) -> tuple[int, ...]:
+        """Round points of player 0 and player 1 (of each side, for the family games)."""
+        return tuple(p.points for p in self.players)
 
     def margin(self, player: int = 0) -> int:
-        """`player`'s points minus the opponent's."""
-        return self.total[player] - self.total[1 - player]
+        """`player`'s points minus the opponent's; for the family, `player` is a side and the
+        margin is its points minus the best other side's (the paranoid value's measure)."""
+        total = self.total
+        return total[player] - max(t for s, t in enumerate(total) if s != player)
 
     @classmethod
     def of(cls, pile0: int, pile1: int, scopas: tuple[int, int], rules: Rules) -> "RoundScore":
@@ -68,13 +87,37 @@ class RoundScore:
                    settebello=who(d["settebello"]), primiera=who(d["primiera_winner"]),
                    re_bello=who(d["re_bello"]))
 
+    @classmethod
+    def of_seats(cls, piles: Sequence[int], scopas: Sequence[int], rules: Rules) -> "RoundScore":
+        """The family games' score of every seat's pile and scopas, per side (`rules.sides`)."""
+        sides = rules.sides
+        d = kernel.family_score(tuple(piles), tuple(scopas), sides, rules.flags)
+        pooled = [0] * rules.side_count
+        made = [0] * rules.side_count
+        for seat, side in enumerate(sides):
+            pooled[side] |= piles[seat]
+            made[side] += scopas[seat]
+        players = tuple(
+            PlayerScore(cards=d["cards"][s], coins=d["coins"][s], settebello=d["settebello"] == s,
+                        primiera=d["primiera"][s], scopas=made[s], napola=d["napola"][s],
+                        re_bello=d["re_bello"] == s, points=d["points"][s])
+            for s in range(rules.side_count))
+        return cls(players=players, carte=d["carte"], denari=d["denari"], settebello=d["settebello"],
+                   primiera=d["primiera_winner"], re_bello=d["re_bello"], seat_sides=tuple(sides))
+
     def to_dict(self) -> dict:
-        """Plain data (JSON-ready): each player's figures, the winners and the totals."""
+        """Plain data (JSON-ready): each player's (side's) figures, the winners and the totals."""
         out = asdict(self)
+        if self.seat_sides is None:
+            del out["seat_sides"]
+        else:
+            out["seat_sides"] = list(self.seat_sides)
         out["total"] = list(self.total)
         return out
 
     @classmethod
     def from_dict(cls, data: dict) -> "RoundScore":
+        sides = data.get("seat_sides")
         return cls(players=tuple(PlayerScore(**p) for p in data["players"]),  # type: ignore[arg-type]
+                   seat_sides=None if sides is None else tuple(sides),
                    **{k: data[k] for k in ("carte", "denari", "settebello", "primiera", "re_bello")})

@@ -43,8 +43,15 @@ def place_masks(places: Sequence[str], lists: Sequence[list[Card]]) -> list[int]
 
 def pair(value: Any, name: str, error: type) -> tuple:
     """A (player 0, player 1) pair given as a tuple or list."""
-    if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)) or len(value) != 2:
-        raise error(f"{name} must be a pair (player 0's, player 1's), not {excerpt(value)}")
+    return per_seat(value, name, error, 2)
+
+
+def per_seat(value: Any, name: str, error: type, players: int) -> tuple:
+    """One value per seat, given as a tuple or list of `players` items."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)) or len(value) != players:
+        if players == 2:
+            raise error(f"{name} must be a pair (player 0's, player 1's), not {excerpt(value)}")
+        raise error(f"{name} must give one per seat, {players} in all (players={players}), not {excerpt(value)}")
     return tuple(value)
 
 
@@ -55,16 +62,17 @@ class RoundState:
 
     __slots__ = ("table", "piles", "scopas", "to_move", "dealer", "last_capturer", "rules")
     _error: type = ValueError           # the error type of the subclass
+    _family: bool = False               # does the subclass take the family games (more players, ...)?
 
     # -- what a subclass provides -------------------------------------------------------------
 
-    def hand_sizes(self) -> tuple[int, int]:  # pragma: no cover - abstract
+    def hand_sizes(self) -> tuple[int, ...]:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def stock_size(self) -> int:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def _hand_texts(self) -> tuple[str, str]:  # pragma: no cover - abstract
+    def _hand_texts(self) -> tuple[str, ...]:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def _stock_text(self) -> str:  # pragma: no cover - abstract
@@ -82,18 +90,25 @@ class RoundState:
         error = self._error
         if not isinstance(rules, Rules):
             raise error(f"rules must be a Rules value, not {type(rules).__name__}")
-        captured = pair(captured, "captured", error)
-        scopas = pair(scopas, "scopas", error)
+        if rules.is_family and not self._family:
+            raise error(f"a {type(self).__name__} of the family games (more players, Scopa a 15) is "
+                        "not supported yet (issue 15)")
+        n = rules.players
+        captured = per_seat(captured, "captured", error, n)
+        scopas = per_seat(scopas, "scopas", error, n)
         self.scopas = tuple(whole(s, f"scopas of player {p}", error) for p, s in enumerate(scopas))
-        self.dealer = whole(dealer, "dealer", error, (0, 1))
-        self.last_capturer = whole(last_capturer, "last_capturer", error, (None, 0, 1))
-        self.to_move = whole(to_move, "to_move", error, (None, 0, 1))
+        seats = tuple(range(n))
+        self.dealer = whole(dealer, "dealer", error, seats)
+        self.last_capturer = whole(last_capturer, "last_capturer", error, (None,) + seats)
+        self.to_move = whole(to_move, "to_move", error, (None,) + seats)
         self.rules = rules
-        return [card_list(table, "table"), card_list(captured[0], "pile 0"), card_list(captured[1], "pile 1")]
+        return [card_list(table, "table")] + [card_list(c, f"pile {p}") for p, c in enumerate(captured)]
 
     def _check(self) -> None:
         """Check that hand sizes, stock, turn, scopas and last capturer can occur together;
         set `to_move` to what the hand sizes imply when it was not given."""
+        if self.rules.players != 2 or self.rules.game != "scopa":
+            return self._check_family()
         error = self._error
         sizes, stock, piles = self.hand_sizes(), self.stock_size(), self.piles
         if any(not 0 <= x <= 20 for x in self.scopas):
@@ -130,19 +145,63 @@ class RoundState:
         if sizes == (0, 0) and self.table and self.last_capturer is not None:
             raise error("the round is over, so the table cards belong to the last capturer's pile")
 
+    def _check_family(self) -> None:
+        """`_check` for any number of players and every game (docs/FAMILY.md): seats from the
+        leader (dealer + 1) up to the one to move have played one card more in the current
+        deal, so along the playing order from the leader the hand sizes never decrease and
+        differ by at most one; the stock holds whole deals of 3 per seat, no more than the
+        game deals after its first."""
+        error = self._error
+        rules, n = self.rules, self.rules.players
+        sizes, stock, piles = self.hand_sizes(), self.stock_size(), self.piles
+        game = f"{rules.game} with {n} players" if rules.game == "scopa" else rules.game
+        if any(not 0 <= x <= 20 for x in self.scopas):
+            raise error(f"scopas must be whole numbers from 0 to 20, not {self.scopas!r}")
+        if max(sizes) > rules.hand_size:
+            raise error(f"a hand holds {max(sizes)} cards; in {game} a hand has at most {rules.hand_size}")
+        if stock % (3 * n):
+            raise error(f"the stock has {stock} cards, which does not split into deals of 3 for each of {n} players")
+        most = (rules.deals - 1) * 3 * n
+        if stock > most:
+            raise error(f"the stock has {stock} cards; in {game} at most {most} remain after the first deal")
+        if not any(sizes) and stock:
+            raise error(f"every hand is empty but the stock is not: deal the next 3 cards to each of {n} players")
+        leader = (self.dealer + 1) % n
+        order = [(leader + k) % n for k in range(n)]
+        along = [sizes[seat] for seat in order]
+        if any(b < a for a, b in zip(along, along[1:])) or along[-1] - along[0] > 1:
+            raise error(f"hands of {'/'.join(map(str, sizes))} cards cannot occur with seat {self.dealer} "
+                        f"dealing: play goes from seat {leader}, so along that order each hand holds as many "
+                        "cards as the one before it or one more")
+        implied = order[along.index(along[-1])]
+        if self.to_move is None:
+            self.to_move = implied
+        elif self.to_move != implied and any(sizes):
+            raise error(f"seat {self.to_move} cannot be to move with hands of {'/'.join(map(str, sizes))} "
+                        f"cards and seat {self.dealer} dealing: it is seat {implied}'s turn")
+        for p in range(n):
+            if self.scopas[p] and not piles[p]:
+                raise error(f"seat {p} has {self.scopas[p]} scopa(s) but no captured cards")
+        if any(piles) and self.last_capturer is None:
+            raise error("cards have been captured, so last_capturer must say who captured last")
+        if self.last_capturer is not None and not piles[self.last_capturer]:
+            raise error(f"last_capturer is {self.last_capturer} but that seat has captured nothing")
+        if not any(sizes) and self.table and self.last_capturer is not None:
+            raise error("the round is over, so the table cards belong to the last capturer's pile")
+
     # -- what every state answers -------------------------------------------------------------
 
     @property
     def deals_left(self) -> int:
         """Deals still in the stock."""
-        return self.stock_size() // 6
+        return self.stock_size() // (3 * self.rules.players)
 
     def is_round_over(self) -> bool:
         return not (any(self.hand_sizes()) or self.stock_size())
 
     def known_cards(self) -> int:
         """How many cards are on the table and in the piles."""
-        return popcount(self.table) + popcount(self.piles[0]) + popcount(self.piles[1])
+        return popcount(self.table) + sum(map(popcount, self.piles))
 
     def to_string(self) -> str:
         """The one-line notation (see docs/notation.md); `from_string` reads it back."""

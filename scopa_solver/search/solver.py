@@ -10,6 +10,22 @@ opponent's, scopas already made included, with both sides playing perfectly.
 (5, ['7dx3s+4s'], True)
 >>> [(str(mv.move), mv.value) for mv in analyze(pos)]
 [('7dx3s+4s', 5), ('2c', -4)]
+
+Family positions (docs/FAMILY.md: more players, Scopone, Scopa a 15) are searched by the family
+kernel. With two sides the value is the margin as above; with three or more sides the default
+objective "value" is the paranoid value: the mover's side's points minus the best other side's,
+every other seat minimising it. ``objective="maxn"`` searches max^n instead: every seat maximises
+its own side's points, `value` is the mover's side's points and `points` every side's. max^n
+is accepted for every position, two-player Scopa included (then through the family kernel: with
+points not zero-sum because of scopas, it can differ from the margin's play).
+
+>>> from scopa_solver import Rules
+>>> three = Position(hands=("7d", "3c", "Rb"), table="4s 3s", dealer=2, rules=Rules(players=3))
+>>> r = solve(three)
+>>> r.value, r.objective, r.points, [str(m) for m in r.pv]
+(5, 'value', (5, 0, 0), ['7dx3s+4s', '3c', 'Rb'])
+>>> solve(three, objective="maxn").value
+5
 """
 from __future__ import annotations
 
@@ -18,6 +34,7 @@ from typing import Iterable, Optional, Sequence
 
 from .. import kernel
 from ..core.position import Move, Position, RoundScore
+from ..errors import RulesError, excerpt
 
 _VALUE_INF = kernel.VALUE_INF
 
@@ -95,12 +112,33 @@ class SearchResult:
         return list(self._pv)
 
     @property
+    def objective(self) -> str:
+        """What was searched: "value" (the margin; paranoid with three or more sides) or "maxn"."""
+        return getattr(self._raw, "objective", "value")
+
+    @property
+    def points(self) -> Optional[tuple[int, ...]]:
+        """Every side's round points at the end of the principal variation (the max^n vector
+        under "maxn"); None when the search was stopped."""
+        points = getattr(self._raw, "points", None)
+        if points is not None or not self.complete:
+            return points
+        outcome = self.outcome
+        return None if outcome is None else outcome.total
+
+    @property
     def outcome(self) -> Optional[RoundScore]:
-        """The round score at the end of the principal variation."""
+        """The round score at the end of the principal variation (per side for the family)."""
         end = self._raw.end
+        rules = self.position.rules
         if end is None:
             return self.position.round_score() if self.complete and self.position.is_round_over() else None
-        return RoundScore.of(end[0], end[1], (end[2], end[3]), self.position.rules)
+        if isinstance(self._raw, kernel.FamilyResult):
+            piles, scopas = end
+            if rules.is_family:
+                return RoundScore.of_seats(piles, scopas, rules)
+            return RoundScore.of(piles[0], piles[1], tuple(scopas), rules)  # type: ignore[arg-type]
+        return RoundScore.of(end[0], end[1], (end[2], end[3]), rules)
 
     @property
     def nodes(self) -> int:
@@ -138,19 +176,24 @@ class SearchResult:
     def to_dict(self) -> dict:
         """Plain data (JSON-ready): the position, the value or its bounds, the moves, the effort."""
         outcome = self.outcome
-        return {"position": self.position.to_string(), "complete": self.complete, "stopped": self.stopped,
-                "value": self.value, "lower": self.lower, "upper": self.upper,
-                "best_moves": [str(m) for m in self.best_moves], "pv": [str(m) for m in self.pv],
-                "outcome": outcome.to_dict() if outcome is not None else None,
-                "nodes": self.nodes, "seconds": self.seconds, "tt_probes": self.tt_probes,
-                "tt_hits": self.tt_hits, "tt_stores": self.tt_stores, "tt_fill": self.tt_fill}
+        out = {"position": self.position.to_string(), "complete": self.complete, "stopped": self.stopped,
+               "value": self.value, "lower": self.lower, "upper": self.upper,
+               "best_moves": [str(m) for m in self.best_moves], "pv": [str(m) for m in self.pv],
+               "outcome": outcome.to_dict() if outcome is not None else None,
+               "nodes": self.nodes, "seconds": self.seconds, "tt_probes": self.tt_probes,
+               "tt_hits": self.tt_hits, "tt_stores": self.tt_stores, "tt_fill": self.tt_fill}
+        if isinstance(self._raw, kernel.FamilyResult):     # the two-player data stays as it was
+            points = self.points
+            out.update(objective=self.objective, points=None if points is None else list(points))
+        return out
 
     def __repr__(self) -> str:
         if not self.complete:
             return (f"SearchResult(stopped={self.stopped!r}, lower={self.lower}, upper={self.upper}, "
                     f"nodes={self.nodes})")
+        maxn = ", objective='maxn'" if self.objective == "maxn" else ""
         return (f"SearchResult(value={self.value}, best_moves=[{', '.join(map(str, self.best_moves))}], "
-                f"pv=[{' '.join(map(str, self.pv))}], nodes={self.nodes})")
+                f"pv=[{' '.join(map(str, self.pv))}], nodes={self.nodes}{maxn})")
 
 
 def _bound(x: int) -> Optional[int]:
@@ -163,24 +206,46 @@ def _check(position: Position) -> Position:
     return position
 
 
+def _check_objective(objective: str) -> str:
+    if not isinstance(objective, str) or objective not in kernel.OBJECTIVES:
+        raise RulesError(f"objective must be 'value' or 'maxn', not {excerpt(objective)}")
+    return objective
+
+
 def _run(positions: Sequence[Position], want: int, max_nodes: Optional[int],
-         time_limit: Optional[float], tt_mb: Optional[float], threads: Optional[int]) -> list:
-    """Search every position through the kernel face's scheduler; KernelResults in order."""
-    states = [_check(p).kernel_state() for p in positions]
-    workers = kernel.worker_count(threads, len(states))
-    return kernel.run_batch(states, want=want, max_nodes=max_nodes, time_limit=time_limit,
-                            tt_mb=tt_mb, threads=workers)
+         time_limit: Optional[float], tt_mb: Optional[float], threads: Optional[int],
+         objective: str = "value") -> list:
+    """Search every position through the kernel face's scheduler; KernelResults in order.
+    Two-player Scopa under "value" goes to the two-player kernel, everything else (the family
+    games, and max^n) to the family kernel; a batch that mixes them runs as two batches."""
+    _check_objective(objective)
+    positions = [_check(p) for p in positions]
+    family = [objective == "maxn" or p.rules.is_family for p in positions]
+    results: list = [None] * len(positions)
+    for kind in (True, False):
+        index = [i for i, f in enumerate(family) if f == kind]
+        if not index and (kind or any(family)):    # an empty batch still checks its limits
+            continue
+        states = [positions[i].family_state() if kind else positions[i].kernel_state() for i in index]
+        workers = kernel.worker_count(threads, len(states))
+        raws = kernel.run_batch(states, want=want, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb,
+                                threads=workers, family=kind, objective=objective)
+        for i, raw in zip(index, raws):
+            results[i] = raw
+    return results
 
 
 def solve(position: Position, *, max_nodes: Optional[int] = None, time_limit: Optional[float] = None,
-          tt_mb: Optional[float] = None, full_window: bool = False) -> SearchResult:
+          tt_mb: Optional[float] = None, full_window: bool = False, objective: str = "value") -> SearchResult:
     """The exact value, every optimal move and a principal variation of a known position.
 
     `max_nodes` / `time_limit` bound the work (then complete=False and lower/upper bound the
     value); `tt_mb` sizes the transposition table (0 switches it off); `full_window` replaces
-    the zero-window driver by one full-window alpha-beta (for comparison). Ctrl-C interrupts."""
+    the zero-window driver by one full-window alpha-beta (for comparison); `objective` "value"
+    (the margin, paranoid with three or more sides) or "maxn" (see the module docstring).
+    Ctrl-C interrupts."""
     want = kernel.WANT_BEST | kernel.WANT_PV | (kernel.FULL_WINDOW if full_window else 0)
-    return SearchResult(position, _run([position], want, max_nodes, time_limit, tt_mb, 1)[0])
+    return SearchResult(position, _run([position], want, max_nodes, time_limit, tt_mb, 1, objective)[0])
 
 
 def _move_values(raw: "kernel.KernelResult") -> list[MoveValue]:
@@ -194,30 +259,32 @@ def _move_values(raw: "kernel.KernelResult") -> list[MoveValue]:
 
 
 def analyze(position: Position, *, max_nodes: Optional[int] = None, time_limit: Optional[float] = None,
-            tt_mb: Optional[float] = None) -> list[MoveValue]:
-    """Every legal move with its exact value for the side to move, best first."""
-    return _move_values(_run([position], kernel.WANT_ALL, max_nodes, time_limit, tt_mb, 1)[0])
+            tt_mb: Optional[float] = None, objective: str = "value") -> list[MoveValue]:
+    """Every legal move with its exact value for the side to move, best first (under "maxn":
+    the mover's side's points after the move, every seat then maximising its own)."""
+    return _move_values(_run([position], kernel.WANT_ALL, max_nodes, time_limit, tt_mb, 1, objective)[0])
 
 
 def solve_many(positions: Iterable[Position], *, threads: Optional[int] = None,
                max_nodes: Optional[int] = None, time_limit: Optional[float] = None,
-               tt_mb: Optional[float] = None) -> list[SearchResult]:
+               tt_mb: Optional[float] = None, objective: str = "value") -> list[SearchResult]:
     """`solve` for many positions in one call, the GIL released; `threads` workers (0: all cores).
     Limits apply to each position. Results are identical to single calls."""
     positions = list(positions)
-    runs = _run(positions, kernel.WANT_BEST | kernel.WANT_PV, max_nodes, time_limit, tt_mb, threads)
+    runs = _run(positions, kernel.WANT_BEST | kernel.WANT_PV, max_nodes, time_limit, tt_mb, threads, objective)
     return [SearchResult(p, raw) for p, raw in zip(positions, runs)]
 
 
 def analyze_many(positions: Iterable[Position], *, threads: Optional[int] = None,
                  max_nodes: Optional[int] = None, time_limit: Optional[float] = None,
-                 tt_mb: Optional[float] = None) -> list[list[MoveValue]]:
+                 tt_mb: Optional[float] = None, objective: str = "value") -> list[list[MoveValue]]:
     """`analyze` for many positions in one call, the GIL released, `threads` workers."""
     positions = list(positions)
-    return [_move_values(raw) for raw in _run(positions, kernel.WANT_ALL, max_nodes, time_limit, tt_mb, threads)]
+    runs = _run(positions, kernel.WANT_ALL, max_nodes, time_limit, tt_mb, threads, objective)
+    return [_move_values(raw) for raw in runs]
 
 
 def solve_values(positions: Iterable[Position], *, threads: Optional[int] = None,
-                 tt_mb: Optional[float] = None) -> list[int]:
+                 tt_mb: Optional[float] = None, objective: str = "value") -> list[int]:
     """Only the exact values (no best moves, no pv): the fastest batch call."""
-    return [raw.lower for raw in _run(list(positions), 0, None, None, tt_mb, threads)]
+    return [raw.lower for raw in _run(list(positions), 0, None, None, tt_mb, threads, objective)]

@@ -1,0 +1,133 @@
+"""Family search benchmark: seeded suites of positions reached by random play, one row per game
+and depth, each searched from a cleared table (value only: want=0, and with every optimal move
+and the pv: solve). Median and max seconds (measured in the kernel: wall time), the same in
+the searching thread's CPU time (time.thread_time: honest on a loaded machine), median and max
+nodes, nodes per second. Run from the repository root with PYTHONPATH=. so that the package
+of this checkout is measured.
+
+    python benchmarks/bench_family.py [--positions 20] [--seed 2026] [--rows NAME,...] [--json FILE]
+
+Rows (targets from the family issue; "pure Python" = median nodes of a plain pure-Python
+alpha-beta + TT + MTD(f) with capture-first ordering, given for comparison):
+  scopa4-*      4-player partnership Scopa, the last 1, 2 deals and the whole round
+  paranoid3-*   3-player Scopa, paranoid value, last 1..3 deals and the whole round
+  maxn3-*       3-player Scopa, max^n, the last deal and the last two
+  scientifico-k scientifico with k cards in every hand (leader to move)
+  fifteen2      Scopa a 15, two players, whole round
+Positions come from tests/test_family_kernel.py's seeded deal (deck order as FAMILY.md).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tests"))
+from test_family_kernel import FIFTEEN, deal, random_until  # noqa: E402
+
+from scopa_solver.kernel import WANT_BEST, WANT_PV, family_legal_moves, family_play, new_searcher  # noqa: E402
+
+# name: (players, game, rules, cards left in hands + stock, objective, target ms, pure-Python nodes)
+ROWS = {
+    "scopa4-1deal": (4, "scopa", 0, 12, "value", None, 530),
+    "scopa4-2deals": (4, "scopa", 0, 24, "value", None, 9200),
+    "scopa4-round": (4, "scopa", 0, 36, "value", 10, 200000),
+    "paranoid3-1deal": (3, "scopa", 0, 9, "value", None, 230),
+    "paranoid3-2deals": (3, "scopa", 0, 18, "value", None, 2600),
+    "paranoid3-3deals": (3, "scopa", 0, 27, "value", None, 44000),
+    "paranoid3-round": (3, "scopa", 0, 36, "value", 30, 770000),
+    "maxn3-1deal": (3, "scopa", 0, 9, "maxn", None, 510),
+    "maxn3-2deals": (3, "scopa", 0, 18, "maxn", 20, 22000),
+    "scientifico-3": (4, "scientifico", 0, 12, "value", None, 560),
+    "scientifico-4": (4, "scientifico", 0, 16, "value", None, 5900),
+    "scientifico-5": (4, "scientifico", 0, 20, "value", 3, 106000),
+    "scientifico-6": (4, "scientifico", 0, 24, "value", 50, 2700000),
+    "scientifico-7": (4, "scientifico", 0, 28, "value", 1000, None),
+    "scientifico-8": (4, "scientifico", 0, 32, "value", None, None),
+    "fifteen2": (2, "scopa", FIFTEEN, 36, "value", 3, None),
+}
+DEFAULT = [r for r in ROWS if r != "scientifico-8"]
+
+
+def positions(name: str, count: int, seed: int) -> list:
+    players, game, rules, left, _, _, _ = ROWS[name]
+    rng = random.Random(f"{seed}-{name}")
+    out = []
+    for k in range(count):
+        s = random_until(deal(players, seed=rng.getrandbits(32), game=game, rules=rules), rng, left)
+        out.append(s)
+    return out
+
+
+def run(name: str, count: int, seed: int, tt_mb: float, solve: bool, budget: float,
+        min_cards: int | None = None) -> dict:
+    players, game, rules, left, objective, target, python_nodes = ROWS[name]
+    searcher = new_searcher(tt_mb, family=True)
+    if min_cards is not None:
+        searcher.set_table_min_cards(min_cards)
+    times, nodes, solve_times, cpu = [], [], [], []
+    start = time.perf_counter()
+    for s in positions(name, count, seed):
+        searcher.clear()
+        t = time.thread_time()
+        r = searcher.search(s, 0, objective=objective)
+        cpu.append(time.thread_time() - t)
+        assert r.stop == 0
+        times.append(r.seconds)
+        nodes.append(r.nodes)
+        if solve:
+            searcher.clear()
+            r2 = searcher.search(s, WANT_BEST | WANT_PV, objective=objective)
+            assert r2.lower == r.lower
+            solve_times.append(r2.seconds)
+        if time.perf_counter() - start > budget:
+            break
+    row = dict(row=name, positions=len(times), objective=objective,
+               median_ms=1000 * statistics.median(times), max_ms=1000 * max(times),
+               cpu_median_ms=1000 * statistics.median(cpu), cpu_max_ms=1000 * max(cpu),
+               median_nodes=statistics.median(nodes), max_nodes=max(nodes),
+               nodes_per_s=sum(nodes) / max(sum(times), 1e-9), cpu_nodes_per_s=sum(nodes) / max(sum(cpu), 1e-9),
+               target_ms=target,
+               python_nodes=python_nodes)
+    if solve_times:
+        row["solve_median_ms"] = 1000 * statistics.median(solve_times)
+        row["solve_max_ms"] = 1000 * max(solve_times)
+    return row
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--positions", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--rows", default=",".join(DEFAULT))
+    ap.add_argument("--tt-mb", type=float, default=64.0)
+    ap.add_argument("--no-solve", action="store_true", help="value searches only")
+    ap.add_argument("--budget", type=float, default=300.0, help="seconds per row at most")
+    ap.add_argument("--min-cards", type=int, help="probe the table only with this many cards in hands (tuning)")
+    ap.add_argument("--json")
+    args = ap.parse_args()
+    rows = []
+    print(f"{'row':18} {'n':>3} {'median ms':>10} {'max ms':>9} {'cpu med':>9} {'cpu max':>9} {'target':>7} "
+          f"{'med nodes':>10} {'max nodes':>10} {'py nodes':>9} {'Mnodes/s':>8} {'cpu Mn/s':>8} "
+          f"{'solve med':>10} {'solve max':>10}")
+    for name in args.rows.split(","):
+        row = run(name, args.positions, args.seed, args.tt_mb, not args.no_solve, args.budget, args.min_cards)
+        rows.append(row)
+        print(f"{name:18} {row['positions']:3d} {row['median_ms']:10.3f} {row['max_ms']:9.2f} "
+              f"{row['cpu_median_ms']:9.3f} {row['cpu_max_ms']:9.2f} "
+              f"{row['target_ms'] if row['target_ms'] else '':>7} {row['median_nodes']:10.0f} "
+              f"{row['max_nodes']:10d} {row['python_nodes'] or '':>9} {row['nodes_per_s'] / 1e6:8.2f} "
+              f"{row['cpu_nodes_per_s'] / 1e6:8.2f} "
+              f"{row.get('solve_median_ms', 0):10.3f} {row.get('solve_max_ms', 0):10.2f}", flush=True)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

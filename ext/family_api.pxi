@@ -1,0 +1,348 @@
+# The family's Python face. A position crosses the boundary as a FamilyState (an 11-tuple):
+#   (players, hands, table, piles, scopas, to_move, dealer, last_capturer, deals, rules, sides)
+# hands/piles/scopas/sides one entry per seat, deals the stock's future deals next first (each one
+# 3-card mask per seat), rules the RULE_* bits (FAMILY_RULE_ALL). Everything is checked here.
+
+FAMILY_RULE_BITS = {"fifteen": RULE_FIFTEEN, "optional_capture": RULE_OPTIONAL_CAPTURE,
+                    "last_sweep_counts": RULE_LAST_SWEEP_COUNTS}
+RULE_BITS.update(FAMILY_RULE_BITS)
+globals()["FAMILY_RULE_ALL"] = FAMILY_RULE_ALL
+OBJECTIVES = ("value", "maxn")
+FAMILY_MAX_MOVES = FMAX_MOVES
+
+
+cdef tuple _seq(object value, str what, int n):
+    if not isinstance(value, (tuple, list)):
+        raise ValueError(f"{what}: one entry per seat, a tuple of {n}, not {type(value).__name__}")
+    value = tuple(value)
+    if len(value) != n:
+        raise ValueError(f"{what}: {len(value)} entries for {n} seats")
+    return value
+
+
+cdef int load_family(object state, FState* s, FGame* g) except -1:
+    cdef int n, p, k, c, nd, expect, first, i
+    cdef uint64_t seen = 0, m
+    if not isinstance(state, tuple):
+        raise TypeError(f"a family position is a FamilyState (an 11-tuple), not {type(state).__name__}")
+    cdef tuple pos = <tuple>state
+    if len(pos) != 11:
+        raise ValueError("a family position is an 11-tuple")
+    memset(s, 0, sizeof(FState))
+    memset(g, 0, sizeof(FGame))
+    n = _small(pos[0], "players", 2, FMAX_SEATS)
+    g.players = n
+    hands = _seq(pos[1], "hands", n)
+    piles = _seq(pos[3], "piles", n)
+    scopas = _seq(pos[4], "scopas", n)
+    sides = _seq(pos[10], "sides", n)
+    g.nsides = 0
+    for p in range(n):
+        k = _small(sides[p], "side", 0, n - 1)
+        if k > g.nsides:
+            raise ValueError("sides must be numbered 0.. in order of their first seat")
+        if k == g.nsides:
+            g.nsides += 1
+        g.side[p] = k
+        g.next_seat[p] = (p + 1) % n
+    if g.nsides < 2:
+        raise ValueError("a round needs at least two sides")
+
+    def take(object value, str what, int most):
+        cdef uint64_t v = _cards(value, what, most)
+        nonlocal seen
+        if v & seen:
+            raise ValueError(f"{what}: a card is in two places")
+        seen |= v
+        return v
+
+    for p in range(n):
+        s.hand[p] = take(hands[p], f"hand {p}", FMAX_HAND)
+        s.in_hands |= s.hand[p]
+        s.pile[p] = take(piles[p], f"pile {p}", NCARDS)
+        s.scopas[p] = _small(scopas[p], f"scopas {p}", 0, 40)
+    s.table = take(pos[2], "table", NCARDS)
+    s.to_move = _small(pos[5], "to_move", 0, n - 1)
+    s.dealer = _small(pos[6], "dealer", 0, n - 1)
+    s.last_capturer = _small(pos[7], "last_capturer", -1, n - 1)
+    deals = pos[8]
+    if not isinstance(deals, (tuple, list)):
+        raise ValueError("deals: a tuple of deals, each one mask per seat")
+    deals = tuple(deals)
+    nd = len(deals)
+    if nd > FMAX_DEALS:
+        raise ValueError(f"at most {FMAX_DEALS} deals in the stock, not {nd}")
+    s.deals_left = nd
+    for k in range(nd):
+        deal = _seq(deals[k], "a deal", n)
+        for p in range(n):
+            m = take(deal[p], "stock deal", MAX_HAND)
+            if popcount(m) != MAX_HAND:
+                raise ValueError("every deal in the stock gives 3 cards to each seat")
+            g.deal[nd - 1 - k][p] = m
+            g.deal_cards[nd - 1 - k] |= m
+            g.deal_key[nd - 1 - k] ^= f_hand_key(p, m)
+    g.rules = _small(pos[9], "rules", 0, FAMILY_RULE_ALL)
+    if s.in_hands:
+        # play goes leader (dealer + 1), leader + 1, ...: the seats that have played this turn hold
+        # one card fewer than the seat to move and those after it
+        c = popcount(s.hand[s.to_move])
+        first = (s.to_move - s.dealer - 1 + 2 * n) % n      # seats that have played this turn
+        for i in range(n):
+            p = (s.dealer + 1 + i) % n
+            expect = c - 1 if i < first else c
+            if popcount(s.hand[p]) != expect:
+                raise ValueError(f"seat {p} holds {popcount(s.hand[p])} cards where play order "
+                                 f"(seat {s.to_move} to move, dealer {s.dealer}) needs {max(expect, 0)}")
+    elif nd:
+        raise ValueError("every hand is empty while the stock still holds deals")
+    s.zkey = f_cards_key(s, n)
+    s.table_value = cards_value(s.table)
+    return 0
+
+
+cdef tuple dump_family(const FState* s, const FGame* g, tuple deals):
+    cdef int n = g.players, p
+    return (n, tuple([s.hand[p] for p in range(n)]), s.table, tuple([s.pile[p] for p in range(n)]),
+            tuple([s.scopas[p] for p in range(n)]), s.to_move, s.dealer, s.last_capturer,
+            deals[len(deals) - s.deals_left:], g.rules, tuple([g.side[p] for p in range(n)]))
+
+
+def family_legal_moves(object state):
+    """The legal moves of the seat to move, packed (card << 40 | captured mask), canonical order."""
+    cdef FState s
+    cdef FGame g
+    cdef uint64_t* moves
+    cdef int n, i
+    load_family(state, &s, &g)
+    if f_round_over(&s):
+        return []
+    moves = <uint64_t*>malloc(FMAX_MOVES * sizeof(uint64_t))
+    if moves == NULL:
+        raise MemoryError
+    try:
+        n = f_generate_moves(&s, g.rules, moves)
+        return [moves[i] for i in range(n)]
+    finally:
+        free(moves)
+
+
+def family_play(object state, object packed_move):
+    """(after, scopa, dealt, leftovers, leftovers_to) for a legal packed move; ValueError otherwise."""
+    cdef FState s, before
+    cdef FGame g
+    cdef uint64_t move, table, leftovers = 0
+    cdef int scopa, to = -1
+    load_family(state, &s, &g)
+    try:
+        move = packed_move
+    except (TypeError, OverflowError):
+        raise ValueError(f"not a packed move: {packed_move!r}") from None
+    if move not in family_legal_moves(state):
+        raise ValueError("illegal move")
+    before = s
+    scopa = f_apply_move(&s, &g, move)
+    table = (before.table & ~move_capture(move)) | (0 if move_capture(move) else 1ULL << move_card(move))
+    if f_round_over(&s) and s.last_capturer >= 0 and table:
+        leftovers = table
+        to = s.last_capturer
+    return (dump_family(&s, &g, tuple(state[8])), scopa != 0, s.deals_left < before.deals_left,
+            leftovers, to)
+
+
+def family_score(object piles, object scopas, object sides, object rules):
+    """Per-side breakdown of the seats' piles (dict; see kernel.family_score)."""
+    cdef uint64_t side_pile[FMAX_SEATS]
+    cdef FScore d
+    cdef int n, p, k, nsides = 0, r
+    if not isinstance(piles, (tuple, list)):
+        raise ValueError("piles: one mask per seat")
+    n = len(piles)
+    if n < 2 or n > FMAX_SEATS:
+        raise ValueError(f"between 2 and {FMAX_SEATS} seats, not {n}")
+    scopas = _seq(scopas, "scopas", n)
+    sides = _seq(sides, "sides", n)
+    r = _small(rules, "rules", 0, FAMILY_RULE_ALL)
+    for p in range(FMAX_SEATS):
+        side_pile[p] = 0
+    side_scopas = [0] * n
+    for p in range(n):
+        k = _small(sides[p], "side", 0, n - 1)
+        if k > nsides:
+            raise ValueError("sides must be numbered 0.. in order of their first seat")
+        if k == nsides:
+            nsides += 1
+        m = _cards(piles[p], f"pile {p}", NCARDS)
+        side_pile[k] |= m
+        side_scopas[k] += _small(scopas[p], f"scopas {p}", 0, 40)
+    f_score(side_pile, nsides, r, &d)
+    opt = lambda w: None if w < 0 else w
+    return dict(cards=[d.cards[k] for k in range(nsides)], coins=[d.coins[k] for k in range(nsides)],
+                primiera=[d.primiera[k] if d.primiera[k] >= 0 else None for k in range(nsides)],
+                napola=[d.napola[k] for k in range(nsides)],
+                points=[d.points[k] + side_scopas[k] for k in range(nsides)],
+                scopas=side_scopas[:nsides], carte=opt(d.carte), denari=opt(d.denari),
+                settebello=opt(d.settebello), primiera_winner=opt(d.primiera_winner),
+                re_bello=opt(d.re_bello))
+
+
+cdef class FamilyResult(KernelResult):
+    """A KernelResult for a family position: also `points`, every side's round points at the end
+    of the pv (value objective, with WANT_PV) or the max^n vector (None when stopped or not
+    asked), `objective` ("value" or "maxn"), and `end` the (piles, scopas) the pv ends with."""
+    cdef readonly object points
+    cdef readonly str objective
+    cdef object _end
+
+    @property
+    def end(self):
+        return self._end
+
+
+cdef class FamilySearcher:
+    """A family search context (a Searcher's methods and limits); one per thread, reusable."""
+    cdef FSearch F
+    cdef readonly double tt_mb
+
+    def __cinit__(self, tt_mb=64.0):
+        cdef double mb
+        memset(&self.F, 0, sizeof(FSearch))
+        try:
+            mb = tt_mb
+        except OverflowError:
+            mb = float("inf")
+        if mb != mb or mb < 0 or mb == float("inf"):
+            raise ValueError(f"the transposition table size must be a finite number of MiB, "
+                             f"0 or more, not {mb:g}")
+        if mb > TT_MAX_MB:
+            raise ValueError(f"a transposition table of {mb:g} MiB is over the limit of "
+                             f"{TT_MAX_MB} MiB")
+        self.tt_mb = mb
+        if table_init(&self.F.S.table, mb) != 0:
+            raise MemoryError(f"cannot allocate a {mb:g} MiB transposition table")
+        self.F.S.use_table = self.F.S.table.entries != NULL
+        self.F.table_min_cards = F_TABLE_MIN_CARDS
+        self.F.table_stride = 1
+        self.F.killer_bonus = 300       # measured: 10-20% fewer nodes; history counts only cost nodes
+        self.F.history_weight = 0
+        # malloc, not calloc: only the levels a search reaches are ever touched
+        self.F.moves = <uint64_t*>malloc(FMAX_PLIES * FMAX_MOVES * sizeof(uint64_t))
+        if self.F.moves == NULL:
+            raise MemoryError("cannot allocate the move stack")
+
+    def __dealloc__(self):
+        table_free(&self.F.S.table)
+        free(self.F.moves)
+
+    def clear(self):
+        """Forget every stored position."""
+        table_clear(&self.F.S.table)
+
+    def table_stats(self):
+        """Transposition-table figures since the searcher was made (see Searcher.table_stats)."""
+        cdef Table* t = &self.F.S.table
+        return dict(probes=t.probes, hits=t.hits, stores=t.stores, filled=t.filled,
+                    capacity=t.capacity, fill=(<double>t.filled / t.capacity) if t.capacity else 0.0,
+                    active=(t.mask + 1) * BUCKET if t.capacity else 0)
+
+    def set_table(self, bint enabled):
+        """Switch the transposition table off (baseline measurements) or back on."""
+        self.F.S.use_table = enabled and self.F.S.table.entries != NULL
+
+    def set_table_min_cards(self, int cards, int stride=1):
+        """Probe the table only at nodes with at least this many cards in hands, and where they
+        are a multiple of `stride` (tuning)."""
+        self.F.table_min_cards = max(0, cards)
+        self.F.table_stride = max(1, stride)
+
+    def set_ordering(self, int killer_bonus, int history_weight):
+        """Move-ordering knobs (tuning): the score bonus of a killer move and the weight of the
+        history counts (1024: one count, one point)."""
+        self.F.killer_bonus = killer_bonus
+        self.F.history_weight = history_weight
+
+    def request_stop(self):
+        """Ask a search running in another thread to stop soon (it reports an interrupt)."""
+        self.F.S.abort = 1
+
+    cdef FamilyResult _convert(self, FRootResult* FR, const FGame* g, str objective):
+        cdef FamilyResult k = FamilyResult.__new__(FamilyResult)
+        cdef int i
+        k.R = FR.R
+        FR.R.moves = NULL
+        FR.R.is_best = NULL
+        FR.R.move_lower = NULL
+        FR.R.move_upper = NULL
+        k.fill = (<double>self.F.S.table.filled / self.F.S.table.capacity) if self.F.S.table.capacity else 0.0
+        k.objective = objective
+        k.points = tuple([FR.points[i] for i in range(FR.nsides)]) if FR.has_points else None
+        k._end = None
+        if FR.R.stop == STOP_NONE and FR.R.pv_len:
+            k._end = (tuple([FR.end_pile[i] for i in range(g.players)]),
+                      tuple([FR.end_scopas[i] for i in range(g.players)]))
+        return k
+
+    def search(self, object pos, int want=WANT_BEST | WANT_PV, object max_nodes=0,
+               object time_limit=0.0, bint check_signals=True, str objective="value"):
+        """Search one family position; see search_many."""
+        results = self.search_many([pos], want, max_nodes, time_limit, check_signals, objective)
+        if results[0].stop == STOP_INTERRUPT:
+            raise KeyboardInterrupt
+        return results[0]
+
+    def search_many(self, list positions, int want=WANT_BEST | WANT_PV, object max_nodes=0,
+                    object time_limit=0.0, bint check_signals=False, str objective="value"):
+        """Search many family positions with the GIL released; limits apply to each.
+
+        objective "value": two sides the margin, three or more the paranoid value; "maxn": every
+        side's points with each seat maximising its own side's."""
+        cdef uint64_t node_limit = _count(max_nodes, "max_nodes")
+        cdef double seconds = _seconds(time_limit)
+        cdef int count = len(positions), i, status = 0, mode
+        cdef FState* states = NULL
+        cdef FGame* games = NULL
+        cdef FRootResult* results = NULL
+        cdef int* modes = NULL
+        cdef FSearch* F = &self.F
+        if objective not in OBJECTIVES:
+            raise ValueError(f"objective must be 'value' or 'maxn', not {objective[:20]!r}")
+        states = <FState*>malloc((count + 1) * sizeof(FState))
+        games = <FGame*>malloc((count + 1) * sizeof(FGame))
+        results = <FRootResult*>calloc(count + 1, sizeof(FRootResult))
+        modes = <int*>malloc((count + 1) * sizeof(int))
+        try:
+            if states == NULL or games == NULL or results == NULL or modes == NULL:
+                raise MemoryError("cannot allocate the batch")
+            for i in range(count):
+                load_family(positions[i], &states[i], &games[i])
+                if objective == "maxn":
+                    modes[i] = F_MAXN
+                else:
+                    modes[i] = F_TWO if games[i].nsides == 2 else F_PARANOID
+            F.S.max_nodes = node_limit
+            F.S.check_signals = check_signals
+            F.S.abort = 0
+            F.S.trace = NULL
+            with nogil:
+                for i in range(count):
+                    f_search_set_game(F, &games[i], modes[i], states[i].to_move)
+                    F.S.nodes = 0
+                    F.S.deadline = monotonic() + seconds if seconds > 0 else 0.0
+                    status = f_root_search(F, &states[i], want, &results[i])
+                    if status != 0 or results[i].R.stop == STOP_INTERRUPT:
+                        break
+            if status != 0:
+                raise MemoryError("out of memory during the search")
+            out = []
+            for i in range(count):
+                out.append(self._convert(&results[i], &games[i], objective))
+                if results[i].R.stop == STOP_INTERRUPT:
+                    raise KeyboardInterrupt
+            return out
+        finally:
+            for i in range(count if results != NULL else 0):
+                result_free(&results[i].R)
+            free(states)
+            free(games)
+            free(results)
+            free(modes)

@@ -1,0 +1,403 @@
+# The family's exact search. Three objectives over one move generator and one table:
+#   F_TWO       two sides: fail-soft alpha-beta on the margin of the side to move, values the
+#               points still to come (scopas made from here on + the piles' final margin), as
+#               the two-player search; consecutive seats of one side keep the sign.
+#   F_PARANOID  three or more sides, objective "value": the root seat's side maximises its
+#               points minus the best other side's, every other seat minimises that; the same
+#               two-team alpha-beta, values absolute (scopas are in the state and the key).
+#   F_MAXN      each seat maximises its own side's points; no deep pruning; the table stores
+#               the exact vector of points still to come (final pile points + scopas from
+#               here on), first move in canonical order on ties.
+# The table (tt.pxi, shared with the two-player search: buckets of four, bounds tightened on the
+# same key, else the entry of an older search, else the smallest subtree is replaced) is keyed
+# on the cards in play (hands by seat, table, the stock), seat to move, dealer, last capturer
+# and a summary of the piles that fixes what they can still score: with two sides the
+# two-player summary (clamped differences, settled primiera); with more, per side its card and
+# coin counts, best primiera card per suit, settebello and re bello, napola's coins (and in
+# paranoid the scopas).
+
+cdef enum:
+    F_TWO = 0
+    F_PARANOID = 1
+    F_MAXN = 2
+    F_TABLE_MIN_CARDS = 5    # as the two-player search: no probes in the last few plays
+
+ctypedef struct FSearch:
+    Search S                 # node counting, limits, stop, the table (its game and stock unused)
+    FGame game
+    int mode
+    int root_side            # paranoid: the side maximising
+    int8_t team[FMAX_SEATS]  # F_TWO / F_PARANOID: 0 or 1 per seat
+    uint64_t game_key        # rules, seats, sides, mode (and the root side in paranoid)
+    uint64_t stock_key[FMAX_DEALS + 1]
+    uint64_t stock_mask[FMAX_DEALS + 1]
+    uint64_t* moves          # FMAX_PLIES levels of FMAX_MOVES moves
+    int table_min_cards
+    int table_stride         # probe only where the cards in hands are a multiple of it (1: everywhere)
+    uint64_t killer[FMAX_PLIES][2]   # the last two moves that cut off at each ply
+    int history[FMAX_SEATS][40]      # cutoffs by seat and card played, weighted by depth
+    int killer_bonus, history_weight  # ordering knobs (set_ordering)
+
+
+ctypedef struct FRootResult:
+    RootResult R
+    int nsides
+    int has_points
+    int points[FMAX_SEATS]   # every side's round points at the end of the pv (or the max^n vector)
+    uint64_t end_pile[FMAX_SEATS]
+    int end_scopas[FMAX_SEATS]
+
+
+cdef void f_search_set_game(FSearch* F, const FGame* g, int mode, int root_seat) noexcept nogil:
+    cdef int k, p, b
+    cdef uint64_t key = 0, cards
+    F.game = g[0]
+    F.mode = mode
+    F.root_side = g.side[root_seat]
+    for p in range(g.players):
+        if mode == F_PARANOID:
+            F.team[p] = 0 if g.side[p] == F.root_side else 1
+        else:
+            F.team[p] = g.side[p]
+    F.stock_key[0] = 0
+    F.stock_mask[0] = 0
+    for k in range(FMAX_DEALS):
+        for p in range(g.players):
+            cards = g.deal[k][p]
+            while cards:
+                b = lowest_bit(cards)
+                cards &= cards - 1
+                key ^= ZF_STOCK[k][p][b]
+        F.stock_key[k + 1] = key
+        F.stock_mask[k + 1] = F.stock_mask[k] | g.deal_cards[k]
+    key = <uint64_t>g.rules | (<uint64_t>g.players << 10) | (<uint64_t>mode << 14) | \
+          (<uint64_t>(F.root_side if mode == F_PARANOID else 7) << 16)
+    for p in range(g.players):
+        key |= <uint64_t>g.side[p] << (20 + 3 * p)
+    F.game_key = mix64(key ^ 0xD1B54A32D192ED03ULL)
+
+
+cdef inline uint64_t side_summary(uint64_t pile, int rules) noexcept nogil:
+    """What one side's pile can still score with: counts, primiera by suit, the special cards."""
+    cdef uint64_t w = popcount(pile) | (<uint64_t>popcount(pile & COINS) << 6)
+    cdef int suit
+    for suit in range(4):
+        w |= <uint64_t>PRIMIERA_BEST[(pile >> (10 * suit)) & 0x3FF] << (10 + 5 * suit)
+    w |= ((pile >> SETTEBELLO) & 1) << 30
+    w |= ((pile >> KING_OF_COINS) & 1) << 31
+    if rules & RULE_NAPOLA:
+        w |= (pile & COINS) << 32
+    return w
+
+
+cdef uint64_t f_position_key(const FSearch* F, const FState* s) noexcept nogil:
+    cdef int d = s.deals_left, i
+    cdef uint64_t piles[FMAX_SEATS]
+    cdef uint64_t key = (s.zkey ^ F.stock_key[d] ^ ZF_SEAT[s.to_move] ^ ZF_DEALER[s.dealer]
+                         ^ ZF_LAST[(F.game.side[s.last_capturer] if s.last_capturer >= 0 else -1) + 1] ^ F.game_key)
+    cdef int scopas[FMAX_SEATS]
+    side_piles(s, &F.game, piles)
+    if F.mode == F_TWO:
+        return key ^ mix64(piles_summary(piles[0], piles[1], F.game.rules,
+                                         s.in_hands | s.table | F.stock_mask[d]))
+    if F.mode == F_PARANOID:
+        for i in range(F.game.nsides):
+            scopas[i] = 0
+        for i in range(F.game.players):
+            scopas[F.game.side[i]] += s.scopas[i]
+    for i in range(F.game.nsides):
+        key ^= mix64(side_summary(piles[i], F.game.rules) + 0x9E3779B97F4A7C15ULL * (i + 1)
+                     + ((<uint64_t>scopas[i] << 48) if F.mode == F_PARANOID else 0))
+    return key
+
+
+cdef int f_leaf(const FSearch* F, const FState* s) noexcept nogil:
+    """The value at the end of the round (or of a position without moves) for the seat to move:
+    F_TWO the piles' margin of its side; F_PARANOID the root side's points (scopas included)
+    minus the best other side's, negated for the other team."""
+    cdef uint64_t piles[FMAX_SEATS]
+    cdef int points[FMAX_SEATS]
+    cdef int i, best = -1000, v
+    if F.mode == F_TWO:
+        side_piles(s, &F.game, piles)
+        v = points_difference(piles[0], piles[1], F.game.rules)
+        return v if F.game.side[s.to_move] == 0 else -v
+    side_points(s, &F.game, True, points)
+    for i in range(F.game.nsides):
+        if i != F.root_side and points[i] > best:
+            best = points[i]
+    v = points[F.root_side] - best
+    return v if F.team[s.to_move] == 0 else -v
+
+
+cdef inline bint can_sweep(uint64_t table, int table_value, uint64_t hand, int rules) noexcept nogil:
+    """Can a card of `hand` take the whole of `table` at once?"""
+    cdef int v
+    if not table or not hand:
+        return False
+    if rules & RULE_FIFTEEN:
+        v = 15 - table_value
+        return 1 <= v <= 10 and (hand & VALUE_CARDS[v]) != 0
+    if (rules & RULE_ASSO_PIGLIA_TUTTO) and (hand & VALUE_CARDS[1]) and not (table & VALUE_CARDS[1]):
+        return True
+    # a single card of value v, or a sum of several (none of them alone worth v)
+    return table_value <= 10 and (hand & VALUE_CARDS[table_value]) != 0
+
+
+cdef inline int f_move_score(const FState* s, const FGame* g, uint64_t move) noexcept nogil:
+    """Ordering: sweeps, then captures by what they win (settebello, coins, sevens, sixes,
+    cards), then lay-downs; any move that leaves the next seat (its hand is known) a sweep
+    much later when that seat is an opponent."""
+    cdef int card = move_card(move), t, nxt = g.next_seat[s.to_move]
+    cdef uint64_t bit = 1ULL << card, capture = move_capture(move), won
+    cdef int score
+    if capture:
+        won = capture | bit
+        score = 1000 + 10 * popcount(won)
+        if capture == s.table:
+            score += 500
+        if won & (1ULL << SETTEBELLO):
+            score += 300
+        score += 40 * popcount(won & COINS) + 30 * popcount(won & VALUE_CARDS[7]) + 15 * popcount(won & VALUE_CARDS[6])
+        t = s.table_value - cards_value(capture)
+        if can_sweep(s.table & ~capture, t, s.hand[nxt], g.rules):
+            score += 100 if g.side[nxt] == g.side[s.to_move] else -600
+        return score
+    t = s.table_value + CARD_VALUE[card]
+    score = 0
+    if can_sweep(s.table | bit, t, s.hand[nxt], g.rules):
+        score = 100 if g.side[nxt] == g.side[s.to_move] else -600
+    if bit & COINS:
+        score -= 20
+    if CARD_VALUE[card] >= 6 and CARD_VALUE[card] <= 7:
+        score -= 30
+    if card == SETTEBELLO:
+        score -= 300
+    score -= CARD_VALUE[card]           # lay the small cards first: they leave the table less to take
+    return score
+
+
+cdef void f_order_moves(const FState* s, const FGame* g, uint64_t* moves, int n, uint64_t first,
+                        const FSearch* F=NULL, int ply=0) noexcept nogil:
+    cdef int scores[ORDER_LIMIT]
+    cdef int i, j, sc
+    cdef uint64_t m
+    if n < 2:
+        return
+    if n > ORDER_LIMIT:
+        for i in range(n):
+            if moves[i] == first:
+                moves[i] = moves[0]
+                moves[0] = first
+        return
+    for i in range(n):
+        scores[i] = (1 << 30) if moves[i] == first else f_move_score(s, g, moves[i])
+        if F != NULL:
+            if moves[i] == F.killer[ply][0] or moves[i] == F.killer[ply][1]:
+                scores[i] += F.killer_bonus
+            scores[i] += (F.history[s.to_move][move_card(moves[i])] * F.history_weight) >> 10
+    for i in range(1, n):
+        m = moves[i]
+        sc = scores[i]
+        j = i - 1
+        while j >= 0 and scores[j] < sc:
+            moves[j + 1] = moves[j]
+            scores[j + 1] = scores[j]
+            j -= 1
+        moves[j + 1] = m
+        scores[j + 1] = sc
+
+
+cdef inline int f_plies(const FSearch* F, const FState* s) noexcept nogil:
+    """Cards still to play (the subtree's size, for replacement), at most 63."""
+    return popcount(s.in_hands | F.stock_mask[s.deals_left]) & 63
+
+
+cdef inline bint f_can_capture(int card, uint64_t table, int rules) noexcept nogil:
+    """Does playing `card` on `table` take anything?"""
+    cdef int need, b
+    cdef uint32_t sums = 1
+    cdef uint64_t low
+    if not (rules & RULE_FIFTEEN):
+        return can_capture(card, table, rules)
+    need = 15 - CARD_VALUE[card]
+    low = table & LOW_CARDS[need]
+    while low:
+        b = lowest_bit(low)
+        low &= low - 1
+        sums |= sums << CARD_VALUE[b]
+    return (sums >> need) & 1
+
+
+cdef inline bint f_last_card_fast(const FSearch* F, const FState* s) noexcept nogil:
+    """The round's last card, when every legal play of it ends alike (whatever it takes, the
+    leftovers follow it to the same pile; no sweep scores): no lay-down choice, no last sweep."""
+    return (s.deals_left == 0 and popcount(s.in_hands) == 1
+            and not (F.game.rules & (RULE_OPTIONAL_CAPTURE | RULE_LAST_SWEEP_COUNTS)))
+
+
+cdef inline void f_last_card_end(const FSearch* F, const FState* s, FState* end) noexcept nogil:
+    cdef int card = lowest_bit(s.in_hands)
+    end[0] = s[0]
+    f_apply_move(end, &F.game, make_move(card, s.table if f_can_capture(card, s.table, F.game.rules) else 0))
+
+
+cdef inline int f_last_card_value(const FSearch* F, const FState* s) noexcept nogil:
+    """Its value for the seat to move, without generating moves (the node is counted by the caller)."""
+    cdef FState end
+    cdef int v
+    f_last_card_end(F, s, &end)
+    v = f_leaf(F, &end)
+    return v if F.team[end.to_move] == F.team[s.to_move] else -v
+
+
+cdef inline int f_child_value(FSearch* F, const FState* s, const FState* child, int r,
+                              int alpha, int beta, int ply) noexcept nogil:
+    """The child's value seen from s's seat: the same team keeps the sign."""
+    if F.team[child.to_move] == F.team[s.to_move]:
+        return r + f_alphabeta(F, child, alpha - r, beta - r, ply)
+    return r - f_alphabeta(F, child, r - beta, r - alpha, ply)
+
+
+cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) noexcept nogil:
+    """Fail-soft alpha-beta (F_TWO, F_PARANOID): the exact value inside (alpha, beta), else a
+    bound beyond it."""
+    cdef Search* S = &F.S
+    cdef FState child
+    cdef uint64_t key = 0, table_move = 0, best_move
+    cdef uint64_t* moves
+    cdef int n, i, r, v, best, lower, upper, a, cards
+    cdef bint use_table
+    S.nodes += 1
+    if S.nodes >= S.next_check:
+        check_limits(S)
+    if S.stop:
+        return 0
+    if s.in_hands == 0:                 # f_apply_move deals: the end of the round
+        return f_leaf(F, s)
+    if f_last_card_fast(F, s):
+        return f_last_card_value(F, s)
+    cards = popcount(s.in_hands)
+    use_table = (S.use_table and cards >= F.table_min_cards
+                 and (F.table_stride <= 1 or cards % F.table_stride == 0))
+    moves = F.moves + ply * FMAX_MOVES
+    if use_table:
+        key = f_position_key(F, s)
+        if table_probe(&S.table, key, &lower, &upper, &table_move):
+            if lower >= beta:
+                return lower
+            if upper <= alpha:
+                return upper
+            if lower > alpha:
+                alpha = lower
+            if upper < beta:
+                beta = upper
+    n = f_generate_moves(s, F.game.rules, moves)
+    if n == 0:
+        return f_leaf(F, s)
+    f_order_moves(s, &F.game, moves, n, table_move, F, ply)
+    best = -VALUE_INF
+    best_move = moves[0]
+    a = alpha
+    for i in range(n):
+        child = s[0]
+        r = f_apply_move(&child, &F.game, moves[i])
+        if F.mode != F_TWO:
+            r = 0                       # paranoid values are absolute: scopas are in the state
+        v = f_child_value(F, s, &child, r, a, beta, ply + 1)
+        if S.stop:
+            return 0
+        if v > best:
+            best = v
+            best_move = moves[i]
+            if v > a:
+                a = v
+                if a >= beta:
+                    if F.killer[ply][0] != best_move:
+                        F.killer[ply][1] = F.killer[ply][0]
+                        F.killer[ply][0] = best_move
+                    F.history[s.to_move][move_card(best_move)] += popcount(s.in_hands) * popcount(s.in_hands)
+                    break
+    if use_table:
+        table_store(&S.table, key, best if best > alpha else -VALUE_INF, best if best < beta else VALUE_INF,
+                    best_move, f_plies(F, s))
+    return best
+
+
+cdef int f_mtdf(FSearch* F, const FState* s, int guess, int* lower, int* upper) noexcept nogil:
+    cdef int g = guess, beta, v
+    lower[0] = -VALUE_INF
+    upper[0] = VALUE_INF
+    while lower[0] < upper[0]:
+        beta = g + 1 if g == lower[0] else g
+        v = f_alphabeta(F, s, beta - 1, beta, 0)
+        if F.S.stop:
+            break
+        if v < beta:
+            upper[0] = v
+        else:
+            lower[0] = v
+        g = v
+    return g
+
+
+cdef inline uint64_t pack_vector(const int* v, int n) noexcept nogil:
+    cdef uint64_t w = 0
+    cdef int i
+    for i in range(n):
+        w |= <uint64_t>(v[i] & 127) << (7 * i)
+    return w
+
+
+cdef inline void unpack_vector(uint64_t w, int n, int* v) noexcept nogil:
+    cdef int i
+    for i in range(n):
+        v[i] = <int>((w >> (7 * i)) & 127)
+
+
+cdef void f_maxn(FSearch* F, const FState* s, int ply, int* out) noexcept nogil:
+    """Max^n: every side's points still to come (the piles' final points and the scopas made from
+    here on) when each seat maximises its own side's; ties to the first move in canonical order.
+    On a stop `out` is meaningless (F.S.stop says so)."""
+    cdef Search* S = &F.S
+    cdef FState child
+    cdef uint64_t key = 0, vec
+    cdef uint64_t* moves
+    cdef int n, i, j, r, lower, upper, me = F.game.side[s.to_move], ns = F.game.nsides
+    cdef int cv[FMAX_SEATS]
+    cdef bint use_table
+    S.nodes += 1
+    if S.nodes >= S.next_check:
+        check_limits(S)
+    if S.stop:
+        return
+    if s.in_hands == 0:
+        side_points(s, &F.game, False, out)
+        return
+    if f_last_card_fast(F, s):
+        f_last_card_end(F, s, &child)
+        side_points(&child, &F.game, False, out)
+        return
+    use_table = S.use_table and popcount(s.in_hands) >= F.table_min_cards
+    if use_table:
+        key = f_position_key(F, s)
+        if table_probe(&S.table, key, &lower, &upper, &vec):
+            unpack_vector(vec, ns, out)
+            return
+    moves = F.moves + ply * FMAX_MOVES
+    n = f_generate_moves(s, F.game.rules, moves)
+    if n == 0:
+        side_points(s, &F.game, False, out)
+        return
+    for i in range(n):
+        child = s[0]
+        r = f_apply_move(&child, &F.game, moves[i])
+        f_maxn(F, &child, ply + 1, cv)
+        if S.stop:
+            return
+        cv[me] += r
+        if i == 0 or cv[me] > out[me]:
+            for j in range(ns):
+                out[j] = cv[j]
+    if use_table:
+        table_store(&S.table, key, 0, 0, pack_vector(out, ns), f_plies(F, s))

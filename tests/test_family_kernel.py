@@ -1,0 +1,357 @@
+"""The family kernel's own checks (3, 4, 6 players, partnerships, Scopone, scientifico, Scopa a
+15): move generation and play conserve the 40 cards through whole rounds in every game; a small
+brute-force minimax over family_legal_moves / family_play / family_score agrees with the search
+(two sides, paranoid, max^n) on small positions; the two-player family path agrees with the
+two-player kernel; limits stop searches. (tests/family_reference.py is the independent one.)"""
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import pytest
+
+from scopa_solver.kernel import (
+    RULE_BITS, WANT_ALL, WANT_BEST, WANT_PV, FamilyState, KernelState, family_legal_moves,
+    family_play, family_score, legal_moves, new_searcher, run_batch,
+)
+
+FIFTEEN = RULE_BITS["fifteen"]
+OPTIONAL = RULE_BITS["optional_capture"]
+LAST_SWEEP = RULE_BITS["last_sweep_counts"]
+CARD = {f"{r}{s}": i * 10 + j for i, s in enumerate("dcsb") for j, r in enumerate("A234567FCR")}
+CARD.update({f"{j + 1}{s}": i * 10 + j for i, s in enumerate("dcsb") for j in range(10)})
+
+
+def mask(text: str) -> int:
+    return sum(1 << CARD[c] for c in text.split())
+
+
+def move(card: str, takes: str = "") -> int:
+    return CARD[card] << 40 | (mask(takes) if takes else 0)
+
+
+def deal(players: int, seed: int, game: str = "scopa", rules: int = 0, partnerships: bool = True,
+         dealer: int | None = None) -> FamilyState:
+    """A new round from a seeded deck in deal order: each seat from the leader its cards, then
+    the table, then the stock, 3 cards a seat per deal in seat order from the leader."""
+    rng = random.Random(seed)
+    deck = list(range(40))
+    rng.shuffle(deck)
+    dealer = rng.randrange(players) if dealer is None else dealer
+    order = [(dealer + 1 + i) % players for i in range(players)]
+    per = {"scopa": 3, "scopone": 9, "scientifico": 10}[game]
+    hands = [0] * players
+    for k, seat in enumerate(order):
+        hands[seat] = sum(1 << c for c in deck[k * per:(k + 1) * per])
+    pos = per * players
+    table_cards = 0 if game == "scientifico" else 4
+    table = sum(1 << c for c in deck[pos:pos + table_cards])
+    pos += table_cards
+    deals = []
+    while pos < 40:
+        d = [0] * players
+        for seat in order:
+            d[seat] = sum(1 << c for c in deck[pos:pos + 3])
+            pos += 3
+        deals.append(tuple(d))
+    if players == 3 or not partnerships:
+        sides = tuple(range(players))
+    else:
+        sides = tuple(p % 2 for p in range(players))
+    return FamilyState(players, tuple(hands), table, (0,) * players, (0,) * players, order[0], dealer, -1,
+                       tuple(deals), rules, sides)
+
+
+GAMES = {
+    "2 players": dict(players=2),
+    "3 players": dict(players=3),
+    "4 partnerships": dict(players=4),
+    "4 alone": dict(players=4, partnerships=False),
+    "6 players": dict(players=6),
+    "6 alone": dict(players=6, partnerships=False),
+    "scopone": dict(players=4, game="scopone"),
+    "scientifico": dict(players=4, game="scientifico"),
+    "fifteen 2": dict(players=2, rules=FIFTEEN),
+    "fifteen 3": dict(players=3, rules=FIFTEEN),
+    "fifteen 4 optional": dict(players=4, rules=FIFTEEN | OPTIONAL),
+    "scientifico last sweep": dict(players=4, game="scientifico", rules=LAST_SWEEP),
+    "asso piglia tutto": dict(players=4, rules=RULE_BITS["asso_piglia_tutto"] | RULE_BITS["ace_sweep_is_scopa"]),
+    "fewest fifteen": dict(players=3, rules=FIFTEEN | RULE_BITS["fewest_cards"]),
+    "napola re bello zero": dict(players=3, rules=RULE_BITS["napola"] | RULE_BITS["re_bello"] | RULE_BITS["primiera_zero"]),
+}
+
+
+def cards_in_play(s: FamilyState) -> list[int]:
+    return list(s.hands) + [s.table] + list(s.piles) + [m for d in s.deals for m in d]
+
+
+def random_until(s: FamilyState, rng: random.Random, cards_left: int) -> FamilyState:
+    """Random play until at most `cards_left` cards remain in hands and stock."""
+    while sum(bin(m).count("1") for m in list(s.hands) + [m for d in s.deals for m in d]) > cards_left:
+        s, _ = family_play(s, rng.choice(family_legal_moves(s)))
+    return s
+
+
+# -- rules, moves, play ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_whole_rounds_conserve_the_cards(name):
+    rng = random.Random(name)
+    seen = {"scopa": 0, "dealt": 0, "leftovers": 0}
+    for seed in range(12):
+        s = deal(seed=seed, **GAMES[name])
+        plies = 0
+        while True:
+            masks = cards_in_play(s)
+            assert sum(masks) == (1 << 40) - 1 and sum(bin(m).count("1") for m in masks) == 40
+            moves = family_legal_moves(s)
+            if not moves:
+                break
+            assert len(set(moves)) == len(moves)
+            before = s
+            m = rng.choice(moves)
+            s, ev = family_play(s, m)
+            plies += 1
+            card, takes = m >> 40, m & ((1 << 40) - 1)
+            mover = before.to_move
+            assert not s.hands[mover] >> card & 1
+            if takes:
+                assert s.piles[mover] & (takes | 1 << card) == takes | 1 << card
+                assert s.last_capturer == mover
+            assert s.scopas[mover] == before.scopas[mover] + ev.scopa
+            seen["scopa"] += ev.scopa
+            seen["dealt"] += ev.dealt
+            seen["leftovers"] += ev.leftovers != 0
+        assert plies == 40 - (0 if GAMES[name].get("game") == "scientifico" else 4)
+        assert s.table == 0 or s.last_capturer == -1
+        score = family_score(s.piles, s.scopas, s.sides, s.rules)
+        assert sum(score["cards"]) == 40 - bin(s.table).count("1")
+    assert seen["scopa"] > 0 and seen["leftovers"] > 0
+    assert seen["dealt"] > 0 or GAMES[name].get("game") in ("scopone", "scientifico")
+
+
+def _state(players, hands, table, to_move=0, dealer=None, rules=FIFTEEN, sides=None, piles=None):
+    dealer = (to_move - 1) % players if dealer is None else dealer
+    return FamilyState(players, tuple(mask(h) if h else 0 for h in hands), mask(table),
+                       piles or (0,) * players, (0,) * players, to_move, dealer, -1, (), rules,
+                       sides or tuple(range(players)))
+
+
+def test_fifteen_examples():
+    # FAMILY.md example 1: 7d on 5c 3s 8b Ad: 7dx8b and 7dx5c+3s; Rb on the same table: only Rbx5c
+    s = _state(2, ["7d Rb", "2c 2s"], "5c 3s 8b Ad")
+    moves = set(family_legal_moves(s))
+    assert {m for m in moves if m >> 40 == CARD["7d"]} == {move("7d", "8b"), move("7d", "5c 3s")}
+    assert {m for m in moves if m >> 40 == CARD["Rb"]} == {move("Rb", "5c")}
+    # example 2: 7c on 8c 5s 3b: both; no priority of the single card
+    s = _state(2, ["7c", "2c"], "8c 5s 3b")
+    assert set(family_legal_moves(s)) == {move("7c", "8c"), move("7c", "5s 3b")}
+    # optional capture: the lay-down too; fewest cards: only the single
+    assert set(family_legal_moves(s._replace(rules=FIFTEEN | OPTIONAL))) == {
+        move("7c", "8c"), move("7c", "5s 3b"), move("7c")}
+    assert family_legal_moves(s._replace(rules=FIFTEEN | RULE_BITS["fewest_cards"])) == [move("7c", "8c")]
+
+
+def test_standard_rule_and_scientifico_lead():
+    s = _state(4, ["7d", "Ac", "2c", "3c"], "7c 5s 2b Ad", rules=0, sides=(0, 1, 0, 1))
+    assert family_legal_moves(s) == [move("7d", "7c")]
+    s = deal(4, seed=3, game="scientifico")
+    moves = family_legal_moves(s)
+    assert len(moves) == 10 and all(m & ((1 << 40) - 1) == 0 for m in moves)
+
+
+def test_last_play_sweep():
+    # a sweep on the round's last play scores only under last_sweep_counts
+    s = _state(2, ["7d", ""], "4s 3s", to_move=0, dealer=0, rules=0)
+    assert not family_play(s, move("7d", "4s 3s"))[1].scopa
+    assert family_play(s._replace(rules=LAST_SWEEP), move("7d", "4s 3s"))[1].scopa
+    s = _state(2, ["7d", "Ac"], "4s 3s", rules=0)
+    after, ev = family_play(s, move("7d", "4s 3s"))
+    assert ev.scopa and after.scopas == (1, 0) and after.to_move == 1
+
+
+def test_scoring_per_side():
+    # FAMILY.md example 3: 14 + 8 cards for side {0, 2} against 10 + 8
+    deck = list(range(40))
+    piles = [sum(1 << c for c in deck[a:b]) for a, b in ((0, 14), (22, 32), (14, 22), (32, 40))]
+    score = family_score(piles, (0, 1, 2, 0), (0, 1, 0, 1), 0)
+    assert score["cards"] == [22, 18] and score["carte"] == 0 and score["scopas"] == [2, 1]
+    assert all(len(score[k]) == 2 for k in ("cards", "coins", "primiera", "napola", "scopas", "points"))
+    # example 4: three players, cards 14 / 14 / 12: carte shared, nobody; coins 4 / 3 / 3: seat 0
+    coins = [list(range(0, 4)), list(range(4, 7)), list(range(7, 10))]
+    rest = list(range(10, 40))
+    piles = [coins[0] + rest[:10], coins[1] + rest[10:21], coins[2] + rest[21:30]]
+    score = family_score([sum(1 << c for c in p) for p in piles], (0, 2, 0), (0, 1, 2), 0)
+    assert score["cards"] == [14, 14, 12] and score["carte"] is None
+    assert score["coins"] == [4, 3, 3] and score["denari"] == 0
+    assert score["settebello"] == 1 and score["scopas"] == [0, 2, 0]
+    assert score["points"][1] == 3 + (score["primiera_winner"] == 1)
+    # primiera: a side missing a suit cannot win it, unless "zero"
+    piles = [mask("7d 7c 7s"), mask("Ad Ac As Ab"), 0]
+    score = family_score(piles, (0, 0, 0), (0, 1, 2), 0)
+    assert score["primiera"][0] is None and score["primiera_winner"] == 1
+    score = family_score(piles, (0, 0, 0), (0, 1, 2), RULE_BITS["primiera_zero"])
+    assert score["primiera"] == [63, 64, 0] and score["primiera_winner"] == 1
+    # two sides: the two-player breakdown
+    piles = [mask("7d 6c 7b 5s"), mask("6d 7c Ab 7s")]
+    assert family_score(piles, (0, 0), (0, 1), 0)["primiera"] == [75, 76]
+
+
+def test_bad_states_are_refused():
+    s = deal(4, seed=1)
+    for bad in (s._replace(players=7), s._replace(hands=s.hands[:3]), s._replace(sides=(1, 0, 1, 0)),
+                s._replace(to_move=(s.to_move + 1) % 4), s._replace(table=s.table | s.hands[0]),
+                s._replace(rules=1 << 12), s._replace(deals=s.deals[:1] + ((7, 0, 0, 0),)),
+                s._replace(sides=(0, 0, 0, 0))):
+        with pytest.raises(ValueError):
+            family_legal_moves(bad)
+    with pytest.raises(TypeError):
+        family_legal_moves(list(s))
+    with pytest.raises(ValueError):
+        family_play(s, 12345)
+
+
+# -- the two-player family path against the two-player kernel ---------------------------------
+
+def to_kernel(s: FamilyState) -> KernelState:
+    nd = 1 - s.dealer
+    return KernelState(s.hands[0], s.hands[1], s.table, s.piles[0], s.piles[1], s.scopas[0], s.scopas[1],
+                       s.to_move, s.dealer, s.last_capturer, tuple((d[nd], d[s.dealer]) for d in s.deals),
+                       s.rules)
+
+
+def test_two_players_match_the_two_player_kernel():
+    rng = random.Random(7)
+    fam, two = new_searcher(16, family=True), new_searcher(16)
+    for seed in range(30):
+        s = random_until(deal(2, seed=seed, rules=rng.choice([0, 8, 4, 16, 32, 3])), rng, rng.choice([5, 9, 14]))
+        assert sorted(family_legal_moves(s)) == sorted(legal_moves(to_kernel(s)))
+        a = fam.search(s, WANT_BEST | WANT_PV)
+        b = two.search(to_kernel(s), WANT_BEST | WANT_PV)
+        assert (a.lower, a.upper) == (b.lower, b.upper)
+        assert sorted(a.best) == sorted(b.best)
+        assert a.points[s.sides[s.to_move]] - a.points[1 - s.sides[s.to_move]] == a.lower
+
+
+# -- brute force ------------------------------------------------------------------------------
+
+def final_points(s: FamilyState) -> list[int]:
+    return family_score(s.piles, s.scopas, s.sides, s.rules)["points"]
+
+
+def brute_value(s: FamilyState, root_side: int) -> int:
+    """Two sides: the root side's margin; more: its points minus the best other side's. Every
+    seat of the root side maximises it, every other seat minimises it."""
+    moves = family_legal_moves(s)
+    if not moves:
+        p = final_points(s)
+        return p[root_side] - max(v for i, v in enumerate(p) if i != root_side)
+    values = [brute_value(family_play(s, m)[0], root_side) for m in moves]
+    return max(values) if s.sides[s.to_move] == root_side else min(values)
+
+
+def brute_maxn(s: FamilyState) -> list[int]:
+    moves = family_legal_moves(s)
+    if not moves:
+        return final_points(s)
+    me, best = s.sides[s.to_move], None
+    for m in moves:
+        v = brute_maxn(family_play(s, m)[0])
+        if best is None or v[me] > best[me]:
+            best = v
+    return best
+
+
+SMALL = [("2 players", 6), ("fifteen 2", 6), ("4 partnerships", 8), ("scopone", 8), ("scientifico", 8),
+         ("scientifico last sweep", 7), ("6 players", 8), ("fifteen 4 optional", 7), ("asso piglia tutto", 8),
+         ("3 players", 7), ("fifteen 3", 7), ("4 alone", 7), ("6 alone", 7), ("napola re bello zero", 7),
+         ("fewest fifteen", 7)]
+
+
+@pytest.mark.parametrize("name,cards", SMALL)
+def test_search_agrees_with_brute_force(name, cards):
+    rng = random.Random(name)
+    searcher = new_searcher(8, family=True)
+    for seed in range(8):
+        s = random_until(deal(seed=100 + seed, **GAMES[name]), rng, rng.randint(2, cards))
+        me = s.sides[s.to_move]
+        value = brute_value(s, me)
+        r = searcher.search(s, WANT_BEST | WANT_PV | WANT_ALL)
+        assert r.stop == 0 and r.lower == r.upper == value, (name, seed)
+        moves = family_legal_moves(s)
+        assert r.moves == moves
+        each = [brute_value(family_play(s, m)[0], me) for m in moves]
+        assert r.move_bounds == [(v, v) for v in each]
+        assert sorted(r.best) == sorted(m for m, v in zip(moves, each) if v == value)
+        # the pv ends where its points say, and those points give the value
+        end = s
+        for m in r.pv:
+            end, _ = family_play(end, m)
+        assert not family_legal_moves(end) and list(r.points) == final_points(end)
+        assert r.points[me] - max(v for i, v in enumerate(r.points) if i != me) == value
+        # value alone and best alone, on a fresh table
+        searcher.clear()
+        r2 = searcher.search(s, WANT_BEST)
+        assert r2.lower == value and sorted(r2.best) == sorted(r.best) and r2.nodes > 0
+
+
+@pytest.mark.parametrize("name", ["3 players", "fifteen 3", "4 alone", "2 players", "4 partnerships"])
+def test_maxn_agrees_with_brute_force(name):
+    rng = random.Random(name)
+    searcher = new_searcher(8, family=True)
+    for seed in range(6):
+        s = random_until(deal(seed=200 + seed, **GAMES[name]), rng, 3 * GAMES[name]["players"])
+        want = brute_maxn(s)
+        r = searcher.search(s, WANT_BEST | WANT_PV | WANT_ALL, objective="maxn")
+        me = s.sides[s.to_move]
+        assert r.objective == "maxn" and list(r.points) == want and r.lower == r.upper == want[me]
+        moves = family_legal_moves(s)
+        each = [brute_maxn(family_play(s, m)[0]) for m in moves]
+        assert r.move_bounds == [(v[me], v[me]) for v in each]
+        assert sorted(r.best) == sorted(m for m, v in zip(moves, each) if v[me] == want[me])
+        end = s
+        for m in r.pv:                  # the max^n line: the first best move at each seat
+            end, _ = family_play(end, m)
+        assert final_points(end) == want
+
+
+def test_paranoid_example():
+    # FAMILY.md example 7: the value is own points minus the best other side's
+    s = random_until(deal(3, seed=5), random.Random(5), 1)
+    p = final_points(family_play(s, family_legal_moves(s)[0])[0])
+    r = new_searcher(1, family=True).search(s, WANT_PV)
+    me = s.to_move
+    assert r.points == tuple(p) and r.lower == p[me] - max(p[(me + 1) % 3], p[(me + 2) % 3])
+
+
+# -- limits -----------------------------------------------------------------------------------
+
+def test_node_and_time_limits():
+    s = deal(4, seed=11, game="scientifico")
+    searcher = new_searcher(8, family=True)
+    for limit in (1, 2, 17, 1000, 54321):
+        for objective in ("value", "maxn"):
+            r = searcher.search(s, WANT_BEST | WANT_PV | WANT_ALL, max_nodes=limit, objective=objective)
+            assert r.stop == 1 and 0 < r.nodes <= limit
+            assert r.best is None and r.pv == [] and r.points is None
+    start = time.monotonic()
+    r = searcher.search(s, WANT_BEST, time_limit=0.05)
+    assert r.stop == 2 and time.monotonic() - start < 1.0
+
+
+def test_request_stop_and_batches():
+    s = deal(4, seed=12, game="scientifico")
+    searcher = new_searcher(8, family=True)
+    timer = threading.Timer(0.05, searcher.request_stop)
+    timer.start()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):      # as Searcher.search_many: an interrupt raises
+        searcher.search_many([s], WANT_BEST, 0, 0.0, False, "value")
+    assert time.monotonic() - start < 2.0
+    rng = random.Random(3)
+    states = [random_until(deal(3, seed=k), rng, 5) for k in range(20)]
+    out = run_batch(states, want=WANT_BEST, family=True, threads=2, tt_mb=4)
+    assert [r.lower for r in out] == [brute_value(st, st.sides[st.to_move]) for st in states]
+    out = run_batch(states, want=WANT_BEST, family=True, objective="maxn", tt_mb=4)
+    assert [r.points for r in out] == [tuple(brute_maxn(st)) for st in states]
