@@ -82,7 +82,7 @@ def create_app() -> Any:
 
     @app.post("/api/board")
     def board(body: Any = Fields) -> dict:
-        return service.board_of(field(body, "position"), field(body, "player"))
+        return service.board_of(field(body, "position"), field(body, "player"), field(body, "moves"))
 
     @app.post("/api/deal")
     def deal(body: Any = Fields) -> dict:

@@ -136,9 +136,17 @@ def _score(view: View) -> Any:
     return RoundScore.of(view.piles[0], view.piles[1], view.scopas, view.rules)
 
 
-def board_of(text: Any, player: Any = None) -> dict:
-    """The board of a notation line; with `player`, that player's view of it."""
+def board_of(text: Any, player: Any = None, moves: Any = None) -> dict:
+    """The board of a notation line, after `moves` (a list of move text) when given; with
+    `player`, that player's view of it."""
     state = read_state(text)
+    if moves is not None:
+        if not isinstance(moves, list) or len(moves) > 40:
+            raise NotationError("moves must be a list of at most 40 moves like '7dx3s+4s'")
+        if moves and not isinstance(state, Position):
+            raise NotationError("moves are played on a position with every card known")
+        for move in moves:
+            state = state.play(_text(move, "a move"))
     if player is not None:
         player = _whole(player, "player", 0, 1)
         if isinstance(state, View):
