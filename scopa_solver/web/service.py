@@ -122,7 +122,8 @@ def board(state: RoundState) -> dict:
         else:
             hands.append({"cards": [], "hidden": state.opponent_cards})
     over = state.is_round_over()
-    legal = [] if over else [str(m) for m in state.legal_moves()]
+    blind = isinstance(state, View) and state.to_move != state.player   # the opponent's moves are hidden
+    legal = [] if over or blind else [str(m) for m in state.legal_moves()]
     return {"notation": state.to_string(), "kind": "position" if isinstance(state, Position) else "view",
             "player": getattr(state, "player", None), "hands": hands, "table": _cards(state.table),
             "piles": [_cards(p) for p in state.piles], "scopas": list(state.scopas),
