@@ -222,7 +222,10 @@ def test_play_a_round_against_the_random_bot_and_review_it(browser, base_url):
     # the move table (in the Analysis tab, hidden now) marks the move played there
     played = "return Array.from(document.querySelectorAll('#moves tbody tr.played')).map(r => r.dataset.move)"
     wait(browser, lambda d: d.execute_script(played) == [str(record.rounds[0].moves[index])])
+    browser.set_window_size(1400, 1300)         # the board and the decisions around the chosen one
+    browser.execute_script("window.scrollTo(0, 0)")
     shot(browser, "board-review")
+    browser.set_window_size(1400, 1000)
 
 
 def test_review_a_record_from_a_file(browser, base_url, tmp_path):
