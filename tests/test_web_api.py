@@ -213,3 +213,17 @@ def test_concurrent_requests(client):
     for t in threads:
         t.join(60)
     assert not errors and out == [expected] * 6
+
+
+def test_serve_refuses_a_busy_port_in_one_line(capsys):
+    import socket
+    from scopa_solver.web.__main__ import main
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        assert main(["--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("scopa-solver: cannot listen on 127.0.0.1:") and err.count("\n") == 1
+    with pytest.raises(SystemExit):
+        main(["--port", "70000"])

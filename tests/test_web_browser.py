@@ -181,6 +181,18 @@ def test_a_players_view_and_a_suggestion(browser, base_url):
     assert shown == [(str(m.move), f"{m.mean:+.3f}") for m in expected.moves]
     assert "40 worlds" in text(browser, "#suggest-info") and "seed 3" in text(browser, "#suggest-info")
 
+    # a long search shows a spinner and can be cancelled (the server stops it at its time limit)
+    for field, value in (("worlds", "2000"), ("suggest-time", "2")):
+        box = browser.find_element(By.ID, field)
+        box.clear()
+        box.send_keys(value)
+    browser.find_element(By.ID, "suggest-btn").click()
+    wait(browser, EC.visibility_of_element_located((By.ID, "status")))
+    browser.find_element(By.ID, "cancel-btn").click()
+    wait(browser, lambda d: not d.find_element(By.ID, "status").is_displayed())
+    assert text(browser, "#note") == "cancelled" and not browser.find_element(By.ID, "error").is_displayed()
+    assert "40 worlds" in text(browser, "#suggest-info")      # the last answer stays
+
 
 def test_play_a_round_against_the_random_bot_and_review_it(browser, base_url):
     open_page(browser, base_url)

@@ -20,7 +20,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         parser.error(f"--port must be 1 to 65535, not {args.port}")
     try:
         serve(port=args.port, host=args.host, open_browser=args.open)
-    except ImportError as exc:
+    except (ImportError, OSError) as exc:
         print(f"scopa-solver: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

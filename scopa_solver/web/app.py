@@ -140,9 +140,22 @@ def make_server(port: int = DEFAULT_PORT, host: str = DEFAULT_HOST, log_level: s
     return uvicorn.Server(config)
 
 
+def _check_address(host: str, port: int) -> None:
+    """Fail early, in one line, when the address cannot be listened on (uvicorn would log a
+    startup error and exit)."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        with socket.socket(family, socket.SOCK_STREAM) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind((host, port))
+    except OSError as exc:
+        raise OSError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
 def serve(port: int = DEFAULT_PORT, host: str = DEFAULT_HOST, open_browser: bool = False) -> None:
     """Serve the board at http://host:port/ until interrupted (Ctrl-C); 127.0.0.1 by default,
     so only this machine sees it. `open_browser` opens the page in the default browser."""
+    _check_address(host, port)
     server = make_server(port, host)
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/"
