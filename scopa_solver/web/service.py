@@ -2,8 +2,9 @@
 
 Each function reads request fields (text, numbers), checks them, calls the package's own API and
 returns JSON-ready data; bad input raises a `ScopaError` subclass with a short message (the app
-turns it into a 422 answer). Every search runs under a node or time limit, capped here, so a
-request cannot hold the server for long.
+turns it into a 422 answer). Searches run under a time or node limit, capped here; the two
+without one are bounded by size (a review takes one round, at most 36 decisions; a tree at most
+`LIMITS["tree_nodes"]` nodes), so a request cannot hold the server for long.
 
 >>> board(read_state("7d/3c 4s3s -/- - 0/0 0 1 -"))["legal"]
 ['7dx3s+4s']
@@ -21,7 +22,7 @@ from typing import Any, Optional, Union
 from ..core.cards import SUIT_NAMES, SUITS, RANKS, RANK_NAMES, iter_cards
 from ..core.position import Move, Position
 from ..core.state import RoundState
-from ..errors import LimitError, NotationError, RecordError, ScopaError, excerpt
+from ..errors import LimitError, NotationError, RecordError, excerpt
 from ..imperfect.view import View
 from ..search.solver import analyze, solve
 
