@@ -1,0 +1,168 @@
+"""The analysis board's web app: the page, its static files and the JSON API (FastAPI).
+
+Every API route is a plain ``def``, so FastAPI runs it in its threadpool, never on the event
+loop: a long search does not stop the server answering others (the package's searches are
+thread-safe). Errors are JSON ``{"error": message, "type": name}``: 400 for a request of the
+wrong shape, 422 for input the game refuses (a `ScopaError`), never a traceback.
+
+FastAPI and uvicorn come with the ``[web]`` extra; they are imported when the app is made, so
+that this module imports (and its doctests run) without them.
+"""
+from __future__ import annotations
+
+import socket
+import threading
+import webbrowser
+from pathlib import Path
+from typing import Any
+
+from ..errors import ScopaError
+from . import service
+
+STATIC = Path(__file__).with_name("static")
+DEFAULT_PORT = 8000
+DEFAULT_HOST = "127.0.0.1"
+
+
+def _missing() -> ImportError:
+    return ImportError("the web board needs FastAPI and uvicorn: pip install 'scopa-solver[web]'")
+
+
+def create_app() -> Any:
+    """The FastAPI application (routes under /api, the page at /, static files under /static)."""
+    try:
+        from fastapi import Body, FastAPI, Request
+        from fastapi.exceptions import RequestValidationError
+        from fastapi.responses import FileResponse, JSONResponse
+        from fastapi.staticfiles import StaticFiles
+    except ImportError:
+        raise _missing() from None
+
+    app = FastAPI(title="scopa-solver board", docs_url=None, redoc_url=None, openapi_url=None)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    def error(status: int, exc: BaseException) -> Any:
+        return JSONResponse({"error": str(exc)[:300], "type": type(exc).__name__}, status_code=status)
+
+    @app.exception_handler(ScopaError)
+    async def scopa_error(request: Request, exc: ScopaError) -> Any:
+        return error(422, exc)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError) -> Any:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "request"
+        return JSONResponse({"error": f"{where}: {first.get('msg', 'not understood')}"[:300],
+                             "type": "BadRequest"}, status_code=400)
+
+    @app.exception_handler(TypeError)
+    async def type_error(request: Request, exc: TypeError) -> Any:
+        return error(400, exc)
+
+    @app.exception_handler(Exception)
+    async def internal(request: Request, exc: Exception) -> Any:  # a bug: still no traceback to the page
+        return JSONResponse({"error": f"internal error ({type(exc).__name__}); see the server's log",
+                             "type": "InternalError"}, status_code=500)
+
+    # A JSON object body; its fields are checked by `service` (readable messages, one place).
+    Fields = Body(default_factory=dict)
+
+    def field(body: Any, name: str, default: Any = None) -> Any:
+        if not isinstance(body, dict):
+            raise TypeError("the request body must be a JSON object")
+        return body.get(name, default)
+
+    @app.get("/", include_in_schema=False)
+    def index() -> Any:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/api/info")
+    def info() -> dict:
+        return service.info()
+
+    @app.post("/api/board")
+    def board(body: Any = Fields) -> dict:
+        return service.board_of(field(body, "position"), field(body, "player"), field(body, "moves"))
+
+    @app.post("/api/deal")
+    def deal(body: Any = Fields) -> dict:
+        return service.deal(field(body, "seed"), field(body, "dealer"))
+
+    @app.post("/api/analyze")
+    def analyze(body: Any = Fields) -> dict:
+        return service.analysis(field(body, "position"), field(body, "time_limit"), field(body, "max_nodes"))
+
+    @app.post("/api/solve")
+    def solve(body: Any = Fields) -> dict:
+        return service.principal_variation(field(body, "position"), field(body, "time_limit"),
+                                           field(body, "max_nodes"))
+
+    @app.post("/api/tree")
+    def tree(body: Any = Fields) -> dict:
+        return service.tree_svg(field(body, "position"), field(body, "max_nodes"))
+
+    @app.post("/api/suggest")
+    def suggest(body: Any = Fields) -> dict:
+        return service.suggestion(field(body, "position"), field(body, "player"), field(body, "worlds"),
+                                  field(body, "seed"), field(body, "time_limit"))
+
+    @app.post("/api/play/new")
+    def play_new(body: Any = Fields) -> dict:
+        return service.new_game(field(body, "bot", "random"), field(body, "seat", 0), field(body, "seed"))
+
+    @app.post("/api/play/move")
+    def play_move(body: Any = Fields) -> dict:
+        return service.game_move(field(body, "record"), field(body, "move"))
+
+    @app.post("/api/review")
+    def review(body: Any = Fields) -> dict:
+        return service.review_round(field(body, "record"), field(body, "round"), field(body, "worlds"),
+                                    field(body, "seed"))
+
+    return app
+
+
+def free_port(host: str = DEFAULT_HOST) -> int:
+    """A TCP port free on `host` right now."""
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+def make_server(port: int = DEFAULT_PORT, host: str = DEFAULT_HOST, log_level: str = "warning") -> Any:
+    """A uvicorn Server for the app (not started: call ``run()``, or set ``should_exit`` to stop
+    one running in a thread)."""
+    try:
+        import uvicorn
+    except ImportError:
+        raise _missing() from None
+    config = uvicorn.Config(create_app(), host=host, port=port, log_level=log_level, access_log=False)
+    return uvicorn.Server(config)
+
+
+def _check_address(host: str, port: int) -> None:
+    """Fail early, in one line, when the address cannot be listened on (uvicorn would log a
+    startup error and exit)."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        with socket.socket(family, socket.SOCK_STREAM) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind((host, port))
+    except OSError as exc:
+        raise OSError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
+def serve(port: int = DEFAULT_PORT, host: str = DEFAULT_HOST, open_browser: bool = False) -> None:
+    """Serve the board at http://host:port/ until interrupted (Ctrl-C); 127.0.0.1 by default,
+    so only this machine sees it. `open_browser` opens the page in the default browser."""
+    _check_address(host, port)
+    server = make_server(port, host)
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{port}/"
+    print(f"scopa-solver board at {url} (Ctrl-C stops it)", flush=True)
+    if open_browser:
+        threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+    server.run()
+
+
+__all__ = ["create_app", "make_server", "serve", "free_port", "STATIC", "DEFAULT_PORT", "DEFAULT_HOST"]

@@ -1,0 +1,332 @@
+"""What the analysis board's API answers, as plain functions of plain data (no web framework).
+
+Each function reads request fields (text, numbers), checks them, calls the package's own API and
+returns JSON-ready data; bad input raises a `ScopaError` subclass with a short message (the app
+turns it into a 422 answer). Searches run under a time or node limit, capped here; the two
+without one are bounded by size (a review takes one round, at most 36 decisions; a tree at most
+`LIMITS["tree_nodes"]` nodes), so a request cannot hold the server for long.
+
+>>> board(read_state("7d/3c 4s3s -/- - 0/0 0 1 -"))["legal"]
+['7dx3s+4s']
+>>> analysis("7d/3c 4s3s -/- - 0/0 0 1 -")["moves"]
+[{'move': '7dx3s+4s', 'value': 4, 'lower': 4, 'upper': 4, 'best': True}]
+"""
+from __future__ import annotations
+
+import os
+import random
+import tempfile
+import threading
+from typing import Any, Optional, Union
+
+from ..core.cards import SUIT_NAMES, SUITS, RANKS, RANK_NAMES, iter_cards
+from ..core.position import Move, Position
+from ..core.state import RoundState
+from ..errors import LimitError, NotationError, RecordError, excerpt
+from ..imperfect.view import View
+from ..search.solver import analyze, solve
+
+__all__ = ["LIMITS", "BOTS", "info", "read_state", "read_position", "board", "board_of", "deal", "analysis",
+           "principal_variation", "tree_svg", "suggestion", "new_game", "game_move", "review_round"]
+
+LIMITS = {
+    "text": 400,              # characters of a notation line or a move
+    "record": 1_000_000,      # characters of a game record's JSON
+    "time_limit": 30.0,       # seconds a search may run (analysis, pv, suggestion)
+    "default_time": 5.0,
+    "max_nodes": 10**10,
+    "tree_nodes": 3_000,      # nodes of a tree picture
+    "worlds": 2_000,          # worlds of a suggestion
+    "review_worlds": 200,     # worlds per decision of a review
+    "bot_time": 5.0,          # seconds a PIMC bot may think per move
+}
+BOTS = {"random": "RandomBot", "greedy": "GreedyBot", "pimc": "PIMCBot(worlds=50)"}
+_render_lock = threading.Lock()   # the matplotlib fallback draws with pyplot, which is not thread-safe
+
+
+# -- checking request fields ----------------------------------------------------------------------
+
+def _text(value: Any, what: str, limit: int = LIMITS["text"]) -> str:
+    if not isinstance(value, str):
+        raise NotationError(f"{what} must be text, not {type(value).__name__}")
+    if len(value) > limit:
+        raise LimitError(f"{what} is {len(value):,} characters long; at most {limit:,} are read")
+    if not value.strip():
+        raise NotationError(f"{what} is empty")
+    return value.strip()
+
+
+def _whole(value: Any, what: str, low: int, high: int, default: Optional[int] = None) -> Optional[int]:
+    if value is None:
+        return default
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise LimitError(f"{what} must be a whole number from {low:,} to {high:,}, not {excerpt(value)}")
+    return value
+
+
+def _time(value: Any, cap: float = LIMITS["time_limit"], default: float = LIMITS["default_time"]) -> float:
+    if value is None:
+        return default
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 < value <= cap:
+        raise LimitError(f"time_limit must be a number of seconds above 0 and at most {cap:g}, "
+                         f"not {excerpt(value)}")
+    return float(value)
+
+
+def _seed(value: Any) -> int:
+    if value is None:
+        return random.SystemRandom().getrandbits(31)
+    return _whole(value, "seed", 0, 2**63 - 1)  # type: ignore[return-value]
+
+
+def read_state(text: Any) -> Union[Position, View]:
+    """A position (every card known) or a player's view (hidden cards written ``?``) from its
+    notation line."""
+    text = _text(text, "the position")
+    return View.from_string(text) if "?" in text else Position.from_string(text)
+
+
+def read_position(text: Any) -> Position:
+    state = read_state(text)
+    if not isinstance(state, Position):
+        raise NotationError("this needs every card known; the text has hidden cards ('?')")
+    return state
+
+
+# -- the board ------------------------------------------------------------------------------------
+
+def info() -> dict:
+    """What the page needs to draw cards and fill its forms: the suits (with the tree pictures'
+    colours), the ranks, the bots and the limits."""
+    from ..tree.render import SUIT_COLOURS
+    from .. import __version__
+    return {"version": __version__,
+            "suits": [{"letter": s, "name": n, "colour": SUIT_COLOURS[s]} for s, n in zip(SUITS, SUIT_NAMES)],
+            "ranks": [{"letter": r, "name": n} for r, n in zip(RANKS, RANK_NAMES)],
+            "bots": BOTS, "limits": LIMITS}
+
+
+def _cards(mask: int) -> list[str]:
+    return [str(c) for c in iter_cards(mask)]
+
+
+def board(state: RoundState) -> dict:
+    """Everything the board draws: hands (hidden cards as counts), table, piles with the score
+    so far, scopas, stock, turn, and the legal moves."""
+    score = state.round_score() if isinstance(state, Position) else _score(state)
+    hands = []
+    for p in (0, 1):
+        if isinstance(state, Position):
+            hands.append({"cards": _cards(state.hands[p]), "hidden": 0})
+        elif p == state.player:
+            hands.append({"cards": _cards(state.hand), "hidden": 0})
+        else:
+            hands.append({"cards": [], "hidden": state.opponent_cards})
+    over = state.is_round_over()
+    blind = isinstance(state, View) and state.to_move != state.player   # the opponent's moves are hidden
+    legal = [] if over or blind else [str(m) for m in state.legal_moves()]
+    return {"notation": state.to_string(), "kind": "position" if isinstance(state, Position) else "view",
+            "player": getattr(state, "player", None), "hands": hands, "table": _cards(state.table),
+            "piles": [_cards(p) for p in state.piles], "scopas": list(state.scopas),
+            "stock": state.stock_size(), "to_move": None if over else state.to_move, "dealer": state.dealer,
+            "last_capturer": state.last_capturer, "over": over, "legal": legal,
+            "score": score.to_dict()}
+
+
+def _score(view: View) -> Any:
+    from ..core.score import RoundScore
+    return RoundScore.of(view.piles[0], view.piles[1], view.scopas, view.rules)
+
+
+def board_of(text: Any, player: Any = None, moves: Any = None) -> dict:
+    """The board of a notation line, after `moves` (a list of move text) when given; with
+    `player`, that player's view of it."""
+    state = read_state(text)
+    if moves is not None:
+        if not isinstance(moves, list) or len(moves) > 40:
+            raise NotationError("moves must be a list of at most 40 moves like '7dx3s+4s'")
+        if moves and not isinstance(state, Position):
+            raise NotationError("moves are played on a position with every card known")
+        for move in moves:
+            state = state.play(_text(move, "a move"))
+    if player is not None:
+        player = _whole(player, "player", 0, 1)
+        if isinstance(state, View):
+            if state.player != player:
+                raise NotationError(f"the text is player {state.player}'s view, not player {player}'s")
+        else:
+            state = state.view(player)
+    return board(state)
+
+
+def deal(seed: Any = None, dealer: Any = None) -> dict:
+    """The board of a new round shuffled from `seed` (a fresh seed when None)."""
+    seed = _seed(seed)
+    dealer = _whole(dealer, "dealer", 0, 1, 1)
+    out = board(Position.new_round(seed=seed, dealer=dealer))
+    out["seed"] = seed
+    return out
+
+
+# -- exact analysis -------------------------------------------------------------------------------
+
+def _limits(time_limit: Any, max_nodes: Any) -> tuple[float, Optional[int]]:
+    return _time(time_limit), _whole(max_nodes, "max_nodes", 1, LIMITS["max_nodes"])
+
+
+def analysis(text: Any, time_limit: Any = None, max_nodes: Any = None) -> dict:
+    """Every legal move with its exact value for the side to move (or bounds, when a limit
+    stopped the search), best first; the best moves flagged."""
+    pos = read_position(text)
+    seconds, nodes = _limits(time_limit, max_nodes)
+    rows = analyze(pos, time_limit=seconds, max_nodes=nodes)
+    complete = all(r.value is not None for r in rows)
+    top = rows[0].value if rows and complete else None
+    return {"position": pos.to_string(), "to_move": pos.to_move, "complete": complete,
+            "value": top, "moves": [{**r.to_dict(), "best": top is not None and r.value == top} for r in rows]}
+
+
+def principal_variation(text: Any, time_limit: Any = None, max_nodes: Any = None) -> dict:
+    """`solve`'s value and principal variation, with the board after each of its moves."""
+    pos = read_position(text)
+    seconds, nodes = _limits(time_limit, max_nodes)
+    result = solve(pos, time_limit=seconds, max_nodes=nodes)
+    steps = [board(pos)]
+    for move in result.pv:
+        pos = pos.play(move)
+        steps.append(board(pos))
+    return {**result.to_dict(), "steps": steps}
+
+
+def tree_svg(text: Any, max_nodes: Any = None) -> dict:
+    """The principal variation with every alternative at each step (`to_networkx(mode="pv")`)
+    drawn by the package's tree renderer, as SVG text."""
+    from ..tree.build import render, to_networkx
+    pos = read_position(text)
+    nodes = _whole(max_nodes, "max_nodes", 1, LIMITS["tree_nodes"], LIMITS["tree_nodes"])
+    graph = to_networkx(pos, mode="pv", max_nodes=nodes)
+    with tempfile.TemporaryDirectory() as folder, _render_lock:
+        path = render(graph, os.path.join(folder, "tree.svg"))
+        with open(path, encoding="utf-8") as f:
+            svg = f.read()
+    return {"position": pos.to_string(), "nodes": graph.number_of_nodes(), "svg": svg[svg.find("<svg"):]}
+
+
+# -- hidden cards ---------------------------------------------------------------------------------
+
+def suggestion(text: Any, player: Any = None, worlds: Any = None, seed: Any = None,
+               time_limit: Any = None) -> dict:
+    """`suggest`'s table for the player to move from their view (of a full position, or a view
+    given directly): mean, standard error and optimal share of each move over the worlds."""
+    from ..imperfect.pimc import suggest
+    state = read_state(text)
+    if player is None:
+        player = state.player if isinstance(state, View) else state.to_move
+    player = _whole(player, "player", 0, 1)
+    if isinstance(state, Position):
+        view = state.view(player)
+    elif player != state.player:
+        raise NotationError(f"the text is player {state.player}'s view, not player {player}'s")
+    else:
+        view = state
+    count = _whole(worlds, "worlds", 1, LIMITS["worlds"], 200)
+    result = suggest(view, worlds=count, seed=_seed(seed), time_limit=_time(time_limit),
+                     progress=False)
+    return {**result.to_dict(), "board": board(view)}
+
+
+# -- play against a bot ---------------------------------------------------------------------------
+
+def _bot(kind: str, seed: int) -> Any:
+    from ..play.bots import GreedyBot, PIMCBot, RandomBot
+    if kind == "random":
+        return RandomBot(seed=seed)
+    if kind == "greedy":
+        return GreedyBot()
+    return PIMCBot(worlds=50, seed=seed, time_limit=LIMITS["bot_time"])
+
+
+def _read_record(text: Any) -> Any:
+    from ..play.record import GameRecord
+    if isinstance(text, dict):
+        return GameRecord.from_dict(text)
+    return GameRecord.from_json(_text(text, "the record", LIMITS["record"]))
+
+
+def _game_meta(record: Any) -> tuple[str, int, int]:
+    meta = record.meta.get("web") if isinstance(record.meta, dict) else None
+    if (not isinstance(meta, dict) or meta.get("bot") not in BOTS or meta.get("seat") not in (0, 1)
+            or not isinstance(meta.get("seed"), int) or len(record.rounds) != 1):
+        raise RecordError("not a game started on this board (its meta.web names the bot, seat and seed)")
+    return meta["bot"], meta["seat"], meta["seed"]
+
+
+def _advance(record: Any) -> dict:
+    """Let the bot move until it is the human's turn or the round is over; the game's state."""
+    kind, seat, seed = _game_meta(record)
+    bot = _bot(kind, seed)
+    rnd = record.rounds[0]
+    pos = record.replay()[0].final
+    while not pos.is_round_over() and pos.to_move != seat:
+        move = bot(pos)
+        rnd.moves.append(move)
+        pos = pos.play(move)
+    replayed = record.replay()[0]
+    log = []
+    for k, move in enumerate(replayed.moves):
+        before = replayed.positions[k]
+        log.append({"number": k + 1, "player": before.to_move, "name": replayed.players[before.to_move],
+                    "move": str(move), "scopa": before.is_scopa(move)})
+    over = pos.is_round_over()
+    return {"record": record.to_json(), "seat": seat, "bot": kind, "over": over, "log": log,
+            "board": board(pos if over else pos.view(seat)),
+            "score": pos.round_score().to_dict() if over else None}
+
+
+def new_game(bot: Any = "random", seat: Any = 0, seed: Any = None) -> dict:
+    """A new round against a bot (`BOTS`), the human in `seat`; the bot moves first when due."""
+    from ..play.record import GameRecord, RoundRecord
+    if bot not in BOTS:
+        raise NotationError(f"unknown bot {excerpt(bot)}: choose {', '.join(BOTS)}")
+    seat = _whole(seat, "seat", 0, 1)
+    seed = _seed(seed)
+    start = Position.new_round(seed=seed)
+    name = _bot(bot, seed).name
+    record = GameRecord(players=("you", name) if seat == 0 else (name, "you"), kind="rounds",
+                        meta={"web": {"bot": bot, "seat": seat, "seed": seed}})
+    record.add_round(RoundRecord.from_play(start))
+    return _advance(record)
+
+
+def game_move(record: Any, move: Any) -> dict:
+    """Play the human's `move` in the game of `record`, then the bot's replies."""
+    record = _read_record(record)
+    _, seat, _ = _game_meta(record)
+    pos = record.replay()[0].final
+    if pos.is_round_over():
+        raise RecordError("the round is over: start a new game")
+    if pos.to_move != seat:
+        raise RecordError(f"it is the bot's turn, not yours (player {pos.to_move} to move)")
+    record.rounds[0].moves.append(Move.parse(_text(move, "the move"), pos))
+    return _advance(record)
+
+
+# -- review ---------------------------------------------------------------------------------------
+
+def review_round(record: Any, round_number: Any = None, worlds: Any = None, seed: Any = None) -> dict:
+    """`review` of one round of a game record (one round a request keeps each request short):
+    every decision with the solver's verdict, mistakes marked, and each decision's position."""
+    from ..play.review import review
+    rec = _read_record(record)
+    if not rec.rounds:
+        raise RecordError("the record has no rounds")
+    number = _whole(round_number, "round", 1, len(rec.rounds), 1)
+    count = _whole(worlds, "worlds", 1, LIMITS["review_worlds"], 50)
+    result = review(rec, worlds=count, seed=_whole(seed, "seed", 0, 2**63 - 1, 0), rounds=[number],
+                    progress=False)
+    out = result.to_dict()
+    out["round"] = number
+    out["round_count"] = len(rec.rounds)
+    out["record"] = rec.to_json()
+    return out
+

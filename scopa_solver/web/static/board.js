@@ -1,0 +1,437 @@
+// scopa-solver board: draws what the JSON API (/api/...) answers; every rule and search runs on
+// the server, through the package's own API. No external scripts.
+"use strict";
+
+const $ = (sel) => document.querySelector(sel);
+const $$ = (sel) => Array.from(document.querySelectorAll(sel));
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
+
+let INFO = {suits: [], ranks: []};          // from /api/info: suit names and colours, ranks, limits
+const state = {
+  base: null,        // the notation of the position being analysed
+  viewPlayer: null,  // null: every card; 0 or 1: that player's view
+  pv: null,          // {steps, pv, index}
+  game: null,        // the game against a bot (the API's answer)
+  review: null,      // the last review (the API's answer)
+  played: null,      // a reviewed decision's played move, marked in the move table
+};
+
+// -- requests: one spinner, one Cancel for all -------------------------------------------------
+
+const running = new Set();
+let busySince = 0, busyTimer = null;
+
+class Cancelled extends Error {}
+
+function updateBusy(label) {
+  const box = $("#status");
+  if (running.size === 0) { box.hidden = true; clearInterval(busyTimer); busyTimer = null; return; }
+  if (label) $("#status-text").dataset.label = label;
+  if (!busyTimer) {
+    busySince = performance.now();
+    busyTimer = setInterval(() => {
+      const s = ((performance.now() - busySince) / 1000).toFixed(1);
+      $("#status-text").textContent = `${$("#status-text").dataset.label || "working"}… ${s} s`;
+    }, 100);
+  }
+  $("#status-text").textContent = `${$("#status-text").dataset.label || "working"}…`;
+  box.hidden = false;
+}
+
+async function api(path, body, label) {
+  const ctl = new AbortController();
+  running.add(ctl);
+  updateBusy(label);
+  try {
+    const r = await fetch(`/api/${path}`, body === null ? {signal: ctl.signal}
+      : {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body || {}), signal: ctl.signal});
+    const data = await r.json().catch(() => ({error: `the server answered ${r.status}`}));
+    if (!r.ok) throw new Error(data.error || `the server answered ${r.status}`);
+    return data;
+  } catch (e) {
+    if (e.name === "AbortError") throw new Cancelled("cancelled");
+    throw e;
+  } finally {
+    running.delete(ctl);
+    updateBusy();
+  }
+}
+
+function cancelAll() { for (const ctl of running) ctl.abort(); }
+
+function showError(msg) { const e = $("#error"); e.textContent = msg; e.hidden = !msg; }
+function showNote(msg) { const e = $("#note"); e.textContent = msg; e.hidden = !msg; }
+
+// Run an action; its errors become the message line (a cancel is only noted).
+async function guard(fn) {
+  showError("");
+  try { return await fn(); } catch (e) {
+    if (e instanceof Cancelled) showNote("cancelled"); else showError(e.message || String(e));
+  }
+}
+
+// -- cards ---------------------------------------------------------------------------------------
+
+function suitInfo(letter) { return INFO.suits.find((s) => s.letter === letter) || {name: letter, colour: "#000"}; }
+function rankInfo(letter) { return INFO.ranks.find((r) => r.letter === letter) || {name: letter}; }
+
+function cardSVG(card, size = 1, extra = "") {
+  const w = Math.round(64 * size), h = Math.round(96 * size);
+  const rank = card[0], suit = card[1], s = suitInfo(suit), colour = s.colour;
+  const title = `${rankInfo(rank).name} di ${s.name}`;
+  if (size < 0.6) {   // a small card: rank, suit letter and the suit's shape
+    return `<svg class="card ${extra}" data-card="${esc(card)}" width="${w}" height="${h}" viewBox="0 0 64 96" role="img" aria-label="${esc(title)}">
+      <title>${esc(title)}</title>
+      <rect x="1.5" y="1.5" width="61" height="93" rx="7" fill="#fffdf7" stroke="${colour}" stroke-width="3"/>
+      <text x="32" y="38" text-anchor="middle" font-size="34" font-weight="700" fill="${colour}">${esc(rank)}</text>
+      <use href="#suit-${esc(suit)}" x="12" y="46" width="40" height="40"/></svg>`;
+  }
+  return `<svg class="card ${extra}" data-card="${esc(card)}" width="${w}" height="${h}" viewBox="0 0 64 96" role="img" aria-label="${esc(title)}">
+    <title>${esc(title)}</title>
+    <rect x="1" y="1" width="62" height="94" rx="6" fill="#fffdf7" stroke="${colour}" stroke-width="2"/>
+    <text x="6" y="20" font-size="18" font-weight="700" fill="${colour}">${esc(rank)}</text>
+    <text x="6" y="33" font-size="11" font-weight="700" fill="${colour}">${esc(suit.toUpperCase())}</text>
+    <use href="#suit-${esc(suit)}" x="14" y="28" width="38" height="38"/>
+    <text x="58" y="88" font-size="18" font-weight="700" fill="${colour}" text-anchor="end">${esc(rank)}</text>
+    <text x="58" y="75" font-size="11" font-weight="700" fill="${colour}" text-anchor="end">${esc(suit.toUpperCase())}</text>
+  </svg>`;
+}
+
+function backSVG(size = 1, label = "") {
+  const w = Math.round(64 * size), h = Math.round(96 * size);
+  return `<svg class="card back" width="${w}" height="${h}" viewBox="0 0 64 96" role="img" aria-label="hidden card">
+    <rect x="1" y="1" width="62" height="94" rx="6" fill="url(#card-back)" stroke="#e5e7eb" stroke-width="2"/>
+    ${label ? `<rect x="12" y="36" width="40" height="24" rx="4" fill="#fff"/><text x="32" y="54" text-anchor="middle" font-size="16" font-weight="700" fill="#1e3a8a">${esc(label)}</text>` : ""}
+  </svg>`;
+}
+
+// -- the board -----------------------------------------------------------------------------------
+
+function pileHTML(b, p) {
+  const s = b.score.players[p];
+  const cards = b.piles[p];
+  return `<div class="pile" id="pile${p}">
+    <b>Pile ${p}: <span class="count">${cards.length}</span> card${cards.length === 1 ? "" : "s"}</b>
+    <dl>
+      <dt>coins</dt><dd class="coins">${s.coins}</dd>
+      <dt>settebello</dt><dd class="settebello">${s.settebello ? "yes" : "no"}</dd>
+      <dt>primiera</dt><dd class="primiera">${s.primiera === null ? "–" : s.primiera}</dd>
+      <dt>scopas</dt><dd class="scopas">${b.scopas[p]}</dd>
+      <dt>points so far</dt><dd class="points">${s.points}</dd>
+    </dl>
+    <div class="cards small">${cards.map((c) => cardSVG(c, 0.28)).join("")}</div>
+  </div>`;
+}
+
+function seatHTML(b, p, clickable) {
+  const hand = b.hands[p];
+  const who = [`Player ${p}`];
+  if (b.dealer === p) who.push("dealer");
+  if (b.kind === "view" && b.player === p) who.push("you");
+  const cards = hand.hidden ? Array.from({length: hand.hidden}, () => backSVG()).join("")
+    : hand.cards.map((c) => cardSVG(c, 1, clickable ? "clickable" : "")).join("");
+  return `<div class="seat ${b.to_move === p ? "to-move" : ""}" id="seat${p}">
+    <div><h3>${esc(who.join(" · "))}</h3><div class="cards" id="hand${p}">${cards || '<span class="board-note">no cards</span>'}</div></div>
+    ${pileHTML(b, p)}
+  </div>`;
+}
+
+function drawBoard(b, note = "", clickSeat = null) {
+  const total = b.score.total;
+  const over = b.over ? `<div class="over" id="round-over">Round over: player 0 <b>${total[0]}</b>, player 1 <b>${total[1]}</b>` +
+    ` (margin ${total[0] - total[1] >= 0 ? "+" : ""}${total[0] - total[1]} for player 0)</div>` : "";
+  $("#board").innerHTML = `
+    ${seatHTML(b, 1, clickSeat === 1)}
+    <div class="middle">
+      <div><h3>Table</h3><div class="cards" id="table">${b.table.map((c) => cardSVG(c)).join("") || '<span class="board-note">empty table</span>'}</div></div>
+      <div class="stock" id="stock">${b.stock ? backSVG(0.6, b.stock) : ""}<span>stock: <b class="count">${b.stock}</b> card${b.stock === 1 ? "" : "s"}</span></div>
+    </div>
+    ${seatHTML(b, 0, clickSeat === 0)}
+    ${over}
+    <p class="board-note mono" id="board-notation">${esc(b.notation)}</p>
+    ${note ? `<p class="board-note" id="board-step">${esc(note)}</p>` : ""}`;
+}
+
+// -- positions and analysis -----------------------------------------------------------------------
+
+function setURL(notation) {
+  const url = new URL(window.location.href);
+  url.search = notation ? `?pos=${encodeURIComponent(notation)}` : "";
+  window.history.replaceState(null, "", url);
+}
+
+function clearAnalysis() {
+  $("#moves tbody").innerHTML = "";
+  $("#moves-note").textContent = "";
+  $("#pv-value").textContent = "";
+  $("#pv-moves").innerHTML = "";
+  $("#pv-step").textContent = "–";
+  $("#tree").innerHTML = "";
+  $("#suggest-table tbody").innerHTML = "";
+  $("#suggest-info").textContent = "";
+  state.pv = null;
+}
+
+// Show a position (notation) on the board and analyse it.
+async function loadPosition(text, {analyse = true, played = null} = {}) {
+  const b = await api("board", {position: text}, "reading");
+  state.base = b.notation;
+  state.viewPlayer = null;
+  state.played = played;
+  $("#notation").value = b.notation;
+  setURL(b.notation);
+  $$(".view-btn").forEach((x) => x.classList.toggle("active", x.dataset.player === ""));
+  clearAnalysis();
+  drawBoard(b);
+  if (analyse && b.kind === "position" && !b.over) await runAnalysis();
+  return b;
+}
+
+function valueText(m) {
+  if (m.value !== null && m.value !== undefined) return (m.value > 0 ? "+" : "") + m.value;
+  const lo = m.lower === null ? "−∞" : m.lower, hi = m.upper === null ? "+∞" : m.upper;
+  return `${lo} … ${hi}`;
+}
+
+async function runAnalysis() {
+  if (!state.base) throw new Error("no position on the board");
+  const time_limit = Number($("#time-limit").value) || 5;
+  const body = {position: state.base, time_limit};
+  const [a, s] = await Promise.all([api("analyze", body, "analysing"), api("solve", body, "solving")]);
+  if (a.position !== state.base) return;   // a newer position was loaded meanwhile
+  $("#moves-note").textContent = a.complete ? `exact values for player ${a.to_move}, best first`
+    : "a limit stopped the search: bounds shown";
+  $("#moves tbody").innerHTML = a.moves.map((m) =>
+    `<tr class="${m.best ? "best" : ""} ${state.played === m.move ? "played" : ""}" data-move="${esc(m.move)}">
+      <td class="move mono">${esc(m.move)}</td><td class="value num">${esc(valueText(m))}</td><td></td></tr>`).join("");
+  $$("#moves tbody tr").forEach((tr) => tr.addEventListener("click", () =>
+    guard(() => playFromBase(tr.dataset.move))));
+  state.pv = {steps: s.steps, pv: s.pv, index: 0};
+  $("#pv-value").textContent = s.complete ? `value ${s.value > 0 ? "+" : ""}${s.value} for player ${s.steps[0].to_move}`
+    : `stopped (${s.stopped}) before the end`;
+  const first = s.steps[0].to_move;
+  $("#pv-moves").innerHTML = s.pv.map((m, i) =>
+    `<li data-index="${i + 1}" class="p${s.steps[i].to_move}">${i + 1}. ${esc(m)}</li>`).join("");
+  $$("#pv-moves li").forEach((li) => li.addEventListener("click", () => pvGo(Number(li.dataset.index))));
+  pvGo(0, first);
+}
+
+function pvGo(index) {
+  const pv = state.pv;
+  if (!pv) return;
+  pv.index = Math.max(0, Math.min(pv.steps.length - 1, index));
+  const n = pv.steps.length - 1;
+  $("#pv-step").textContent = `${pv.index} / ${n}`;
+  $$("#pv-moves li").forEach((li) => li.classList.toggle("current", Number(li.dataset.index) === pv.index));
+  const note = pv.index === 0 ? "" : `principal variation, after move ${pv.index} of ${n}: ${pv.pv[pv.index - 1]}`;
+  drawBoard(pv.steps[pv.index], note);
+}
+
+async function playFromBase(move) {
+  await loadPosition(state.base, {analyse: false});
+  const b = await api("board", {position: state.base, moves: [move]}, "playing");
+  await loadPosition(b.notation);
+}
+
+async function drawTree() {
+  if (!state.base) throw new Error("no position on the board");
+  const t = await api("tree", {position: state.base}, "drawing the tree");
+  $("#tree").innerHTML = t.svg;
+}
+
+// -- hidden cards --------------------------------------------------------------------------------
+
+async function showView(player) {
+  if (!state.base) throw new Error("no position on the board");
+  state.viewPlayer = player === "" ? null : Number(player);
+  $$(".view-btn").forEach((x) => x.classList.toggle("active", x.dataset.player === player));
+  const body = {position: state.base};
+  if (state.viewPlayer !== null) body.player = state.viewPlayer;
+  const b = await api("board", body, "reading");
+  drawBoard(b, state.viewPlayer === null ? "" : `player ${state.viewPlayer}'s view`);
+}
+
+async function runSuggest() {
+  if (!state.base) throw new Error("no position on the board");
+  const body = {position: state.base, worlds: Number($("#worlds").value), seed: Number($("#suggest-seed").value),
+                time_limit: Number($("#suggest-time").value)};
+  if (state.viewPlayer !== null) body.player = state.viewPlayer;
+  const s = await api("suggest", body, "solving worlds");
+  drawBoard(s.board, `player ${s.board.player}'s view`);
+  state.viewPlayer = s.board.player;
+  $$(".view-btn").forEach((x) => x.classList.toggle("active", x.dataset.player === String(s.board.player)));
+  const pct = (x) => `${(100 * x).toFixed(1)}%`;
+  $("#suggest-table tbody").innerHTML = s.moves.map((m, i) =>
+    `<tr class="${i === 0 ? "best" : ""}" data-move="${esc(m.move)}"><td class="mono move">${esc(m.move)}</td>
+      <td class="num mean">${m.mean >= 0 ? "+" : ""}${m.mean.toFixed(3)}</td>
+      <td class="num stderr">${m.stderr === null ? "–" : m.stderr.toFixed(3)}</td>
+      <td class="num optimal">${pct(m.optimal)}</td></tr>`).join("");
+  const kind = s.exact ? "every world, exact" : `sampled, seed ${s.seed}`;
+  $("#suggest-info").textContent = `${s.worlds.toLocaleString("en")} worlds solved (${kind}) of ` +
+    `${Number(s.total_worlds).toLocaleString("en", {maximumSignificantDigits: 3})} consistent with the view; ` +
+    `${s.seconds.toFixed(2)} s` + (s.stopped === "time" ? ", stopped by the time limit" : "");
+}
+
+// -- play ----------------------------------------------------------------------------------------
+
+function drawGame(g) {
+  state.game = g;
+  const b = g.board;
+  const mine = !g.over && b.to_move === g.seat;
+  drawBoard(b, g.over ? "the round is over: every card shown" : `you are player ${g.seat}`, mine ? g.seat : null);
+  $("#play-prompt").textContent = g.over ? "" : (mine ? "Your move: click a card or a move." : "The bot is thinking…");
+  $("#play-moves").innerHTML = mine ? b.legal.map((m) => `<button type="button" class="play-move" data-move="${esc(m)}">${esc(m)}</button>`).join("") : "";
+  $$("#play-moves .play-move").forEach((btn) => btn.addEventListener("click", () => guard(() => playMove(btn.dataset.move))));
+  if (mine) {
+    $$(`#hand${g.seat} svg.card`).forEach((svg) => svg.addEventListener("click", () => {
+      const card = svg.dataset.card;
+      const moves = b.legal.filter((m) => m.split("x")[0] === card);
+      if (moves.length === 1) guard(() => playMove(moves[0]));
+      else {
+        $$(`#hand${g.seat} svg.card`).forEach((x) => x.classList.toggle("chosen", x === svg));
+        $$("#play-moves .play-move").forEach((btn) => btn.hidden = btn.dataset.move.split("x")[0] !== card);
+        $("#play-prompt").textContent = `${card} can take several ways: choose one.`;
+      }
+    }));
+  }
+  $("#play-log").innerHTML = g.log.map((e) =>
+    `<li class="${e.name === "you" ? "you" : ""}">${esc(e.name)}: ${esc(e.move)}${e.scopa ? " (scopa!)" : ""}</li>`).join("");
+  $("#play-after").hidden = !g.over;
+  $("#play-result").textContent = g.over ? (() => {
+    const t = g.score.total, me = t[g.seat], bot = t[1 - g.seat];
+    return `Round over: you ${me}, the bot ${bot}. ${me > bot ? "You win!" : me < bot ? "The bot wins." : "A draw."}`;
+  })() : "";
+}
+
+async function newGame() {
+  const g = await api("play/new", {bot: $("#bot").value, seat: Number($("#seat").value),
+                                   seed: Number($("#play-seed").value)}, "dealing");
+  drawGame(g);
+}
+
+async function playMove(move) {
+  const g = await api("play/move", {record: state.game.record, move}, "the bot is thinking");
+  drawGame(g);
+}
+
+function downloadRecord() {
+  if (!state.game) return;
+  const blob = new Blob([state.game.record], {type: "application/json"});
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = "scopa-game.json";
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+// -- review --------------------------------------------------------------------------------------
+
+async function runReview() {
+  const text = $("#record-text").value;
+  if (!text.trim()) throw new Error("paste a game record or choose a file first");
+  const r = await api("review", {record: text, round: Number($("#review-round").value) || 1,
+                                 worlds: Number($("#review-worlds").value)}, "reviewing");
+  state.review = r;
+  const sel = $("#review-round");
+  sel.innerHTML = Array.from({length: r.round_count}, (_, i) =>
+    `<option value="${i + 1}" ${i + 1 === r.round ? "selected" : ""}>${i + 1}</option>`).join("");
+  const score = r.rounds[r.round - 1].score;
+  const names = r.rounds[r.round - 1].players;
+  const pct = (x) => `${Math.round(100 * x)}%`;
+  $("#review-summary").innerHTML = `<p>Round ${r.round} of ${r.round_count}: ${esc(names[0])} ${score ? score[0] : "?"},
+      ${esc(names[1])} ${score ? score[1] : "?"}. Fair review: PIMC with ${r.worlds} worlds a decision, seed ${r.seed};
+      ${r.seconds.toFixed(1)} s.</p>
+    <table class="grid"><thead><tr><th>player</th><th class="num">decisions</th><th class="num">points lost</th>
+      <th class="num">best moves</th><th class="num">? mistakes</th><th class="num">?? blunders</th></tr></thead><tbody>
+    ${r.summary.map((s) => `<tr><td>${esc(s.name)}</td><td class="num">${s.decisions}</td><td class="num">${s.loss}</td>
+      <td class="num">${pct(s.accuracy)}</td><td class="num">${s.mistakes}</td><td class="num">${s.blunders}</td></tr>`).join("")}
+    </tbody></table>`;
+  $("#review-table tbody").innerHTML = r.decisions.map((d, i) => {
+    const h = d.hindsight, f = d.fair;
+    const cls = d.mark === "??" ? "blunder" : d.mark === "?" ? "mistake" : "";
+    const best = d.forced ? "(forced)" : (h.best.includes(d.played) ? d.played : h.best[0]);
+    const fair = !f || d.forced ? "" : (f.loss < 0.005 ? d.played : f.best);
+    return `<tr class="decision ${cls}" data-index="${i}">
+      <td class="num">${d.move}</td><td>${esc(d.name)}</td>
+      <td class="mono played">${esc(d.played)} <span class="mark">${esc(d.mark)}</span></td>
+      <td class="mono">${esc(best)}</td><td class="num">${h.best_value === null ? "" : (h.best_value > 0 ? "+" : "") + h.best_value}</td>
+      <td class="num lost">${d.forced ? "" : h.loss || "–"}</td>
+      <td class="mono">${esc(fair)}</td><td class="num">${!f || d.forced || f.loss === null ? "" : f.loss < 0.005 ? "–" : f.loss.toFixed(2)}</td></tr>`;
+  }).join("");
+  $$("#review-table tbody tr").forEach((tr) => tr.addEventListener("click", () => guard(async () => {
+    $$("#review-table tbody tr").forEach((x) => x.classList.toggle("selected", x === tr));
+    const d = r.decisions[Number(tr.dataset.index)];
+    await loadPosition(d.position, {played: d.played});
+    showNote(`round ${d.round}, move ${d.move}: ${d.name} played ${d.played}${d.mark ? " " + d.mark : ""}`);
+  })));
+}
+
+// -- wiring --------------------------------------------------------------------------------------
+
+function switchTab(name) {
+  $$("#tabs button").forEach((b) => b.classList.toggle("active", b.dataset.tab === name));
+  $$(".tab").forEach((t) => t.hidden = t.id !== `tab-${name}`);
+}
+
+function isTyping() {
+  const el = document.activeElement;
+  return el && ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName);
+}
+
+async function start() {
+  INFO = await api("info", null, "starting").catch(() => INFO);
+  $("#position-form").addEventListener("submit", (ev) => { ev.preventDefault(); guard(() => loadPosition($("#notation").value)); });
+  $("#deal-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    guard(async () => {
+      const seed = $("#seed").value === "" ? null : Number($("#seed").value);
+      const b = await api("deal", {seed}, "dealing");
+      await loadPosition(b.notation);
+      showNote(`dealt from seed ${b.seed}`);
+    });
+  });
+  $("#link-btn").addEventListener("click", () => guard(async () => {
+    if (!state.base) throw new Error("no position on the board");
+    setURL(state.base);
+    try { await navigator.clipboard.writeText(window.location.href); showNote("link copied"); }
+    catch (e) { showNote(`link: ${window.location.href}`); }
+  }));
+  $("#cancel-btn").addEventListener("click", cancelAll);
+  $$("#tabs button").forEach((b) => b.addEventListener("click", () => switchTab(b.dataset.tab)));
+  $("#analyze-btn").addEventListener("click", () => guard(async () => { await loadPosition(state.base || $("#notation").value, {analyse: false}); await runAnalysis(); }));
+  $("#pv-first").addEventListener("click", () => pvGo(0));
+  $("#pv-prev").addEventListener("click", () => pvGo((state.pv ? state.pv.index : 0) - 1));
+  $("#pv-next").addEventListener("click", () => pvGo((state.pv ? state.pv.index : 0) + 1));
+  $("#pv-last").addEventListener("click", () => pvGo(state.pv ? state.pv.steps.length - 1 : 0));
+  document.addEventListener("keydown", (ev) => {
+    if (isTyping() || !state.pv) return;
+    const moves = {ArrowLeft: -1, ArrowRight: 1};
+    if (ev.key in moves) { pvGo(state.pv.index + moves[ev.key]); ev.preventDefault(); }
+    else if (ev.key === "Home") { pvGo(0); ev.preventDefault(); }
+    else if (ev.key === "End") { pvGo(state.pv.steps.length - 1); ev.preventDefault(); }
+  });
+  $("#tree-btn").addEventListener("click", () => guard(drawTree));
+  $$(".view-btn").forEach((b) => b.addEventListener("click", () => guard(() => showView(b.dataset.player))));
+  $("#suggest-btn").addEventListener("click", () => guard(runSuggest));
+  $("#new-game-btn").addEventListener("click", () => guard(newGame));
+  $("#download-btn").addEventListener("click", downloadRecord);
+  $("#review-game-btn").addEventListener("click", () => guard(async () => {
+    $("#record-text").value = state.game.record;
+    $("#review-round").innerHTML = '<option value="1">1</option>';
+    switchTab("review");
+    await runReview();
+  }));
+  $("#record-file").addEventListener("change", async (ev) => {
+    const file = ev.target.files[0];
+    if (file) $("#record-text").value = await file.text();
+    $("#review-round").innerHTML = '<option value="1">1</option>';
+  });
+  $("#review-round").addEventListener("change", () => guard(runReview));
+  $("#review-btn").addEventListener("click", () => guard(runReview));
+
+  const pos = new URLSearchParams(window.location.search).get("pos");
+  if (pos) await guard(() => loadPosition(pos));
+  document.body.dataset.ready = "1";
+}
+
+start();

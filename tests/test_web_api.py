@@ -1,0 +1,229 @@
+"""The analysis board's JSON API, through FastAPI's TestClient: every endpoint, bad input, limits."""
+import json
+import threading
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from scopa_solver.core.cards import iter_cards  # noqa: E402
+from scopa_solver import GameRecord, Position, analyze, solve, suggest  # noqa: E402
+from scopa_solver.web import create_app  # noqa: E402
+from scopa_solver.web.service import LIMITS  # noqa: E402
+
+SMALL = "7d2c/3b4c 3s4s -/- - 0/0 0 1 -"
+START = Position.new_round(seed=5).to_string()
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app(), raise_server_exceptions=False) as c:
+        yield c
+
+
+def post(client, path, body, status=200):
+    r = client.post(f"/api/{path}", json=body)
+    assert r.status_code == status, r.text
+    return r.json()
+
+
+def test_page_and_static_files(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "board.js" in page.text
+    for name in ("board.js", "board.css", "favicon.svg"):
+        assert client.get(f"/static/{name}").status_code == 200
+    assert "http" not in page.text.replace("http-equiv", "")   # offline: no external script, font or style
+
+
+def test_info(client):
+    data = client.get("/api/info").json()
+    assert [s["letter"] for s in data["suits"]] == list("dcsb")
+    assert data["limits"]["worlds"] == LIMITS["worlds"] and set(data["bots"]) == {"random", "greedy", "pimc"}
+
+
+def test_board_of_a_position_and_of_a_view(client):
+    b = post(client, "board", {"position": START})
+    pos = Position.from_string(START)
+    assert b["notation"] == START and b["kind"] == "position"
+    assert b["hands"][0]["cards"] == [str(c) for c in iter_cards(pos.hands[0])]
+    assert len(b["hands"][0]["cards"]) == 3 and len(b["table"]) == 4 and b["stock"] == 30
+    assert b["legal"] == [str(m) for m in pos.legal_moves()] and b["to_move"] == pos.to_move
+    v = post(client, "board", {"position": START, "player": 1})
+    assert v["kind"] == "view" and v["hands"][0] == {"cards": [], "hidden": 3}
+    assert v["notation"] == pos.view(1).to_string()
+    # a view's own notation reads back as a view
+    assert post(client, "board", {"position": v["notation"]})["hands"][0]["hidden"] == 3
+
+
+def test_board_after_moves_counts_the_piles(client):
+    pos = Position.from_string("5c5bFd/Rb4d6s 3c5dRs2b -/- - 0/0 0 1 -")
+    b = post(client, "board", {"position": pos.to_string(), "moves": ["5cx5d"]})
+    after = pos.play("5cx5d")
+    assert b["notation"] == after.to_string()
+    assert sorted(b["piles"][0]) == ["5c", "5d"] and b["piles"][1] == []
+    assert b["score"] == json.loads(json.dumps(after.round_score().to_dict())) and b["score"]["players"][0]["cards"] == 2
+
+
+def test_deal_is_new_round_of_the_seed(client):
+    b = post(client, "deal", {"seed": 11})
+    assert b["notation"] == Position.new_round(seed=11).to_string() and b["seed"] == 11
+    assert post(client, "deal", {})["seed"] >= 0
+
+
+def test_analyze_gives_the_solver_values(client):
+    data = post(client, "analyze", {"position": START})
+    expected = analyze(Position.from_string(START))
+    assert [(m["move"], m["value"]) for m in data["moves"]] == [(str(r.move), r.value) for r in expected]
+    assert [m["best"] for m in data["moves"]] == [r.value == expected[0].value for r in expected]
+    assert data["complete"] and data["value"] == expected[0].value
+
+
+def test_analyze_under_a_node_limit_gives_bounds(client):
+    fresh = Position.new_round(seed=991).to_string()     # not in the transposition table yet
+    data = post(client, "analyze", {"position": fresh, "max_nodes": 20})
+    assert not data["complete"] and data["value"] is None
+    assert any(m["value"] is None for m in data["moves"])
+
+
+def test_solve_steps_through_the_pv(client):
+    data = post(client, "solve", {"position": SMALL})
+    result = solve(Position.from_string(SMALL))
+    assert data["pv"] == [str(m) for m in result.pv] and data["value"] == result.value
+    assert len(data["steps"]) == len(result.pv) + 1
+    pos = Position.from_string(SMALL)
+    for move, step in zip(result.pv, data["steps"][1:]):
+        pos = pos.play(move)
+        assert step["notation"] == pos.to_string()
+    assert data["steps"][-1]["over"]
+
+
+def test_tree_is_svg_with_values(client):
+    data = post(client, "tree", {"position": SMALL})
+    assert data["svg"].startswith("<svg") and data["nodes"] >= 3
+    too_big = post(client, "tree", {"position": START, "max_nodes": 3}, 422)
+    assert too_big["type"] == "TreeTooLargeError"
+    assert post(client, "tree", {"position": SMALL, "max_nodes": 10**9}, 422)["type"] == "LimitError"
+
+
+def test_suggest_matches_the_package(client):
+    data = post(client, "suggest", {"position": START, "player": 0, "worlds": 40, "seed": 3})
+    expected = suggest(Position.from_string(START).view(0), worlds=40, seed=3, progress=False)
+    assert [(m["move"], round(m["mean"], 9)) for m in data["moves"]] == \
+        [(str(m.move), round(m.mean, 9)) for m in expected.moves]
+    assert data["worlds"] == 40 and data["seed"] == 3 and data["board"]["kind"] == "view"
+    # the other player is not to move
+    assert "not player 1" in post(client, "suggest", {"position": START, "player": 1}, 422)["error"]
+
+
+@pytest.mark.parametrize("body, status, words", [
+    ({"position": "7d/3c 4s3s -/- - 0/0 0 1"}, 422, "fields"),
+    ({"position": "7d7d/3c 4s3s -/- - 0/0 0 1 -"}, 422, "7d"),
+    ({"position": "x" * 5000}, 422, "at most"),
+    ({"position": 42}, 422, "text"),
+    ({}, 422, "text"),
+    ({"position": SMALL, "moves": ["3b"]}, 422, "does not hold"),
+    ({"position": SMALL, "moves": "7d"}, 422, "list"),
+    ({"position": SMALL, "player": 3}, 422, "player"),
+])
+def test_bad_board_input_is_a_readable_4xx(client, body, status, words):
+    r = client.post("/api/board", json=body)
+    assert r.status_code == status, r.text
+    data = r.json()
+    assert set(data) == {"error", "type"} and len(data["error"]) < 300 and "Traceback" not in data["error"]
+    assert words.lower() in data["error"].lower()
+
+
+@pytest.mark.parametrize("path, body, words", [
+    ("analyze", {"position": START, "time_limit": 1000}, "time_limit"),
+    ("analyze", {"position": START, "time_limit": True}, "time_limit"),
+    ("analyze", {"position": START, "max_nodes": -1}, "max_nodes"),
+    ("analyze", {"position": "?3/7c2s3s 7dAc5s7s -/- ?30 0/0 0 1 -"}, "hidden"),
+    ("suggest", {"position": START, "worlds": LIMITS["worlds"] + 1}, "worlds"),
+    ("suggest", {"position": START, "seed": "x"}, "seed"),
+    ("play/new", {"bot": "oracle"}, "bot"),
+    ("play/new", {"seat": 2}, "seat"),
+    ("play/move", {"record": "{", "move": "7d"}, "JSON"),
+    ("review", {"record": {"format": "other"}}, "record"),
+    ("review", {"record": "[]"}, "record"),
+])
+def test_limits_and_bad_requests(client, path, body, words):
+    data = post(client, path, body, 422)
+    assert words.lower() in data["error"].lower()
+
+
+def test_malformed_body_is_400(client):
+    r = client.post("/api/board", content=b"[1, 2]", headers={"Content-Type": "application/json"})
+    assert r.status_code == 400 and "JSON object" in r.json()["error"]
+    r = client.post("/api/board", content=b"{not json", headers={"Content-Type": "application/json"})
+    assert r.status_code == 400 and r.json()["error"]
+
+
+def test_a_game_against_the_random_bot_then_its_review(client):
+    g = post(client, "play/new", {"bot": "random", "seat": 1, "seed": 4})
+    assert g["seat"] == 1 and len(g["log"]) == 1 and g["log"][0]["name"] == "Random"  # the bot led
+    assert g["board"]["kind"] == "view" and g["board"]["hands"][0]["hidden"] == 2
+    assert post(client, "play/move", {"record": g["record"], "move": "Rz"}, 422)["type"] == "IllegalMoveError"
+    while not g["over"]:
+        g = post(client, "play/move", {"record": g["record"], "move": g["board"]["legal"][0]})
+    record = GameRecord.from_json(g["record"])
+    final = record.replay()[0].final
+    assert final.is_round_over() and g["score"]["total"] == list(final.round_score().total)
+    assert len(g["log"]) == len(record.rounds[0].moves) == 36
+    assert "over" in post(client, "play/move", {"record": g["record"], "move": "7d"}, 422)["error"]
+
+    r = post(client, "review", {"record": g["record"], "worlds": 5})
+    assert r["round"] == 1 and r["round_count"] == 1 and len(r["decisions"]) == 36
+    d = r["decisions"][0]
+    assert d["position"] == record.replay()[0].positions[0].to_string()
+    marked = [x for x in r["decisions"] if x["mark"]]
+    assert all(x["hindsight"]["loss"] >= 1 for x in marked)
+    assert post(client, "review", {"record": g["record"], "worlds": 201}, 422)["type"] == "LimitError"
+    assert post(client, "review", {"record": g["record"], "round": 2}, 422)["type"] == "LimitError"
+
+
+def test_a_move_out_of_turn_or_illegal_is_refused(client):
+    g = post(client, "play/new", {"bot": "greedy", "seat": 0, "seed": 9})
+    assert g["log"] == []      # the human (non-dealer) leads
+    bad = post(client, "play/move", {"record": g["record"], "move": "AdxRd"}, 422)
+    assert bad["type"] == "IllegalMoveError"
+    # a record not made by the board
+    plain = json.loads(g["record"])
+    del plain["meta"]
+    assert "board" in post(client, "play/move", {"record": json.dumps(plain), "move": "7d"}, 422)["error"]
+
+
+def test_concurrent_requests(client):
+    """Searches run in the threadpool: parallel requests all answer, and answer right."""
+    expected = [(str(r.move), r.value) for r in analyze(Position.from_string(START))]
+    out, errors = [], []
+
+    def ask():
+        try:
+            data = post(client, "analyze", {"position": START})
+            out.append([(m["move"], m["value"]) for m in data["moves"]])
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=ask) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not errors and out == [expected] * 6
+
+
+def test_serve_refuses_a_busy_port_in_one_line(capsys):
+    import socket
+    from scopa_solver.web.__main__ import main
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        assert main(["--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("scopa-solver: cannot listen on 127.0.0.1:") and err.count("\n") == 1
+    with pytest.raises(SystemExit):
+        main(["--port", "70000"])

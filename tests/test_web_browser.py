@@ -1,0 +1,261 @@
+"""The analysis board in a real headless browser (Debian's chromium and chromedriver, driven by
+Selenium): paste a position, read the solver's values, step through the principal variation,
+switch to a player's view and get a suggestion, play a round against the random bot, review it,
+and review a record loaded from a file.
+
+Screenshots go to $SCOPA_ARTIFACTS (default tests/artifacts/). Without /usr/bin/chromium the
+tests are skipped on a developer's machine and fail in CI (CI set): .ci/run installs it.
+"""
+import os
+import threading
+import time
+import urllib.parse
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+
+
+def _unavailable(why: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"{why}: CI must run the browser tests (.ci/run installs chromium)", pytrace=False)
+    pytest.skip(why, allow_module_level=True)
+
+
+if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
+    _unavailable("no /usr/bin/chromium and /usr/bin/chromedriver (apt-get install chromium chromium-driver)")
+try:
+    from selenium import webdriver
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support import expected_conditions as EC
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+    import fastapi  # noqa: F401
+    import uvicorn  # noqa: F401
+except ImportError as exc:
+    _unavailable(f"the web test dependencies are missing ({exc.name})")
+
+from scopa_solver import GameRecord, GreedyBot, Position, RandomBot, RoundRecord, analyze, play_round, solve, suggest  # noqa: E402
+from scopa_solver.web.app import free_port, make_server  # noqa: E402
+
+ARTIFACTS = Path(os.environ.get("SCOPA_ARTIFACTS") or Path(__file__).parent / "artifacts")
+START = Position.new_round(seed=5)
+# a position in the middle of a round: captures, a scopa, moves of different values
+MID = Position.from_string("6dCd4c/Ad7d7s 3d5c6sFb 5dAs2s4s5s2b5b6b/RdRcCsCb "
+                           "CcAbFc3cFdFs7b2c3bAc4d6cRs2d4b3s7cRb 0/1 0 1 1")
+WAIT = 30
+
+
+@pytest.fixture(scope="module")
+def base_url():
+    port = free_port()
+    server = make_server(port)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(15)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000",
+                 "--disable-gpu"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    driver.set_page_load_timeout(WAIT)
+    yield driver
+    driver.quit()
+
+
+def shot(driver, name):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))
+
+
+def open_page(driver, url):
+    driver.get(url)
+    WebDriverWait(driver, WAIT).until(lambda d: d.execute_script("return document.body.dataset.ready") == "1")
+
+
+def wait(driver, condition):
+    # the page redraws parts of itself as answers come in: an element found may go stale
+    return WebDriverWait(driver, WAIT, ignored_exceptions=(StaleElementReferenceException,)).until(condition)
+
+
+def text(driver, css):
+    return driver.find_element(By.CSS_SELECTOR, css).text
+
+
+def rows(driver, css):
+    return driver.find_elements(By.CSS_SELECTOR, f"{css} tbody tr")
+
+
+def board_notation(driver):
+    return driver.execute_script("const e = document.querySelector('#board-notation'); return e && e.textContent")
+
+
+def test_paste_a_position_read_the_values_and_step_through_the_pv(browser, base_url):
+    open_page(browser, base_url)
+    box = browser.find_element(By.ID, "notation")
+    box.clear()
+    box.send_keys(MID.to_string(), Keys.ENTER)
+    wait(browser, lambda d: len(rows(d, "#moves")) == len(MID.legal_moves()) and text(d, "#pv-step") != "–")
+    expected = analyze(MID)
+    shown = [(r.find_element(By.CSS_SELECTOR, ".move").text, r.find_element(By.CSS_SELECTOR, ".value").text)
+             for r in rows(browser, "#moves")]
+    assert shown == [(str(m.move), f"{m.value:+d}" if m.value else "0") for m in expected]
+    best = [r.find_element(By.CSS_SELECTOR, ".move").text for r in rows(browser, "#moves")
+            if "best" in r.get_attribute("class").split()]
+    assert best == [str(m.move) for m in expected if m.value == expected[0].value]
+    assert len(set(m.value for m in expected)) > 1
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#hand0 svg.card")) == 3
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#table svg.card")) == 4
+    assert text(browser, "#stock .count") == str(len(MID.stock)) == "18"
+    assert text(browser, "#pile0 .count") == "8" and text(browser, "#pile1 .scopas") == "1"
+    assert text(browser, "#pile0 .coins") == str(MID.round_score().players[0].coins)
+    assert urllib.parse.unquote(browser.current_url.split("?pos=")[1]) == MID.to_string()
+
+    pv = solve(MID).pv
+    n = len(pv)
+    assert text(browser, "#pv-step") == f"0 / {n}"
+    browser.find_element(By.ID, "pv-next").click()
+    assert text(browser, "#pv-step") == f"1 / {n}"
+    after = [MID.play(pv[0])]
+    after.append(after[0].play(pv[1]))
+    assert board_notation(browser) == after[0].to_string()
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
+    assert text(browser, "#pv-step") == f"2 / {n}" and board_notation(browser) == after[1].to_string()
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT)
+    assert text(browser, "#pv-step") == f"1 / {n}"
+    browser.find_element(By.ID, "pv-last").click()
+    assert text(browser, "#pv-step") == f"{n} / {n}" and browser.find_element(By.ID, "round-over")
+    browser.find_element(By.ID, "pv-first").click()
+    assert board_notation(browser) == MID.to_string()
+
+    browser.find_element(By.ID, "tree-btn").click()
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#tree svg"))
+    browser.find_element(By.ID, "pv-next").click()
+    shot(browser, "board-analysis")
+
+
+def test_a_link_opens_its_position_and_bad_notation_shows_a_message(browser, base_url):
+    pos = Position.from_string("7d2c/3b4c 3s4s -/- - 0/0 0 1 -")
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(pos.to_string())}")
+    wait(browser, lambda d: len(rows(d, "#moves")) == 2)
+    assert board_notation(browser) == pos.to_string()
+    box = browser.find_element(By.ID, "notation")
+    box.clear()
+    box.send_keys("7d7d/3b4c 3s4s -/- - 0/0 0 1 -", Keys.ENTER)
+    error = wait(browser, EC.visibility_of_element_located((By.ID, "error")))
+    assert "7d" in error.text and "Traceback" not in error.text
+    assert board_notation(browser) == pos.to_string()          # the board is left as it was
+
+
+def test_a_players_view_and_a_suggestion(browser, base_url):
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(START.to_string())}")
+    wait(browser, lambda d: len(rows(d, "#moves")) == len(START.legal_moves()))
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player="0"]').click()
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#hand1 svg.back")) == 3)
+    assert board_notation(browser) == START.view(0).to_string()
+    for field, value in (("worlds", "40"), ("suggest-seed", "3")):
+        box = browser.find_element(By.ID, field)
+        box.clear()
+        box.send_keys(value)
+    browser.find_element(By.ID, "suggest-btn").click()
+    wait(browser, lambda d: len(rows(d, "#suggest-table")) == len(START.legal_moves()))
+    expected = suggest(START.view(0), worlds=40, seed=3, progress=False)
+    shown = [(r.find_element(By.CSS_SELECTOR, ".move").text, r.find_element(By.CSS_SELECTOR, ".mean").text)
+             for r in rows(browser, "#suggest-table")]
+    assert shown == [(str(m.move), f"{m.mean:+.3f}") for m in expected.moves]
+    assert "40 worlds" in text(browser, "#suggest-info") and "seed 3" in text(browser, "#suggest-info")
+
+    # a long search shows a spinner and can be cancelled (the server stops it at its time limit)
+    for field, value in (("worlds", "2000"), ("suggest-time", "2")):
+        box = browser.find_element(By.ID, field)
+        box.clear()
+        box.send_keys(value)
+    browser.find_element(By.ID, "suggest-btn").click()
+    wait(browser, EC.visibility_of_element_located((By.ID, "status")))
+    browser.find_element(By.ID, "cancel-btn").click()
+    wait(browser, lambda d: not d.find_element(By.ID, "status").is_displayed())
+    assert text(browser, "#note") == "cancelled" and not browser.find_element(By.ID, "error").is_displayed()
+    assert "40 worlds" in text(browser, "#suggest-info")      # the last answer stays
+
+
+def test_play_a_round_against_the_random_bot_and_review_it(browser, base_url):
+    open_page(browser, base_url)
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="play"]').click()
+    Select(browser.find_element(By.ID, "bot")).select_by_value("random")
+    Select(browser.find_element(By.ID, "seat")).select_by_value("0")
+    browser.find_element(By.ID, "new-game-btn").click()
+    played = 0
+    while True:
+        wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#play-moves .play-move")
+             or d.find_element(By.ID, "play-after").is_displayed())
+        if browser.find_element(By.ID, "play-after").is_displayed():
+            break
+        # the opponent's hand is face down while the round goes on
+        assert browser.find_elements(By.CSS_SELECTOR, "#hand1 svg.back")
+        assert not browser.find_elements(By.CSS_SELECTOR, "#hand1 svg[data-card]")
+        count = len(browser.find_elements(By.CSS_SELECTOR, "#play-log li"))
+        browser.find_element(By.CSS_SELECTOR, "#play-moves .play-move").click()
+        wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#play-log li")) > count)
+        played += 1
+        assert played <= 18
+    assert played == 18 and len(browser.find_elements(By.CSS_SELECTOR, "#play-log li")) == 36
+    assert "Round over" in text(browser, "#play-result")
+
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="review"]').click()
+    box = browser.find_element(By.ID, "review-worlds")
+    box.clear()
+    box.send_keys("10")
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="play"]').click()
+    browser.find_element(By.ID, "review-game-btn").click()
+    wait(browser, lambda d: len(rows(d, "#review-table")) == 36)
+    record = GameRecord.from_json(browser.find_element(By.ID, "record-text").get_attribute("value"))
+    positions = record.replay()[0].positions
+    marked = [r for r in rows(browser, "#review-table") if {"mistake", "blunder"} & set(r.get_attribute("class").split())]
+    row = marked[len(marked) // 2] if marked else rows(browser, "#review-table")[20]
+    index = int(row.get_attribute("data-index"))
+    row.click()
+    wait(browser, lambda d: board_notation(d) == positions[index].to_string())
+    # the move table (in the Analysis tab, hidden now) marks the move played there
+    played = "return Array.from(document.querySelectorAll('#moves tbody tr.played')).map(r => r.dataset.move)"
+    wait(browser, lambda d: d.execute_script(played) == [str(record.rounds[0].moves[index])])
+    browser.set_window_size(1400, 1300)         # the board and the decisions around the chosen one
+    browser.execute_script("window.scrollTo(0, 0)")
+    shot(browser, "board-review")
+    browser.set_window_size(1400, 1000)
+
+
+def test_review_a_record_from_a_file(browser, base_url, tmp_path):
+    start = Position.new_round(seed=21)
+    result = play_round(start, GreedyBot(), RandomBot(seed=2))
+    record = GameRecord(players=("Greedy", "Random"))
+    record.add_round(RoundRecord.from_play(start, result.moves))
+    path = record.save(tmp_path / "game.json")
+    open_page(browser, base_url)
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="review"]').click()
+    browser.find_element(By.ID, "record-file").send_keys(str(path))
+    wait(browser, lambda d: "scopa-solver-game" in d.find_element(By.ID, "record-text").get_attribute("value"))
+    box = browser.find_element(By.ID, "review-worlds")
+    box.clear()
+    box.send_keys("5")
+    browser.find_element(By.ID, "review-btn").click()
+    wait(browser, lambda d: len(rows(d, "#review-table")) == len(result.moves))
+    assert "Greedy" in text(browser, "#review-summary") and "Random" in text(browser, "#review-summary")
+    rows(browser, "#review-table")[4].click()
+    positions = record.replay()[0].positions
+    wait(browser, lambda d: board_notation(d) == positions[4].to_string())
