@@ -1,7 +1,7 @@
 """The pure-Python baseline of bench_search.py: plain minimax over the last deal of a round.
 
 Written for the benchmark, to show what the kernel's search is measured against: the rules of
-basic two-player Scopa (/work/shared/RULES.md, no options) as a reader would write them, cards
+basic two-player Scopa (docs/RULES.md, no options) as a reader would write them, cards
 as two-character strings (``7d``), sets of them, sum captures from ``itertools.combinations``,
 a bare recursion with no pruning, no table and no move ordering. It imports nothing of the
 package, so its speed is that of plain Python. Only the last deal (an empty stock) is handled.

@@ -1,6 +1,6 @@
 """Slow, independent reference of the whole Scopa family (test oracle).
 
-Written from /work/shared/FAMILY.md and /work/shared/RULES.md alone, to be read rather than run
+Written from docs/FAMILY.md and docs/RULES.md alone, to be read rather than run
 fast: cards are two-character strings, card sets are frozensets, captures come from a bare
 subset-sum recursion (checked against ``itertools.combinations`` in the tests) and the searches
 are plain recursions. It shares no code with the

@@ -417,3 +417,9 @@ def test_play_a_whole_match_from_seat_1(capsys, monkeypatch, tmp_path):
     assert rec.players == ("Greedy", "Ann") and rec.rules.target == 4 and rec.winner is not None
     assert [r.dealer for r in rec.rounds] == [i % 2 for i in range(len(rec.rounds))]   # Ann deals first
     assert f"{rec.players[rec.winner]} win" in out and f"match: Greedy {rec.totals[0]}, Ann {rec.totals[1]}" in out
+
+
+def test_serve_refuses_a_bad_port(capsys):
+    assert main(["serve", "--port", "70000"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "65535" in err and len(err.splitlines()) == 1

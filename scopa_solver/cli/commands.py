@@ -388,6 +388,16 @@ def review_command(args) -> int:
     return 0
 
 
+def serve(args) -> int:
+    """The analysis board in the browser, until Ctrl-C."""
+    try:
+        from ..web import serve as serve_board
+    except ImportError as exc:
+        raise UsageError(f"the board needs the web extra (pip install 'scopa-solver[web]'): {exc}") from None
+    serve_board(port=args.port, host=args.host, open_browser=args.open)
+    return 0
+
+
 COMMANDS = {"deal": deal, "show": show, "solve": solve_command, "analyze": analyze_command, "tree": tree,
             "suggest": suggest_command, "bench": bench, "arena": arena_command, "play": play,
-            "review": review_command}
+            "review": review_command, "serve": serve}

@@ -17,6 +17,13 @@ class UsageError(ScopaError):
 # -- argument types -------------------------------------------------------------------------------
 # argparse turns an ArgumentTypeError into "argument --NAME: MESSAGE" and exit 2.
 
+def _port(text: str) -> int:
+    value = _whole(text)
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a TCP port is 1 to 65535, not {value}")
+    return value
+
+
 def _whole(text: str) -> int:
     try:
         return int(text)
@@ -196,4 +203,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--round", type=_whole, action="append", default=None, help="review only this round (repeatable)")
     p.add_argument("--player", action="append", default=None, help="review only this player (repeatable)")
     p.add_argument("--mistakes", action="store_true", help="list only the marked moves")
+
+    p = sub.add_parser("serve", help="the analysis board in the browser (needs the [web] extra)")
+    p.add_argument("--port", type=_port, default=8000, help="TCP port (default 8000)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--open", action="store_true", help="open the page in the default browser")
     return parser
