@@ -14,7 +14,7 @@ alpha-beta + TT + MTD(f) with capture-first ordering, given for comparison):
   maxn3-*       3-player Scopa, max^n, the last deal and the last two
   scientifico-k scientifico with k cards in every hand (leader to move)
   fifteen2      Scopa a 15, two players, whole round
-Positions come from tests/test_family_kernel.py's seeded deal (deck order as FAMILY.md).
+Positions come from the package's seeded round starts (`Position.new_round`) and random play.
 """
 from __future__ import annotations
 
@@ -27,29 +27,28 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "tests"))
-from test_family_kernel import FIFTEEN, deal, random_until  # noqa: E402
+from scopa_solver import Position, Rules  # noqa: E402
 
 from scopa_solver.kernel import WANT_BEST, WANT_PV, family_legal_moves, family_play, new_searcher  # noqa: E402
 
 # name: (players, game, rules, cards left in hands + stock, objective, target ms, pure-Python nodes)
 ROWS = {
-    "scopa4-1deal": (4, "scopa", 0, 12, "value", None, 530),
-    "scopa4-2deals": (4, "scopa", 0, 24, "value", None, 9200),
-    "scopa4-round": (4, "scopa", 0, 36, "value", 10, 200000),
-    "paranoid3-1deal": (3, "scopa", 0, 9, "value", None, 230),
-    "paranoid3-2deals": (3, "scopa", 0, 18, "value", None, 2600),
-    "paranoid3-3deals": (3, "scopa", 0, 27, "value", None, 44000),
-    "paranoid3-round": (3, "scopa", 0, 36, "value", 30, 770000),
-    "maxn3-1deal": (3, "scopa", 0, 9, "maxn", None, 510),
-    "maxn3-2deals": (3, "scopa", 0, 18, "maxn", 20, 22000),
-    "scientifico-3": (4, "scientifico", 0, 12, "value", None, 560),
-    "scientifico-4": (4, "scientifico", 0, 16, "value", None, 5900),
-    "scientifico-5": (4, "scientifico", 0, 20, "value", 3, 106000),
-    "scientifico-6": (4, "scientifico", 0, 24, "value", 50, 2700000),
-    "scientifico-7": (4, "scientifico", 0, 28, "value", 1000, None),
-    "scientifico-8": (4, "scientifico", 0, 32, "value", None, None),
-    "fifteen2": (2, "scopa", FIFTEEN, 36, "value", 3, None),
+    "scopa4-1deal": (4, "scopa", None, 12, "value", None, 530),
+    "scopa4-2deals": (4, "scopa", None, 24, "value", None, 9200),
+    "scopa4-round": (4, "scopa", None, 36, "value", 10, 200000),
+    "paranoid3-1deal": (3, "scopa", None, 9, "value", None, 230),
+    "paranoid3-2deals": (3, "scopa", None, 18, "value", None, 2600),
+    "paranoid3-3deals": (3, "scopa", None, 27, "value", None, 44000),
+    "paranoid3-round": (3, "scopa", None, 36, "value", 30, 770000),
+    "maxn3-1deal": (3, "scopa", None, 9, "maxn", None, 510),
+    "maxn3-2deals": (3, "scopa", None, 18, "maxn", 20, 22000),
+    "scientifico-3": (4, "scientifico", None, 12, "value", None, 560),
+    "scientifico-4": (4, "scientifico", None, 16, "value", None, 5900),
+    "scientifico-5": (4, "scientifico", None, 20, "value", 3, 106000),
+    "scientifico-6": (4, "scientifico", None, 24, "value", 50, 2700000),
+    "scientifico-7": (4, "scientifico", None, 28, "value", 1000, None),
+    "scientifico-8": (4, "scientifico", None, 32, "value", None, None),
+    "fifteen2": (2, "scopa", "fifteen", 36, "value", 3, None),
 }
 DEFAULT = [r for r in ROWS if r != "scientifico-8"]
 
@@ -59,7 +58,10 @@ def positions(name: str, count: int, seed: int) -> list:
     rng = random.Random(f"{seed}-{name}")
     out = []
     for k in range(count):
-        s = random_until(deal(players, seed=rng.getrandbits(32), game=game, rules=rules), rng, left)
+        capture = rules or "standard"
+        s = Position.new_round(seed=rng.getrandbits(32), rules=Rules(players=players, game=game, capture=capture)).family_state()
+        while sum(bin(m).count("1") for m in list(s.hands) + [m for d in s.deals for m in d]) > left:
+            s, _ = family_play(s, rng.choice(family_legal_moves(s)))
         out.append(s)
     return out
 
