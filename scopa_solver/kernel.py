@@ -83,13 +83,19 @@ class PlayEvents(NamedTuple):
     leftovers_to: int
 
 
-def legal_moves(state: KernelState) -> list[int]:
-    """The legal moves of the side to move, packed (card index << 40 | captured mask)."""
+def legal_moves(state: "KernelState | FamilyState") -> list[int]:
+    """The legal moves of the side to move, packed (card index << 40 | captured mask); a
+    `FamilyState` goes to `family_legal_moves`."""
+    if type(state) is FamilyState:
+        return _kernel.family_legal_moves(state)
     return _kernel.legal_moves(state)
 
 
-def play(state: KernelState, packed_move: int) -> tuple[KernelState, PlayEvents]:
-    """The state after a legal packed move and its events; ValueError if the move is illegal."""
+def play(state: "KernelState | FamilyState", packed_move: int) -> tuple[Any, PlayEvents]:
+    """The state after a legal packed move and its events; ValueError if the move is illegal
+    (a `FamilyState` goes to `family_play`)."""
+    if type(state) is FamilyState:
+        return family_play(state, packed_move)
     after, scopa, dealt, leftovers, leftovers_to = _kernel.play(state, packed_move)
     return KernelState._make(after), PlayEvents(bool(scopa), bool(dealt), leftovers, leftovers_to)
 

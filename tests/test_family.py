@@ -407,3 +407,24 @@ def test_maxn_limits_stop_the_search():
     pos = Position.new_round(seed=4, rules=Rules(players=3))
     result = solve(pos, objective="maxn", max_nodes=500)
     assert not result.complete and result.value is None and result.points is None
+
+
+def test_trees_of_two_sided_family_games_agree_with_analyze():
+    import random
+    from scopa_solver import ScopaError, analyze, to_networkx
+    for rules, left in ((Rules(players=4, game="scientifico"), 8), (Rules(players=4), 6), (Rules(capture="fifteen"), 4)):
+        pos = Position.new_round(seed=3, rules=rules)
+        rng = random.Random(1)
+        while sum(pos.hand_sizes()) + len(pos.stock) > left:
+            pos = pos.play(rng.choice(pos.legal_moves()))
+        g = to_networkx(pos, mode="minimax", max_nodes=100_000)
+        assert g.graph["value"] == solve(pos).value
+        edges = {e["move"]: e["value"] for _, _, e in g.out_edges("/", data=True)}
+        assert edges == {str(row.move): row.value for row in analyze(pos)}
+        for node, data in g.nodes(data=True):          # partners share a sign, opponents flip it
+            if data.get("kind") == "position" and node != "/":
+                side = rules.sides[data["to_move"]]
+                assert data["value_p0"] == (data["value"] if side == rules.sides[0] else -data["value"])
+    three = Position.new_round(seed=3, rules=Rules(players=3))
+    with pytest.raises(ScopaError, match="two sides"):
+        to_networkx(three, mode="pv")

@@ -90,7 +90,7 @@ def _node_attributes(pos: Position, depth: int, value: int, kind: str = "positio
     (`_score_attributes`). `pv`, `expanded` and `truncated` start False."""
     terminal = pos.is_round_over()
     attrs = dict(kind=kind, position=pos.to_string(), to_move=pos.to_move, depth=depth,
-                 value=value, value_p0=value if pos.to_move == 0 else -value,
+                 value=value, value_p0=value if pos.rules.sides[pos.to_move] == pos.rules.sides[0] else -value,
                  terminal=terminal, pv=False, expanded=False, truncated=False,
                  table=cards_text(pos.table), hand0=cards_text(pos.hands[0]),
                  hand1=cards_text(pos.hands[1]), stock=len(pos.stock),
@@ -394,6 +394,12 @@ def to_networkx(position: Position, *, depth: Optional[int] = None, max_nodes: i
     kernel.check_threads(threads)
     if mode not in MODES:
         raise ScopaError(f"mode must be one of {', '.join(MODES)}, not {excerpt(mode)}")
+    if position.rules.is_family and (mode == "search" or position.rules.side_count > 2):
+        # a node's value is its mover's margin, the negation of the edge into it: true of two
+        # sides only; and the family search records no trace yet
+        raise ScopaError("trees of the family games are drawn for two sides (2 players, partnerships) "
+                         "in the minimax and pv modes; not " + ("the search mode" if mode == "search"
+                                                              else f"{position.rules.side_count} sides"))
     try:
         if mode == "search":
             if merge_transpositions:
