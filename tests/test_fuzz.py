@@ -208,8 +208,6 @@ def test_cli_arguments(base, edits):
     _cli(argv)
 
 
-@pytest.mark.xfail(strict=False, reason="cli/ (being rewritten elsewhere): argparse quotes a huge bad argument "
-                                        "whole ('invalid choice: 999...', 'invalid int value: ...')")
 @pytest.mark.parametrize("argv", [["9" * 400], ["solve", "--max-nodes", "x" * 400], ["deal", "--seed", "1.5" * 200]],
                          ids=["command", "max-nodes", "seed"])
 def test_cli_quotes_huge_arguments_briefly(argv):

@@ -5,6 +5,7 @@ Every numeric limit is checked here, by the package's own check (`kernel.check_t
 from __future__ import annotations
 
 import argparse
+import re
 from typing import Callable, Union
 
 from ..errors import ScopaError, excerpt
@@ -93,7 +94,10 @@ class _Parser(argparse.ArgumentParser):
     """argparse with the project's one-line error message (exit code 2)."""
 
     def error(self, message: str):  # type: ignore[override]
-        self.exit(2, f"scopa-solver: error: {message} (see: {self.prog} --help)\n")
+        # argparse quotes a bad argument whole, and a choice error lists every choice: cut long
+        # quotations to a short excerpt
+        message = re.sub(r"'([^']{40})[^']{4,}'", r"'\1...'", " ".join(message.split()))
+        self.exit(2, f"scopa-solver: error: {message[:240]} (see: {self.prog} --help)\n")
 
 
 def _common(p: argparse.ArgumentParser, position: bool = True) -> argparse.ArgumentParser:
