@@ -18,6 +18,7 @@ Everything the Python layer asks of the kernel goes through here:
 """
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import signal
@@ -407,12 +408,8 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
             if deadline is not None and time.monotonic() >= deadline and shared["next"]:
                 shared["stop"] = True
                 return None
-            chunk = []
-            for state in source:
-                chunk.append(state)
-                if len(chunk) >= batch:
-                    break
-            else:
+            chunk = list(itertools.islice(source, batch))
+            if len(chunk) < batch:
                 shared["exhausted"] = True
             if not chunk:
                 return None
@@ -444,17 +441,18 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
             if deadline is not None:
                 left = max(1e-6, deadline - time.monotonic())
                 limit = min(limit, left) if limit else left
-            if family:
-                raws = s.search_many(chunk, want, nodes, limit, signals, objective)
-            else:
-                raws = s.search_many(chunk, want, nodes, limit, signals)
+            try:    # an interrupted batch raises (the kernel never returns a stop-3 result)
+                if family:
+                    raws = s.search_many(chunk, want, nodes, limit, signals, objective)
+                else:
+                    raws = s.search_many(chunk, want, nodes, limit, signals)
+            except KeyboardInterrupt:
+                raise SearchInterrupted from None
             with lock:
                 results[first:first + len(raws)] = raws
                 shared["done"] += len(raws)
                 if shared["stop"]:
                     return
-            if any(r.stop == 3 for r in raws):
-                raise SearchInterrupted
             if bar is not None:
                 bar.update(len(raws))
 

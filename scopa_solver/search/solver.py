@@ -220,6 +220,11 @@ def _run(positions: Sequence[Position], want: int, max_nodes: Optional[int],
     games, and max^n) to the family kernel; a batch that mixes them runs as two batches."""
     _check_objective(objective)
     positions = [_check(p) for p in positions]
+    if objective == "value":
+        states = [p.kernel_state() for p in positions]
+        if {type(state) for state in states} <= {kernel.KernelState}:     # the common case
+            return kernel.run_batch(states, want=want, max_nodes=max_nodes, time_limit=time_limit,
+                                    tt_mb=tt_mb, threads=kernel.worker_count(threads, len(states)))
     family = [objective == "maxn" or p.rules.is_family for p in positions]
     results: list = [None] * len(positions)
     for kind in (True, False):
