@@ -373,8 +373,9 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
     get free, so nothing is made that the deadline will not reach. `max_nodes`/`time_limit` bound
     each search; `deadline` (a `time.monotonic()` value) stops handing out batches and cuts the
     running ones, whose results then say so (stop 2). `threads` workers share the work in batches
-    of `batch` states (default: small enough for eight batches a worker, at most 64); `total`
-    helps size them for an iterator. `progress.update(n)` is called from the calling thread.
+    of `batch` states (default: one kernel call for a single worker without a deadline, else
+    small enough for eight batches a worker, at most 64); `total` helps size them for an
+    iterator. `progress.update(n)` is called from the calling thread.
     Ctrl-C, or the interpreter's exit, stops every worker within milliseconds and raises
     `SearchInterrupted`. `family`: the states are `FamilyState`s, searched by `FamilySearcher`s
     under `objective` ("value": the margin with two sides, the paranoid value with more;
@@ -395,7 +396,7 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
             batch = max(1, min(64, (total or 64 * workers * 8) // (workers * 8)))
     results: list = []
     lock = threading.Lock()
-    shared = {"next": 0, "stop": False, "done": 0, "exhausted": False, "active": 0}
+    shared = {"next": 0, "stop": False, "closed": False, "done": 0, "exhausted": False, "active": 0}
     mine: list = []      # this call's searchers, for its stop
     main = threading.current_thread() is threading.main_thread()
 
@@ -461,7 +462,7 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
             work(main, progress)
         except KeyboardInterrupt:
             raise SearchInterrupted from None
-        if shared.get("closed"):
+        if shared["closed"]:
             raise SearchInterrupted
         return results
     futures: list = []
@@ -482,7 +483,7 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
                 raise SearchInterrupted
         for f in futures:
             f.result()
-        if shared.get("closed"):
+        if shared["closed"]:
             raise SearchInterrupted
     except BaseException:
         # Stop every worker of this call, also one whose future Ctrl-C kept from `futures` (an

@@ -19,12 +19,6 @@ from .cards import DECK, KINGS_MASK, Card, popcount
 from .rules import Rules
 from ..errors import excerpt
 
-HAND_SIZE = 3
-TABLE_START = 4
-DEALS = 6           # two players: 4 + 6 x (3 + 3) = 40
-STOCK_START = 30    # the stock after the first deal
-
-
 def deal_slices(dealer: int, rules: Rules = Rules()) -> tuple[slice, ...]:
     """Where a deck in deal order puts its cards: (seat 0's hand, ..., seat N-1's hand, table,
     stock). The leader (the seat after the dealer) gets the first cards, the next seat the next

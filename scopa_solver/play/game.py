@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Optional, Union
 
-from ..core.flow import DEALS, check_seed, match_winner
+from ..core.flow import check_seed, match_winner
 from ..errors import IllegalMoveError, PositionError
 from ..core.position import Move, Position, RoundScore
 from ..core.rules import Rules
@@ -77,8 +77,8 @@ def random_position(seed: Optional[int] = None, deals_left: Optional[int] = None
     """A new round dealt from `seed`; with `deals_left` (0 to 5: deals still in the stock), played
     forward by random moves (from the same seed) to the first play of that deal."""
     if deals_left is not None and (not isinstance(deals_left, int) or isinstance(deals_left, bool)
-                                   or not 0 <= deals_left < DEALS):
-        raise PositionError(f"deals_left must be 0 to {DEALS - 1} (deals still in the stock), not {deals_left!r}")
+                                   or not 0 <= deals_left < rules.deals):
+        raise PositionError(f"deals_left must be 0 to {rules.deals - 1} (deals still in the stock), not {deals_left!r}")
     pos = Position.new_round(seed=check_seed(seed), rules=rules)
     if deals_left is None:
         return pos
