@@ -565,7 +565,7 @@ class GameRecord:
                                   f"this round, but the rounds so far score {_pair(now)}"
                                   + (" (rounds out of order?)" if score is None or score == c.points else ""))
         totals = running[-1] if running else (0,) * sides
-        if "totals" in data and _points(data["totals"], "totals", sides) != totals:
+        if "totals" in data and _points(data["totals"], "totals", rules) != totals:
             raise RecordError(f"the record's totals {_pair(data['totals'])} disagree with its rounds, "
                               f"which score {_pair(totals)}")
         winner = data.get("winner")
@@ -694,7 +694,7 @@ def _round_from_dict(raw: Any, where: str, rules: Rules) -> tuple[RoundRecord, O
     """A round's record and its recorded score and running totals (None when not given)."""
     if not isinstance(raw, dict):
         raise RecordError(f"{where}: expected an object with dealer, deck and moves, not {excerpt(raw)}")
-    n, sides = rules.players, rules.side_count
+    n = rules.players
     dealer = whole(raw.get("dealer"), f"{where}: the dealer", RecordError, tuple(range(n)))
     deck_raw = raw.get("deck")
     if not isinstance(deck_raw, (str, list)) or len(deck_raw) > 400:
@@ -715,16 +715,18 @@ def _round_from_dict(raw: Any, where: str, rules: Rules) -> tuple[RoundRecord, O
                           "(a move plays one card)")
     players = raw.get("players")
     players = _names(players, f"{where}: players", n) if players is not None else None
-    score = _points(raw["score"], f"{where}: score", sides) if raw.get("score") is not None else None
-    totals = _points(raw["totals"], f"{where}: totals", sides) if raw.get("totals") is not None else None
+    score = _points(raw["score"], f"{where}: score", rules) if raw.get("score") is not None else None
+    totals = _points(raw["totals"], f"{where}: totals", rules) if raw.get("totals") is not None else None
     return RoundRecord(dealer=dealer, deck=deck, moves=list(moves_raw), players=players), score, totals
 
 
-def _points(value: Any, what: str, sides: int = 2) -> tuple[int, ...]:
+def _points(value: Any, what: str, rules: Rules) -> tuple[int, ...]:
     """Points of each side (player 0 and player 1 with two players): whole numbers from 0."""
+    sides = rules.side_count
     if (not isinstance(value, list) or len(value) != sides
             or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value)):
-        whose = "player 0's and player 1's points" if sides == 2 else "one per side, sides 0 to " + str(sides - 1)
+        whose = ("player 0's and player 1's points" if rules.players == 2
+                 else f"one per side, sides 0 to {sides - 1}")
         raise RecordError(f"{what} must be {_count(sides)} whole numbers ({whose}), not {excerpt(value)}")
     return tuple(value)
 
