@@ -404,3 +404,51 @@ def test_fair_review_works_or_says_why():
             assert d.fair_best in d.position.legal_moves() and d.fair_loss >= 0
     text = r.format()
     assert "not judged fairly" in text or "not judged" not in text
+
+
+# -- hostile version 2 files ----------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def four():
+    return play_match(Rules(players=4), seed=3)[0]
+
+
+@pytest.mark.parametrize("where, field, value, expected", [
+    (None, "sides", "[" * 10_000, "sides must be the seats of each side as the rules make them, [[0, 2], [1, 3]], not '[[[["),
+    (None, "sides", [[0, 1], [2, 3]], "sides must be the seats of each side"),
+    (None, "sides", [[0, 2], [1, 3.0]], "sides must be the seats of each side"),
+    (None, "players", ["a", "b", "c", 4], "players must be four names (one per seat, players=4)"),
+    (None, "players", "abcd", "players must be four names"),
+    (None, "totals", [1, 2, 3, 4], "totals must be two whole numbers (one per side, sides 0 to 1)"),
+    (None, "winner", 3, "winner must be 0, 1 or null, not 3"),
+    (None, "rules", ["players=5"], "rules: players must be 2, 3, 4 or 6"),
+    (None, "rules", ["players=4", "game=tressette"], "rules: game must be"),
+    (0, "dealer", -1, "round 1: the dealer must be 0, 1, 2 or 3, not -1"),
+    (0, "dealer", True, "round 1: the dealer must be 0, 1, 2 or 3, not True"),
+    (0, "players", ["a", "b"], "round 1: players must be four names"),
+    (0, "score", [1, 2, 3, 4], "round 1: score must be two whole numbers (one per side, sides 0 to 1)"),
+    (0, "score", [1, -2], "round 1: score must be two whole numbers"),
+    (0, "totals", {"0": 1}, "round 1: totals must be two whole numbers"),
+    (0, "moves", "7d " * 1000, "round 1: more than 40 moves"),
+    (0, "deck", "7d" * 1000, "round 1: the deck must be the 40 cards in deal order"),
+])
+def test_version_2_fields_are_checked(four, where, field, value, expected):
+    data = json.loads(four.to_json())
+    assert data["version"] == 2
+    (data if where is None else data["rounds"][where])[field] = value
+    assert _error(data).startswith(expected)
+
+
+def test_a_version_2_record_is_replayed_once(four, monkeypatch):
+    text = four.to_json()
+    calls = []
+    play = Position.play_events
+
+    def counting(self, move):
+        calls.append(1)
+        return play(self, move)
+
+    monkeypatch.setattr(Position, "play_events", counting)
+    rec = GameRecord.from_json(text)
+    assert len(calls) == sum(len(r.moves) for r in four.rounds)
+    assert rec.to_json() == text and rec.totals == four.totals and len(calls) == sum(len(r.moves) for r in four.rounds)

@@ -533,7 +533,7 @@ class GameRecord:
             raise RecordError(f"a version 1 record is two-player, but its rules say players={n} "
                               "(a record of the family games is version 2)")
         players = _names(data.get("players", [f"player {p}" for p in range(n)]), "players", n)
-        if version >= 2 and "sides" in data and data["sides"] != _side_seats(rules):
+        if version >= 2 and "sides" in data and not _same_sides(data["sides"], rules):
             raise RecordError(f"sides must be the seats of each side as the rules make them, "
                               f"{_side_seats(rules)}, not {excerpt(data['sides'])}")
         date = data.get("date")
@@ -683,6 +683,12 @@ def _add(totals: list[int], points: Optional[tuple[int, ...]]) -> None:
 def _side_seats(rules: Rules) -> list[list[int]]:
     """The seats of each side: [[0, 2], [1, 3]] for 4-player partnerships."""
     return [[seat for seat, s in enumerate(rules.sides) if s == side] for side in range(rules.side_count)]
+
+
+def _same_sides(value: Any, rules: Rules) -> bool:
+    """Is `value` exactly the rules' seats of each side (lists of ints: 3.0 and true are not 3 and 1)?"""
+    return (isinstance(value, list) and all(isinstance(side, list) and all(type(seat) is int for seat in side)
+                                            for side in value) and value == _side_seats(rules))
 
 
 def _choices(count: int) -> str:
