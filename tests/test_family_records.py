@@ -171,7 +171,8 @@ def test_swapped_deck_cards_are_refused(match):
     rules = match[0]
     data = _data(match)
     cards = [data["rounds"][0]["deck"][i:i + 2] for i in range(0, 80, 2)]
-    leader_hand = flow.deal_slices(data["rounds"][0]["dealer"], rules)[(data["rounds"][0]["dealer"] + 1) % rules.players]
+    dealer = data["rounds"][0]["dealer"]
+    leader_hand = flow.deal_slices(dealer, rules)[(dealer + 1) % rules.players]
     first_move = data["rounds"][0]["moves"].split()[0]
     i = next(k for k in range(leader_hand.start, leader_hand.stop) if cards[k] == first_move[:2])
     cards[i], cards[-1] = cards[-1], cards[i]                 # the leader's first card goes elsewhere
@@ -414,7 +415,8 @@ def four():
 
 
 @pytest.mark.parametrize("where, field, value, expected", [
-    (None, "sides", "[" * 10_000, "sides must be the seats of each side as the rules make them, [[0, 2], [1, 3]], not '[[[["),
+    (None, "sides", "[" * 10_000,
+     "sides must be the seats of each side as the rules make them, [[0, 2], [1, 3]], not '[[[["),
     (None, "sides", [[0, 1], [2, 3]], "sides must be the seats of each side"),
     (None, "sides", [[0, 2], [1, 3.0]], "sides must be the seats of each side"),
     (None, "players", ["a", "b", "c", 4], "players must be four names (one per seat, players=4)"),
@@ -452,3 +454,46 @@ def test_a_version_2_record_is_replayed_once(four, monkeypatch):
     rec = GameRecord.from_json(text)
     assert len(calls) == sum(len(r.moves) for r in four.rounds)
     assert rec.to_json() == text and rec.totals == four.totals and len(calls) == sum(len(r.moves) for r in four.rounds)
+
+
+def test_a_shared_lead_at_the_target_plays_on():
+    """Three players, target 1: when the highest total at the target is shared, nobody has won
+    and the record goes on; the winner is the flow's."""
+    found = 0
+    for seed in range(40):
+        rec = play_match(Rules(players=3, target=1), seed=seed)[0]
+        running = rec.running_totals()
+        shared = [t for t in running[:-1] if max(t) >= 1]
+        assert all(flow.match_winner(t, 1) is None for t in running[:-1])
+        assert rec.winner == flow.match_winner(running[-1], 1) is not None
+        if shared:
+            found += 1
+            assert all(list(t).count(max(t)) > 1 for t in shared)
+            assert GameRecord.from_json(rec.to_json()).winner == rec.winner
+            data = json.loads(rec.to_json())
+            data["rounds"] = data["rounds"][:len(shared)]     # stopped at a shared lead: nobody won
+            del data["totals"], data["winner"]
+            assert GameRecord.from_dict(data).winner is None
+    assert found
+
+
+def test_save_never_replaces_a_file_that_appears_meanwhile(tmp_path, monkeypatch):
+    """Without overwrite the rename is a hard link, which fails if the file exists, even when
+    it appeared after the first check; without hard links the check has to do."""
+    rec = _small_record()
+    path = tmp_path / "game.json"
+    path.write_text("someone else's file")
+    monkeypatch.setattr(record_module.os.path, "lexists", lambda p: False)   # the check missed it
+    with pytest.raises(RecordError, match="exists: not overwriting it"):
+        rec.save(path)
+    assert path.read_text() == "someone else's file" and os.listdir(tmp_path) == ["game.json"]
+    monkeypatch.undo()
+
+    def no_links(src, dst):
+        raise OSError(1, "Operation not permitted")
+
+    monkeypatch.setattr(record_module.os, "link", no_links)
+    fresh = tmp_path / "fresh.json"
+    rec.save(fresh)
+    assert GameRecord.load(fresh).to_json() == rec.to_json()
+    assert sorted(os.listdir(tmp_path)) == ["fresh.json", "game.json"]

@@ -110,7 +110,7 @@ from ..core.rules import Rules
 from ..core.state import whole
 from ..errors import RecordError, ScopaError, excerpt
 
-__all__ = ["GameRecord", "RoundRecord", "ReplayedRound", "RecordingBot", "rounds_from_log",
+__all__ = ["GameRecord", "RoundRecord", "ReplayedRound", "RecordingBot", "rounds_from_log", "write_text_atomic",
            "FORMAT", "VERSION", "MAX_BYTES", "MAX_DEPTH", "MAX_VALUES", "MAX_NAME"]
 
 FORMAT = "scopa-solver-game"

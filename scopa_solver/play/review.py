@@ -202,7 +202,8 @@ class PlayerSummary:
 
     def to_dict(self) -> dict:
         return {"name": self.name, "decisions": self.decisions, "forced": self.forced,
-                "judged": self.judged, "loss": self.loss, "loss_per_decision": self.loss_per_decision, "accuracy": self.accuracy,
+                "judged": self.judged, "loss": self.loss, "loss_per_decision": self.loss_per_decision,
+                "accuracy": self.accuracy,
                 "mistakes": self.mistakes, "blunders": self.blunders,
                 "fair_loss": self.fair_loss if self.fair_judged else None,
                 "fair_loss_per_decision": self.fair_loss_per_decision, "agreement": self.agreement,
