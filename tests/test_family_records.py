@@ -497,3 +497,16 @@ def test_save_never_replaces_a_file_that_appears_meanwhile(tmp_path, monkeypatch
     rec.save(fresh)
     assert GameRecord.load(fresh).to_json() == rec.to_json()
     assert sorted(os.listdir(tmp_path)) == ["fresh.json", "game.json"]
+
+
+def test_a_round_built_in_python_is_checked_too():
+    rules = Rules(players=4)
+    start = Position.new_round(seed=1, rules=rules)
+    rec = GameRecord(rules=rules)
+    with pytest.raises(RecordError, match=r"round 1: players must be four names"):
+        rec.add_round(RoundRecord(dealer=start.dealer, deck=RoundRecord.from_play(start).deck, players=("a", "b")))
+    assert rec.rounds == []
+    with pytest.raises(RecordError, match=r"not the start of a round: 3 cards in every hand, 4 on the table"):
+        RoundRecord.from_play(start.play(start.legal_moves()[0]))
+    with pytest.raises(RecordError, match=r"round 1: the dealer must be 0, 1, 2 or 3, not 4"):
+        rec.add_round(RoundRecord(dealer=4, deck=RoundRecord.from_play(start).deck))

@@ -326,9 +326,7 @@ class GameRecord:
         """The name of every side in round `index` (0-based): its seats' names joined by " & "
         (with one player a side, the players' names)."""
         names = self.round_players(index)
-        sides = self.rules.sides
-        return tuple(" & ".join(names[seat] for seat in range(len(sides)) if sides[seat] == side)
-                     for side in range(self.rules.side_count))
+        return tuple(" & ".join(names[seat] for seat in seats) for seats in _side_seats(self.rules))
 
     def replay(self) -> list[ReplayedRound]:
         """Every round, checked by replaying it. Raises RecordError naming the first bad move,
@@ -366,6 +364,8 @@ class GameRecord:
         where = f"round {i + 1}"
         n = self.rules.players
         whole(rec.dealer, f"{where}: the dealer", RecordError, tuple(range(n)))
+        if rec.players is not None:
+            _names(rec.players, f"{where}: players", n)
         if before is not None and before.points is None:
             raise RecordError(f"round {i}: stops after {len(before.moves)} moves, before the end "
                               f"of the round, but round {i + 1} follows")
