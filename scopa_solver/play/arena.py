@@ -31,6 +31,7 @@ True
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 import math
 import random
 import time
@@ -386,9 +387,10 @@ def arena(bot_a: Optional[Callable[[Position], object]] = None, bot_b: Optional[
     bot_seconds = tuple(t.seconds for t in timed)
     if sides == 2:
         return _two_sided(names, plays, match_winners, decisions, bot_seconds, seconds, seed, rules)  # type: ignore[arg-type]
-    per_bot = [[0.0] * sides for _ in plays]
+    per_bot = []
     wins, ties = [0] * sides, 0
-    for d, deal_plays in enumerate(plays):
+    for deal_plays in plays:
+        row = [0] * sides
         for seating, total in zip(seatings, deal_plays):
             best = max(total)
             top = [side for side, t in enumerate(total) if t == best]
@@ -397,14 +399,13 @@ def arena(bot_a: Optional[Callable[[Position], object]] = None, bot_b: Optional[
             else:
                 ties += 1
             for side, t in enumerate(total):
-                per_bot[d][seating[side]] += t / len(seatings)
+                row[seating[side]] += t
+        per_bot.append([t / len(seatings) for t in row])
     played = len(plays) * len(seatings)
     match_scores = []
     for winners in match_winners:
-        row = [0.0] * sides
-        for seating, side in zip(seatings, winners):
-            row[seating[side]] += 1 / len(seatings)
-        match_scores.append(row)
+        won = Counter(seating[side] for seating, side in zip(seatings, winners))
+        match_scores.append([won[j] / len(seatings) for j in range(sides)])
     return MultiArenaResult(
         bots=tuple(names), rules=rules, deals=rounds, seatings=len(seatings), points=per_bot,
         round_wins=tuple(w / played if played else math.nan for w in wins),
