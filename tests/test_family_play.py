@@ -397,3 +397,37 @@ def test_arena_bad_arguments() -> None:
         arena(bots=[first_move] * 3, rounds=0, rules=three)
     with pytest.raises(TypeError, match="callables"):
         arena(bots=[first_move, first_move, "greedy"], rounds=1, rules=three)  # type: ignore[list-item]
+
+
+# --------------------------------------------------------------------------------------------
+# benchmarks/bench_arena.py in the family
+# --------------------------------------------------------------------------------------------
+
+def load_bench_arena():
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_arena.py"
+    spec = importlib.util.spec_from_file_location("test_family_bench_arena", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_bench_arena_takes_the_game(capsys) -> None:
+    import json
+    bench = load_bench_arena()
+    two = bench.run("oracle", "oracle", rounds=1, rules=["players=4"])
+    json.dumps(two, allow_nan=False)
+    assert two["rules"] == ["players=4"] and two["margins"] == [0.0] and two["rounds"] == 2
+    three = bench.run("oracle", "oracle", rounds=1, rules=Rules(players=3))
+    json.dumps(three, allow_nan=False)
+    assert three["bots"] == ["Oracle A", "Oracle B", "Oracle C"] and three["seatings"] == 6
+    assert len(set(three["mean_points"])) == 1 and bench.report(three).startswith("Oracle A vs Oracle B vs Oracle C")
+    for argv, message in ((["oracle", "oracle", "--rules", "players=5"], "players must be 2, 3, 4 or 6"),
+                          (["oracle", "oracle", "oracle", "--rules", "players=4"], "has 2 sides: at most 2 bots"),
+                          (["sees-hand", "oracle", "--rules", "players=4"], "two-player Scopa only")):
+        with pytest.raises(SystemExit) as info:
+            bench.main(argv)
+        assert info.value.code == 2
+        err = capsys.readouterr().err
+        assert message in err and "Traceback" not in err
