@@ -431,3 +431,26 @@ def test_bench_arena_takes_the_game(capsys) -> None:
         assert info.value.code == 2
         err = capsys.readouterr().err
         assert message in err and "Traceback" not in err
+
+
+def test_a_side_of_partners_one_bot_per_seat(monkeypatch) -> None:
+    rules = Rules(players=6)                          # two teams of three: seats 0 2 4 and 1 3 5
+    asked = []
+
+    def partner(k):
+        def choose(pos):
+            asked.append((k, pos.to_move))
+            return first_move(pos)
+        choose.__name__ = "First"
+        return choose
+    team = (partner(0), partner(1), partner(2))
+    result = arena(team, first_move, rounds=2, seed=3, rules=rules, progress=False)
+    # partner k plays seat k of the side: 2k or 2k + 1, whichever side the team sits on
+    assert {seat // 2 for k, seat in asked if k == 0} == {0} and {seat // 2 for k, seat in asked if k == 2} == {2}
+    assert {seat % 2 for k, seat in asked} == {0, 1}
+    assert result.bot_a == "First" and result.margins == [0.0, 0.0]   # the same play as one first_move
+    assert arena(partner(0), partner(1), rounds=1, seed=3, rules=Rules(players=4), progress=False).bot_a == "First"
+    with pytest.raises(ScopaError, match="has 3 seat\\(s\\): give one bot for all of them or 3 partners, not 2"):
+        arena(team[:2], first_move, rounds=1, rules=rules)
+    with pytest.raises(TypeError, match="callables"):
+        arena((first_move, "x", first_move), first_move, rounds=1, rules=rules)

@@ -36,7 +36,7 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Sequence
+from typing import Callable, Optional, Sequence, Union
 
 from .game import play_match, play_round
 from ..progress import progress_bar
@@ -47,6 +47,9 @@ from ..errors import RulesError, ScopaError, excerpt
 __all__ = ["arena", "ArenaResult", "MultiArenaResult", "make_bot", "BOT_NAMES"]
 
 _Z95 = 1.959963984540054
+
+Chooser = Callable[[Position], object]
+SideBots = Union[Chooser, Sequence[Chooser]]     # one chooser for a side, or one per seat of it
 
 
 @dataclass
@@ -175,22 +178,29 @@ def _stderr(xs: list[float]) -> float:
 
 
 class _Timed:
-    """A chooser that counts its calls and the time they take."""
+    """A side's chooser that counts its calls and the time they take. `bot` is one chooser for
+    every seat of the side, or a tuple of one per seat (in seat order; seat s is partner
+    s // side_count of its side)."""
 
-    def __init__(self, bot: Callable[[Position], object]) -> None:
+    def __init__(self, bot, side_count: int) -> None:
         self.bot = bot
+        self.side_count = side_count
         self.calls = 0
         self.seconds = 0.0
 
     def __call__(self, position: Position):
+        bot = self.bot[position.to_move // self.side_count] if isinstance(self.bot, tuple) else self.bot
         start = time.perf_counter()
-        move = self.bot(position)
+        move = bot(position)
         self.seconds += time.perf_counter() - start
         self.calls += 1
         return move
 
 
 def _name(bot: object) -> str:
+    if isinstance(bot, tuple):
+        names = [_name(b) for b in bot]
+        return names[0] if len(set(names)) == 1 else "+".join(names)
     return getattr(bot, "name", None) or getattr(bot, "__name__", None) or type(bot).__name__
 
 
@@ -320,15 +330,16 @@ def _seatings(count: int) -> list[tuple[int, ...]]:
     return [tuple((side + shift) % count for side in range(count)) for shift in range(count)]
 
 
-def arena(bot_a: Optional[Callable[[Position], object]] = None, bot_b: Optional[Callable[[Position], object]] = None,
-          rounds: int = 100, *, bots: Optional[Sequence[Callable[[Position], object]]] = None,
+def arena(bot_a: Optional[SideBots] = None, bot_b: Optional[SideBots] = None,
+          rounds: int = 100, *, bots: Optional[Sequence[SideBots]] = None,
           seed: Optional[int] = None, rules: Rules = Rules(), matches: int = 0,
-          progress: Optional[bool] = None):
+          progress: Optional[bool] = None) -> Union[ArenaResult, "MultiArenaResult"]:
     """Play `rounds` duplicate deals of `bot_a` against `bot_b` (each deal twice, sides swapped:
     2 x `rounds` rounds), and with `matches` also that many duplicate pairs of matches to
     `rules.target`; an `ArenaResult`. Bots are choosers (position -> move), like those of
     `scopa_solver.play.bots`; in a partnership game a bot plays every seat of its side (bots
-    of the same kind as partners). For three or more sides give one bot per side as
+    of the same kind as partners), or a side is a tuple of partners, one per seat in seat
+    order (separate instances of a bot that remembers the round, or mixed on purpose). For three or more sides give one bot per side as
     ``bots=[...]``: every deal (and match seed) is played in every seating of the bots, and the
     result is a `MultiArenaResult` (``bots=[a, b]`` is the same as ``arena(a, b)``).
     The same `seed` plays the same deals. The last seat deals the first deal, and the deal
@@ -354,10 +365,17 @@ def arena(bot_a: Optional[Callable[[Position], object]] = None, bot_b: Optional[
         game = " ".join(rules.tokens()) or "two-player Scopa"
         raise ScopaError(f"{game} has {sides} sides: give {sides} bots ("
                          + ("bot_a, bot_b" if sides == 2 else "bots=[...]") + f"), one per side, not {len(bots)}")
-    if not all(callable(b) for b in bots):
-        raise TypeError("bots are callables: position -> move")
+    seats = rules.players // sides
+    for j, b in enumerate(bots):
+        if isinstance(b, (tuple, list)):
+            if len(b) != seats:
+                raise ScopaError(f"a side of {' '.join(rules.tokens()) or 'two-player Scopa'} has {seats} seat(s): "
+                                 f"give one bot for all of them or {seats} partners, not {len(b)}")
+            bots[j] = b = tuple(b)
+        if not all(callable(x) for x in (b if isinstance(b, tuple) else (b,))):
+            raise TypeError("bots are callables: position -> move")
     rng = random.Random(seed)
-    timed = [_Timed(b) for b in bots]
+    timed = [_Timed(b, sides) for b in bots]
     seatings = _seatings(sides)
     n = rules.players
     plays: list[list[tuple[int, ...]]] = []      # per deal, per seating: the points of each side
