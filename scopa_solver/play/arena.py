@@ -31,10 +31,10 @@ True
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 import math
 import random
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence, Union
 
@@ -339,9 +339,10 @@ def arena(bot_a: Optional[SideBots] = None, bot_b: Optional[SideBots] = None,
     `rules.target`; an `ArenaResult`. Bots are choosers (position -> move), like those of
     `scopa_solver.play.bots`; in a partnership game a bot plays every seat of its side (bots
     of the same kind as partners), or a side is a tuple of partners, one per seat in seat
-    order (separate instances of a bot that remembers the round, or mixed on purpose). For three or more sides give one bot per side as
-    ``bots=[...]``: every deal (and match seed) is played in every seating of the bots, and the
-    result is a `MultiArenaResult` (``bots=[a, b]`` is the same as ``arena(a, b)``).
+    order (separate instances of a bot that remembers the round, or mixed on purpose). For
+    three or more sides give one bot per side as ``bots=[...]``: every deal (and match seed)
+    is played in every seating of the bots, and the result is a `MultiArenaResult`
+    (``bots=[a, b]`` is the same as ``arena(a, b)``).
     The same `seed` plays the same deals. The last seat deals the first deal, and the deal
     passes to the next seat every deal (player 1 deals the even deals with two players).
     `progress`: a progress bar (None: on a terminal, for runs over a second).
@@ -387,13 +388,15 @@ def arena(bot_a: Optional[SideBots] = None, bot_b: Optional[SideBots] = None,
     def seated(seating: tuple[int, ...]) -> list[_Timed]:
         return [timed[seating[side]] for side in rules.sides]
 
+    margin_sum = 0.0
     try:
         for i in range(rounds):
             deal = Position.new_round(seed=rng.getrandbits(64), rules=rules, dealer=(n - 1 + i) % n)
             plays.append([tuple(play_round(deal, *seated(s)).score.total) for s in seatings])
             bar.update(1)
             if sides == 2:
-                bar.set_postfix_str(f"margin {_mean([_margin(p) for p in plays]):+.2f}")
+                margin_sum += _margin(plays[-1])
+                bar.set_postfix_str(f"margin {margin_sum / len(plays):+.2f}")
         for _ in range(matches):
             match_seed = rng.getrandbits(64)
             match_winners.append([play_match(*seated(s), rules=rules, seed=match_seed).winner for s in seatings])
@@ -405,6 +408,14 @@ def arena(bot_a: Optional[SideBots] = None, bot_b: Optional[SideBots] = None,
     bot_seconds = tuple(t.seconds for t in timed)
     if sides == 2:
         return _two_sided(names, plays, match_winners, decisions, bot_seconds, seconds, seed, rules)  # type: ignore[arg-type]
+    return _many_sided(names, seatings, plays, match_winners, decisions, bot_seconds, seconds, seed, rules)
+
+
+def _many_sided(names: list[str], seatings: list[tuple[int, ...]], plays: list[list[tuple[int, ...]]],
+                match_winners: list[list[int]], decisions: tuple[int, ...], bot_seconds: tuple[float, ...],
+                seconds: float, seed: Optional[int], rules: Rules) -> MultiArenaResult:
+    """The figures of each bot over every seating (seating[side] = the bot of that side)."""
+    sides, per_seating = len(names), len(seatings)
     per_bot = []
     wins, ties = [0] * sides, 0
     for deal_plays in plays:
@@ -418,17 +429,17 @@ def arena(bot_a: Optional[SideBots] = None, bot_b: Optional[SideBots] = None,
                 ties += 1
             for side, t in enumerate(total):
                 row[seating[side]] += t
-        per_bot.append([t / len(seatings) for t in row])
-    played = len(plays) * len(seatings)
+        per_bot.append([t / per_seating for t in row])      # summed whole, so equal plays give equal means
+    played = len(plays) * per_seating
     match_scores = []
     for winners in match_winners:
         won = Counter(seating[side] for seating, side in zip(seatings, winners))
-        match_scores.append([won[j] / len(seatings) for j in range(sides)])
+        match_scores.append([won[j] / per_seating for j in range(sides)])
     return MultiArenaResult(
-        bots=tuple(names), rules=rules, deals=rounds, seatings=len(seatings), points=per_bot,
+        bots=tuple(names), rules=rules, deals=len(plays), seatings=per_seating, points=per_bot,
         round_wins=tuple(w / played if played else math.nan for w in wins),
         round_ties=ties / played if played else math.nan, decisions=decisions, bot_seconds=bot_seconds,
-        seconds=seconds, seed=seed, matches=matches, match_scores=match_scores)
+        seconds=seconds, seed=seed, matches=len(match_winners), match_scores=match_scores)
 
 
 def _margin(deal_plays: list[tuple[int, ...]]) -> float:
