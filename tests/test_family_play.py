@@ -141,8 +141,9 @@ def test_play_match_reaches_the_target_rotating_the_deal(name: str) -> None:
     assert result.totals[w] >= 4 and all(result.totals[w] > t for s, t in enumerate(result.totals) if s != w)
     data = result.to_dict()
     assert data["totals"] == list(result.totals) and len(data["rounds"]) == len(result.rounds)
-    again = play_match(*[random_chooser(s) for s in range(n)], rules=rules, seed=7)
+    again = play_match(*[random_chooser(s) for s in range(n)], rules=GAMES[name], seed=7, target=4)
     assert again.totals == result.totals and [r.moves for r in again.rounds] == [r.moves for r in result.rounds]
+    assert again.rounds[0].start.rules == rules
 
 
 def scripted(monkeypatch, totals: list) -> list:
@@ -190,6 +191,8 @@ def test_play_match_bad_arguments() -> None:
         play_match(*[first_move] * 4, rules=Rules(players=4), first_dealer=4)
     with pytest.raises(ScopaError, match="rules must be a Rules value"):
         play_match(first_move, first_move, rules="players=4")  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="target must be a whole number of points, 1 or more, not 0"):
+        play_match(first_move, first_move, target=0)
 
 
 # --------------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ of the family: one chooser per seat, the score per side.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Optional, Union
 
 from ..core.flow import check_seed, match_winner
@@ -92,14 +92,18 @@ def play_round(position: Position, *choosers: Chooser) -> RoundResult:
 
 
 def play_match(*choosers: Chooser, rules: Rules = Rules(), seed: Optional[int] = None,
-               first_dealer: Optional[int] = None, max_rounds: int = 1000) -> MatchResult:
+               first_dealer: Optional[int] = None, target: Optional[int] = None,
+               max_rounds: int = 1000) -> MatchResult:
     """Rounds, one chooser per seat, until a side wins the match (`flow.match_winner`: a side
     reaches `rules.target`; if several reach it in the same round the highest total wins, and
     a shared highest total plays another round). The first dealer is the last seat unless
     `first_dealer` says otherwise (seat 0 leads the first round); the deal then passes to the
-    next seat in playing order. `totals` and `winner` are per side (`rules.sides`)."""
+    next seat in playing order. `totals` and `winner` are per side (`rules.sides`). `target`
+    is a shorthand for ``rules=replace(rules, target=...)``."""
     if not isinstance(rules, Rules):
         raise ScopaError(f"rules must be a Rules value, not {type(rules).__name__}")
+    if target is not None:
+        rules = replace(rules, target=target)
     _check_choosers(choosers, rules.players, "play_match")
     n = rules.players
     dealer = n - 1 if first_dealer is None else first_dealer
