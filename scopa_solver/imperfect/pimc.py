@@ -38,7 +38,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
 __all__ = ["suggest", "Suggestion", "MoveStats", "solve_worlds", "value_matrix", "DEFAULT_SAMPLES",
-           "EXACT_LIMIT"]
+           "EXACT_LIMIT", "FAMILY_WORLD_NODES"]
 
 DEFAULT_SAMPLES = 1000
 """Worlds sampled by default when there are too many to enumerate."""
@@ -46,6 +46,12 @@ DEFAULT_SAMPLES = 1000
 EXACT_LIMIT = 2000
 """`suggest` enumerates every world when there are at most this many (the start of the
 last-but-one deal has at most 84 x 20 = 1,680)."""
+
+FAMILY_WORLD_NODES = 5_000_000
+"""The node budget of one world's exact search in the family games (`suggest`'s default
+`max_nodes` there): every 3-, 4- and 6-player Scopa world fits from the first play on, a Scopone
+or scientifico world from about 5 cards a hand; earlier ones are refused (a `LimitError`), not
+searched for hours."""
 
 _FIRST_CHUNK = 32
 _SHUFFLE_LIMIT = 1_000_000
@@ -128,20 +134,25 @@ def _finite(x: float) -> Optional[float]:
 
 # -- solving many worlds --------------------------------------------------------------------------
 
-def solve_worlds(states: Iterable[kernel.KernelState], *, threads: Optional[int] = None,
+def solve_worlds(states: Iterable[Union[kernel.KernelState, kernel.FamilyState]], *, threads: Optional[int] = None,
                  time_limit: Optional[float] = None, progress: Any = None, tt_mb: Optional[float] = None,
-                 total: Optional[int] = None) -> list:
+                 total: Optional[int] = None, family: bool = False, max_nodes: Optional[int] = None) -> list:
     """Every root move's exact value in each world (kernel states; a lazy iterator is drawn from
     only as the workers get to it): the kernel's results in order, None for a world the
     `time_limit` left unsolved. Runs on the kernel face's one scheduler (`threads` workers,
-    None or 0: every core)."""
+    None or 0: every core). `family`: the states are `FamilyState`s (values: the margin of the
+    mover's side with two sides, the paranoid value with more). `max_nodes` bounds each world:
+    a world it cuts is a `LimitError` naming the budget."""
     if isinstance(states, (list, tuple)):
         total = len(states)
     workers = kernel.worker_count(threads, total or kernel.check_threads(0), default=0)
     deadline = None if time_limit is None else time.monotonic() + kernel.check_limits(None, time_limit)[1]
     raws = kernel.run_batch(states, want=kernel.WANT_ALL, deadline=deadline, tt_mb=tt_mb,
                             threads=workers, total=total, batch=None if deadline is None else 8,
-                            progress=progress)
+                            progress=progress, family=family, max_nodes=max_nodes)
+    if any(raw is not None and raw.stop == 1 for raw in raws):
+        raise LimitError(f"a world needs more than max_nodes={max_nodes:,} nodes of exact search: too many cards "
+                         "are still in play for exact worlds (raise max_nodes, or ask again later in the round)")
     return [raw if raw is not None and raw.stop == 0 else None for raw in raws]
 
 
@@ -166,7 +177,7 @@ def _plan(view: View, worlds: Union[None, int, str]) -> tuple[bool, int]:
 def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[int] = None,
             time_limit: Optional[float] = None, threads: Optional[int] = None,
             progress: Optional[bool] = None, tt_mb: Optional[float] = None,
-            confidence: Optional[float] = None) -> Suggestion:
+            confidence: Optional[float] = None, max_nodes: Optional[int] = None) -> Suggestion:
     """Every legal move of the view's player with its exact value averaged over the worlds.
 
     `worlds`: None enumerates every world when there are at most `EXACT_LIMIT` of them and
@@ -179,6 +190,14 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
     `confidence` (sampling only): solve 32 worlds, then double, and stop as soon as the best
     move leads every other by more than `confidence` paired standard errors (then `stopped` is
     "confidence" and `worlds` tells how many were solved; `worlds` is the most that are solved).
+
+    Every game of the family (docs/FAMILY.md) is suggested the same way: each world is a
+    `FamilyState` solved exactly by the family kernel, its value the margin of the player's side
+    with two sides (partnerships, Scopone, scientifico) and the paranoid value (own side's
+    points minus the best other side's) with three or more. `max_nodes` is the node budget of
+    one world's search (default: none for two-player Scopa, `FAMILY_WORLD_NODES` for the
+    family); the first world is searched alone, and a world over the budget is a `LimitError`
+    naming it instead of a search of hours (Scopone and scientifico early in the deal).
 
     >>> view = View.from_string("6dRsFb/?3 FdRc RdAc2c4c5c3s5sCs4bCbRb/Ad2d4d5d7dCd6c7cCc2s4s6s7s5b6b ?6 1/0 0 1 1")
     >>> s = suggest(view, progress=False)
@@ -206,6 +225,10 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
     if confidence is not None and not (isinstance(confidence, (int, float)) and confidence > 0):
         raise LimitError(f"confidence must be a positive number of standard errors, not {excerpt(confidence)}")
     seed = check_seed(seed)
+    family = view.rules.is_family
+    if max_nodes is None and family:
+        max_nodes = FAMILY_WORLD_NODES
+    kernel.check_limits(max_nodes, None)
     start = time.perf_counter()
     exact, count = _plan(view, worlds)
     moves = view.legal_moves()
@@ -233,9 +256,11 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
         while len(raws) < count:
             chunk = count - len(raws) if confidence is None or exact else max(_FIRST_CHUNK, len(raws))
             chunk = min(chunk, count - len(raws))
+            if max_nodes is not None and not raws:
+                chunk = 1       # the probe: a world over the budget is refused before many are tried
             left = None if deadline is None else max(1e-6, deadline - time.monotonic())
             part = solve_worlds(itertools.islice(states, chunk), threads=threads, time_limit=left,
-                                progress=bar, tt_mb=tt_mb, total=chunk)
+                                progress=bar, tt_mb=tt_mb, total=chunk, family=family, max_nodes=max_nodes)
             raws += part
             if len(part) < chunk or any(r is None for r in part):
                 reason = "time"
