@@ -280,10 +280,27 @@ def test_sampled_suggest_for_every_family_game_is_reproducible() -> None:
         assert {str(m) for m in view.legal_moves()} == {str(m.move) for m in a.moves}
 
 
-def test_suggest_refuses_worlds_over_the_node_budget() -> None:
+def test_big_worlds_are_searched_to_a_horizon_within_the_budget() -> None:
     view = Position.new_round(seed=5, rules=Rules(players=4, game="scientifico")).view(0)
-    with pytest.raises(LimitError, match="more than max_nodes=10,000 nodes"):
-        suggest(view, worlds=50, seed=1, progress=False, threads=1, max_nodes=10_000)
+    s = suggest(view, worlds=4, seed=1, progress=False, threads=1, max_nodes=20_000)
+    assert not s.exact and s.exact_worlds == 0 and s.horizon is not None and s.horizon >= 4
+    assert s.to_dict()["horizon"] == s.horizon and s.to_dict()["exact_worlds"] == 0
+    assert f"horizon of {s.horizon}+ plies" in str(s)
+    # the same worlds, each searched alone at the horizon each reached, give the same means
+    deeper = suggest(view, worlds=4, seed=1, progress=False, threads=1, max_nodes=20_000, horizon=s.horizon)
+    assert [m.mean for m in deeper.moves] == [m.mean for m in s.moves]
+    with pytest.raises(LimitError, match="more than max_nodes=100 nodes even to a horizon of 4 plies"):
+        suggest(view, worlds=4, seed=1, progress=False, threads=1, max_nodes=100)
+    with pytest.raises(LimitError, match="horizon must be"):
+        suggest(view, worlds=4, seed=1, progress=False, threads=1, horizon=-1)
+    with pytest.raises(LimitError, match="horizon search is for the family games"):
+        suggest(Position.new_round(seed=5).view(0), worlds=4, horizon=4, progress=False)
+
+
+def test_late_family_worlds_are_exact_and_say_so() -> None:
+    pos = small(Rules(players=4, game="scientifico"), 3, most=2000)
+    s = suggest(pos.view(pos.to_move), worlds=10, seed=2, progress=False, threads=1)
+    assert s.exact_worlds == s.worlds and s.horizon is None
 
 
 # --------------------------------------------------------------------------------------------

@@ -164,7 +164,9 @@ class PIMCBot(Bot):
     With `confidence`, sampling stops early once the best move is that many paired standard
     errors ahead (see `suggest`), so `worlds` is then a cap, spent on the close decisions.
     The worlds are drawn from a seed made of the bot's `seed` and the view, so the bot is
-    reproducible and a pure function of what the player knows.
+    reproducible and a pure function of what the player knows. `max_nodes` is each world's
+    node budget (see `suggest`: in the family games a world that cannot be solved exactly
+    within it is searched to a horizon; default `FAMILY_WORLD_NODES` there, none with two players).
 
     >>> view = View.from_string("6dRsFb/?3 FdRc RdAc2c4c5c3s5sCs4bCbRb/Ad2d4d5d7dCd6c7cCc2s4s6s7s5b6b ?6 1/0 0 1 1")
     >>> str(PIMCBot(worlds=20, seed=1, threads=1).choose(view))
@@ -173,8 +175,10 @@ class PIMCBot(Bot):
 
     def __init__(self, worlds: int = 100, seed: int = 0, threads: Optional[int] = None,
                  exact_limit: int = EXACT_LIMIT, time_limit: Optional[float] = None,
-                 tt_mb: Optional[float] = None, confidence: Optional[float] = None) -> None:
+                 tt_mb: Optional[float] = None, confidence: Optional[float] = None,
+                 max_nodes: Optional[int] = None) -> None:
         self.worlds = worlds
+        self.max_nodes = max_nodes
         self.confidence = confidence
         self.seed = seed
         self.threads = threads
@@ -190,7 +194,7 @@ class PIMCBot(Bot):
         worlds: Union[int, str] = "all" if view.count_worlds() <= self.exact_limit else self.worlds
         return suggest(view, worlds=worlds, seed=view_seed(self.seed, view), threads=self.threads,
                        time_limit=self.time_limit, progress=False, tt_mb=self.tt_mb,
-                       confidence=self.confidence).best
+                       confidence=self.confidence, max_nodes=self.max_nodes).best
 
 
 class OracleBot(Bot):
