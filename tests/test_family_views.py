@@ -353,6 +353,16 @@ def test_greedy_weighs_the_next_seat_by_side() -> None:
     assert scores["5c"] == pytest.approx(-0.02 * DECK[14].primiera - 8.0 / 3)
 
 
+def test_greedy_sweeps_to_fifteen_in_scopa_a_15() -> None:
+    bot = GreedyBot()
+    lay = Move.parse("5c")
+    table = sum(c.mask for c in card_list("3d"))            # 5c on 3d leaves 8: a 7 sweeps to 15
+    sevens = sum(c.mask for c in card_list("7d 7s 2b"))
+    eights = sum(c.mask for c in card_list("8d 8s 2b"))
+    assert bot.move_score(lay, table, False, sevens, 3, fifteen=True) < bot.move_score(lay, table, False, sevens, 3)
+    assert bot.move_score(lay, table, False, eights, 3, fifteen=True) > bot.move_score(lay, table, False, eights, 3)
+
+
 def test_oracle_and_phase_bots_play_the_family() -> None:
     pos = small(Rules(players=4), 3, most=2000)
     assert OracleBot()(pos) == solve(pos).best_moves[0]

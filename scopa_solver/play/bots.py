@@ -85,7 +85,8 @@ class GreedyBot(Bot):
       `sweepable` times the chance that the next hand to play holds such a card (from the
       unseen cards; nothing when the round ends first). In the family games the next hand is
       the next seat's: an opponent's sweep chance costs, a partner's gains (with partnerships
-      the next seat is always an opponent, but a game may seat partners side by side).
+      the next seat is always an opponent, but a game may seat partners side by side). In
+      Scopa a 15 a table is sweepable by the card that brings it to 15.
 
     Ties go to the first move in text order. The ace sweep of `asso_piglia_tutto` is not
     foreseen (the moves themselves always follow the rules).
@@ -110,17 +111,19 @@ class GreedyBot(Bot):
         after = (view.player + 1) % n
         next_hand = view.hidden_hands[after] or (3 if view.stock_cards else 0)
         partner = view.rules.sides[after] == view.rules.sides[view.player]
-        out = [(move, self.move_score(move, view.table, view.is_scopa(move), view.unseen, next_hand, partner))
-               for move in view.legal_moves()]
+        fifteen = view.rules.capture == "fifteen"
+        out = [(move, self.move_score(move, view.table, view.is_scopa(move), view.unseen, next_hand, partner,
+                                      fifteen)) for move in view.legal_moves()]
         out.sort(key=lambda ms: (-ms[1], str(ms[0])))
         return out
 
     def move_score(self, move: Move, table: int, scopa: bool, unseen: int, next_hand: int,
-                   next_is_partner: bool = False) -> float:
+                   next_is_partner: bool = False, fifteen: bool = False) -> float:
         """The score of `move` played on `table` (a card mask): `scopa` tells whether it sweeps,
         `unseen` is the mask of the cards the mover cannot see and `next_hand` how many cards
         the next hand to play will hold (0 when the round ends first); `next_is_partner` turns
-        its sweep chance from a cost into a gain. What `scores` adds up for each legal move; the
+        its sweep chance from a cost into a gain, `fifteen` (Scopa a 15) makes a table sweepable
+        by the card that brings it to 15. What `scores` adds up for each legal move; the
         opponent model of `InferenceBot` scores hypothetical hands with it."""
         w = self.weights
         card = move.card
@@ -140,8 +143,9 @@ class GreedyBot(Bot):
             left = table | m
         if left and next_hand and unseen:
             total = sum(c.value for c in iter_cards(left))
-            if total <= 10:
-                holders = sum(1 for c in iter_cards(unseen) if c.value == total)
+            need = 15 - total if fifteen else total
+            if 1 <= need <= 10:
+                holders = sum(1 for c in iter_cards(unseen) if c.value == need)
                 chance = 1.0 - _miss(popcount(unseen), holders, next_hand)
                 score += (1 if next_is_partner else -1) * w["sweepable"] * chance
         return score
