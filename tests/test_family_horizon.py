@@ -217,3 +217,26 @@ def test_the_benchmark_runs_small():
     row = figures["rows"]["paranoid3-2deals"]
     assert row["40"]["mae"] == 0 and row["40"]["best_move_agrees"] == 1.0    # beyond the end: exact
     assert "paranoid3-2deals" in bench.report(figures)
+
+
+def test_maxn_takes_a_horizon_too():
+    searcher = new_searcher(4, family=True)
+    for seed in range(3):
+        state = walk(Rules(players=3), 40 + seed, 9)
+        exact = searcher.search(state, objective="maxn")
+        beyond = searcher.search(state, objective="maxn", horizon=9)
+        assert beyond.horizon is None and (beyond.lower, beyond.points, beyond.best) == \
+            (exact.lower, exact.points, exact.best)
+        cut = searcher.search(state, objective="maxn", horizon=3)
+        assert cut.horizon == 3 and cut.stop == 0 and cut.evaluations > 0 and len(cut.pv) == 3
+        assert len(cut.points) == 3 and all(p >= 0 for p in cut.points) and cut.end is None
+        assert cut.lower == cut.upper and cut.best
+
+
+def test_deepen_within_a_time_budget():
+    import time
+    start = Position.new_round(seed=8, rules=Rules(players=4, game="scientifico")).family_state()
+    t = time.perf_counter()
+    r = run_batch([start], want=WANT_ALL, family=True, deepen=True, time_limit=0.2)[0]
+    assert time.perf_counter() - t < 3.0            # the budget, with room for a loaded machine
+    assert r.stop == 0 and r.horizon is not None and r.horizon >= 4 and r.move_bounds
