@@ -395,6 +395,6 @@ def family_evaluate(object state, object root_seat=None):
     seat = s.to_move if root_seat is None else _small(root_seat, "root_seat", 0, g.players - 1)
     memset(&F, 0, sizeof(FSearch))
     f_search_set_game(&F, &g, F_TWO if g.nsides == 2 else F_PARANOID, seat)
-    f_expected_points(&s, &g, F.stock_mask[s.deals_left], e)
+    f_expected_points(&s, &g, g.side, g.nsides, F.stock_mask[s.deals_left], e)
     value = f_horizon_value(&F, &s)
     return tuple([e[seat] for seat in range(g.nsides)]), value

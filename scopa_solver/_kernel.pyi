@@ -269,3 +269,8 @@ class FamilySearcher:
     def set_ordering(self, killer_bonus: int, history_weight: int) -> None:
         """Move-ordering knobs (tuning): a killer move's bonus (default 300) and the weight of
         the history counts (1024: a count is a point; default 0)."""
+
+
+def family_eval_weights(**weights: float) -> dict:
+    """The static evaluation's weights (threat, held, take, primiera_width, leftover,
+    paranoid_teams, paranoid_card; ext/family_eval.pxi): set those given, return all. For measurements only."""

@@ -140,9 +140,10 @@ def test_evaluation_within_the_points_possible(game):
             piles[seats[0]] = play | sum(state.piles[s] for s in seats)
             most = family_score(piles, [0] * state.players, state.sides, state.rules)["points"][side]
             assert 0 <= e <= most + 0.6 + 1e-9, (side, e, most)
-        made = sum(state.scopas)
-        bound = max(expected) + made + 1
-        assert abs(value) <= bound
+        # a value never exceeds every point of the round to one side (scopas made, one more sweep)
+        everything = family_score([(1 << 40) - 1] + [0] * (state.players - 1), [0] * state.players,
+                                  state.sides, state.rules)["points"][0]
+        assert abs(value) <= everything + sum(state.scopas) + 1
         assert nsides == len(set(state.sides))
 
 
@@ -200,3 +201,42 @@ def test_deepen_reaches_exact_or_the_deepest_complete_horizon():
     assert deeper.horizon > budget[0].horizon
     tiny = run_batch([start], want=WANT_BEST, family=True, deepen=True, max_nodes=5)[0]
     assert tiny.stop == 1          # not even the first horizon completed: that search, stopped
+
+
+def test_the_benchmark_runs_small():
+    import importlib.util
+    import json
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_horizon.py"
+    spec = importlib.util.spec_from_file_location("test_bench_horizon", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert callable(bench.main)
+    figures = bench.run(["paranoid3-2deals"], count=3, horizons=(2, 40))
+    json.dumps(figures, allow_nan=False)
+    row = figures["rows"]["paranoid3-2deals"]
+    assert row["40"]["mae"] == 0 and row["40"]["best_move_agrees"] == 1.0    # beyond the end: exact
+    assert "paranoid3-2deals" in bench.report(figures)
+
+
+def test_maxn_takes_a_horizon_too():
+    searcher = new_searcher(4, family=True)
+    for seed in range(3):
+        state = walk(Rules(players=3), 40 + seed, 9)
+        exact = searcher.search(state, objective="maxn")
+        beyond = searcher.search(state, objective="maxn", horizon=9)
+        assert beyond.horizon is None and (beyond.lower, beyond.points, beyond.best) == \
+            (exact.lower, exact.points, exact.best)
+        cut = searcher.search(state, objective="maxn", horizon=3)
+        assert cut.horizon == 3 and cut.stop == 0 and cut.evaluations > 0 and len(cut.pv) == 3
+        assert len(cut.points) == 3 and all(p >= 0 for p in cut.points) and cut.end is None
+        assert cut.lower == cut.upper and cut.best
+
+
+def test_deepen_within_a_time_budget():
+    import time
+    start = Position.new_round(seed=8, rules=Rules(players=4, game="scientifico")).family_state()
+    t = time.perf_counter()
+    r = run_batch([start], want=WANT_ALL, family=True, deepen=True, time_limit=0.2)[0]
+    assert time.perf_counter() - t < 3.0            # the budget, with room for a loaded machine
+    assert r.stop == 0 and r.horizon is not None and r.horizon >= 4 and r.move_bounds
