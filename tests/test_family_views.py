@@ -284,6 +284,7 @@ def test_big_worlds_are_searched_to_a_horizon_within_the_budget() -> None:
     view = Position.new_round(seed=5, rules=Rules(players=4, game="scientifico")).view(0)
     s = suggest(view, worlds=4, seed=1, progress=False, threads=1, max_nodes=20_000)
     assert not s.exact and s.exact_worlds == 0 and s.horizon is not None and s.horizon >= 4
+    assert s.world_horizons == [s.horizon] * 4 and s.values.shape[0] == 4
     assert s.to_dict()["horizon"] == s.horizon and s.to_dict()["exact_worlds"] == 0
     assert f"horizon of {s.horizon}+ plies" in str(s)
     # the same worlds, each searched alone at the horizon each reached, give the same means
@@ -310,6 +311,7 @@ def test_late_family_worlds_are_exact_and_say_so() -> None:
     pos = small(Rules(players=4, game="scientifico"), 3, most=2000)
     s = suggest(pos.view(pos.to_move), worlds=10, seed=2, progress=False, threads=1)
     assert s.exact_worlds == s.worlds and s.horizon is None
+    assert s.world_horizons == [None] * s.worlds
 
 
 # --------------------------------------------------------------------------------------------

@@ -115,6 +115,7 @@ class Suggestion:
     values: Optional["np.ndarray"] = field(default=None, repr=False)  # worlds x moves, as `moves`
     exact_worlds: Optional[int] = None  # worlds searched to the end of the round (the rest: to a horizon)
     horizon: Optional[int] = None       # the shallowest horizon (plies) of a world not searched exactly
+    world_horizons: Optional[list] = field(default=None, repr=False)  # per row of `values`: None (exact) or plies
 
     @property
     def best(self) -> Move:
@@ -387,7 +388,8 @@ def _summarize(view: View, moves: list[Move], raws: list, exact: bool, seed: Opt
     if not solved:
         raise LimitError("the time limit ran out before a single world was solved: allow more time")
     values, nodes = value_matrix(moves, solved)
-    depths = [raw.horizon for raw in solved if getattr(raw, "horizon", None) is not None]
+    per_world = [getattr(raw, "horizon", None) for raw in solved]
+    depths = [h for h in per_world if h is not None]
     complete = exact and len(solved) == planned and not depths
     stats = _aggregate(moves, values, complete)
     order = sorted(range(len(moves)), key=lambda j: (-stats[j][0], -stats[j][3], str(moves[j])))
@@ -406,7 +408,7 @@ def _summarize(view: View, moves: list[Move], raws: list, exact: bool, seed: Opt
                       seed=seed, seconds=time.perf_counter() - start, nodes=nodes,
                       stopped="time" if len(solved) < len(raws) else None,
                       values=values[:, order], exact_worlds=k - len(depths),
-                      horizon=min(depths) if depths else None)
+                      horizon=min(depths) if depths else None, world_horizons=per_world)
 
 
 def _aggregate(moves: list[Move], values: "np.ndarray", complete: bool) -> list[tuple]:
