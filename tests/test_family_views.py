@@ -97,6 +97,12 @@ def test_views_round_trip_for_every_seat(name: str) -> None:
             assert (view.to_move, view.dealer, view.last_capturer) == (pos.to_move, pos.dealer, pos.last_capturer)
             others = sum(h for p, h in enumerate(pos.hands) if p != seat) | sum(c.mask for c in pos.stock)
             assert view.unseen == others
+            if view.is_my_turn():        # the seat's moves and sweeps, as the position has them
+                assert view.legal_moves() == pos.legal_moves()
+                assert [view.is_scopa(m) for m in pos.legal_moves()] == [pos.is_scopa(m) for m in pos.legal_moves()]
+            elif not view.is_round_over():
+                with pytest.raises(ViewError, match="hidden from player"):
+                    view.legal_moves()
             hands = text.split()[0].split("/")
             assert len(hands) == rules.players
             for p, part in enumerate(hands):     # every other hand written ?N (or - when empty)
@@ -305,6 +311,15 @@ def test_horizon_suggestions_do_not_depend_on_threads_or_warm_tables() -> None:
     assert runs[0]["horizon"] is not None
     for run in runs[1:]:
         assert run["moves"] == runs[0]["moves"] and run["horizon"] == runs[0]["horizon"]
+
+
+def test_time_limit_and_confidence_for_the_family() -> None:
+    view = Position.new_round(seed=4, rules=Rules(players=3)).view(0)
+    s = suggest(view, worlds=100_000, seed=1, progress=False, threads=1, time_limit=1.0, max_nodes=20_000)
+    assert s.stopped == "time" and 0 < s.worlds < 100_000 and not s.exact
+    pos = small(Rules(players=4), 5, most=2000)
+    c = suggest(pos.view(pos.to_move), worlds=1000, seed=1, progress=False, threads=1, confidence=2.0)
+    assert c.worlds <= 1000 and (c.stopped == "confidence" or c.worlds == min(1000, c.total_worlds))
 
 
 def test_late_family_worlds_are_exact_and_say_so() -> None:
