@@ -134,7 +134,6 @@ class Position(RoundState):
 
     __slots__ = ("hands", "stock", "_moves", "_state")
     _error = PositionError
-    _family = True
 
     def __init__(self, hands: tuple[CardsLike, ...] = ((), ()), table: CardsLike = (),
                  stock: CardsLike = (), captured: Optional[tuple[CardsLike, ...]] = None,

@@ -88,7 +88,6 @@ class View(RoundState):
 
     __slots__ = ("player", "hand", "hidden_hands", "stock_cards")
     _error = ViewError
-    _family = True
 
     def __init__(self, player: int, hand: CardsLike = (), table: CardsLike = (),
                  captured: Optional[tuple[CardsLike, ...]] = None, scopas: Optional[tuple[int, ...]] = None,
