@@ -174,6 +174,10 @@ def test_bad_keyword_views() -> None:
         View(0, hand="Ad", rules=scopone, opponent_cards=9)
     with pytest.raises(ViewError, match="player must be 0, 1, 2 or 3"):
         View(4, hand="Ad", rules=scopone)
+    with pytest.raises(ViewError, match="that is the player's own hand"):
+        View(0, hand="7c Rs 4b", table="3d 4c Ab Cs", hidden_hands=(3, 3))
+    assert View(0, hand="7c Rs 4b", table="3d 4c Ab Cs", hidden_hands=(0, 3)) == \
+        View(0, hand="7c Rs 4b", table="3d 4c Ab Cs", opponent_cards=3)
     with pytest.raises(ViewError, match="no deal of scopone"):
         View(0, hand="Ad 2d", table="Ac", rules=scopone)
 

@@ -67,10 +67,11 @@ class View(RoundState):
     on the table or in a pile is in the opponent's hand or the stock; the stock holds whole
     deals of six). `to_move` defaults to what the hand sizes imply, like `Position`.
 
-    For the family games (`rules.is_family` with more than two players) `hidden_hands` gives
-    the card count of every seat's hand, one per seat (the player's own entry 0: it is not
-    hidden); without it (and `stock_cards`) the counts follow from the deck and the deal
-    schedule when only one reading fits. `opponent_cards` is then the cards in all hidden hands.
+    With more than two players (docs/FAMILY.md) `hidden_hands` gives the card count of every
+    seat's hand, one per seat (the player's own entry 0: it is not hidden); without it (and
+    `stock_cards`) the counts follow from the deck, the turn and the deal schedule when only one
+    reading fits. `opponent_cards` is then the cards in all hidden hands. (With two players
+    `hidden_hands` may stand for `opponent_cards`.)
 
     >>> View(0, hand="7c Rs 4b", table="3d 4c 5s", dealer=1)
     Traceback (most recent call last):
@@ -109,6 +110,9 @@ class View(RoundState):
         if n == 2:
             if hidden_hands is not None:
                 hidden = per_seat(hidden_hands, "hidden_hands", ViewError, 2)
+                if hidden[self.player] != 0:
+                    raise ViewError(f"hidden_hands gives player {self.player} {excerpt(hidden[self.player])} "
+                                    "hidden cards, but that is the player's own hand (write 0)")
                 if opponent_cards is not None and opponent_cards != hidden[1 - self.player]:
                     raise ViewError("opponent_cards and hidden_hands disagree: give one of them")
                 opponent_cards = hidden[1 - self.player]
