@@ -4,8 +4,9 @@ On seeded positions whose exact values are affordable (random play from `Positio
 every position is solved exactly and searched to several horizons (plies below the position);
 per row and horizon: the mean absolute error of the value against the exact value, their
 correlation, how often the horizon search's chosen move (the first of its best moves, in the
-kernel's order) is an exact best move, and the median nodes and milliseconds of a search from a
-cleared table. Horizon "static" is the evaluation of the position itself, "score so far" the
+kernel's order) is an exact best move, the mean regret of that move (the exact value lost by
+playing it, in round points), and the median nodes and milliseconds of a search from a cleared
+table (the exact search's: the value and every optimal move). Horizon "static" is the evaluation of the position itself, "score so far" the
 round points the piles hold now (scopas included): the baseline the evaluation has to beat.
 Run from the repository root with PYTHONPATH=. so that the package of this checkout is measured.
 
@@ -23,7 +24,7 @@ from typing import Optional, Sequence
 
 from scopa_solver import Position, Rules
 from scopa_solver.kernel import (
-    WANT_BEST, family_evaluate, family_legal_moves, family_play, family_score, new_searcher,
+    WANT_ALL, WANT_BEST, family_evaluate, family_legal_moves, family_play, family_score, new_searcher,
 )
 
 # name: (rules, plies left: cards in hands + stock)
@@ -86,8 +87,9 @@ def _correlation(x: list, y: list) -> Optional[float]:
     return sxy / (sx * sy)
 
 
-def _summary(values: list, exact: list, agree: list, nodes: list, ms: list) -> dict:
+def _summary(values: list, exact: list, agree: list, nodes: list, ms: list, regret: list = ()) -> dict:
     return {"mae": statistics.fmean(abs(v - e) for v, e in zip(values, exact)),
+            "regret": statistics.fmean(regret) if regret else None,
             "bias": statistics.fmean(v - e for v, e in zip(values, exact)),
             "correlation": _correlation(values, exact),
             "best_move_agrees": statistics.fmean(agree) if agree else None,
@@ -103,7 +105,7 @@ def run(rows: Optional[Sequence[str]] = None, count: int = 20, seed: int = 2026,
     figures: dict = {"seed": seed, "positions": count, "rows": {}}
     for name in rows or list(ROWS):
         states = positions(name, count, seed)
-        exact, best, nodes, ms = [], [], [], []
+        exact, best, move_values, nodes, ms = [], [], [], [], []
         for state in states:
             searcher.clear()
             r = searcher.search(state, WANT_BEST)
@@ -111,20 +113,24 @@ def run(rows: Optional[Sequence[str]] = None, count: int = 20, seed: int = 2026,
             best.append(set(r.best))
             nodes.append(r.nodes)
             ms.append(1000 * r.seconds)
+            searcher.clear()
+            every = searcher.search(state, WANT_ALL)
+            move_values.append({m: lo for m, (lo, _) in zip(every.moves, every.move_bounds)})
         row = {"plies": ROWS[name][1], "exact": {"median_nodes": statistics.median(nodes),
                                                  "median_ms": statistics.median(ms)}}
         row["score so far"] = _summary([score_so_far(s) for s in states], exact, [], [], [])
         row["static"] = _summary([static_value(s) for s in states], exact, [], [], [])
         for h in horizons:
-            values, agree, nodes, ms = [], [], [], []
-            for state, good in zip(states, best):
+            values, agree, regret, nodes, ms = [], [], [], [], []
+            for state, good, value, by_move in zip(states, best, exact, move_values):
                 searcher.clear()
                 r = searcher.search(state, WANT_BEST, horizon=h)
                 values.append(r.lower)
                 agree.append(r.best[0] in good)
+                regret.append(value - by_move[r.best[0]])
                 nodes.append(r.nodes)
                 ms.append(1000 * r.seconds)
-            row[str(h)] = _summary(values, exact, agree, nodes, ms)
+            row[str(h)] = _summary(values, exact, agree, nodes, ms, regret)
         figures["rows"][name] = row
         if progress:
             print(report({"rows": {name: row}, "seed": seed, "positions": count}, header=False),
@@ -138,7 +144,7 @@ def report(figures: dict, header: bool = True) -> str:
         lines.append(f"{figures['positions']} positions a row, seed {figures['seed']}; values in round "
                      f"points; agree = the horizon's move is an exact best move")
         lines.append(f"{'row':17} {'horizon':>12} {'MAE':>5} {'bias':>6} {'corr':>5} {'agree':>6} "
-                     f"{'med nodes':>10} {'med ms':>8}")
+                     f"{'regret':>6} {'med nodes':>10} {'med ms':>8}")
     for name, row in figures["rows"].items():
         for key, s in row.items():
             if key in ("plies", "exact"):
@@ -147,10 +153,11 @@ def report(figures: dict, header: bool = True) -> str:
             agree = "" if s["best_move_agrees"] is None else f"{100 * s['best_move_agrees']:.0f}%"
             nodes = "" if s["median_nodes"] is None else f"{s['median_nodes']:.0f}"
             ms = "" if s["median_ms"] is None else f"{s['median_ms']:.2f}"
+            regret = "" if s["regret"] is None else f"{s['regret']:.2f}"
             lines.append(f"{name:17} {key:>12} {s['mae']:5.2f} {s['bias']:+6.2f} {corr:>5} {agree:>6} "
-                         f"{nodes:>10} {ms:>8}")
+                         f"{regret:>6} {nodes:>10} {ms:>8}")
         e = row["exact"]
-        lines.append(f"{name:17} {'exact':>12} {'':5} {'':6} {'':5} {'':6} {e['median_nodes']:10.0f} "
+        lines.append(f"{name:17} {'exact':>12} {'':5} {'':6} {'':5} {'':6} {'':6} {e['median_nodes']:10.0f} "
                      f"{e['median_ms']:8.2f}   ({row['plies']} plies left)")
     return "\n".join(lines)
 

@@ -216,6 +216,7 @@ def test_the_benchmark_runs_small():
     json.dumps(figures, allow_nan=False)
     row = figures["rows"]["paranoid3-2deals"]
     assert row["40"]["mae"] == 0 and row["40"]["best_move_agrees"] == 1.0    # beyond the end: exact
+    assert row["40"]["regret"] == 0 and row["2"]["regret"] >= 0
     assert "paranoid3-2deals" in bench.report(figures)
 
 
