@@ -189,9 +189,15 @@ def family_score(object piles, object scopas, object sides, object rules):
 cdef class FamilyResult(KernelResult):
     """A KernelResult for a family position: also `points`, every side's round points at the end
     of the pv (value objective, with WANT_PV) or the max^n vector (None when stopped or not
-    asked), `objective` ("value" or "maxn"), and `end` the (piles, scopas) the pv ends with."""
+    asked), `objective` ("value" or "maxn"), and `end` the (piles, scopas) the pv ends with.
+    `horizon`: None for an exact search, else the plies from the root where the search stopped
+    and scored the positions statically (the values are then estimates, the pv ends there, no
+    end and no points under "value", the max^n vector estimated); `evaluations` how many
+    static evaluations it made."""
     cdef readonly object points
     cdef readonly str objective
+    cdef readonly object horizon
+    cdef readonly uint64_t evaluations
     cdef object _end
 
     @property
@@ -265,9 +271,12 @@ cdef class FamilySearcher:
         """Ask a search running in another thread to stop soon (it reports an interrupt)."""
         self.F.S.abort = 1
 
-    cdef FamilyResult _convert(self, FRootResult* FR, const FGame* g, str objective):
+    cdef FamilyResult _convert(self, FRootResult* FR, const FGame* g, str objective, int horizon,
+                               uint64_t evaluations):
         cdef FamilyResult k = FamilyResult.__new__(FamilyResult)
         cdef int i
+        k.horizon = horizon if horizon > 0 else None
+        k.evaluations = evaluations
         k.R = FR.R
         FR.R.moves = NULL
         FR.R.is_best = NULL
@@ -277,25 +286,29 @@ cdef class FamilySearcher:
         k.objective = objective
         k.points = tuple([FR.points[i] for i in range(FR.nsides)]) if FR.has_points else None
         k._end = None
-        if FR.R.stop == STOP_NONE and FR.R.pv_len:
+        if FR.R.stop == STOP_NONE and FR.R.pv_len and horizon == 0:
             k._end = (tuple([FR.end_pile[i] for i in range(g.players)]),
                       tuple([FR.end_scopas[i] for i in range(g.players)]))
         return k
 
     def search(self, object pos, int want=WANT_BEST | WANT_PV, object max_nodes=0,
-               object time_limit=0.0, bint check_signals=True, str objective="value"):
+               object time_limit=0.0, bint check_signals=True, str objective="value",
+               object horizon=0):
         """Search one family position; see search_many."""
-        results = self.search_many([pos], want, max_nodes, time_limit, check_signals, objective)
+        results = self.search_many([pos], want, max_nodes, time_limit, check_signals, objective, horizon)
         if results[0].stop == STOP_INTERRUPT:
             raise KeyboardInterrupt
         return results[0]
 
     def search_many(self, list positions, int want=WANT_BEST | WANT_PV, object max_nodes=0,
-                    object time_limit=0.0, bint check_signals=False, str objective="value"):
+                    object time_limit=0.0, bint check_signals=False, str objective="value",
+                    object horizon=0):
         """Search many family positions with the GIL released; limits apply to each.
 
         objective "value": two sides the margin, three or more the paranoid value; "maxn": every
-        side's points with each seat maximising its own side's."""
+        side's points with each seat maximising its own side's. horizon: 0 (or None) searches
+        exactly; h > 0 stops h plies below the root and scores there by the static evaluation
+        (family_eval.pxi), unless the round ends within h plies (the result is then exact)."""
         cdef uint64_t node_limit = _count(max_nodes, "max_nodes")
         cdef double seconds = _seconds(time_limit)
         cdef int count = len(positions), i, status = 0, mode
@@ -303,6 +316,9 @@ cdef class FamilySearcher:
         cdef FGame* games = NULL
         cdef FRootResult* results = NULL
         cdef int* modes = NULL
+        cdef int* horizons = NULL
+        cdef uint64_t* evaluations = NULL
+        cdef int depth = 0 if horizon is None else _small(horizon, "horizon", 0, 1 << 20)
         cdef FSearch* F = &self.F
         if objective not in OBJECTIVES:
             raise ValueError(f"objective must be 'value' or 'maxn', not {objective[:20]!r}")
@@ -310,8 +326,11 @@ cdef class FamilySearcher:
         games = <FGame*>malloc((count + 1) * sizeof(FGame))
         results = <FRootResult*>calloc(count + 1, sizeof(FRootResult))
         modes = <int*>malloc((count + 1) * sizeof(int))
+        horizons = <int*>malloc((count + 1) * sizeof(int))
+        evaluations = <uint64_t*>calloc(count + 1, sizeof(uint64_t))
         try:
-            if states == NULL or games == NULL or results == NULL or modes == NULL:
+            if (states == NULL or games == NULL or results == NULL or modes == NULL
+                    or horizons == NULL or evaluations == NULL):
                 raise MemoryError("cannot allocate the batch")
             for i in range(count):
                 load_family(positions[i], &states[i], &games[i])
@@ -326,16 +345,27 @@ cdef class FamilySearcher:
             with nogil:
                 for i in range(count):
                     f_search_set_game(F, &games[i], modes[i], states[i].to_move)
+                    # the horizon as cards left, so that every search of the root (moves, pv)
+                    # cuts at the same positions; their values never meet exact ones in the table
+                    F.horizon_left = f_plies(F, &states[i]) - depth if depth > 0 else 0
+                    if F.horizon_left > 0:
+                        F.game_key = mix64(F.game_key ^ (0xA24BAED4963EE407ULL * <uint64_t>F.horizon_left))
+                        horizons[i] = depth
+                    else:
+                        F.horizon_left = 0
+                        horizons[i] = 0
+                    F.evaluations = 0
                     F.S.nodes = 0
                     F.S.deadline = monotonic() + seconds if seconds > 0 else 0.0
                     status = f_root_search(F, &states[i], want, &results[i])
+                    evaluations[i] = F.evaluations
                     if status != 0 or results[i].R.stop == STOP_INTERRUPT:
                         break
             if status != 0:
                 raise MemoryError("out of memory during the search")
             out = []
             for i in range(count):
-                out.append(self._convert(&results[i], &games[i], objective))
+                out.append(self._convert(&results[i], &games[i], objective, horizons[i], evaluations[i]))
                 if results[i].R.stop == STOP_INTERRUPT:
                     raise KeyboardInterrupt
             return out
@@ -346,3 +376,25 @@ cdef class FamilySearcher:
             free(games)
             free(results)
             free(modes)
+            free(horizons)
+            free(evaluations)
+
+
+def family_evaluate(object state, object root_seat=None):
+    """The horizon search's static evaluation of a family position (family_eval.pxi): every
+    side's expected round points (scopas made not included) and the value the "value" search
+    gives the position at a horizon, for its seat to move in a search rooted at `root_seat`'s
+    side (default: the seat to move): with two sides the expected margin of points to come,
+    with more the paranoid value (scopas made included)."""
+    cdef FSearch F
+    cdef FState s
+    cdef FGame g
+    cdef double e[FMAX_SEATS]
+    cdef int seat, value
+    load_family(state, &s, &g)
+    seat = s.to_move if root_seat is None else _small(root_seat, "root_seat", 0, g.players - 1)
+    memset(&F, 0, sizeof(FSearch))
+    f_search_set_game(&F, &g, F_TWO if g.nsides == 2 else F_PARANOID, seat)
+    f_expected_points(&s, &g, g.side, g.nsides, F.stock_mask[s.deals_left], e)
+    value = f_horizon_value(&F, &s)
+    return tuple([e[seat] for seat in range(g.nsides)]), value

@@ -94,7 +94,7 @@ cdef int f_root_value(FSearch* F, const FState* root, int want, FRootResult* FR)
 
     if (want & WANT_PV) and not S.stop:
         node = root[0]
-        while not f_round_over(&node) and R.pv_len < MAX_PV and not S.stop:
+        while not f_round_over(&node) and not f_at_horizon(F, &node) and R.pv_len < MAX_PV and not S.stop:
             moves = F.moves           # level 0 is free: the tests search from level 1
             n = f_generate_moves(&node, F.game.rules, moves)
             f_order_moves(&node, &F.game, moves, n, 0)
@@ -116,7 +116,7 @@ cdef int f_root_value(FSearch* F, const FState* root, int want, FRootResult* FR)
             value = value - r if F.team[node.to_move] == F.team[child.to_move] else r - value
         if S.stop:
             R.pv_len = 0
-        else:
+        elif not F.horizon_left:      # a horizon search's line ends mid-round
             f_result_end(F, &node, FR)
     return 0
 
@@ -182,7 +182,7 @@ cdef int f_root_maxn(FSearch* F, const FState* root, int want, FRootResult* FR) 
     FR.has_points = 1
     if want & WANT_PV:
         node = root[0]
-        while not f_round_over(&node) and R.pv_len < MAX_PV:
+        while not f_round_over(&node) and not f_at_horizon(F, &node) and R.pv_len < MAX_PV:
             moves = F.moves
             n = f_generate_moves(&node, F.game.rules, moves)
             me = F.game.side[node.to_move]

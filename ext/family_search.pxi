@@ -37,6 +37,9 @@ ctypedef struct FSearch:
     uint64_t killer[FMAX_PLIES][2]   # the last two moves that cut off at each ply
     int history[FMAX_SEATS][40]      # cutoffs by seat and card played, weighted by depth
     int killer_bonus, history_weight  # ordering knobs (set_ordering)
+    int horizon_left         # horizon search: nodes with this many cards left are scored by
+                             # family_eval.pxi (0: exact); its count is in game_key
+    uint64_t evaluations     # static evaluations made (horizon nodes)
 
 
 ctypedef struct FRootResult:
@@ -97,7 +100,7 @@ cdef uint64_t f_position_key(const FSearch* F, const FState* s) noexcept nogil:
                          ^ ZF_LAST[(F.game.side[s.last_capturer] if s.last_capturer >= 0 else -1) + 1] ^ F.game_key)
     cdef int scopas[FMAX_SEATS]
     side_piles(s, &F.game, piles)
-    if F.mode == F_TWO:
+    if F.mode == F_TWO and not F.horizon_left:     # the horizon's value needs the finer summary
         return key ^ mix64(piles_summary(piles[0], piles[1], F.game.rules,
                                          s.in_hands | s.table | F.stock_mask[d]))
     if F.mode == F_PARANOID:
@@ -275,6 +278,8 @@ cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) 
         return 0
     if s.in_hands == 0:                 # f_apply_move deals: the end of the round
         return f_leaf(F, s)
+    if F.horizon_left and f_at_horizon(F, s):
+        return f_horizon_value(F, s)
     if f_last_card_fast(F, s):
         return f_last_card_value(F, s)
     cards = popcount(s.in_hands)
@@ -373,6 +378,9 @@ cdef void f_maxn(FSearch* F, const FState* s, int ply, int* out) noexcept nogil:
         return
     if s.in_hands == 0:
         side_points(s, &F.game, False, out)
+        return
+    if F.horizon_left and f_at_horizon(F, s):
+        f_horizon_vector(F, s, out)
         return
     if f_last_card_fast(F, s):
         f_last_card_end(F, s, &child)

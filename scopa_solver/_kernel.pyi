@@ -212,6 +212,21 @@ class FamilyResult(KernelResult):
     def objective(self) -> str:
         """"value" or "maxn"."""
 
+    @property
+    def horizon(self) -> Optional[int]:
+        """None: exact; else the plies below the root where a horizon search scored positions
+        statically (values are estimates, the pv ends there, no end, no points under "value")."""
+
+    @property
+    def evaluations(self) -> int:
+        """Static evaluations the search made (0 when exact)."""
+
+
+def family_evaluate(pos: FamilyPosition, root_seat: Optional[int] = None) -> tuple[tuple[float, ...], int]:
+    """The horizon search's static evaluation: every side's expected round points (scopas made
+    not included) and the value a "value" search rooted at `root_seat` (default: the seat to
+    move) gives the position at a horizon, for its seat to move."""
+
 
 class FamilySearcher:
     """A family search context (the Searcher's methods, limits and table policy). One per thread."""
@@ -230,13 +245,15 @@ class FamilySearcher:
         """As Searcher.table_stats."""
 
     def search(self, pos: FamilyPosition, want: int = 3, max_nodes: int = 0, time_limit: float = 0.0,
-               check_signals: bool = True, objective: str = "value") -> FamilyResult:
+               check_signals: bool = True, objective: str = "value",
+               horizon: Optional[int] = 0) -> FamilyResult:
         """Search one family position; KeyboardInterrupt if interrupted."""
 
     def search_many(self, positions: list[FamilyPosition], want: int = 3, max_nodes: int = 0,
                     time_limit: float = 0.0, check_signals: bool = False,
-                    objective: str = "value") -> list[FamilyResult]:
-        """As Searcher.search_many, under `objective` ("value" or "maxn"; ValueError otherwise)."""
+                    objective: str = "value", horizon: Optional[int] = 0) -> list[FamilyResult]:
+        """As Searcher.search_many, under `objective` ("value" or "maxn"; ValueError otherwise);
+        `horizon` > 0 plies: scored statically there unless the round ends sooner (exact)."""
 
     def request_stop(self) -> None:
         """Ask a search running in another thread to stop; it raises KeyboardInterrupt there."""
@@ -252,3 +269,8 @@ class FamilySearcher:
     def set_ordering(self, killer_bonus: int, history_weight: int) -> None:
         """Move-ordering knobs (tuning): a killer move's bonus (default 300) and the weight of
         the history counts (1024: a count is a point; default 0)."""
+
+
+def family_eval_weights(**weights: float) -> dict:
+    """The static evaluation's weights (threat, held, take, primiera_width, leftover,
+    paranoid_teams, paranoid_card; ext/family_eval.pxi): set those given, return all. For measurements only."""

@@ -36,7 +36,8 @@ __all__ = ["KernelState", "PlayEvents", "legal_moves", "play", "score_piles", "r
            "STOP_REASONS", "VALUE_INF", "DEFAULT_TT_MB", "MAX_TT_MB", "check_tt_mb", "check_threads",
            "check_limits", "worker_count", "new_searcher", "borrow_searcher", "clear_tables", "pool_stats",
            "run_batch", "SearchInterrupted", "FamilyState", "family_legal_moves", "family_play", "family_score",
-           "FamilySearcher", "FamilyResult", "OBJECTIVES", "FAMILY_RULE_ALL"]
+           "FamilySearcher", "FamilyResult", "OBJECTIVES", "FAMILY_RULE_ALL", "family_evaluate",
+           "check_horizon", "DEEPEN_STEP"]
 
 Searcher = _kernel.Searcher
 KernelResult = _kernel.KernelResult
@@ -153,6 +154,15 @@ def family_score(piles: Sequence[int], scopas: Sequence[int], sides: Sequence[in
     return _kernel.family_score(piles, scopas, sides, rules)
 
 
+def family_evaluate(state: FamilyState, root_seat: Optional[int] = None) -> tuple[tuple[float, ...], int]:
+    """The horizon search's static evaluation (ext/family_eval.pxi; docs/family.md): every
+    side's expected round points from its pile and the cards still in play (scopas made not
+    included), and the value a "value" search rooted at `root_seat` (default: the seat to move)
+    gives the position at its horizon, for the seat to move: with two sides the expected margin
+    of points to come, with more the paranoid value (scopas made included)."""
+    return _kernel.family_evaluate(state, root_seat)
+
+
 # -- checks shared by every caller ----------------------------------------------------------------
 
 def _physical_mb() -> float:
@@ -203,6 +213,20 @@ def worker_count(threads: Optional[int], jobs: int, default: int = 1) -> int:
 
 
 _MAX_NODES = 2 ** 64 - 1
+_MAX_HORIZON = 64            # more plies than any round has: exact
+DEEPEN_STEP = 4              # run_batch(deepen=True): horizons 4, 8, 12, ... plies
+
+
+def check_horizon(horizon: Optional[int]) -> int:
+    """A horizon in plies as the kernel takes it: 0 for None or 0 (exact search), else a
+    positive whole number (one beyond the round's plies left is exact too); `LimitError`
+    otherwise."""
+    if horizon is None:
+        return 0
+    if not isinstance(horizon, int) or isinstance(horizon, bool) or horizon < 0:
+        raise LimitError(f"horizon must be None (exact) or a whole number of plies, 0 or more, "
+                         f"not {_short(horizon)}")
+    return min(horizon, _MAX_HORIZON)
 
 
 def check_limits(max_nodes: Optional[int], time_limit: Optional[float]) -> tuple[int, float]:
@@ -360,13 +384,41 @@ def _sigint_held() -> Iterator[None]:
         block(signal.SIG_SETMASK, old)
 
 
+def _deepen(searcher: Any, state: FamilyState, want: int, nodes: int, seconds: float,
+            deadline: Optional[float], signals: bool, objective: str, first: int) -> Any:
+    """Iterative deepening of one state to exact within its budget (run_batch's `deepen`)."""
+    start = time.monotonic()
+    end = start + seconds if seconds else math.inf
+    if deadline is not None:
+        end = min(end, deadline)
+    depth = first or DEEPEN_STEP
+    used = 0
+    best = None
+    while True:
+        left = end - time.monotonic()
+        if best is not None and (left <= 0 or (nodes and used >= nodes)):
+            return best
+        raw = searcher.search_many([state], want, nodes - used if nodes else 0,
+                                   max(left, 1e-6) if end < math.inf else 0.0, signals, objective, depth)[0]
+        used += raw.nodes
+        if raw.stop == 3:
+            raise KeyboardInterrupt
+        if raw.stop:
+            return best if best is not None else raw
+        if raw.horizon is None:
+            return raw
+        best = raw
+        depth += DEEPEN_STEP
+
+
 # -- the one batch scheduler ----------------------------------------------------------------------
 
 def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = None,
               time_limit: Optional[float] = None, deadline: Optional[float] = None,
               tt_mb: Optional[float] = None, threads: int = 1, total: Optional[int] = None,
               batch: Optional[int] = None, progress: Any = None,
-              family: bool = False, objective: str = "value") -> list:
+              family: bool = False, objective: str = "value", horizon: Optional[int] = None,
+              deepen: bool = False) -> list:
     """Search every state; the `KernelResult`s in order (None for a state never searched).
 
     `states` may be a lazy iterator: it is drawn from in batches, under a lock, only as workers
@@ -379,8 +431,18 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
     Ctrl-C, or the interpreter's exit, stops every worker within milliseconds and raises
     `SearchInterrupted`. `family`: the states are `FamilyState`s, searched by `FamilySearcher`s
     under `objective` ("value": the margin with two sides, the paranoid value with more;
-    "maxn"); the results are `FamilyResult`s."""
+    "maxn"); the results are `FamilyResult`s.
+
+    Family only: `horizon` plies (None/0: exact) stops each search that deep and scores the
+    positions there statically (`FamilyResult.horizon` says where; None: exact). `deepen`
+    searches each state at horizons `horizon` (default `DEEPEN_STEP`), then `DEEPEN_STEP` plies
+    deeper each time, until a search is exact or the state's `time_limit` / `max_nodes` (both
+    for all its searches together) or the `deadline` is spent; its result is the deepest
+    complete search (the first, stopped, if none completed)."""
     nodes, seconds = check_limits(max_nodes, time_limit)
+    depth = check_horizon(horizon)
+    if (depth or deepen) and not family:
+        raise RulesError("horizon search is for family states (family=True)")
     if objective not in OBJECTIVES:
         raise RulesError(f"objective must be one of {OBJECTIVES}, not {_short(objective)}")
     if not family and objective != "value":
@@ -443,8 +505,11 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
                 left = max(1e-6, deadline - time.monotonic())
                 limit = min(limit, left) if limit else left
             try:    # an interrupted batch raises (the kernel never returns a stop-3 result)
-                if family:
-                    raws = s.search_many(chunk, want, nodes, limit, signals, objective)
+                if deepen:
+                    raws = [_deepen(s, state, want, nodes, seconds, deadline, signals, objective, depth)
+                            for state in chunk]
+                elif family:
+                    raws = s.search_many(chunk, want, nodes, limit, signals, objective, depth)
                 else:
                     raws = s.search_many(chunk, want, nodes, limit, signals)
             except KeyboardInterrupt:

@@ -331,13 +331,13 @@ def test_hand_sizes_follow_the_turn_from_the_leader():
     assert Position(hands=("5c", "5b", "6s"), dealer=1, rules=r).to_move == 2
 
 
-def test_views_of_family_positions_are_refused():
+def test_views_of_family_positions_work():
+    # issue 15: the family has views (tests/test_family_views.py tests them in depth)
     pos = Position.new_round(seed=3, rules=Rules(players=3))
-    with pytest.raises(ViewError, match="issue 15"):
-        pos.view(0)
-    with pytest.raises(ViewError, match="issue 15"):
-        View.from_string("?3/?3/7c2s3s 7dAc5s7s -/-/- ?27 0/0/0 0 2 - players=3")
-    with pytest.raises(ViewError, match="issue 15"):
+    assert pos.view(2).to_string().startswith("?3/?3/")
+    view = View.from_string("?3/?3/7c2s3s 7dAc5s7s -/-/- ?27 0/0/0 0 2 - players=3")
+    assert view.player == 2 and view.hidden_hands == (3, 3, 0)
+    with pytest.raises(ViewError, match="the stock has 36 cards"):
         View(0, hand="7c", rules=Rules(capture="fifteen"))
 
 

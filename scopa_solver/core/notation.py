@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from .cards import Card, cards_text, split_card_text
-from ..errors import CardError, NotationError, RulesError, ViewError, excerpt
+from ..errors import CardError, NotationError, RulesError, excerpt
 from .rules import Rules
 
 _HIDDEN_RUN = re.compile(r"\?(\d+)")
@@ -104,8 +104,6 @@ def parse(text: str, hidden_ok: bool = False) -> Fields:
         rules = Rules.from_tokens(tokens[8:])
     except RulesError as exc:
         raise NotationError(str(exc)) from None
-    if hidden_ok and rules.is_family:
-        raise ViewError("views of the family games (more players, Scopa a 15) are not supported yet (issue 15)")
     n = rules.players
     hands = [_cards_field(h, f"hand {p}", hidden_ok) for p, h in enumerate(_parts(tokens[0], "hands", n))]
     table = _cards_field(tokens[1], "table", False)

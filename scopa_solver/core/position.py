@@ -137,7 +137,6 @@ class Position(RoundState):
 
     __slots__ = ("hands", "stock", "_moves", "_state")
     _error = PositionError
-    _family = True
 
     def __init__(self, hands: tuple[CardsLike, ...] = ((), ()), table: CardsLike = (),
                  stock: CardsLike = (), captured: Optional[tuple[CardsLike, ...]] = None,
@@ -317,17 +316,15 @@ class Position(RoundState):
         return RoundScore.of(self.piles[0], self.piles[1], self.scopas, self.rules)
 
     def view(self, player: int) -> "View":
-        """What `player` knows of this position: the own hand, the table, both piles, the scopas,
-        the turn, and only how many cards the opponent holds and the stock has (a `View`).
+        """What `player` knows of this position: the own hand, the table, every pile, the scopas,
+        the turn, and only how many cards each other hand and the stock hold (a `View`; in
+        the family games partners do not see each other's hands either).
 
         >>> pos = Position.new_round(seed=11)
         >>> pos.view(1).to_string()
         '?3/7c2s3s 7dAc5s7s -/- ?30 0/0 0 1 -'
         """
         from ..imperfect.view import View
-        if self.rules.is_family:
-            from ..errors import ViewError
-            raise ViewError("views of the family games (more players, Scopa a 15) are not supported yet (issue 15)")
         return View.from_position(self, player)
 
     def cards_in_play(self) -> int:

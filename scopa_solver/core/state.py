@@ -62,7 +62,6 @@ class RoundState:
 
     __slots__ = ("table", "piles", "scopas", "to_move", "dealer", "last_capturer", "rules")
     _error: type = ValueError           # the error type of the subclass
-    _family: bool = False               # does the subclass take the family games (more players, ...)?
 
     # -- what a subclass provides -------------------------------------------------------------
 
@@ -90,9 +89,6 @@ class RoundState:
         error = self._error
         if not isinstance(rules, Rules):
             raise error(f"rules must be a Rules value, not {type(rules).__name__}")
-        if rules.is_family and not self._family:
-            raise error(f"a {type(self).__name__} of the family games (more players, Scopa a 15) is "
-                        "not supported yet (issue 15)")
         n = rules.players
         captured = per_seat(captured, "captured", error, n)
         scopas = per_seat(scopas, "scopas", error, n)

@@ -43,7 +43,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from .. import kernel
-from ..errors import LimitError, excerpt
+from ..errors import LimitError, ViewError, excerpt
 from ..play.bots import GreedyBot, PIMCBot, view_seed
 from ..core.cards import ALL_MASK, iter_cards, popcount
 from .pimc import EXACT_LIMIT, solve_worlds, value_matrix
@@ -294,6 +294,9 @@ class InferenceBot(PIMCBot):
         return [p for p in plays + [play] if p.stock_cards == view.stock_cards]
 
     def choose(self, view: View) -> Move:
+        if view.rules.is_family:
+            raise ViewError("the opponent model is for two-player Scopa only, not the family game "
+                            f"{' '.join(view.rules.tokens())}: use PIMCBot (plain determinization) there")
         plays = self.observe(view)
         move = self._decide(view, plays)
         self._memory[view.player] = (view, move, plays)

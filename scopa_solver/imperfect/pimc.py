@@ -23,6 +23,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Optional, Union
@@ -38,7 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
 __all__ = ["suggest", "Suggestion", "MoveStats", "solve_worlds", "value_matrix", "DEFAULT_SAMPLES",
-           "EXACT_LIMIT"]
+           "EXACT_LIMIT", "FAMILY_WORLD_NODES"]
 
 DEFAULT_SAMPLES = 1000
 """Worlds sampled by default when there are too many to enumerate."""
@@ -46,6 +47,21 @@ DEFAULT_SAMPLES = 1000
 EXACT_LIMIT = 2000
 """`suggest` enumerates every world when there are at most this many (the start of the
 last-but-one deal has at most 84 x 20 = 1,680)."""
+
+FAMILY_WORLD_NODES = 250_000
+"""The node budget of one world's search in the family games (`suggest`'s default `max_nodes`
+there). The first world is searched to a horizon, deeper and deeper (4, 8, 12, ... plies), until
+the search is exact or the budget is spent, on a fresh table so that the depth reached is the
+same on every run; every world is then searched to that horizon (exact if the first was).
+Measured (docs/imperfect.md): solved
+exactly at the first play, a 3-player or a 4- or 6-player partnership Scopa world takes 0.3 to
+1 million nodes, 4 or 6 players each on their own or 3-player Scopa a 15 tens of millions,
+Scopone more, scientifico hours; with this budget a first-play scientifico world is scored at a
+horizon of 8 plies (about 0.3 s), a 3-player one at 24, and every world is exact from the last
+deals on (scientifico from about 5 cards a hand). Raise it for deeper, slower worlds."""
+
+_WORLD_SAFETY = 20     # a world may take this many times the budget at the probe's horizon
+_PROBE_TT_MB = 16.0    # the probe's own fresh table: its node counts, hence its horizon, reproducible
 
 _FIRST_CHUNK = 32
 _SHUFFLE_LIMIT = 1_000_000
@@ -97,6 +113,9 @@ class Suggestion:
     nodes: int
     stopped: Optional[str] = None   # "time" (time_limit) or "confidence" when a run stopped early
     values: Optional["np.ndarray"] = field(default=None, repr=False)  # worlds x moves, as `moves`
+    exact_worlds: Optional[int] = None  # worlds searched to the end of the round (the rest: to a horizon)
+    horizon: Optional[int] = None       # the shallowest horizon (plies) of a world not searched exactly
+    world_horizons: Optional[list] = field(default=None, repr=False)  # per row of `values`: None (exact) or plies
 
     @property
     def best(self) -> Move:
@@ -111,11 +130,15 @@ class Suggestion:
         """Plain data (JSON-ready): the view, a row per move, how the worlds were solved."""
         return {"view": self.view.to_string(), "best": str(self.best), "moves": [m.to_dict() for m in self.moves],
                 "exact": self.exact, "worlds": self.worlds, "total_worlds": self.total_worlds,
-                "seed": self.seed, "seconds": self.seconds, "nodes": self.nodes, "stopped": self.stopped}
+                "seed": self.seed, "seconds": self.seconds, "nodes": self.nodes, "stopped": self.stopped,
+                "exact_worlds": self.exact_worlds, "horizon": self.horizon}
 
     def __str__(self) -> str:
         head = f"{'move':<12} {'mean':>7} {'std':>6} {'stderr':>7} {'optimal':>8} {'margin>0':>8}"
         kind = "all worlds, exact" if self.exact else "sampled"
+        if self.horizon is not None:
+            kind = ("all worlds" if self.worlds == self.total_worlds else "sampled") + \
+                f"; {self.exact_worlds:,} exact, the rest to a horizon of {self.horizon}+ plies"
         tail = (f"{self.worlds:,} of {self.total_worlds:,} worlds ({kind}), {self.nodes:,} nodes, "
                 f"{self.seconds:.2f} s" + {None: "", "time": ", stopped by the time limit",
                    "confidence": ", stopped once the best move was clear"}.get(self.stopped, ""))
@@ -128,20 +151,30 @@ def _finite(x: float) -> Optional[float]:
 
 # -- solving many worlds --------------------------------------------------------------------------
 
-def solve_worlds(states: Iterable[kernel.KernelState], *, threads: Optional[int] = None,
+def solve_worlds(states: Iterable[Union[kernel.KernelState, kernel.FamilyState]], *, threads: Optional[int] = None,
                  time_limit: Optional[float] = None, progress: Any = None, tt_mb: Optional[float] = None,
-                 total: Optional[int] = None) -> list:
+                 total: Optional[int] = None, family: bool = False, max_nodes: Optional[int] = None,
+                 horizon: Optional[int] = None, deepen: bool = False) -> list:
     """Every root move's exact value in each world (kernel states; a lazy iterator is drawn from
     only as the workers get to it): the kernel's results in order, None for a world the
     `time_limit` left unsolved. Runs on the kernel face's one scheduler (`threads` workers,
-    None or 0: every core)."""
+    None or 0: every core). `family`: the states are `FamilyState`s (values: the margin of the
+    mover's side with two sides, the paranoid value with more). `max_nodes` bounds each world:
+    a world it cuts is a `LimitError` naming the budget. `horizon`, `deepen` (family only): each
+    world searched to that horizon, or deepened from it towards exact within its budget (see
+    `kernel.run_batch`; `FamilyResult.horizon` says where each world's search stopped)."""
     if isinstance(states, (list, tuple)):
         total = len(states)
     workers = kernel.worker_count(threads, total or kernel.check_threads(0), default=0)
     deadline = None if time_limit is None else time.monotonic() + kernel.check_limits(None, time_limit)[1]
     raws = kernel.run_batch(states, want=kernel.WANT_ALL, deadline=deadline, tt_mb=tt_mb,
                             threads=workers, total=total, batch=None if deadline is None else 8,
-                            progress=progress)
+                            progress=progress, family=family, max_nodes=max_nodes, horizon=horizon,
+                            deepen=deepen)
+    if any(raw is not None and raw.stop == 1 for raw in raws):
+        how = f"to a horizon of {horizon} plies" if horizon else "of exact search"
+        raise LimitError(f"a world needs more than max_nodes={max_nodes:,} nodes {how}: too many cards "
+                         "are still in play (raise max_nodes, or ask again later in the round)")
     return [raw if raw is not None and raw.stop == 0 else None for raw in raws]
 
 
@@ -166,7 +199,8 @@ def _plan(view: View, worlds: Union[None, int, str]) -> tuple[bool, int]:
 def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[int] = None,
             time_limit: Optional[float] = None, threads: Optional[int] = None,
             progress: Optional[bool] = None, tt_mb: Optional[float] = None,
-            confidence: Optional[float] = None) -> Suggestion:
+            confidence: Optional[float] = None, max_nodes: Optional[int] = None,
+            horizon: Optional[int] = None) -> Suggestion:
     """Every legal move of the view's player with its exact value averaged over the worlds.
 
     `worlds`: None enumerates every world when there are at most `EXACT_LIMIT` of them and
@@ -179,6 +213,19 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
     `confidence` (sampling only): solve 32 worlds, then double, and stop as soon as the best
     move leads every other by more than `confidence` paired standard errors (then `stopped` is
     "confidence" and `worlds` tells how many were solved; `worlds` is the most that are solved).
+
+    Every game of the family (docs/FAMILY.md) is suggested the same way, each world a
+    `FamilyState` searched by the family kernel, its value the margin of the player's side with
+    two sides (partnerships, Scopone, scientifico) and the paranoid value (own side's points
+    minus the best other side's) with three or more. Where a world cannot be solved exactly
+    within `max_nodes` (the node budget of one world, default `FAMILY_WORLD_NODES`; none for
+    two-player Scopa) it is searched to a horizon and scored there by the kernel's static
+    evaluation (docs/family.md): the first world is deepened from `horizon` plies (default 4)
+    by 4 at a time until exact or the budget is spent, and every world is then searched to the
+    horizon it reached (a fixed horizon gives the same values whatever the tables hold, so the
+    same seed still gives the same answer). `Suggestion.exact_worlds` counts the worlds solved
+    exactly (the round ends before the horizon) and `Suggestion.horizon` is the horizon of the
+    others. A first world whose first horizon does not fit the budget is a `LimitError`.
 
     >>> view = View.from_string("6dRsFb/?3 FdRc RdAc2c4c5c3s5sCs4bCbRb/Ad2d4d5d7dCd6c7cCc2s4s6s7s5b6b ?6 1/0 0 1 1")
     >>> s = suggest(view, progress=False)
@@ -206,6 +253,13 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
     if confidence is not None and not (isinstance(confidence, (int, float)) and confidence > 0):
         raise LimitError(f"confidence must be a positive number of standard errors, not {excerpt(confidence)}")
     seed = check_seed(seed)
+    family = view.rules.is_family
+    if max_nodes is None and family:
+        max_nodes = FAMILY_WORLD_NODES
+    kernel.check_limits(max_nodes, None)
+    if horizon is not None and not family:
+        raise LimitError("horizon search is for the family games: two-player worlds are solved exactly")
+    kernel.check_horizon(horizon)
     start = time.perf_counter()
     exact, count = _plan(view, worlds)
     moves = view.legal_moves()
@@ -225,17 +279,26 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
         states = view.sample_states(count, seed)      # lazy: drawn as the workers get to them
-    bar = progress_bar(count, "worlds", progress, unit="world")
     deadline = None if time_limit is None else time.monotonic() + time_limit
+    depth, budget = None, max_nodes
+    if family:
+        first = next(states)
+        states = itertools.chain([first], states)
+        depth = _probe_horizon(first, max_nodes, horizon, deadline)
+        budget = max_nodes * _WORLD_SAFETY
+    bar = progress_bar(count, "worlds", progress, unit="world")
     raws: list = []
     reason = None
     try:
         while len(raws) < count:
             chunk = count - len(raws) if confidence is None or exact else max(_FIRST_CHUNK, len(raws))
             chunk = min(chunk, count - len(raws))
+            if max_nodes is not None and not raws and not family:
+                chunk = 1       # the probe: a world over the budget is refused before many are tried
             left = None if deadline is None else max(1e-6, deadline - time.monotonic())
             part = solve_worlds(itertools.islice(states, chunk), threads=threads, time_limit=left,
-                                progress=bar, tt_mb=tt_mb, total=chunk)
+                                progress=bar, tt_mb=tt_mb, total=chunk, family=family, max_nodes=budget,
+                                horizon=depth)
             raws += part
             if len(part) < chunk or any(r is None for r in part):
                 reason = "time"
@@ -253,6 +316,35 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
     result = _summarize(view, moves, raws, exact and len(raws) == count, seed, start, count)
     result.stopped = result.stopped or reason
     return result
+
+
+def _probe_horizon(state: kernel.FamilyState, max_nodes: int, first: Optional[int],
+                   deadline: Optional[float]) -> int:
+    """The horizon for every world of a view: the first world deepened from `first` plies (by
+    `kernel.DEEPEN_STEP`) until exact (0) or `max_nodes` (for all its searches) is spent, on a
+    fresh table of its own, so that the same world always reaches the same horizon."""
+    searcher = kernel.new_searcher(_PROBE_TT_MB, family=True)
+    depth = kernel.check_horizon(first) or kernel.DEEPEN_STEP
+    used, reached = 0, None
+    signals = threading.current_thread() is threading.main_thread()
+    while True:
+        left = 0.0 if deadline is None else max(1e-6, deadline - time.monotonic())
+        raw = searcher.search_many([state], kernel.WANT_ALL, max_nodes - used, left, signals, "value", depth)[0]
+        used += raw.nodes
+        if raw.stop:
+            break
+        if raw.horizon is None:
+            return 0
+        reached = depth
+        depth += kernel.DEEPEN_STEP
+        if used >= max_nodes or (deadline is not None and time.monotonic() >= deadline):
+            break
+    if reached is None:
+        if raw.stop == 2:
+            raise LimitError("the time limit ran out before a single world was searched: allow more time")
+        raise LimitError(f"a world needs more than max_nodes={max_nodes:,} nodes even to a horizon of "
+                         f"{depth} plies (raise max_nodes)")
+    return reached
 
 
 def value_matrix(moves: list[Move], solved: list) -> tuple["np.ndarray", int]:
@@ -296,7 +388,9 @@ def _summarize(view: View, moves: list[Move], raws: list, exact: bool, seed: Opt
     if not solved:
         raise LimitError("the time limit ran out before a single world was solved: allow more time")
     values, nodes = value_matrix(moves, solved)
-    complete = exact and len(solved) == planned
+    per_world = [getattr(raw, "horizon", None) for raw in solved]
+    depths = [h for h in per_world if h is not None]
+    complete = exact and len(solved) == planned and not depths
     stats = _aggregate(moves, values, complete)
     order = sorted(range(len(moves)), key=lambda j: (-stats[j][0], -stats[j][3], str(moves[j])))
     best = order[0]
@@ -313,7 +407,8 @@ def _summarize(view: View, moves: list[Move], raws: list, exact: bool, seed: Opt
     return Suggestion(view=view, moves=rows, exact=complete, worlds=k, total_worlds=view.count_worlds(),
                       seed=seed, seconds=time.perf_counter() - start, nodes=nodes,
                       stopped="time" if len(solved) < len(raws) else None,
-                      values=values[:, order])
+                      values=values[:, order], exact_worlds=k - len(depths),
+                      horizon=min(depths) if depths else None, world_horizons=per_world)
 
 
 def _aggregate(moves: list[Move], values: "np.ndarray", complete: bool) -> list[tuple]:

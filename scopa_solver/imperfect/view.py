@@ -11,6 +11,20 @@ deal still in the stock the non-dealer's three cards and the dealer's three card
 canonical world is equally likely when the unseen cards are well shuffled; the count is the
 multinomial ``n! / (opponent_cards! * 3!^(2 * deals))``.
 
+The family games (docs/FAMILY.md: 3, 4 or 6 players, partnerships, Scopone, scientifico,
+Scopa a 15) have views too: one seat's hand, every hidden hand as a count (``?N`` in the
+notation; partners do not see each other's cards) and the stock's count. Their worlds fill the
+other seats' hands (in seat order), then each future deal's 3 cards per seat (in seat order).
+
+>>> import math
+>>> four = Position.new_round(seed=3, rules=Rules(players=4)).view(2)
+>>> four.to_string()
+'?3/?3/4cFs6b/?3 Ac2c2s3b -/-/-/- ?24 0/0/0/0 0 3 - players=4'
+>>> four.hidden_hands, four.stock_cards, four.count_worlds() == math.factorial(33) // math.factorial(3) ** 11
+((3, 3, 0, 3), 24, True)
+>>> View.from_string(four.to_string()) == four
+True
+
 >>> pos = Position.new_round(seed=11)
 >>> view = pos.view(0)
 >>> view.to_string()
@@ -26,7 +40,7 @@ True
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator, Optional, Sequence
+from typing import Any, Iterator, Optional, Sequence, Union
 
 from .. import kernel
 from ..core import notation
@@ -34,14 +48,13 @@ from ..core.cards import ALL_MASK, CardsLike, card_list, cards_text, iter_cards,
 from ..core.flow import check_seed
 from ..core.position import Move, MoveLike, Position
 from ..core.rules import Rules
-from ..core.state import RoundState, place_masks, whole
+from ..core.state import RoundState, per_seat, place_masks, whole
 from ..errors import DuplicateCardError, IllegalMoveError, LimitError, PositionError, ViewError, excerpt
 from . import worlds as _worlds
 
 __all__ = ["View"]
 
-_VIEW_TOKEN = re.compile(r"view=([01])")
-_PLACES = ("hand", "table", "pile 0", "pile 1")
+_VIEW_TOKEN = re.compile(r"view=([0-9])")
 MAX_SAMPLES = 10_000_000
 """The most worlds one call samples (`sample_states`, `sample_worlds`, `suggest`)."""
 
@@ -54,6 +67,12 @@ class View(RoundState):
     on the table or in a pile is in the opponent's hand or the stock; the stock holds whole
     deals of six). `to_move` defaults to what the hand sizes imply, like `Position`.
 
+    With more than two players (docs/FAMILY.md) `hidden_hands` gives the card count of every
+    seat's hand, one per seat (the player's own entry 0: it is not hidden); without it (and
+    `stock_cards`) the counts follow from the deck, the turn and the deal schedule when only one
+    reading fits. `opponent_cards` is then the cards in all hidden hands. (With two players
+    `hidden_hands` may stand for `opponent_cards`.)
+
     >>> View(0, hand="7c Rs 4b", table="3d 4c 5s", dealer=1)
     Traceback (most recent call last):
     ...
@@ -63,74 +82,158 @@ class View(RoundState):
     (3, 30, 0, 5)
     >>> [str(m) for m in v.legal_moves()]
     ['7cx3d+4c', 'RsxCs+Ab', '4bx4c']
+    >>> v = View(1, hand="7c Rs", table="3d 4c Ab Cs 5s 2b", dealer=2, rules=Rules(players=3))
+    >>> v.hidden_hands, v.to_move, v.to_string()
+    ((2, 0, 3), 2, '?2/7cRs/?3 3d4c5sCsAb2b -/-/- ?27 0/0/0 2 2 - players=3')
     """
 
-    __slots__ = ("player", "hand", "opponent_cards", "stock_cards")
+    __slots__ = ("player", "hand", "hidden_hands", "stock_cards")
     _error = ViewError
 
     def __init__(self, player: int, hand: CardsLike = (), table: CardsLike = (),
-                 captured: tuple[CardsLike, CardsLike] = ((), ()), scopas: tuple[int, int] = (0, 0),
-                 to_move: Optional[int] = None, dealer: int = 1, last_capturer: Optional[int] = None,
+                 captured: Optional[tuple[CardsLike, ...]] = None, scopas: Optional[tuple[int, ...]] = None,
+                 to_move: Optional[int] = None, dealer: Optional[int] = None, last_capturer: Optional[int] = None,
                  opponent_cards: Optional[int] = None, stock_cards: Optional[int] = None,
-                 rules: Rules = Rules()) -> None:
-        self.player = whole(player, "player", ViewError, (0, 1))
+                 rules: Rules = Rules(), hidden_hands: Optional[Sequence[int]] = None) -> None:
+        n = rules.players if isinstance(rules, Rules) else 2
+        self.player = whole(player, "player", ViewError, tuple(range(n)))
+        captured = ((),) * n if captured is None else captured
+        scopas = (0,) * n if scopas is None else scopas
+        dealer = n - 1 if dealer is None else dealer
         public = self._init_public(table, captured, scopas, to_move, dealer, last_capturer, rules)
-        masks = place_masks(_PLACES, [card_list(hand, "hand")] + public)
+        places = ("hand", "table") + tuple(f"pile {p}" for p in range(n))
+        masks = place_masks(places, [card_list(hand, "hand")] + public)
         self.hand = masks[0]
         self.table = masks[1]
-        self.piles = (masks[2], masks[3])
-        self.opponent_cards = whole(opponent_cards, "opponent_cards", ViewError, None) \
-            if opponent_cards is not None else None
+        self.piles = tuple(masks[2:])
         self.stock_cards = whole(stock_cards, "stock_cards", ViewError, None) if stock_cards is not None else None
-        self._count_hidden()
+        if n == 2:
+            if hidden_hands is not None:
+                hidden = per_seat(hidden_hands, "hidden_hands", ViewError, 2)
+                if hidden[self.player] != 0:
+                    raise ViewError(f"hidden_hands gives player {self.player} {excerpt(hidden[self.player])} "
+                                    "hidden cards, but that is the player's own hand (write 0)")
+                if opponent_cards is not None and opponent_cards != hidden[1 - self.player]:
+                    raise ViewError("opponent_cards and hidden_hands disagree: give one of them")
+                opponent_cards = hidden[1 - self.player]
+            opponent = whole(opponent_cards, "opponent_cards", ViewError, None) \
+                if opponent_cards is not None else None
+            self._count_hidden(opponent)
+        else:
+            if opponent_cards is not None:
+                raise ViewError(f"with {n} players give every hidden hand's count (hidden_hands), "
+                                "not opponent_cards")
+            self._count_family(hidden_hands)
         self._check()
 
-    def _count_hidden(self) -> None:
-        """Fill in or check the hidden counts against the 40-card deck."""
+    def _count_hidden(self, opponent_cards: Optional[int]) -> None:
+        """Fill in or check the two-player hidden counts against the 40-card deck."""
         own = popcount(self.hand)
         known = own + self.known_cards()
         hidden = 40 - known
-        for name in ("opponent_cards", "stock_cards"):
-            value = getattr(self, name)
+        for name, value in (("opponent_cards", opponent_cards), ("stock_cards", self.stock_cards)):
             if value is not None and not 0 <= value <= 40:
                 raise ViewError(f"{name} must be a whole number of cards from 0 to 40, not {excerpt(value)}")
-        if self.opponent_cards is None and self.stock_cards is None:
+        if opponent_cards is None and self.stock_cards is None:
             if hidden % 6 > 3:
                 raise ViewError(
                     f"{hidden} cards are hidden (40 less {known} known): that is not a hand of 0 to 3 "
                     "cards plus whole deals of six")
-            self.opponent_cards = hidden % 6
+            opponent_cards = hidden % 6
             self.stock_cards = hidden - hidden % 6
-        elif self.opponent_cards is None:
-            self.opponent_cards = hidden - self.stock_cards
+        elif opponent_cards is None:
+            opponent_cards = hidden - self.stock_cards
         elif self.stock_cards is None:
-            self.stock_cards = hidden - self.opponent_cards
-        opp, stock = self.opponent_cards, self.stock_cards
+            self.stock_cards = hidden - opponent_cards
+        opp, stock = opponent_cards, self.stock_cards
         if opp + stock != hidden or opp < 0 or stock < 0:
             raise ViewError(
                 f"the counts add up to {known + opp + stock} cards (hand {own}, opponent {opp}, "
                 f"table {popcount(self.table)}, piles {popcount(self.piles[0]) + popcount(self.piles[1])}, "
                 f"stock {stock}), not 40")
+        counts = [0, 0]
+        counts[1 - self.player] = opp
+        self.hidden_hands = tuple(counts)
 
-    def hand_sizes(self) -> tuple[int, int]:
+    def _count_family(self, hidden_hands: Optional[Sequence[int]]) -> None:
+        """Fill in or check the hidden counts of every seat's hand and of the stock (N players)."""
+        n, me = self.rules.players, self.player
         own = popcount(self.hand)
-        return (own, self.opponent_cards) if self.player == 0 else (self.opponent_cards, own)
+        known = own + self.known_cards()
+        hidden = 40 - known
+        if self.stock_cards is not None and not 0 <= self.stock_cards <= 40:
+            raise ViewError(f"stock_cards must be a whole number of cards from 0 to 40, not {excerpt(self.stock_cards)}")
+        if hidden_hands is None:
+            readings = [r for r in self._readings(own) if self.stock_cards in (None, hidden - sum(r))
+                        and 0 <= hidden - sum(r) <= 40 and (hidden - sum(r)) % (3 * n) == 0]
+            if not readings:
+                raise ViewError(
+                    f"{hidden} cards are hidden (40 less {known} known): no deal of {self.rules.game} with "
+                    f"{n} players leaves them in the other hands and whole deals of 3 per seat in the stock")
+            if len(readings) > 1:
+                raise ViewError(f"{hidden} hidden cards can be dealt to the other hands in several ways: "
+                                "give hidden_hands (or to_move)")
+            counts = readings[0]
+        else:
+            counts = per_seat(hidden_hands, "hidden_hands", ViewError, n)
+            counts = tuple(whole(c, f"hidden_hands of seat {p}", ViewError) for p, c in enumerate(counts))
+            if counts[me]:
+                raise ViewError(f"hidden_hands gives seat {me} {counts[me]} hidden cards, but that is "
+                                "the player's own hand (write 0: its cards are known)")
+            if any(not 0 <= c <= 40 for c in counts):
+                raise ViewError(f"hidden_hands must be whole numbers of cards from 0 to 40, not {excerpt(counts)}")
+        if self.stock_cards is None:
+            self.stock_cards = hidden - sum(counts)
+        if sum(counts) + self.stock_cards != hidden or self.stock_cards < 0:
+            raise ViewError(
+                f"the counts add up to {known + sum(counts) + self.stock_cards} cards (hand {own}, hidden hands "
+                f"{'/'.join(map(str, counts))}, table {popcount(self.table)}, piles "
+                f"{sum(map(popcount, self.piles))}, stock {self.stock_cards}), not 40")
+        self.hidden_hands = tuple(counts)
+
+    def _readings(self, own: int) -> list[tuple[int, ...]]:
+        """The hidden hands' counts that the deal schedule allows with the own hand of `own`
+        cards: along the playing order from the leader, the seats before the one to move hold
+        one card less than the rest (every seat's count 0 for the player)."""
+        n, me = self.rules.players, self.player
+        order = [(self.dealer + 1 + k) % n for k in range(n)]
+        out = []
+        for turn in range(n):                    # the seat to move is order[turn]
+            if self.to_move is not None and order[turn] != self.to_move:
+                continue
+            full = own + (1 if order.index(me) < turn else 0)
+            counts = [0] * n
+            for k, seat in enumerate(order):
+                counts[seat] = 0 if seat == me else full - (1 if k < turn else 0)
+            if min(counts[s] for s in range(n) if s != me) >= 0 and tuple(counts) not in out:
+                out.append(tuple(counts))
+        return out
+
+    @property
+    def opponent_cards(self) -> int:
+        """The cards in the hidden hands: the opponent's with two players, every other seat's
+        with more (`hidden_hands` has them seat by seat)."""
+        return sum(self.hidden_hands)
+
+    def hand_sizes(self) -> tuple[int, ...]:
+        sizes = list(self.hidden_hands)
+        sizes[self.player] = popcount(self.hand)
+        return tuple(sizes)
 
     def stock_size(self) -> int:
         return self.stock_cards
 
-    def _hand_texts(self) -> tuple[str, str]:
-        hands = ["", ""]
+    def _hand_texts(self) -> tuple[str, ...]:
+        hands = [notation.hidden_text(0, count) for count in self.hidden_hands]
         hands[self.player] = cards_text(self.hand)
-        hands[1 - self.player] = notation.hidden_text(0, self.opponent_cards)
-        return (hands[0], hands[1])
+        return tuple(hands)
 
     def _stock_text(self) -> str:
         return notation.hidden_text(0, self.stock_cards)
 
     def _key(self) -> tuple:
         return (self.player, self.hand, self.table, self.piles, self.scopas, self.to_move,
-                self.dealer, self.last_capturer, self.opponent_cards, self.stock_cards, self.rules)
+                self.dealer, self.last_capturer, self.hidden_hands, self.stock_cards, self.rules)
 
     # -- construction -------------------------------------------------------------------------
 
@@ -141,8 +244,9 @@ class View(RoundState):
         The position must account for all 40 cards."""
         if not isinstance(position, Position):
             raise TypeError(f"expected a Position, not {type(position).__name__}")
-        player = whole(player, "player", ViewError, (0, 1))
-        total = popcount(position.cards_in_play()) + popcount(position.piles[0]) + popcount(position.piles[1])
+        n = position.rules.players
+        player = whole(player, "player", ViewError, tuple(range(n)))
+        total = popcount(position.cards_in_play()) + sum(map(popcount, position.piles))
         if total != 40:
             raise ViewError(f"the position holds {total} cards; a view needs all 40 accounted for")
         view = object.__new__(cls)
@@ -154,10 +258,13 @@ class View(RoundState):
         view.to_move = position.to_move
         view.dealer = position.dealer
         view.last_capturer = position.last_capturer
-        view.opponent_cards = popcount(position.hands[1 - player])
+        view.hidden_hands = tuple(0 if p == player else popcount(h) for p, h in enumerate(position.hands))
         view.stock_cards = len(position.stock)
         view.rules = position.rules
-        view._count_hidden()
+        if n == 2:
+            view._count_hidden(view.hidden_hands[1 - player])
+        else:
+            view._count_family(view.hidden_hands)
         view._check()
         return view
 
@@ -187,36 +294,57 @@ class View(RoundState):
         if named:
             tokens.remove(named[0])
         f = notation.parse(" ".join(tokens), hidden_ok=True)
-        candidates = [p for p in (0, 1) if f.hidden_hands[p] == 0 and not f.hands[1 - p]]
+        n = f.rules.players
+        candidates = [p for p in range(n) if f.hidden_hands[p] == 0
+                      and not any(f.hands[q] for q in range(n) if q != p)]
         if named:
-            player = int(named[0][-1])
+            player = int(named[0][5:])
             if player not in candidates:
-                raise ViewError(f"view={player}: player {player}'s hand must be known and the "
-                                "opponent's hidden")
+                if n == 2:
+                    raise ViewError(f"view={player}: player {player}'s hand must be known and the "
+                                    "opponent's hidden")
+                raise ViewError(f"view={player}: seat {player}'s hand must be known and every other "
+                                "hand hidden")
         elif not candidates:
+            if n == 2:
+                raise ViewError(
+                    "a view shows the player's own hand with its cards and the opponent's as hidden "
+                    f"cards only ('?3'); got hands {excerpt(tokens[0])}")
             raise ViewError(
-                "a view shows the player's own hand with its cards and the opponent's as hidden cards "
+                "a view shows one seat's hand with its cards and every other hand as hidden cards "
                 f"only ('?3'); got hands {excerpt(tokens[0])}")
         else:
-            player = candidates[0] if len(candidates) == 1 else f.to_move
+            player = _default_player(candidates, f.to_move)
+            if player is None:
+                raise ViewError("no hand shows a card and several seats could be the player: "
+                                "name it with view=P")
         if any(c is not None for c in f.stock):
             raise ViewError("the stock is hidden in a view: write it as ?N (or - when it is empty)")
+        if n == 2:
+            return cls(player, hand=f.hands[player], table=f.table, captured=f.piles, scopas=f.scopas,
+                       to_move=f.to_move, dealer=f.dealer, last_capturer=f.last_capturer,
+                       opponent_cards=f.hidden_hands[1 - player], stock_cards=len(f.stock), rules=f.rules)
         return cls(player, hand=f.hands[player], table=f.table, captured=f.piles, scopas=f.scopas,
                    to_move=f.to_move, dealer=f.dealer, last_capturer=f.last_capturer,
-                   opponent_cards=f.hidden_hands[1 - player], stock_cards=len(f.stock), rules=f.rules)
+                   hidden_hands=f.hidden_hands, stock_cards=len(f.stock), rules=f.rules)
 
     def to_string(self) -> str:
         """The position notation with the hidden cards as ``?N``; `from_string` reads it back."""
         line = super().to_string()
-        if not self.hand and not self.opponent_cards and self.player != self.to_move:
-            line += f" view={self.player}"
+        if not self.hand:
+            candidates = [p for p, count in enumerate(self.hidden_hands) if count == 0]
+            if _default_player(candidates, self.to_move) != self.player:
+                line += f" view={self.player}"
         return line
 
     def to_dict(self) -> dict:
-        """Plain data (JSON-ready): the notation line and its fields."""
-        return {"view": self.to_string(), "player": self.player, "hand": cards_text(self.hand, ""),
-                "opponent_cards": self.opponent_cards, "stock_cards": self.stock_cards,
-                **self._public_dict()}
+        """Plain data (JSON-ready): the notation line and its fields (`hidden_hands` only for
+        the family games: with two players `opponent_cards` says it)."""
+        data = {"view": self.to_string(), "player": self.player, "hand": cards_text(self.hand, ""),
+                "opponent_cards": self.opponent_cards, "stock_cards": self.stock_cards}
+        if self.rules.players != 2:
+            data["hidden_hands"] = list(self.hidden_hands)
+        return {**data, **self._public_dict()}
 
     @classmethod
     def from_dict(cls, data: dict) -> "View":
@@ -229,33 +357,51 @@ class View(RoundState):
 
     @property
     def opponent(self) -> int:
+        """The other player (two players only: with more, see `hidden_hands`)."""
+        if self.rules.players != 2:
+            raise ViewError(f"a view of {self.rules.players} players has no single opponent: see hidden_hands")
         return 1 - self.player
 
     @property
     def unseen(self) -> int:
-        """Mask of the cards the player cannot see: the opponent's hand and the stock."""
-        return ALL_MASK & ~(self.hand | self.table | self.piles[0] | self.piles[1])
+        """Mask of the cards the player cannot see: the other hands and the stock."""
+        seen = self.hand | self.table
+        for pile in self.piles:
+            seen |= pile
+        return ALL_MASK & ~seen
 
     def is_my_turn(self) -> bool:
         """Is the view's player to move (and the round not over)?"""
         return self.to_move == self.player and not self.is_round_over()
 
     def group_sizes(self) -> list[int]:
-        """The sizes of the hidden groups a world fills: the opponent's hand, then each deal's
-        non-dealer and dealer parts (3 cards each)."""
-        return [self.opponent_cards] + [3] * (2 * self.deals_left)
+        """The sizes of the hidden groups a world fills: with two players the opponent's hand,
+        then each deal's non-dealer and dealer parts (3 cards each); in the family games every
+        other seat's hand in seat order, then each deal's 3 cards per seat in seat order."""
+        if not self.rules.is_family:
+            return [self.hidden_hands[1 - self.player]] + [3] * (2 * self.deals_left)
+        n = self.rules.players
+        return [c for p, c in enumerate(self.hidden_hands) if p != self.player] + [3] * (n * self.deals_left)
 
-    def state_of(self, groups: Sequence[int]) -> kernel.KernelState:
-        """The kernel state of the world whose hidden groups (see `group_sizes`) are these masks."""
-        hands = [0, 0]
-        hands[self.player] = self.hand
-        hands[1 - self.player] = groups[0]
-        deals = tuple((groups[i], groups[i + 1]) for i in range(1, len(groups), 2))
+    def state_of(self, groups: Sequence[int]) -> Union[kernel.KernelState, kernel.FamilyState]:
+        """The kernel state of the world whose hidden groups (see `group_sizes`) are these masks:
+        a `KernelState` for two-player Scopa, a `FamilyState` for the family games."""
         last = -1 if self.last_capturer is None else self.last_capturer
-        return kernel.KernelState(hands[0], hands[1], self.table, self.piles[0], self.piles[1], self.scopas[0],
-                                  self.scopas[1], self.to_move, self.dealer, last, deals, self.rules.flags)
+        if not self.rules.is_family:
+            hands = [0, 0]
+            hands[self.player] = self.hand
+            hands[1 - self.player] = groups[0]
+            deals = tuple((groups[i], groups[i + 1]) for i in range(1, len(groups), 2))
+            return kernel.KernelState(hands[0], hands[1], self.table, self.piles[0], self.piles[1], self.scopas[0],
+                                      self.scopas[1], self.to_move, self.dealer, last, deals, self.rules.flags)
+        n = self.rules.players
+        others = iter(groups[:n - 1])
+        hands = tuple(self.hand if p == self.player else next(others) for p in range(n))
+        deals = tuple(tuple(groups[i:i + n]) for i in range(n - 1, len(groups), n))
+        return kernel.FamilyState(n, hands, self.table, self.piles, self.scopas, self.to_move, self.dealer,
+                                  last, deals, self.rules.flags, self.rules.sides)
 
-    def any_world_state(self) -> kernel.KernelState:
+    def any_world_state(self) -> Union[kernel.KernelState, kernel.FamilyState]:
         """One world (the unseen cards in index order): for what does not depend on them."""
         return self.state_of(_worlds.cut([c.mask for c in iter_cards(self.unseen)], self.group_sizes()))
 
@@ -306,7 +452,7 @@ class View(RoundState):
         """`n` uniform draws of the hidden groups, lazily (see `sample_states`)."""
         return _worlds.sample_groups(self.unseen, self.group_sizes(), _check_samples(n), check_seed(seed))
 
-    def enumerate_states(self) -> Iterator[kernel.KernelState]:
+    def enumerate_states(self) -> Iterator[Union[kernel.KernelState, kernel.FamilyState]]:
         """Every canonical world as a kernel state, lazily, in a fixed order (`worlds` gives the
         same worlds as Positions). Mind `count_worlds()` before listing them all.
 
@@ -317,13 +463,13 @@ class View(RoundState):
         for groups in self.enumerate_groups():
             yield self.state_of(groups)
 
-    def sample_states(self, n: int, seed: Any = None) -> Iterator[kernel.KernelState]:
+    def sample_states(self, n: int, seed: Any = None) -> Iterator[Union[kernel.KernelState, kernel.FamilyState]]:
         """`n` worlds drawn uniformly (with replacement) as kernel states, lazily: nothing is
         made before it is asked for. The same seed gives the same worlds on every machine."""
         for groups in self.sample_groups(n, seed):
             yield self.state_of(groups)
 
-    def world_position(self, state: kernel.KernelState) -> Position:
+    def world_position(self, state: Union[kernel.KernelState, kernel.FamilyState]) -> Position:
         """The Position of a world's kernel state (each 3-card part of the stock in card order)."""
         return Position.from_kernel_state(state, self.rules)
 
@@ -351,9 +497,10 @@ class View(RoundState):
         """
         return [self.world_position(state) for state in self.sample_states(n, seed)]
 
-    def world(self, opponent_hand: CardsLike, stock: CardsLike = ()) -> Position:
+    def world(self, opponent_hand: Union[CardsLike, Sequence[Optional[CardsLike]]], stock: CardsLike = ()) -> Position:
         """The world in which the opponent holds `opponent_hand` and the stock is `stock` (in
-        deal order); an error if that is not consistent with the view.
+        deal order); an error if that is not consistent with the view. In the family games
+        `opponent_hand` gives every seat's hand, one per seat (the player's own entry None).
 
         >>> view = View.from_string("?/Fc 6d2b 3d5dFdCd6c3b4b6bFb/Ad2d7dRdAc2c3c5c7cCcRc2s3s5s6s7sCsAb5bCbRb ?6 0/1 1 0 1")
         >>> view.world("Rs", "As 4d 4s Fs 4c 7b").to_string()
@@ -363,25 +510,43 @@ class View(RoundState):
         ...
         scopa_solver.errors.ViewError: 6d is not hidden from player 1: the hidden cards are 4d4cAs4sFsRs7b
         """
-        opp = card_list(opponent_hand, "opponent hand")
+        n = self.rules.players
+        if n == 2:
+            given = [None, None]
+            given[1 - self.player] = opponent_hand
+        else:
+            given = list(per_seat(opponent_hand, "the hands of a world", ViewError, n))
+            if given[self.player] is not None and card_list(given[self.player], "own hand") != card_list(self.hand):
+                raise ViewError(f"seat {self.player}'s hand is known: give None (or its cards) for it")
+        hands: list[Any] = [self.hand if p == self.player else card_list(h, "opponent hand" if n == 2 else f"hand {p}")
+                              for p, h in enumerate(given)]
         cards = card_list(stock, "stock")
         unseen = self.unseen
-        for card in opp + cards:
+        for card in [c for p in range(n) if p != self.player for c in hands[p]] + cards:
             if not card.mask & unseen:
                 raise ViewError(f"{card} is not hidden from player {self.player}: the hidden cards are "
                                 f"{cards_text(unseen)}")
-        if len(opp) != self.opponent_cards or len(cards) != self.stock_cards:
-            raise ViewError(f"the view hides {self.opponent_cards} opponent cards and a stock of "
-                            f"{self.stock_cards}, not {len(opp)} and {len(cards)}")
-        hands = [(), ()]
-        hands[self.player] = self.hand
-        hands[1 - self.player] = opp
+        counts = tuple(0 if p == self.player else len(hands[p]) for p in range(n))
+        if counts != self.hidden_hands or len(cards) != self.stock_cards:
+            if n == 2:
+                raise ViewError(f"the view hides {self.opponent_cards} opponent cards and a stock of "
+                                f"{self.stock_cards}, not {counts[1 - self.player]} and {len(cards)}")
+            raise ViewError(f"the view hides hands of {'/'.join(map(str, self.hidden_hands))} cards and a stock "
+                            f"of {self.stock_cards}, not {'/'.join(map(str, counts))} and {len(cards)}")
         try:
-            return Position(hands=(hands[0], hands[1]), table=self.table, stock=cards, captured=self.piles,
+            return Position(hands=tuple(hands), table=self.table, stock=cards, captured=self.piles,
                             scopas=self.scopas, to_move=self.to_move, dealer=self.dealer,
                             last_capturer=self.last_capturer, rules=self.rules)
         except (PositionError, DuplicateCardError) as exc:
             raise ViewError(str(exc)) from None
+
+
+def _default_player(candidates: list[int], to_move: int) -> Optional[int]:
+    """The player a view line without ``view=P`` names: the one seat that can be it, else the
+    seat to move when it can (None: ambiguous)."""
+    if len(candidates) == 1:
+        return candidates[0]
+    return to_move if to_move in candidates else None
 
 
 def _check_samples(n: Any) -> int:

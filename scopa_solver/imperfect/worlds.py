@@ -1,5 +1,6 @@
 """The worlds of a view as combinatorics: the unseen cards cut into groups of known sizes (the
-hidden hand, then each future deal's non-dealer and dealer parts). Only which card goes to which
+hidden hand, then each future deal's non-dealer and dealer parts; in the family games every
+hidden hand, then each future deal's 3 cards per seat). Only which card goes to which
 group matters, never the order inside a group, so every canonical world is equally likely under
 a fair shuffle and there are ``n! / (size_1! * size_2! * ...)`` of them.
 

@@ -10,6 +10,10 @@ same to the player get the same move, and no hidden card can leak into a decisio
 - `PIMCBot`: the best move of `suggest` (determinization over the worlds of the view).
 - `OracleBot`: sees every card and plays the exact solver's move: the upper reference.
 
+Every bot plays every game of the family (docs/FAMILY.md), each seat deciding from its own
+view (partners do not see each other's hands); the opponent model (`InferenceBot`) is
+two-player only.
+
 >>> from scopa_solver import Position, play_round
 >>> result = play_round(Position.new_round(seed=4), GreedyBot(), RandomBot(seed=1))
 >>> result.final.is_round_over()
@@ -79,7 +83,10 @@ class GreedyBot(Bot):
       seven, `coin` / 2 for a coin, and 0.02 per primiera point (keep sevens, sixes and aces);
     - leaving a table that one card can sweep (its values add up to 10 or less) costs
       `sweepable` times the chance that the next hand to play holds such a card (from the
-      unseen cards; nothing when the round ends first).
+      unseen cards; nothing when the round ends first). In the family games the next hand is
+      the next seat's: an opponent's sweep chance costs, a partner's gains (with partnerships
+      the next seat is always an opponent, but a game may seat partners side by side). In
+      Scopa a 15 a table is sweepable by the card that brings it to 15.
 
     Ties go to the first move in text order. The ace sweep of `asso_piglia_tutto` is not
     foreseen (the moves themselves always follow the rules).
@@ -99,18 +106,25 @@ class GreedyBot(Bot):
 
     def scores(self, view: View) -> list[tuple[Move, float]]:
         """Every legal move with its heuristic score, best first."""
-        # the opponent plays next: with the cards it holds, or a fresh hand of 3 after a deal
-        next_hand = view.opponent_cards or (3 if view.stock_cards else 0)
-        out = [(move, self.move_score(move, view.table, view.is_scopa(move), view.unseen, next_hand))
-               for move in view.legal_moves()]
+        # the next seat plays next: with the cards it holds, or a fresh hand of 3 after a deal
+        n = view.rules.players
+        after = (view.player + 1) % n
+        next_hand = view.hidden_hands[after] or (3 if view.stock_cards else 0)
+        partner = view.rules.sides[after] == view.rules.sides[view.player]
+        fifteen = view.rules.capture == "fifteen"
+        out = [(move, self.move_score(move, view.table, view.is_scopa(move), view.unseen, next_hand, partner,
+                                      fifteen)) for move in view.legal_moves()]
         out.sort(key=lambda ms: (-ms[1], str(ms[0])))
         return out
 
-    def move_score(self, move: Move, table: int, scopa: bool, unseen: int, next_hand: int) -> float:
+    def move_score(self, move: Move, table: int, scopa: bool, unseen: int, next_hand: int,
+                   next_is_partner: bool = False, fifteen: bool = False) -> float:
         """The score of `move` played on `table` (a card mask): `scopa` tells whether it sweeps,
         `unseen` is the mask of the cards the mover cannot see and `next_hand` how many cards
-        the next hand to play will hold (0 when the round ends first). What `scores` adds up for
-        each legal move; the opponent model of `InferenceBot` scores hypothetical hands with it."""
+        the next hand to play will hold (0 when the round ends first); `next_is_partner` turns
+        its sweep chance from a cost into a gain, `fifteen` (Scopa a 15) makes a table sweepable
+        by the card that brings it to 15. What `scores` adds up for each legal move; the
+        opponent model of `InferenceBot` scores hypothetical hands with it."""
         w = self.weights
         card = move.card
         taken = sum(c.mask for c in move.captures)
@@ -129,10 +143,11 @@ class GreedyBot(Bot):
             left = table | m
         if left and next_hand and unseen:
             total = sum(c.value for c in iter_cards(left))
-            if total <= 10:
-                holders = sum(1 for c in iter_cards(unseen) if c.value == total)
+            need = 15 - total if fifteen else total
+            if 1 <= need <= 10:
+                holders = sum(1 for c in iter_cards(unseen) if c.value == need)
                 chance = 1.0 - _miss(popcount(unseen), holders, next_hand)
-                score -= w["sweepable"] * chance
+                score += (1 if next_is_partner else -1) * w["sweepable"] * chance
         return score
 
     def choose(self, view: View) -> Move:
@@ -153,7 +168,9 @@ class PIMCBot(Bot):
     With `confidence`, sampling stops early once the best move is that many paired standard
     errors ahead (see `suggest`), so `worlds` is then a cap, spent on the close decisions.
     The worlds are drawn from a seed made of the bot's `seed` and the view, so the bot is
-    reproducible and a pure function of what the player knows.
+    reproducible and a pure function of what the player knows. `max_nodes` is each world's
+    node budget (see `suggest`: in the family games a world that cannot be solved exactly
+    within it is searched to a horizon; default `FAMILY_WORLD_NODES` there, none with two players).
 
     >>> view = View.from_string("6dRsFb/?3 FdRc RdAc2c4c5c3s5sCs4bCbRb/Ad2d4d5d7dCd6c7cCc2s4s6s7s5b6b ?6 1/0 0 1 1")
     >>> str(PIMCBot(worlds=20, seed=1, threads=1).choose(view))
@@ -162,8 +179,10 @@ class PIMCBot(Bot):
 
     def __init__(self, worlds: int = 100, seed: int = 0, threads: Optional[int] = None,
                  exact_limit: int = EXACT_LIMIT, time_limit: Optional[float] = None,
-                 tt_mb: Optional[float] = None, confidence: Optional[float] = None) -> None:
+                 tt_mb: Optional[float] = None, confidence: Optional[float] = None,
+                 max_nodes: Optional[int] = None) -> None:
         self.worlds = worlds
+        self.max_nodes = max_nodes
         self.confidence = confidence
         self.seed = seed
         self.threads = threads
@@ -179,7 +198,7 @@ class PIMCBot(Bot):
         worlds: Union[int, str] = "all" if view.count_worlds() <= self.exact_limit else self.worlds
         return suggest(view, worlds=worlds, seed=view_seed(self.seed, view), threads=self.threads,
                        time_limit=self.time_limit, progress=False, tt_mb=self.tt_mb,
-                       confidence=self.confidence).best
+                       confidence=self.confidence, max_nodes=self.max_nodes).best
 
 
 class OracleBot(Bot):
@@ -218,16 +237,17 @@ class PhaseBot(Bot):
     """
 
     def __init__(self, early: Bot, late: Bot, late_deals: int = 3) -> None:
-        if not 0 <= late_deals <= 6:
+        if not isinstance(late_deals, int) or isinstance(late_deals, bool) or not 0 <= late_deals <= 6:
             raise ValueError(f"late_deals must be between 0 and 6, not {late_deals!r}")
         self.early, self.late, self.late_deals = early, late, late_deals
         self.name = f"{early.name}/{late.name}" + ("" if late_deals == 3 else f"@{late_deals}")
 
-    def _bot(self, stock_cards: int) -> Bot:
-        return self.late if stock_cards < 6 * self.late_deals else self.early
+    def _bot(self, state: Union[Position, View]) -> Bot:
+        # deals left in the stock, the one being played not counted (the same for every game)
+        return self.late if state.deals_left < self.late_deals else self.early
 
     def __call__(self, position: Position) -> Move:
-        return self._bot(len(position.stock))(position)     # the oracle needs the position
+        return self._bot(position)(position)     # the oracle needs the position
 
     def choose(self, view: View) -> Move:
-        return self._bot(view.stock_cards).choose(view)
+        return self._bot(view).choose(view)

@@ -112,6 +112,13 @@ class SearchResult:
         return list(self._pv)
 
     @property
+    def horizon(self) -> Optional[int]:
+        """None for an exact search; else the plies below the position where a horizon search
+        scored the positions by the static evaluation (docs/family.md): `value` and the moves
+        are then estimates, and the pv ends at the horizon."""
+        return getattr(self._raw, "horizon", None)
+
+    @property
     def objective(self) -> str:
         """What was searched: "value" (the margin; paranoid with three or more sides) or "maxn"."""
         return getattr(self._raw, "objective", "value")
@@ -184,7 +191,8 @@ class SearchResult:
                "tt_hits": self.tt_hits, "tt_stores": self.tt_stores, "tt_fill": self.tt_fill}
         if isinstance(self._raw, kernel.FamilyResult):     # the two-player data stays as it was
             points = self.points
-            out.update(objective=self.objective, points=None if points is None else list(points))
+            out.update(objective=self.objective, points=None if points is None else list(points),
+                       horizon=self.horizon)
         return out
 
     def __repr__(self) -> str:
@@ -192,8 +200,9 @@ class SearchResult:
             return (f"SearchResult(stopped={self.stopped!r}, lower={self.lower}, upper={self.upper}, "
                     f"nodes={self.nodes})")
         maxn = ", objective='maxn'" if self.objective == "maxn" else ""
+        horizon = f", horizon={self.horizon}" if self.horizon is not None else ""
         return (f"SearchResult(value={self.value}, best_moves=[{', '.join(map(str, self.best_moves))}], "
-                f"pv=[{' '.join(map(str, self.pv))}], nodes={self.nodes}{maxn})")
+                f"pv=[{' '.join(map(str, self.pv))}], nodes={self.nodes}{maxn}{horizon})")
 
 
 def _bound(x: int) -> Optional[int]:
@@ -214,18 +223,20 @@ def _check_objective(objective: str) -> str:
 
 def _run(positions: Sequence[Position], want: int, max_nodes: Optional[int],
          time_limit: Optional[float], tt_mb: Optional[float], threads: Optional[int],
-         objective: str = "value") -> list:
+         objective: str = "value", horizon: Optional[int] = None) -> list:
     """Search every position through the kernel face's scheduler; KernelResults in order.
     Two-player Scopa under "value" goes to the two-player kernel, everything else (the family
-    games, and max^n) to the family kernel; a batch that mixes them runs as two batches."""
+    games, max^n, horizon searches) to the family kernel; a batch that mixes them runs as two
+    batches."""
     _check_objective(objective)
+    depth = kernel.check_horizon(horizon)
     positions = [_check(p) for p in positions]
-    if objective == "value":
+    if objective == "value" and not depth:
         states = [p.kernel_state() for p in positions]
         if {type(state) for state in states} <= {kernel.KernelState}:     # the common case
             return kernel.run_batch(states, want=want, max_nodes=max_nodes, time_limit=time_limit,
                                     tt_mb=tt_mb, threads=kernel.worker_count(threads, len(states)))
-    family = [objective == "maxn" or p.rules.is_family for p in positions]
+    family = [objective == "maxn" or bool(depth) or p.rules.is_family for p in positions]
     results: list = [None] * len(positions)
     for kind in (True, False):
         index = [i for i, f in enumerate(family) if f == kind]
@@ -234,23 +245,35 @@ def _run(positions: Sequence[Position], want: int, max_nodes: Optional[int],
         states = [positions[i].family_state() if kind else positions[i].kernel_state() for i in index]
         workers = kernel.worker_count(threads, len(states))
         raws = kernel.run_batch(states, want=want, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb,
-                                threads=workers, family=kind, objective=objective)
+                                threads=workers, family=kind, objective=objective,
+                                horizon=depth if kind else None)
         for i, raw in zip(index, raws):
             results[i] = raw
     return results
 
 
 def solve(position: Position, *, max_nodes: Optional[int] = None, time_limit: Optional[float] = None,
-          tt_mb: Optional[float] = None, full_window: bool = False, objective: str = "value") -> SearchResult:
+          tt_mb: Optional[float] = None, full_window: bool = False, objective: str = "value",
+          horizon: Optional[int] = None) -> SearchResult:
     """The exact value, every optimal move and a principal variation of a known position.
 
     `max_nodes` / `time_limit` bound the work (then complete=False and lower/upper bound the
     value); `tt_mb` sizes the transposition table (0 switches it off); `full_window` replaces
     the zero-window driver by one full-window alpha-beta (for comparison); `objective` "value"
-    (the margin, paranoid with three or more sides) or "maxn" (see the module docstring).
-    Ctrl-C interrupts."""
+    (the margin, paranoid with three or more sides) or "maxn" (see the module docstring);
+    `horizon` plies (None: exact) searches that deep and scores there by the static evaluation
+    (through the family kernel, every game; `SearchResult.horizon` says whether it cut).
+    Ctrl-C interrupts.
+
+    >>> from scopa_solver import Rules
+    >>> early = Position.new_round(seed=7, rules=Rules(players=4, game="scientifico"))
+    >>> r = solve(early, horizon=4)
+    >>> r.horizon, len(r.pv), r.value is not None
+    (4, 4, True)
+    """
     want = kernel.WANT_BEST | kernel.WANT_PV | (kernel.FULL_WINDOW if full_window else 0)
-    return SearchResult(position, _run([position], want, max_nodes, time_limit, tt_mb, 1, objective)[0])
+    return SearchResult(position, _run([position], want, max_nodes, time_limit, tt_mb, 1, objective,
+                                       horizon)[0])
 
 
 def _move_values(raw: "kernel.KernelResult") -> list[MoveValue]:
@@ -264,28 +287,34 @@ def _move_values(raw: "kernel.KernelResult") -> list[MoveValue]:
 
 
 def analyze(position: Position, *, max_nodes: Optional[int] = None, time_limit: Optional[float] = None,
-            tt_mb: Optional[float] = None, objective: str = "value") -> list[MoveValue]:
+            tt_mb: Optional[float] = None, objective: str = "value",
+            horizon: Optional[int] = None) -> list[MoveValue]:
     """Every legal move with its exact value for the side to move, best first (under "maxn":
-    the mover's side's points after the move, every seat then maximising its own)."""
-    return _move_values(_run([position], kernel.WANT_ALL, max_nodes, time_limit, tt_mb, 1, objective)[0])
+    the mover's side's points after the move, every seat then maximising its own); with a
+    `horizon`, the values are the horizon search's estimates."""
+    return _move_values(_run([position], kernel.WANT_ALL, max_nodes, time_limit, tt_mb, 1, objective,
+                             horizon)[0])
 
 
 def solve_many(positions: Iterable[Position], *, threads: Optional[int] = None,
                max_nodes: Optional[int] = None, time_limit: Optional[float] = None,
-               tt_mb: Optional[float] = None, objective: str = "value") -> list[SearchResult]:
+               tt_mb: Optional[float] = None, objective: str = "value",
+               horizon: Optional[int] = None) -> list[SearchResult]:
     """`solve` for many positions in one call, the GIL released; `threads` workers (0: all cores).
-    Limits apply to each position. Results are identical to single calls."""
+    Limits (and `horizon`) apply to each position. Results are identical to single calls."""
     positions = list(positions)
-    runs = _run(positions, kernel.WANT_BEST | kernel.WANT_PV, max_nodes, time_limit, tt_mb, threads, objective)
+    runs = _run(positions, kernel.WANT_BEST | kernel.WANT_PV, max_nodes, time_limit, tt_mb, threads, objective,
+                horizon)
     return [SearchResult(p, raw) for p, raw in zip(positions, runs)]
 
 
 def analyze_many(positions: Iterable[Position], *, threads: Optional[int] = None,
                  max_nodes: Optional[int] = None, time_limit: Optional[float] = None,
-                 tt_mb: Optional[float] = None, objective: str = "value") -> list[list[MoveValue]]:
+                 tt_mb: Optional[float] = None, objective: str = "value",
+                 horizon: Optional[int] = None) -> list[list[MoveValue]]:
     """`analyze` for many positions in one call, the GIL released, `threads` workers."""
     positions = list(positions)
-    runs = _run(positions, kernel.WANT_ALL, max_nodes, time_limit, tt_mb, threads, objective)
+    runs = _run(positions, kernel.WANT_ALL, max_nodes, time_limit, tt_mb, threads, objective, horizon)
     return [_move_values(raw) for raw in runs]
 
 

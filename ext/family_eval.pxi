@@ -1,0 +1,266 @@
+# The static evaluation of the horizon search (docs/family.md, "Horizon search"): a family
+# position scored without searching it, in the exact search's units (round points), from what
+# is already captured and what is still in play (hands, table, stock; worlds are fully known).
+#
+# Every side gets its expected round points:
+#   - shares: side i takes each card still in play with probability p_i, its share of the seats
+#     (every seat plays as many cards), leaning EVAL_LEFTOVER cards' worth towards the dealer's
+#     side, which plays last and so tends to take what is left on the table at the end;
+#   - carte, denari: the lead of i over j at the end is then
+#     about normal around lead + (p_i - p_j) * left with variance left * (p_i + p_j - (p_i - p_j)^2),
+#     and a lead that cannot be caught (or reached) is certain. P(i has strictly the most) is the
+#     product of its pairwise chances (with two sides exactly the pairwise chance; ties: nobody);
+#   - primiera: per suit, the side's best card so far b and the best still in play u; it expects
+#     b + (u - b) * P(it takes one of the k cards in play better than b) = b + (u - b)(1 - (1-p)^k).
+#     A side whose least possible total beats another's most possible wins for sure; otherwise a
+#     logistic in the difference of the expected totals, its width growing with what is open;
+#   - settebello, re bello: the holder of the captured card; a card in a seat's hand goes to that
+#     side with EVAL_HELD; one on the table to the seat to move with EVAL_TAKE when it can take it
+#     (a card of that value, or 15 minus it under Scopa a 15); else by shares;
+#   - napola: a side with the ace, two and three of coins has its napola's points; one still
+#     missing some of them, none in another pile, expects 3 * p^missing;
+#   - scopa threat: the seat to move can sweep the table now (not the round's last play where
+#     that does not score): EVAL_THREAT points to its side.
+# Values: F_TWO the margin of the two sides' expected points to come (the scopas already made
+# are on the search's path). F_PARANOID scores the root side against the other sides pooled as
+# one team (share, piles and chances together: they play together against it), adds the scopas
+# made (the best other side's against the root side's) and takes EVAL_PARANOID_CARD off the
+# root side per card still to play (colluding opponents do better than a pooled share: the bias
+# measured without it grew with the cards left; 0.04 a card once the leftover lean is in). F_MAXN: every side's
+# expected points, rounded. The weights were set with benchmarks/bench_horizon.py
+# (family_eval_weights changes them for such measurements); values are whole points, as exact.
+# Cost: popcounts and a few erf/exp per side pair, only at horizon nodes.
+
+from libc.math cimport erf, exp, pow, sqrt, floor
+
+cdef double EVAL_THREAT = 0.6     # a sweep the seat to move can make now
+cdef double EVAL_HELD = 0.6       # settebello / re bello in a seat's hand: its side's chance
+cdef double EVAL_TAKE = 0.8       # on the table, the seat to move able to take it
+cdef double EVAL_PRIMIERA_WIDTH = 0.15   # logistic width per primiera point still open
+cdef double EVAL_LEFTOVER = 4.0   # cards in play expected to end with the dealer's side (measured)
+cdef int EVAL_PARANOID_TEAMS = 1  # paranoid: the other sides pool their chances (as they play)
+cdef double EVAL_PARANOID_CARD = 0.04  # paranoid: the root side's loss per card still to play (measured)
+
+
+def family_eval_weights(**weights):
+    """The static evaluation's weights (tuning: bench_horizon.py); set those given, return all."""
+    global EVAL_THREAT, EVAL_HELD, EVAL_TAKE, EVAL_PRIMIERA_WIDTH, EVAL_PARANOID_TEAMS
+    global EVAL_PARANOID_CARD, EVAL_LEFTOVER
+    for name, value in weights.items():
+        if name == "threat":
+            EVAL_THREAT = value
+        elif name == "held":
+            EVAL_HELD = value
+        elif name == "take":
+            EVAL_TAKE = value
+        elif name == "primiera_width":
+            EVAL_PRIMIERA_WIDTH = value
+        elif name == "paranoid_teams":
+            EVAL_PARANOID_TEAMS = value
+        elif name == "leftover":
+            EVAL_LEFTOVER = value
+        elif name == "paranoid_card":
+            EVAL_PARANOID_CARD = value
+        else:
+            raise ValueError(f"no evaluation weight {name!r}")
+    return dict(threat=EVAL_THREAT, held=EVAL_HELD, take=EVAL_TAKE, primiera_width=EVAL_PRIMIERA_WIDTH,
+                paranoid_teams=EVAL_PARANOID_TEAMS, paranoid_card=EVAL_PARANOID_CARD,
+                leftover=EVAL_LEFTOVER)
+
+# PRIMIERA_ABOVE[v]: the ranks (10-bit mask) whose primiera value is more than v.
+cdef uint16_t PRIMIERA_ABOVE[22]
+
+
+cdef void _init_eval() noexcept:
+    cdef int v, r
+    for v in range(22):
+        PRIMIERA_ABOVE[v] = 0
+        for r in range(10):
+            if PRIMIERA_VALUE[r] > v:
+                PRIMIERA_ABOVE[v] |= 1 << r
+
+_init_eval()
+
+
+cdef inline double count_beats(int lead, int left, double pi, double pj) noexcept nogil:
+    """P(side i ends a count category with strictly more than side j): i leads by `lead`,
+    `left` cards of the kind are still in play, each taken by i or j with shares pi, pj."""
+    cdef double d, var, mean
+    if lead > left:
+        return 1.0
+    if lead + left <= 0:
+        return 0.0
+    d = pi - pj
+    var = left * (pi + pj - d * d)
+    mean = lead + d * left
+    if var < 1e-9:
+        return 1.0 if mean >= 0.5 else 0.0
+    return 0.5 * (1.0 + erf((mean - 0.5) / sqrt(2.0 * var)))
+
+
+cdef inline double logistic(double x) noexcept nogil:
+    return 1.0 / (1.0 + exp(-x))
+
+
+cdef void special_card(const FState* s, const FGame* g, const int8_t* side, int nsides,
+                       const uint64_t* piles, const double* share, int card, double* out) noexcept nogil:
+    """Settebello or re bello: each side's chance of ending with `card`, added to out."""
+    cdef uint64_t bit = 1ULL << card
+    cdef int i, q, taker = -1, need
+    cdef double w = 0.0
+    for i in range(nsides):
+        if piles[i] & bit:
+            out[i] += 1.0
+            return
+    for q in range(g.players):
+        if s.hand[q] & bit:
+            taker = side[q]
+            w = EVAL_HELD
+    if s.table & bit:
+        need = 15 - CARD_VALUE[card] if g.rules & RULE_FIFTEEN else CARD_VALUE[card]
+        if 1 <= need <= 10 and (s.hand[s.to_move] & VALUE_CARDS[need]):
+            taker = side[s.to_move]
+            w = EVAL_TAKE
+    if taker >= 0:
+        out[taker] += w
+    for i in range(nsides):
+        out[i] += (1.0 - w) * share[i]
+
+
+cdef void f_expected_points(const FState* s, const FGame* g, const int8_t* side, int n, uint64_t stock,
+                            double* out) noexcept nogil:
+    """Every side's expected round points from its pile and the cards in play (scopas already
+    made not included; the seat to move's sweep threat and tempo included); `side`/`n` the
+    seats' sides as the evaluation groups them (the game's, or the paranoid search's teams)."""
+    cdef uint64_t piles[FMAX_SEATS]
+    cdef uint64_t play = s.in_hands | s.table | stock, rest, need, others
+    cdef double share[FMAX_SEATS]
+    cdef double prim[FMAX_SEATS]
+    cdef int cards[FMAX_SEATS]
+    cdef int coins[FMAX_SEATS]
+    cdef int low[FMAX_SEATS]
+    cdef int high[FMAX_SEATS]
+    cdef int i, j, suit, b, u, np, p
+    cdef int left = popcount(play), left_coins = popcount(play & COINS)
+    cdef bint zero = (g.rules & RULE_PRIMIERA_ZERO) != 0
+    cdef double pc, pd, pp, width, lean
+    for i in range(n):
+        share[i] = 0.0
+        out[i] = 0.0
+        piles[i] = 0
+    for p in range(g.players):
+        piles[side[p]] |= s.pile[p]
+    # every seat plays as many cards; the dealer's side plays last and so tends to take the
+    # table left at the end (EVAL_LEFTOVER of the cards in play)
+    lean = EVAL_LEFTOVER / left if left > EVAL_LEFTOVER else 0.0
+    for p in range(g.players):
+        share[side[p]] += (1.0 - lean) / g.players
+    share[side[s.dealer]] += lean
+    for i in range(n):
+        cards[i] = popcount(piles[i])
+        coins[i] = popcount(piles[i] & COINS)
+        prim[i] = 0.0
+        low[i] = 0          # the least primiera it can end with (-1000: it may still miss a suit)
+        high[i] = 0         # the most (-1000: it misses a suit for good)
+        for suit in range(4):
+            b = PRIMIERA_BEST[(piles[i] >> (10 * suit)) & 0x3FF]
+            rest = (play >> (10 * suit)) & 0x3FF
+            u = PRIMIERA_BEST[rest]
+            low[i] += b
+            high[i] += max(b, u)
+            prim[i] += b
+            if u > b:
+                prim[i] += (u - b) * (1.0 - pow(1.0 - share[i], popcount(rest & PRIMIERA_ABOVE[b])))
+            if b == 0 and not zero:
+                low[i] = -100000
+                if u == 0:
+                    high[i] = -100000
+        low[i] = max(low[i], -1000)
+        high[i] = max(high[i], -1000)
+    for i in range(n):
+        pc = pd = pp = 1.0
+        for j in range(n):
+            if j == i:
+                continue
+            pc *= count_beats(cards[i] - cards[j], left, share[i], share[j])
+            pd *= count_beats(coins[i] - coins[j], left_coins, share[i], share[j])
+            if high[i] < 0 or high[i] <= low[j]:
+                pp = 0.0
+            elif low[i] <= high[j]:
+                width = 1.0 + EVAL_PRIMIERA_WIDTH * ((high[i] - max(low[i], 0)) + (high[j] - max(low[j], 0)))
+                pp *= logistic((prim[i] - prim[j]) / width)
+        out[i] += pc + pd + pp
+    special_card(s, g, side, n, piles, share, SETTEBELLO, out)
+    if g.rules & RULE_RE_BELLO:
+        special_card(s, g, side, n, piles, share, KING_OF_COINS, out)
+    if g.rules & RULE_NAPOLA:
+        for i in range(n):
+            np = napola_points(piles[i])
+            if np:
+                out[i] += np
+                continue
+            need = 7 & ~piles[i]
+            others = 0
+            for j in range(n):
+                if j != i:
+                    others |= piles[j]
+            if not (need & others):
+                out[i] += 3.0 * pow(share[i], popcount(need))
+    if (can_sweep(s.table, s.table_value, s.hand[s.to_move], g.rules)
+            and (left - popcount(s.table) > 1 or (g.rules & RULE_LAST_SWEEP_COUNTS))):
+        out[side[s.to_move]] += EVAL_THREAT
+
+
+cdef inline int round_value(double v) noexcept nogil:
+    cdef int r = <int>floor(v + 0.5)
+    return max(-(VALUE_INF - 1), min(VALUE_INF - 1, r))
+
+
+cdef int f_horizon_value(FSearch* F, const FState* s) noexcept nogil:
+    """The static value of s for its seat to move, as f_alphabeta values it: F_TWO the expected
+    margin of points to come, F_PARANOID the root side's expected points (scopas made included)
+    minus the best other side's, negated for the other team."""
+    cdef double e[FMAX_SEATS]
+    cdef double best = -1e9, v
+    cdef int made[FMAX_SEATS]
+    cdef int i, me = F.game.side[s.to_move]
+    F.evaluations += 1
+    if F.mode == F_TWO:
+        f_expected_points(s, &F.game, F.game.side, 2, F.stock_mask[s.deals_left], e)
+        return round_value(e[me] - e[1 - me])
+    if EVAL_PARANOID_TEAMS:
+        # the other sides play as one team against the root side: score the two teams, and the
+        # best other side's scopas against the root side's
+        f_expected_points(s, &F.game, F.team, 2, F.stock_mask[s.deals_left], e)
+        for i in range(F.game.nsides):
+            made[i] = 0
+        for i in range(F.game.players):
+            made[F.game.side[i]] += s.scopas[i]
+        for i in range(F.game.nsides):
+            if i != F.root_side and made[i] > best:
+                best = made[i]
+        v = e[0] + made[F.root_side] - e[1] - best - EVAL_PARANOID_CARD * f_plies(F, s)
+        return round_value(v if F.team[s.to_move] == 0 else -v)
+    f_expected_points(s, &F.game, F.game.side, F.game.nsides, F.stock_mask[s.deals_left], e)
+    for i in range(F.game.players):
+        e[F.game.side[i]] += s.scopas[i]
+    for i in range(F.game.nsides):
+        if i != F.root_side and e[i] > best:
+            best = e[i]
+    v = e[F.root_side] - best
+    return round_value(v if F.team[s.to_move] == 0 else -v)
+
+
+cdef void f_horizon_vector(FSearch* F, const FState* s, int* out) noexcept nogil:
+    """F_MAXN: every side's expected points to come, rounded (scopas made not included)."""
+    cdef double e[FMAX_SEATS]
+    cdef int i
+    F.evaluations += 1
+    f_expected_points(s, &F.game, F.game.side, F.game.nsides, F.stock_mask[s.deals_left], e)
+    for i in range(F.game.nsides):
+        out[i] = max(0, round_value(e[i]))
+
+
+cdef inline bint f_at_horizon(const FSearch* F, const FState* s) noexcept nogil:
+    """Horizon search: s is as deep as the search goes (its cards left at the threshold)."""
+    return F.horizon_left > 0 and f_plies(F, s) <= F.horizon_left
