@@ -166,7 +166,7 @@ function seatName(b, p) {
 
 function sideName(b, side) {
   const seats = b.sides.map((s, p) => s === side ? p : null).filter((p) => p !== null);
-  return seats.length > 1 ? `side ${side}: seats ${seats.join(", ")}` : `side ${side}: seat ${seats[0]}`;
+  return seats.length > 1 ? `side ${side} (${seats.join("+")})` : `side ${side} (seat ${seats[0]})`;
 }
 
 function ringSeatHTML(b, p) {
