@@ -405,3 +405,11 @@ def test_three_players_what_the_server_refuses_is_a_message(browser, base_url):
          or d.find_elements(By.CSS_SELECTOR, "#hand0 svg.back"))
     if browser.find_element(By.ID, "error").is_displayed():
         assert "view" in text(browser, "#error")
+    # a game against a bot: refused readably until views and records of the family land
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="play"]').click()
+    Select(browser.find_element(By.ID, "play-game")).select_by_value("players=3")
+    assert len(Select(browser.find_element(By.ID, "seat")).options) == 3
+    browser.find_element(By.ID, "new-game-btn").click()
+    wait(browser, lambda d: d.find_element(By.ID, "error").is_displayed() or d.find_elements(By.CSS_SELECTOR, ".fseat"))
+    if browser.find_element(By.ID, "error").is_displayed():
+        assert "Traceback" not in text(browser, "#error") and "internal" not in text(browser, "#error")

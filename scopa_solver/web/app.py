@@ -114,7 +114,8 @@ def create_app() -> Any:
 
     @app.post("/api/play/new")
     def play_new(body: Any = Fields) -> dict:
-        return service.new_game(field(body, "bot", "random"), field(body, "seat", 0), field(body, "seed"))
+        return service.new_game(field(body, "bot", "random"), field(body, "seat", 0), field(body, "seed"),
+                                field(body, "rules"))
 
     @app.post("/api/play/move")
     def play_move(body: Any = Fields) -> dict:

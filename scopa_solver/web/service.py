@@ -138,7 +138,7 @@ def board(state: RoundState) -> dict:
         elif p == state.player:
             hands.append({"cards": _cards(state.hand), "hidden": 0})
         else:
-            hands.append({"cards": [], "hidden": state.opponent_cards})
+            hands.append({"cards": [], "hidden": state.hand_sizes()[p]})
     over = state.is_round_over()
     blind = isinstance(state, View) and state.to_move != state.player   # the opponent's moves are hidden
     legal = [] if over or blind else [str(m) for m in state.legal_moves()]
@@ -169,6 +169,8 @@ def game_name(rules: Rules) -> str:
 
 def _score(view: View) -> Any:
     from ..core.score import RoundScore
+    if view.rules.is_family:
+        return RoundScore.of_seats(view.piles, view.scopas, view.rules)
     return RoundScore.of(view.piles[0], view.piles[1], view.scopas, view.rules)
 
 
@@ -365,7 +367,8 @@ def _read_record(text: Any) -> Any:
 
 def _game_meta(record: Any) -> tuple[str, int, int]:
     meta = record.meta.get("web") if isinstance(record.meta, dict) else None
-    if (not isinstance(meta, dict) or meta.get("bot") not in BOTS or meta.get("seat") not in (0, 1)
+    if (not isinstance(meta, dict) or meta.get("bot") not in BOTS
+            or meta.get("seat") not in range(record.rules.players)
             or not isinstance(meta.get("seed"), int) or len(record.rounds) != 1):
         raise RecordError("not a game started on this board (its meta.web names the bot, seat and seed)")
     return meta["bot"], meta["seat"], meta["seed"]
@@ -393,17 +396,19 @@ def _advance(record: Any) -> dict:
             "score": pos.round_score().to_dict() if over else None}
 
 
-def new_game(bot: Any = "random", seat: Any = 0, seed: Any = None) -> dict:
-    """A new round against a bot (`BOTS`), the human in `seat`; the bot moves first when due."""
+def new_game(bot: Any = "random", seat: Any = 0, seed: Any = None, rules: Any = None) -> dict:
+    """A new round of the game of `rules` (two-player Scopa by default) against a bot (`BOTS`,
+    playing every other seat), the human in `seat`; the bot moves first when due."""
     from ..play.record import GameRecord, RoundRecord
     if bot not in BOTS:
         raise NotationError(f"unknown bot {excerpt(bot)}: choose {', '.join(BOTS)}")
-    seat = _whole(seat, "seat", 0, 1)
+    game = read_rules(rules)
+    seat = _whole(seat, "seat", 0, game.players - 1)
     seed = _seed(seed)
-    start = Position.new_round(seed=seed)
+    start = Position.new_round(seed=seed, rules=game)
     name = _bot(bot, seed).name
-    record = GameRecord(players=("you", name) if seat == 0 else (name, "you"), kind="rounds",
-                        meta={"web": {"bot": bot, "seat": seat, "seed": seed}})
+    record = GameRecord(rules=game, players=tuple("you" if p == seat else name for p in range(game.players)),
+                        kind="rounds", meta={"web": {"bot": bot, "seat": seat, "seed": seed}})
     record.add_round(RoundRecord.from_play(start))
     return _advance(record)
 

@@ -244,7 +244,7 @@ async function loadPosition(text, {analyse = true, played = null} = {}) {
   state.played = played;
   $("#notation").value = b.notation;
   setURL(b.notation);
-  $$(".view-btn").forEach((x) => x.classList.toggle("active", x.dataset.player === ""));
+  viewButtons(b.players);
   clearAnalysis();
   if (state.editing) switchTab("analysis");
   drawBoard(b);
@@ -320,6 +320,14 @@ async function showView(player) {
   drawBoard(b, state.viewPlayer === null ? "" : `player ${state.viewPlayer}'s view`);
 }
 
+// One view button a seat (the family's views are the server's to give or refuse).
+function viewButtons(players) {
+  const who = (p) => players === 2 ? `Player ${p}'s view` : `Seat ${p}'s view`;
+  $("#view-btns").innerHTML = `<button type="button" class="view-btn active" data-player="">Every card</button>` +
+    Array.from({length: players}, (_, p) => `<button type="button" class="view-btn" data-player="${p}">${who(p)}</button>`).join("");
+  $$(".view-btn").forEach((b) => b.addEventListener("click", () => guard(() => showView(b.dataset.player))));
+}
+
 async function runSuggest() {
   if (!state.base) throw new Error("no position on the board");
   const body = {position: state.base, worlds: Number($("#worlds").value), seed: Number($("#suggest-seed").value),
@@ -367,14 +375,15 @@ function drawGame(g) {
     `<li class="${e.name === "you" ? "you" : ""}">${esc(e.name)}: ${esc(e.move)}${e.scopa ? " (scopa!)" : ""}</li>`).join("");
   $("#play-after").hidden = !g.over;
   $("#play-result").textContent = g.over ? (() => {
-    const t = g.score.total, me = t[g.seat], bot = t[1 - g.seat];
+    const t = g.score.total, side = b.sides[g.seat], me = t[side];
+    const bot = Math.max(...t.filter((_, i) => i !== side));
     return `Round over: you ${me}, the bot ${bot}. ${me > bot ? "You win!" : me < bot ? "The bot wins." : "A draw."}`;
   })() : "";
 }
 
 async function newGame() {
   const g = await api("play/new", {bot: $("#bot").value, seat: Number($("#seat").value),
-                                   seed: Number($("#play-seed").value)}, "dealing");
+                                   seed: Number($("#play-seed").value), rules: $("#play-game").value}, "dealing");
   drawGame(g);
 }
 
@@ -705,9 +714,15 @@ async function start() {
     else if (ev.key === "End") { pvGo(state.pv.steps.length - 1); ev.preventDefault(); }
   });
   $("#tree-btn").addEventListener("click", () => guard(drawTree));
-  $$(".view-btn").forEach((b) => b.addEventListener("click", () => guard(() => showView(b.dataset.player))));
+  viewButtons(2);
   $("#suggest-btn").addEventListener("click", () => guard(runSuggest));
   $("#new-game-btn").addEventListener("click", () => guard(newGame));
+  $("#play-game").innerHTML = $("#deal-game").innerHTML;
+  $("#play-game").addEventListener("change", () => {
+    const m = /players=(\d)/.exec($("#play-game").value), n = m ? Number(m[1]) : 2;
+    $("#seat").innerHTML = n === 2 ? '<option value="0">player 0</option><option value="1">player 1 (dealer)</option>'
+      : Array.from({length: n}, (_, p) => `<option value="${p}">seat ${p}${p === n - 1 ? " (dealer)" : ""}</option>`).join("");
+  });
   $("#download-btn").addEventListener("click", downloadRecord);
   $("#review-game-btn").addEventListener("click", () => guard(async () => {
     $("#record-text").value = state.game.record;
