@@ -47,6 +47,7 @@ async function api(path, body, label, quiet = false) {
     const r = await fetch(`/api/${path}`, body === null ? {signal: ctl.signal}
       : {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body || {}), signal: ctl.signal});
     const data = await r.json().catch(() => ({error: `the server answered ${r.status}`}));
+    if (ctl.signal.aborted) throw new Cancelled("cancelled");   // cancelled while the answer was read
     if (!r.ok) throw new Error(data.error || `the server answered ${r.status}`);
     return data;
   } catch (e) {
@@ -707,6 +708,7 @@ async function start() {
   $("#pv-next").addEventListener("click", () => pvGo((state.pv ? state.pv.index : 0) + 1));
   $("#pv-last").addEventListener("click", () => pvGo(state.pv ? state.pv.steps.length - 1 : 0));
   document.addEventListener("keydown", (ev) => {
+    if (state.editing && ev.key === "Escape" && ed.selected) { ed.selected = null; drawEditor(); return; }
     if (isTyping() || !state.pv || state.editing) return;
     const moves = {ArrowLeft: -1, ArrowRight: 1};
     if (ev.key in moves) { pvGo(state.pv.index + moves[ev.key]); ev.preventDefault(); }
