@@ -312,6 +312,9 @@ def test_compose_builds_the_position_of_its_places(client):
     expected = Position(hands=("7d 2c", "3b 4c"), table="3s 4s", stock="Ad 2d 3d Ac Rb Cb")
     assert two["notation"] == expected.to_string() and two["stock_cards"] == ["Ad", "2d", "3d", "Ac", "Rb", "Cb"]
     assert post(client, "compose", {})["notation"] == Position().to_string()
+    # places as card text, as in the notation
+    text = post(client, "compose", {"hands": ["7d2c", "3b 4c"], "table": "3s4s", "piles": ["-", ""]})
+    assert text["notation"] == Position(hands=("7d 2c", "3b 4c"), table="3s 4s").to_string()
 
 
 @pytest.mark.parametrize("body, words", [
@@ -348,6 +351,8 @@ def test_compose_needs_a_json_object(client):
 @pytest.mark.parametrize("path, body, words", [
     ("analyze", {"position": START, "objective": "paranoid"}, "objective"),
     ("solve", {"position": START, "objective": 1}, "objective"),
+    ("solve", {"position": START, "objective": ["maxn"]}, "objective"),
+    ("play/new", {"bot": ["random"]}, "bot"),
     ("analyze", {"position": SMALL + " players=4"}, "four parts"),
     ("board", {"position": "7d/3c/Rb 3s4s -/- - 0/0 0 2 - players=3"}, "three parts"),
 ])

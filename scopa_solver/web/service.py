@@ -222,11 +222,12 @@ def deal(seed: Any = None, dealer: Any = None, rules: Any = None) -> dict:
     return out
 
 
-def _place(value: Any, what: str) -> list:
-    if value is None:
+def _place(value: Any, what: str) -> Union[str, list]:
+    """The cards of a place: a list of cards like '7d', or card text ('7d 2c', '7d2c', '-')."""
+    if value is None or (isinstance(value, str) and value.strip() in ("", "-")):
         return []
     if isinstance(value, str):
-        return _text(value, what).split() if value.strip() not in ("", "-") else []
+        return _text(value, what)
     if not isinstance(value, list) or len(value) > 40:
         raise PositionError(f"{what} must be a list of at most 40 cards like '7d', not {excerpt(value)}")
     return [_text(c, f"a card of {what}", 8) for c in value]
@@ -280,7 +281,7 @@ def _limits(time_limit: Any, max_nodes: Any) -> tuple[float, Optional[int]]:
 def _objective(value: Any) -> str:
     if value is None:
         return "value"
-    if value not in OBJECTIVES:
+    if not isinstance(value, str) or value not in OBJECTIVES:
         raise RulesError(f"objective must be 'value' or 'maxn', not {excerpt(value)}")
     return value
 
@@ -295,7 +296,8 @@ def analysis(text: Any, time_limit: Any = None, max_nodes: Any = None, objective
     complete = all(r.value is not None for r in rows)
     top = rows[0].value if rows and complete else None
     return {"position": pos.to_string(), "to_move": pos.to_move, "complete": complete, "objective": goal,
-            "side": None if pos.is_round_over() else pos.rules.sides[pos.to_move], "value": top, "moves": [{**r.to_dict(), "best": top is not None and r.value == top} for r in rows]}
+            "side": None if pos.is_round_over() else pos.rules.sides[pos.to_move], "value": top,
+            "moves": [{**r.to_dict(), "best": top is not None and r.value == top} for r in rows]}
 
 
 def principal_variation(text: Any, time_limit: Any = None, max_nodes: Any = None, objective: Any = None) -> dict:
@@ -400,7 +402,7 @@ def new_game(bot: Any = "random", seat: Any = 0, seed: Any = None, rules: Any = 
     """A new round of the game of `rules` (two-player Scopa by default) against a bot (`BOTS`,
     playing every other seat), the human in `seat`; the bot moves first when due."""
     from ..play.record import GameRecord, RoundRecord
-    if bot not in BOTS:
+    if not isinstance(bot, str) or bot not in BOTS:
         raise NotationError(f"unknown bot {excerpt(bot)}: choose {', '.join(BOTS)}")
     game = read_rules(rules)
     seat = _whole(seat, "seat", 0, game.players - 1)
