@@ -321,8 +321,9 @@ def test_build_a_position_by_putting_cards_into_places_and_analyse_it(browser, b
     browser.find_element(By.CSS_SELECTOR, '#palette .ed-card[data-card="3b"]').send_keys(Keys.ENTER)
     browser.find_element(By.ID, "place-hand1").send_keys(Keys.ENTER)
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, '#place-hand1 .ed-card[data-card="3b"]'))
-    for card in ("4c", "Rd"):
-        put(browser, card, "hand1")
+    browser.find_element(By.CSS_SELECTOR, '#palette .ed-card[data-card="4c"]').send_keys(Keys.ENTER, "1")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, '#place-hand1 .ed-card[data-card="4c"]'))
+    put(browser, "Rd", "hand1")
     for card in ("3s", "4s", "Fd"):
         put(browser, card, "table")
     put(browser, "Ad", "stock")
@@ -334,7 +335,8 @@ def test_build_a_position_by_putting_cards_into_places_and_analyse_it(browser, b
         put(browser, card, "stock")
     put(browser, "Rb", "pile0")
     wait(browser, lambda d: "last_capturer" in editor_says(d))
-    put(browser, "6c", "pile0")
+    browser.find_element(By.CSS_SELECTOR, '#palette .ed-card[data-card="6c"]').send_keys(Keys.ENTER, Keys.SHIFT, "0")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, '#place-pile0 .ed-card[data-card="6c"]'))
     Select(browser.find_element(By.ID, "ed-last")).select_by_value("0")
     box = browser.find_element(By.CSS_SELECTOR, '.ed-scopa[data-seat="0"]')
     box.clear()

@@ -637,6 +637,24 @@ async function edDeal() {
   edFromBoard(b);
 }
 
+// Keys for a chosen card: a seat's digit puts it in that hand (Shift+digit: that pile), T on the
+// table, S in the stock, U or Delete back to the palette, Esc lets go of it.
+function edKey(ev) {
+  const digit = /^Digit([0-9])$/.exec(ev.code), key = ev.key.toLowerCase();
+  let place;
+  if (digit && Number(digit[1]) < ed.players) place = `${ev.shiftKey ? "pile" : "hand"}${digit[1]}`;
+  else if (key === "t") place = "table";
+  else if (key === "s") place = "stock";
+  else if (key === "u" || key === "delete") place = null;
+  else if (key === "escape") { ed.selected = null; drawEditor(); return true; }
+  else return false;
+  const card = ed.selected;
+  edMove(card, place);
+  const again = document.querySelector(`#palette .ed-card[data-card="${card}"]`);
+  if (again) again.focus();      // back on the palette, for the next card
+  return true;
+}
+
 function edWire() {
   edReset(2);
   edForm();
@@ -708,7 +726,7 @@ async function start() {
   $("#pv-next").addEventListener("click", () => pvGo((state.pv ? state.pv.index : 0) + 1));
   $("#pv-last").addEventListener("click", () => pvGo(state.pv ? state.pv.steps.length - 1 : 0));
   document.addEventListener("keydown", (ev) => {
-    if (state.editing && ev.key === "Escape" && ed.selected) { ed.selected = null; drawEditor(); return; }
+    if (state.editing && ed.selected && !isTyping() && edKey(ev)) { ev.preventDefault(); return; }
     if (isTyping() || !state.pv || state.editing) return;
     const moves = {ArrowLeft: -1, ArrowRight: 1};
     if (ev.key in moves) { pvGo(state.pv.index + moves[ev.key]); ev.preventDefault(); }
