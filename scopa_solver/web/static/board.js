@@ -557,6 +557,7 @@ function edOptions(sel, items, value) {
 function edForm() {
   const seats = Array.from({length: ed.players}, (_, p) => [p, `seat ${p}`]);
   $("#ed-players").value = String(ed.players);
+  $("#ed-partnerships").closest("label").hidden = ed.players < 4;    // 2 or 3 players: every player a side
   edOptions($("#ed-dealer"), seats, ed.dealer);
   edOptions($("#ed-to-move"), [["", "as the hands say"], ...seats], ed.toMove);
   edOptions($("#ed-last"), [["", "nobody yet"], ...seats], ed.last);
@@ -573,7 +574,7 @@ function edRules() {
   if (ed.players !== 2) tokens.push(`players=${ed.players}`);
   if ($("#ed-game").value !== "scopa") tokens.push(`game=${$("#ed-game").value}`);
   if ($("#ed-capture").value !== "standard") tokens.push("capture=fifteen");
-  if (!$("#ed-partnerships").checked) tokens.push("partnerships=0");
+  if (!$("#ed-partnerships").checked && ed.players >= 4) tokens.push("partnerships=0");
   return [...tokens, ...$("#ed-extra").value.split(/\s+/).filter(Boolean)].join(" ");
 }
 
