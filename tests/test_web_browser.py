@@ -384,6 +384,23 @@ def test_a_scopone_position_by_its_link_shows_four_hands_and_the_values(browser,
     browser.execute_script("window.scrollTo(0, 0)")
     shot(browser, "board-scopone")
 
+    # the editor opens with the position on the board: four hands, four piles, the game's rules
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="edit"]').click()
+    wait(browser, lambda d: d.find_element(By.ID, "ed-notation").text == pos.to_string())
+    assert len(browser.find_elements(By.CSS_SELECTOR, '[id^="place-hand"]')) == 4
+    assert Select(browser.find_element(By.ID, "ed-game")).first_selected_option.get_attribute("value") == "scopone"
+    # a card from seat 0's hand onto the table: seat 0 has played, seat 1 is to move
+    def cards(mask):
+        return [str(c) for c in iter_cards(mask)]
+    played = cards(pos.hands[0])[0]
+    browser.find_element(By.CSS_SELECTOR, f'#place-hand0 .ed-card[data-card="{played}"]').click()
+    browser.find_element(By.ID, "place-table").click()
+    moved = Position(hands=[cards(pos.hands[0])[1:]] + [cards(h) for h in pos.hands[1:]],
+                     table=cards(pos.table) + [played], captured=[cards(p) for p in pos.piles], scopas=pos.scopas,
+                     dealer=pos.dealer, last_capturer=pos.last_capturer, rules=pos.rules)
+    wait(browser, lambda d: d.find_element(By.ID, "ed-notation").text == moved.to_string())
+    assert "seat 1 to move" in editor_says(browser)
+
 
 def test_three_players_what_the_server_refuses_is_a_message(browser, base_url):
     pos = late(Rules(players=3), 2, 9)
