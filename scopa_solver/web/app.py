@@ -86,16 +86,22 @@ def create_app() -> Any:
 
     @app.post("/api/deal")
     def deal(body: Any = Fields) -> dict:
-        return service.deal(field(body, "seed"), field(body, "dealer"))
+        return service.deal(field(body, "seed"), field(body, "dealer"), field(body, "rules"))
+
+    @app.post("/api/compose")
+    def compose(body: Any = Fields) -> dict:
+        field(body, "hands")         # a JSON object, else 400
+        return service.compose(body)
 
     @app.post("/api/analyze")
     def analyze(body: Any = Fields) -> dict:
-        return service.analysis(field(body, "position"), field(body, "time_limit"), field(body, "max_nodes"))
+        return service.analysis(field(body, "position"), field(body, "time_limit"), field(body, "max_nodes"),
+                                field(body, "objective"))
 
     @app.post("/api/solve")
     def solve(body: Any = Fields) -> dict:
         return service.principal_variation(field(body, "position"), field(body, "time_limit"),
-                                           field(body, "max_nodes"))
+                                           field(body, "max_nodes"), field(body, "objective"))
 
     @app.post("/api/tree")
     def tree(body: Any = Fields) -> dict:
@@ -108,7 +114,8 @@ def create_app() -> Any:
 
     @app.post("/api/play/new")
     def play_new(body: Any = Fields) -> dict:
-        return service.new_game(field(body, "bot", "random"), field(body, "seat", 0), field(body, "seed"))
+        return service.new_game(field(body, "bot", "random"), field(body, "seat", 0), field(body, "seed"),
+                                field(body, "rules"))
 
     @app.post("/api/play/move")
     def play_move(body: Any = Fields) -> dict:

@@ -10,6 +10,15 @@ without one are bounded by size (a review takes one round, at most 36 decisions;
 ['7dx3s+4s']
 >>> analysis("7d/3c 4s3s -/- - 0/0 0 1 -")["moves"]
 [{'move': '7dx3s+4s', 'value': 4, 'lower': 4, 'upper': 4, 'best': True}]
+
+Every game of the family (docs/family.md) works the same way; `compose` builds a position from
+its places (the board's editor), checked by `Position` itself:
+
+>>> b = compose({"hands": [["7d"], ["3c"], ["Rb"]], "table": ["4s", "3s"], "dealer": 2, "rules": "players=3"})
+>>> b["notation"], b["sides"], b["legal"]
+('7d/3c/Rb 3s4s -/-/- - 0/0/0 0 2 - players=3', [0, 1, 2], ['7dx3s+4s'])
+>>> analysis(b["notation"], objective="maxn")["moves"][0]
+{'move': '7dx3s+4s', 'value': 5, 'lower': 5, 'upper': 5, 'best': True}
 """
 from __future__ import annotations
 
@@ -21,12 +30,14 @@ from typing import Any, Optional, Union
 
 from ..core.cards import SUIT_NAMES, SUITS, RANKS, RANK_NAMES, iter_cards
 from ..core.position import Move, Position
+from ..core.rules import CAPTURES, GAMES, PLAYERS, Rules
 from ..core.state import RoundState
-from ..errors import LimitError, NotationError, RecordError, excerpt
+from ..errors import LimitError, NotationError, PositionError, RecordError, RulesError, excerpt
 from ..imperfect.view import View
 from ..search.solver import analyze, solve
 
-__all__ = ["LIMITS", "BOTS", "info", "read_state", "read_position", "board", "board_of", "deal", "analysis",
+__all__ = ["LIMITS", "BOTS", "OBJECTIVES", "info", "read_state", "read_position", "board", "board_of", "compose",
+           "deal", "analysis",
            "principal_variation", "tree_svg", "suggestion", "new_game", "game_move", "review_round"]
 
 LIMITS = {
@@ -41,6 +52,8 @@ LIMITS = {
     "bot_time": 5.0,          # seconds a PIMC bot may think per move
 }
 BOTS = {"random": "RandomBot", "greedy": "GreedyBot", "pimc": "PIMCBot(worlds=50)"}
+OBJECTIVES = {"value": "the margin (paranoid with three or more sides)",
+              "maxn": "max^n: each side maximises its own points"}
 _render_lock = threading.Lock()   # the matplotlib fallback draws with pyplot, which is not thread-safe
 
 
@@ -103,7 +116,8 @@ def info() -> dict:
     return {"version": __version__,
             "suits": [{"letter": s, "name": n, "colour": SUIT_COLOURS[s]} for s, n in zip(SUITS, SUIT_NAMES)],
             "ranks": [{"letter": r, "name": n} for r, n in zip(RANKS, RANK_NAMES)],
-            "bots": BOTS, "limits": LIMITS}
+            "bots": BOTS, "limits": LIMITS, "objectives": OBJECTIVES,
+            "family": {"players": list(PLAYERS), "games": list(GAMES), "captures": list(CAPTURES)}}
 
 
 def _cards(mask: int) -> list[str]:
@@ -111,30 +125,52 @@ def _cards(mask: int) -> list[str]:
 
 
 def board(state: RoundState) -> dict:
-    """Everything the board draws: hands (hidden cards as counts), table, piles with the score
-    so far, scopas, stock, turn, and the legal moves."""
-    score = state.round_score() if isinstance(state, Position) else _score(state)
+    """Everything the board draws: each seat's hand (hidden cards as counts), the table, each
+    seat's pile, the score so far (per side in the family games), scopas, stock, turn, the
+    rules, and the legal moves."""
+    known = isinstance(state, Position)
+    score = state.round_score() if known else _score(state)
+    rules = state.rules
     hands = []
-    for p in (0, 1):
-        if isinstance(state, Position):
+    for p in range(rules.players):
+        if known:
             hands.append({"cards": _cards(state.hands[p]), "hidden": 0})
         elif p == state.player:
             hands.append({"cards": _cards(state.hand), "hidden": 0})
         else:
-            hands.append({"cards": [], "hidden": state.opponent_cards})
+            hands.append({"cards": [], "hidden": state.hand_sizes()[p]})
     over = state.is_round_over()
     blind = isinstance(state, View) and state.to_move != state.player   # the opponent's moves are hidden
     legal = [] if over or blind else [str(m) for m in state.legal_moves()]
-    return {"notation": state.to_string(), "kind": "position" if isinstance(state, Position) else "view",
+    return {"notation": state.to_string(), "kind": "position" if known else "view",
             "player": getattr(state, "player", None), "hands": hands, "table": _cards(state.table),
             "piles": [_cards(p) for p in state.piles], "scopas": list(state.scopas),
-            "stock": state.stock_size(), "to_move": None if over else state.to_move, "dealer": state.dealer,
+            "stock": state.stock_size(), "stock_cards": [str(c) for c in state.stock] if known else None,
+            "to_move": None if over else state.to_move, "dealer": state.dealer,
             "last_capturer": state.last_capturer, "over": over, "legal": legal,
-            "score": score.to_dict()}
+            "players": rules.players, "sides": list(rules.sides), "family": rules.is_family,
+            "rules": rules.tokens(), "game": game_name(rules), "score": score.to_dict()}
+
+
+def game_name(rules: Rules) -> str:
+    """The game's name for people: "Scopa", "Scopone scientifico", "Scopa a 15, 3 players"...
+
+    >>> game_name(Rules()), game_name(Rules(players=4, game="scopone")), game_name(Rules(players=6))
+    ('Scopa', 'Scopone', 'Scopa, 6 players in 2 teams of 3')
+    """
+    name = {"scopa": "Scopa", "scopone": "Scopone", "scientifico": "Scopone scientifico"}[rules.game]
+    if rules.capture == "fifteen":
+        name += " a 15"
+    if rules.game == "scopa" and rules.players > 2:
+        teams = {4: " in 2 teams of 2", 6: " in 2 teams of 3"}.get(rules.players, "") if rules.partnerships else ""
+        name += f", {rules.players} players{teams}"
+    return name
 
 
 def _score(view: View) -> Any:
     from ..core.score import RoundScore
+    if view.rules.is_family:
+        return RoundScore.of_seats(view.piles, view.scopas, view.rules)
     return RoundScore.of(view.piles[0], view.piles[1], view.scopas, view.rules)
 
 
@@ -150,7 +186,7 @@ def board_of(text: Any, player: Any = None, moves: Any = None) -> dict:
         for move in moves:
             state = state.play(_text(move, "a move"))
     if player is not None:
-        player = _whole(player, "player", 0, 1)
+        player = _whole(player, "player", 0, state.rules.players - 1)
         if isinstance(state, View):
             if state.player != player:
                 raise NotationError(f"the text is player {state.player}'s view, not player {player}'s")
@@ -159,13 +195,81 @@ def board_of(text: Any, player: Any = None, moves: Any = None) -> dict:
     return board(state)
 
 
-def deal(seed: Any = None, dealer: Any = None) -> dict:
-    """The board of a new round shuffled from `seed` (a fresh seed when None)."""
+def read_rules(value: Any) -> Rules:
+    """The rule options of a request: notation tokens as one text (``"players=4 game=scopone"``)
+    or a list of them; none for two-player Scopa."""
+    if value is None:
+        return Rules()
+    if isinstance(value, str):
+        if len(value) > LIMITS["text"]:
+            raise LimitError(f"the rules are {len(value):,} characters long; at most {LIMITS['text']} are read")
+        tokens = value.split()
+    elif isinstance(value, list) and len(value) <= 20:
+        tokens = [_text(t, "a rule option") for t in value]
+    else:
+        raise RulesError(f"rules are option tokens like 'players=4 game=scopone' (text, or a list of "
+                         f"at most 20), not {excerpt(value)}")
+    return Rules.from_tokens(tokens)
+
+
+def deal(seed: Any = None, dealer: Any = None, rules: Any = None) -> dict:
+    """The board of a new round of the game of `rules` shuffled from `seed` (a fresh seed when None)."""
     seed = _seed(seed)
-    dealer = _whole(dealer, "dealer", 0, 1, 1)
-    out = board(Position.new_round(seed=seed, dealer=dealer))
+    game = read_rules(rules)
+    dealer = _whole(dealer, "dealer", 0, game.players - 1, game.players - 1)
+    out = board(Position.new_round(seed=seed, dealer=dealer, rules=game))
     out["seed"] = seed
     return out
+
+
+def _place(value: Any, what: str) -> Union[str, list]:
+    """The cards of a place: a list of cards like '7d', or card text ('7d 2c', '7d2c', '-')."""
+    if value is None or (isinstance(value, str) and value.strip() in ("", "-")):
+        return []
+    if isinstance(value, str):
+        return _text(value, what)
+    if not isinstance(value, list) or len(value) > 40:
+        raise PositionError(f"{what} must be a list of at most 40 cards like '7d', not {excerpt(value)}")
+    return [_text(c, f"a card of {what}", 8) for c in value]
+
+
+def compose(places: Any) -> dict:
+    """The board of a position given by its places (the board's editor): ``hands`` and
+    ``piles`` (one list of cards per seat), ``table``, ``stock`` (in deal order), ``scopas``
+    (per seat), ``dealer``, ``to_move`` (None: what the hand sizes imply), ``last_capturer`` and
+    ``rules`` (as `read_rules`). `Position` checks that the places can occur together; its
+    message says what cannot (a card twice, a hand size no deal reaches, a stock that does not
+    split into deals, the wrong seat to move...)."""
+    if not isinstance(places, dict):
+        raise PositionError("a position's places are a JSON object: hands, table, piles, stock, ...")
+    unknown = set(places) - {"hands", "table", "piles", "stock", "scopas", "dealer", "to_move",
+                             "last_capturer", "rules"}
+    if unknown:
+        raise PositionError(f"unknown field {excerpt(sorted(unknown)[0])}; the places are hands, table, "
+                            "piles, stock, scopas, dealer, to_move, last_capturer, rules")
+    rules = read_rules(places.get("rules"))
+    n = rules.players
+
+    def per_seat(name: str, default: Any) -> list:
+        value = places.get(name)
+        if value is None:
+            return [default] * n
+        if not isinstance(value, list) or len(value) != n:
+            raise PositionError(f"{name} must be a list of {n} entries, one per seat ({rules.players} players), "
+                                f"not {excerpt(value)}")
+        return value
+
+    seats = range(n)
+    hands = [_place(h, f"hand {p}") for p, h in zip(seats, per_seat("hands", None))]
+    piles = [_place(c, f"pile {p}") for p, c in zip(seats, per_seat("piles", None))]
+    scopas = [_whole(x, f"scopas of seat {p}", 0, 20, 0) for p, x in zip(seats, per_seat("scopas", 0))]
+    dealer = _whole(places.get("dealer"), "dealer", 0, n - 1, n - 1)
+    to_move = _whole(places.get("to_move"), "to_move", 0, n - 1)
+    last = _whole(places.get("last_capturer"), "last_capturer", 0, n - 1)
+    pos = Position(hands=tuple(hands), table=_place(places.get("table"), "the table"),
+                   stock=_place(places.get("stock"), "the stock"), captured=tuple(piles), scopas=tuple(scopas),
+                   to_move=to_move, dealer=dealer, last_capturer=last, rules=rules)
+    return board(pos)
 
 
 # -- exact analysis -------------------------------------------------------------------------------
@@ -174,28 +278,38 @@ def _limits(time_limit: Any, max_nodes: Any) -> tuple[float, Optional[int]]:
     return _time(time_limit), _whole(max_nodes, "max_nodes", 1, LIMITS["max_nodes"])
 
 
-def analysis(text: Any, time_limit: Any = None, max_nodes: Any = None) -> dict:
+def _objective(value: Any) -> str:
+    if value is None:
+        return "value"
+    if not isinstance(value, str) or value not in OBJECTIVES:
+        raise RulesError(f"objective must be 'value' or 'maxn', not {excerpt(value)}")
+    return value
+
+
+def analysis(text: Any, time_limit: Any = None, max_nodes: Any = None, objective: Any = None) -> dict:
     """Every legal move with its exact value for the side to move (or bounds, when a limit
     stopped the search), best first; the best moves flagged."""
     pos = read_position(text)
     seconds, nodes = _limits(time_limit, max_nodes)
-    rows = analyze(pos, time_limit=seconds, max_nodes=nodes)
+    goal = _objective(objective)
+    rows = analyze(pos, time_limit=seconds, max_nodes=nodes, objective=goal)
     complete = all(r.value is not None for r in rows)
     top = rows[0].value if rows and complete else None
-    return {"position": pos.to_string(), "to_move": pos.to_move, "complete": complete,
-            "value": top, "moves": [{**r.to_dict(), "best": top is not None and r.value == top} for r in rows]}
+    return {"position": pos.to_string(), "to_move": pos.to_move, "complete": complete, "objective": goal,
+            "side": None if pos.is_round_over() else pos.rules.sides[pos.to_move], "value": top,
+            "moves": [{**r.to_dict(), "best": top is not None and r.value == top} for r in rows]}
 
 
-def principal_variation(text: Any, time_limit: Any = None, max_nodes: Any = None) -> dict:
+def principal_variation(text: Any, time_limit: Any = None, max_nodes: Any = None, objective: Any = None) -> dict:
     """`solve`'s value and principal variation, with the board after each of its moves."""
     pos = read_position(text)
     seconds, nodes = _limits(time_limit, max_nodes)
-    result = solve(pos, time_limit=seconds, max_nodes=nodes)
+    result = solve(pos, time_limit=seconds, max_nodes=nodes, objective=_objective(objective))
     steps = [board(pos)]
     for move in result.pv:
         pos = pos.play(move)
         steps.append(board(pos))
-    return {**result.to_dict(), "steps": steps}
+    return {**result.to_dict(), "objective": result.objective, "steps": steps}
 
 
 def tree_svg(text: Any, max_nodes: Any = None) -> dict:
@@ -222,7 +336,7 @@ def suggestion(text: Any, player: Any = None, worlds: Any = None, seed: Any = No
     state = read_state(text)
     if player is None:
         player = state.player if isinstance(state, View) else state.to_move
-    player = _whole(player, "player", 0, 1)
+    player = _whole(player, "player", 0, state.rules.players - 1)
     if isinstance(state, Position):
         view = state.view(player)
     elif player != state.player:
@@ -255,7 +369,8 @@ def _read_record(text: Any) -> Any:
 
 def _game_meta(record: Any) -> tuple[str, int, int]:
     meta = record.meta.get("web") if isinstance(record.meta, dict) else None
-    if (not isinstance(meta, dict) or meta.get("bot") not in BOTS or meta.get("seat") not in (0, 1)
+    if (not isinstance(meta, dict) or meta.get("bot") not in BOTS
+            or meta.get("seat") not in range(record.rules.players)
             or not isinstance(meta.get("seed"), int) or len(record.rounds) != 1):
         raise RecordError("not a game started on this board (its meta.web names the bot, seat and seed)")
     return meta["bot"], meta["seat"], meta["seed"]
@@ -283,17 +398,19 @@ def _advance(record: Any) -> dict:
             "score": pos.round_score().to_dict() if over else None}
 
 
-def new_game(bot: Any = "random", seat: Any = 0, seed: Any = None) -> dict:
-    """A new round against a bot (`BOTS`), the human in `seat`; the bot moves first when due."""
+def new_game(bot: Any = "random", seat: Any = 0, seed: Any = None, rules: Any = None) -> dict:
+    """A new round of the game of `rules` (two-player Scopa by default) against a bot (`BOTS`,
+    playing every other seat), the human in `seat`; the bot moves first when due."""
     from ..play.record import GameRecord, RoundRecord
-    if bot not in BOTS:
+    if not isinstance(bot, str) or bot not in BOTS:
         raise NotationError(f"unknown bot {excerpt(bot)}: choose {', '.join(BOTS)}")
-    seat = _whole(seat, "seat", 0, 1)
+    game = read_rules(rules)
+    seat = _whole(seat, "seat", 0, game.players - 1)
     seed = _seed(seed)
-    start = Position.new_round(seed=seed)
+    start = Position.new_round(seed=seed, rules=game)
     name = _bot(bot, seed).name
-    record = GameRecord(players=("you", name) if seat == 0 else (name, "you"), kind="rounds",
-                        meta={"web": {"bot": bot, "seat": seat, "seed": seed}})
+    record = GameRecord(rules=game, players=tuple("you" if p == seat else name for p in range(game.players)),
+                        kind="rounds", meta={"web": {"bot": bot, "seat": seat, "seed": seed}})
     record.add_round(RoundRecord.from_play(start))
     return _advance(record)
 

@@ -14,6 +14,8 @@ const state = {
   game: null,        // the game against a bot (the API's answer)
   review: null,      // the last review (the API's answer)
   played: null,      // a reviewed decision's played move, marked in the move table
+  board: null,       // the board of `base` (the API's answer)
+  editing: false,    // the Edit tab is open: the board area shows the editor
 };
 
 // -- requests: one spinner, one Cancel for all -------------------------------------------------
@@ -38,22 +40,21 @@ function updateBusy(label) {
   box.hidden = false;
 }
 
-async function api(path, body, label) {
+async function api(path, body, label, quiet = false) {
   const ctl = new AbortController();
-  running.add(ctl);
-  updateBusy(label);
+  if (!quiet) { running.add(ctl); updateBusy(label); }
   try {
     const r = await fetch(`/api/${path}`, body === null ? {signal: ctl.signal}
       : {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body || {}), signal: ctl.signal});
     const data = await r.json().catch(() => ({error: `the server answered ${r.status}`}));
+    if (ctl.signal.aborted) throw new Cancelled("cancelled");   // cancelled while the answer was read
     if (!r.ok) throw new Error(data.error || `the server answered ${r.status}`);
     return data;
   } catch (e) {
     if (e.name === "AbortError") throw new Cancelled("cancelled");
     throw e;
   } finally {
-    running.delete(ctl);
-    updateBusy();
+    if (!quiet) { running.delete(ctl); updateBusy(); }
   }
 }
 
@@ -137,6 +138,8 @@ function seatHTML(b, p, clickable) {
 }
 
 function drawBoard(b, note = "", clickSeat = null) {
+  $("#board").classList.toggle("wide", b.players > 2);
+  if (b.players > 2) return drawRing(b, note);
   const total = b.score.total;
   const over = b.over ? `<div class="over" id="round-over">Round over: player 0 <b>${total[0]}</b>, player 1 <b>${total[1]}</b>` +
     ` (margin ${total[0] - total[1] >= 0 ? "+" : ""}${total[0] - total[1]} for player 0)</div>` : "";
@@ -147,6 +150,67 @@ function drawBoard(b, note = "", clickSeat = null) {
       <div class="stock" id="stock">${b.stock ? backSVG(0.6, b.stock) : ""}<span>stock: <b class="count">${b.stock}</b> card${b.stock === 1 ? "" : "s"}</span></div>
     </div>
     ${seatHTML(b, 0, clickSeat === 0)}
+    ${over}
+    <p class="board-note mono" id="board-notation">${esc(b.notation)}</p>
+    ${note ? `<p class="board-note" id="board-step">${esc(note)}</p>` : ""}`;
+}
+
+
+// -- the family: every seat around the table ------------------------------------------------------
+
+const SEAT_NAMES = {3: ["S", "E", "W"], 4: ["S", "E", "N", "W"], 6: ["S", "SE", "NE", "N", "NW", "SW"]};
+
+function seatName(b, p) {
+  const where = (SEAT_NAMES[b.players] || [])[p];
+  return `Seat ${p}${where ? ` (${where})` : ""}`;
+}
+
+function sideName(b, side) {
+  const seats = b.sides.map((s, p) => s === side ? p : null).filter((p) => p !== null);
+  return seats.length > 1 ? `side ${side} (${seats.join("+")})` : `side ${side} (seat ${seats[0]})`;
+}
+
+function ringSeatHTML(b, p) {
+  const hand = b.hands[p], pile = b.piles[p], side = b.sides[p];
+  const who = [seatName(b, p)];
+  if (new Set(b.sides).size < b.players) who.push(`side ${side}`);
+  if (b.dealer === p) who.push("dealer");
+  const cards = hand.hidden ? Array.from({length: hand.hidden}, () => backSVG(0.5)).join("")
+    : hand.cards.map((c) => cardSVG(c, 0.5)).join("");
+  return `<div class="fseat ${b.to_move === p ? "to-move" : ""}" id="seat${p}" style="grid-area: s${p}">
+    <h3 class="side${side}">${esc(who.join(" · "))}</h3>
+    <div class="cards" id="hand${p}">${cards || '<span class="board-note">no cards</span>'}</div>
+    <div class="fpile" id="pile${p}">pile: <b class="count">${pile.length}</b> card${pile.length === 1 ? "" : "s"},
+      scopas <b class="scopas">${b.scopas[p]}</b>
+      <div class="cards small">${pile.map((c) => cardSVG(c, 0.28)).join("")}</div></div>
+  </div>`;
+}
+
+function sidesTableHTML(b) {
+  const sc = b.score;
+  const yes = (x) => x ? "yes" : "no";
+  return `<table class="sides" id="side-score"><thead><tr><th>so far</th><th>cards</th><th>coins</th><th>7d</th>
+      <th>primiera</th><th>scopas</th><th>points</th></tr></thead><tbody>
+    ${sc.players.map((s, side) => `<tr class="side${side}" data-side="${side}"><td>${esc(sideName(b, side))}</td>
+      <td class="cards-count">${s.cards}</td><td class="coins">${s.coins}</td><td>${yes(s.settebello)}</td>
+      <td>${s.primiera === null ? "–" : s.primiera}</td><td class="scopas">${s.scopas}</td>
+      <td class="points">${s.points}</td></tr>`).join("")}</tbody></table>`;
+}
+
+function drawRing(b, note) {
+  const total = b.score.total;
+  const over = b.over ? `<div class="over" id="round-over">Round over: ${total.map((t, side) =>
+    `${esc(sideName(b, side))} <b>${t}</b>`).join(", ")}</div>` : "";
+  $("#board").innerHTML = `
+    <p class="board-note" id="game-name"><b>${esc(b.game)}</b>${b.rules.length ? ` · ${esc(b.rules.join(" "))}` : ""}</p>
+    <div class="ring ring-${b.players}">
+      ${b.hands.map((_, p) => ringSeatHTML(b, p)).join("")}
+      <div class="center">
+        <h3>Table</h3><div class="cards" id="table">${b.table.map((c) => cardSVG(c, 0.6)).join("") || '<span class="board-note">empty table</span>'}</div>
+        <div class="stock" id="stock">${b.stock ? backSVG(0.4, b.stock) : ""}<span>stock: <b class="count">${b.stock}</b> card${b.stock === 1 ? "" : "s"}</span></div>
+        ${sidesTableHTML(b)}
+      </div>
+    </div>
     ${over}
     <p class="board-note mono" id="board-notation">${esc(b.notation)}</p>
     ${note ? `<p class="board-note" id="board-step">${esc(note)}</p>` : ""}`;
@@ -176,12 +240,14 @@ function clearAnalysis() {
 async function loadPosition(text, {analyse = true, played = null} = {}) {
   const b = await api("board", {position: text}, "reading");
   state.base = b.notation;
+  state.board = b;
   state.viewPlayer = null;
   state.played = played;
   $("#notation").value = b.notation;
   setURL(b.notation);
-  $$(".view-btn").forEach((x) => x.classList.toggle("active", x.dataset.player === ""));
+  viewButtons(b.players);
   clearAnalysis();
+  if (state.editing) switchTab("analysis");
   drawBoard(b);
   if (analyse && b.kind === "position" && !b.over) await runAnalysis();
   return b;
@@ -196,19 +262,23 @@ function valueText(m) {
 async function runAnalysis() {
   if (!state.base) throw new Error("no position on the board");
   const time_limit = Number($("#time-limit").value) || 5;
-  const body = {position: state.base, time_limit};
+  const body = {position: state.base, time_limit, objective: $("#objective").value};
   const [a, s] = await Promise.all([api("analyze", body, "analysing"), api("solve", body, "solving")]);
   if (a.position !== state.base) return;   // a newer position was loaded meanwhile
-  $("#moves-note").textContent = a.complete ? `exact values for player ${a.to_move}, best first`
-    : "a limit stopped the search: bounds shown";
+  const family = state.board && state.board.players > 2;
+  const who = family ? `seat ${a.to_move} (side ${a.side})` : `player ${a.to_move}`;
+  $("#moves-note").textContent = !a.complete ? "a limit stopped the search: bounds shown"
+    : a.objective === "maxn" ? `max^n: side ${a.side}'s points at the end, best first`
+    : `exact values for ${who}, best first`;
   $("#moves tbody").innerHTML = a.moves.map((m) =>
     `<tr class="${m.best ? "best" : ""} ${state.played === m.move ? "played" : ""}" data-move="${esc(m.move)}">
       <td class="move mono">${esc(m.move)}</td><td class="value num">${esc(valueText(m))}</td><td></td></tr>`).join("");
   $$("#moves tbody tr").forEach((tr) => tr.addEventListener("click", () =>
     guard(() => playFromBase(tr.dataset.move))));
   state.pv = {steps: s.steps, pv: s.pv, index: 0};
-  $("#pv-value").textContent = s.complete ? `value ${s.value > 0 ? "+" : ""}${s.value} for player ${s.steps[0].to_move}`
-    : `stopped (${s.stopped}) before the end`;
+  const mover = family ? `seat ${s.steps[0].to_move}` : `player ${s.steps[0].to_move}`;
+  $("#pv-value").textContent = !s.complete ? `stopped (${s.stopped}) before the end`
+    : `value ${s.value > 0 ? "+" : ""}${s.value} for ${mover}` + (s.points ? `; points by side ${s.points.join(" / ")}` : "");
   const first = s.steps[0].to_move;
   $("#pv-moves").innerHTML = s.pv.map((m, i) =>
     `<li data-index="${i + 1}" class="p${s.steps[i].to_move}">${i + 1}. ${esc(m)}</li>`).join("");
@@ -224,7 +294,7 @@ function pvGo(index) {
   $("#pv-step").textContent = `${pv.index} / ${n}`;
   $$("#pv-moves li").forEach((li) => li.classList.toggle("current", Number(li.dataset.index) === pv.index));
   const note = pv.index === 0 ? "" : `principal variation, after move ${pv.index} of ${n}: ${pv.pv[pv.index - 1]}`;
-  drawBoard(pv.steps[pv.index], note);
+  if (!state.editing) drawBoard(pv.steps[pv.index], note);
 }
 
 async function playFromBase(move) {
@@ -249,6 +319,14 @@ async function showView(player) {
   if (state.viewPlayer !== null) body.player = state.viewPlayer;
   const b = await api("board", body, "reading");
   drawBoard(b, state.viewPlayer === null ? "" : `player ${state.viewPlayer}'s view`);
+}
+
+// One view button a seat (the family's views are the server's to give or refuse).
+function viewButtons(players) {
+  const who = (p) => players === 2 ? `Player ${p}'s view` : `Seat ${p}'s view`;
+  $("#view-btns").innerHTML = `<button type="button" class="view-btn active" data-player="">Every card</button>` +
+    Array.from({length: players}, (_, p) => `<button type="button" class="view-btn" data-player="${p}">${who(p)}</button>`).join("");
+  $$(".view-btn").forEach((b) => b.addEventListener("click", () => guard(() => showView(b.dataset.player))));
 }
 
 async function runSuggest() {
@@ -298,14 +376,15 @@ function drawGame(g) {
     `<li class="${e.name === "you" ? "you" : ""}">${esc(e.name)}: ${esc(e.move)}${e.scopa ? " (scopa!)" : ""}</li>`).join("");
   $("#play-after").hidden = !g.over;
   $("#play-result").textContent = g.over ? (() => {
-    const t = g.score.total, me = t[g.seat], bot = t[1 - g.seat];
+    const t = g.score.total, side = b.sides[g.seat], me = t[side];
+    const bot = Math.max(...t.filter((_, i) => i !== side));
     return `Round over: you ${me}, the bot ${bot}. ${me > bot ? "You win!" : me < bot ? "The bot wins." : "A draw."}`;
   })() : "";
 }
 
 async function newGame() {
   const g = await api("play/new", {bot: $("#bot").value, seat: Number($("#seat").value),
-                                   seed: Number($("#play-seed").value)}, "dealing");
+                                   seed: Number($("#play-seed").value), rules: $("#play-game").value}, "dealing");
   drawGame(g);
 }
 
@@ -366,11 +445,254 @@ async function runReview() {
   })));
 }
 
+
+// -- the editor: a position built by putting cards into places --------------------------------------
+
+const ed = {players: 2, places: {}, dealer: 1, toMove: "", last: "", scopas: [0, 0], selected: null,
+            asked: 0, notation: null};
+
+function edPlaceNames() {
+  const n = ed.players;
+  return [...Array.from({length: n}, (_, p) => `hand${p}`), "table",
+          ...Array.from({length: n}, (_, p) => `pile${p}`), "stock"];
+}
+
+function edLabel(name) {
+  if (name === "table") return "Table";
+  if (name === "stock") return "Stock (deal order: the next deal first)";
+  const kind = name.startsWith("hand") ? "Hand" : "Pile", p = Number(name.slice(4));
+  const where = (SEAT_NAMES[ed.players] || [])[p];
+  return `${kind} ${p}${where ? ` (${where})` : ""}`;
+}
+
+function edReset(players) {
+  ed.players = players;
+  const old = ed.places;
+  ed.places = {};
+  for (const name of edPlaceNames()) ed.places[name] = old[name] || [];
+  ed.scopas = Array.from({length: players}, (_, p) => ed.scopas[p] || 0);
+  if (ed.dealer >= players) ed.dealer = players - 1;
+  if (ed.toMove !== "" && Number(ed.toMove) >= players) ed.toMove = "";
+  if (ed.last !== "" && Number(ed.last) >= players) ed.last = "";
+}
+
+function edWhere(card) {
+  return Object.keys(ed.places).find((name) => ed.places[name].includes(card)) || null;
+}
+
+function edMove(card, place) {
+  for (const name of Object.keys(ed.places)) ed.places[name] = ed.places[name].filter((c) => c !== card);
+  if (place) ed.places[place].push(card);
+  ed.selected = null;
+  edChanged();
+}
+
+function edButton(card, size, extra = "") {
+  return `<button type="button" class="ed-card ${extra} ${ed.selected === card ? "selected" : ""}" draggable="true"
+    data-card="${esc(card)}" aria-pressed="${ed.selected === card}">${cardSVG(card, size)}</button>`;
+}
+
+function allCards() {
+  return INFO.suits.flatMap((s) => INFO.ranks.map((r) => r.letter + s.letter));
+}
+
+function drawEditor() {
+  const placed = new Set(Object.values(ed.places).flat());
+  const small = ed.players > 2 ? 0.45 : 0.5;
+  const zone = (name) => {
+    const cards = ed.places[name].map((c, i) => name === "stock"
+      ? `<span class="stock-order">${edButton(c, 0.45)}<span class="nth">${i + 1}</span></span>` : edButton(c, small)).join("");
+    const wide = ["table", "stock"].includes(name) ? "wide" : "";
+    return `<div class="place ${wide}" id="place-${name}" data-place="${name}" role="button" tabindex="0"
+        aria-label="put the chosen card: ${esc(edLabel(name))}">
+      <h4>${esc(edLabel(name))} · <span class="n">${ed.places[name].length}</span></h4>
+      <div class="cards">${cards}</div></div>`;
+  };
+  $("#board").classList.toggle("wide", ed.players > 2);
+  $("#board").innerHTML = `
+    <h3>Cards <small>(${40 - placed.size} unplaced)</small></h3>
+    <div id="palette" data-place="" role="group" aria-label="the 40 cards">
+      ${allCards().map((c) => edButton(c, 0.5, placed.has(c) ? "placed" : "")).join("")}
+    </div>
+    <div class="row"><div class="place" id="place-none" data-place="" role="button" tabindex="0"
+      aria-label="take the chosen card back">Unplaced: put the chosen card back</div></div>
+    <div class="places">
+      ${Array.from({length: ed.players}, (_, p) => zone(`hand${p}`) + zone(`pile${p}`)).join("")}
+      ${zone("table")}${zone("stock")}
+    </div>`;
+  $$("#board .ed-card").forEach((btn) => {
+    btn.addEventListener("click", (ev) => {
+      ev.stopPropagation();
+      const card = btn.dataset.card;
+      const where = btn.closest("[data-place]").id;
+      ed.selected = ed.selected === card ? null : card;
+      drawEditor();
+      const again = document.querySelector(`#${where} .ed-card[data-card="${card}"]`);
+      if (again) again.focus();     // keyboard users stay where they were
+    });
+    btn.addEventListener("dragstart", (ev) => { ev.dataTransfer.setData("text/plain", btn.dataset.card); });
+  });
+  $$("#board [data-place]").forEach((zoneEl) => {
+    const put = () => { if (ed.selected) edMove(ed.selected, zoneEl.dataset.place || null); };
+    if (zoneEl.id !== "palette") {
+      zoneEl.addEventListener("click", put);
+      zoneEl.addEventListener("keydown", (ev) => {
+        if (ev.target === zoneEl && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); put(); }
+      });
+    }
+    zoneEl.addEventListener("dragover", (ev) => { ev.preventDefault(); zoneEl.classList.add("target"); });
+    zoneEl.addEventListener("dragleave", () => zoneEl.classList.remove("target"));
+    zoneEl.addEventListener("drop", (ev) => {
+      ev.preventDefault();
+      const card = ev.dataTransfer.getData("text/plain");
+      if (card) edMove(card, zoneEl.dataset.place || null);
+    });
+  });
+}
+
+function edOptions(sel, items, value) {
+  sel.innerHTML = items.map(([v, label]) => `<option value="${v}" ${String(v) === String(value) ? "selected" : ""}>${esc(label)}</option>`).join("");
+}
+
+function edForm() {
+  const seats = Array.from({length: ed.players}, (_, p) => [p, `seat ${p}`]);
+  $("#ed-players").value = String(ed.players);
+  $("#ed-partnerships").closest("label").hidden = ed.players < 4;    // 2 or 3 players: every player a side
+  edOptions($("#ed-dealer"), seats, ed.dealer);
+  edOptions($("#ed-to-move"), [["", "as the hands say"], ...seats], ed.toMove);
+  edOptions($("#ed-last"), [["", "nobody yet"], ...seats], ed.last);
+  $("#ed-scopas").innerHTML = ed.scopas.map((x, p) =>
+    `<label>Scopas ${p} <input type="number" class="ed-scopa" data-seat="${p}" min="0" max="20" value="${x}"></label>`).join("");
+  $$(".ed-scopa").forEach((inp) => inp.addEventListener("input", () => {
+    ed.scopas[Number(inp.dataset.seat)] = Number(inp.value) || 0;
+    edChanged(false);
+  }));
+}
+
+function edRules() {
+  const tokens = [];
+  if (ed.players !== 2) tokens.push(`players=${ed.players}`);
+  if ($("#ed-game").value !== "scopa") tokens.push(`game=${$("#ed-game").value}`);
+  if ($("#ed-capture").value !== "standard") tokens.push("capture=fifteen");
+  if (!$("#ed-partnerships").checked && ed.players >= 4) tokens.push("partnerships=0");
+  return [...tokens, ...$("#ed-extra").value.split(/\s+/).filter(Boolean)].join(" ");
+}
+
+function edBody() {
+  const n = ed.players, seat = (x) => x === "" ? null : Number(x);
+  return {hands: Array.from({length: n}, (_, p) => ed.places[`hand${p}`]), table: ed.places.table,
+          piles: Array.from({length: n}, (_, p) => ed.places[`pile${p}`]), stock: ed.places.stock,
+          scopas: ed.scopas, dealer: ed.dealer, to_move: seat(ed.toMove), last_capturer: seat(ed.last),
+          rules: edRules()};
+}
+
+// Every change: redraw, then ask the server whether the places make a position (the latest answer wins).
+async function edChanged(redraw = true) {
+  if (redraw && state.editing) drawEditor();
+  const asked = ++ed.asked;
+  let b = null, error = null;
+  try { b = await api("compose", edBody(), "checking", true); } catch (e) { error = e.message || String(e); }
+  if (asked !== ed.asked) return;
+  ed.notation = b ? b.notation : null;
+  $("#ed-analyze").disabled = !b;
+  $("#ed-notation").textContent = b ? b.notation : "";
+  const msg = $("#ed-message");
+  msg.className = b ? "ok" : "bad";
+  msg.textContent = b ? (b.over ? "a valid position: the round is over"
+    : `a valid position of ${b.game}: seat ${b.to_move} to move, ${b.legal.length} legal move${b.legal.length === 1 ? "" : "s"}`)
+    : error;
+}
+
+function edFromBoard(b) {
+  if (!b || b.kind !== "position") return;
+  const n = b.players;
+  ed.players = n;
+  ed.places = {table: [...b.table], stock: [...(b.stock_cards || [])]};
+  for (let p = 0; p < n; p++) { ed.places[`hand${p}`] = [...b.hands[p].cards]; ed.places[`pile${p}`] = [...b.piles[p]]; }
+  ed.scopas = [...b.scopas];
+  ed.dealer = b.dealer;
+  ed.toMove = "";
+  ed.last = b.last_capturer === null ? "" : String(b.last_capturer);
+  const known = new Set(["players", "game", "capture", "partnerships"]);
+  const opt = Object.fromEntries(b.rules.map((t) => t.split("=")).map(([k, v]) => [k, v]));
+  $("#ed-game").value = opt.game || "scopa";
+  $("#ed-capture").value = opt.capture || "standard";
+  $("#ed-partnerships").checked = opt.partnerships !== "0";
+  $("#ed-extra").value = b.rules.filter((t) => !known.has(t.split("=")[0])).join(" ");
+  edForm();
+  edChanged();
+}
+
+function edClear() {
+  edReset(ed.players);
+  for (const name of Object.keys(ed.places)) ed.places[name] = [];
+  ed.scopas = ed.scopas.map(() => 0);
+  ed.toMove = ""; ed.last = ""; ed.selected = null;
+  edForm();
+  edChanged();
+}
+
+async function edDeal() {
+  const seed = $("#seed").value === "" ? null : Number($("#seed").value);
+  const b = await api("deal", {seed, rules: edRules()}, "dealing");
+  edFromBoard(b);
+}
+
+// Keys for a chosen card: a seat's digit puts it in that hand (Shift+digit: that pile), T on the
+// table, S in the stock, U or Delete back to the palette, Esc lets go of it.
+function edKey(ev) {
+  const digit = /^Digit([0-9])$/.exec(ev.code), key = ev.key.toLowerCase();
+  let place;
+  if (digit && Number(digit[1]) < ed.players) place = `${ev.shiftKey ? "pile" : "hand"}${digit[1]}`;
+  else if (key === "t") place = "table";
+  else if (key === "s") place = "stock";
+  else if (key === "u" || key === "delete") place = null;
+  else if (key === "escape") { ed.selected = null; drawEditor(); return true; }
+  else return false;
+  const card = ed.selected;
+  edMove(card, place);
+  const again = document.querySelector(`#palette .ed-card[data-card="${card}"]`);
+  if (again) again.focus();      // back on the palette, for the next card
+  return true;
+}
+
+function edWire() {
+  edReset(2);
+  edForm();
+  $("#ed-players").addEventListener("change", () => {
+    edReset(Number($("#ed-players").value));
+    if (ed.players === 4 && $("#ed-game").value === "scopa") $("#ed-partnerships").checked = true;
+    edForm();
+    edChanged();
+  });
+  for (const id of ["#ed-game", "#ed-capture", "#ed-partnerships"]) $(id).addEventListener("change", () => edChanged(false));
+  $("#ed-extra").addEventListener("input", () => edChanged(false));
+  $("#ed-dealer").addEventListener("change", () => { ed.dealer = Number($("#ed-dealer").value); edChanged(false); });
+  $("#ed-to-move").addEventListener("change", () => { ed.toMove = $("#ed-to-move").value; edChanged(false); });
+  $("#ed-last").addEventListener("change", () => { ed.last = $("#ed-last").value; edChanged(false); });
+  $("#ed-from-board").addEventListener("click", () => edFromBoard(state.board));
+  $("#ed-clear").addEventListener("click", edClear);
+  $("#ed-deal").addEventListener("click", () => guard(edDeal));
+  $("#ed-analyze").addEventListener("click", () => guard(async () => {
+    if (!ed.notation) throw new Error("the places do not make a position yet");
+    await loadPosition(ed.notation);
+  }));
+}
+
 // -- wiring --------------------------------------------------------------------------------------
 
 function switchTab(name) {
   $$("#tabs button").forEach((b) => b.classList.toggle("active", b.dataset.tab === name));
   $$(".tab").forEach((t) => t.hidden = t.id !== `tab-${name}`);
+  const was = state.editing;
+  state.editing = name === "edit";
+  if (state.editing && !was) {
+    if (!Object.values(ed.places).some((x) => x.length) && state.board) edFromBoard(state.board);
+    drawEditor();
+    edChanged(false);
+  } else if (was && !state.editing) {
+    if (state.board) drawBoard(state.board); else $("#board").innerHTML = '<p class="empty">Paste a position, deal one from a seed, or start a game.</p>';
+  }
 }
 
 function isTyping() {
@@ -380,12 +702,13 @@ function isTyping() {
 
 async function start() {
   INFO = await api("info", null, "starting").catch(() => INFO);
+  edWire();
   $("#position-form").addEventListener("submit", (ev) => { ev.preventDefault(); guard(() => loadPosition($("#notation").value)); });
   $("#deal-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     guard(async () => {
       const seed = $("#seed").value === "" ? null : Number($("#seed").value);
-      const b = await api("deal", {seed}, "dealing");
+      const b = await api("deal", {seed, rules: $("#deal-game").value}, "dealing");
       await loadPosition(b.notation);
       showNote(`dealt from seed ${b.seed}`);
     });
@@ -404,16 +727,23 @@ async function start() {
   $("#pv-next").addEventListener("click", () => pvGo((state.pv ? state.pv.index : 0) + 1));
   $("#pv-last").addEventListener("click", () => pvGo(state.pv ? state.pv.steps.length - 1 : 0));
   document.addEventListener("keydown", (ev) => {
-    if (isTyping() || !state.pv) return;
+    if (state.editing && ed.selected && !isTyping() && edKey(ev)) { ev.preventDefault(); return; }
+    if (isTyping() || !state.pv || state.editing) return;
     const moves = {ArrowLeft: -1, ArrowRight: 1};
     if (ev.key in moves) { pvGo(state.pv.index + moves[ev.key]); ev.preventDefault(); }
     else if (ev.key === "Home") { pvGo(0); ev.preventDefault(); }
     else if (ev.key === "End") { pvGo(state.pv.steps.length - 1); ev.preventDefault(); }
   });
   $("#tree-btn").addEventListener("click", () => guard(drawTree));
-  $$(".view-btn").forEach((b) => b.addEventListener("click", () => guard(() => showView(b.dataset.player))));
+  viewButtons(2);
   $("#suggest-btn").addEventListener("click", () => guard(runSuggest));
   $("#new-game-btn").addEventListener("click", () => guard(newGame));
+  $("#play-game").innerHTML = $("#deal-game").innerHTML;
+  $("#play-game").addEventListener("change", () => {
+    const m = /players=(\d)/.exec($("#play-game").value), n = m ? Number(m[1]) : 2;
+    $("#seat").innerHTML = n === 2 ? '<option value="0">player 0</option><option value="1">player 1 (dealer)</option>'
+      : Array.from({length: n}, (_, p) => `<option value="${p}">seat ${p}${p === n - 1 ? " (dealer)" : ""}</option>`).join("");
+  });
   $("#download-btn").addEventListener("click", downloadRecord);
   $("#review-game-btn").addEventListener("click", () => guard(async () => {
     $("#record-text").value = state.game.record;
