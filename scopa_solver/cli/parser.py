@@ -113,6 +113,12 @@ def _threads(p: argparse.ArgumentParser, what: str = "PIMC workers") -> None:
                    help=f"{what} (default: every core; 0: every core; more than the cores: the cores)")
 
 
+def _objective(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--objective", choices=("value", "maxn"), default="value",
+                   help="value: the margin (paranoid with three or more sides, default); maxn: every "
+                        "seat maximises its own side's points")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser of every command; each sets `command` (its name) as its default."""
     parser = _Parser(prog="scopa-solver", description="Exact Scopa solver and analyzer.")
@@ -129,6 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--max-nodes", type=max_nodes_arg, default=None)
         p.add_argument("--time-limit", type=time_limit_arg, default=None, help="seconds")
         p.add_argument("--tt-mb", type=tt_mb_arg, default=None, help="transposition table size (MiB)")
+        _objective(p)
 
     p = _common(sub.add_parser("tree", help="the game tree: a picture (.svg/.png) or data (.graphml/.gexf/.json/.dot)"))
     p.add_argument("--mode", choices=("minimax", "pv", "search"), default="minimax",
@@ -142,6 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="--mode search: what the traced search computes")
     p.add_argument("--full-window", action="store_true", help="--mode search: plain alpha-beta")
     p.add_argument("--tt-mb", type=tt_mb_arg, default=None, help="transposition table size (MiB)")
+    _objective(p)
     p.add_argument("-o", "--output", default=None, help="file to write; the format from the suffix")
     p.add_argument("--engine", choices=("graphviz", "matplotlib"), default=None,
                    help="picture renderer (default: Graphviz when installed, else matplotlib)")
@@ -155,11 +163,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--time-limit", type=time_limit_arg, default=None, help="seconds")
 
     p = _common(sub.add_parser("bench", help="run the benchmark suites and print their tables"), position=False)
-    p.add_argument("suite", nargs="?", choices=("search", "movegen", "pimc", "all"), default="all")
+    p.add_argument("suite", nargs="?", choices=("search", "movegen", "pimc", "family", "all"), default="all",
+                   help="all: search, movegen and pimc; family: the family games' rows (--rules picks a game's)")
     p.add_argument("--quick", action="store_true",
                    help="smaller suites: 10 search positions per group, 200 movegen deals, 2 pimc cases")
     p.add_argument("--seed", type=_whole, default=None)
-    p.add_argument("--positions", type=positive_int, default=None, help="search: positions per group (default 50)")
+    p.add_argument("--positions", type=positive_int, default=None,
+                   help="search: positions per group (default 50); family: per row (default 20)")
+    p.add_argument("--rows", nargs="+", default=None, metavar="ROW", help="family: which rows (default: every row "
+                   "but scientifico-8, or those of the --rules game)")
     p.add_argument("--rounds", type=positive_int, default=None, help="movegen: deals per repeat (default 2000)")
     p.add_argument("--repeats", type=positive_int, default=None, help="movegen: runs per engine (default 5)")
     p.add_argument("--kernel-factor", type=positive_int, default=None,
