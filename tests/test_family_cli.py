@@ -155,3 +155,11 @@ def test_bench_family_rows_of_a_game(capsys):
     assert [r["row"] for r in rows] == ["paranoid3-1deal"] and rows[0]["positions"] == 2
     code, out, err = run(capsys, "bench", "family", "--rows", "maxn3-1deal", "--positions", "2", "--quick")
     assert code == 0 and "maxn3-1deal" in out and "median nodes" in out
+
+
+@pytest.mark.parametrize("rules_text", ["players=3", "players=4 game=scientifico", "players=6"])
+def test_the_example_of_every_game_solves(capsys, rules_text):
+    data = run_json(capsys, "solve", "--rules", *rules_text.split())
+    pos = Position.from_string(data["position"])
+    assert pos.rules == Rules.from_tokens(rules_text.split()) and max(pos.hand_sizes()) <= 3
+    assert data["complete"] and data["value"] == solve(pos).value

@@ -50,8 +50,21 @@ def _with_rules(obj, args):
 def _position(args) -> Position:
     text = args.position
     if text is None or text == "example":
-        return random_position(EXAMPLE_SEED, 1, _rules(args))
+        return _example(_rules(args))
     return _with_rules(Position.from_string(text), args)
+
+
+def _example(rules: Rules) -> Position:
+    """The built-in example: two deals before the end (two players); with more players the
+    last deal, played on at random to three cards a hand (Scopone and scientifico deal
+    everything at once), so that it solves at once."""
+    if rules.players == 2:
+        return random_position(EXAMPLE_SEED, 1, rules)
+    pos = _deal_position(EXAMPLE_SEED, 0, rules)
+    rng = random.Random(EXAMPLE_SEED)
+    while max(pos.hand_sizes()) > 3:
+        pos = pos.play(rng.choice(pos.legal_moves()))
+    return pos
 
 
 def _view(args):
