@@ -212,3 +212,12 @@ def test_every_attribute_is_documented(rules, objective):
     keys |= {_normal(k) for *_, d in g.edges(data=True) for k in d}
     keys |= set(g.graph)
     assert keys - documented == set()
+
+
+def test_outline_and_pictures_of_a_tree_read_back(tmp_path):
+    pos = late(Rules(players=4, partnerships=False), 2, 8)
+    g = to_networkx(pos, objective="maxn", depth=2)
+    back = read_tree(write_tree(g, tmp_path / "tree.graphml"))     # points as JSON text
+    assert tree_text(back).splitlines()[1].split()[-1] == "/".join(map(str, g.nodes[
+        next(c for _, c, e in g.out_edges("/", data=True) if e["pv"])]["points"]))
+    assert Path(write_tree(back, tmp_path / "tree.png", engine="matplotlib")).stat().st_size > 0

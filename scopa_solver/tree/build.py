@@ -22,6 +22,18 @@ points minus the opponent's, scopas already made included, both sides playing pe
 same number `solve` gives; ``value_p0`` is the same margin seen by player 0. An edge's ``value``
 is the move's exact value for the player making it (`analyze`), so the child's ``value`` is
 its negation (the players alternate).
+
+The family games (docs/family.md): two sides as above. With three or more sides ``value`` is
+the paranoid value of the root's side (graph attribute ``root_side``) at every node, and an
+edge's ``value`` its child's; with ``objective="maxn"`` (any game) every node also has
+``points``, each side's points at the end of its max^n line, ``value`` being the mover's side's.
+
+>>> three = Position.from_string("7d2c/3c4c/RbAs 4s3s -/-/- - 0/0/0 0 2 - players=3")
+>>> g = to_networkx(three, objective="maxn")
+>>> g.nodes["/"]["points"], [(e["move"], e["points"]) for _, _, e in g.out_edges("/", data=True)]
+((5, 0, 0), [('2c', (5, 0, 0)), ('7dx3s+4s', (3, 1, 0))])
+>>> to_networkx(three).nodes["/2c"]["value"]        # side 0's paranoid value after 2c
+-4
 """
 from __future__ import annotations
 
@@ -543,7 +555,11 @@ def to_networkx(position: Position, *, depth: Optional[int] = None, max_nodes: i
     (`truncated`). `tt_mb` and `threads` are passed to the solver. `progress`: a bar on long
     builds (None: on a terminal after a second; True: always; False: never).
 
-    Attributes are documented in the module docstring and README ("Game trees")."""
+    `objective`: "value" (the margin with two sides; with three or more the paranoid value of
+    the root's side at every node) or "maxn" (every node's `points` per side on its max^n line);
+    the family games are drawn in the minimax and pv modes, "search" is the two-player kernel's.
+
+    Attributes are documented in the module docstring and docs/trees.md."""
     check_position(position)
     depth, max_nodes = check_depth(depth), check_max_nodes(max_nodes)
     kernel.check_tt_mb(tt_mb)

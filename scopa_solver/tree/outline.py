@@ -9,6 +9,8 @@
 """
 from __future__ import annotations
 
+import json
+
 import networkx as nx
 
 from ..core.state import whole
@@ -17,8 +19,8 @@ from .base import ROOT
 
 
 def _points(d: dict) -> str:
-    points = d["points"]
-    return points if isinstance(points, str) else "/".join(map(str, points))
+    points = d["points"]       # a tuple, or JSON text when read back from GraphML or GEXF
+    return "/".join(map(str, json.loads(points) if isinstance(points, str) else points))
 
 
 def tree_text(graph: nx.DiGraph, max_lines: int = 80) -> str:
