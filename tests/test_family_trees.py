@@ -36,6 +36,18 @@ def paranoid(pos: Position, side: int) -> int:
     return max(values) if pos.rules.sides[pos.to_move] == side else min(values)
 
 
+def maxn(pos: Position) -> tuple:
+    """Every side's points under max^n by plain recursion, ties to the first legal move."""
+    if pos.is_round_over():
+        return tuple(pos.round_score().total)
+    side, best = pos.rules.sides[pos.to_move], None
+    for m in pos.legal_moves():
+        points = maxn(pos.play(m))
+        if best is None or points[side] > best[side]:
+            best = points
+    return best
+
+
 def positions_of(g):
     return {n: Position.from_string(d["position"]) for n, d in g.nodes(data=True)}
 
@@ -72,7 +84,7 @@ def test_paranoid_tree_values_agree_with_solve_analyze_and_minimax(rules, seed, 
 
 
 @pytest.mark.parametrize("rules,seed,left", THREE_OR_MORE[:3] + [(Rules(players=4), 6, 6)])
-def test_maxn_tree_points_agree_with_solve_and_analyze(rules, seed, left):
+def test_maxn_tree_points_agree_with_solve_analyze_and_plain_maxn(rules, seed, left):
     pos = late(rules, seed, left)
     g = to_networkx(pos, objective="maxn", max_nodes=50_000)
     assert g.graph["objective"] == "maxn" and g.graph["points"] == solve(pos, objective="maxn").points
@@ -80,6 +92,7 @@ def test_maxn_tree_points_agree_with_solve_and_analyze(rules, seed, left):
         d = g.nodes[n]
         side = rules.sides[p.to_move]
         assert len(d["points"]) == rules.side_count and d["value"] == d["points"][side]
+        assert d["points"] == maxn(p), n
         if d["terminal"]:
             assert d["points"] == p.round_score().total
             continue
