@@ -1,9 +1,15 @@
 """Bot against bot in duplicate deals: the figures of README's "Imperfect information" section.
 
-    python benchmarks/bench_arena.py A B [--rounds N] [--matches M] [--seed S] [--worlds W] [--threads T] [--json]
+    python benchmarks/bench_arena.py A B [C ...] [--rules OPTION ...] [--rounds N] [--matches M] [--seed S]
+                                     [--worlds W] [--threads T] [--json]
 
 A and B are random, greedy, pimc, infer or oracle, or EARLY/LATE (EARLY until the last three
-deals, LATE in them: greedy/pimc); `--worlds` is the PIMC bot's worlds per decision
+deals, LATE in them: greedy/pimc). `--rules` names the game with the notation's options
+(`--rules players=4 game=scientifico`, `--rules players=3 target=16`; default two-player Scopa):
+with two sides (two players, partnerships) A plays every seat of its side against B's; with
+three or more sides every deal is played in every seating, and the bots are A, B, C, ... one
+per side, B filling the sides not named (`pimc greedy --rules players=3`: PIMC against two
+Greedy bots). `--worlds` is the PIMC bot's worlds per decision
 (every world when there are at most 2,000, as at the last-but-one deal), `--threads` its workers.
 Two more bots measure what the opponent's hidden hand is worth (README, "What the hidden hand
 costs"): `sees-hand` is PIMC that is shown the opponent's hand and draws only the stock,
@@ -18,7 +24,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Optional, Sequence, Union
 
 try:
     import scopa_solver  # noqa: F401
@@ -27,7 +33,9 @@ except ImportError:  # run from a checkout that is not installed: use the checko
 
 import random  # noqa: E402
 
-from scopa_solver.play.arena import BOT_NAMES, arena, make_bot  # noqa: E402
+from scopa_solver.core.rules import Rules  # noqa: E402
+from scopa_solver.errors import ScopaError  # noqa: E402
+from scopa_solver.play.arena import BOT_NAMES, ArenaResult, arena, make_bot  # noqa: E402
 from scopa_solver.play.bots import Bot, PIMCBot, view_seed  # noqa: E402
 from scopa_solver.core.cards import iter_cards  # noqa: E402
 from scopa_solver.imperfect.pimc import EXACT_LIMIT, solve_worlds, value_matrix  # noqa: E402
@@ -72,19 +80,45 @@ def bot(spec: str, worlds: int, seed: int, threads: Optional[int]):
 
 
 def run(bot_a: str, bot_b: str, rounds: int = 100, matches: int = 0, seed: int = 1, worlds: int = 50,
-        threads: Optional[int] = 1, progress: Optional[bool] = None) -> dict:
-    """Play `rounds` duplicate deals (and `matches` duplicate match pairs) of bot A against B."""
-    a = bot(bot_a, worlds, seed, threads)
-    b = bot(bot_b, worlds, seed + 1, threads)
-    r = arena(a, b, rounds=rounds, seed=seed, matches=matches, progress=progress)
+        threads: Optional[int] = 1, progress: Optional[bool] = None, rules: Union[Rules, str, Sequence[str]] = (),
+        others: Sequence[str] = ()) -> dict:
+    """Play `rounds` duplicate deals (and `matches` duplicate match pairs) of bot A against B in
+    the game of `rules` (a Rules value or its option tokens); with three or more sides, A, B and
+    `others` one per side (B filling the sides left), every deal in every seating."""
+    if not isinstance(rules, Rules):
+        rules = Rules.from_tokens(rules)
+    sides = rules.side_count
+    specs = [bot_a, bot_b, *others]
+    if len(specs) > sides:
+        raise ScopaError(f"{' '.join(rules.tokens()) or 'two-player Scopa'} has {sides} sides: "
+                         f"at most {sides} bots, not {len(specs)}")
+    if rules.is_family and any(spec in SEER_NAMES for spec in specs):
+        raise ScopaError("the hand seers measure two-player Scopa only")
+    specs += [bot_b] * (sides - len(specs))
+    bots = [bot(spec, worlds, seed + j, threads) for j, spec in enumerate(specs)]
+    names = [getattr(b, "name", spec) for b, spec in zip(bots, specs)]
+    if len(set(names)) < len(names) and sides > 2:      # tell the copies apart in the figures
+        for j, b in enumerate(bots):
+            b.name = f"{names[j]} {chr(ord('A') + j)}"
+    if sides == 2:
+        r = arena(bots[0], bots[1], rounds=rounds, seed=seed, matches=matches, progress=progress, rules=rules)
+    else:
+        r = arena(bots=bots, rounds=rounds, seed=seed, matches=matches, progress=progress, rules=rules)
     d = r.to_dict()   # JSON-ready: a figure that is not finite (one deal's spread) is None
+    common = {"rules": rules.tokens(), "matches": r.matches, "decisions": d["decisions"],
+              "bot_seconds": d["bot_seconds"], "seconds": r.seconds, "seed": seed, "worlds": worlds,
+              "threads": threads, "text": str(r)}
+    if not isinstance(r, ArenaResult):
+        return {"bots": list(r.bots), "deals": r.deals, "seatings": r.seatings, "rounds": r.rounds_played,
+                "mean_points": d["mean_points"], "ci95": d["ci95"], "round_wins": d["round_wins"],
+                "round_ties": d["round_ties"], "match_win_rate": d["match_win_rate"],
+                "match_ci95": d["match_ci95"], "points": d["points"], **common}
     return {"bot_a": r.bot_a, "bot_b": r.bot_b, "deals": r.deals, "rounds": r.rounds_played,
             "mean_margin": d["mean"], "ci95": d["ci95"], "stderr": d["stderr"],
             "a_points": d["a_points"], "b_points": d["b_points"], "round_wins": d["round_wins"],
-            "round_ties": d["round_ties"], "matches": r.matches, "match_win_rate": r.match_win_rate,
-            "match_ci95": d["match_ci95"], "decisions": d["decisions"], "bot_seconds": d["bot_seconds"],
-            "decisions_per_second": d["decisions_per_second"], "seconds": r.seconds,
-            "seed": seed, "worlds": worlds, "threads": threads, "margins": d["margins"], "text": str(r)}
+            "round_ties": d["round_ties"], "match_win_rate": r.match_win_rate,
+            "match_ci95": d["match_ci95"], "decisions_per_second": d["decisions_per_second"],
+            "margins": d["margins"], **common}
 
 
 def report(figures: dict) -> str:
@@ -93,19 +127,27 @@ def report(figures: dict) -> str:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description="Bot against bot, duplicate deals.")
+    parser = argparse.ArgumentParser(description="Bot against bot, duplicate deals, for every game of the family.")
     parser.add_argument("bot_a", help=f"{', '.join(BOT_NAMES + SEER_NAMES)}, pimc:N, infer:T, "
                         "or EARLY/LATE (e.g. greedy/pimc)")
     parser.add_argument("bot_b", help="as bot_a")
-    parser.add_argument("--rounds", type=int, default=100, help="duplicate deals (each played twice)")
-    parser.add_argument("--matches", type=int, default=0, help="duplicate pairs of matches to 11")
+    parser.add_argument("others", nargs="*", help="with three or more sides: the bots of the next sides "
+                        "(bot_b fills the sides not named)")
+    parser.add_argument("--rules", nargs="+", default=[], metavar="OPTION",
+                        help="the game as notation options: players=4 game=scientifico target=21 ...")
+    parser.add_argument("--rounds", type=int, default=100, help="duplicate deals (each played twice, "
+                        "or in every seating with three or more sides)")
+    parser.add_argument("--matches", type=int, default=0, help="duplicate sets of matches to the target")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--worlds", type=int, default=50, help="worlds per PIMC decision")
     parser.add_argument("--threads", type=int, default=1, help="workers per PIMC decision")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
-    result = run(args.bot_a, args.bot_b, rounds=args.rounds, matches=args.matches, seed=args.seed,
-                 worlds=args.worlds, threads=args.threads)
+    try:
+        result = run(args.bot_a, args.bot_b, rounds=args.rounds, matches=args.matches, seed=args.seed,
+                     worlds=args.worlds, threads=args.threads, rules=args.rules, others=args.others)
+    except ScopaError as exc:
+        parser.error(str(exc))
     print(json.dumps(result, indent=2, allow_nan=False) if args.json else report(result))
     return 0
 

@@ -39,7 +39,7 @@ _LAZY = {
     "play_round": "play.game", "play_match": "play.game", "RoundResult": "play.game", "MatchResult": "play.game",
     "Bot": "play.bots", "RandomBot": "play.bots", "GreedyBot": "play.bots", "PIMCBot": "play.bots",
     "OracleBot": "play.bots",
-    "arena": "play.arena", "ArenaResult": "play.arena",
+    "arena": "play.arena", "ArenaResult": "play.arena", "MultiArenaResult": "play.arena",
     "GameRecord": "play.record", "RoundRecord": "play.record",
     "review": "play.review", "Review": "play.review",
     "to_networkx": "tree.build", "TreeTooLargeError": "tree.base",
@@ -67,7 +67,7 @@ __all__ = [
     "ScopaError", "CardError", "DuplicateCardError", "IllegalMoveError", "NotationError",
     "PositionError", "RulesError", "LimitError",
     "View", "ViewError", "suggest", "Suggestion", "MoveStats",
-    "Bot", "RandomBot", "GreedyBot", "PIMCBot", "InferenceBot", "OracleBot", "arena", "ArenaResult",
+    "Bot", "RandomBot", "GreedyBot", "PIMCBot", "InferenceBot", "OracleBot", "arena", "ArenaResult", "MultiArenaResult",
     "to_networkx", "write_tree", "read_tree", "TreeTooLargeError",
     "GameRecord", "RoundRecord", "RecordError", "review", "Review",
 ]

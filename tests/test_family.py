@@ -428,3 +428,15 @@ def test_trees_of_two_sided_family_games_agree_with_analyze():
     three = Position.new_round(seed=3, rules=Rules(players=3))
     with pytest.raises(ScopaError, match="family kernel does not record its search"):
         to_networkx(three, mode="search")     # three or more sides: tests/test_family_trees.py
+
+
+def test_optional_capture_lay_down_text_reads_back():
+    # with optional_capture the lay-down of a card that could take is written as the bare card;
+    # that text must read back as the lay-down (not be refused as ambiguous)
+    pos = Position(hands=("7c", "2b"), table="8c 5s 3b", dealer=1,
+                   rules=Rules(capture="fifteen", optional_capture=True))
+    for move in pos.legal_moves():
+        assert Move.parse(str(move), pos) == move
+    # without the option the bare card still stands for the only capture
+    forced = Position(hands=("7c", "2b"), table="Fc 3b", dealer=1, rules=Rules(capture="fifteen"))
+    assert str(Move.parse("7c", forced)) == "7cxFc"

@@ -79,8 +79,9 @@ class Move:
     def parse(cls, text: Union[str, "Move"], position: Optional["Position"] = None) -> "Move":
         """Read ``7d`` (lay down, or the card's only legal move) or ``7dx3c+4s``.
 
-        With a position the move must be legal there; a bare card stands for its only legal
-        move, and is an error naming the choices when it has several."""
+        With a position the move must be legal there; a bare card is its lay-down where laying
+        it down is legal (with ``optional_capture`` even when it could take: the move's own
+        text), else its only legal move, and an error naming the choices when it has several."""
         if isinstance(text, Move):
             move = text
         else:
@@ -101,6 +102,8 @@ class Move:
             move = cls(card, frozenset(captured))
             if position is not None and not sep:
                 choices = [m for m in position.legal_moves() if m.card == card]
+                if move in choices:
+                    return move
                 if len(choices) == 1:
                     return choices[0]
                 if len(choices) > 1:

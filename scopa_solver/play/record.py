@@ -1,30 +1,38 @@
-"""Game records: a match, or a set of independent rounds, as versioned JSON.
+"""Game records: a match, or a set of independent rounds, as versioned JSON, for every game of
+the family (docs/FAMILY.md: 2, 3, 4 or 6 players, partnerships, Scopone, scientifico, Scopa a 15).
 
-A record holds the rules, the players' names and, for each round, the dealer, the whole deck in
-deal order and the moves played. Replaying it reproduces every position exactly; a record whose
-moves do not replay is rejected with a `RecordError` naming the first bad move. `scopa-solver
-play` and `scopa-solver arena --save` write records, `scopa-solver review` reads them.
+A record holds the rules, the players' names (one per seat) and, for each round, the dealer, the
+whole deck in deal order and the moves played. Replaying it reproduces every position exactly; a
+record whose moves do not replay is rejected with a `RecordError` naming the first bad move.
+`scopa-solver play` and `scopa-solver arena --save` write records, `scopa-solver review` reads
+them; docs/records.md documents every field.
 
-The file (version 1; README "Game records" documents every field)::
+Version 2 (every game)::
 
     {
       "format": "scopa-solver-game",
-      "version": 1,
+      "version": 2,
       "kind": "match",
-      "rules": ["target=21"],
-      "players": ["you", "PIMC(100)"],
+      "rules": ["players=4", "game=scientifico", "target=21"],
+      "players": ["you", "Greedy", "PIMC", "Random"],
+      "sides": [[0, 2], [1, 3]],
       "date": "2025-05-01T18:30:00",
       "meta": {"program": "scopa-solver play", "seed": 7},
       "rounds": [
-        {"dealer": 1,
+        {"dealer": 3,
          "deck": "FdCc4s7c2s3s7dAc5s7s...",
-         "moves": "Fdx7d+Ac 7sx5s ...",
+         "moves": "Fd 7s ...",
          "score": [3, 2],
          "totals": [3, 2]}
       ],
       "totals": [3, 2],
       "winner": null
     }
+
+Version 1 is the same file for two players without ``sides`` (its `players`, `score`, `totals`
+are pairs and `winner` 0, 1 or null). Both are read. A two-player record is written as version 1
+(every scopa-solver reads it; `to_dict(version=2)` writes version 2), any other game as
+version 2; a version 1 file of more than two players is refused.
 
 A valid record (anything else is a `RecordError` that names the field and quotes at most a
 short excerpt):
@@ -35,20 +43,27 @@ short excerpt):
   not JSON.
 - ``format`` is ``"scopa-solver-game"``; ``version`` a whole number from 1 to `VERSION`;
   ``kind`` ``"match"`` (the default) or ``"rounds"``; ``rules`` a list of option tokens (or
-  one text of them); ``players`` two non-empty names of at most `MAX_NAME` characters;
-  ``date`` text of at most 100 characters, or null; ``meta`` an object with text keys
-  (free information: any JSON inside, a list is not an object).
-- ``rounds`` a list of objects: ``dealer`` 0 or 1; ``deck`` the 40 cards in deal order, as
+  one text of them), which name the game (``players=4``, ``game=scopone``, ...);
+  ``players`` one non-empty name of at most `MAX_NAME` characters per seat; ``sides`` (version
+  2, optional) the seats of each side, as the rules make them; ``date`` text of at most 100
+  characters, or null; ``meta`` an object with text keys (free information: any JSON inside,
+  a list is not an object).
+- ``rounds`` a list of objects: ``dealer`` a seat; ``deck`` the 40 cards in deal order
+  (`flow.deal_slices`: the hands from the leader's to the dealer's, the table, the stock), as
   text or a list; ``moves`` move text separated by spaces, or a list (at most 40: a move plays
   one card); optional ``players`` as above; optional ``score`` (the round's points) and
-  ``totals`` (the match score after the round, written for a match) as two whole numbers.
-- Every move replays. Only the last round may be unfinished. In a match the deal alternates,
-  no round follows a won match (`flow.match_winner`), and the per-round ``totals`` run on
-  from round to round, so that rounds moved out of order are refused; ``totals`` and
-  ``winner`` (0, 1 or null; null for independent rounds) agree with the rounds.
+  ``totals`` (the match score after the round, written for a match), one whole number per side.
+- Every move replays. Only the last round may be unfinished. In a match the deal passes to the
+  next seat (with two players: alternates), no round follows a won match
+  (`flow.match_winner`: a side at the target wins; several: the highest total, and a shared
+  highest total plays on), and the per-round ``totals`` run on from round to round, so that
+  rounds moved out of order are refused; ``totals`` and ``winner`` (a side, or null; null for
+  independent rounds) agree with the rounds.
 
 Loading replays each round once and keeps no positions: `ReplayedRound.positions` replays its
 round again when asked (a record of 3,000 rounds would otherwise hold 110,000 positions).
+`save` writes atomically (a temporary file in the same folder, then a rename) and does not
+replace an existing file unless `overwrite=True`.
 
 >>> from scopa_solver import Position, play_round
 >>> rec = GameRecord(players=("Ann", "Bob"))
@@ -61,6 +76,20 @@ True
 True
 >>> again.totals == result.score.total
 True
+
+Four players, partnerships (the seats' names in order; points per side):
+
+>>> from scopa_solver import Rules
+>>> rules = Rules(players=4)
+>>> start = Position.new_round(seed=2, rules=rules)
+>>> pos, moves = start, []
+>>> while not pos.is_round_over():
+...     moves.append(pos.legal_moves()[-1]); pos = pos.play(moves[-1])
+>>> four = GameRecord(rules=rules, players=("Ann", "Bob", "Cid", "Dan"))
+>>> four.add_round(RoundRecord.from_play(start, moves)).points == pos.round_score().total
+True
+>>> four.side_names(0), GameRecord.from_json(four.to_json()).to_dict()["version"]
+(('Ann & Cid', 'Bob & Dan'), 2)
 """
 from __future__ import annotations
 
@@ -68,6 +97,7 @@ import itertools
 import json
 import os
 import re
+import tempfile
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
@@ -80,11 +110,12 @@ from ..core.rules import Rules
 from ..core.state import whole
 from ..errors import RecordError, ScopaError, excerpt
 
-__all__ = ["GameRecord", "RoundRecord", "ReplayedRound", "RecordingBot", "rounds_from_log",
+__all__ = ["GameRecord", "RoundRecord", "ReplayedRound", "RecordingBot", "rounds_from_log", "write_text_atomic",
            "FORMAT", "VERSION", "MAX_BYTES", "MAX_DEPTH", "MAX_VALUES", "MAX_NAME"]
 
 FORMAT = "scopa-solver-game"
-VERSION = 1
+VERSION = 2
+"""The newest format version read and written (1: two players only; 2: every game)."""
 KINDS = ("match", "rounds")
 MAX_BYTES = 64 * 2 ** 20
 """The largest record file read (64 MiB: about 200,000 rounds)."""
@@ -106,13 +137,18 @@ def _walk(position: Position, moves: Iterable[Move]) -> Iterator[Position]:
 
 def _deck_from_start(start: Position) -> tuple[Card, ...]:
     """The deck in deal order that `Position.from_deck` turns into the round start `start`."""
-    if not start.is_round_start() or start.to_move != 1 - start.dealer:
-        raise RecordError("not the start of a round: 3 + 3 cards in the hands, 4 on the table, "
-                          "30 in the stock, nothing captured, the non-dealer to move")
+    rules = start.rules
+    if not start.is_round_start() or start.to_move != (start.dealer + 1) % rules.players:
+        if rules.players == 2 and rules.game == "scopa":
+            raise RecordError("not the start of a round: 3 + 3 cards in the hands, 4 on the table, "
+                              "30 in the stock, nothing captured, the non-dealer to move")
+        raise RecordError(f"not the start of a round: {rules.hand_size} cards in every hand, "
+                          f"{rules.table_start} on the table, the rest in the stock, nothing "
+                          "captured, the seat after the dealer to move")
     deck: list[Optional[Card]] = [None] * len(DECK)
-    hand0, hand1, table, stock = flow.deal_slices(start.dealer)
-    deck[hand0] = iter_cards(start.hands[0])
-    deck[hand1] = iter_cards(start.hands[1])
+    *hands, table, stock = flow.deal_slices(start.dealer, rules)
+    for seat, part in enumerate(hands):
+        deck[part] = iter_cards(start.hands[seat])
     deck[table] = iter_cards(start.table)
     deck[stock] = start.stock
     return tuple(deck)  # type: ignore[arg-type]
@@ -120,21 +156,23 @@ def _deck_from_start(start: Position) -> tuple[Card, ...]:
 
 @dataclass
 class RoundRecord:
-    """One round: the dealer, the 40 cards in deal order (3 to the non-dealer, 3 to the dealer,
-    4 to the table, then the stock in deal order) and the moves played. `players` overrides the
-    record's names for this round (an arena swaps the seats between the two plays of a deal)."""
+    """One round: the dealer, the 40 cards in deal order (`flow.deal_slices`; two players: 3 to
+    the non-dealer, 3 to the dealer, 4 to the table, then the stock in deal order) and the
+    moves played. `players` overrides the record's names for this round, one per seat (an
+    arena swaps or rotates the seats between the plays of a deal)."""
 
     dealer: int
     deck: tuple[Card, ...]
     moves: list[Move] = field(default_factory=list)
-    players: Optional[tuple[str, str]] = None
+    players: Optional[tuple[str, ...]] = None
 
     @classmethod
     def from_play(cls, start: Position, moves: Iterable[Union[Move, str]] = (),
                   players: Optional[Sequence[str]] = None) -> "RoundRecord":
         """The record of a round from its start position and the moves played from it."""
         deck = _deck_from_start(start)
-        rec = cls(dealer=start.dealer, deck=deck, players=_names(players, "players") if players else None)
+        n = start.rules.players
+        rec = cls(dealer=start.dealer, deck=deck, players=_names(players, "players", n) if players else None)
         pos = start
         for move in moves:
             move = Move.parse(move, pos)
@@ -159,7 +197,7 @@ class _Checked(NamedTuple):
     dealer: int
     deck: tuple[Card, ...]
     moves: list[Move]                     # the moves checked (a copy: the record's list may change)
-    points: Optional[tuple[int, int]]     # the round's points; None while unfinished
+    points: Optional[tuple[int, ...]]     # the round's points per side; None while unfinished
 
 
 class ReplayedRound:
@@ -167,7 +205,7 @@ class ReplayedRound:
     i, and `positions[-1]` the position after the last move: they are replayed on first use and
     kept by this object only (`iter_positions` replays without keeping them)."""
 
-    def __init__(self, number: int, record: RoundRecord, players: tuple[str, str], rules: Rules,
+    def __init__(self, number: int, record: RoundRecord, players: tuple[str, ...], rules: Rules,
                  checked: _Checked) -> None:
         self.number = number             # 1-based
         self.record = record
@@ -183,9 +221,14 @@ class ReplayedRound:
         return list(self._checked.moves)
 
     @property
-    def points(self) -> Optional[tuple[int, int]]:
-        """The round's points of player 0 and player 1 (None while the round is unfinished)."""
+    def points(self) -> Optional[tuple[int, ...]]:
+        """The round's points of each side (player 0 and player 1 in two-player Scopa; None
+        while the round is unfinished)."""
         return self._checked.points
+
+    @property
+    def dealer(self) -> int:
+        return self._checked.dealer
 
     @property
     def finished(self) -> bool:
@@ -216,15 +259,16 @@ class ReplayedRound:
 
 
 class GameRecord:
-    """A match (`kind="match"`: the deal alternates and rounds go on until a player reaches
-    `rules.target`) or independent rounds (`kind="rounds"`, as an arena plays them).
+    """A match (`kind="match"`: the deal passes to the next seat and rounds go on until a side
+    reaches `rules.target`) or independent rounds (`kind="rounds"`, as an arena plays them), of
+    any game of the family (`rules`); `players` names every seat (default "player 0", ...).
 
     Build one with `add_round` (or `new_round` and appending moves to it), save it with `save` /
     `to_json`, read one with `load` / `from_json` (which replay and check every move once).
     The record remembers what each round's replay found and replays only the rounds that
     changed since."""
 
-    def __init__(self, rules: Rules = Rules(), players: Sequence[str] = ("player 0", "player 1"),
+    def __init__(self, rules: Rules = Rules(), players: Optional[Sequence[str]] = None,
                  rounds: Iterable[RoundRecord] = (), kind: str = "match", date: Optional[str] = None,
                  meta: Optional[dict] = None) -> None:
         if not isinstance(rules, Rules):
@@ -232,7 +276,9 @@ class GameRecord:
         if kind not in KINDS:
             raise RecordError(f"kind must be one of {', '.join(KINDS)}, not {excerpt(kind)}")
         self.rules = rules
-        self.players = _names(players, "players")
+        n = rules.players
+        self.players = _names(players if players is not None else [f"player {p}" for p in range(n)],
+                              "players", n)
         self.rounds: list[RoundRecord] = list(rounds)
         for rec in self.rounds:
             if not isinstance(rec, RoundRecord):
@@ -253,7 +299,8 @@ class GameRecord:
                   players: Optional[Sequence[str]] = None) -> RoundRecord:
         """Append an empty round dealt from `deck` (40 cards in deal order) and return it."""
         cards = tuple(card_list(deck if isinstance(deck, str) else list(deck), "deck"))
-        rec = RoundRecord(dealer=dealer, deck=cards, players=_names(players, "players") if players else None)
+        rec = RoundRecord(dealer=dealer, deck=cards,
+                          players=_names(players, "players", self.rules.players) if players else None)
         self.rounds.append(rec)
         return rec
 
@@ -271,9 +318,15 @@ class GameRecord:
 
     # -- replay --------------------------------------------------------------------------------
 
-    def round_players(self, index: int) -> tuple[str, str]:
-        """The names of player 0 and player 1 in round `index` (0-based)."""
+    def round_players(self, index: int) -> tuple[str, ...]:
+        """The name of every seat in round `index` (0-based): player 0's, player 1's, ..."""
         return self.rounds[index].players or self.players
+
+    def side_names(self, index: int) -> tuple[str, ...]:
+        """The name of every side in round `index` (0-based): its seats' names joined by " & "
+        (with one player a side, the players' names)."""
+        names = self.round_players(index)
+        return tuple(" & ".join(names[seat] for seat in seats) for seats in _side_seats(self.rules))
 
     def replay(self) -> list[ReplayedRound]:
         """Every round, checked by replaying it. Raises RecordError naming the first bad move,
@@ -290,7 +343,7 @@ class GameRecord:
         if self._checked_for != (self.rules, self.kind):
             self._checked, self._checked_for = [], (self.rules, self.kind)
         checked = self._checked
-        totals = [0, 0]
+        totals = [0] * self.rules.side_count
         intern: dict[Move, Move] = {}    # one object per distinct move: a record repeats them
         for i, rec in enumerate(self.rounds):
             if i < len(checked):
@@ -309,28 +362,36 @@ class GameRecord:
                      intern: dict[Move, Move]) -> _Checked:
         """Replay round `i` (0-based) after the round `before`, with the match at `totals`."""
         where = f"round {i + 1}"
-        whole(rec.dealer, f"{where}: the dealer", RecordError, (0, 1))
+        n = self.rules.players
+        whole(rec.dealer, f"{where}: the dealer", RecordError, tuple(range(n)))
+        if rec.players is not None:
+            _names(rec.players, f"{where}: players", n)
         if before is not None and before.points is None:
             raise RecordError(f"round {i}: stops after {len(before.moves)} moves, before the end "
                               f"of the round, but round {i + 1} follows")
         if self.kind == "match":
-            if before is not None and rec.dealer == before.dealer:
-                raise RecordError(f"{where}: the deal alternates, so player {1 - rec.dealer} deals, "
+            due = (before.dealer + 1) % n if before is not None else rec.dealer
+            if rec.dealer != due and n == 2:
+                raise RecordError(f"{where}: the deal alternates, so player {due} deals, "
                                   f"not player {rec.dealer}")
+            if rec.dealer != due:
+                raise RecordError(f"{where}: the deal passes to the next seat, so seat {due} deals, "
+                                  f"not seat {rec.dealer}")
             if flow.match_winner(totals, self.rules.target) is not None:
-                raise RecordError(f"{where}: the match was already won ({totals[0]}-{totals[1]}, "
+                raise RecordError(f"{where}: the match was already won ({_dash(totals)}, "
                                   f"target {self.rules.target})")
         if len(rec.moves) > len(DECK):
             raise RecordError(f"{where}: {len(rec.moves)} moves; a round has at most {len(DECK)} "
                               "(a move plays one card)")
         pos = self._start(rec, where)
         names = self.round_players(i)
+        seat = "player" if n == 2 else "seat"
         deck = tuple(rec.deck)
         for k, move in enumerate(rec.moves):
             try:
                 move = Move.parse(move, pos)
             except ScopaError as exc:
-                who = (f" (player {pos.to_move}, {names[pos.to_move]})" if not pos.is_round_over()
+                who = (f" ({seat} {pos.to_move}, {names[pos.to_move]})" if not pos.is_round_over()
                        else "")
                 raise RecordError(f"{where}, move {k + 1}{who}: {exc}") from None
             move = rec.moves[k] = intern.setdefault(move, move)
@@ -346,7 +407,7 @@ class GameRecord:
             parse_cards(cards, "the deck")
         except ScopaError as exc:
             raise RecordError(f"{where}: deck: {exc}") from None
-        table = cards[flow.deal_slices(rec.dealer)[2]]
+        table = cards[flow.deal_slices(rec.dealer, self.rules)[-2]]
         if flow.redeal_needed(table, self.rules):
             kings = popcount(sum(c.mask for c in table) & KINGS_MASK)
             raise RecordError(f"{where}: deck: {kings} kings on the table, which the rules deal again "
@@ -360,34 +421,46 @@ class GameRecord:
             for k, pos in enumerate(r.iter_positions()):
                 yield r.number, k + 1, pos, (moves[k] if k < len(moves) else None)
 
-    def running_totals(self) -> list[tuple[int, int]]:
-        """The points of player 0 and player 1 after each round (over the finished rounds)."""
-        totals = [0, 0]
+    def running_totals(self) -> list[tuple[int, ...]]:
+        """The points of each side (player 0 and player 1 with two players) after each round
+        (over the finished rounds)."""
+        totals = [0] * self.rules.side_count
         out = []
         for c in self._check():
             _add(totals, c.points)
-            out.append((totals[0], totals[1]))
+            out.append(tuple(totals))
         return out
 
     @property
-    def totals(self) -> tuple[int, int]:
-        """Points of player 0 and player 1 over the finished rounds."""
+    def totals(self) -> tuple[int, ...]:
+        """Points of each side (player 0 and player 1 with two players) over the finished rounds."""
         running = self.running_totals()
-        return running[-1] if running else (0, 0)
+        return running[-1] if running else (0,) * self.rules.side_count
 
     @property
     def winner(self) -> Optional[int]:
-        """The match winner (0 or 1), None while undecided or for independent rounds."""
+        """The side that won the match (0 or 1 with two players), None while undecided (a
+        shared highest total at the target plays on) or for independent rounds."""
         if self.kind != "match":
             return None
         return flow.match_winner(self.totals, self.rules.target)
 
     # -- JSON ----------------------------------------------------------------------------------
 
-    def to_dict(self) -> dict:
+    def to_dict(self, version: Optional[int] = None) -> dict:
+        """The record as JSON-ready data in format `version`: None writes the oldest version
+        that holds the record (1 for two players, which every scopa-solver reads; 2 for the
+        other games); 2 for any game; 1 only for two players."""
+        if version is None:
+            version = 1 if self.rules.players == 2 else 2
+        if version not in (1, 2) or isinstance(version, bool):
+            raise RecordError(f"version must be 1 or 2, not {excerpt(version)}")
+        if version == 1 and self.rules.players != 2:
+            raise RecordError(f"a version 1 record is two-player; {self.rules.players} players "
+                              "need version 2")
         checked = self._check()
         rounds = []
-        totals = [0, 0]
+        totals = [0] * self.rules.side_count
         for rec, c in zip(self.rounds, checked):
             d = rec.to_dict()
             if c.points is not None:
@@ -396,9 +469,11 @@ class GameRecord:
                 if self.kind == "match":
                     d["totals"] = list(totals)
             rounds.append(d)
-        out: dict[str, Any] = {"format": FORMAT, "version": VERSION, "kind": self.kind,
-                               "rules": self.rules.tokens(), "players": list(self.players),
-                               "date": self.date}
+        out: dict[str, Any] = {"format": FORMAT, "version": version, "kind": self.kind,
+                               "rules": self.rules.tokens(), "players": list(self.players)}
+        if version >= 2:
+            out["sides"] = _side_seats(self.rules)
+        out["date"] = self.date
         if self.meta:
             out["meta"] = self.meta
         out["rounds"] = rounds
@@ -407,24 +482,32 @@ class GameRecord:
             out["winner"] = flow.match_winner(totals, self.rules.target)
         return out
 
-    def to_json(self) -> str:
-        """The record as JSON text: short lists and objects on one line, the rest indented."""
-        return _dumps(self.to_dict()) + "\n"
+    def to_json(self, version: Optional[int] = None) -> str:
+        """The record as JSON text (`to_dict`'s `version`): short lists and objects on one
+        line, the rest indented."""
+        return _dumps(self.to_dict(version)) + "\n"
 
-    def save(self, path: Union[str, "os.PathLike[str]"]) -> str:
-        """Write the record as JSON; returns the path."""
-        text = self.to_json()
+    def save(self, path: Union[str, "os.PathLike[str]"], *, overwrite: bool = False,
+             version: Optional[int] = None) -> str:
+        """Write the record as JSON (`to_json`) and return the path. The file is written whole
+        or not at all: a temporary file in the same folder, then renamed onto `path`, so that
+        a failure (a full disk, Ctrl-C) leaves an old file as it was. An existing file is
+        replaced only with `overwrite=True` (else a RecordError; the command line decides
+        itself which files it may replace)."""
+        text = self.to_json(version)
         try:
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text)
+            write_text_atomic(path, text, overwrite=overwrite)
+        except FileExistsError:
+            raise RecordError(f"{_file_name(path)} exists: not overwriting it (save(..., overwrite=True) "
+                              "replaces it)") from None
         except OSError as exc:
             raise RecordError(f"cannot write {_file_name(path)}: {exc.strerror or exc}") from None
         return os.fspath(path)
 
     @classmethod
     def from_dict(cls, data: Any) -> "GameRecord":
-        """Read and check a record (see the module docstring for the fields); every round is
-        replayed once."""
+        """Read and check a record of version 1 or 2 (see the module docstring for the fields);
+        every round is replayed once."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise RecordError(f'not a scopa-solver game record (no "format": "{FORMAT}")')
         version = data.get("version")
@@ -432,7 +515,7 @@ class GameRecord:
             raise RecordError(f"the record's version must be a whole number from 1, not {excerpt(version)}")
         if version > VERSION:
             raise RecordError(f"the record is version {version}, written by a newer scopa-solver; "
-                              f"this one reads version {VERSION}")
+                              f"this one reads versions 1 to {VERSION}")
         kind = data.get("kind", "match")
         if kind not in KINDS:
             raise RecordError(f"kind must be one of {', '.join(KINDS)}, not {excerpt(kind)}")
@@ -445,7 +528,14 @@ class GameRecord:
             rules = Rules.from_tokens(tokens)
         except ScopaError as exc:
             raise RecordError(f"rules: {exc}") from None
-        players = _names(data.get("players", ("player 0", "player 1")), "players")
+        n, sides = rules.players, rules.side_count
+        if version == 1 and n != 2:
+            raise RecordError(f"a version 1 record is two-player, but its rules say players={n} "
+                              "(a record of the family games is version 2)")
+        players = _names(data.get("players", [f"player {p}" for p in range(n)]), "players", n)
+        if version >= 2 and "sides" in data and not _same_sides(data["sides"], rules):
+            raise RecordError(f"sides must be the seats of each side as the rules make them, "
+                              f"{_side_seats(rules)}, not {excerpt(data['sides'])}")
         date = data.get("date")
         if date is not None and (not isinstance(date, str) or len(date) > _MAX_DATE):
             raise RecordError(f"date must be text of at most {_MAX_DATE} characters, not {excerpt(date)}")
@@ -455,7 +545,7 @@ class GameRecord:
         rounds = []
         given = []                       # each round's recorded (score, totals)
         for i, raw in enumerate(raw_rounds):
-            rec, score, totals = _round_from_dict(raw, f"round {i + 1}")
+            rec, score, totals = _round_from_dict(raw, f"round {i + 1}", rules)
             rounds.append(rec)
             given.append((score, totals))
         record = cls(rules=rules, players=players, rounds=rounds, kind=kind, date=date or "",
@@ -474,19 +564,20 @@ class GameRecord:
                 raise RecordError(f"{where}: the record says the match stands at {_pair(totals)} after "
                                   f"this round, but the rounds so far score {_pair(now)}"
                                   + (" (rounds out of order?)" if score is None or score == c.points else ""))
-        totals = running[-1] if running else (0, 0)
-        if "totals" in data and _points(data["totals"], "totals") != totals:
+        totals = running[-1] if running else (0,) * sides
+        if "totals" in data and _points(data["totals"], "totals", rules) != totals:
             raise RecordError(f"the record's totals {_pair(data['totals'])} disagree with its rounds, "
                               f"which score {_pair(totals)}")
         winner = data.get("winner")
-        if winner not in (0, 1, None) or isinstance(winner, bool):
-            raise RecordError(f"winner must be 0, 1 or null, not {excerpt(winner)}")
+        if winner not in (*range(sides), None) or isinstance(winner, bool):
+            raise RecordError(f"winner must be {_choices(sides)} or null, not {excerpt(winner)}")
         if "winner" in data and winner != record.winner:
             what = "match" if kind == "match" else "set of independent rounds, which has no winner"
-            raise RecordError(f"the record names " + ("nobody" if winner is None else f"player {winner}")
+            who = "player" if n == 2 else "side"
+            raise RecordError(f"the record names " + ("nobody" if winner is None else f"{who} {winner}")
                               + f" the winner, but the {what}"
                               + (f" ({_pair(totals)}, target {rules.target}) says "
-                                 + ("nobody yet" if record.winner is None else f"player {record.winner}")
+                                 + ("nobody yet" if record.winner is None else f"{who} {record.winner}")
                                  if kind == "match" else ""))
         return record
 
@@ -542,18 +633,75 @@ def _read_at_most(f: Any, size: int, limit: int) -> bytes:
     return b"".join(parts)
 
 
-def _add(totals: list[int], points: Optional[tuple[int, int]]) -> None:
+def write_text_atomic(path: Union[str, "os.PathLike[str]"], text: str, *, overwrite: bool = True) -> None:
+    """Write `text` (UTF-8) to `path` whole or not at all: into a temporary file in the same
+    folder, flushed to the disk, then renamed onto `path` in one step, so that a reader never
+    sees half a file and a failure leaves the old file as it was. Without `overwrite` an
+    existing `path` is a FileExistsError (checked by the rename itself, a hard link, where the
+    file system has them). The file gets the old file's permissions, else the usual ones."""
+    path = os.fspath(path)
+    folder, name = os.path.split(os.path.abspath(path))
+    if not overwrite and os.path.lexists(path):
+        raise FileExistsError(path)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, _file_mode(path))
+        if overwrite:
+            os.replace(tmp, path)
+        else:
+            try:
+                os.link(tmp, path)        # fails if `path` appeared meanwhile: never replaces it
+            except FileExistsError:
+                raise
+            except OSError:               # no hard links here: the check above has to do
+                os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def _file_mode(path: str) -> int:
+    """The permissions a written file gets: the old file's, else 0o666 less the umask."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _add(totals: list[int], points: Optional[tuple[int, ...]]) -> None:
     if points is not None:
-        totals[0] += points[0]
-        totals[1] += points[1]
+        for side, p in enumerate(points):
+            totals[side] += p
 
 
-def _round_from_dict(raw: Any, where: str) -> tuple[RoundRecord, Optional[tuple[int, int]],
-                                                    Optional[tuple[int, int]]]:
+def _side_seats(rules: Rules) -> list[list[int]]:
+    """The seats of each side: [[0, 2], [1, 3]] for 4-player partnerships."""
+    return [[seat for seat, s in enumerate(rules.sides) if s == side] for side in range(rules.side_count)]
+
+
+def _same_sides(value: Any, rules: Rules) -> bool:
+    """Is `value` exactly the rules' seats of each side (lists of ints: 3.0 and true are not 3 and 1)?"""
+    return (isinstance(value, list) and all(isinstance(side, list) and all(type(seat) is int for seat in side)
+                                            for side in value) and value == _side_seats(rules))
+
+
+def _choices(count: int) -> str:
+    return ", ".join(map(str, range(count)))
+
+
+def _round_from_dict(raw: Any, where: str, rules: Rules) -> tuple[RoundRecord, Optional[tuple[int, ...]],
+                                                                  Optional[tuple[int, ...]]]:
     """A round's record and its recorded score and running totals (None when not given)."""
     if not isinstance(raw, dict):
         raise RecordError(f"{where}: expected an object with dealer, deck and moves, not {excerpt(raw)}")
-    dealer = whole(raw.get("dealer"), f"{where}: the dealer", RecordError, (0, 1))
+    n = rules.players
+    dealer = whole(raw.get("dealer"), f"{where}: the dealer", RecordError, tuple(range(n)))
     deck_raw = raw.get("deck")
     if not isinstance(deck_raw, (str, list)) or len(deck_raw) > 400:
         raise RecordError(f"{where}: the deck must be the 40 cards in deal order, as text or a list, "
@@ -572,19 +720,25 @@ def _round_from_dict(raw: Any, where: str) -> tuple[RoundRecord, Optional[tuple[
         raise RecordError(f"{where}: more than {len(DECK)} moves; a round has at most {len(DECK)} "
                           "(a move plays one card)")
     players = raw.get("players")
-    players = _names(players, f"{where}: players") if players is not None else None
-    score = _points(raw["score"], f"{where}: score") if raw.get("score") is not None else None
-    totals = _points(raw["totals"], f"{where}: totals") if raw.get("totals") is not None else None
+    players = _names(players, f"{where}: players", n) if players is not None else None
+    score = _points(raw["score"], f"{where}: score", rules) if raw.get("score") is not None else None
+    totals = _points(raw["totals"], f"{where}: totals", rules) if raw.get("totals") is not None else None
     return RoundRecord(dealer=dealer, deck=deck, moves=list(moves_raw), players=players), score, totals
 
 
-def _points(value: Any, what: str) -> tuple[int, int]:
-    """Points of player 0 and player 1: two whole numbers from 0."""
-    if (not isinstance(value, list) or len(value) != 2
+def _points(value: Any, what: str, rules: Rules) -> tuple[int, ...]:
+    """Points of each side (player 0 and player 1 with two players): whole numbers from 0."""
+    sides = rules.side_count
+    if (not isinstance(value, list) or len(value) != sides
             or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value)):
-        raise RecordError(f"{what} must be two whole numbers (player 0's and player 1's points), "
-                          f"not {excerpt(value)}")
-    return (value[0], value[1])
+        whose = ("player 0's and player 1's points" if rules.players == 2
+                 else f"one per side, sides 0 to {sides - 1}")
+        raise RecordError(f"{what} must be {_count(sides)} whole numbers ({whose}), not {excerpt(value)}")
+    return tuple(value)
+
+
+def _count(k: int) -> str:
+    return {2: "two", 3: "three", 4: "four", 6: "six"}.get(k, str(k))
 
 
 def _meta(meta: Any) -> dict:
@@ -675,19 +829,24 @@ def _dumps(obj: Any, indent: str = "", width: int = 100) -> str:
 
 
 def _pair(x: Any) -> str:
-    try:
-        a, b = x
-        return f"{a}-{b}"
-    except (TypeError, ValueError):
-        return excerpt(x)
+    """Points per side as "3-2" (or "3-2-5"); anything else quoted briefly."""
+    if isinstance(x, (list, tuple)) and 1 < len(x) <= 6 and all(isinstance(v, int) for v in x):
+        return _dash(x)
+    return excerpt(x)
 
 
-def _names(names: Any, what: str) -> tuple[str, str]:
-    if isinstance(names, str) or not isinstance(names, (list, tuple)) or len(names) != 2 \
+def _dash(points: Sequence[int]) -> str:
+    return "-".join(map(str, points))
+
+
+def _names(names: Any, what: str, players: int = 2) -> tuple[str, ...]:
+    """One name per seat: `players` non-empty texts of at most MAX_NAME characters."""
+    if isinstance(names, str) or not isinstance(names, (list, tuple)) or len(names) != players \
             or not all(isinstance(n, str) and n and len(n) <= MAX_NAME for n in names):
-        raise RecordError(f"{what} must be two names (player 0, player 1) of 1 to {MAX_NAME} "
+        seats = "player 0, player 1" if players == 2 else f"one per seat, players={players}"
+        raise RecordError(f"{what} must be {_count(players)} names ({seats}) of 1 to {MAX_NAME} "
                           f"characters, not {excerpt(names)}")
-    return (names[0], names[1])
+    return tuple(names)
 
 
 # -- recording bots ------------------------------------------------------------------------------
@@ -712,7 +871,7 @@ class RecordingBot:
 
 def rounds_from_log(log: Sequence[tuple[str, Position, Move]]) -> list[RoundRecord]:
     """Split a decision log (of `RecordingBot`s sharing it) into round records, with the names
-    of the bots that sat as player 0 and player 1 in each round."""
+    of the bots that sat in each seat of each round (any game)."""
     rounds: list[RoundRecord] = []
     names: list[list[Optional[str]]] = []
     expected: Optional[Position] = None
@@ -721,12 +880,12 @@ def rounds_from_log(log: Sequence[tuple[str, Position, Move]]) -> list[RoundReco
             if not pos.is_round_start():
                 raise RecordError("the decision log does not follow one round after another")
             rounds.append(RoundRecord.from_play(pos))
-            names.append([None, None])
+            names.append([None] * pos.rules.players)
         rounds[-1].moves.append(move)
         seat = names[-1]
         if seat[pos.to_move] is None:
             seat[pos.to_move] = name
         expected = pos.play(move)
     for rec, seat in zip(rounds, names):
-        rec.players = (seat[0] or "player 0", seat[1] or "player 1")
+        rec.players = tuple(n or f"player {p}" for p, n in enumerate(seat))
     return rounds

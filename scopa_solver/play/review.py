@@ -1,17 +1,26 @@
-"""A whole-game review, like a chess engine's game report.
+"""A whole-game review, like a chess engine's game report, for every game of the family.
 
-For every decision of both players in a `GameRecord` the review sets the move played against
+For every decision of every seat in a `GameRecord` the review sets the move played against
 
 - the *hindsight* best: `analyze` of the full position, every card seen (what a clairvoyant
-  player would have played), and
+  player would have played), within a budget per decision (`max_nodes`, `time_limit`), and
 - the *fair* best: `suggest` (PIMC) on the player's own view, with `worlds` sampled worlds (or
   all of them when there are fewer), which is what the player could have known.
 
-Points lost are the best move's value minus the played move's value (round margin points for
-the player; for the fair figures, means over the worlds). A decision that lost at least
-`MISTAKE` points is marked ``?``, at least `BLUNDER` points ``??``; the hindsight mark is the
-decision's mark, and the fair column carries its own. Forced moves (one legal move) are not
-judged. A summary per player (by name: in an arena the seats swap) adds it all up.
+Points lost are the best move's value minus the played move's value: the value of `analyze`
+(objective "value"): the round margin of the mover's side with two sides, the paranoid value
+(own side's points minus the best other side's) with three or more; for the fair figures, means
+over the worlds. A decision that lost at least `MISTAKE` points is marked ``?``, at least
+`BLUNDER` points ``??``; the hindsight mark is the decision's mark, and the fair column carries
+its own. Forced moves (one legal move) are not judged.
+
+A decision can stay unjudged, with the reason in `Decision.hindsight_reason` or `fair_reason`:
+by hindsight when the exact search needs more than the budget (Scopone and scientifico early in
+the deal need millions of nodes and more); each round is judged from its end backwards, and once
+a position exceeds the budget the earlier ones of the round, with more cards in play, are not
+searched. Fairly when the player's view cannot be made or searched (the family's views, before
+they are supported). A summary per player (by name: in an arena the seats swap; or per seat)
+adds up the judged decisions.
 
 >>> from scopa_solver import Position
 >>> from scopa_solver import GameRecord, RoundRecord
@@ -25,6 +34,24 @@ judged. A summary per player (by name: in an arena the seats swap) adds it all u
 (36, ['Ann', 'Bob'])
 >>> all(d.loss >= 0 for d in r.decisions)
 True
+
+Three players, a small hindsight budget: the first two plays are not judged.
+
+>>> from scopa_solver import Rules
+>>> three = Rules(players=3)
+>>> start = pos = Position.new_round(seed=3, rules=three)
+>>> moves = []
+>>> while not pos.is_round_over():
+...     moves.append(pos.legal_moves()[0]); pos = pos.play(moves[-1])
+>>> rec = GameRecord(rules=three, players=("Ann", "Bob", "Cid"), kind="rounds")
+>>> _ = rec.add_round(RoundRecord.from_play(start, moves))
+>>> r = review(rec, worlds=None, max_nodes=100_000, progress=False)
+>>> list(r.summaries()), [d.number for d in r.decisions if not d.judged]
+(['Ann', 'Bob', 'Cid'], [1, 2])
+>>> r.decisions[1].hindsight_reason
+'the exact search needs more than 100,000 nodes'
+>>> r.format().splitlines()[0]
+'round 1: Cid deals; Ann 1, Bob 3, Cid 0'
 """
 from __future__ import annotations
 
@@ -33,18 +60,22 @@ import zlib
 from dataclasses import dataclass, field
 from typing import Iterator, Optional, Sequence
 
+from ..errors import LimitError, ViewError
 from ..imperfect.pimc import suggest
 from ..progress import progress_bar
 from ..core.position import Move, Position
 from .record import GameRecord, ReplayedRound
 from ..search.solver import analyze
 
-__all__ = ["review", "Review", "Decision", "PlayerSummary", "MISTAKE", "BLUNDER", "mark"]
+__all__ = ["review", "Review", "Decision", "PlayerSummary", "MISTAKE", "BLUNDER", "HINDSIGHT_NODES", "mark"]
 
 MISTAKE = 1.0
 """Points lost (by hindsight) from which a decision is marked ``?``."""
 BLUNDER = 2.0
 """Points lost from which a decision is marked ``??``."""
+HINDSIGHT_NODES = 10_000_000
+"""The default budget of the hindsight search, per decision (about half a second; two-player
+rounds need at most a few hundred thousand, Scopone's first plays far more)."""
 
 
 def mark(loss: Optional[float]) -> str:
@@ -64,7 +95,7 @@ class Decision:
 
     round: int                       # 1-based
     number: int                      # move number in the round, 1-based
-    player: int
+    player: int                      # the seat
     name: str
     position: Position
     played: Move
@@ -77,16 +108,31 @@ class Decision:
     fair_played_mean: Optional[float] = None
     fair_worlds: int = 0
     fair_exact: bool = False
+    hindsight_reason: Optional[str] = None           # why it was not judged by hindsight
+    fair_reason: Optional[str] = None                # why it was not judged fairly
 
     @property
     def forced(self) -> bool:
         return self.legal == 1
 
     @property
-    def loss(self) -> int:
-        """Points lost by hindsight: the best value minus the played move's (0 when forced)."""
-        if self.best_value is None or self.played_value is None:
+    def side(self) -> int:
+        """The side of the player's seat (the seat itself with two players)."""
+        return self.position.rules.sides[self.player]
+
+    @property
+    def judged(self) -> bool:
+        """Judged by hindsight (forced moves count as judged: nothing was lost)."""
+        return self.forced or (self.best_value is not None and self.played_value is not None)
+
+    @property
+    def loss(self) -> Optional[int]:
+        """Points lost by hindsight: the best value minus the played move's (0 when forced;
+        None when not judged, see `hindsight_reason`)."""
+        if self.forced:
             return 0
+        if self.best_value is None or self.played_value is None:
+            return None
         return self.best_value - self.played_value
 
     @property
@@ -108,17 +154,26 @@ class Decision:
         return mark(self.fair_loss)
 
     def to_dict(self) -> dict:
+        """Plain data (JSON-ready). ``fair`` is None when no fair review was run; a decision
+        not judged has None figures and its ``reason``."""
+        if self.fair_reason is not None:
+            fair: Optional[dict] = {"best": None, "best_mean": None, "played_mean": None, "loss": None,
+                                    "worlds": 0, "exact": False, "mark": "", "reason": self.fair_reason}
+        elif self.fair_best is None and not self.forced:
+            fair = None
+        else:
+            fair = {"best": str(self.fair_best) if self.fair_best else str(self.played),
+                    "best_mean": self.fair_best_mean, "played_mean": self.fair_played_mean,
+                    "loss": self.fair_loss, "worlds": self.fair_worlds, "exact": self.fair_exact,
+                    "mark": self.fair_mark, "reason": None}
         return {
-            "round": self.round, "move": self.number, "player": self.player, "name": self.name,
-            "position": self.position.to_string(), "played": str(self.played), "legal_moves": self.legal,
-            "forced": self.forced, "mark": self.mark,
+            "round": self.round, "move": self.number, "player": self.player, "side": self.side,
+            "name": self.name, "position": self.position.to_string(), "played": str(self.played),
+            "legal_moves": self.legal, "forced": self.forced, "mark": self.mark,
             "hindsight": {"best": [str(m) for m in self.best], "best_value": self.best_value,
-                          "played_value": self.played_value, "loss": self.loss},
-            "fair": None if self.fair_best is None and not self.forced else {
-                "best": str(self.fair_best) if self.fair_best else str(self.played),
-                "best_mean": self.fair_best_mean, "played_mean": self.fair_played_mean,
-                "loss": self.fair_loss, "worlds": self.fair_worlds, "exact": self.fair_exact,
-                "mark": self.fair_mark},
+                          "played_value": self.played_value, "loss": self.loss, "judged": self.judged,
+                          "reason": self.hindsight_reason},
+            "fair": fair,
         }
 
 
@@ -127,7 +182,7 @@ class PlayerSummary:
     """One player's figures over the reviewed decisions (forced moves excluded)."""
 
     name: str
-    decisions: int = 0
+    decisions: int = 0               # not forced
     forced: int = 0
     loss: int = 0                    # hindsight points lost in all
     best: int = 0                    # decisions that played a hindsight-optimal move
@@ -137,15 +192,22 @@ class PlayerSummary:
     fair_best: int = 0               # decisions that played PIMC's best move
     fair_mistakes: int = 0           # fair loss marked ? or ??
     fair_judged: int = 0
+    not_judged: int = 0              # decisions (not forced) not judged by hindsight
+
+    @property
+    def judged(self) -> int:
+        """Decisions (not forced) judged by hindsight."""
+        return self.decisions - self.not_judged
 
     @property
     def loss_per_decision(self) -> float:
-        return self.loss / self.decisions if self.decisions else 0.0
+        """Hindsight points lost per judged decision."""
+        return self.loss / self.judged if self.judged else 0.0
 
     @property
     def accuracy(self) -> float:
-        """Share of decisions that played a hindsight-optimal move."""
-        return self.best / self.decisions if self.decisions else 1.0
+        """Share of the judged decisions that played a hindsight-optimal move."""
+        return self.best / self.judged if self.judged else 1.0
 
     @property
     def fair_loss_per_decision(self) -> Optional[float]:
@@ -158,7 +220,8 @@ class PlayerSummary:
 
     def to_dict(self) -> dict:
         return {"name": self.name, "decisions": self.decisions, "forced": self.forced,
-                "loss": self.loss, "loss_per_decision": self.loss_per_decision, "accuracy": self.accuracy,
+                "judged": self.judged, "loss": self.loss, "loss_per_decision": self.loss_per_decision,
+                "accuracy": self.accuracy,
                 "mistakes": self.mistakes, "blunders": self.blunders,
                 "fair_loss": self.fair_loss if self.fair_judged else None,
                 "fair_loss_per_decision": self.fair_loss_per_decision, "agreement": self.agreement,
@@ -174,25 +237,36 @@ class Review:
     worlds: Optional[int]            # PIMC worlds per decision (None: no fair review)
     seed: int
     seconds: float
-    scores: list[Optional[tuple[int, int]]]   # each round's score (None: unfinished)
-    round_players: list[tuple[str, str]]
+    scores: list[Optional[tuple[int, ...]]]   # each round's points per side (None: unfinished)
+    round_players: list[tuple[str, ...]]       # each round's name per seat
+    max_nodes: Optional[int] = HINDSIGHT_NODES  # the hindsight budget per decision
+    time_limit: Optional[float] = None
 
-    def summaries(self) -> dict[str, PlayerSummary]:
-        """Per player name, in order of appearance."""
+    def summaries(self, by: str = "name") -> dict[str, PlayerSummary]:
+        """Per player name (`by="name"`, in order of appearance) or per seat (`by="seat"`:
+        "seat 0", "seat 1", ...)."""
+        if by not in ("name", "seat"):
+            raise ValueError(f"summaries are by 'name' or 'seat', not {by!r}")
         out: dict[str, PlayerSummary] = {}
         for names in self.round_players:
-            for n in names:
-                out.setdefault(n, PlayerSummary(n))
+            for seat, n in enumerate(names):
+                key = n if by == "name" else f"seat {seat}"
+                out.setdefault(key, PlayerSummary(key))
         for d in self.decisions:
-            s = out.setdefault(d.name, PlayerSummary(d.name))
+            key = d.name if by == "name" else f"seat {d.player}"
+            s = out.setdefault(key, PlayerSummary(key))
             if d.forced:
                 s.forced += 1
                 continue
             s.decisions += 1
-            s.loss += d.loss
-            s.best += d.loss == 0
-            s.mistakes += d.mark == "?"
-            s.blunders += d.mark == "??"
+            loss = d.loss
+            if loss is None:
+                s.not_judged += 1
+            else:
+                s.loss += loss
+                s.best += loss == 0
+                s.mistakes += d.mark == "?"
+                s.blunders += d.mark == "??"
             if d.fair_loss is not None:
                 s.fair_judged += 1
                 s.fair_loss += d.fair_loss
@@ -204,15 +278,27 @@ class Review:
         """The decisions marked ``?`` or ``??`` by hindsight."""
         return [d for d in self.decisions if d.mark]
 
+    def not_judged(self) -> dict[str, list[Decision]]:
+        """The decisions not judged, by hindsight (``"hindsight"``) and fairly (``"fair"``)."""
+        return {"hindsight": [d for d in self.decisions if not d.judged],
+                "fair": [d for d in self.decisions if d.fair_reason is not None]}
+
     def to_dict(self) -> dict:
-        """Plain data (JSON-ready): the record's players and rules, every decision, the summaries."""
-        return {"players": list(self.record.players), "kind": self.record.kind, "rules": self.record.rules.tokens(),
+        """Plain data (JSON-ready): the record's players and rules, every decision, the summaries
+        (per name, and per seat)."""
+        rules = self.record.rules
+        return {"players": list(self.record.players), "kind": self.record.kind, "rules": rules.tokens(),
+                "seat_sides": list(rules.sides),
                 "worlds": self.worlds, "seed": self.seed, "seconds": self.seconds,
+                "max_nodes": self.max_nodes, "time_limit": self.time_limit,
                 "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER},
-                "rounds": [{"round": i + 1, "players": list(names), "score": list(score) if score else None}
+                "rounds": [{"round": i + 1, "players": list(names), "sides": list(self.record.side_names(i)),
+                            "dealer": self.record.rounds[i].dealer,
+                            "score": list(score) if score else None}
                            for i, (names, score) in enumerate(zip(self.round_players, self.scores))],
                 "decisions": [d.to_dict() for d in self.decisions],
-                "summary": [s.to_dict() for s in self.summaries().values()]}
+                "summary": [s.to_dict() for s in self.summaries().values()],
+                "seat_summary": [s.to_dict() for s in self.summaries("seat").values()]}
 
     def format(self, all_moves: bool = True) -> str:
         """The report as aligned text: each round's decisions (all of them, or only the marked
@@ -225,7 +311,8 @@ class Review:
             if i + 1 not in reviewed:
                 continue
             rec = self.record.rounds[i]
-            result = f"{names[0]} {score[0]}, {names[1]} {score[1]}" if score else "unfinished"
+            sides = self.record.side_names(i)
+            result = ", ".join(f"{n} {p}" for n, p in zip(sides, score)) if score else "unfinished"
             lines.append(f"round {i + 1}: {names[rec.dealer]} deals; {result}")
             head = (f"  {'#':>3}  {'player':<{width}}  {'played':<13} {'':2}  {'best (hindsight)':<16} "
                     f"{'value':>6} {'lost':>4}")
@@ -236,6 +323,8 @@ class Review:
             for d in rows:
                 if d.forced:
                     best, value, lost = "(forced)", "", ""
+                elif not d.judged:
+                    best, value, lost = "(not judged)", "", ""
                 else:
                     best = str(d.played if d.played in d.best else d.best[0]) if d.best else "?"
                     value = f"{d.best_value:+d}" if d.best_value is not None else ""
@@ -246,7 +335,7 @@ class Review:
                     if d.forced:
                         line += f"   {'':<13} {'':>5}"
                     elif d.fair_loss is None:
-                        line += f"   {'?':<13} {'':>5}"
+                        line += f"   {'n/a' if d.fair_reason else '?':<13} {'':>5}"
                     else:
                         fl = f"{d.fair_loss:.2f}" if d.fair_loss >= 0.005 else "-"
                         fb = d.played if d.fair_loss < 0.005 else d.fair_best
@@ -270,6 +359,15 @@ class Review:
                 line += (f"  {s.fair_loss:>9.2f} {s.fair_loss_per_decision:>8.2f} "
                          f"{100 * (s.agreement or 0):>4.0f}% {s.fair_mistakes:>3}")
             lines.append(line)
+        skipped = self.not_judged()
+        if skipped["hindsight"]:
+            lines.append(f"not judged by hindsight: {_plural(len(skipped['hindsight']), 'decision')} over the "
+                         f"budget of {_budget(self.max_nodes, self.time_limit)} (the latest of a round "
+                         "searched, the earlier ones, with more cards in play, skipped)")
+        if skipped["fair"]:
+            reasons = sorted({d.fair_reason or "" for d in skipped["fair"]})
+            lines.append(f"not judged fairly: {_plural(len(skipped['fair']), 'decision')} ({reasons[0]}"
+                         + (f"; {_plural(len(reasons) - 1, 'other reason')}" if len(reasons) > 1 else "") + ")")
         lines.append(f"{len(self.decisions)} decisions reviewed in {self.seconds:.1f} s")
         return "\n".join(lines)
 
@@ -281,18 +379,67 @@ def _decision_seed(seed: int, round_number: int, move_number: int) -> int:
     return zlib.crc32(f"{seed}:{round_number}:{move_number}".encode()) | (seed & 0xFFFFFFFF) << 32
 
 
+def _plural(count: int, what: str) -> str:
+    return f"{count} {what}" + ("" if count == 1 else "s")
+
+
+def _budget(max_nodes: Optional[int], time_limit: Optional[float]) -> str:
+    parts = ([f"{max_nodes:,} nodes"] if max_nodes is not None else []) + \
+            ([f"{time_limit:g} s"] if time_limit is not None else [])
+    return " and ".join(parts)
+
+
+def _judge_hindsight(d: Decision, max_nodes: Optional[int], time_limit: Optional[float],
+                     tt_mb: Optional[float]) -> bool:
+    """Set `d`'s hindsight figures by `analyze` within the budget; False when the search did
+    not finish (then `d.hindsight_reason` says so)."""
+    rows = analyze(d.position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb)
+    if any(row.value is None for row in rows):
+        d.hindsight_reason = f"the exact search needs more than {_budget(max_nodes, time_limit)}"
+        return False
+    d.best_value = rows[0].value
+    d.best = [row.move for row in rows if row.value == d.best_value]
+    d.played_value = next(row.value for row in rows if row.move == d.played)
+    return True
+
+
+def _judge_fair(d: Decision, worlds: int, seed: int, threads: Optional[int], tt_mb: Optional[float],
+                time_limit: Optional[float]) -> None:
+    """Set `d`'s fair figures by `suggest` on the player's view; a view or search that the
+    game does not support (yet) leaves them None with `d.fair_reason`."""
+    try:
+        view = d.position.view(d.player)
+        s = suggest(view, worlds=worlds, seed=_decision_seed(seed, d.round, d.number), threads=threads,
+                    progress=False, tt_mb=tt_mb, **({} if time_limit is None else {"time_limit": time_limit}))
+        played = next(m.mean for m in s.moves if m.move == d.played)
+    except (ViewError, LimitError) as exc:
+        d.fair_reason = str(exc)
+        return
+    d.fair_best = s.best
+    d.fair_best_mean = s.moves[0].mean
+    d.fair_played_mean = played
+    d.fair_worlds = s.worlds
+    d.fair_exact = s.exact
+
+
 def review(record: GameRecord, *, worlds: Optional[int] = 50, seed: int = 0, threads: Optional[int] = None,
            rounds: Optional[Sequence[int]] = None, players: Optional[Sequence[str]] = None,
-           progress: Optional[bool] = None, tt_mb: Optional[float] = None) -> Review:
+           progress: Optional[bool] = None, tt_mb: Optional[float] = None,
+           max_nodes: Optional[int] = HINDSIGHT_NODES, time_limit: Optional[float] = None,
+           fair_time_limit: Optional[float] = None) -> Review:
     """Review every decision of `record` (see the module docstring).
 
     `worlds`: PIMC worlds per decision for the fair review (all of them when there are fewer;
     None skips the fair review); `seed` makes the sampled worlds reproducible; `threads` the
     PIMC workers (None: every core). `rounds` (1-based numbers) and `players` (names) restrict
-    the review. `progress`: a progress bar over the decisions (None: on a terminal, after a
-    second)."""
+    the review. `max_nodes` and `time_limit` (seconds) bound the hindsight search of each
+    decision (None: no bound; a decision over the budget is not judged by hindsight);
+    `fair_time_limit` bounds each fair `suggest`. `progress`: a progress bar over the
+    decisions (None: on a terminal, after a second)."""
     if worlds is not None and (not isinstance(worlds, int) or isinstance(worlds, bool) or worlds < 1):
         raise ValueError(f"worlds must be a positive whole number or None, not {worlds!r}")
+    if max_nodes is not None and (not isinstance(max_nodes, int) or isinstance(max_nodes, bool) or max_nodes < 1):
+        raise ValueError(f"max_nodes must be a positive whole number or None, not {max_nodes!r}")
     start = time.perf_counter()
     replayed = record.replay()       # checked once; each round's positions are replayed below
     chosen = [r for r in replayed if rounds is None or r.number in rounds]
@@ -308,27 +455,27 @@ def review(record: GameRecord, *, worlds: Optional[int] = 50, seed: int = 0, thr
     decisions: list[Decision] = []
     bar = progress_bar(total, "review", progress, unit="move")
     try:
-        for r, k, pos, move in ((r, k, pos, move) for r in chosen for k, pos, move in wanted(r)):
-            player = pos.to_move
-            d = Decision(round=r.number, number=k + 1, player=player, name=r.players[player],
-                         position=pos, played=move, legal=len(pos.legal_moves()))
-            if not d.forced:
-                rows = analyze(pos, tt_mb=tt_mb)
-                d.best_value = rows[0].value
-                d.best = [row.move for row in rows if row.value == d.best_value]
-                d.played_value = next(row.value for row in rows if row.move == move)
-                if worlds is not None:
-                    s = suggest(pos.view(player), worlds=worlds, seed=_decision_seed(seed, r.number, k + 1),
-                                threads=threads, progress=False, tt_mb=tt_mb)
-                    d.fair_best = s.best
-                    d.fair_best_mean = s.moves[0].mean
-                    d.fair_played_mean = next(m.mean for m in s.moves if m.move == move)
-                    d.fair_worlds = s.worlds
-                    d.fair_exact = s.exact
-            decisions.append(d)
-            bar.update(1)
+        for r in chosen:
+            found = [Decision(round=r.number, number=k + 1, player=pos.to_move, name=r.players[pos.to_move],
+                              position=pos, played=move, legal=len(pos.legal_moves()))
+                     for k, pos, move in wanted(r)]
+            # From the end of the round backwards: once a position is over the budget, the
+            # earlier ones (more cards in play) would be too, and are not searched.
+            over: Optional[Decision] = None
+            for d in reversed(found):
+                if not d.forced:
+                    if over is not None:
+                        d.hindsight_reason = (f"not searched: a later position of the round (move "
+                                              f"{over.number}) already needed more than "
+                                              f"{_budget(max_nodes, time_limit)}")
+                    elif not _judge_hindsight(d, max_nodes, time_limit, tt_mb):
+                        over = d
+                    if worlds is not None:
+                        _judge_fair(d, worlds, seed, threads, tt_mb, fair_time_limit)
+                bar.update(1)
+            decisions.extend(found)
     finally:
         bar.close()
     return Review(record=record, decisions=decisions, worlds=worlds, seed=seed,
                   seconds=time.perf_counter() - start, scores=[r.points for r in replayed],
-                  round_players=[r.players for r in replayed])
+                  round_players=[r.players for r in replayed], max_nodes=max_nodes, time_limit=time_limit)
