@@ -56,15 +56,11 @@ def _position(args) -> Position:
 
 def _example(rules: Rules) -> Position:
     """The built-in example: two deals before the end (two players); with more players the
-    last deal, played on at random to three cards a hand (Scopone and scientifico deal
-    everything at once), so that it solves at once."""
+    last deal with three cards a hand (Scopone and scientifico deal everything at once), so
+    that it solves at once."""
     if rules.players == 2:
         return random_position(EXAMPLE_SEED, 1, rules)
-    pos = _deal_position(EXAMPLE_SEED, 0, rules)
-    rng = random.Random(EXAMPLE_SEED)
-    while max(pos.hand_sizes()) > 3:
-        pos = pos.play(rng.choice(pos.legal_moves()))
-    return pos
+    return random_position(EXAMPLE_SEED, 0, rules, cards_per_hand=3)
 
 
 def _view(args):
@@ -101,27 +97,8 @@ def _make_bot(spec: str, args, seed: int):
 
 # -- positions and exact search -------------------------------------------------------------------
 
-def _deal_position(seed: Optional[int], deals_left: Optional[int], rules: Rules) -> Position:
-    """`random_position` for every game: a new round from `seed`, with `deals_left` played
-    forward by random moves (from the same seed) to the first play of that deal, every hand
-    full. (Two-player Scopa keeps `random_position`'s own sequence.)"""
-    if not rules.is_family:
-        return random_position(seed, deals_left, rules)
-    if deals_left is not None and not 0 <= deals_left < rules.deals:
-        raise UsageError(f"--deals-left must be 0 to {rules.deals - 1} in this game (deals still in the stock), "
-                         f"not {deals_left}")
-    pos = Position.new_round(seed=seed, rules=rules)
-    if deals_left is None:
-        return pos
-    rng = random.Random(seed)
-    full = rules.players * rules.hand_size
-    while pos.deals_left > deals_left or sum(pos.hand_sizes()) != full:
-        pos = pos.play(rng.choice(pos.legal_moves()))
-    return pos
-
-
 def deal(args) -> int:
-    pos = _deal_position(args.seed, args.deals_left, _rules(args))
+    pos = random_position(args.seed, args.deals_left, _rules(args), cards_per_hand=args.cards_per_hand)
     if args.json:
         print_json(dict(_position_data(pos), seed=args.seed))
         return 0

@@ -127,6 +127,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = _common(sub.add_parser("deal", help="print a random position as one line of notation"), position=False)
     p.add_argument("--seed", type=_whole, default=None)
     p.add_argument("--deals-left", type=_whole, default=None, help="play forward at random to K deals left")
+    p.add_argument("--cards-per-hand", type=_whole, default=None,
+                   help="play forward at random until every hand holds this many cards (Scopone, scientifico)")
     p.add_argument("--show", action="store_true", help="add a readable picture")
     _common(sub.add_parser("show", help="a readable picture of a position"))
     for name, text in (("solve", "exact value, best moves, principal variation"),
