@@ -234,8 +234,8 @@ def tree(args) -> int:
 # -- imperfect information, bots, games -----------------------------------------------------------
 
 def _two_player_only(rules: Rules, command: str) -> None:
-    """The commands whose play code (bots, arena, game records) knows two-player Scopa only for
-    now: a family game is one clear line, not a crash deep in a match."""
+    """`play`'s terminal game knows two players only for now: a family game is one clear line,
+    not a crash deep in a match."""
     if rules.players != 2:
         raise UsageError(f"{command} plays two-player games only for now, not {' '.join(rules.tokens())} "
                          "(the family games at the table come with issue 15)")
@@ -369,19 +369,24 @@ def arena_command(args) -> int:
         check_writable(args.save, force=args.force)
     seed = _seed(args)
     rules = _rules(args)
-    _two_player_only(rules, "arena")
-    bots = [_make_bot(spec, args, seed) for spec in (args.bot_a, args.bot_b)]
-    if bots[0].name == bots[1].name:
-        bots[0].name, bots[1].name = f"{bots[0].name} A", f"{bots[1].name} B"
+    specs = [args.bot_a, args.bot_b] + list(args.more_bots or ())
+    if len(specs) != rules.side_count:
+        raise UsageError(f"{' '.join(rules.tokens()) or 'two-player Scopa'} has {rules.side_count} sides: "
+                         f"give {rules.side_count} bots, one per side, not {len(specs)}")
+    bots = [_make_bot(spec, args, seed) for spec in specs]
+    names = [b.name for b in bots]
+    for j, b in enumerate(bots):         # the same bot twice: A, B, ... tell them apart
+        if names.count(names[j]) > 1:
+            b.name = f"{names[j]} {chr(ord('A') + j)}"
     log: list = []
     players = bots if not args.save else [RecordingBot(b, log) for b in bots]
-    result = arena(players[0], players[1], rounds=args.rounds, seed=seed, rules=rules,
-                   matches=args.matches, progress=_progress(args))
+    common = dict(rounds=args.rounds, seed=seed, rules=rules, matches=args.matches, progress=_progress(args))
+    result = arena(players[0], players[1], **common) if len(players) == 2 else arena(bots=players, **common)
     saved = None
     if args.save:
-        record = GameRecord(rules=rules, players=(bots[0].name, bots[1].name), kind="rounds",
-                            rounds=rounds_from_log(log),
-                            meta=dict(program="scopa-solver arena", bots=[args.bot_a, args.bot_b], seed=seed,
+        seats = tuple(bots[side].name for side in rules.sides) if rules.is_family else (bots[0].name, bots[1].name)
+        record = GameRecord(rules=rules, players=seats, kind="rounds", rounds=rounds_from_log(log),
+                            meta=dict(program="scopa-solver arena", bots=specs, seed=seed,
                                       rounds=args.rounds, matches=args.matches))
         saved = save_record(record, args.save)
     if args.json:
@@ -466,7 +471,6 @@ def review_command(args) -> int:
     if args.rules and _rules(args) != record.rules:
         raise UsageError(f"--rules {' '.join(args.rules)[:60]} disagrees with the record's own rules "
                          f"({' '.join(record.rules.tokens()) or 'two-player Scopa'})")
-    _two_player_only(record.rules, "review")
     known = {n for i in range(len(record.rounds)) for n in record.round_players(i)}
     for name in args.player or ():
         if name not in known:

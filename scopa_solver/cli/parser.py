@@ -188,6 +188,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "infer, infer:T, oracle, or EARLY/LATE (one bot until the last three deals, the other in "
                    "them: greedy/pimc)")
     p.add_argument("bot_b", metavar="BOT_B")
+    p.add_argument("more_bots", metavar="BOT", nargs="*",
+                   help="one more bot per side of a game of three or more sides (--rules players=3 ...)")
     p.add_argument("--rounds", type=_whole, default=10, help="duplicate deals, each played twice (default 10)")
     p.add_argument("--matches", type=_whole, default=0, help="also this many duplicate pairs of matches")
     p.add_argument("--seed", type=_whole, default=None)
