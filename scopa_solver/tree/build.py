@@ -194,8 +194,7 @@ def _maxn_points(positions: Sequence[Position], tt_mb: Optional[float],
 
 
 class _Valuer:
-    """The values of one tree: `rows` expands positions into their moves with values; `root`
-    is the root's value (and max^n points). Two sides under "value" (margin trees) read
+    """The values of one tree: `rows` expands positions into their moves with values. Two sides under "value" (margin trees) read
     `analyze`, as always; three or more sides read the paranoid values of the root's side
     (`_Paranoid`); "maxn" trees solve every child under max^n."""
 
@@ -207,14 +206,6 @@ class _Valuer:
         self.root_side = self.sides[position.to_move]
         self.paranoid = None if self.margin or objective == "maxn" else \
             _Paranoid(self.root_side, tt_mb, threads)
-
-    def root(self, position: Position) -> tuple[int, Optional[tuple]]:
-        if self.paranoid is not None:
-            return self.paranoid.values([position])[0], None
-        if self.objective == "maxn":
-            points = _maxn_points([position], self.tt_mb, 1)[0]
-            return points[self.sides[position.to_move]], points
-        return solve(position, tt_mb=self.tt_mb).value, None    # the margin of a finished round too
 
     def rows(self, positions: Sequence[Position], threads: Optional[int] = None) -> list[list[_Row]]:
         if not positions:
@@ -457,12 +448,13 @@ def _build(position: Position, depth: Optional[int], max_nodes: int, truncate: b
     where: dict[tuple, str] = {position.kernel_state(): ROOT}
     valuer = _Valuer(position, objective, tt_mb, threads)
     margin = valuer.margin
-    root_value, root_points = valuer.root(position)
-    g.add_node(ROOT, **_node_attributes(position, 0, root_value, margin=margin))
-    if root_points is not None:
-        g.nodes[ROOT]["points"] = root_points
+    # the root's value is `solve`'s in every case (paranoid: the root's side is the kernel's own)
+    solved = solve(position, tt_mb=tt_mb, objective=objective)
+    g.add_node(ROOT, **_node_attributes(position, 0, solved.value, margin=margin))
+    if objective == "maxn":
+        g.nodes[ROOT]["points"] = tuple(solved.points)
     bar.update(1)
-    pv = solve(position, tt_mb=tt_mb, objective=objective).pv
+    pv = solved.pv
 
     def too_large() -> TreeTooLargeError:
         if mode == "pv":
