@@ -30,18 +30,12 @@ def cards_line(mask: int) -> str:
 
 def _picture(hands: tuple[str, str], table: int, piles: tuple[int, int], scopas: tuple[int, int],
              dealer: int, to_move: int, over: bool, stock: str) -> str:
-    """The lines shared by positions and views: each side's hand and pile, the table, the stock."""
+    """The lines shared by two-player positions and views: each side's hand and pile, the
+    table, the stock."""
     lines = []
     for p in (0, 1):
-        tags = ["dealer"] if p == dealer else []
-        if p == to_move and not over:
-            tags.append("to move")
-        tag = f" ({', '.join(tags)})" if tags else ""
-        pile = piles[p]
-        lines.append(f"player {p}{tag}: hand {hands[p]}")
-        lines.append(f"  captured {popcount(pile)} cards"
-                     f" ({popcount(pile & COINS_MASK)} coins{', settebello' if pile & SETTEBELLO_MASK else ''})"
-                     f", scopas {scopas[p]}")
+        lines.append(f"player {p}{_tags(p, dealer, to_move, over)}: hand {hands[p]}")
+        lines.append(f"  {_pile_text(piles[p], scopas[p])}")
     lines.insert(2, f"table: {cards_line(table)}")
     lines.append(f"stock: {stock}")
     return "\n".join(lines)
