@@ -194,13 +194,14 @@ def _maxn_points(positions: Sequence[Position], tt_mb: Optional[float],
 
 
 class _Valuer:
-    """The values of one tree: `rows` expands positions into their moves with values. Two sides under "value" (margin trees) read
-    `analyze`, as always; three or more sides read the paranoid values of the root's side
-    (`_Paranoid`); "maxn" trees solve every child under max^n."""
+    """The values of one tree: `rows` expands positions into their moves with values. Two
+    sides under "value" (margin trees) read `analyze`, as always; three or more sides read the
+    paranoid values of the root's side (`_Paranoid`); "maxn" trees solve every child under
+    max^n."""
 
     def __init__(self, position: Position, objective: str, tt_mb: Optional[float],
                  threads: Optional[int]) -> None:
-        self.objective, self.tt_mb, self.threads = objective, tt_mb, threads
+        self.objective, self.tt_mb = objective, tt_mb
         self.sides = position.rules.sides
         self.margin = objective == "value" and position.rules.side_count == 2
         self.root_side = self.sides[position.to_move]
