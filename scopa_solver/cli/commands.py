@@ -50,8 +50,17 @@ def _with_rules(obj, args):
 def _position(args) -> Position:
     text = args.position
     if text is None or text == "example":
-        return random_position(EXAMPLE_SEED, 1, _rules(args))
+        return _example(_rules(args))
     return _with_rules(Position.from_string(text), args)
+
+
+def _example(rules: Rules) -> Position:
+    """The built-in example: two deals before the end (two players); with more players the
+    last deal with three cards a hand (Scopone and scientifico deal everything at once), so
+    that it solves at once."""
+    if rules.players == 2:
+        return random_position(EXAMPLE_SEED, 1, rules)
+    return random_position(EXAMPLE_SEED, 0, rules, cards_per_hand=3)
 
 
 def _view(args):
@@ -89,7 +98,7 @@ def _make_bot(spec: str, args, seed: int):
 # -- positions and exact search -------------------------------------------------------------------
 
 def deal(args) -> int:
-    pos = random_position(args.seed, args.deals_left, _rules(args))
+    pos = random_position(args.seed, args.deals_left, _rules(args), cards_per_hand=args.cards_per_hand)
     if args.json:
         print_json(dict(_position_data(pos), seed=args.seed))
         return 0
@@ -109,7 +118,25 @@ def show(args) -> int:
 
 
 def _limits(args) -> dict:
-    return dict(max_nodes=args.max_nodes, time_limit=args.time_limit, tt_mb=args.tt_mb)
+    return dict(max_nodes=args.max_nodes, time_limit=args.time_limit, tt_mb=args.tt_mb, objective=args.objective)
+
+
+def _signed(value: int, objective: str) -> str:
+    """A margin with its sign (+3, -1, +0); max^n points plainly (5)."""
+    return str(value) if objective == "maxn" else f"{value:+d}"
+
+
+def _value_name(pos: Position, objective: str) -> str:
+    """What a value is, for the side to move: two-player Scopa keeps "value for player P"."""
+    rules = pos.rules
+    side = rules.sides[pos.to_move]
+    if objective == "maxn":
+        return f"max^n points of side {side} (player {pos.to_move} to move)"
+    if not rules.is_family:
+        return f"value for player {pos.to_move}"
+    if rules.side_count > 2:
+        return f"paranoid value for side {side} (player {pos.to_move} to move)"
+    return f"value for side {side} (player {pos.to_move} to move)"
 
 
 def solve_command(args) -> int:
@@ -123,7 +150,9 @@ def solve_command(args) -> int:
     if not result.complete:
         print(f"search stopped ({result.stopped}): value between {result.lower} and {result.upper}")
     else:
-        print(f"value for player {pos.to_move}: {result.value:+d}")
+        print(f"{_value_name(pos, args.objective)}: {_signed(result.value, args.objective)}")
+        if result.objective == "maxn":
+            print(f"points per side: {' '.join(map(str, result.points))}")
         print(f"best moves: {' '.join(map(str, result.best_moves))}")
         print(f"principal variation: {' '.join(map(str, result.pv))}")
         print()
@@ -137,7 +166,10 @@ def analyze_command(args) -> int:
     pos = _position(args)
     rows = analyze(pos, **_limits(args))
     if args.json:
-        print_json(dict(position=pos.to_string(), to_move=pos.to_move, moves=[r.to_dict() for r in rows]))
+        data = dict(position=pos.to_string(), to_move=pos.to_move, moves=[r.to_dict() for r in rows])
+        if pos.rules.is_family or args.objective != "value":     # the two-player data stays as it was
+            data.update(objective=args.objective, side=pos.rules.sides[pos.to_move])
+        print_json(data)
         return 0
     print(show_position(pos))
     if not rows:
@@ -146,12 +178,12 @@ def analyze_command(args) -> int:
     best = rows[0].value
     print(f"\n{'move':<20}{'value':>6}{'lost':>6}")
     for r in rows:
-        value = f"{r.value:+d}" if r.value is not None else f"{r.lower}..{r.upper}"
+        value = _signed(r.value, args.objective) if r.value is not None else f"{r.lower}..{r.upper}"
         lost = "" if r.value is None or best is None else (f"{best - r.value}" if best != r.value else "-")
         print(f"{str(r.move):<20}{value:>6}{lost:>6}")
     if best is not None:
         n = sum(1 for r in rows if r.value == best)
-        print(f"\nvalue for player {pos.to_move}: {best:+d} ({n} best move{'s' if n > 1 else ''} of {len(rows)})")
+        print(f"\n{_value_name(pos, args.objective)}: {_signed(best, args.objective)} ({n} best move{'s' if n > 1 else ''} of {len(rows)})")
     return 0
 
 
@@ -164,7 +196,8 @@ def tree(args) -> int:
     try:
         graph = to_networkx(pos, mode=args.mode, depth=args.depth, max_nodes=args.max_nodes,
                             truncate=args.truncate, merge_transpositions=args.merge,
-                            tt_mb=args.tt_mb, search=args.search, full_window=args.full_window)
+                            tt_mb=args.tt_mb, search=args.search, full_window=args.full_window,
+                            objective=args.objective)
     except TreeTooLargeError:
         raise
     except (ValueError, NotImplementedError) as exc:
@@ -199,6 +232,14 @@ def tree(args) -> int:
 
 
 # -- imperfect information, bots, games -----------------------------------------------------------
+
+def _two_player_only(rules: Rules, command: str) -> None:
+    """`play`'s terminal game knows two players only for now: a family game is one clear line,
+    not a crash deep in a match."""
+    if rules.players != 2:
+        raise UsageError(f"{command} plays two-player games only for now, not {' '.join(rules.tokens())} "
+                         "(the family games at the table come with issue 15)")
+
 
 def suggest_command(args) -> int:
     from ..imperfect.pimc import suggest
@@ -259,7 +300,55 @@ def _bench_options(name: str, args) -> dict:
     return options
 
 
+QUICK_FAMILY_ROWS = ("scopa4-1deal", "paranoid3-1deal", "maxn3-1deal", "scientifico-3", "fifteen2")
+
+
+def _family_rows(module, args) -> list[str]:
+    """The rows of benchmarks/bench_family.py to run: --rows, else those of the --rules game,
+    else every default row (--quick: the small ones)."""
+    if args.rows:
+        unknown = [r for r in args.rows if r not in module.ROWS]
+        if unknown:
+            raise UsageError(f"no family benchmark row {unknown[0][:40]!r}; rows: {', '.join(module.ROWS)}")
+        return list(args.rows)
+    if args.rules:
+        rules = _rules(args)
+        rows = [name for name, (players, game, capture, *_) in module.ROWS.items()
+                if (players, game, capture or "standard") == (rules.players, rules.game, rules.capture)
+                and name in module.DEFAULT]
+        if not rows:
+            raise UsageError(f"the family benchmark has no rows for {' '.join(rules.tokens()) or 'two-player Scopa'}; "
+                             f"rows: {', '.join(module.ROWS)}")
+        return rows[:1] if args.quick else rows
+    return list(QUICK_FAMILY_ROWS) if args.quick else list(module.DEFAULT)
+
+
+def _family_report(rows: list[dict]) -> str:
+    lines = [f"{'row':18} {'n':>3} {'median ms':>10} {'max ms':>9} {'median nodes':>13} {'max nodes':>11} "
+             f"{'Mnodes/s':>9} {'target ms':>10}"]
+    for r in rows:
+        lines.append(f"{r['row']:18} {r['positions']:3d} {r['median_ms']:10.3f} {r['max_ms']:9.2f} "
+                     f"{r['median_nodes']:13,.0f} {r['max_nodes']:11,d} {r['nodes_per_s'] / 1e6:9.2f} "
+                     f"{r['target_ms'] if r['target_ms'] else '':>10}")
+    return "\n".join(lines)
+
+
+def _bench_family(args) -> int:
+    module = load_benchmark("family")
+    names = _family_rows(module, args)
+    count = args.positions or (5 if args.quick else 20)
+    rows = [module.run(name, count, args.seed or 2026, 64.0, not args.quick, 300.0) for name in names]
+    if args.json:
+        print_json({"family": rows})
+    else:
+        print(f"== family ==\n{count} positions per row from seeded round starts and random play, "
+              f"seed {args.seed or 2026}, value searches on a cleared table\n{_family_report(rows)}")
+    return 0
+
+
 def bench(args) -> int:
+    if args.suite == "family":
+        return _bench_family(args)
     suites = BENCH_SUITES if args.suite == "all" else (args.suite,)
     modules = {name: load_benchmark(name) for name in suites}
     figures, texts = {}, []
@@ -280,18 +369,24 @@ def arena_command(args) -> int:
         check_writable(args.save, force=args.force)
     seed = _seed(args)
     rules = _rules(args)
-    bots = [_make_bot(spec, args, seed) for spec in (args.bot_a, args.bot_b)]
-    if bots[0].name == bots[1].name:
-        bots[0].name, bots[1].name = f"{bots[0].name} A", f"{bots[1].name} B"
+    specs = [args.bot_a, args.bot_b] + list(args.more_bots or ())
+    if len(specs) != rules.side_count:
+        raise UsageError(f"{' '.join(rules.tokens()) or 'two-player Scopa'} has {rules.side_count} sides: "
+                         f"give {rules.side_count} bots, one per side, not {len(specs)}")
+    bots = [_make_bot(spec, args, seed) for spec in specs]
+    names = [b.name for b in bots]
+    for j, b in enumerate(bots):         # the same bot twice: A, B, ... tell them apart
+        if names.count(names[j]) > 1:
+            b.name = f"{names[j]} {chr(ord('A') + j)}"
     log: list = []
     players = bots if not args.save else [RecordingBot(b, log) for b in bots]
-    result = arena(players[0], players[1], rounds=args.rounds, seed=seed, rules=rules,
-                   matches=args.matches, progress=_progress(args))
+    common = dict(rounds=args.rounds, seed=seed, rules=rules, matches=args.matches, progress=_progress(args))
+    result = arena(players[0], players[1], **common) if len(players) == 2 else arena(bots=players, **common)
     saved = None
     if args.save:
-        record = GameRecord(rules=rules, players=(bots[0].name, bots[1].name), kind="rounds",
-                            rounds=rounds_from_log(log),
-                            meta=dict(program="scopa-solver arena", bots=[args.bot_a, args.bot_b], seed=seed,
+        seats = tuple(bots[side].name for side in rules.sides) if rules.is_family else (bots[0].name, bots[1].name)
+        record = GameRecord(rules=rules, players=seats, kind="rounds", rounds=rounds_from_log(log),
+                            meta=dict(program="scopa-solver arena", bots=specs, seed=seed,
                                       rounds=args.rounds, matches=args.matches))
         saved = save_record(record, args.save)
     if args.json:
@@ -310,6 +405,7 @@ def play(args) -> int:
         raise UsageError(f"--seat must be 0 or 1, not {args.seat}")
     if args.rounds is not None and args.rounds < 1:
         raise UsageError(f"--rounds must be 1 or more, not {args.rounds}")
+    _two_player_only(_rules(args), "play")
     out = sys.stderr if args.json else sys.stdout
     if not stream_ok(out):
         raise UsageError(f"cannot play: standard {'error' if args.json else 'output'} is closed")
@@ -372,6 +468,9 @@ def review_command(args) -> int:
     from ..play.record import GameRecord
     from ..play.review import review
     record = GameRecord.load(args.game)
+    if args.rules and _rules(args) != record.rules:
+        raise UsageError(f"--rules {' '.join(args.rules)[:60]} disagrees with the record's own rules "
+                         f"({' '.join(record.rules.tokens()) or 'two-player Scopa'})")
     known = {n for i in range(len(record.rounds)) for n in record.round_players(i)}
     for name in args.player or ():
         if name not in known:

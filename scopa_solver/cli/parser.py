@@ -113,6 +113,12 @@ def _threads(p: argparse.ArgumentParser, what: str = "PIMC workers") -> None:
                    help=f"{what} (default: every core; 0: every core; more than the cores: the cores)")
 
 
+def _objective(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--objective", choices=("value", "maxn"), default="value",
+                   help="value: the margin (paranoid with three or more sides, default); maxn: every "
+                        "seat maximises its own side's points")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser of every command; each sets `command` (its name) as its default."""
     parser = _Parser(prog="scopa-solver", description="Exact Scopa solver and analyzer.")
@@ -121,6 +127,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = _common(sub.add_parser("deal", help="print a random position as one line of notation"), position=False)
     p.add_argument("--seed", type=_whole, default=None)
     p.add_argument("--deals-left", type=_whole, default=None, help="play forward at random to K deals left")
+    p.add_argument("--cards-per-hand", type=_whole, default=None,
+                   help="play forward at random until every hand holds this many cards (Scopone, scientifico)")
     p.add_argument("--show", action="store_true", help="add a readable picture")
     _common(sub.add_parser("show", help="a readable picture of a position"))
     for name, text in (("solve", "exact value, best moves, principal variation"),
@@ -129,6 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--max-nodes", type=max_nodes_arg, default=None)
         p.add_argument("--time-limit", type=time_limit_arg, default=None, help="seconds")
         p.add_argument("--tt-mb", type=tt_mb_arg, default=None, help="transposition table size (MiB)")
+        _objective(p)
 
     p = _common(sub.add_parser("tree", help="the game tree: a picture (.svg/.png) or data (.graphml/.gexf/.json/.dot)"))
     p.add_argument("--mode", choices=("minimax", "pv", "search"), default="minimax",
@@ -142,6 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="--mode search: what the traced search computes")
     p.add_argument("--full-window", action="store_true", help="--mode search: plain alpha-beta")
     p.add_argument("--tt-mb", type=tt_mb_arg, default=None, help="transposition table size (MiB)")
+    _objective(p)
     p.add_argument("-o", "--output", default=None, help="file to write; the format from the suffix")
     p.add_argument("--engine", choices=("graphviz", "matplotlib"), default=None,
                    help="picture renderer (default: Graphviz when installed, else matplotlib)")
@@ -155,11 +165,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--time-limit", type=time_limit_arg, default=None, help="seconds")
 
     p = _common(sub.add_parser("bench", help="run the benchmark suites and print their tables"), position=False)
-    p.add_argument("suite", nargs="?", choices=("search", "movegen", "pimc", "all"), default="all")
+    p.add_argument("suite", nargs="?", choices=("search", "movegen", "pimc", "family", "all"), default="all",
+                   help="all: search, movegen and pimc; family: the family games' rows (--rules picks a game's)")
     p.add_argument("--quick", action="store_true",
                    help="smaller suites: 10 search positions per group, 200 movegen deals, 2 pimc cases")
     p.add_argument("--seed", type=_whole, default=None)
-    p.add_argument("--positions", type=positive_int, default=None, help="search: positions per group (default 50)")
+    p.add_argument("--positions", type=positive_int, default=None,
+                   help="search: positions per group (default 50); family: per row (default 20)")
+    p.add_argument("--rows", nargs="+", default=None, metavar="ROW", help="family: which rows (default: every row "
+                   "but scientifico-8, or those of the --rules game)")
     p.add_argument("--rounds", type=positive_int, default=None, help="movegen: deals per repeat (default 2000)")
     p.add_argument("--repeats", type=positive_int, default=None, help="movegen: runs per engine (default 5)")
     p.add_argument("--kernel-factor", type=positive_int, default=None,
@@ -174,6 +188,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "infer, infer:T, oracle, or EARLY/LATE (one bot until the last three deals, the other in "
                    "them: greedy/pimc)")
     p.add_argument("bot_b", metavar="BOT_B")
+    p.add_argument("more_bots", metavar="BOT", nargs="*",
+                   help="one more bot per side of a game of three or more sides (--rules players=3 ...)")
     p.add_argument("--rounds", type=_whole, default=10, help="duplicate deals, each played twice (default 10)")
     p.add_argument("--matches", type=_whole, default=0, help="also this many duplicate pairs of matches")
     p.add_argument("--seed", type=_whole, default=None)

@@ -1,5 +1,24 @@
-"""Readable text pictures of positions, moves and scores for the terminal."""
+"""Readable text pictures of positions, moves and scores for the terminal.
+
+Two players: each hand and pile in turn, the table between them. The family games (docs/
+family.md): four players sit around the table (player 0 South, the turn passing to East, North,
+West), three or six are listed in turn; every seat's pile with its counts, the piles pooled
+per side when partners share them, the scopas and the stock.
+
+>>> from scopa_solver import Position
+>>> print(show_position(Position.from_string("7d/3c/Rb 4s3s -/-/- - 0/0/0 0 2 - players=3")))
+player 0 (to move): hand 7d
+  captured 0 cards (0 coins), scopas 0
+player 1: hand 3c
+  captured 0 cards (0 coins), scopas 0
+player 2 (dealer): hand Rb
+  captured 0 cards (0 coins), scopas 0
+table: 3s 4s
+stock: 0 cards (0 deals)
+"""
 from __future__ import annotations
+
+from typing import Optional, Sequence
 
 from ..core.cards import COINS_MASK, SETTEBELLO_MASK, iter_cards, popcount
 from ..core.position import Position, RoundScore
@@ -11,51 +30,104 @@ def cards_line(mask: int) -> str:
 
 def _picture(hands: tuple[str, str], table: int, piles: tuple[int, int], scopas: tuple[int, int],
              dealer: int, to_move: int, over: bool, stock: str) -> str:
-    """The lines shared by positions and views: each side's hand and pile, the table, the stock."""
+    """The lines shared by two-player positions and views: each side's hand and pile, the
+    table, the stock."""
     lines = []
     for p in (0, 1):
-        tags = ["dealer"] if p == dealer else []
-        if p == to_move and not over:
-            tags.append("to move")
-        tag = f" ({', '.join(tags)})" if tags else ""
-        pile = piles[p]
-        lines.append(f"player {p}{tag}: hand {hands[p]}")
-        lines.append(f"  captured {popcount(pile)} cards"
-                     f" ({popcount(pile & COINS_MASK)} coins{', settebello' if pile & SETTEBELLO_MASK else ''})"
-                     f", scopas {scopas[p]}")
+        lines.append(f"player {p}{_tags(p, dealer, to_move, over)}: hand {hands[p]}")
+        lines.append(f"  {_pile_text(piles[p], scopas[p])}")
     lines.insert(2, f"table: {cards_line(table)}")
     lines.append(f"stock: {stock}")
     return "\n".join(lines)
 
 
+def _tags(p: int, dealer: int, to_move: int, over: bool) -> str:
+    tags = ["dealer"] if p == dealer else []
+    if p == to_move and not over:
+        tags.append("to move")
+    return f" ({', '.join(tags)})" if tags else ""
+
+
+def _pile_text(pile: int, scopas: int) -> str:
+    return (f"captured {popcount(pile)} cards ({popcount(pile & COINS_MASK)} coins"
+            f"{', settebello' if pile & SETTEBELLO_MASK else ''}), scopas {scopas}")
+
+
+def _seat_blocks(pos: Position) -> list[list[str]]:
+    """Each seat's lines: who (dealer, to move), the hand, the pile."""
+    over = pos.is_round_over()
+    return [[f"player {p}{_tags(p, pos.dealer, pos.to_move, over)}", f"hand {cards_line(pos.hands[p])}",
+             _pile_text(pos.piles[p], pos.scopas[p])] for p in range(pos.rules.players)]
+
+
+def _family_picture(pos: Position) -> str:
+    """The family games: four seats around the table (N/E/S/W), else one seat after another;
+    then the sides' pooled piles (partnerships), the table and the stock."""
+    rules = pos.rules
+    blocks = _seat_blocks(pos)
+    table = f"table: {cards_line(pos.table)}"
+    if rules.players == 4:
+        left = max(len(line) for line in blocks[3]) + 6    # West's column
+        pad = " " * max(24, left // 2)
+
+        def block(b: list[str], mark: str) -> list[str]:
+            return [f"{mark}  {b[0]}"] + [f"    {line}" for line in b[1:]]
+
+        north, east, south, west = (block(blocks[p], m) for p, m in ((2, "N"), (1, "E"), (0, "S"), (3, "W")))
+        lines = [pad + line for line in north] + [""]
+        lines += [f"{w:<{left}}{e}" for w, e in zip(west, east)]
+        lines += ["", pad + table, ""] + [pad + line for line in south]
+    else:
+        lines = [line for b in blocks for line in (f"{b[0]}: {b[1]}", f"  {b[2]}")] + [table]
+    if rules.side_count < rules.players:      # partners pool their piles: the sides' counts
+        for side in range(rules.side_count):
+            seats = [p for p in range(rules.players) if rules.sides[p] == side]
+            pile = 0
+            for p in seats:
+                pile |= pos.piles[p]
+            lines.append(f"side {side} (players {', '.join(map(str, seats))}): "
+                         + _pile_text(pile, sum(pos.scopas[p] for p in seats)))
+    lines.append(f"stock: {len(pos.stock)} cards ({pos.deals_left} deals)")
+    return "\n".join(line.rstrip() for line in lines)
+
+
 def show_position(pos: Position) -> str:
-    """A multi-line picture: hands, table, piles, stock and whose turn it is."""
+    """A multi-line picture: hands, table, piles, stock and whose turn it is (every game of the
+    family: see the module docstring)."""
+    if pos.rules.players != 2:
+        text = _family_picture(pos)
+        return text + "\nround over" if pos.is_round_over() else text
     text = _picture((cards_line(pos.hands[0]), cards_line(pos.hands[1])), pos.table, pos.piles, pos.scopas,
                     pos.dealer, pos.to_move, pos.is_round_over(),
                     f"{len(pos.stock)} cards ({pos.deals_left} deals)")
     return text + "\nround over" if pos.is_round_over() else text
 
 
-def show_score(score: RoundScore, names: tuple = ("player 0", "player 1")) -> str:
-    """An aligned table of the round score breakdown (``*`` marks who won each point)."""
+def show_score(score: RoundScore, names: Optional[Sequence[str]] = None) -> str:
+    """An aligned table of the round score breakdown (``*`` marks who won each point): one
+    column per player, per side in the family games (named "side 0", ... when partners share
+    a side)."""
+    sides = score.players
+    if names is None:
+        shared = score.seat_sides is not None and len(set(score.seat_sides)) < len(score.seat_sides)
+        names = tuple(f"{'side' if shared else 'player'} {k}" for k in range(len(sides)))
     w = max(9, *(len(n) + 1 for n in names))
 
     def row(label: str, cells: tuple, winner=None) -> str:
         return f"{label:12}" + "".join(
             f"{str(c):>{w}}{'*' if winner == p else ' '}" for p, c in enumerate(cells))
 
-    a, b = score.players
     rows = [f"{'':12}" + "".join(f"{n:>{w}} " for n in names),
-            row("cards", (a.cards, b.cards), score.carte),
-            row("coins", (a.coins, b.coins), score.denari),
-            row("settebello", tuple("yes" if x.settebello else "-" for x in (a, b)), score.settebello),
-            row("primiera", tuple(x.primiera if x.primiera is not None else "-" for x in (a, b)), score.primiera)]
-    if score.re_bello is not None or a.re_bello or b.re_bello:
-        rows.append(row("re bello", tuple("yes" if x.re_bello else "-" for x in (a, b)), score.re_bello))
-    if a.napola or b.napola:
-        rows.append(row("napola", (a.napola, b.napola)))
-    rows.append(row("scopas", (a.scopas, b.scopas)))
-    rows.append(row("points", (a.points, b.points)))
+            row("cards", tuple(x.cards for x in sides), score.carte),
+            row("coins", tuple(x.coins for x in sides), score.denari),
+            row("settebello", tuple("yes" if x.settebello else "-" for x in sides), score.settebello),
+            row("primiera", tuple(x.primiera if x.primiera is not None else "-" for x in sides), score.primiera)]
+    if score.re_bello is not None or any(x.re_bello for x in sides):
+        rows.append(row("re bello", tuple("yes" if x.re_bello else "-" for x in sides), score.re_bello))
+    if any(x.napola for x in sides):
+        rows.append(row("napola", tuple(x.napola for x in sides)))
+    rows.append(row("scopas", tuple(x.scopas for x in sides)))
+    rows.append(row("points", tuple(x.points for x in sides)))
     return "\n".join(r.rstrip() for r in rows)
 
 

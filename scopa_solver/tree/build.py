@@ -22,6 +22,18 @@ points minus the opponent's, scopas already made included, both sides playing pe
 same number `solve` gives; ``value_p0`` is the same margin seen by player 0. An edge's ``value``
 is the move's exact value for the player making it (`analyze`), so the child's ``value`` is
 its negation (the players alternate).
+
+The family games (docs/family.md): two sides as above. With three or more sides ``value`` is
+the paranoid value of the root's side (graph attribute ``root_side``) at every node, and an
+edge's ``value`` its child's; with ``objective="maxn"`` (any game) every node also has
+``points``, each side's points at the end of its max^n line, ``value`` being the mover's side's.
+
+>>> three = Position.from_string("7d2c/3c4c/RbAs 4s3s -/-/- - 0/0/0 0 2 - players=3")
+>>> g = to_networkx(three, objective="maxn")
+>>> g.nodes["/"]["points"], [(e["move"], e["points"]) for _, _, e in g.out_edges("/", data=True)]
+((5, 0, 0), [('2c', (5, 0, 0)), ('7dx3s+4s', (3, 1, 0))])
+>>> to_networkx(three).nodes["/2c"]["value"]        # side 0's paranoid value after 2c
+-4
 """
 from __future__ import annotations
 
@@ -34,7 +46,7 @@ from ..core.cards import cards_text
 from ..core.position import Move, Position, RoundScore
 from ..errors import LimitError, ScopaError, excerpt
 from ..progress import progress_bar
-from ..search.solver import analyze_many, solve
+from ..search.solver import analyze_many, solve, solve_many, solve_values
 from .base import (ROOT, TreeTooLargeError, check_depth, check_max_nodes, check_position,
                    move_attributes)
 from .trace import search_tree
@@ -46,31 +58,34 @@ COUNT_BUDGET = 100_000    # distinct positions the size check counts at most (~0
 # -- node and edge attributes -----------------------------------------------------------------
 
 def _score_attributes(score: RoundScore, rules) -> dict:
-    """The round score breakdown as flat attributes (winners: 0, 1, or -1 for nobody)."""
-    a, b = score.players
+    """The round score breakdown as flat attributes, ``_p0``, ``_p1``, ... per player (per side
+    in the family games); winners: a player (side), or -1 for nobody."""
+    sides = score.players
+    ks = range(len(sides))
 
     def who(w: Optional[int]) -> int:
         return -1 if w is None else w
 
-    out = dict(points_p0=a.points, points_p1=b.points, cards_p0=a.cards, cards_p1=b.cards,
-               coins_p0=a.coins, coins_p1=b.coins,
-               primiera_p0=-1 if a.primiera is None else a.primiera,
-               primiera_p1=-1 if b.primiera is None else b.primiera,
-               scopas_p0=a.scopas, scopas_p1=b.scopas,
-               carte=who(score.carte), denari=who(score.denari), settebello=who(score.settebello),
+    out: dict = {}
+    for name, get in (("points", lambda x: x.points), ("cards", lambda x: x.cards),
+                      ("coins", lambda x: x.coins),
+                      ("primiera", lambda x: -1 if x.primiera is None else x.primiera),
+                      ("scopas", lambda x: x.scopas)):
+        out.update({f"{name}_p{k}": get(sides[k]) for k in ks})
+    out.update(carte=who(score.carte), denari=who(score.denari), settebello=who(score.settebello),
                primiera=who(score.primiera))
     if rules.re_bello:
         out["re_bello"] = who(score.re_bello)
     if rules.napola:
-        out.update(napola_p0=a.napola, napola_p1=b.napola)
+        out.update({f"napola_p{k}": sides[k].napola for k in ks})
     parts = [f"carte {_w(score.carte)}", f"denari {_w(score.denari)}",
              f"settebello {_w(score.settebello)}", f"primiera {_w(score.primiera)}"]
     if rules.re_bello:
         parts.append(f"re bello {_w(score.re_bello)}")
-    if a.napola or b.napola:
-        parts.append(f"napola {a.napola}-{b.napola}")
-    parts.append(f"scopas {a.scopas}-{b.scopas}")
-    out["score"] = f"{a.points}-{b.points} ({', '.join(parts)})"
+    if any(x.napola for x in sides):
+        parts.append(f"napola {'-'.join(str(x.napola) for x in sides)}")
+    parts.append(f"scopas {'-'.join(str(x.scopas) for x in sides)}")
+    out["score"] = f"{'-'.join(str(x.points) for x in sides)} ({', '.join(parts)})"
     return out
 
 
@@ -84,20 +99,149 @@ def _edge_attributes(pos: Position, move: Move, scopa: bool, value: int, optimal
     return dict(move_attributes(move, pos.to_move, scopa), value=value, optimal=optimal, pv=False)
 
 
-def _node_attributes(pos: Position, depth: int, value: int, kind: str = "position") -> dict:
+def _node_attributes(pos: Position, depth: int, value: int, kind: str = "position",
+                     margin: bool = True) -> dict:
     """The attributes of a minimax or pv node: the position, `value` for the side to move and
-    for player 0, the cards in each place and, at the end of the round, the score
-    (`_score_attributes`). `pv`, `expanded` and `truncated` start False."""
+    (`margin` trees: two sides, objective "value") for player 0, the cards in each place and, at
+    the end of the round, the score (`_score_attributes`). `pv`, `expanded` and `truncated`
+    start False. The family games add the mover's `side` and every seat's hand and scopas."""
     terminal = pos.is_round_over()
-    attrs = dict(kind=kind, position=pos.to_string(), to_move=pos.to_move, depth=depth,
-                 value=value, value_p0=value if pos.rules.sides[pos.to_move] == pos.rules.sides[0] else -value,
-                 terminal=terminal, pv=False, expanded=False, truncated=False,
+    rules = pos.rules
+    attrs = dict(kind=kind, position=pos.to_string(), to_move=pos.to_move, depth=depth, value=value)
+    if margin:
+        attrs["value_p0"] = value if rules.sides[pos.to_move] == rules.sides[0] else -value
+    attrs.update(terminal=terminal, pv=False, expanded=False, truncated=False,
                  table=cards_text(pos.table), hand0=cards_text(pos.hands[0]),
                  hand1=cards_text(pos.hands[1]), stock=len(pos.stock),
                  scopas0=pos.scopas[0], scopas1=pos.scopas[1])
+    if rules.is_family:
+        attrs["side"] = rules.sides[pos.to_move]
+        for p in range(2, rules.players):
+            attrs[f"hand{p}"] = cards_text(pos.hands[p])
+            attrs[f"scopas{p}"] = pos.scopas[p]
     if terminal:
-        attrs.update(_score_attributes(pos.round_score(), pos.rules))
+        attrs.update(_score_attributes(pos.round_score(), rules))
     return attrs
+
+
+# -- values for trees of three or more sides, and max^n trees ---------------------------------
+
+class _Row(NamedTuple):
+    """One move of an expanded node: the child position and its values."""
+    move: Move
+    child: Position
+    scopa: bool
+    value: int               # the move's value for its mover (an edge's `value`)
+    child_value: int         # the child's `value`
+    points: Optional[tuple]  # max^n: every side's points after the move (the child's `points`)
+
+
+class _Paranoid:
+    """The paranoid values of a tree with three or more sides from one side's view (`side`
+    maximises its points minus the best other side's, every other seat minimises that). At a
+    node where `side` is to move that is the kernel's paranoid value (`solve_values`); at any
+    other the least of its children's, down to `side`'s next turn or the end of the round (at
+    most players - 1 plies: the kernel's paranoid search takes the side to move as its own)."""
+
+    def __init__(self, side: int, tt_mb: Optional[float], threads: Optional[int]) -> None:
+        self.side, self.tt_mb, self.threads = side, tt_mb, threads
+        self.known: dict = {}
+
+    def values(self, positions: Sequence[Position]) -> list[int]:
+        rules_sides = positions[0].rules.sides if positions else ()
+        solve_here: dict = {}
+        others: dict = {}
+        stack = list(positions)
+        while stack:                      # find what the kernel must solve, in one batch
+            pos = stack.pop()
+            key = pos.kernel_state()
+            if key in self.known or key in solve_here or key in others:
+                continue
+            if pos.is_round_over():
+                self.known[key] = pos.round_score().margin(self.side)
+            elif rules_sides[pos.to_move] == self.side:
+                solve_here[key] = pos
+            else:
+                others[key] = pos
+                stack.extend(pos.play(m) for m in pos.legal_moves())
+        if solve_here:
+            values = solve_values(list(solve_here.values()), tt_mb=self.tt_mb, threads=self.threads)
+            self.known.update(zip(solve_here, values))
+        return [self._value(pos) for pos in positions]
+
+    def _value(self, pos: Position) -> int:
+        key = pos.kernel_state()
+        if key not in self.known:         # another side to move: it minimises
+            self.known[key] = min(self._value(pos.play(m)) for m in pos.legal_moves())
+        return self.known[key]
+
+
+def _maxn_points(positions: Sequence[Position], tt_mb: Optional[float],
+                 threads: Optional[int]) -> list[tuple]:
+    """Every side's round points at the end of the max^n line from each position."""
+    out: list = [None] * len(positions)
+    todo = []
+    for i, pos in enumerate(positions):
+        if pos.is_round_over():
+            out[i] = tuple(pos.round_score().total)
+        else:
+            todo.append(i)
+    results = solve_many([positions[i] for i in todo], objective="maxn", tt_mb=tt_mb,
+                         threads=threads) if todo else []
+    for i, result in zip(todo, results):
+        out[i] = tuple(result.points)
+    return out
+
+
+class _Valuer:
+    """The values of one tree: `rows` expands positions into their moves with values. Two
+    sides under "value" (margin trees) read `analyze`, as always; three or more sides read the
+    paranoid values of the root's side (`_Paranoid`); "maxn" trees solve every child under
+    max^n."""
+
+    def __init__(self, position: Position, objective: str, tt_mb: Optional[float],
+                 threads: Optional[int]) -> None:
+        self.objective, self.tt_mb = objective, tt_mb
+        self.sides = position.rules.sides
+        self.margin = objective == "value" and position.rules.side_count == 2
+        self.root_side = self.sides[position.to_move]
+        self.paranoid = None if self.margin or objective == "maxn" else \
+            _Paranoid(self.root_side, tt_mb, threads)
+
+    def rows(self, positions: Sequence[Position], threads: Optional[int] = None) -> list[list[_Row]]:
+        if not positions:
+            return []
+        if self.margin:     # a child's value is minus its move's: the sides alternate
+            out = []
+            for pos, moves in zip(positions, analyze_many(positions, tt_mb=self.tt_mb, threads=threads)):
+                rows = []
+                for mv in moves:
+                    child, events = pos.play_events(mv.move)
+                    rows.append(_Row(mv.move, child, events.scopa, mv.value, -mv.value, None))
+                out.append(rows)
+            return out
+        played = [[(m, *pos.play_events(m)) for m in pos.legal_moves()] for pos in positions]
+        children = [child for moves in played for _, child, _ in moves]
+        if self.paranoid is not None:
+            values = self.paranoid.values(children)
+            points: list = [None] * len(children)
+        else:
+            points = _maxn_points(children, self.tt_mb, threads)
+            values = [p[self.sides[c.to_move]] for p, c in zip(points, children)]
+        out, i = [], 0
+        for pos, moves in zip(positions, played):
+            rows = []
+            mover = self.sides[pos.to_move]
+            for move, child, events in moves:
+                value = values[i] if self.paranoid is not None else points[i][mover]
+                rows.append(_Row(move, child, events.scopa, value, values[i], points[i]))
+                i += 1
+            # best first for the mover (stable: the kernel's order among equals, as max^n's ties)
+            minimise = self.paranoid is not None and mover != self.root_side
+            rows.sort(key=lambda r: r.value if minimise else -r.value)
+            out.append(rows)
+        return out
+
 
 # -- the size check ---------------------------------------------------------------------------
 
@@ -246,10 +390,15 @@ def _pv_too_large(depth: Optional[int], max_nodes: int) -> TreeTooLargeError:
         f"max_nodes={max_nodes:,} nodes: give a smaller depth, a larger max_nodes or truncate=True")
 
 
-def _new_graph(position: Position, mode: str, depth: Optional[int], merge: bool) -> nx.DiGraph:
+def _new_graph(position: Position, mode: str, depth: Optional[int], merge: bool,
+               objective: str = "value") -> nx.DiGraph:
     g = nx.DiGraph()
     g.graph.update(tree_mode=mode, root=ROOT, position=position.to_string(), to_move=position.to_move,
                    depth=-1 if depth is None else depth, merge_transpositions=merge, truncated=False)
+    rules = position.rules
+    if rules.is_family:
+        g.graph.update(objective=objective, players=rules.players, sides=rules.side_count,
+                       root_side=rules.sides[position.to_move])
     return g
 
 
@@ -257,7 +406,10 @@ def _finish(g: nx.DiGraph, pv: Sequence[Move]) -> nx.DiGraph:
     """Mark the principal variation (the one `solve` gives) as far as the graph goes and fill
     in the graph-level summary."""
     root = g.nodes[ROOT]
-    g.graph.update(value=root["value"], value_p0=root["value_p0"], pv=" ".join(map(str, pv)))
+    g.graph.update(value=root["value"], pv=" ".join(map(str, pv)))
+    for key in ("value_p0", "points"):
+        if key in root:
+            g.graph[key] = root[key]
     node = ROOT
     root["pv"] = True
     for move in pv:
@@ -274,27 +426,34 @@ def _finish(g: nx.DiGraph, pv: Sequence[Move]) -> nx.DiGraph:
 
 def _minimax(position: Position, depth: Optional[int], max_nodes: int, truncate: bool,
              merge: bool, tt_mb: Optional[float], threads: Optional[int], mode: str,
-             progress: Optional[bool]) -> nx.DiGraph:
-    """Breadth first, one batch of `analyze` per level: a node's analysis gives every child's
-    exact value (the child's value is minus the move's value: the players alternate)."""
+             progress: Optional[bool], objective: str = "value") -> nx.DiGraph:
+    """Breadth first, one batch of values per level (`_Valuer`): for two sides a node's
+    analysis gives every child's exact value (the child's value is minus the move's value: the
+    players alternate); three or more sides and max^n value the children themselves."""
     total = None
     if mode == "minimax" and not truncate:
         total = check_size(position, depth, max_nodes, merge, progress)
     bar = progress_bar(total or (None if mode == "pv" else max_nodes), f"{mode} tree", progress, "nodes")
     try:
-        return _build(position, depth, max_nodes, truncate, merge, tt_mb, threads, mode, bar)
+        return _build(position, depth, max_nodes, truncate, merge, tt_mb, threads, mode, bar, objective)
     finally:
         bar.close()
 
 
 def _build(position: Position, depth: Optional[int], max_nodes: int, truncate: bool, merge: bool,
-           tt_mb: Optional[float], threads: Optional[int], mode: str, bar) -> nx.DiGraph:
-    g = _new_graph(position, mode, depth, merge)
+           tt_mb: Optional[float], threads: Optional[int], mode: str, bar,
+           objective: str = "value") -> nx.DiGraph:
+    g = _new_graph(position, mode, depth, merge, objective)
     limit = 1 << 30 if depth is None else depth
     positions = {ROOT: position}        # the positions of the nodes still to expand
     where: dict[tuple, str] = {position.kernel_state(): ROOT}
-    solved = solve(position, tt_mb=tt_mb)
-    g.add_node(ROOT, **_node_attributes(position, 0, solved.value))
+    valuer = _Valuer(position, objective, tt_mb, threads)
+    margin = valuer.margin
+    # the root's value is `solve`'s in every case (paranoid: the root's side is the kernel's own)
+    solved = solve(position, tt_mb=tt_mb, objective=objective)
+    g.add_node(ROOT, **_node_attributes(position, 0, solved.value, margin=margin))
+    if objective == "maxn":
+        g.nodes[ROOT]["points"] = tuple(solved.points)
     bar.update(1)
     pv = solved.pv
 
@@ -315,37 +474,39 @@ def _build(position: Position, depth: Optional[int], max_nodes: int, truncate: b
             fits += 1
         if fits < len(todo) and not truncate and not merge:
             raise too_large()
-        batch = analyze_many([positions[n] for n in todo[:fits]], tt_mb=tt_mb, threads=threads)
+        batch = valuer.rows([positions[n] for n in todo[:fits]], threads=threads)
         next_level = []
         for i, n in enumerate(todo):
             pos = positions.pop(n)
-            rows = batch[i] if i < fits else analyze_many([pos], tt_mb=tt_mb)[0]
+            rows = batch[i] if i < fits else valuer.rows([pos])[0]
             node_value = g.nodes[n]["value"]
             new = []
             for row in rows:
-                child, events = pos.play_events(row.move)
-                scopa = events.scopa
-                key = child.kernel_state()
-                new.append((row, child, scopa, key, where.get(key) if merge else None))
-            added = len({key for *_, key, cid in new if cid is None}) if merge else len(new)
+                key = row.child.kernel_state()
+                new.append((row, key, where.get(key) if merge else None))
+            added = len({key for _, key, cid in new if cid is None}) if merge else len(new)
             if g.number_of_nodes() + added > max_nodes:
                 if not truncate:
                     raise too_large()
                 cut = todo[i:]
                 break
             g.nodes[n]["expanded"] = True
-            for row, child, scopa, key, cid in new:
+            for row, key, cid in new:
                 if cid is None and merge:       # two moves of this node may reach one position
                     cid = where.get(key)
                 if cid is None:
                     cid = _child_id(n, row.move)
-                    positions[cid] = child
+                    positions[cid] = row.child
                     if merge:
                         where[key] = cid
-                    g.add_node(cid, **_node_attributes(child, d + 1, -row.value))
+                    g.add_node(cid, **_node_attributes(row.child, d + 1, row.child_value, margin=margin))
+                    if row.points is not None:
+                        g.nodes[cid]["points"] = row.points
                     next_level.append(cid)
-                g.add_edge(n, cid, **_edge_attributes(pos, row.move, scopa, row.value,
-                                                      row.value == node_value))
+                edge = _edge_attributes(pos, row.move, row.scopa, row.value, row.value == node_value)
+                if row.points is not None:
+                    edge["points"] = row.points
+                g.add_edge(n, cid, **edge)
             bar.update(added)
             if mode == "pv":      # continue along the principal variation only
                 next_level = [c for c in g.successors(n)
@@ -369,7 +530,7 @@ def to_networkx(position: Position, *, depth: Optional[int] = None, max_nodes: i
                 mode: str = "minimax", merge_transpositions: bool = False, truncate: bool = False,
                 tt_mb: Optional[float] = None, threads: Optional[int] = None,
                 search: str = "solve", full_window: bool = False,
-                progress: Optional[bool] = None) -> nx.DiGraph:
+                progress: Optional[bool] = None, objective: str = "value") -> nx.DiGraph:
     """The game tree below `position` as a networkx DiGraph.
 
     mode="minimax": every line of play to the end of the round (or `depth` plies), every node
@@ -387,19 +548,25 @@ def to_networkx(position: Position, *, depth: Optional[int] = None, max_nodes: i
     (`truncated`). `tt_mb` and `threads` are passed to the solver. `progress`: a bar on long
     builds (None: on a terminal after a second; True: always; False: never).
 
-    Attributes are documented in the module docstring and README ("Game trees")."""
+    `objective`: "value" (the margin with two sides; with three or more the paranoid value of
+    the root's side at every node) or "maxn" (every node's `points` per side on its max^n line);
+    the family games are drawn in the minimax and pv modes, "search" is the two-player kernel's.
+
+    Attributes are documented in the module docstring and docs/trees.md."""
     check_position(position)
     depth, max_nodes = check_depth(depth), check_max_nodes(max_nodes)
     kernel.check_tt_mb(tt_mb)
     kernel.check_threads(threads)
     if mode not in MODES:
         raise ScopaError(f"mode must be one of {', '.join(MODES)}, not {excerpt(mode)}")
-    if position.rules.is_family and (mode == "search" or position.rules.side_count > 2):
-        # a node's value is its mover's margin, the negation of the edge into it: true of two
-        # sides only; and the family search records no trace yet
-        raise ScopaError("trees of the family games are drawn for two sides (2 players, partnerships) "
-                         "in the minimax and pv modes; not " + ("the search mode" if mode == "search"
-                                                              else f"{position.rules.side_count} sides"))
+    if not isinstance(objective, str) or objective not in kernel.OBJECTIVES:
+        raise ScopaError(f"objective must be 'value' or 'maxn', not {excerpt(objective)}")
+    if mode == "search" and position.rules.is_family:
+        # the family kernel records no trace yet (ext/family_search.pxi): refused, not imitated
+        raise ScopaError("mode='search' draws the two-player kernel's search; the family kernel "
+                         "does not record its search yet: use mode='minimax' or 'pv'")
+    if mode == "search" and objective != "value":
+        raise ScopaError("mode='search' traces the two-player search of the margin, not objective='maxn'")
     try:
         if mode == "search":
             if merge_transpositions:
@@ -407,7 +574,7 @@ def to_networkx(position: Position, *, depth: Optional[int] = None, max_nodes: i
             return search_tree(position, depth=depth, max_nodes=max_nodes, truncate=truncate, tt_mb=tt_mb,
                                search=search, full_window=full_window, progress=progress)
         return _minimax(position, depth, max_nodes, truncate, merge_transpositions, tt_mb, threads,
-                        mode, progress)
+                        mode, progress, objective)
     except MemoryError:
         raise LimitError(f"not enough memory for a tree of up to {max_nodes:,} nodes: give a smaller "
                          "max_nodes or depth") from None

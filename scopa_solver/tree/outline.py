@@ -9,6 +9,8 @@
 """
 from __future__ import annotations
 
+import json
+
 import networkx as nx
 
 from ..core.state import whole
@@ -16,9 +18,15 @@ from ..errors import LimitError
 from .base import ROOT
 
 
+def _points(d: dict) -> str:
+    points = d["points"]       # a tuple, or JSON text when read back from GraphML or GEXF
+    return "/".join(map(str, json.loads(points) if isinstance(points, str) else points))
+
+
 def tree_text(graph: nx.DiGraph, max_lines: int = 80) -> str:
     """An indented outline of a minimax or pv tree for the terminal: each move, the value for
-    player 0 after it, ``*`` for optimal moves and ``=`` along the principal variation; at most
+    player 0 after it (for three or more sides the paranoid value of the root's side; under max^n
+    every side's points, ``5/0/0``), ``*`` for optimal moves and ``=`` along the principal variation; at most
     `max_lines` lines (and one to say so)."""
     if whole(max_lines, "max_lines", LimitError) < 1:
         raise LimitError(f"max_lines must be 1 or more, not {max_lines}")
@@ -28,6 +36,10 @@ def tree_text(graph: nx.DiGraph, max_lines: int = 80) -> str:
     head = f"{data['position']}  P{data['to_move']} to move"
     if "value_p0" in data:
         head += f", value for P0 {data['value_p0']:+d}"
+    elif "points" in data:
+        head += f", max^n points per side {_points(data)}"
+    elif "root_side" in graph.graph:
+        head += f", paranoid value for side {graph.graph['root_side']} {data['value']:+d}"
     lines.append(head)
     seen = set()
 
@@ -38,7 +50,8 @@ def tree_text(graph: nx.DiGraph, max_lines: int = 80) -> str:
             d = graph.nodes[c]
             mark = "=" if e.get("pv") else ("*" if e.get("optimal") else " ")
             label = e.get("move") or d.get("pass_kind", "")
-            value = f"{d['value_p0']:+d}" if "value_p0" in d else str(d.get("value", ""))
+            value = f"{d['value_p0']:+d}" if "value_p0" in d else _points(d) if "points" in d else \
+                f"{d['value']:+d}" if isinstance(d.get("value"), int) else str(d.get("value", ""))
             extra = ""
             if d.get("terminal") and "score" in d:
                 extra = f"  end {d['score']}"

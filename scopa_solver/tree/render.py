@@ -10,6 +10,7 @@ blue, bastoni brown).
 from __future__ import annotations
 
 import html
+import json
 import os
 import shutil
 import subprocess
@@ -20,7 +21,12 @@ import networkx as nx
 
 SUIT_COLOURS = {"d": "#b7791f", "c": "#c53030", "s": "#2b6cb0", "b": "#7b4a12"}
 SIDE = {0: dict(shape="box", style="rounded,filled", fill="#dbeafe", line="#1e40af", name="P0"),
-        1: dict(shape="ellipse", style="filled", fill="#fee2e2", line="#b91c1c", name="P1")}
+        1: dict(shape="ellipse", style="filled", fill="#fee2e2", line="#b91c1c", name="P1"),
+        # the family's third to sixth sides (a node's look follows its mover's `side`)
+        2: dict(shape="hexagon", style="filled", fill="#dcfce7", line="#15803d", name="S2"),
+        3: dict(shape="octagon", style="filled", fill="#fef9c3", line="#a16207", name="S3"),
+        4: dict(shape="diamond", style="filled", fill="#f3e8ff", line="#7e22ce", name="S4"),
+        5: dict(shape="house", style="filled", fill="#e0f2fe", line="#0369a1", name="S5")}
 END = dict(shape="box", style="filled", fill="#f3f4f6", line="#4b5563")
 OPTIMAL = "#16a34a"
 OTHER = "#9ca3af"
@@ -69,30 +75,63 @@ def _small(text: str, colour: str = "#374151", size: int = 9) -> str:
     return f'<FONT POINT-SIZE="{size}" COLOR="{colour}">{_esc(text)}</FONT>'
 
 
+def _headline(d: dict) -> str:
+    """The number on a position: the margin for player 0 (two sides), the max^n points of every
+    side (``5 0 0``), or the paranoid value for the root's side."""
+    if "value_p0" in d:
+        return _value(d["value_p0"])
+    if "points" in d:
+        return " ".join(map(str, _points(d["points"])))
+    return _value(d["value"])
+
+
+def _points(points: Any) -> list:
+    """A node's max^n points, also as read back from a file (GraphML keeps them as JSON text)."""
+    return json.loads(points) if isinstance(points, str) else list(points)
+
+
+def _hands(d: dict) -> list[int]:
+    """The seats whose hands a node carries (two, or every seat of a family game)."""
+    return [p for p in range(6) if f"hand{p}" in d]
+
+
+def _end_text(d: dict) -> str:
+    sides = [k for k in range(6) if f"points_p{k}" in d]
+    if len(sides) == 2:
+        return f"end: P0 {d['points_p0']} - {d['points_p1']} P1"
+    return "end: " + " - ".join(str(d[f"points_p{k}"]) for k in sides) + " (sides 0..)"
+
+
+def _look(d: dict) -> Optional[dict]:
+    """The look of a position by who moves: player 0 / 1, or in the family games the side."""
+    return SIDE.get(d.get("side", d.get("to_move")))
+
+
 def _node_label(d: dict, is_root: bool) -> str:
     rows = []
     if d.get("kind") == "position":
-        rows.append(_row(f'<FONT POINT-SIZE="17"><B>{_value(d["value_p0"])}</B></FONT>'))
+        rows.append(_row(f'<FONT POINT-SIZE="17"><B>{_esc(_headline(d))}</B></FONT>'))
         if d["terminal"]:
-            rows.append(_row(_small(f"end: P0 {d['points_p0']} - {d['points_p1']} P1", "#111827", 10)))
+            rows.append(_row(_small(_end_text(d), "#111827", 10)))
             won = [f"{name} {_who(d[key])}" for name, key in
                    (("carte", "carte"), ("denari", "denari"), ("settebello", "settebello"), ("primiera", "primiera"))]
             rows.append(_row(_small(", ".join(won[:2]))))
             rows.append(_row(_small(", ".join(won[2:]))))
-            if d["scopas_p0"] or d["scopas_p1"]:
-                rows.append(_row(_small(f"scopas {d['scopas_p0']}-{d['scopas_p1']}")))
+            scopas = [d[f"scopas_p{k}"] for k in range(6) if f"scopas_p{k}" in d]
+            if any(scopas):
+                rows.append(_row(_small(f"scopas {'-'.join(map(str, scopas))}")))
         else:
             rows.append(_row(_small(f"P{d['to_move']} to move")))
             if is_root:
-                for p in (0, 1):
+                for p in _hands(d):
                     rows.append(_row(cards_html(d[f"hand{p}"], 10, lead=_small(f"P{p} hand"))))
                 rows.append(_row(cards_html(d["table"], 10, lead=_small("table"))))
                 if d["stock"]:
                     rows.append(_row(_small(f"stock {d['stock']} cards")))
             else:
-                if d["depth"] > 0 and len(d["hand0"]) == len(d["hand1"]) == 6:
+                if d["depth"] > 0 and all(len(d[f"hand{p}"]) == 6 for p in _hands(d)):
                     rows.append(_row(_small("new deal", "#111827")))
-                    for p in (0, 1):
+                    for p in _hands(d):
                         rows.append(_row(cards_html(d[f"hand{p}"], 9, lead=_small(f"P{p}", size=8))))
                     rows.append(_row(cards_html(d["table"], 9, lead=_small("table", size=8))))
                 else:
@@ -170,6 +209,19 @@ def _legend(graph: nx.DiGraph) -> str:
                 "the value returned (points still to come for the side to move), exact or a bound\n"
                 "blue box: P0 to move;  red ellipse: P1 to move;  yellow: answered by the "
                 "transposition table;  red border: children cut off;  grey: end of round")
+    elif graph.graph.get("objective") == "maxn":
+        head = f"{mode} tree of {graph.number_of_nodes()} nodes (max^n)"
+        body = ("numbers: every side's round points at the end of the max^n line (each seat "
+                "maximises its own side's);  cards under them: the table\n"
+                "box colour and shape: the side to move (blue 0, red 1, green 2, yellow 3, ...);  grey: "
+                "end of round;  green: optimal move;  thick: principal variation")
+    elif "value_p0" not in graph.graph and "root_side" in graph.graph:
+        head = f"{mode} tree of {graph.number_of_nodes()} nodes, paranoid value for side " \
+               f"{graph.graph['root_side']} {_value(graph.graph['value'])}"
+        body = (f"numbers: the exact final round margin of side {graph.graph['root_side']} (its points "
+                "minus the best other side's; it maximises, every other side minimises)\n"
+                "box colour and shape: the side to move (blue 0, red 1, green 2, yellow 3, ...);  grey: "
+                "end of round;  green: optimal move;  thick: principal variation")
     else:
         head = f"{mode} tree of {graph.number_of_nodes()} nodes"
         if "value_p0" in graph.graph:
@@ -204,7 +256,7 @@ def to_dot(graph: nx.DiGraph, *, rankdir: Optional[str] = None, data: bool = Tru
         if kind == "position" and d.get("terminal"):
             look = END
         elif kind in ("position", "node"):
-            look = SIDE.get(d.get("to_move"), END)
+            look = _look(d) or END
         else:
             look = dict(shape="box", style="filled", fill="#ede9fe", line="#5b21b6")
         style = look["style"]
@@ -334,9 +386,9 @@ def tree_layout(graph: nx.DiGraph, root: Optional[str] = None) -> dict:
 def _plain_label(d: dict) -> str:
     kind = d.get("kind", "position")
     if kind == "position":
-        text = _value(d["value_p0"])
+        text = _headline(d)
         if d["terminal"]:
-            text += f"\n{d['points_p0']}-{d['points_p1']}"
+            text += "\n" + "-".join(str(d[f"points_p{k}"]) for k in range(6) if f"points_p{k}" in d)
         else:
             text += f"\nP{d['to_move']}"
         return text
@@ -401,10 +453,10 @@ def _matplotlib_render(graph: nx.DiGraph, path: str, fmt: str, rankdir: Optional
         x, y = xy[node]
         if kind == "position" and d.get("terminal"):
             fc, ec, box = END["fill"], END["line"], "square,pad=0.35"
-        elif kind in ("position", "node") and d.get("to_move") in SIDE:
-            side = SIDE[d["to_move"]]
+        elif kind in ("position", "node") and _look(d) is not None:
+            side = _look(d)
             fc, ec = side["fill"], side["line"]
-            box = "round,pad=0.35" if d["to_move"] == 0 else "circle,pad=0.25"
+            box = "round,pad=0.35" if d.get("side", d["to_move"]) == 0 else "circle,pad=0.25"
         else:
             fc, ec, box = "#ede9fe", "#5b21b6", "square,pad=0.35"
         if kind == "node":
@@ -425,6 +477,10 @@ def _matplotlib_render(graph: nx.DiGraph, path: str, fmt: str, rankdir: Optional
                Line2D([], [], color=OPTIMAL, lw=2, label="optimal move"),
                Line2D([], [], color=OPTIMAL, lw=3.5, label="principal variation"),
                Line2D([], [], color=OTHER, lw=1, label="other move")]
+    if "sides" in graph.graph and mode != "search":       # the family: a colour per side
+        handles = [Patch(fc=SIDE[k]["fill"], ec=SIDE[k]["line"], label=f"side {k} to move")
+                   for k in range(graph.graph["sides"])] + handles[2:]
+        handles[graph.graph["sides"]] = Patch(fc=END["fill"], ec=END["line"], label="end of round (points per side)")
     if mode == "search":
         handles = [Patch(fc=SIDE[0]["fill"], ec=SIDE[0]["line"], label="P0 to move"),
                    Patch(fc=SIDE[1]["fill"], ec=SIDE[1]["line"], label="P1 to move"),
@@ -432,6 +488,8 @@ def _matplotlib_render(graph: nx.DiGraph, path: str, fmt: str, rankdir: Optional
                    Patch(fc="white", ec="#dc2626", label="children cut off")]
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(0, 0), ncol=3, fontsize=8, frameon=False)
     title = graph.graph.get("position", "")
+    if "value_p0" not in graph.graph and graph.graph.get("objective") == "value" and "value" in graph.graph:
+        title += f"   paranoid value for side {graph.graph['root_side']} {_value(graph.graph['value'])}"
     if "value_p0" in graph.graph:
         title += f"   value for P0 {_value(graph.graph['value_p0'])}"
     ax.set_title(f"{mode} tree: {title}", fontsize=10, loc="left")
