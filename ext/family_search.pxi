@@ -39,6 +39,7 @@ ctypedef struct FSearch:
     int killer_bonus, history_weight  # ordering knobs (set_ordering)
     int horizon_left         # horizon search: nodes with this many cards left are scored by
                              # family_eval.pxi (0: exact); its count is in game_key
+    int scale                # value units per point: 1, HORIZON_SCALE in a horizon value search
     uint64_t evaluations     # static evaluations made (horizon nodes)
 
 
@@ -306,7 +307,7 @@ cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) 
     a = alpha
     for i in range(n):
         child = s[0]
-        r = f_apply_move(&child, &F.game, moves[i])
+        r = f_apply_move(&child, &F.game, moves[i]) * F.scale
         if F.mode != F_TWO:
             r = 0                       # paranoid values are absolute: scopas are in the state
         v = f_child_value(F, s, &child, r, a, beta, ply + 1)

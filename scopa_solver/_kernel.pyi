@@ -222,10 +222,11 @@ class FamilyResult(KernelResult):
         """Static evaluations the search made (0 when exact)."""
 
 
-def family_evaluate(pos: FamilyPosition, root_seat: Optional[int] = None) -> tuple[tuple[float, ...], int]:
+def family_evaluate(pos: FamilyPosition, root_seat: Optional[int] = None) -> tuple[tuple[float, ...], float]:
     """The horizon search's static evaluation: every side's expected round points (scopas made
     not included) and the value a "value" search rooted at `root_seat` (default: the seat to
-    move) gives the position at a horizon, for its seat to move."""
+    move) gives the position at a horizon, for its seat to move (in quarter points: the
+    search's resolution there; it reports whole points)."""
 
 
 class FamilySearcher:

@@ -154,12 +154,14 @@ def family_score(piles: Sequence[int], scopas: Sequence[int], sides: Sequence[in
     return _kernel.family_score(piles, scopas, sides, rules)
 
 
-def family_evaluate(state: FamilyState, root_seat: Optional[int] = None) -> tuple[tuple[float, ...], int]:
+def family_evaluate(state: FamilyState, root_seat: Optional[int] = None) -> tuple[tuple[float, ...], float]:
     """The horizon search's static evaluation (ext/family_eval.pxi; docs/family.md): every
     side's expected round points from its pile and the cards still in play (scopas made not
     included), and the value a "value" search rooted at `root_seat` (default: the seat to move)
     gives the position at its horizon, for the seat to move: with two sides the expected margin
-    of points to come, with more the paranoid value (scopas made included)."""
+    of points to come, with more the paranoid value (scopas made included). The search counts
+    quarter points (this value's resolution) and reports its results rounded to whole points;
+    its best moves are those of the finer values."""
     return _kernel.family_evaluate(state, root_seat)
 
 
