@@ -225,6 +225,7 @@ cdef class FamilySearcher:
         self.F.table_stride = 1
         self.F.killer_bonus = 300       # measured: 10-20% fewer nodes; history counts only cost nodes
         self.F.history_weight = 0
+        self.F.use_bounds = 64
         # malloc, not calloc: only the levels a search reaches are ever touched
         self.F.moves = <uint64_t*>malloc(FMAX_PLIES * FMAX_MOVES * sizeof(uint64_t))
         if self.F.moves == NULL:
@@ -260,6 +261,11 @@ cdef class FamilySearcher:
         history counts (1024: one count, one point)."""
         self.F.killer_bonus = killer_bonus
         self.F.history_weight = history_weight
+
+    def set_bounds(self, int max_cards):
+        """Cut on the bounds of what a position can still be worth at nodes with at most
+        `max_cards` cards in hands (0: never; tuning)."""
+        self.F.use_bounds = max_cards
 
     def request_stop(self):
         """Ask a search running in another thread to stop soon (it reports an interrupt)."""

@@ -37,6 +37,7 @@ ctypedef struct FSearch:
     uint64_t killer[FMAX_PLIES][2]   # the last two moves that cut off at each ply
     int history[FMAX_SEATS][40]      # cutoffs by seat and card played, weighted by depth
     int killer_bonus, history_weight  # ordering knobs (set_ordering)
+    int use_bounds                   # cut on the value's bounds (family_bounds.pxi) with at most this many cards in hands
 
 
 ctypedef struct FRootResult:
@@ -278,6 +279,8 @@ cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) 
     if f_last_card_fast(F, s):
         return f_last_card_value(F, s)
     cards = popcount(s.in_hands)
+    if cards <= F.use_bounds and f_bounds_cut(F, s, alpha, beta, &v):
+        return v
     use_table = (S.use_table and cards >= F.table_min_cards
                  and (F.table_stride <= 1 or cards % F.table_stride == 0))
     moves = F.moves + ply * FMAX_MOVES

@@ -36,6 +36,7 @@ __all__ = ["KernelState", "PlayEvents", "legal_moves", "play", "score_piles", "r
            "STOP_REASONS", "VALUE_INF", "DEFAULT_TT_MB", "MAX_TT_MB", "check_tt_mb", "check_threads",
            "check_limits", "worker_count", "new_searcher", "borrow_searcher", "clear_tables", "pool_stats",
            "run_batch", "SearchInterrupted", "FamilyState", "family_legal_moves", "family_play", "family_score",
+           "family_side_bounds",
            "FamilySearcher", "FamilyResult", "OBJECTIVES", "FAMILY_RULE_ALL"]
 
 Searcher = _kernel.Searcher
@@ -151,6 +152,12 @@ def family_score(piles: Sequence[int], scopas: Sequence[int], sides: Sequence[in
     included); the category winners `carte`, `denari`, `settebello`, `primiera_winner`,
     `re_bello` as a side or None (a shared top scores for nobody)."""
     return _kernel.family_score(piles, scopas, sides, rules)
+
+
+def family_side_bounds(state: FamilyState) -> list[tuple[int, int]]:
+    """Every side's (low, high): its final round points, scopas included, lie between them
+    whatever is played from `state`; the bounds the family search cuts on (for tests)."""
+    return _kernel.family_side_bounds(state)
 
 
 # -- checks shared by every caller ----------------------------------------------------------------

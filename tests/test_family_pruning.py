@@ -1,0 +1,86 @@
+"""The family search's exact pruning: the bounds on what a position can still be worth never
+exclude a score that play can reach (checked on every line of small positions and on random
+playouts of large ones, in every game), and the search gives the same values and best moves
+with the pruning on and off (and the brute-force minimax's on small positions)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from test_family_kernel import GAMES, brute_value, deal, final_points, random_until
+
+from scopa_solver.kernel import WANT_ALL, WANT_BEST, family_legal_moves, family_play, family_side_bounds, new_searcher
+
+
+def inside(bounds, points) -> bool:
+    return all(lo <= p <= hi for (lo, hi), p in zip(bounds, points))
+
+
+def every_end(s, out):
+    """Append the final points of every line from s."""
+    moves = family_legal_moves(s)
+    if not moves:
+        out.append(final_points(s))
+        return
+    for m in moves:
+        every_end(family_play(s, m)[0], out)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_bounds_hold_on_every_line(name):
+    rng = random.Random(f"lines {name}")
+    players = GAMES[name]["players"]
+    for seed in range(12):
+        s = random_until(deal(seed=300 + seed, **GAMES[name]), rng, rng.randint(1, min(6, 2 * players)))
+        bounds = family_side_bounds(s)
+        ends = []
+        every_end(s, ends)
+        assert ends and all(inside(bounds, p) for p in ends), (name, seed)
+        # tight where nothing is left to play
+        if not family_legal_moves(s):
+            assert bounds == [(p, p) for p in final_points(s)]
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_bounds_hold_along_random_rounds(name):
+    rng = random.Random(f"rounds {name}")
+    for seed in range(6):
+        s = deal(seed=400 + seed, **GAMES[name])
+        seen = []
+        while family_legal_moves(s):
+            seen.append(family_side_bounds(s))
+            s, _ = family_play(s, rng.choice(family_legal_moves(s)))
+        end = final_points(s)
+        assert all(inside(b, end) for b in seen), (name, seed)
+        # each side's bounds only narrow as the round goes on
+        for before, after in zip(seen, seen[1:]):
+            assert all(a_lo >= b_lo and a_hi <= b_hi for (b_lo, b_hi), (a_lo, a_hi) in zip(before, after))
+
+
+SEARCHED = [("4 partnerships", 12), ("scientifico", 12), ("3 players", 12), ("fifteen 2", 14),
+            ("6 players", 12), ("4 alone", 10), ("napola re bello zero", 10),
+            ("scientifico last sweep", 12), ("fifteen 4 optional", 10), ("asso piglia tutto", 12)]
+
+
+@pytest.mark.parametrize("name,cards", SEARCHED)
+def test_pruning_keeps_values_and_best_moves(name, cards):
+    rng = random.Random(f"search {name}")
+    on, off = new_searcher(8, family=True), new_searcher(8, family=True)
+    off.set_bounds(0)
+    for seed in range(10):
+        s = random_until(deal(seed=500 + seed, **GAMES[name]), rng, rng.randint(3, cards))
+        a = on.search(s, WANT_BEST | WANT_ALL)
+        b = off.search(s, WANT_BEST | WANT_ALL)
+        assert (a.lower, a.upper) == (b.lower, b.upper), (name, seed)
+        assert a.move_bounds == b.move_bounds and sorted(a.best) == sorted(b.best), (name, seed)
+        assert a.nodes <= b.nodes * 1.5 + 50
+
+
+@pytest.mark.parametrize("name", ["4 partnerships", "3 players", "scientifico", "6 alone", "fifteen 3"])
+def test_pruning_agrees_with_brute_force(name):
+    rng = random.Random(f"brute {name}")
+    searcher = new_searcher(8, family=True)
+    for seed in range(10):
+        s = random_until(deal(seed=600 + seed, **GAMES[name]), rng, rng.randint(2, 7))
+        r = searcher.search(s, 0)
+        assert r.lower == r.upper == brute_value(s, s.sides[s.to_move]), (name, seed)
