@@ -37,6 +37,7 @@ ctypedef struct FSearch:
     uint64_t killer[FMAX_PLIES][2]   # the last two moves that cut off at each ply
     int history[FMAX_SEATS][40]      # cutoffs by seat and card played, weighted by depth
     int killer_bonus, history_weight  # ordering knobs (set_ordering)
+    int use_equiv                    # play one of the moves equivalent by same-rank exchanges (family_equiv.pxi)
     int use_bounds                   # cut on the value's bounds (family_bounds.pxi) with at most this many cards in hands
 
 
@@ -298,6 +299,8 @@ cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) 
     n = f_generate_moves(s, F.game.rules, moves)
     if n == 0:
         return f_leaf(F, s)
+    if F.use_equiv:
+        n = f_drop_equivalent(F, s, moves, n)
     f_order_moves(s, &F.game, moves, n, table_move, F, ply)
     best = -VALUE_INF
     best_move = moves[0]

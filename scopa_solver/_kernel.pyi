@@ -257,6 +257,10 @@ class FamilySearcher:
         """Cut on the bounds of what a position can still be worth at nodes with at most
         `max_cards` cards in the hands (0: never; tuning)."""
 
+    def set_equivalence(self, enabled: bool) -> None:
+        """Play one of the moves that differ only by same-rank cards whose suits cannot change
+        any score (on by default; tuning and tests)."""
+
     def set_ordering(self, killer_bonus: int, history_weight: int) -> None:
         """Move-ordering knobs (tuning): a killer move's bonus (default 300) and the weight of
         the history counts (1024: a count is a point; default 0)."""
