@@ -245,3 +245,20 @@ def family_side_bounds(object state):
     side_piles(&s, &g, piles)
     f_side_bounds(&F, &s, s.in_hands | s.table | F.stock_mask[s.deals_left], piles, True, low, high)
     return [(low[i], high[i]) for i in range(g.nsides)]
+
+
+cdef int f_maxn_most(const FSearch* F, const FState* s, bint primiera) noexcept nogil:
+    """Max^n: the most points still to come (from the piles and scopas from here on) the side to
+    move can reach; once a move reaches it, no later move can do strictly better. Without
+    `primiera` its point is counted as possible (one more at most)."""
+    cdef int low[FMAX_SEATS]
+    cdef int high[FMAX_SEATS]
+    cdef uint64_t piles[FMAX_SEATS]
+    cdef int p, me = F.game.side[s.to_move], most
+    side_piles(s, &F.game, piles)
+    f_side_bounds(F, s, s.in_hands | s.table | F.stock_mask[s.deals_left], piles, primiera, low, high)
+    most = high[me] + (0 if primiera else 1)
+    for p in range(F.game.players):
+        if F.game.side[p] == me:
+            most -= s.scopas[p]
+    return most

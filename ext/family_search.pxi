@@ -369,9 +369,9 @@ cdef void f_maxn(FSearch* F, const FState* s, int ply, int* out) noexcept nogil:
     cdef FState child
     cdef uint64_t key = 0, vec
     cdef uint64_t* moves
-    cdef int n, i, j, r, lower, upper, me = F.game.side[s.to_move], ns = F.game.nsides
+    cdef int n, i, j, r, lower, upper, me = F.game.side[s.to_move], ns = F.game.nsides, most
     cdef int cv[FMAX_SEATS]
-    cdef bint use_table
+    cdef bint use_table, exact
     S.nodes += 1
     if S.nodes >= S.next_check:
         check_limits(S)
@@ -395,6 +395,8 @@ cdef void f_maxn(FSearch* F, const FState* s, int ply, int* out) noexcept nogil:
     if n == 0:
         side_points(s, &F.game, False, out)
         return
+    most = f_maxn_most(F, s, False) if n > 1 and F.use_bounds else 1000
+    exact = False
     for i in range(n):
         child = s[0]
         r = f_apply_move(&child, &F.game, moves[i])
@@ -405,5 +407,10 @@ cdef void f_maxn(FSearch* F, const FState* s, int ply, int* out) noexcept nogil:
         if i == 0 or cv[me] > out[me]:
             for j in range(ns):
                 out[j] = cv[j]
+            if out[me] >= most - 1 and not exact:
+                most = f_maxn_most(F, s, True)
+                exact = True
+            if out[me] >= most:
+                break                   # nothing later can do strictly better: the first stays
     if use_table:
         table_store(&S.table, key, 0, 0, pack_vector(out, ns), f_plies(F, s))
