@@ -10,7 +10,7 @@ import random
 import pytest
 from test_family_kernel import GAMES, brute_value, deal, final_points, random_until
 
-from scopa_solver.kernel import WANT_ALL, WANT_BEST, family_legal_moves, family_play, family_side_bounds, new_searcher
+from scopa_solver.kernel import WANT_ALL, WANT_BEST, WANT_PV, family_legal_moves, family_play, family_side_bounds, new_searcher
 
 
 def inside(bounds, points) -> bool:
@@ -103,3 +103,18 @@ def test_pruning_agrees_with_brute_force(name):
         s = random_until(deal(seed=600 + seed, **GAMES[name]), rng, rng.randint(2, 7))
         r = searcher.search(s, 0)
         assert r.lower == r.upper == brute_value(s, s.sides[s.to_move]), (name, seed)
+
+
+@pytest.mark.parametrize("name", ["3 players", "4 alone", "6 alone", "fifteen 3", "4 partnerships"])
+def test_maxn_stop_keeps_the_vector_and_line(name):
+    # max^n stops at a node once a move reaches the most its side can get: the same vector,
+    # move values and first-best line as without
+    rng = random.Random(f"maxn {name}")
+    on, off = new_searcher(8, family=True), new_searcher(8, family=True)
+    off.set_bounds(0)
+    for seed in range(12):
+        s = random_until(deal(seed=800 + seed, **GAMES[name]), rng, rng.randint(3, 2 * GAMES[name]["players"]))
+        a = on.search(s, WANT_BEST | WANT_ALL | WANT_PV, objective="maxn")
+        b = off.search(s, WANT_BEST | WANT_ALL | WANT_PV, objective="maxn")
+        assert (a.points, a.move_bounds, a.pv, sorted(a.best)) == (b.points, b.move_bounds, b.pv, sorted(b.best))
+        assert a.nodes <= b.nodes
