@@ -384,7 +384,8 @@ cdef void f_maxn(FSearch* F, const FState* s, int ply, int* out) noexcept nogil:
         f_last_card_end(F, s, &child)
         side_points(&child, &F.game, False, out)
         return
-    use_table = S.use_table and popcount(s.in_hands) >= F.table_min_cards
+    # without cutoffs every subtree is searched whole: the table pays from two cards fewer
+    use_table = S.use_table and popcount(s.in_hands) >= F.table_min_cards - 2
     if use_table:
         key = f_position_key(F, s)
         if table_probe(&S.table, key, &lower, &upper, &vec):
