@@ -262,3 +262,13 @@ cdef int f_maxn_most(const FSearch* F, const FState* s, bint primiera) noexcept 
         if F.game.side[p] == me:
             most -= s.scopas[p]
     return most
+
+
+cdef inline int f_maxn_floor(const FSearch* F, const FState* s) noexcept nogil:
+    """At most f_maxn_most: the plays still to come by the side to move, less the two that may
+    not sweep (its high bound holds one possible scopa for each of the others)."""
+    cdef int p, me = F.game.side[s.to_move], plays = -2
+    for p in range(F.game.players):
+        if F.game.side[p] == me:
+            plays += popcount(s.hand[p]) + MAX_HAND * s.deals_left
+    return plays

@@ -371,7 +371,8 @@ cdef void f_maxn(FSearch* F, const FState* s, int ply, int* out) noexcept nogil:
     cdef uint64_t* moves
     cdef int n, i, j, r, lower, upper, me = F.game.side[s.to_move], ns = F.game.nsides, most
     cdef int cv[FMAX_SEATS]
-    cdef bint use_table, exact
+    cdef bint use_table
+    cdef int stage
     S.nodes += 1
     if S.nodes >= S.next_check:
         check_limits(S)
@@ -396,8 +397,11 @@ cdef void f_maxn(FSearch* F, const FState* s, int ply, int* out) noexcept nogil:
     if n == 0:
         side_points(s, &F.game, False, out)
         return
-    most = f_maxn_most(F, s, False) if n > 1 and F.use_bounds else 1000
-    exact = False
+    # the most the side to move can still get, worked out only once a move comes near it: not
+    # below its plays still to come less two (stage 0), within one of the estimate without the
+    # primiera (1), exact (2)
+    most = f_maxn_floor(F, s) if n > 1 and F.use_bounds else 1000
+    stage = 0
     for i in range(n):
         child = s[0]
         r = f_apply_move(&child, &F.game, moves[i])
@@ -408,10 +412,13 @@ cdef void f_maxn(FSearch* F, const FState* s, int ply, int* out) noexcept nogil:
         if i == 0 or cv[me] > out[me]:
             for j in range(ns):
                 out[j] = cv[j]
-            if out[me] >= most - 1 and not exact:
+            if stage == 0 and out[me] >= most:
+                most = f_maxn_most(F, s, False)
+                stage = 1
+            if stage == 1 and out[me] >= most - 1:
                 most = f_maxn_most(F, s, True)
-                exact = True
-            if out[me] >= most:
+                stage = 2
+            if stage == 2 and out[me] >= most:
                 break                   # nothing later can do strictly better: the first stays
     if use_table:
         table_store(&S.table, key, 0, 0, pack_vector(out, ns), f_plies(F, s))
