@@ -9,9 +9,58 @@
 #   settebello, re bello   held: sure for its holder; in play: possible for every side;
 #   napola         between the pile's coins and the pile's coins with every coin in play;
 #   scopas         those made, plus at most one per play still to come by the side's seats,
-#                  except the round's last play (the dealer's, unless last_sweep_counts) and the
-#                  play about to be made when it cannot take the whole table.
+#                  except the round's last play (the dealer's, unless last_sweep_counts), the
+#                  play about to be made when it cannot take the whole table, and the next
+#                  seat's when no play of the mover leaves it a table it can take whole.
 # The search returns a bound at once when [lo, hi] lies outside its window.
+
+
+cdef inline uint64_t rank_set(uint64_t cards) noexcept nogil:
+    """The ranks (bit v - 1 for capture value v) present in `cards`."""
+    return (cards | (cards >> 10) | (cards >> 20) | (cards >> 30)) & 0x3FF
+
+
+cdef bint next_may_sweep(const FGame* g, const FState* s) noexcept nogil:
+    """Can the seat after the mover take the whole table at its next play? False only when no
+    play of the mover leaves a table it can sweep (a capture by a card of value v takes v, 15 - v
+    in Scopa a 15; a lay-down adds v; nobody sweeps a table worth more than 14). True when not
+    known (its next play after a deal, or the round's last play, counted apart)."""
+    cdef int n1 = g.next_seat[s.to_move], rules = g.rules, v, after
+    cdef uint64_t theirs = s.hand[n1], totals = 0, values, need
+    cdef bint fifteen = (rules & RULE_FIFTEEN) != 0, can
+    if not theirs or (s.deals_left == 0 and popcount(s.in_hands) == 2):
+        return True
+    if (rules & RULE_ASSO_PIGLIA_TUTTO) and not fifteen and (theirs & VALUE_CARDS[1]):
+        return True
+    values = rank_set(s.hand[s.to_move])
+    while values:
+        v = lowest_bit(values) + 1
+        values &= values - 1
+        if (not fifteen and v == 1 and (rules & RULE_ASSO_PIGLIA_TUTTO) and s.table
+                and not (s.table & VALUE_CARDS[1])):
+            continue                    # the ace takes the whole table: nothing left to sweep
+        if fifteen:
+            can = f_can_capture(v - 1, s.table, rules)
+            after = s.table_value - (15 - v)
+        else:
+            can = can_capture(v - 1, s.table, rules)
+            after = s.table_value - v
+        if can and 0 < after <= 14:
+            totals |= 1ULL << after
+        if not can or (rules & RULE_OPTIONAL_CAPTURE):
+            after = s.table_value + v
+            if after <= 14:
+                totals |= 1ULL << after
+    # the totals the next seat sweeps: v (bit v - 1 of its ranks), 15 - v in Scopa a 15
+    values = rank_set(theirs)
+    if not fifteen:
+        return ((totals >> 1) & values) != 0
+    while values:
+        v = lowest_bit(values) + 1
+        values &= values - 1
+        if (totals >> (15 - v)) & 1:
+            return True
+    return False
 
 
 cdef inline int _others_top(const int* x, int n, int i) noexcept nogil:
@@ -26,7 +75,8 @@ cdef inline int _others_top(const int* x, int n, int i) noexcept nogil:
 cdef void f_side_bounds(const FSearch* F, const FState* s, uint64_t in_play, const uint64_t* piles,
                         bint primiera, int* low, int* high) noexcept nogil:
     """Every side's final round points (scopas included) lie in [low[i], high[i]]; without
-    `primiera` its point is left out of both (the caller allows for it)."""
+    `primiera` its point is left out of both, and the next seat's sweep is not looked at (the
+    caller allows for both)."""
     cdef const FGame* g = &F.game
     cdef int ns = g.nsides, i, p, o
     cdef int cards[FMAX_SEATS]
@@ -79,6 +129,8 @@ cdef void f_side_bounds(const FSearch* F, const FState* s, uint64_t in_play, con
             high[i] += napola_points(piles[i] | (in_play & COINS))
     if not primiera:
         return
+    if popcount(s.hand[s.to_move]) <= F.sweep_look_cards and not next_may_sweep(g, s):
+        high[g.side[g.next_seat[s.to_move]]] -= 1
     for i in range(ns):
         plow[i] = primiera_total(piles[i], rules)
         phigh[i] = primiera_total(piles[i] | in_play, rules)
@@ -181,20 +233,31 @@ cdef inline bint f_two_bounds_cut(const FSearch* F, const FState* s, int alpha, 
     if rules & RULE_NAPOLA:
         lo += napola_points(mine) - napola_points(theirs | (in_play & COINS))
         hi += napola_points(mine | (in_play & COINS)) - napola_points(theirs)
-    if _decide(lo - 1, hi + 1, alpha, beta, value):     # the primiera, either way
+    # the dearer parts only when they can matter: the primiera moves either bound by one, the
+    # next seat's sweep one of them by one more
+    if _decide(lo - 1, hi + 1, alpha, beta, value):
         return True
-    if hi - 1 > alpha and lo + 1 < beta:
+    if hi - 2 > alpha and lo + 2 < beta:
         return False
     lo += sign(primiera_total(mine, rules) - primiera_total(theirs | in_play, rules))
     hi += sign(primiera_total(mine | in_play, rules) - primiera_total(theirs, rules))
+    if _decide(lo, hi, alpha, beta, value):
+        return True
+    if hi - 1 > alpha and lo + 1 < beta:
+        return False
+    if popcount(s.hand[s.to_move]) <= F.sweep_look_cards and not next_may_sweep(g, s):
+        if g.side[g.next_seat[s.to_move]] == me:
+            hi -= 1
+        else:
+            lo += 1
     return _decide(lo, hi, alpha, beta, value)
 
 
 cdef bint f_bounds_cut(const FSearch* F, const FState* s, int alpha, int beta, int* value) noexcept nogil:
     """True, with a fail-soft bound in `value`, when the bounds alone decide the node for the
-    window (alpha, beta). The primiera (the dearest part) is looked at only when it can matter:
-    left out, every side's high bound counted with its point and no low bound with it, the value
-    bounds are loose by at most 2."""
+    window (alpha, beta). The primiera and the next seat's sweep (the dearest parts) are looked
+    at only when they can matter: left out, every side's high bound counted with the primiera's
+    point and no low bound with it, and the sweep counted, the value bounds are loose by at most 3."""
     cdef uint64_t piles[FMAX_SEATS]
     cdef int low[FMAX_SEATS]
     cdef int high[FMAX_SEATS]
@@ -213,7 +276,7 @@ cdef bint f_bounds_cut(const FSearch* F, const FState* s, int alpha, int beta, i
     if lo >= beta:
         value[0] = lo
         return True
-    if hi - 2 > alpha and lo + 2 < beta:
+    if hi - 3 > alpha and lo + 3 < beta:
         return False
     f_side_bounds(F, s, in_play, piles, True, low, high)
     _frame(F, s, low, high, &lo, &hi)
@@ -239,6 +302,7 @@ def family_side_bounds(object state):
     load_family(state, &s, &g)
     memset(&F, 0, sizeof(FSearch))
     f_search_set_game(&F, &g, F_PARANOID, s.to_move)
+    F.sweep_look_cards = FMAX_HAND
     if f_round_over(&s):
         side_points(&s, &g, True, low)
         return [(low[i], low[i]) for i in range(g.nsides)]

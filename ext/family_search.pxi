@@ -37,6 +37,7 @@ ctypedef struct FSearch:
     uint64_t killer[FMAX_PLIES][2]   # the last two moves that cut off at each ply
     int history[FMAX_SEATS][40]      # cutoffs by seat and card played, weighted by depth
     int killer_bonus, history_weight  # ordering knobs (set_ordering)
+    int sweep_look_cards             # bounds: the next seat's sweep looked at when the mover holds at most this many cards
     int use_equiv                    # play one of the moves equivalent by same-rank exchanges (family_equiv.pxi)
     int use_bounds                   # cut on the value's bounds (family_bounds.pxi) with at most this many cards in hands
 
@@ -398,8 +399,8 @@ cdef void f_maxn(FSearch* F, const FState* s, int ply, int* out) noexcept nogil:
         side_points(s, &F.game, False, out)
         return
     # the most the side to move can still get, worked out only once a move comes near it: not
-    # below its plays still to come less two (stage 0), within one of the estimate without the
-    # primiera (1), exact (2)
+    # below its plays still to come less two (stage 0), within two of the estimate without the
+    # primiera and the next seat's sweep (1), exact (2)
     most = f_maxn_floor(F, s) if n > 1 and F.use_bounds else 1000
     stage = 0
     for i in range(n):
@@ -415,7 +416,7 @@ cdef void f_maxn(FSearch* F, const FState* s, int ply, int* out) noexcept nogil:
             if stage == 0 and out[me] >= most:
                 most = f_maxn_most(F, s, False)
                 stage = 1
-            if stage == 1 and out[me] >= most - 1:
+            if stage == 1 and out[me] >= most - 2:
                 most = f_maxn_most(F, s, True)
                 stage = 2
             if stage == 2 and out[me] >= most:

@@ -257,6 +257,10 @@ class FamilySearcher:
         """Cut on the bounds of what a position can still be worth at nodes with at most
         `max_cards` cards in the hands (0: never; tuning)."""
 
+    def set_sweep_look(self, cards: int) -> None:
+        """Bounds: look at whether the next seat can sweep when the mover holds at most this
+        many cards (default 10: always; 0: never; tuning)."""
+
     def set_equivalence(self, enabled: bool) -> None:
         """Play one of the moves that differ only by same-rank cards whose suits cannot change
         any score (on by default; tuning and tests)."""
