@@ -26,7 +26,7 @@ cdef bint next_may_sweep(const FGame* g, const FState* s) noexcept nogil:
     in Scopa a 15; a lay-down adds v; nobody sweeps a table worth more than 14). True when not
     known (its next play after a deal, or the round's last play, counted apart)."""
     cdef int n1 = g.next_seat[s.to_move], rules = g.rules, v, after
-    cdef uint64_t theirs = s.hand[n1], totals = 0, values, need
+    cdef uint64_t theirs = s.hand[n1], totals = 0, values
     cdef bint fifteen = (rules & RULE_FIFTEEN) != 0, can
     if not theirs or (s.deals_left == 0 and popcount(s.in_hands) == 2):
         return True
@@ -38,8 +38,9 @@ cdef bint next_may_sweep(const FGame* g, const FState* s) noexcept nogil:
         values &= values - 1
         if (not fifteen and v == 1 and (rules & RULE_ASSO_PIGLIA_TUTTO) and s.table
                 and not (s.table & VALUE_CARDS[1])):
-            continue                    # the ace takes the whole table: nothing left to sweep
-        if fifteen:
+            can = True                  # the ace takes the whole table: nothing left to sweep
+            after = 0
+        elif fifteen:
             can = f_can_capture(v - 1, s.table, rules)
             after = s.table_value - (15 - v)
         else:
