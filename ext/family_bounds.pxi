@@ -82,8 +82,6 @@ cdef void f_side_bounds(const FSearch* F, const FState* s, uint64_t in_play, con
     cdef int ns = g.nsides, i, p, o
     cdef int cards[FMAX_SEATS]
     cdef int coins[FMAX_SEATS]
-    cdef int plow[FMAX_SEATS]
-    cdef int phigh[FMAX_SEATS]
     cdef int m = popcount(in_play), mc = popcount(in_play & COINS), rules = g.rules
     for i in range(ns):
         low[i] = 0
@@ -128,8 +126,17 @@ cdef void f_side_bounds(const FSearch* F, const FState* s, uint64_t in_play, con
         if rules & RULE_NAPOLA:
             low[i] += napola_points(piles[i])
             high[i] += napola_points(piles[i] | (in_play & COINS))
-    if not primiera:
-        return
+    if primiera:
+        f_side_bounds_rest(F, s, in_play, piles, low, high)
+
+
+cdef void f_side_bounds_rest(const FSearch* F, const FState* s, uint64_t in_play, const uint64_t* piles,
+                             int* low, int* high) noexcept nogil:
+    """What f_side_bounds leaves out without `primiera`: the primiera and the next seat's sweep."""
+    cdef const FGame* g = &F.game
+    cdef int ns = g.nsides, i, rules = g.rules
+    cdef int plow[FMAX_SEATS]
+    cdef int phigh[FMAX_SEATS]
     if popcount(s.hand[s.to_move]) <= F.sweep_look_cards and not next_may_sweep(g, s):
         high[g.side[g.next_seat[s.to_move]]] -= 1
     for i in range(ns):
@@ -266,28 +273,19 @@ cdef bint f_bounds_cut(const FSearch* F, const FState* s, int alpha, int beta, i
     cdef uint64_t in_play = s.in_hands | s.table | F.stock_mask[s.deals_left]
     if F.mode == F_TWO:
         return f_two_bounds_cut(F, s, alpha, beta, value)
+    cdef int loose[FMAX_SEATS]
     side_piles(s, &F.game, piles)
     f_side_bounds(F, s, in_play, piles, False, low, high)
     for i in range(F.game.nsides):
-        high[i] += 1
-    _frame(F, s, low, high, &lo, &hi)
-    if hi <= alpha:
-        value[0] = hi
-        return True
-    if lo >= beta:
-        value[0] = lo
+        loose[i] = high[i] + 1
+    _frame(F, s, low, loose, &lo, &hi)
+    if _decide(lo, hi, alpha, beta, value):
         return True
     if hi - 3 > alpha and lo + 3 < beta:
         return False
-    f_side_bounds(F, s, in_play, piles, True, low, high)
+    f_side_bounds_rest(F, s, in_play, piles, low, high)
     _frame(F, s, low, high, &lo, &hi)
-    if hi <= alpha:
-        value[0] = hi
-        return True
-    if lo >= beta:
-        value[0] = lo
-        return True
-    return False
+    return _decide(lo, hi, alpha, beta, value)
 
 
 def family_side_bounds(object state):
