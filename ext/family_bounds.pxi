@@ -1,7 +1,8 @@
-# Bounds on what a family position can still be worth (F_TWO and F_PARANOID), from its piles and
-# the cards still in play, without search: a side's final points lie between what it already
-# holds for sure and what it could still get. Per side i, over every way the cards in play can
-# end up (a relaxation: the sides are bounded apart, never jointly, so the bounds are valid):
+# Bounds on what a family position can still be worth (F_TWO and F_PARANOID cut on them, F_MAXN
+# stops on them), from its piles and the cards still in play, without search: a side's final
+# points lie between what it already holds for sure and what it could still get. Per side i,
+# over every way the cards in play can end up (a relaxation: the sides are bounded apart, never
+# jointly, so the bounds are valid):
 #   carte, denari  sure when its count beats every other side's count plus all the cards (coins)
 #                  in play; possible when its count plus them beats every other side's count;
 #   primiera       the same with totals (a pile's total only grows as it captures, up to that of
@@ -12,7 +13,8 @@
 #                  except the round's last play (the dealer's, unless last_sweep_counts), the
 #                  play about to be made when it cannot take the whole table, and the next
 #                  seat's when no play of the mover leaves it a table it can take whole.
-# The search returns a bound at once when [lo, hi] lies outside its window.
+# The search returns a bound at once when [lo, hi] lies outside its window; max^n stops at a node
+# once a move reaches the most its side can get.
 
 
 cdef inline uint64_t rank_set(uint64_t cards) noexcept nogil:
