@@ -232,6 +232,9 @@ cdef class FamilySearcher:
         self.F.table_stride = 1
         self.F.killer_bonus = 300       # measured: 10-20% fewer nodes; history counts only cost nodes
         self.F.history_weight = 0
+        self.F.use_bounds = 64
+        self.F.use_equiv = 1
+        self.F.sweep_look_cards = 10
         # malloc, not calloc: only the levels a search reaches are ever touched
         self.F.moves = <uint64_t*>malloc(FMAX_PLIES * FMAX_MOVES * sizeof(uint64_t))
         if self.F.moves == NULL:
@@ -267,6 +270,21 @@ cdef class FamilySearcher:
         history counts (1024: one count, one point)."""
         self.F.killer_bonus = killer_bonus
         self.F.history_weight = history_weight
+
+    def set_bounds(self, int max_cards):
+        """Cut on the bounds of what a position can still be worth at nodes with at most
+        `max_cards` cards in hands (0: never; tuning)."""
+        self.F.use_bounds = max_cards
+
+    def set_sweep_look(self, int cards):
+        """Bounds: look at whether the next seat can sweep when the mover holds at most this
+        many cards (0: never; tuning)."""
+        self.F.sweep_look_cards = cards
+
+    def set_equivalence(self, bint enabled):
+        """Play one of the moves that differ only by same-rank cards whose suits cannot change
+        any score (on by default; tuning and tests)."""
+        self.F.use_equiv = enabled
 
     def request_stop(self):
         """Ask a search running in another thread to stop soon (it reports an interrupt)."""
