@@ -445,6 +445,7 @@ def play(args) -> int:
         raise UsageError(f"cannot play: standard {'error' if args.json else 'output'} is closed")
     if args.save and not args.no_save:
         check_writable(args.save, force=args.force)   # before the game, not after it
+    existed = bool(args.save) and os.path.exists(args.save)
     seed = _seed(args)
     bots = _play_bots(args, rules, seed)
     names = _play_names(args, bots)
@@ -476,7 +477,8 @@ def play(args) -> int:
     if not args.no_save and any(r.moves for r in record.rounds):
         path = save_game(record, args.save, say)
         if path:
-            say(f"game record saved to {path} (review it: scopa-solver review {path})")
+            replaced = " (it replaces the older game record there)" if path == args.save and existed else ""
+            say(f"game record saved to {path}{replaced} (review it: scopa-solver review {path})")
     elif not args.no_save:
         say("no move was played: nothing to save")
     if error is not None:
@@ -512,8 +514,11 @@ def review_command(args) -> int:
     for r in args.round or ():
         if not 1 <= r <= len(record.rounds):
             raise UsageError(f"--round {r}: the record has rounds 1 to {len(record.rounds)}")
+    from ..play.review import HINDSIGHT_NODES
     result = review(record, worlds=None if args.no_fair else args.worlds, seed=args.seed, threads=args.threads,
-                    rounds=args.round, players=args.player, progress=_progress(args))
+                    rounds=args.round, players=args.player, progress=_progress(args),
+                    max_nodes=HINDSIGHT_NODES if args.max_nodes is None else args.max_nodes,
+                    time_limit=args.time_limit, fair_time_limit=args.fair_time_limit)
     if args.json:
         print_json(dict(result.to_dict(), game=os.fspath(args.game)))
         return 0

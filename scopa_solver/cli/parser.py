@@ -229,6 +229,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_whole, default=0, help="seed of the PIMC worlds (default 0)")
     _threads(p)
     p.add_argument("--no-fair", action="store_true", help="hindsight only (no PIMC)")
+    p.add_argument("--max-nodes", type=max_nodes_arg, default=None,
+                   help="hindsight budget of one decision, in nodes (default 10,000,000; a decision over it "
+                        "is not judged by hindsight)")
+    p.add_argument("--time-limit", type=time_limit_arg, default=None,
+                   help="hindsight budget of one decision, in seconds (default: none)")
+    p.add_argument("--fair-time-limit", type=time_limit_arg, default=None,
+                   help="time budget of one decision's fair (PIMC) judgement, in seconds (default: none)")
     p.add_argument("--round", type=_whole, action="append", default=None, help="review only this round (repeatable)")
     p.add_argument("--player", action="append", default=None, help="review only this player (repeatable)")
     p.add_argument("--mistakes", action="store_true", help="list only the marked moves")
