@@ -57,7 +57,7 @@ def _seat_blocks(state, hands: Sequence[str], names: Optional[Sequence[str]] = N
     """Each seat's lines: who (dealer, to move), the hand (`hands[p]`: cards, or a hidden
     count in a view), the pile."""
     over = state.is_round_over()
-    return [[f"player {p}{' ' + names[p] if names else ''}{_tags(p, state.dealer, state.to_move, over)}",
+    return [[f"player {p}{', ' + names[p] if names else ''}{_tags(p, state.dealer, state.to_move, over)}",
              f"hand {hands[p]}", _pile_text(state.piles[p], state.scopas[p])] for p in range(state.rules.players)]
 
 
