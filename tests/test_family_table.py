@@ -202,3 +202,16 @@ def test_bad_input_is_one_line_exit_2(capsys, tmp_path, monkeypatch, argv, messa
     assert err.startswith("scopa-solver: error: ") and message in err, err
     assert err.count("\n") == 1 and "internal error" not in err and "Traceback" not in err
     assert list(tmp_path.iterdir()) == []       # nothing played, nothing saved
+
+
+def test_the_viewer_sits_south_and_sees_only_counts():
+    from scopa_solver.play.display import show_view
+    pos = Position.new_round(seed=2, rules=Rules(players=4, game="scopone"))
+    for seat in range(4):
+        picture = show_view(pos.view(seat), names=("Ann", "Bob", "Cid", "Dan"))
+        marks = {line.split()[0]: line.split()[2].rstrip(",") for line in picture.splitlines()
+                 if line.strip()[:3] in ("N  ", "S  ")}
+        assert marks == {"N": str((seat + 2) % 4), "S": str(seat)}
+        assert picture.count("hand 9 hidden cards") == 3 and cards_line(pos.hands[seat]) in picture
+        assert all(cards_line(pos.hands[p]) not in picture for p in range(4) if p != seat)
+        assert f"player {seat}, {('Ann', 'Bob', 'Cid', 'Dan')[seat]}" in picture

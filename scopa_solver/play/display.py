@@ -61,24 +61,25 @@ def _seat_blocks(state, hands: Sequence[str], names: Optional[Sequence[str]] = N
              f"hand {hands[p]}", _pile_text(state.piles[p], state.scopas[p])] for p in range(state.rules.players)]
 
 
-def _family_picture(state, hands: Sequence[str], stock: str, names: Optional[Sequence[str]] = None) -> str:
+def _family_picture(state, hands: Sequence[str], stock: str, names: Optional[Sequence[str]] = None,
+                    south: int = 0) -> str:
     """The family games, of a position or a view (`hands`: each seat's hand as text): four
-    seats around the table (N/E/S/W), else one seat after another; then the sides' pooled
-    piles (partnerships), the table and the stock."""
+    seats around the table (N/E/S/W, seat `south` at the bottom), else one seat after another;
+    then the sides' pooled piles (partnerships), the table and the stock."""
     rules = state.rules
     blocks = _seat_blocks(state, hands, names)
     table = f"table: {cards_line(state.table)}"
     if rules.players == 4:
-        left = max(len(line) for line in blocks[3]) + 6    # West's column
+        left = max(len(line) for line in blocks[(south + 3) % 4]) + 6    # West's column
         pad = " " * max(24, left // 2)
 
         def block(b: list[str], mark: str) -> list[str]:
             return [f"{mark}  {b[0]}"] + [f"    {line}" for line in b[1:]]
 
-        north, east, south, west = (block(blocks[p], m) for p, m in ((2, "N"), (1, "E"), (0, "S"), (3, "W")))
-        lines = [pad + line for line in north] + [""]
-        lines += [f"{w:<{left}}{e}" for w, e in zip(west, east)]
-        lines += ["", pad + table, ""] + [pad + line for line in south]
+        n_, e_, s_, w_ = (block(blocks[(south + k) % 4], m) for k, m in ((2, "N"), (1, "E"), (0, "S"), (3, "W")))
+        lines = [pad + line for line in n_] + [""]
+        lines += [f"{w:<{left}}{e}" for w, e in zip(w_, e_)]
+        lines += ["", pad + table, ""] + [pad + line for line in s_]
     else:
         lines = [line for b in blocks for line in (f"{b[0]}: {b[1]}", f"  {b[2]}")] + [table]
     if rules.side_count < rules.players:      # partners pool their piles: the sides' counts
@@ -136,7 +137,8 @@ def show_score(score: RoundScore, names: Optional[Sequence[str]] = None) -> str:
 def show_view(view, names: Optional[Sequence[str]] = None) -> str:
     """A multi-line picture of what one player knows (a `View`): the own hand, the card count
     of every hidden hand (the opponent's; in the family games the partner's too), the table,
-    every pile, the stock. `names` (family games): a name shown beside each seat.
+    every pile, the stock. `names` (family games): a name shown beside each seat. Four players
+    sit around the table with the view's player at the bottom (South).
 
     >>> from scopa_solver import Position, Rules
     >>> view = Position.new_round(seed=1, rules=Rules(players=4, game="scopone")).view(0)
@@ -148,7 +150,7 @@ def show_view(view, names: Optional[Sequence[str]] = None) -> str:
     if view.rules.players != 2:
         hands = [f"{count} hidden card{'' if count == 1 else 's'}" for count in view.hidden_hands]
         hands[view.player] = cards_line(view.hand)
-        return _family_picture(view, hands, stock, names)
+        return _family_picture(view, hands, stock, names, south=view.player)
     hands = [f"{view.opponent_cards} hidden cards"] * 2
     hands[view.player] = cards_line(view.hand)
     return _picture((hands[0], hands[1]), view.table, view.piles, view.scopas, view.dealer, view.to_move,
