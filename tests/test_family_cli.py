@@ -1,6 +1,6 @@
 """The command line for every game of the family, end to end: deal -> show -> solve -> analyze
--> tree (JSON, GraphML, DOT), checked against the library; bad input one line, exit 2; the
-commands whose play code is two-player only for now refuse a family game in one line."""
+-> tree (JSON, GraphML, DOT), checked against the library; bad input one line, exit 2 (play,
+suggest and review of the family: tests/test_family_table.py)."""
 from __future__ import annotations
 
 import json
@@ -136,7 +136,7 @@ def test_two_player_show_is_unchanged(capsys):
     (["analyze", "7d/3c/Rb 4s3s -/-/- - 0/0/0 0 2 - players=3", "--objective", "best"], "invalid choice"),
     (["tree", "7d/3c/Rb 4s3s -/-/- - 0/0/0 0 2 - players=3", "--mode", "search"], "does not record its search"),
     (["solve", "7d/3c/Rb 4s3s -/-/- - 0/0/0 0 2 - players=3", "--rules", "players=4"], "disagree"),
-    (["play", "--rules", "players=4", "game=scientifico"], "two-player games only"),
+    (["play", "--rules", "players=4", "game=scientifico", "--seat", "4"], "--seat must be 0 to 3"),
     (["bench", "family", "--rows", "nonsense"], "no family benchmark row"),
     (["bench", "family", "--rules", "players=4", "game=scopone"], "no rows for"),
 ])

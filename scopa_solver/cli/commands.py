@@ -92,7 +92,7 @@ def _seed(args) -> int:
 
 def _make_bot(spec: str, args, seed: int):
     from ..play.arena import make_bot
-    return make_bot(spec, worlds=args.worlds, seed=seed, threads=args.threads)
+    return make_bot(spec, worlds=args.worlds, seed=seed, threads=args.threads, rules=_rules(args))
 
 
 # -- positions and exact search -------------------------------------------------------------------
@@ -233,20 +233,12 @@ def tree(args) -> int:
 
 # -- imperfect information, bots, games -----------------------------------------------------------
 
-def _two_player_only(rules: Rules, command: str) -> None:
-    """`play`'s terminal game knows two players only for now: a family game is one clear line,
-    not a crash deep in a match."""
-    if rules.players != 2:
-        raise UsageError(f"{command} plays two-player games only for now, not {' '.join(rules.tokens())} "
-                         "(the family games at the table come with issue 15)")
-
-
 def suggest_command(args) -> int:
     from ..imperfect.pimc import suggest
     from ..play.display import show_view
     view = _view(args)
     s = suggest(view, worlds=args.worlds, seed=args.seed, threads=args.threads, time_limit=args.time_limit,
-                progress=_progress(args))
+                max_nodes=args.max_nodes, progress=_progress(args))
     if args.json:
         print_json(dict(s.to_dict(), player=view.player))
         return 0
@@ -255,7 +247,17 @@ def suggest_command(args) -> int:
     print()
     print(s)
     print()
-    print(f"best for player {view.player}: {s.best} (mean round margin {s.moves[0].mean:+.3f})")
+    rules = view.rules
+    if not rules.is_family:
+        print(f"best for player {view.player}: {s.best} (mean round margin {s.moves[0].mean:+.3f})")
+    else:
+        what = "round margin" if rules.side_count == 2 else "paranoid value"
+        print(f"best for player {view.player}: {s.best} (mean {what} of side {rules.sides[view.player]} "
+              f"{s.moves[0].mean:+.3f})")
+        if s.exact_worlds is not None:
+            print(f"{s.exact_worlds:,} of {s.worlds:,} worlds searched to the end of the round"
+                  + ("" if s.horizon is None else f", the others to a horizon of {s.horizon} plies "
+                     "and scored there by the static evaluation (docs/family.md)"))
     if s.seed is not None:
         print(f"worlds drawn with seed {s.seed} (--seed {s.seed} repeats this answer)")
     return 0
@@ -397,27 +399,60 @@ def arena_command(args) -> int:
     return 0
 
 
+def _play_bots(args, rules: Rules, seed: int) -> list:
+    """The bot of every seat of `play` (None at the human's): one --bot spec for all, or one
+    per seat other than yours in seat order (every seat's with --auto)."""
+    n = rules.players
+    seats = [p for p in range(n) if args.auto or p != args.seat]
+    specs = args.bot
+    if len(specs) not in (1, len(seats)):
+        mine = "every seat (--auto)" if args.auto else "every seat but yours, in seat order"
+        raise UsageError(f"--bot takes one bot for all, or one for {mine}: {len(seats)} with {n} players, "
+                         f"not {len(specs)}")
+    bots: list = [None] * n
+    for k, p in enumerate(seats):
+        bots[p] = _make_bot(specs[0] if len(specs) == 1 else specs[k], args, seed)
+    return bots
+
+
+def _play_names(args, bots: list) -> list[str]:
+    """Every seat's name in the record: yours (--name), each bot's, told apart by its seat
+    when several share a name (a review sums up by name)."""
+    if len(bots) == 2 and not args.auto:           # two players: as it always was
+        bot = bots[1 - args.seat]
+        names = ["", ""]
+        names[args.seat] = args.name
+        names[1 - args.seat] = bot.name if bot.name != args.name else f"{bot.name} (bot)"
+        return names
+    names = [args.name if b is None else b.name for b in bots]
+    return [f"{name} {p}" if b is not None and (names.count(name) > 1 or name == args.name) else name
+            for p, (name, b) in enumerate(zip(names, bots))]
+
+
 def play(args) -> int:
     from .. import __version__
     from ..play.record import GameRecord
     from ..play.terminal import Quit, play_game
-    if args.seat not in (0, 1):
-        raise UsageError(f"--seat must be 0 or 1, not {args.seat}")
+    rules = _rules(args)
+    n = rules.players
+    if not 0 <= args.seat < n:
+        raise UsageError(f"--seat must be 0 or 1, not {args.seat}" if n == 2 else
+                         f"--seat must be 0 to {n - 1} ({n} players), not {args.seat}")
     if args.rounds is not None and args.rounds < 1:
         raise UsageError(f"--rounds must be 1 or more, not {args.rounds}")
-    _two_player_only(_rules(args), "play")
     out = sys.stderr if args.json else sys.stdout
     if not stream_ok(out):
         raise UsageError(f"cannot play: standard {'error' if args.json else 'output'} is closed")
     if args.save and not args.no_save:
         check_writable(args.save, force=args.force)   # before the game, not after it
+    existed = bool(args.save) and os.path.exists(args.save)
     seed = _seed(args)
-    bot = _make_bot(args.bot, args, seed)
-    names = ["", ""]
-    names[args.seat] = args.name
-    names[1 - args.seat] = bot.name if bot.name != args.name else f"{bot.name} (bot)"
-    record = GameRecord(rules=_rules(args), players=names, kind="match",
-                        meta=dict(program=f"scopa-solver {__version__} play", bot=args.bot, human=args.seat,
+    bots = _play_bots(args, rules, seed)
+    names = _play_names(args, bots)
+    human = None if args.auto else args.seat
+    record = GameRecord(rules=rules, players=names, kind="match",
+                        meta=dict(program=f"scopa-solver {__version__} play",
+                                  bot=args.bot[0] if len(args.bot) == 1 else list(args.bot), human=human,
                                   seed=seed))
 
     def say(text: str) -> None:
@@ -429,7 +464,7 @@ def play(args) -> int:
     _tolerant_stdin()
     status, stopped, error = 0, None, None
     try:
-        play_game(bot, record=record, human=args.seat, seed=seed, rounds=args.rounds, out=out)
+        play_game(bots, record=record, human=human, seed=seed, rounds=args.rounds, out=out)
     except Quit:
         stopped = "quit"
         say("game stopped")
@@ -442,7 +477,8 @@ def play(args) -> int:
     if not args.no_save and any(r.moves for r in record.rounds):
         path = save_game(record, args.save, say)
         if path:
-            say(f"game record saved to {path} (review it: scopa-solver review {path})")
+            replaced = " (it replaces the older game record there)" if path == args.save and existed else ""
+            say(f"game record saved to {path}{replaced} (review it: scopa-solver review {path})")
     elif not args.no_save:
         say("no move was played: nothing to save")
     if error is not None:
@@ -478,8 +514,11 @@ def review_command(args) -> int:
     for r in args.round or ():
         if not 1 <= r <= len(record.rounds):
             raise UsageError(f"--round {r}: the record has rounds 1 to {len(record.rounds)}")
+    from ..play.review import HINDSIGHT_NODES
     result = review(record, worlds=None if args.no_fair else args.worlds, seed=args.seed, threads=args.threads,
-                    rounds=args.round, players=args.player, progress=_progress(args))
+                    rounds=args.round, players=args.player, progress=_progress(args),
+                    max_nodes=HINDSIGHT_NODES if args.max_nodes is None else args.max_nodes,
+                    time_limit=args.time_limit, fair_time_limit=args.fair_time_limit)
     if args.json:
         print_json(dict(result.to_dict(), game=os.fspath(args.game)))
         return 0

@@ -163,6 +163,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_whole, default=None, help="seed of the sampled worlds")
     _threads(p, "workers")
     p.add_argument("--time-limit", type=time_limit_arg, default=None, help="seconds")
+    p.add_argument("--max-nodes", type=max_nodes_arg, default=None,
+                   help="node budget of one world (family games: a world over it is searched to a horizon; "
+                        "default 250,000 there; two players: none, a world over it is an error)")
 
     p = _common(sub.add_parser("bench", help="run the benchmark suites and print their tables"), position=False)
     p.add_argument("suite", nargs="?", choices=("search", "movegen", "pimc", "family", "all"), default="all",
@@ -198,13 +201,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--save", metavar="PATH", default=None, help="save every round as a game record")
     p.add_argument("--force", action="store_true", help="--save over a file that is not a game record")
 
-    p = _common(sub.add_parser("play", help="play a match against a bot in the terminal"), position=False)
-    p.add_argument("--bot", default="pimc",
-                   help="random, greedy, pimc (default), pimc:N, model, model:T, infer, infer:T, oracle")
+    p = _common(sub.add_parser("play", help="play a match against a bot in the terminal (family games: with "
+                               "bot partners against bot opponents)"), position=False)
+    p.add_argument("--bot", nargs="+", default=["pimc"], metavar="BOT",
+                   help="random, greedy, pimc (default), pimc:N, model, model:T, infer, infer:T (two players "
+                        "only), oracle: one bot for every other seat, or one per seat other than yours in seat "
+                        "order (with --auto: one per seat)")
+    p.add_argument("--auto", action="store_true",
+                   help="bots play your seat too: a match to watch, nothing asked")
     p.add_argument("--seed", type=_whole, default=None, help="seed of the deals (and the bot)")
     p.add_argument("--worlds", type=positive_int, default=100, help="worlds per PIMC decision (default 100)")
     _threads(p)
-    p.add_argument("--seat", type=_whole, default=0, help="your seat, 0 (default: you play first) or 1")
+    p.add_argument("--seat", type=_whole, default=0,
+                   help="your seat: 0 (default) to players-1; you play first in the first round")
     p.add_argument("--name", default="you", help="your name in the record (default 'you')")
     p.add_argument("--rounds", type=_whole, default=None,
                    help="stop after this many rounds (default: the whole match)")
@@ -220,6 +229,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_whole, default=0, help="seed of the PIMC worlds (default 0)")
     _threads(p)
     p.add_argument("--no-fair", action="store_true", help="hindsight only (no PIMC)")
+    p.add_argument("--max-nodes", type=max_nodes_arg, default=None,
+                   help="hindsight budget of one decision, in nodes (default 10,000,000; a decision over it "
+                        "is not judged by hindsight)")
+    p.add_argument("--time-limit", type=time_limit_arg, default=None,
+                   help="hindsight budget of one decision, in seconds (default: none)")
+    p.add_argument("--fair-time-limit", type=time_limit_arg, default=None,
+                   help="time budget of one decision's fair (PIMC) judgement, in seconds (default: none)")
     p.add_argument("--round", type=_whole, action="append", default=None, help="review only this round (repeatable)")
     p.add_argument("--player", action="append", default=None, help="review only this player (repeatable)")
     p.add_argument("--mistakes", action="store_true", help="list only the marked moves")

@@ -472,26 +472,31 @@ def _two_sided(names: list[str], plays: list[list[tuple[int, ...]]], match_winne
 BOT_NAMES = ("random", "greedy", "pimc", "infer", "model", "oracle")
 
 
-def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Optional[int] = 1):
+def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Optional[int] = 1,
+             rules: Optional[Rules] = None):
     """The one reader of bot names (the CLI's and the benchmarks'). A bot by name: random, greedy (greedy:scopa=8,sweepable=4 for other weights), pimc
     (`worlds` per decision, or pimc:N for N), model (PIMC with the opponent model: inference of
     its hand and its modelled reply, `InferenceBot`; model:T for the model's temperature T, 0.5
     by default), infer (the same with the inference only: `reply=False`; infer:T) or oracle;
     EARLY/LATE (say greedy/pimc) plays EARLY until the last three deals and LATE in them.
-    A name it does not know is a `ScopaError`."""
+    A name it does not know is a `ScopaError`; so is, with the `rules` of a family game, a bot
+    that plays two-player Scopa only (model, infer: the opponent model)."""
     if not isinstance(spec, str):
         raise TypeError(f"a bot name is text, not {type(spec).__name__}")
     from .bots import GreedyBot, OracleBot, PhaseBot, PIMCBot, RandomBot
     from ..imperfect.inference import InferenceBot
     if "/" in spec:
         early, _, late = spec.partition("/")
-        return PhaseBot(make_bot(early, worlds, seed, threads), make_bot(late, worlds, seed, threads))
+        return PhaseBot(make_bot(early, worlds, seed, threads, rules), make_bot(late, worlds, seed, threads, rules))
     kind, _, arg = spec.strip().lower().partition(":")
     if kind not in BOT_NAMES or (arg and kind in ("random", "oracle")):
         raise ScopaError(f"unknown bot {excerpt(spec)}: choose {', '.join(BOT_NAMES)} (pimc:N for N worlds per "
                          f"move, model:T or infer:T for the opponent model's temperature T, greedy:NAME=W,... "
                          f"for other weights, EARLY/LATE for one bot before the last three deals and another "
                          f"in them)")
+    if kind in ("infer", "model") and rules is not None and rules.is_family:
+        raise ScopaError(f"bot {excerpt(spec)}: the opponent model plays two-player Scopa only, not "
+                         f"{' '.join(rules.tokens())}; choose random, greedy, pimc or oracle")
     if kind == "random":
         return RandomBot(seed=seed)
     if kind == "greedy":

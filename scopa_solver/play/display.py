@@ -53,30 +53,33 @@ def _pile_text(pile: int, scopas: int) -> str:
             f"{', settebello' if pile & SETTEBELLO_MASK else ''}), scopas {scopas}")
 
 
-def _seat_blocks(pos: Position) -> list[list[str]]:
-    """Each seat's lines: who (dealer, to move), the hand, the pile."""
-    over = pos.is_round_over()
-    return [[f"player {p}{_tags(p, pos.dealer, pos.to_move, over)}", f"hand {cards_line(pos.hands[p])}",
-             _pile_text(pos.piles[p], pos.scopas[p])] for p in range(pos.rules.players)]
+def _seat_blocks(state, hands: Sequence[str], names: Optional[Sequence[str]] = None) -> list[list[str]]:
+    """Each seat's lines: who (dealer, to move), the hand (`hands[p]`: cards, or a hidden
+    count in a view), the pile."""
+    over = state.is_round_over()
+    return [[f"player {p}{', ' + names[p] if names else ''}{_tags(p, state.dealer, state.to_move, over)}",
+             f"hand {hands[p]}", _pile_text(state.piles[p], state.scopas[p])] for p in range(state.rules.players)]
 
 
-def _family_picture(pos: Position) -> str:
-    """The family games: four seats around the table (N/E/S/W), else one seat after another;
+def _family_picture(state, hands: Sequence[str], stock: str, names: Optional[Sequence[str]] = None,
+                    south: int = 0) -> str:
+    """The family games, of a position or a view (`hands`: each seat's hand as text): four
+    seats around the table (N/E/S/W, seat `south` at the bottom), else one seat after another;
     then the sides' pooled piles (partnerships), the table and the stock."""
-    rules = pos.rules
-    blocks = _seat_blocks(pos)
-    table = f"table: {cards_line(pos.table)}"
+    rules = state.rules
+    blocks = _seat_blocks(state, hands, names)
+    table = f"table: {cards_line(state.table)}"
     if rules.players == 4:
-        left = max(len(line) for line in blocks[3]) + 6    # West's column
+        left = max(len(line) for line in blocks[(south + 3) % 4]) + 6    # West's column
         pad = " " * max(24, left // 2)
 
         def block(b: list[str], mark: str) -> list[str]:
             return [f"{mark}  {b[0]}"] + [f"    {line}" for line in b[1:]]
 
-        north, east, south, west = (block(blocks[p], m) for p, m in ((2, "N"), (1, "E"), (0, "S"), (3, "W")))
-        lines = [pad + line for line in north] + [""]
-        lines += [f"{w:<{left}}{e}" for w, e in zip(west, east)]
-        lines += ["", pad + table, ""] + [pad + line for line in south]
+        n_, e_, s_, w_ = (block(blocks[(south + k) % 4], m) for k, m in ((2, "N"), (1, "E"), (0, "S"), (3, "W")))
+        lines = [pad + line for line in n_] + [""]
+        lines += [f"{w:<{left}}{e}" for w, e in zip(w_, e_)]
+        lines += ["", pad + table, ""] + [pad + line for line in s_]
     else:
         lines = [line for b in blocks for line in (f"{b[0]}: {b[1]}", f"  {b[2]}")] + [table]
     if rules.side_count < rules.players:      # partners pool their piles: the sides' counts
@@ -84,19 +87,19 @@ def _family_picture(pos: Position) -> str:
             seats = [p for p in range(rules.players) if rules.sides[p] == side]
             pile = 0
             for p in seats:
-                pile |= pos.piles[p]
+                pile |= state.piles[p]
             lines.append(f"side {side} (players {', '.join(map(str, seats))}): "
-                         + _pile_text(pile, sum(pos.scopas[p] for p in seats)))
-    lines.append(f"stock: {len(pos.stock)} cards ({pos.deals_left} deals)")
-    return "\n".join(line.rstrip() for line in lines)
+                         + _pile_text(pile, sum(state.scopas[p] for p in seats)))
+    lines.append(f"stock: {stock}")
+    text = "\n".join(line.rstrip() for line in lines)
+    return text + "\nround over" if state.is_round_over() else text
 
 
 def show_position(pos: Position) -> str:
     """A multi-line picture: hands, table, piles, stock and whose turn it is (every game of the
     family: see the module docstring)."""
     if pos.rules.players != 2:
-        text = _family_picture(pos)
-        return text + "\nround over" if pos.is_round_over() else text
+        return _family_picture(pos, [cards_line(h) for h in pos.hands], f"{len(pos.stock)} cards ({pos.deals_left} deals)")
     text = _picture((cards_line(pos.hands[0]), cards_line(pos.hands[1])), pos.table, pos.piles, pos.scopas,
                     pos.dealer, pos.to_move, pos.is_round_over(),
                     f"{len(pos.stock)} cards ({pos.deals_left} deals)")
@@ -131,10 +134,24 @@ def show_score(score: RoundScore, names: Optional[Sequence[str]] = None) -> str:
     return "\n".join(r.rstrip() for r in rows)
 
 
-def show_view(view) -> str:
-    """A multi-line picture of what one player knows (a `View`): the own hand, the opponent's
-    card count, the table, both piles, the stock."""
+def show_view(view, names: Optional[Sequence[str]] = None) -> str:
+    """A multi-line picture of what one player knows (a `View`): the own hand, the card count
+    of every hidden hand (the opponent's; in the family games the partner's too), the table,
+    every pile, the stock. `names` (family games): a name shown beside each seat. Four players
+    sit around the table with the view's player at the bottom (South).
+
+    >>> from scopa_solver import Position, Rules
+    >>> view = Position.new_round(seed=1, rules=Rules(players=4, game="scopone")).view(0)
+    >>> picture = show_view(view)
+    >>> "hand 9 hidden cards" in picture, picture.count("hidden cards"), "stock: 0 hidden cards" in picture
+    (True, 4, True)
+    """
+    stock = f"{view.stock_cards} hidden cards ({view.deals_left} deals)"
+    if view.rules.players != 2:
+        hands = [f"{count} hidden card{'' if count == 1 else 's'}" for count in view.hidden_hands]
+        hands[view.player] = cards_line(view.hand)
+        return _family_picture(view, hands, stock, names, south=view.player)
     hands = [f"{view.opponent_cards} hidden cards"] * 2
     hands[view.player] = cards_line(view.hand)
     return _picture((hands[0], hands[1]), view.table, view.piles, view.scopas, view.dealer, view.to_move,
-                    view.is_round_over(), f"{view.stock_cards} hidden cards ({view.deals_left} deals)")
+                    view.is_round_over(), stock)

@@ -18,8 +18,8 @@ A decision can stay unjudged, with the reason in `Decision.hindsight_reason` or 
 by hindsight when the exact search needs more than the budget (Scopone and scientifico early in
 the deal need millions of nodes and more); each round is judged from its end backwards, and once
 a position exceeds the budget the earlier ones of the round, with more cards in play, are not
-searched. Fairly when the player's view cannot be made or searched (the family's views, before
-they are supported). A summary per player (by name: in an arena the seats swap; or per seat)
+searched. Fairly when the player's view cannot be searched within the limits (a `LimitError`;
+in Scopone and scientifico early in the deal the worlds are searched to a horizon, see `suggest`). A summary per player (by name: in an arena the seats swap; or per seat)
 adds up the judged decisions.
 
 >>> from scopa_solver import Position

@@ -1,4 +1,5 @@
-"""A game of Scopa in the terminal: a human against a bot (``scopa-solver play``).
+"""A game of Scopa in the terminal: a human against a bot (``scopa-solver play``), or, in the
+family games, a human with bot partners against bot opponents.
 
 The human types a card (``7d``; a bare rank like ``7`` when only one card in hand has it), or a
 whole move (``7dx3c+4s``); when the card can capture in several ways the choices are listed,
@@ -11,10 +12,10 @@ from __future__ import annotations
 import contextlib
 import random
 import sys
-from typing import Any, Callable, Optional, TextIO
+from typing import Any, Callable, Optional, Sequence, TextIO, Union
 
 from ..core.cards import COINS_MASK, RANKS, SUIT_NAMES, SUITS, Card, iter_cards, popcount
-from .display import cards_line, show_score
+from .display import cards_line, show_score, show_view
 from ..errors import CardError, IllegalMoveError
 from ..core.position import Move, Position
 from .record import GameRecord
@@ -155,12 +156,27 @@ def _ask_choice(choices: list[Move], ask: Callable[[str], str], say: Callable[[s
         say(f"  answer with a number from 1 to {len(choices)}")
 
 
-def play_game(bot: Callable[[Position], Any], *, record: GameRecord, human: int = 0, seed: Optional[int] = None,
+def _sides_line(rules, names: Sequence[str], human: Optional[int]) -> str:
+    """Who plays with whom: ``you (player 0) and Greedy 2 (player 2) against ...``."""
+    sides = [[p for p in range(rules.players) if rules.sides[p] == k] for k in range(rules.side_count)]
+    if human is not None:       # your side first
+        sides.sort(key=lambda seats: human not in seats)
+    return " against ".join(" and ".join(f"{names[p]} (player {p})" for p in seats) for seats in sides)
+
+
+def play_game(bot: Union[Callable[[Position], Any], Sequence[Optional[Callable[[Position], Any]]]], *,
+              record: GameRecord, human: Optional[int] = 0, seed: Optional[int] = None,
               rounds: Optional[int] = None, ask: Optional[Callable[[str], str]] = None,
               out: Optional[TextIO] = None) -> GameRecord:
     """Play a match (to `record.rules.target`, or at most `rounds` rounds) of the human (player
     `human`) against `bot`, appending every round and move to `record` as it goes (so that the
-    record holds the game so far if the human quits: `Quit`, or Ctrl-C). The bot deals first.
+    record holds the game so far if the human quits: `Quit`, or Ctrl-C). The seat before the
+    human's deals first, so that the human leads the first round.
+
+    Every game of the family (`record.rules`): `bot` plays every other seat, or is a list of
+    one bot per seat (the human's entry is ignored). The human sees their own view only: their
+    hand, the card count of every other hand (a partner's too), the table and the piles.
+    `human=None` lets the bots play every seat (a game to watch; nothing is asked).
 
     `ask(prompt) -> str` reads a line (default: `read_line`; EOFError or an OSError ends the game
     like ``quit``, text that is not valid in the input's encoding is asked again), `out`
@@ -168,7 +184,12 @@ def play_game(bot: Callable[[Position], Any], *, record: GameRecord, human: int 
     out = out or sys.stdout
     ask = ask or read_line
     rules = record.rules
+    n = rules.players
     names = record.players
+    bots = list(bot) if isinstance(bot, (list, tuple)) else [bot] * n
+    if len(bots) != n or any(b is None and p != human for p, b in enumerate(bots)):
+        raise ValueError(f"play_game needs a bot for every seat but the human's ({n} players)")
+    family = n != 2
 
     def say(text: str = "") -> None:
         try:
@@ -192,28 +213,32 @@ def play_game(bot: Callable[[Position], Any], *, record: GameRecord, human: int 
                 raise Quit from None
 
     rng = random.Random(seed)
-    totals = [0, 0]
-    dealer = 1 - human
+    totals = [0] * rules.side_count
+    dealer = ((0 if human is None else human) - 1) % n
     played = 0
-    say(f"Scopa: {names[human]} against {names[1 - human]}, "
-        + (f"match to {rules.target} points" if rounds is None else f"{rounds} round(s), match to {rules.target}")
-        + ". Type 'help' for how to enter moves.")
+    match = f"match to {rules.target} points" if rounds is None else f"{rounds} round(s), match to {rules.target}"
+    if family or human is None:
+        say(f"Scopa{', ' + ' '.join(rules.tokens()) if family else ''}: {_sides_line(rules, names, human)}, {match}."
+            + ("" if human is None else " Type 'help' for how to enter moves."))
+    else:
+        say(f"Scopa: {names[human]} against {names[1 - human]}, {match}. Type 'help' for how to enter moves.")
     while rounds is None or played < rounds:
         deck = Position.shuffled_deck(rng.getrandbits(64), rules)
         rec = record.new_round(dealer, deck)
         pos = rec.start(rules)
         played += 1
+        sides = record.side_names(len(record.rounds) - 1)
         say()
-        say(f"=== round {len(record.rounds)}: {names[dealer]} deals; score {names[0]} {totals[0]}, "
-            f"{names[1]} {totals[1]} ===")
+        say(f"=== round {len(record.rounds)}: {names[dealer]} deals; score "
+            + ", ".join(f"{sides[k]} {totals[k]}" for k in range(rules.side_count)) + " ===")
         while not pos.is_round_over():
             p = pos.to_move
             if p == human:
                 say()
-                say(picture(pos, human, names))
+                say(show_view(pos.view(human), names) if family else picture(pos, human, names))
                 move = ask_move(pos, read, say)
             else:
-                move = Move.parse(bot(pos), pos)
+                move = Move.parse(bots[p](pos), pos)
             scopa = pos.is_scopa(move)
             after = pos.play(move)
             rec.moves.append(move)
@@ -225,17 +250,22 @@ def play_game(bot: Callable[[Position], Any], *, record: GameRecord, human: int 
                     say(f"  the last table cards ({cards_line(left)}) go to {names[after.last_capturer]}, "
                         "who captured last")
             elif len(after.stock) < len(pos.stock):
-                say(f"  new deal: 3 cards each ({after.deals_left} more deals in the stock)")
+                say(f"  new deal: {popcount(after.hands[p])} cards each ({after.deals_left} more deals in the stock)")
             pos = after
         score = pos.round_score()
-        totals = [totals[0] + score.total[0], totals[1] + score.total[1]]
+        totals = [t + k for t, k in zip(totals, score.total)]
         say()
         say(f"round {len(record.rounds)} over:")
-        say(show_score(score, names))
-        say(f"match: {names[0]} {totals[0]}, {names[1]} {totals[1]} (target {rules.target})")
+        say(show_score(score, sides))
+        say("match: " + ", ".join(f"{sides[k]} {totals[k]}" for k in range(rules.side_count))
+            + f" (target {rules.target})")
         winner = match_winner(totals, rules.target)
         if winner is not None:
-            say(f"{names[winner]} {'win' if winner == human else 'wins'} the match {max(totals)}-{min(totals)}")
+            ours = human is not None and rules.sides[human] == winner
+            others = sorted((t for k, t in enumerate(totals) if k != winner), reverse=True)
+            plural = ours or rules.sides.count(winner) > 1      # "you win", "Ann & Cid win"
+            say(f"{sides[winner]} {'win' if plural else 'wins'} the match "
+                f"{totals[winner]}-{others[0]}")
             break
-        dealer = 1 - dealer
+        dealer = (dealer + 1) % n
     return record
