@@ -45,11 +45,11 @@ Three players, a small hindsight budget: the first two plays are not judged.
 ...     moves.append(pos.legal_moves()[0]); pos = pos.play(moves[-1])
 >>> rec = GameRecord(rules=three, players=("Ann", "Bob", "Cid"), kind="rounds")
 >>> _ = rec.add_round(RoundRecord.from_play(start, moves))
->>> r = review(rec, worlds=None, max_nodes=100_000, progress=False)
+>>> r = review(rec, worlds=None, max_nodes=20_000, progress=False)
 >>> list(r.summaries()), [d.number for d in r.decisions if not d.judged]
 (['Ann', 'Bob', 'Cid'], [1, 2])
 >>> r.decisions[1].hindsight_reason
-'the exact search needs more than 100,000 nodes'
+'the exact search needs more than 20,000 nodes'
 >>> r.format().splitlines()[0]
 'round 1: Cid deals; Ann 1, Bob 3, Cid 0'
 """
