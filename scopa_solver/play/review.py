@@ -35,7 +35,9 @@ adds up the judged decisions.
 >>> all(d.loss >= 0 for d in r.decisions)
 True
 
-Three players, a small hindsight budget: the first two plays are not judged.
+Three players, a small hindsight budget: the first two plays are not judged. (The budget counts
+nodes, and a table still warm from earlier searches of the same positions saves some: the
+example starts from cold tables.)
 
 >>> from scopa_solver import Rules
 >>> three = Rules(players=3)
@@ -45,6 +47,8 @@ Three players, a small hindsight budget: the first two plays are not judged.
 ...     moves.append(pos.legal_moves()[0]); pos = pos.play(moves[-1])
 >>> rec = GameRecord(rules=three, players=("Ann", "Bob", "Cid"), kind="rounds")
 >>> _ = rec.add_round(RoundRecord.from_play(start, moves))
+>>> from scopa_solver.kernel import clear_tables
+>>> clear_tables()
 >>> r = review(rec, worlds=None, max_nodes=20_000, progress=False)
 >>> list(r.summaries()), [d.number for d in r.decisions if not d.judged]
 (['Ann', 'Bob', 'Cid'], [1, 2])
