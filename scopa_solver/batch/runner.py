@@ -60,7 +60,7 @@ class BatchSummary:
         rest = f", {self.remaining:,} left (--resume continues)" if self.remaining else ""
         skipped = f", {self.skipped:,} already done" if self.skipped else ""
         return (f"{self.job}: {self.done:,} items in {self.seconds:.1f} s ({self.items_per_second:,.1f} items/s), "
-                f"{self.errors:,} errors{skipped}{rest} -> {self.output} "
+                f"{self.errors:,} error{'s' if self.errors != 1 else ''}{skipped}{rest} -> {self.output} "
                 f"({self.engine}, {self.workers} worker{'s' if self.workers != 1 else ''})")
 
 
