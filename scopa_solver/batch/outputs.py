@@ -31,9 +31,8 @@ import json
 import math
 import os
 from pathlib import Path
-from typing import Any, Iterable, Optional
+from typing import Iterable, Optional, Union
 
-from ..core.cards import Card
 from ..core.position import Move, Position
 from ..errors import ScopaError, excerpt
 
@@ -71,9 +70,10 @@ def journal_path(output: Path, fmt: str) -> Path:
     return output if fmt == "jsonl" else output.with_name(output.name + ".partial.jsonl")
 
 
-def read_rows(path: Path) -> list[dict]:
+def read_rows(path: Union[str, "os.PathLike[str]"]) -> list[dict]:
     """The rows of a JSON lines output (a cut last line, from a killed run, is left out)."""
-    rows = []
+    path = Path(path)
+    rows: list = []
     if not path.exists():
         return rows
     with open(path, encoding="utf-8") as f:
@@ -112,20 +112,22 @@ class ResultWriter:
         else:
             self.finished = False
         self.done = {row["key"] for row in rows}
-        if not self.finished:
+        self._file = None           # opened by the first row: a run that fails to start leaves no file
+
+    def write(self, rows: Iterable[dict]) -> None:
+        if self._file is None:
             self.journal.parent.mkdir(parents=True, exist_ok=True)
             _cut_partial_line(self.journal)
             self._file = open(self.journal, "a", encoding="utf-8")
-
-    def write(self, rows: Iterable[dict]) -> None:
         for row in rows:
             self._file.write(json.dumps(row, separators=(",", ":")) + "\n")
             self.done.add(row["key"])
         self._file.flush()
 
     def close(self) -> None:
-        if not self.finished:
+        if self._file is not None:
             self._file.close()
+            self._file = None
 
     def finish(self) -> None:
         """Every row in input order into the final output (the journal removed unless jsonl)."""
@@ -143,7 +145,7 @@ class ResultWriter:
         else:
             write_npz(rows, tmp)
         os.replace(tmp, self.output)
-        if self.journal != self.output:
+        if self.journal != self.output and self.journal.exists():
             self.journal.unlink()
         self.finished = True
 
