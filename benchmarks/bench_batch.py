@@ -152,6 +152,7 @@ def report(figures: dict) -> str:
         lines.append(f"{name}: {top} workers / 1 worker = {ratio:.2f}x items/s; on {top} idle cores at the "
                      f"CPU efficiency measured: {figures['cpu_scaling_estimate'][name]:.2f}x{target}")
     for w, seconds in figures["dask_start_seconds"].items():
+        w = int(w)      # a string after a JSON round trip
         lines.append(f"Dask LocalCluster of {w} worker{'s' if w != 1 else ''}: started and warmed in {seconds:.1f} s "
                      "(not in the rates)")
     return "\n".join(lines)
