@@ -180,6 +180,23 @@ def test_existing_output_is_refused_and_interrupt_keeps_what_was_written(tmp_pat
     assert (summary.skipped, summary.done) == (5, 35) and len(read_rows(out)) == 40
 
 
+def test_local_pool_survives_a_killed_worker_process(tmp_path):
+    import multiprocessing
+    killed: list = []
+
+    def kill_one(rows):
+        if not killed:
+            pool = [p for p in multiprocessing.active_children() if "Dask" not in p.name]
+            os.kill(pool[0].pid, signal.SIGKILL)
+            killed.append(pool[0].pid)
+    out = tmp_path / "k.jsonl"
+    summary = run_job("suggest", "random:10", out, workers=2, worlds=30, chunk=1, seed=2, progress=False,
+                      on_chunk=kill_one)
+    assert killed and (summary.done, summary.errors, summary.complete) == (10, 0, True)
+    run_job("suggest", "random:10", tmp_path / "one.jsonl", workers=1, worlds=30, seed=2, progress=False)
+    assert same(read_rows(out)) == same(read_rows(tmp_path / "one.jsonl"))
+
+
 def test_ctrl_c_on_the_command_line_then_resume(tmp_path):
     out = tmp_path / "c.jsonl"
     env = dict(os.environ, PYTHONPATH=str(ROOT))

@@ -182,6 +182,8 @@ def _run_chunks(runner: Any, job: str, chunks: list[list[Item]], options: JobOpt
             i = queue.pop()
             running[runner.submit(job, chunks[i], options)] = i
         for future in runner.wait_any(set(running)):
+            if future not in running:       # already sent again with a chunk lost before it
+                continue
             i = running.pop(future)
             try:
                 rows = future.result()
@@ -190,7 +192,7 @@ def _run_chunks(runner: Any, job: str, chunks: list[list[Item]], options: JobOpt
             except Exception as exc:    # the worker died (a killed process, a broken pool)
                 failures[i] += 1
                 if failures[i] <= _RETRIES:
-                    runner.restart()
+                    runner.restart()        # a broken local pool fails every chunk it held
                     queue.append(i)
                     queue.extend(running.pop(f) for f in list(running) if _lost(f))
                     continue
