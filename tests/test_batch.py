@@ -126,6 +126,8 @@ def test_label_npz_encoding(tmp_path):
         assert {c for c in range(40) if not math.isnan(arrays["pimc_mean"][i][c])} == held
         best = max(mv.value for mv in analyze(pos))
         assert np.nanmax(arrays["move_value"][i]) == best
+    with pytest.raises(ValueError, match="new output"):     # the arrays of a finished run take no more
+        run_job("label", "random:7", out, workers=1, worlds=8, seed=3, resume=True, progress=False)
     planes, scalars = encode_position(Position.from_string("7d/3c 4s3s -/- - 0/0 0 1 -"))
     assert [sum(p) for p in planes] == [1, 2, 0, 0, 1] and scalars == [0, 0, 0, 1, 0]
 
@@ -142,6 +144,11 @@ def test_parquet_reads_back_equal_to_the_json_lines(positions, tmp_path):
            [{k: r[k] for k in ("key", "index", "ok", "error", "result")} for r in rows]
     assert [r["value"] for r in back] == [r["result"]["value"] if r["ok"] else None for r in rows]
     assert [r["best"] for r in back] == [r["result"]["best_moves"][0] if r["ok"] else None for r in rows]
+    # a finished Parquet output takes the items a longer input adds, and keeps the others
+    run_job("solve", "random:3", tmp_path / "b.parquet", workers=1, progress=False)
+    more = run_job("solve", "random:5", tmp_path / "b.parquet", workers=1, resume=True, progress=False)
+    assert (more.skipped, more.done) == (3, 2) and not (tmp_path / "b.parquet.partial.jsonl").exists()
+    assert pq.read_table(tmp_path / "b.parquet").column("key").to_pylist() == ["0", "1", "2", "3", "4"]
 
 
 # -- resume, interrupts, refusing to overwrite ----------------------------------------------------

@@ -106,13 +106,16 @@ class ResultWriter:
                 if path.exists():
                     path.unlink()
         rows = read_rows(self.journal) if resume else []
-        if resume and fmt != "jsonl" and output.exists() and not self.journal.exists():
-            rows = _read_final(output, fmt)      # a finished run: everything is done
-            self.finished = True
-        else:
-            self.finished = False
-        self.done = {row["key"] for row in rows}
+        self.finished = False       # an npz of a finished run: no rows can be added to it
         self._file = None           # opened by the first row: a run that fails to start leaves no file
+        self.done: set = set()
+        if resume and fmt != "jsonl" and output.exists() and not self.journal.exists():
+            if fmt == "parquet":    # back into the journal, which the new rows join
+                self.write(_read_parquet(output))
+            else:
+                self.finished = True
+                rows = _read_npz_keys(output)
+        self.done |= {row["key"] for row in rows}
 
     def write(self, rows: Iterable[dict]) -> None:
         if self._file is None:
@@ -160,10 +163,15 @@ def _cut_partial_line(path: Path) -> None:
             f.truncate(data.rfind(b"\n") + 1)
 
 
-def _read_final(output: Path, fmt: str) -> list[dict]:
-    if fmt == "parquet":
-        import pyarrow.parquet as pq
-        return [{"key": k} for k in pq.read_table(output, columns=["key"]).column("key").to_pylist()]
+def _read_parquet(output: Path) -> list[dict]:
+    """The rows of a Parquet output, as they were in the journal."""
+    import pyarrow.parquet as pq
+    columns = ("key", "index", "ok", "error", "seconds", "result")
+    return [dict(r, result=None if r["result"] is None else json.loads(r["result"]))
+            for r in pq.read_table(output, columns=list(columns)).to_pylist()]
+
+
+def _read_npz_keys(output: Path) -> list[dict]:
     import numpy as np
     with np.load(output) as data:
         return [{"key": str(k)} for k in list(data["keys"]) + list(data["error_keys"])]

@@ -13,7 +13,7 @@ from ..progress import progress_bar
 from .engines import make_engine
 from .inputs import read_items
 from .jobs import JOBS, LABEL_WORLDS, BatchItemError, Item, JobOptions
-from .outputs import FORMATS, ResultWriter
+from .outputs import FORMATS, BatchOutputError, ResultWriter
 
 __all__ = ["run_job", "BatchSummary", "chunk_size", "CHUNK_SECONDS"]
 
@@ -139,6 +139,9 @@ def run_job(job: str, source: Union[str, Path], output: Union[str, Path], *, for
     writer = ResultWriter(output, fmt, job, resume, overwrite)
     todo = [item for item in items if item.key not in writer.done]
     skipped = len(items) - len(todo)
+    if writer.finished and todo:
+        raise BatchOutputError(f"{excerpt(str(output))} holds the arrays of a finished run, which cannot take "
+                               f"{len(todo):,} more items: write them to a new output")
     if limit is not None:
         todo = todo[:limit]
     size = chunk or chunk_size(job, len(todo), runner.workers, options)
