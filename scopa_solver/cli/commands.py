@@ -14,6 +14,7 @@ from ..core.rules import Rules
 from ..play.display import show_position, show_score
 from ..play.game import random_position
 from ..search.solver import analyze, solve
+from .batch import batch_command
 from .output import check_writable, print_json, save_game, save_record, stream_ok, write_atomic
 from .parser import UsageError
 
@@ -538,4 +539,4 @@ def serve(args) -> int:
 
 COMMANDS = {"deal": deal, "show": show, "solve": solve_command, "analyze": analyze_command, "tree": tree,
             "suggest": suggest_command, "bench": bench, "arena": arena_command, "play": play,
-            "review": review_command, "serve": serve}
+            "review": review_command, "serve": serve, "batch": batch_command}

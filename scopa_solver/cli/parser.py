@@ -244,4 +244,38 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=_port, default=8000, help="TCP port (default 8000)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--open", action="store_true", help="open the page in the default browser")
+
+    add_batch_parser(sub)
     return parser
+
+
+def add_batch_parser(sub: "argparse._SubParsersAction") -> None:
+    """The `batch` subcommand and its options."""
+    p = sub.add_parser("batch", help="a job over many positions or game records (this machine or a Dask cluster)",
+                       description="Run JOB over every item of INPUT into OUTPUT (docs/batch.md).")
+    p.add_argument("job", metavar="JOB", choices=("solve", "analyze", "suggest", "review", "label"),
+                   help="solve, analyze, suggest, review or label")
+    p.add_argument("input", metavar="INPUT",
+                   help="a text file of positions (one per line), a .jsonl file, a folder of game records, "
+                        "or random:N (N generated items)")
+    p.add_argument("-o", "--output", required=True, help="the results: .jsonl (default), .parquet or .npz (label)")
+    p.add_argument("--format", choices=("jsonl", "parquet", "npz"), default=None,
+                   help="output format (default: from the output's suffix, else jsonl)")
+    p.add_argument("--engine", choices=("local", "dask"), default="local",
+                   help="local: processes on this machine (default); dask: a dask.distributed cluster")
+    p.add_argument("--scheduler", metavar="ADDR", default=None,
+                   help="--engine dask: the scheduler's address (default: a LocalCluster for the run)")
+    p.add_argument("--workers", type=count_arg, default=None, help="workers (default: every core)")
+    p.add_argument("--resume", action="store_true", help="finish an interrupted run: skip the items in OUTPUT")
+    p.add_argument("--overwrite", action="store_true", help="replace an existing OUTPUT")
+    p.add_argument("--limit", type=count_arg, default=None, help="at most this many items in this run")
+    p.add_argument("--chunk", type=positive_int, default=None, help="items per chunk (default: a few seconds' work)")
+    p.add_argument("--seed", type=count_arg, default=0, help="the job's seed; each item's derives from it and its key")
+    p.add_argument("--worlds", type=count_arg, default=None,
+                   help="PIMC worlds per suggestion (suggest: as its command; label: 20; review: 50, 0: no fair review)")
+    p.add_argument("--max-nodes", type=max_nodes_arg, default=None, help="node limit of each exact search")
+    p.add_argument("--time-limit", type=time_limit_arg, default=None, help="seconds per search")
+    p.add_argument("--tt-mb", type=tt_mb_arg, default=None, help="transposition table size (MiB)")
+    p.add_argument("--bot", choices=("random", "greedy"), default="random", help="label: who plays the rounds")
+    p.add_argument("--rules", nargs="*", metavar="OPTION", help="rule options of generated deals (random:N)")
+    p.add_argument("--json", action="store_true", help="the summary as JSON")

@@ -1,0 +1,147 @@
+"""Where the chunks of a batch job run.
+
+- `LocalEngine`: this machine. One worker runs the chunks in this process; more run them in a
+  process pool (the kernel releases the GIL, but parsing, world drawing and result data are
+  Python: separate processes scale where threads would queue on the GIL). Each process keeps
+  its searchers and tables across its chunks (the kernel's searcher pool is per process).
+- `DaskEngine`: a `dask.distributed` cluster, at `scheduler` or a `LocalCluster` started for
+  the run (one single-threaded worker process per worker); each chunk is one task, a worker
+  process's searchers are reused across its tasks, a chunk lost with a worker is run again.
+
+Both hand out futures with ``result()``; `wait_any` blocks until one is done.
+"""
+from __future__ import annotations
+
+import concurrent.futures as cf
+import multiprocessing
+import os
+import signal
+import threading
+from typing import Any, Optional, Sequence
+
+from ..errors import ScopaError, excerpt
+from .jobs import Item, JobOptions, run_chunk
+
+__all__ = ["ENGINES", "LocalEngine", "DaskEngine", "make_engine", "BatchEngineError"]
+
+ENGINES = ("local", "dask")
+
+
+class BatchEngineError(ScopaError):
+    """An engine that cannot start: no dask installed, a scheduler address that does not answer."""
+
+
+def _quiet_worker() -> None:
+    """Ctrl-C reaches every process of the terminal: the pool's workers leave it to the parent,
+    which stops them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class LocalEngine:
+    """This machine: `workers` processes (1: this process)."""
+
+    name = "local"
+    dashboard: Optional[str] = None
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool: Optional[cf.ProcessPoolExecutor] = None
+
+    def start(self) -> None:
+        if self.workers > 1:
+            # fork is fast to start, but only safe from a process without other threads
+            method = "fork" if threading.active_count() == 1 and hasattr(os, "fork") else "spawn"
+            self._pool = cf.ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context(method),
+                                                initializer=_quiet_worker)
+
+    def submit(self, job: str, chunk: Sequence[Item], options: JobOptions) -> Any:
+        if self._pool is None:
+            future: cf.Future = cf.Future()
+            future.set_result(run_chunk(job, chunk, options))   # Ctrl-C raises here
+            return future
+        return self._pool.submit(run_chunk, job, list(chunk), options)
+
+    def wait_any(self, futures: set) -> set:
+        return cf.wait(futures, return_when=cf.FIRST_COMPLETED)[0]
+
+    def restart(self) -> None:
+        """A new pool after a worker process died (a broken pool takes no more work)."""
+        self.close()
+        self.start()
+
+    def close(self, cancel: bool = False) -> None:
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        if cancel:      # stop now: the chunks running are lost (their items are not written)
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.terminate()
+        pool.shutdown(wait=True, cancel_futures=cancel)
+
+
+class DaskEngine:
+    """A `dask.distributed` cluster: the one at `scheduler` (an address), the `client` given, or
+    a `LocalCluster` of `workers` single-threaded processes started for the run."""
+
+    name = "dask"
+
+    def __init__(self, workers: int, scheduler: Optional[str] = None, client: Any = None) -> None:
+        self.workers = workers
+        self.scheduler = scheduler
+        self.client = client
+        self._own: list = []        # what this engine started, closed with it
+        self.dashboard: Optional[str] = None
+
+    def start(self) -> None:
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise BatchEngineError("the dask engine needs dask.distributed: pip install 'scopa-solver[batch]'") from None
+        if self.client is None:
+            if self.scheduler is not None:
+                try:
+                    self.client = Client(self.scheduler, timeout="10s")
+                except (OSError, TimeoutError, ValueError) as exc:
+                    raise BatchEngineError(f"no Dask scheduler answers at {excerpt(self.scheduler)}: "
+                                           f"{' '.join(str(exc).split())[:160]}") from None
+                self._own = [self.client]
+            else:
+                cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
+                                       dashboard_address=":0")
+                self.client = Client(cluster)
+                self._own = [self.client, cluster]
+        self.workers = len(self.client.scheduler_info().get("workers", {})) or self.workers
+        self.dashboard = getattr(self.client, "dashboard_link", None)
+
+    def submit(self, job: str, chunk: Sequence[Item], options: JobOptions) -> Any:
+        return self.client.submit(run_chunk, job, list(chunk), options, pure=False)
+
+    def wait_any(self, futures: set) -> set:
+        from distributed import wait
+        return set(wait(list(futures), return_when="FIRST_COMPLETED").done)
+
+    def restart(self) -> None:
+        pass        # the scheduler replaces lost workers and reruns their tasks itself
+
+    def close(self, cancel: bool = False) -> None:
+        for thing in self._own:
+            try:
+                thing.close()
+            except Exception:   # closing a cluster that is going away anyway
+                pass
+        self._own = []
+
+
+def make_engine(name: str, workers: Optional[int] = None, scheduler: Optional[str] = None,
+                client: Any = None) -> Any:
+    """The engine `name` with `workers` workers (None or 0: this machine's cores)."""
+    if name not in ENGINES:
+        raise BatchEngineError(f"engine must be one of {', '.join(ENGINES)}, not {excerpt(name)}")
+    if workers is not None and (type(workers) is not int or workers < 0):
+        raise BatchEngineError(f"workers must be a whole number, 0 or more, not {excerpt(workers)}")
+    count = workers or os.cpu_count() or 1
+    if name == "local":
+        if scheduler is not None or client is not None:
+            raise BatchEngineError("a scheduler address is for the dask engine (--engine dask)")
+        return LocalEngine(count)
+    return DaskEngine(count, scheduler, client)

@@ -1,0 +1,307 @@
+"""The batch jobs: each turns input items into JSON-ready result rows, one row per item.
+
+A row is ``{"key", "index", "ok", "error", "seconds", "result"}``: `result` is the job's data
+(None on error), `error` the message of a bad item (None when ok). Every figure in `result`
+depends only on the item and its seed (`item_seed`), never on the machine, the engine or
+which worker ran it: the effort figures that depend on a warm transposition table (nodes,
+table statistics, seconds) stay out of it; `seconds` beside it is the item's wall time.
+
+>>> rows = run_chunk("solve", [Item("1", 0, "text", "7d2c/4c3b 3s4s -/- - 0/0 0 1 -")], JobOptions())
+>>> rows[0]["ok"], rows[0]["result"]["value"], rows[0]["result"]["best_moves"]
+(True, 5, ['7dx3s+4s'])
+>>> bad = run_chunk("solve", [Item("2", 1, "text", "not a position")], JobOptions())[0]
+>>> bad["ok"], bad["error"].split(":")[0]
+(False, 'NotationError')
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import time
+from dataclasses import asdict, dataclass
+from typing import Any, Callable, NamedTuple, Optional, Sequence, Union
+
+from ..core.position import Position
+from ..core.rules import Rules
+from ..errors import ScopaError, excerpt
+from ..search.solver import analyze_many, solve_many
+
+__all__ = ["JOBS", "Item", "JobOptions", "BatchItemError", "item_seed", "run_chunk", "solve_item",
+           "analyze_item", "suggest_item", "review_item", "label_item"]
+
+JOBS = ("solve", "analyze", "suggest", "review", "label")
+
+
+class BatchItemError(ScopaError):
+    """An input item a job cannot take (the wrong kind of item, an unreadable line)."""
+
+
+class Item(NamedTuple):
+    """One input item: its stable `key` (the line number, the file name, or the generated item's
+    number), its `index` in the input (the order of the output), its `kind` ("text": a line of
+    notation, "json": a JSON line, "record": a game record's text, "random": a generated item)
+    and its `text`."""
+
+    key: str
+    index: int
+    kind: str
+    text: str
+
+
+@dataclass(frozen=True)
+class JobOptions:
+    """What every item of a job shares. `seed`: the job's seed (each item's own seed derives
+    from it and the item's key); `worlds`: PIMC worlds per suggestion (suggest, label, review's
+    fair judge); `max_nodes`/`time_limit`/`tt_mb`: the limits of each exact search; `rules`:
+    rule options for generated items; `bot`: who plays the generated rounds of `label`
+    ("random" or "greedy")."""
+
+    seed: int = 0
+    worlds: Optional[int] = None
+    max_nodes: Optional[int] = None
+    time_limit: Optional[float] = None
+    tt_mb: Optional[float] = None
+    rules: tuple[str, ...] = ()
+    bot: str = "random"
+
+    def to_dict(self) -> dict:
+        return dict(asdict(self), rules=list(self.rules))
+
+
+def item_seed(job_seed: int, key: str) -> int:
+    """The seed of one item: a hash of the job's seed and the item's key, so the same item gets
+    the same seed whatever the engine, the chunks or the order.
+
+    >>> item_seed(0, "12") == item_seed(0, "12") != item_seed(1, "12")
+    True
+    """
+    digest = hashlib.blake2b(f"{job_seed}/{key}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+# -- reading an item ------------------------------------------------------------------------------
+
+def _payload(item: Item) -> Union[str, dict]:
+    """The item's text, or its JSON object (a JSON line holding a string is that text)."""
+    if item.kind != "json":
+        return item.text.strip()
+    try:
+        data = json.loads(item.text)
+    except ValueError as exc:
+        raise BatchItemError(f"not a JSON line ({exc.msg}): {excerpt(item.text)}") from None
+    return data if isinstance(data, (dict, str)) else _wrong(item, "a JSON string or object")
+
+
+def _wrong(item: Item, wanted: str) -> Any:
+    raise BatchItemError(f"item {item.key}: expected {wanted}, not {excerpt(item.text)}")
+
+
+def _text_field(data: dict, *names: str) -> Optional[str]:
+    for name in names:
+        if isinstance(data.get(name), str):
+            return data[name]
+    return None
+
+
+def position_of(item: Item, options: JobOptions, seed: int) -> Position:
+    """The position of an item: a line of notation, a JSON line (a string, or an object with a
+    "position" field), or for a generated item a new deal from its seed."""
+    if item.kind == "random":
+        return Position.new_round(seed=seed, rules=Rules.from_tokens(list(options.rules)))
+    if item.kind == "record":
+        return _wrong(item, "a position (game records are for the review job)")
+    data = _payload(item)
+    text = data if isinstance(data, str) else _text_field(data, "position")
+    if text is None:
+        return _wrong(item, 'a position: notation, or a JSON object with a "position" field')
+    return Position.from_string(text)
+
+
+def view_of(item: Item, options: JobOptions, seed: int) -> Any:
+    """A player's view: view notation (with "?"), a JSON object's "view" field, or a position's
+    view of the player to move."""
+    from ..imperfect.view import View
+    data = None if item.kind in ("random", "record") else _payload(item)
+    text = data if isinstance(data, str) else _text_field(data, "view") if isinstance(data, dict) else None
+    if text is not None and "?" in text:
+        return View.from_string(text)
+    pos = position_of(item, options, seed)
+    if pos.is_round_over():
+        raise BatchItemError("the round is over: there is no move to suggest")
+    return pos.view(pos.to_move)
+
+
+def record_of(item: Item) -> Any:
+    """A game record: a record file's text, or a JSON line holding the record (or an object with a
+    "record" field)."""
+    from ..play.record import GameRecord
+    if item.kind == "record":
+        return GameRecord.from_json(item.text)
+    data = _payload(item) if item.kind == "json" else _wrong(item, "a game record (a folder of records or JSON lines)")
+    if isinstance(data, dict) and isinstance(data.get("record"), dict):
+        data = data["record"]
+    if not isinstance(data, dict):
+        return _wrong(item, "a game record")
+    return GameRecord.from_dict(data)
+
+
+def _without(data: dict, *names: str) -> dict:
+    return {k: v for k, v in data.items() if k not in names}
+
+
+# -- one function per job ------------------------------------------------------------------------
+
+_EFFORT = ("nodes", "seconds", "tt_probes", "tt_hits", "tt_stores", "tt_fill")
+
+
+def solve_item(item: Item, options: JobOptions, seed: int) -> dict:
+    """The exact value, every optimal move and a principal variation (`solve`)."""
+    return _solve_chunk([item], options, [seed])[0]
+
+
+def _solve_chunk(items: Sequence[Item], options: JobOptions, seeds: Sequence[int],
+                 analyze: bool = False) -> list:
+    """One kernel batch for the whole chunk (the kernel's scheduler; its searcher reused): the
+    result dict, or the exception, per item."""
+    out: list = [None] * len(items)
+    good: list[int] = []
+    positions: list[Position] = []
+    for i, (item, seed) in enumerate(zip(items, seeds)):
+        try:
+            positions.append(position_of(item, options, seed))
+            good.append(i)
+        except Exception as exc:    # a bad item is its own row, never the chunk's end
+            out[i] = exc
+    limits = dict(threads=1, max_nodes=options.max_nodes, time_limit=options.time_limit, tt_mb=options.tt_mb)
+    try:
+        if analyze:
+            rows = analyze_many(positions, **limits)
+            found = [_analysis(p, r) for p, r in zip(positions, rows)]
+        else:
+            found = [_without(r.to_dict(), *_EFFORT) for r in solve_many(positions, **limits)]
+    except ScopaError as exc:       # a limit the whole chunk shares (the table size)
+        found = [exc] * len(positions)
+    for i, value in zip(good, found):
+        out[i] = value
+    return out
+
+
+def _analysis(pos: Position, rows: list) -> dict:
+    values = [r.value for r in rows]
+    complete = all(v is not None for v in values)
+    return {"position": pos.to_string(), "to_move": pos.to_move, "complete": complete,
+            "value": values[0] if rows and complete else None, "moves": [r.to_dict() for r in rows]}
+
+
+def analyze_item(item: Item, options: JobOptions, seed: int) -> dict:
+    """Every legal move with its exact value, best first (`analyze`)."""
+    return _solve_chunk([item], options, [seed], analyze=True)[0]
+
+
+def suggest_item(item: Item, options: JobOptions, seed: int) -> dict:
+    """PIMC figures of every move from the view of the player to move (`suggest`), its worlds
+    drawn from the item's seed."""
+    from ..imperfect.pimc import suggest
+    s = suggest(view_of(item, options, seed), worlds=options.worlds, seed=seed, threads=1, progress=False,
+                tt_mb=options.tt_mb, time_limit=options.time_limit)
+    return _without(s.to_dict(), "seconds", "nodes")
+
+
+def review_item(item: Item, options: JobOptions, seed: int) -> dict:
+    """Every decision of a game record against the solver (`review`); the fair judge's worlds
+    drawn from the item's seed (no fair judge with ``worlds=0``)."""
+    from ..play.review import HINDSIGHT_NODES, review
+    worlds = 50 if options.worlds is None else options.worlds or None
+    r = review(record_of(item), worlds=worlds, seed=seed, threads=1, progress=False, tt_mb=options.tt_mb,
+               max_nodes=options.max_nodes or HINDSIGHT_NODES, time_limit=options.time_limit)
+    return _without(r.to_dict(), "seconds")
+
+
+LABEL_WORLDS = 20
+"""PIMC worlds per labelled position by default."""
+
+
+def label_item(item: Item, options: JobOptions, seed: int) -> dict:
+    """A labelled training position: a deal from the item's seed played by `options.bot` to a
+    ply drawn from the seed (or the item's own position), then its exact value, every move's
+    exact value and every move's PIMC mean from the mover's view (`options.worlds` worlds)."""
+    from ..imperfect.pimc import suggest
+    from ..search.solver import analyze
+    rng = random.Random(seed)
+    ply = None
+    if item.kind == "random":
+        pos = Position.new_round(seed=rng.getrandbits(64), rules=Rules.from_tokens(list(options.rules)),
+                                 dealer=rng.randrange(2))
+        if pos.rules.is_family:
+            raise BatchItemError("label makes two-player positions (the feature encoding is for two players)")
+        ply = rng.randrange(sum(pos.hand_sizes()) + len(pos.stock))    # any ply of the round
+        choose = _bot(options.bot, rng.getrandbits(32))
+        for _ in range(ply):
+            pos = pos.play(choose(pos))
+    else:
+        pos = position_of(item, options, seed)
+    if pos.rules.is_family:
+        raise BatchItemError("label takes two-player positions (the feature encoding is for two players)")
+    if pos.is_round_over():
+        raise BatchItemError("the round is over: nothing to label")
+    rows = analyze(pos, max_nodes=options.max_nodes, time_limit=options.time_limit, tt_mb=options.tt_mb)
+    if any(r.value is None for r in rows):
+        raise BatchItemError(f"the exact search stopped at a limit ({options.max_nodes} nodes, "
+                             f"{options.time_limit} s): not labelled")
+    worlds = LABEL_WORLDS if options.worlds is None else options.worlds
+    s = suggest(pos.view(pos.to_move), worlds=worlds, seed=seed, threads=1, progress=False, tt_mb=options.tt_mb)
+    return {"position": pos.to_string(), "ply": ply, "to_move": pos.to_move, "value": rows[0].value,
+            "best": str(rows[0].move), "moves": [{"move": str(r.move), "value": r.value} for r in rows],
+            "pimc_best": str(s.best), "pimc": [{"move": str(m.move), "mean": m.mean} for m in s.moves],
+            "worlds": s.worlds, "exact_worlds": s.exact}
+
+
+def _bot(name: str, seed: int) -> Callable[[Position], Any]:
+    from ..play.bots import GreedyBot, RandomBot
+    if name == "random":
+        return RandomBot(seed)
+    if name == "greedy":
+        return GreedyBot()
+    raise BatchItemError(f"label plays its rounds with 'random' or 'greedy', not {excerpt(name)}")
+
+
+ITEM_JOBS: dict[str, Callable[[Item, JobOptions, int], dict]] = {
+    "solve": solve_item, "analyze": analyze_item, "suggest": suggest_item, "review": review_item,
+    "label": label_item}
+
+
+def _message(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or "no message"
+    if not isinstance(exc, ScopaError) and not isinstance(exc, ValueError):
+        text = f"internal error: {text}"
+    return f"{type(exc).__name__}: {text[:500]}"
+
+
+def _row(item: Item, value: Any, seconds: float) -> dict:
+    ok = not isinstance(value, BaseException)
+    return {"key": item.key, "index": item.index, "ok": ok, "error": None if ok else _message(value),
+            "seconds": round(seconds, 6), "result": value if ok else None}
+
+
+def run_chunk(job: str, items: Sequence[Item], options: JobOptions) -> list[dict]:
+    """The rows of a chunk of items, in the chunk's order. A bad item (unreadable, illegal, over a
+    limit) is a row with its error; only Ctrl-C ends the chunk early."""
+    if job not in ITEM_JOBS:
+        raise BatchItemError(f"unknown job {excerpt(job)}: one of {', '.join(JOBS)}")
+    seeds = [item_seed(options.seed, item.key) for item in items]
+    if job in ("solve", "analyze"):
+        start = time.perf_counter()
+        found = _solve_chunk(items, options, seeds, analyze=job == "analyze")
+        each = (time.perf_counter() - start) / max(1, len(items))
+        return [_row(item, value, each) for item, value in zip(items, found)]
+    rows = []
+    run = ITEM_JOBS[job]
+    for item, seed in zip(items, seeds):
+        start = time.perf_counter()
+        try:
+            value: Any = run(item, options, seed)
+        except Exception as exc:    # a bad item is its own row
+            value = exc
+        rows.append(_row(item, value, time.perf_counter() - start))
+    return rows

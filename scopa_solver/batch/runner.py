@@ -1,0 +1,216 @@
+"""`run_job`: read the input, skip what the output already holds, run the rest in chunks on an
+engine, write each chunk's rows as it finishes, and sum up."""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Callable, Optional, Sequence, Union
+
+from ..errors import excerpt
+from ..progress import progress_bar
+from .engines import make_engine
+from .inputs import read_items
+from .jobs import JOBS, LABEL_WORLDS, BatchItemError, Item, JobOptions
+from .outputs import FORMATS, BatchOutputError, ResultWriter
+
+__all__ = ["run_job", "BatchSummary", "chunk_size", "CHUNK_SECONDS"]
+
+CHUNK_SECONDS = 2.0
+"""Work per chunk aimed at: long enough that a chunk's overhead (a task, a pickle) is small,
+short enough for a live progress bar and little lost work on an interrupt."""
+
+_SECONDS_PER_WORLD = 0.002      # a whole-round exact solve is about a millisecond, more at the start
+_RETRIES = 2                     # a chunk whose worker died is run again this many times
+
+
+@dataclass(frozen=True)
+class BatchSummary:
+    """The end of a run: the input's items, those done now, those skipped (already in the
+    output), the errors among those done now, the items still to do (a limit or an interrupt
+    left them), the time, the rate, where it went and how it ran."""
+
+    job: str
+    items: int
+    done: int
+    skipped: int
+    errors: int
+    remaining: int
+    seconds: float
+    output: str
+    format: str
+    engine: str
+    workers: int
+    chunk_size: int
+    dashboard: Optional[str] = None
+
+    @property
+    def items_per_second(self) -> float:
+        return self.done / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def complete(self) -> bool:
+        return self.remaining == 0
+
+    def to_dict(self) -> dict:
+        return dict(asdict(self), items_per_second=self.items_per_second, complete=self.complete)
+
+    def __str__(self) -> str:
+        rest = f", {self.remaining:,} left (--resume continues)" if self.remaining else ""
+        skipped = f", {self.skipped:,} already done" if self.skipped else ""
+        return (f"{self.job}: {self.done:,} items in {self.seconds:.1f} s ({self.items_per_second:,.1f} items/s), "
+                f"{self.errors:,} error{'s' if self.errors != 1 else ''}{skipped}{rest} -> {self.output} "
+                f"({self.engine}, {self.workers} worker{'s' if self.workers != 1 else ''})")
+
+
+def _seconds_per_item(job: str, options: JobOptions) -> float:
+    """A rough cost per item, to size the chunks."""
+    worlds = options.worlds
+    if job == "solve":
+        return 0.002
+    if job == "analyze":
+        return 0.01
+    if job == "suggest":
+        return (worlds or 1000) * _SECONDS_PER_WORLD
+    if job == "label":
+        return 0.02 + (worlds or LABEL_WORLDS) * _SECONDS_PER_WORLD
+    return 30.0         # a game review: dozens of decisions, each a search and a suggestion
+
+
+def chunk_size(job: str, items: int, workers: int, options: JobOptions) -> int:
+    """Items per chunk: about `CHUNK_SECONDS` of work, and at least four chunks per worker.
+
+    >>> chunk_size("solve", 10_000, 2, JobOptions()), chunk_size("suggest", 200, 2, JobOptions(worlds=20))
+    (1000, 25)
+    """
+    by_time = int(CHUNK_SECONDS / _seconds_per_item(job, options))
+    by_share = math.ceil(items / (4 * max(1, workers)))
+    return max(1, min(by_time, by_share))
+
+
+def _format(output: Path, fmt: Optional[str]) -> str:
+    if fmt is not None:
+        return fmt
+    suffix = output.suffix.lower().lstrip(".")
+    return suffix if suffix in FORMATS else "jsonl"
+
+
+def run_job(job: str, source: Union[str, Path], output: Union[str, Path], *, format: Optional[str] = None,
+            engine: str = "local", workers: Optional[int] = None, scheduler: Optional[str] = None,
+            client: Any = None, resume: bool = False, overwrite: bool = False, limit: Optional[int] = None,
+            chunk: Optional[int] = None, progress: Optional[bool] = None, seed: int = 0,
+            worlds: Optional[int] = None, max_nodes: Optional[int] = None, time_limit: Optional[float] = None,
+            tt_mb: Optional[float] = None, rules: Sequence[str] = (), bot: str = "random",
+            on_chunk: Optional[Callable[[list], None]] = None,
+            say: Callable[[str], None] = lambda text: None) -> BatchSummary:
+    """Run `job` over every item of `source` into `output` (see docs/batch.md).
+
+    `format`: "jsonl", "parquet" or "npz" (default: from the output's suffix, else jsonl).
+    `engine` "local" (`workers` processes; None: every core) or "dask" (the cluster at
+    `scheduler`, the `client` given, or a LocalCluster of `workers` processes). An existing
+    output is refused unless `resume` (skip the keys it holds) or `overwrite`. `limit`: at most
+    this many items this run. `chunk`: items per chunk (default: `chunk_size`). `seed`: the
+    job's seed (each item's derives from it and its key). `worlds`, `max_nodes`, `time_limit`,
+    `tt_mb`, `rules`, `bot`: the job's options (`JobOptions`). `on_chunk(rows)` is called after
+    each chunk is written, `say(text)` with news for a person (the Dask dashboard's address).
+    Ctrl-C stops the workers; what was written stays, and `resume` continues.
+
+    >>> import tempfile, os
+    >>> out = os.path.join(tempfile.mkdtemp(), "values.jsonl")
+    >>> summary = run_job("solve", "random:3", out, workers=1, progress=False)
+    >>> summary.done, summary.errors, summary.complete
+    (3, 0, True)
+    >>> run_job("solve", "random:3", out, workers=1, resume=True, progress=False).skipped
+    3
+    """
+    if job not in JOBS:
+        raise BatchItemError(f"unknown job {excerpt(job)}: one of {', '.join(JOBS)}")
+    if limit is not None and (type(limit) is not int or limit < 0):
+        raise BatchItemError(f"limit must be a whole number, 0 or more, not {excerpt(limit)}")
+    if chunk is not None and (type(chunk) is not int or chunk < 1):
+        raise BatchItemError(f"chunk must be a whole number, 1 or more, not {excerpt(chunk)}")
+    options = JobOptions(seed=seed, worlds=worlds, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb,
+                         rules=tuple(rules), bot=bot)
+    output = Path(output)
+    fmt = _format(output, format)
+    items = read_items(source)
+    runner = make_engine(engine, workers, scheduler, client)
+    writer = ResultWriter(output, fmt, job, resume, overwrite)
+    todo = [item for item in items if item.key not in writer.done]
+    skipped = len(items) - len(todo)
+    if writer.finished and todo:
+        raise BatchOutputError(f"{excerpt(str(output))} holds the arrays of a finished run, which cannot take "
+                               f"{len(todo):,} more items: write them to a new output")
+    if limit is not None:
+        todo = todo[:limit]
+    size = chunk or chunk_size(job, len(todo), runner.workers, options)
+    chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
+    start = time.perf_counter()
+    done = errors = 0
+    bar = progress_bar(len(todo), f"batch {job}", progress, unit="item")
+    try:
+        if chunks:
+            runner.start()
+            if runner.dashboard:
+                say(f"Dask dashboard: {runner.dashboard}")
+            done, errors = _run_chunks(runner, job, chunks, options, writer, bar, on_chunk)
+        if skipped + done == len(items):
+            writer.finish()
+    except BaseException:       # Ctrl-C: keep what was written, stop the workers now
+        writer.close()
+        bar.close()
+        runner.close(cancel=True)
+        raise
+    writer.close()
+    bar.close()
+    runner.close()
+    return BatchSummary(job=job, items=len(items), done=done, skipped=skipped, errors=errors,
+                        remaining=len(items) - skipped - done, seconds=time.perf_counter() - start,
+                        output=str(output), format=fmt, engine=runner.name, workers=runner.workers,
+                        chunk_size=size, dashboard=runner.dashboard)
+
+
+def _run_chunks(runner: Any, job: str, chunks: list[list[Item]], options: JobOptions, writer: ResultWriter,
+                bar: Any, on_chunk: Optional[Callable[[list], None]]) -> tuple[int, int]:
+    """Keep a few chunks per worker in flight, write each one's rows as it finishes; a chunk
+    lost with its worker runs again (then its items are errors)."""
+    window = 2 * max(1, runner.workers)
+    queue = list(range(len(chunks)))[::-1]
+    running: dict = {}
+    failures = [0] * len(chunks)
+    done = errors = 0
+    while queue or running:
+        while queue and len(running) < window:
+            i = queue.pop()
+            running[runner.submit(job, chunks[i], options)] = i
+        for future in runner.wait_any(set(running)):
+            if future not in running:       # already sent again with a chunk lost before it
+                continue
+            i = running.pop(future)
+            try:
+                rows = future.result()
+            except (KeyboardInterrupt, MemoryError):
+                raise
+            except Exception as exc:    # the worker died (a killed process, a broken pool)
+                failures[i] += 1
+                if failures[i] <= _RETRIES:
+                    runner.restart()        # a broken local pool fails every chunk it held
+                    queue.append(i)
+                    queue.extend(running.pop(f) for f in list(running) if _lost(f))
+                    continue
+                message = f"{type(exc).__name__}: the chunk's worker failed {failures[i]} times: {exc}"[:500]
+                rows = [{"key": it.key, "index": it.index, "ok": False, "error": message, "seconds": 0.0,
+                         "result": None} for it in chunks[i]]
+            writer.write(rows)
+            done += len(rows)
+            errors += sum(not r["ok"] for r in rows)
+            bar.update(len(rows))
+            if on_chunk is not None:
+                on_chunk(rows)
+    return done, errors
+
+
+def _lost(future: Any) -> bool:
+    """A local future that a broken pool has failed (Dask futures never are: their chunks rerun)."""
+    return getattr(future, "done", lambda: False)() and not hasattr(future, "key") and future.exception() is not None
