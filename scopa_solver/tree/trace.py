@@ -23,9 +23,10 @@ EVENTS_PER_NODE = 4         # a node makes at most 3 events (enter, tt or leaf, 
 TRACE_NODE_CAP = 500_000    # searched nodes traced at most: 2,000,000 events of 24 bytes
 
 
-def _fresh_searcher(tt_mb: Optional[float]) -> "kernel.Searcher":
-    """A searcher with an empty table of its own (so the node count is reproducible)."""
-    searcher = kernel.new_searcher(tt_mb)
+def _fresh_searcher(tt_mb: Optional[float], family: bool = False) -> "kernel.Searcher | kernel.FamilySearcher":
+    """A searcher with an empty table of its own (so the node count is reproducible); the family
+    kernel's for the family games."""
+    searcher = kernel.new_searcher(tt_mb, family)
     if searcher.tt_mb == 0:
         searcher.set_table(False)
     return searcher
@@ -35,7 +36,7 @@ def search_size(position: Position, want: int, tt_mb: Optional[float] = None) ->
     """The nodes the search `want` of `position` visits on a fresh table, or None when it visits
     more than `TRACE_NODE_CAP` (the search is stopped there: a fraction of a second)."""
     state = check_position(position).kernel_state()
-    result = _fresh_searcher(tt_mb).search(state, want, max_nodes=TRACE_NODE_CAP)
+    result = _fresh_searcher(tt_mb, position.rules.is_family).search(state, want, max_nodes=TRACE_NODE_CAP)
     return None if result.stop else result.nodes
 
 
@@ -50,7 +51,8 @@ def trace_search(position: Position, want: int, tt_mb: Optional[float] = None,
         raise TreeTooLargeError(
             f"the search visits more than {TRACE_NODE_CAP:,} nodes: too many to trace; "
             "trace a position nearer the end of the round")
-    return _fresh_searcher(tt_mb).trace(position.kernel_state(), want, EVENTS_PER_NODE * nodes + 64)
+    searcher = _fresh_searcher(tt_mb, position.rules.is_family)
+    return searcher.trace(position.kernel_state(), want, EVENTS_PER_NODE * nodes + 64)
 
 
 def search_tree(position: Position, *, depth: Optional[int] = None, max_nodes: int = 10_000,
@@ -110,13 +112,23 @@ def search_graph(position: Position, events: Sequence[tuple], raw: Any, *,
                    to_move=position.to_move, depth=-1 if depth is None else depth,
                    merge_transpositions=False, truncated=False, search=search,
                    full_window=full_window, search_nodes=raw.nodes, complete=complete)
+    rules = position.rules
+    sides = rules.sides
+    root_side = sides[position.to_move]
+    paranoid = rules.side_count > 2
+    if rules.is_family:
+        g.graph.update(objective="value", players=rules.players, sides=rules.side_count, root_side=root_side)
     lower, upper = raw.lower, raw.upper
     if complete and lower is not None and lower == upper:
-        g.graph.update(value=int(lower), value_p0=int(lower) if position.to_move == 0 else -int(lower))
+        g.graph["value"] = int(lower)
+        if not paranoid:        # two sides: the margin for player 0 too
+            g.graph["value_p0"] = int(lower) if root_side == sides[0] else -int(lower)
     if pv_moves:
         g.graph["pv"] = " ".join(map(str, pv_moves))
     g.add_node("root", kind="root", position=position.to_string(), to_move=position.to_move,
                depth=0, terminal=position.is_round_over(), truncated=False)
+    if rules.is_family:
+        g.nodes["root"]["side"] = root_side
 
     stack: list[dict] = []          # the open visited nodes, innermost last
     pas: Optional[dict] = None      # the current pass
@@ -210,6 +222,10 @@ def search_graph(position: Position, events: Sequence[tuple], raw: Any, *,
                                position=pos.to_string() if pos is not None else "",
                                to_move=pos.to_move if pos is not None else -1, pass_index=passes,
                                tt_hit=False, leaf=False, cutoff=False, truncated=False, hidden=0)
+                    if rules.is_family:     # the values are the mover's team's (see docs/trees.md)
+                        g.nodes[nid]["side"] = sides[pos.to_move] if pos is not None else -1
+                        if paranoid:
+                            g.nodes[nid]["root_team"] = pos is not None and sides[pos.to_move] == root_side
                     attrs: dict = dict(order=len(stack[-1]["searched"]) if stack else 1)
                     if move is not None:
                         attrs.update(move_attributes(move, parent_pos.to_move if parent_pos is not None else -1,
