@@ -79,6 +79,16 @@ def search_tree(position: Position, *, depth: Optional[int] = None, max_nodes: i
 
 
 
+def _traced_move(packed: int, parent: Optional[Position]) -> Optional[Move]:
+    """The move of an event, None for none. A packed 0 is also the lay-down of card 0 (the ace of
+    coins): a move when the parent has it."""
+    if packed:
+        return Move.from_packed(packed)
+    if parent is not None and any(m.packed == 0 for m in parent.legal_moves()):
+        return Move.from_packed(0)
+    return None
+
+
 def _bound_kind(value: int, alpha: int, beta: int) -> str:
     if value >= beta:
         return "lower"      # failed high: the true value is at least this
@@ -139,7 +149,7 @@ def search_graph(position: Position, events: Sequence[tuple], raw: Any, *,
     def start_pass(ply: int, alpha: int, beta: int, packed: int) -> dict:
         nonlocal passes, tests
         passes += 1
-        move = Move.from_packed(packed) if packed else None
+        move = _traced_move(packed, bases[ply - 1] if 0 < ply <= len(bases) else None)
         if move is None:
             base = bases[ply] if ply < len(bases) else None
             kind = "zero window" if beta - alpha == 1 else "full window"
@@ -191,7 +201,7 @@ def search_graph(position: Position, events: Sequence[tuple], raw: Any, *,
                     top = stack[-1] if stack else None
                     parent = top["id"] if top else None
                     parent_pos = top["pos"] if top else None
-                    move = Move.from_packed(packed) if packed else None
+                    move = _traced_move(packed, parent_pos)
                     pos, scopa = None, False
                     if move is not None and parent_pos is not None:
                         try:
