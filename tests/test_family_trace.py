@@ -146,3 +146,12 @@ def test_max_n_is_refused_and_the_cli_draws_the_family_search(capsys, tmp_path):
     out = tmp_path / "search.graphml"
     assert main(["tree", pos.to_string(), "--mode", "search", "-o", str(out)]) == 0
     assert out.exists() and "root_team" in out.read_text()
+
+
+def test_the_documented_three_player_search():
+    """docs/trees.md's example."""
+    three = Position.from_string("7d2c/3c4c/RbAs 4s3s -/-/- - 0/0/0 0 2 - players=3")
+    s = to_networkx(three, mode="search")
+    assert (s.graph["value"], s.graph["search_nodes"], s.graph["passes"]) == (2, 37, 7)
+    assert (s.nodes["n1"]["root_team"], s.nodes["n1"]["value"], s.nodes["n1"]["bound"]) == (True, 2, "lower")
+    assert s.graph["value"] == solve(three).value

@@ -5,6 +5,10 @@ The trace is held in memory, so a search is traced only up to `TRACE_NODE_CAP` n
 tracing, the same search runs untraced with that node limit (a fraction of a second), which
 names the search's size, so that a search too large fails at once and the trace's buffer is
 exactly as large as it needs to be.
+
+The family games' search is traced by the family kernel (ext/family_trace.pxi) in the same
+events: the value's search (the margin with two sides, the paranoid value with more), each node's
+values for its mover's team; max^n is not traced.
 """
 from __future__ import annotations
 
