@@ -9,7 +9,7 @@ import random
 import networkx as nx
 import pytest
 
-from scopa_solver import Position, Rules, ScopaError, solve, to_networkx
+from scopa_solver import Position, Rules, ScopaError, TreeTooLargeError, solve, to_networkx
 from scopa_solver import _kernel
 from scopa_solver import kernel as kernel_module
 from scopa_solver.cli import main
@@ -155,3 +155,16 @@ def test_the_documented_three_player_search():
     assert (s.graph["value"], s.graph["search_nodes"], s.graph["passes"]) == (2, 37, 7)
     assert (s.nodes["n1"]["root_team"], s.nodes["n1"]["value"], s.nodes["n1"]["bound"]) == (True, 2, "lower")
     assert s.graph["value"] == solve(three).value
+
+
+def test_family_search_depth_and_size_limits():
+    pos = late(GAMES["partnerships"], 2, 12)
+    full = to_networkx(pos, mode="search", tt_mb=1, max_nodes=100_000)
+    g = to_networkx(pos, mode="search", tt_mb=1, depth=2)
+    shown = [d for _, d in search_nodes(g)]
+    assert shown and all(d["depth"] <= 2 for d in shown)
+    assert g.graph["search_nodes"] == full.graph["search_nodes"]
+    with pytest.raises(TreeTooLargeError, match=f"{full.graph['search_nodes']:,} nodes.*max_nodes=50"):
+        to_networkx(pos, mode="search", tt_mb=1, max_nodes=50)
+    t = to_networkx(pos, mode="search", tt_mb=1, max_nodes=50, truncate=True)
+    assert t.graph["truncated"] and len(search_nodes(t)) == 50
