@@ -228,9 +228,13 @@ cdef class FamilySearcher:
             raise MemoryError(f"cannot allocate a {mb:g} MiB transposition table")
         self.F.S.use_table = self.F.S.table.entries != NULL
         self.F.table_min_cards = F_TABLE_MIN_CARDS
+        self.F.scale = 1
         self.F.table_stride = 1
         self.F.killer_bonus = 300       # measured: 10-20% fewer nodes; history counts only cost nodes
         self.F.history_weight = 0
+        self.F.use_bounds = 64
+        self.F.use_equiv = 1
+        self.F.sweep_look_cards = 10
         # malloc, not calloc: only the levels a search reaches are ever touched
         self.F.moves = <uint64_t*>malloc(FMAX_PLIES * FMAX_MOVES * sizeof(uint64_t))
         if self.F.moves == NULL:
@@ -266,6 +270,21 @@ cdef class FamilySearcher:
         history counts (1024: one count, one point)."""
         self.F.killer_bonus = killer_bonus
         self.F.history_weight = history_weight
+
+    def set_bounds(self, int max_cards):
+        """Cut on the bounds of what a position can still be worth at nodes with at most
+        `max_cards` cards in hands (0: never; tuning)."""
+        self.F.use_bounds = max_cards
+
+    def set_sweep_look(self, int cards):
+        """Bounds: look at whether the next seat can sweep when the mover holds at most this
+        many cards (0: never; tuning)."""
+        self.F.sweep_look_cards = cards
+
+    def set_equivalence(self, bint enabled):
+        """Play one of the moves that differ only by same-rank cards whose suits cannot change
+        any score (on by default; tuning and tests)."""
+        self.F.use_equiv = enabled
 
     def request_stop(self):
         """Ask a search running in another thread to stop soon (it reports an interrupt)."""
@@ -348,9 +367,12 @@ cdef class FamilySearcher:
                     # the horizon as cards left, so that every search of the root (moves, pv)
                     # cuts at the same positions; their values never meet exact ones in the table
                     F.horizon_left = f_plies(F, &states[i]) - depth if depth > 0 else 0
+                    F.scale = 1
                     if F.horizon_left > 0:
                         F.game_key = mix64(F.game_key ^ (0xA24BAED4963EE407ULL * <uint64_t>F.horizon_left))
                         horizons[i] = depth
+                        if modes[i] != F_MAXN:      # max^n's table packs whole points
+                            F.scale = HORIZON_SCALE
                     else:
                         F.horizon_left = 0
                         horizons[i] = 0
@@ -445,7 +467,8 @@ def family_evaluate(object state, object root_seat=None):
     side's expected round points (scopas made not included) and the value the "value" search
     gives the position at a horizon, for its seat to move in a search rooted at `root_seat`'s
     side (default: the seat to move): with two sides the expected margin of points to come,
-    with more the paranoid value (scopas made included)."""
+    with more the paranoid value (scopas made included); in points, to the quarter point the
+    horizon search counts in."""
     cdef FSearch F
     cdef FState s
     cdef FGame g
@@ -455,6 +478,7 @@ def family_evaluate(object state, object root_seat=None):
     seat = s.to_move if root_seat is None else _small(root_seat, "root_seat", 0, g.players - 1)
     memset(&F, 0, sizeof(FSearch))
     f_search_set_game(&F, &g, F_TWO if g.nsides == 2 else F_PARANOID, seat)
+    F.scale = HORIZON_SCALE
     f_expected_points(&s, &g, g.side, g.nsides, F.stock_mask[s.deals_left], e)
     value = f_horizon_value(&F, &s)
-    return tuple([e[seat] for seat in range(g.nsides)]), value
+    return tuple([e[seat] for seat in range(g.nsides)]), value / <double>HORIZON_SCALE

@@ -216,6 +216,28 @@ cdef inline int round_value(double v) noexcept nogil:
     return max(-(VALUE_INF - 1), min(VALUE_INF - 1, r))
 
 
+cdef enum:
+    HORIZON_SCALE = 4    # a horizon value search counts quarter points (whole points tie too often)
+
+
+cdef inline int unscale(int x, int scale) noexcept nogil:
+    if x <= -VALUE_INF or x >= VALUE_INF:
+        return x
+    return <int>floor(<double>x / scale + 0.5)
+
+
+cdef void f_unscale(RootResult* R, int scale) noexcept nogil:
+    """A horizon search's root figures back in whole points (the best moves stay those of the
+    finer values)."""
+    cdef int i
+    R.lower = unscale(R.lower, scale)
+    R.upper = unscale(R.upper, scale)
+    if R.move_lower != NULL:
+        for i in range(R.n_moves):
+            R.move_lower[i] = unscale(R.move_lower[i], scale)
+            R.move_upper[i] = unscale(R.move_upper[i], scale)
+
+
 cdef int f_horizon_value(FSearch* F, const FState* s) noexcept nogil:
     """The static value of s for its seat to move, as f_alphabeta values it: F_TWO the expected
     margin of points to come, F_PARANOID the root side's expected points (scopas made included)
@@ -227,7 +249,7 @@ cdef int f_horizon_value(FSearch* F, const FState* s) noexcept nogil:
     F.evaluations += 1
     if F.mode == F_TWO:
         f_expected_points(s, &F.game, F.game.side, 2, F.stock_mask[s.deals_left], e)
-        return round_value(e[me] - e[1 - me])
+        return round_value(F.scale * (e[me] - e[1 - me]))
     if EVAL_PARANOID_TEAMS:
         # the other sides play as one team against the root side: score the two teams, and the
         # best other side's scopas against the root side's
@@ -240,7 +262,7 @@ cdef int f_horizon_value(FSearch* F, const FState* s) noexcept nogil:
             if i != F.root_side and made[i] > best:
                 best = made[i]
         v = e[0] + made[F.root_side] - e[1] - best - EVAL_PARANOID_CARD * f_plies(F, s)
-        return round_value(v if F.team[s.to_move] == 0 else -v)
+        return round_value(F.scale * (v if F.team[s.to_move] == 0 else -v))
     f_expected_points(s, &F.game, F.game.side, F.game.nsides, F.stock_mask[s.deals_left], e)
     for i in range(F.game.players):
         e[F.game.side[i]] += s.scopas[i]
@@ -248,7 +270,7 @@ cdef int f_horizon_value(FSearch* F, const FState* s) noexcept nogil:
         if i != F.root_side and e[i] > best:
             best = e[i]
     v = e[F.root_side] - best
-    return round_value(v if F.team[s.to_move] == 0 else -v)
+    return round_value(F.scale * (v if F.team[s.to_move] == 0 else -v))
 
 
 cdef void f_horizon_vector(FSearch* F, const FState* s, int* out) noexcept nogil:

@@ -5,7 +5,7 @@
 cdef inline bint f_achieves(FSearch* F, const FState* s, uint64_t move, int value) noexcept nogil:
     """Does `move` reach at least `value` at s? One zero-window search of the child (level 1)."""
     cdef FState child = s[0]
-    cdef int r = f_apply_move(&child, &F.game, move)
+    cdef int r = f_apply_move(&child, &F.game, move) * F.scale
     if F.mode != F_TWO:
         r = 0
     if F.S.trace != NULL: f_trace_child_pass(F, s, &child, r, value - 1, value, move)
@@ -35,7 +35,7 @@ cdef int f_root_value(FSearch* F, const FState* root, int want, FRootResult* FR)
     cdef RootResult* R = &FR.R
     cdef Search* S = &F.S
     cdef FState node, child
-    cdef int offset = f_scopa_offset(F, root), lower, upper, value, i, j, n, r, found
+    cdef int offset = f_scopa_offset(F, root) * F.scale, lower, upper, value, i, j, n, r, found
     cdef bint same
     cdef uint64_t* moves
     if f_round_over(root):
@@ -59,7 +59,7 @@ cdef int f_root_value(FSearch* F, const FState* root, int want, FRootResult* FR)
             return -1
         for i in range(R.n_moves):
             child = root[0]
-            r = f_apply_move(&child, &F.game, R.moves[i])
+            r = f_apply_move(&child, &F.game, R.moves[i]) * F.scale
             if F.mode != F_TWO:
                 r = 0
             same = F.team[child.to_move] == F.team[root.to_move]
@@ -114,7 +114,7 @@ cdef int f_root_value(FSearch* F, const FState* root, int want, FRootResult* FR)
             R.pv[R.pv_len] = moves[found]
             R.pv_len += 1
             child = node
-            r = f_apply_move(&node, &F.game, moves[found])
+            r = f_apply_move(&node, &F.game, moves[found]) * F.scale
             if F.mode != F_TWO:
                 r = 0
             value = value - r if F.team[node.to_move] == F.team[child.to_move] else r - value
@@ -249,6 +249,8 @@ cdef int f_root_search(FSearch* F, const FState* root, int want, FRootResult* FR
         status = f_root_value(F, root, want, FR)
     if S.stop:
         FR.has_points = 0
+    if F.scale > 1:
+        f_unscale(R, F.scale)
     R.stop = S.stop
     R.probes = S.table.probes - probes
     R.hits = S.table.hits - hits

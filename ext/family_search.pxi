@@ -39,7 +39,11 @@ ctypedef struct FSearch:
     int killer_bonus, history_weight  # ordering knobs (set_ordering)
     int horizon_left         # horizon search: nodes with this many cards left are scored by
                              # family_eval.pxi (0: exact); its count is in game_key
+    int scale                # value units per point: 1, HORIZON_SCALE in a horizon value search
     uint64_t evaluations     # static evaluations made (horizon nodes)
+    int sweep_look_cards             # bounds: the next seat's sweep looked at when the mover holds at most this many cards
+    int use_equiv                    # play one of the moves equivalent by same-rank exchanges (family_equiv.pxi)
+    int use_bounds                   # cut on the value's bounds (family_bounds.pxi) with at most this many cards in hands
 
 
 ctypedef struct FRootResult:
@@ -283,6 +287,9 @@ cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) 
     if f_last_card_fast(F, s):
         return f_last_card_value(F, s)
     cards = popcount(s.in_hands)
+    # the bounds are of the final points: not of a horizon's estimates (nor in its units)
+    if cards <= F.use_bounds and not F.horizon_left and f_bounds_cut(F, s, alpha, beta, &v):
+        return v
     use_table = (S.use_table and cards >= F.table_min_cards
                  and (F.table_stride <= 1 or cards % F.table_stride == 0))
     moves = F.moves + ply * FMAX_MOVES
@@ -301,13 +308,15 @@ cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) 
     n = f_generate_moves(s, F.game.rules, moves)
     if n == 0:
         return f_leaf(F, s)
+    if F.use_equiv:
+        n = f_drop_equivalent(F, s, moves, n)
     f_order_moves(s, &F.game, moves, n, table_move, F, ply)
     best = -VALUE_INF
     best_move = moves[0]
     a = alpha
     for i in range(n):
         child = s[0]
-        r = f_apply_move(&child, &F.game, moves[i])
+        r = f_apply_move(&child, &F.game, moves[i]) * F.scale
         if F.mode != F_TWO:
             r = 0                       # paranoid values are absolute: scopas are in the state
         if S.trace != NULL: S.trace.next_move = moves[i]
@@ -371,9 +380,10 @@ cdef void f_maxn(FSearch* F, const FState* s, int ply, int* out) noexcept nogil:
     cdef FState child
     cdef uint64_t key = 0, vec
     cdef uint64_t* moves
-    cdef int n, i, j, r, lower, upper, me = F.game.side[s.to_move], ns = F.game.nsides
+    cdef int n, i, j, r, lower, upper, me = F.game.side[s.to_move], ns = F.game.nsides, most
     cdef int cv[FMAX_SEATS]
     cdef bint use_table
+    cdef int stage
     S.nodes += 1
     if S.nodes >= S.next_check:
         check_limits(S)
@@ -389,7 +399,8 @@ cdef void f_maxn(FSearch* F, const FState* s, int ply, int* out) noexcept nogil:
         f_last_card_end(F, s, &child)
         side_points(&child, &F.game, False, out)
         return
-    use_table = S.use_table and popcount(s.in_hands) >= F.table_min_cards
+    # without cutoffs every subtree is searched whole: the table pays from two cards fewer
+    use_table = S.use_table and popcount(s.in_hands) >= F.table_min_cards - 2
     if use_table:
         key = f_position_key(F, s)
         if table_probe(&S.table, key, &lower, &upper, &vec):
@@ -400,6 +411,11 @@ cdef void f_maxn(FSearch* F, const FState* s, int ply, int* out) noexcept nogil:
     if n == 0:
         side_points(s, &F.game, False, out)
         return
+    # the most the side to move can still get, worked out only once a move comes near it: not
+    # below its plays still to come less two (stage 0), within two of the estimate without the
+    # primiera and the next seat's sweep (1), exact (2)
+    most = f_maxn_floor(F, s) if n > 1 and F.use_bounds and not F.horizon_left else 1000
+    stage = 0
     for i in range(n):
         child = s[0]
         r = f_apply_move(&child, &F.game, moves[i])
@@ -410,5 +426,13 @@ cdef void f_maxn(FSearch* F, const FState* s, int ply, int* out) noexcept nogil:
         if i == 0 or cv[me] > out[me]:
             for j in range(ns):
                 out[j] = cv[j]
+            if stage == 0 and out[me] >= most:
+                most = f_maxn_most(F, s, False)
+                stage = 1
+            if stage == 1 and out[me] >= most - 2:
+                most = f_maxn_most(F, s, True)
+                stage = 2
+            if stage == 2 and out[me] >= most:
+                break                   # nothing later can do strictly better: the first stays
     if use_table:
         table_store(&S.table, key, 0, 0, pack_vector(out, ns), f_plies(F, s))

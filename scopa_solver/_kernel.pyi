@@ -198,6 +198,10 @@ def family_score(piles: tuple[int, ...], scopas: tuple[int, ...], sides: tuple[i
     a side or None (nobody: a shared top, or nobody holds the card)."""
 
 
+def family_side_bounds(pos: FamilyPosition) -> list[tuple[int, int]]:
+    """Every side's (low, high) final round points (scopas included) from `pos` on."""
+
+
 class FamilyResult(KernelResult):
     """A KernelResult for a family position. Values: "value" with two sides the margin of the
     side to move, with three or more the paranoid value (own side's points minus the best other
@@ -222,10 +226,11 @@ class FamilyResult(KernelResult):
         """Static evaluations the search made (0 when exact)."""
 
 
-def family_evaluate(pos: FamilyPosition, root_seat: Optional[int] = None) -> tuple[tuple[float, ...], int]:
+def family_evaluate(pos: FamilyPosition, root_seat: Optional[int] = None) -> tuple[tuple[float, ...], float]:
     """The horizon search's static evaluation: every side's expected round points (scopas made
     not included) and the value a "value" search rooted at `root_seat` (default: the seat to
-    move) gives the position at a horizon, for its seat to move."""
+    move) gives the position at a horizon, for its seat to move (in quarter points: the
+    search's resolution there; it reports whole points)."""
 
 
 class FamilySearcher:
@@ -270,6 +275,18 @@ class FamilySearcher:
         """Probe the table only at nodes with at least this many cards in the hands, and where
         that count is a multiple of `stride` (tuning; default 5 and 1: stride 2 measured about
         20% less CPU time for about 12% more nodes in scientifico)."""
+
+    def set_bounds(self, max_cards: int) -> None:
+        """Cut on the bounds of what a position can still be worth at nodes with at most
+        `max_cards` cards in the hands (0: never; tuning)."""
+
+    def set_sweep_look(self, cards: int) -> None:
+        """Bounds: look at whether the next seat can sweep when the mover holds at most this
+        many cards (default 10: always; 0: never; tuning)."""
+
+    def set_equivalence(self, enabled: bool) -> None:
+        """Play one of the moves that differ only by same-rank cards whose suits cannot change
+        any score (on by default; tuning and tests)."""
 
     def set_ordering(self, killer_bonus: int, history_weight: int) -> None:
         """Move-ordering knobs (tuning): a killer move's bonus (default 300) and the weight of

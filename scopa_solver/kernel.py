@@ -37,7 +37,7 @@ __all__ = ["KernelState", "PlayEvents", "legal_moves", "play", "score_piles", "r
            "check_limits", "worker_count", "new_searcher", "borrow_searcher", "clear_tables", "pool_stats",
            "run_batch", "SearchInterrupted", "FamilyState", "family_legal_moves", "family_play", "family_score",
            "FamilySearcher", "FamilyResult", "OBJECTIVES", "FAMILY_RULE_ALL", "family_evaluate",
-           "check_horizon", "DEEPEN_STEP"]
+           "check_horizon", "DEEPEN_STEP", "family_side_bounds"]
 
 Searcher = _kernel.Searcher
 KernelResult = _kernel.KernelResult
@@ -154,13 +154,21 @@ def family_score(piles: Sequence[int], scopas: Sequence[int], sides: Sequence[in
     return _kernel.family_score(piles, scopas, sides, rules)
 
 
-def family_evaluate(state: FamilyState, root_seat: Optional[int] = None) -> tuple[tuple[float, ...], int]:
+def family_evaluate(state: FamilyState, root_seat: Optional[int] = None) -> tuple[tuple[float, ...], float]:
     """The horizon search's static evaluation (ext/family_eval.pxi; docs/family.md): every
     side's expected round points from its pile and the cards still in play (scopas made not
     included), and the value a "value" search rooted at `root_seat` (default: the seat to move)
     gives the position at its horizon, for the seat to move: with two sides the expected margin
-    of points to come, with more the paranoid value (scopas made included)."""
+    of points to come, with more the paranoid value (scopas made included). The search counts
+    quarter points (this value's resolution) and reports its results rounded to whole points;
+    its best moves are those of the finer values."""
     return _kernel.family_evaluate(state, root_seat)
+
+
+def family_side_bounds(state: FamilyState) -> list[tuple[int, int]]:
+    """Every side's (low, high): its final round points, scopas included, lie between them
+    whatever is played from `state`; the bounds the family search cuts on (for tests)."""
+    return _kernel.family_side_bounds(state)
 
 
 # -- checks shared by every caller ----------------------------------------------------------------

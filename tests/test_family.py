@@ -440,3 +440,10 @@ def test_optional_capture_lay_down_text_reads_back():
     # without the option the bare card still stands for the only capture
     forced = Position(hands=("7c", "2b"), table="Fc 3b", dealer=1, rules=Rules(capture="fifteen"))
     assert str(Move.parse("7c", forced)) == "7cxFc"
+
+
+def test_empty_batches_under_every_objective():
+    from scopa_solver import analyze_many, solve_many
+    for objective in ("value", "maxn"):
+        assert solve_many([], objective=objective) == []
+        assert analyze_many([], objective=objective) == []

@@ -245,7 +245,7 @@ def _run(positions: Sequence[Position], want: int, max_nodes: Optional[int],
         states = [positions[i].family_state() if kind else positions[i].kernel_state() for i in index]
         workers = kernel.worker_count(threads, len(states))
         raws = kernel.run_batch(states, want=want, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb,
-                                threads=workers, family=kind, objective=objective,
+                                threads=workers, family=kind, objective=objective if kind else "value",
                                 horizon=depth if kind else None)
         for i, raw in zip(index, raws):
             results[i] = raw

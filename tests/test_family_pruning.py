@@ -1,0 +1,135 @@
+"""The family search's exact pruning: the bounds on what a position can still be worth never
+exclude a score that play can reach (checked on every line of small positions and on random
+playouts of large ones, in every game); playing one of the moves equivalent by same-rank
+exchanges; the search gives the same values and best moves with each pruning on and off (and
+the brute-force minimax's on small positions)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from test_family_kernel import GAMES, brute_value, deal, final_points, random_until
+
+from scopa_solver.kernel import WANT_ALL, WANT_BEST, WANT_PV, family_legal_moves, family_play, family_side_bounds, new_searcher
+
+
+def inside(bounds, points) -> bool:
+    return all(lo <= p <= hi for (lo, hi), p in zip(bounds, points))
+
+
+def every_end(s, out):
+    """Append the final points of every line from s."""
+    moves = family_legal_moves(s)
+    if not moves:
+        out.append(final_points(s))
+        return
+    for m in moves:
+        every_end(family_play(s, m)[0], out)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_bounds_hold_on_every_line(name):
+    rng = random.Random(f"lines {name}")
+    players = GAMES[name]["players"]
+    for seed in range(12):
+        s = random_until(deal(seed=300 + seed, **GAMES[name]), rng, rng.randint(1, min(6, 2 * players)))
+        bounds = family_side_bounds(s)
+        ends = []
+        every_end(s, ends)
+        assert ends and all(inside(bounds, p) for p in ends), (name, seed)
+        # tight where nothing is left to play
+        if not family_legal_moves(s):
+            assert bounds == [(p, p) for p in final_points(s)]
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_bounds_hold_along_random_rounds(name):
+    rng = random.Random(f"rounds {name}")
+    for seed in range(6):
+        s = deal(seed=400 + seed, **GAMES[name])
+        seen = []
+        while family_legal_moves(s):
+            seen.append(family_side_bounds(s))
+            s, _ = family_play(s, rng.choice(family_legal_moves(s)))
+        end = final_points(s)
+        assert all(inside(b, end) for b in seen), (name, seed)
+        # each side's bounds only narrow as the round goes on
+        for before, after in zip(seen, seen[1:]):
+            assert all(a_lo >= b_lo and a_hi <= b_hi for (b_lo, b_hi), (a_lo, a_hi) in zip(before, after))
+
+
+SEARCHED = [("4 partnerships", 12), ("scientifico", 12), ("3 players", 12), ("fifteen 2", 14),
+            ("6 players", 12), ("4 alone", 10), ("napola re bello zero", 10),
+            ("scientifico last sweep", 12), ("fifteen 4 optional", 10), ("asso piglia tutto", 12)]
+
+
+@pytest.mark.parametrize("name,cards", SEARCHED)
+@pytest.mark.parametrize("switch", ["bounds", "equivalence", "both"])
+def test_pruning_keeps_values_and_best_moves(name, cards, switch):
+    rng = random.Random(f"search {name}")
+    on, off = new_searcher(8, family=True), new_searcher(8, family=True)
+    if switch != "equivalence":
+        off.set_bounds(0)
+    if switch != "bounds":
+        off.set_equivalence(False)
+    for seed in range(25):
+        s = random_until(deal(seed=500 + seed, **GAMES[name]), rng, rng.randint(3, cards))
+        a = on.search(s, WANT_BEST | WANT_ALL)
+        b = off.search(s, WANT_BEST | WANT_ALL)
+        assert (a.lower, a.upper) == (b.lower, b.upper), (name, seed)
+        assert a.move_bounds == b.move_bounds and sorted(a.best) == sorted(b.best), (name, seed)
+        assert a.nodes <= b.nodes * 1.5 + 50
+
+
+def test_the_pruning_prunes():
+    # not vacuous: each one saves nodes on the benchmark's kind of position
+    rng = random.Random("prunes")
+    saved = {"bounds": 0, "equivalence": 0}
+    for seed in range(12):
+        s = random_until(deal(seed=700 + seed, **GAMES["scientifico"]), rng, 16)
+        base = new_searcher(8, family=True).search(s, 0).nodes
+        for switch in saved:
+            off = new_searcher(8, family=True)
+            getattr(off, f"set_{switch}")(0)
+            saved[switch] += off.search(s, 0).nodes - base
+    assert saved["bounds"] > 0 and saved["equivalence"] > 0, saved
+
+
+@pytest.mark.parametrize("name", ["4 partnerships", "3 players", "scientifico", "6 alone", "fifteen 3"])
+def test_pruning_agrees_with_brute_force(name):
+    rng = random.Random(f"brute {name}")
+    searcher = new_searcher(8, family=True)
+    for seed in range(10):
+        s = random_until(deal(seed=600 + seed, **GAMES[name]), rng, rng.randint(2, 7))
+        r = searcher.search(s, 0)
+        assert r.lower == r.upper == brute_value(s, s.sides[s.to_move]), (name, seed)
+
+
+@pytest.mark.parametrize("name", ["3 players", "4 alone", "6 alone", "fifteen 3", "4 partnerships"])
+def test_maxn_stop_keeps_the_vector_and_line(name):
+    # max^n stops at a node once a move reaches the most its side can get: the same vector,
+    # move values and first-best line as without
+    rng = random.Random(f"maxn {name}")
+    on, off = new_searcher(8, family=True), new_searcher(8, family=True)
+    off.set_bounds(0)
+    for seed in range(12):
+        s = random_until(deal(seed=800 + seed, **GAMES[name]), rng, rng.randint(3, 2 * GAMES[name]["players"]))
+        a = on.search(s, WANT_BEST | WANT_ALL | WANT_PV, objective="maxn")
+        b = off.search(s, WANT_BEST | WANT_ALL | WANT_PV, objective="maxn")
+        assert (a.points, a.move_bounds, a.pv, sorted(a.best)) == (b.points, b.move_bounds, b.pv, sorted(b.best))
+        assert a.nodes <= b.nodes
+
+
+@pytest.mark.parametrize("name", ["4 partnerships", "scientifico", "3 players", "fifteen 2"])
+def test_bounds_stay_out_of_horizon_searches(name):
+    # the bounds are of final points, not of a horizon's estimates (counted in finer units):
+    # a horizon search gives the same values with the bounds on or off
+    rng = random.Random(f"horizon {name}")
+    on, off = new_searcher(8, family=True), new_searcher(8, family=True)
+    off.set_bounds(0)
+    for seed in range(12):
+        s = random_until(deal(seed=900 + seed, **GAMES[name]), rng, rng.randint(8, 14))
+        for objective in ("value", "maxn"):
+            a = on.search(s, WANT_BEST | WANT_ALL, objective=objective, horizon=4)
+            b = off.search(s, WANT_BEST | WANT_ALL, objective=objective, horizon=4)
+            assert (a.lower, a.upper, a.move_bounds) == (b.lower, b.upper, b.move_bounds), (name, seed)
