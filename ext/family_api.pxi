@@ -435,6 +435,7 @@ cdef class FamilySearcher:
             F.S.check_signals = True
             f_search_set_game(F, &g, F_TWO if g.nsides == 2 else F_PARANOID, s.to_move)
             F.horizon_left = 0
+            F.scale = 1
             F.evaluations = 0
             F.S.nodes = 0
             status = f_root_search(F, &s, want, &FR)

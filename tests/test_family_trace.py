@@ -99,6 +99,7 @@ def test_every_traced_node_is_consistent(game):
     rules, paranoid = pos.rules, pos.rules.side_count > 2
     root_side = rules.sides[pos.to_move]
     assert g.graph["cutoffs"] > 0
+    assert g.graph["bounds_cuts"] == sum(d["bounds_cut"] for _, d in search_nodes(g))
     for n, d in search_nodes(g):
         here = Position.from_string(d["position"])
         kids = list(g.successors(n))
@@ -114,6 +115,8 @@ def test_every_traced_node_is_consistent(game):
             assert set(d["pruned"].split()) | searched == {str(m) for m in here.legal_moves()}
         if d["tt_hit"]:
             assert not kids and d["n_searched"] == 0
+        if d["bounds_cut"]:         # answered by the bounds alone: no move searched
+            assert d["cutoff"] and not kids and not d["tt_hit"] and not d["leaf"] and d["n_moves"] > 0
         for c in kids:              # a legal successor of its parent, by the edge's move
             move = g.edges[n, c]["move"]
             assert move in {str(m) for m in here.legal_moves()}
@@ -152,8 +155,8 @@ def test_the_documented_three_player_search():
     """docs/trees.md's example."""
     three = Position.from_string("7d2c/3c4c/RbAs 4s3s -/-/- - 0/0/0 0 2 - players=3")
     s = to_networkx(three, mode="search")
-    assert (s.graph["value"], s.graph["search_nodes"], s.graph["passes"]) == (2, 37, 7)
-    assert (s.nodes["n1"]["root_team"], s.nodes["n1"]["value"], s.nodes["n1"]["bound"]) == (True, 2, "lower")
+    assert (s.graph["value"], s.graph["search_nodes"], s.graph["passes"]) == (2, 33, 9)
+    assert (s.nodes["n1"]["root_team"], s.nodes["n1"]["value"], s.nodes["n1"]["bound"]) == (True, 0, "lower")
     assert s.graph["value"] == solve(three).value
 
 
