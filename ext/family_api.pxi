@@ -402,6 +402,67 @@ cdef class FamilySearcher:
             free(evaluations)
 
 
+    def trace(self, object pos, int want=0, int max_events=100000):
+        """Search one family position exactly under objective "value" (the margin with two
+        sides, the paranoid value with more) recording every event, as Searcher.trace does;
+        returns (events, result) in its format. Node values and windows are the mover's team's
+        (its side's with two sides; in paranoid the root's side or its opponents). Max^n is not
+        traced. ValueError if the search needs more than `max_events` events."""
+        cdef FTrace* ft
+        cdef FState s
+        cdef FGame g
+        cdef FRootResult FR
+        cdef int status, i
+        cdef TraceEvent* e
+        cdef FSearch* F = &self.F
+        if max_events < 1:
+            raise ValueError("max_events must be positive")
+        load_family(pos, &s, &g)
+        ft = <FTrace*>calloc(1, sizeof(FTrace))
+        if ft == NULL:
+            raise MemoryError("cannot allocate the trace")
+        memset(&FR, 0, sizeof(FRootResult))
+        ft.t.events = <TraceEvent*>malloc(max_events * sizeof(TraceEvent))
+        ft.t.capacity = max_events
+        names = ("pass", "enter", "tt", "leaf", "exit")
+        try:
+            if ft.t.events == NULL:
+                raise MemoryError("cannot allocate the trace")
+            F.S.trace = &ft.t
+            F.S.max_nodes = 0
+            F.S.deadline = 0.0
+            F.S.abort = 0
+            F.S.check_signals = True
+            f_search_set_game(F, &g, F_TWO if g.nsides == 2 else F_PARANOID, s.to_move)
+            F.horizon_left = 0
+            F.scale = 1
+            F.evaluations = 0
+            F.S.nodes = 0
+            status = f_root_search(F, &s, want, &FR)
+            if status != 0:
+                raise MemoryError("out of memory during the search")
+            if FR.R.stop == STOP_INTERRUPT:
+                raise KeyboardInterrupt
+            if ft.t.overflow:
+                raise ValueError(f"the search needs more than {max_events} trace events")
+            events = []
+            for i in range(ft.t.count):
+                e = ft.t.events + i
+                if e.kind == EVENT_PASS or e.kind == EVENT_ENTER:
+                    events.append((names[e.kind], e.depth, e.a, e.b, e.move))
+                elif e.kind == EVENT_EXIT:
+                    events.append((names[e.kind], e.depth, e.a, e.n_moves, e.n_searched))
+                elif e.kind == EVENT_TABLE:
+                    events.append((names[e.kind], e.depth, e.a, e.b))
+                else:
+                    events.append((names[e.kind], e.depth, e.a))
+            return events, self._convert(&FR, &g, "value", 0, 0)
+        finally:
+            F.S.trace = NULL
+            result_free(&FR.R)
+            free(ft.t.events)
+            free(ft)
+
 def family_evaluate(object state, object root_seat=None):
     """The horizon search's static evaluation of a family position (family_eval.pxi): every
     side's expected round points (scopas made not included) and the value the "value" search

@@ -8,6 +8,7 @@ cdef inline bint f_achieves(FSearch* F, const FState* s, uint64_t move, int valu
     cdef int r = f_apply_move(&child, &F.game, move) * F.scale
     if F.mode != F_TWO:
         r = 0
+    if F.S.trace != NULL: f_trace_child_pass(F, s, &child, r, value - 1, value, move)
     return f_child_value(F, s, &child, r, value - 1, value, 1) >= value
 
 
@@ -40,7 +41,8 @@ cdef int f_root_value(FSearch* F, const FState* root, int want, FRootResult* FR)
     if f_round_over(root):
         lower = upper = value = f_leaf(F, root)
     elif want & FULL_WINDOW:
-        value = f_alphabeta(F, root, -VALUE_INF, VALUE_INF, 0)
+        trace_pass(S.trace, 0, 0, -VALUE_INF, VALUE_INF, 0)
+        value = f_node(F, root, -VALUE_INF, VALUE_INF, 0)
         lower = upper = value
         if S.stop:
             lower = -VALUE_INF
@@ -64,6 +66,7 @@ cdef int f_root_value(FSearch* F, const FState* root, int want, FRootResult* FR)
             if f_round_over(&child):
                 lower = upper = f_leaf(F, &child)
             else:
+                S.trace_depth = 1; S.trace_move = R.moves[i]
                 f_mtdf(F, &child, value - r if same else r - value, &lower, &upper)
             if same:
                 R.move_lower[i] = r + lower + offset if lower > -VALUE_INF else -VALUE_INF
@@ -96,6 +99,7 @@ cdef int f_root_value(FSearch* F, const FState* root, int want, FRootResult* FR)
         node = root[0]
         while not f_round_over(&node) and not f_at_horizon(F, &node) and R.pv_len < MAX_PV and not S.stop:
             moves = F.moves           # level 0 is free: the tests search from level 1
+            S.trace_depth = R.pv_len
             n = f_generate_moves(&node, F.game.rules, moves)
             f_order_moves(&node, &F.game, moves, n, 0)
             found = -1
@@ -233,6 +237,7 @@ cdef int f_root_search(FSearch* F, const FState* root, int want, FRootResult* FR
     table_new_search(&S.table)
     memset(F.killer, 0, sizeof(F.killer))
     memset(F.history, 0, sizeof(F.history))
+    S.trace_depth = 0; S.trace_move = 0
     R.n_moves = f_generate_moves(root, F.game.rules, F.moves) if not f_round_over(root) else 0
     R.moves = <uint64_t*>malloc(R.n_moves * sizeof(uint64_t) + 1)
     if R.moves == NULL:

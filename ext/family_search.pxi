@@ -262,8 +262,8 @@ cdef inline int f_child_value(FSearch* F, const FState* s, const FState* child, 
                               int alpha, int beta, int ply) noexcept nogil:
     """The child's value seen from s's seat: the same team keeps the sign."""
     if F.team[child.to_move] == F.team[s.to_move]:
-        return r + f_alphabeta(F, child, alpha - r, beta - r, ply)
-    return r - f_alphabeta(F, child, r - beta, r - alpha, ply)
+        return r + f_node(F, child, alpha - r, beta - r, ply)
+    return r - f_node(F, child, r - beta, r - alpha, ply)
 
 
 cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) noexcept nogil:
@@ -296,6 +296,7 @@ cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) 
     if use_table:
         key = f_position_key(F, s)
         if table_probe(&S.table, key, &lower, &upper, &table_move):
+            if S.trace != NULL and (lower >= beta or upper <= alpha): trace_event(S.trace, EVENT_TABLE, ply, lower, upper, table_move, 0, 0)
             if lower >= beta:
                 return lower
             if upper <= alpha:
@@ -318,6 +319,7 @@ cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) 
         r = f_apply_move(&child, &F.game, moves[i]) * F.scale
         if F.mode != F_TWO:
             r = 0                       # paranoid values are absolute: scopas are in the state
+        if S.trace != NULL: S.trace.next_move = moves[i]
         v = f_child_value(F, s, &child, r, a, beta, ply + 1)
         if S.stop:
             return 0
@@ -344,7 +346,8 @@ cdef int f_mtdf(FSearch* F, const FState* s, int guess, int* lower, int* upper) 
     upper[0] = VALUE_INF
     while lower[0] < upper[0]:
         beta = g + 1 if g == lower[0] else g
-        v = f_alphabeta(F, s, beta - 1, beta, 0)
+        trace_pass(F.S.trace, F.S.trace_depth, 0, beta - 1, beta, F.S.trace_move)
+        v = f_node(F, s, beta - 1, beta, 0)
         if F.S.stop:
             break
         if v < beta:

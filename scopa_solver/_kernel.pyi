@@ -260,6 +260,11 @@ class FamilySearcher:
         """As Searcher.search_many, under `objective` ("value" or "maxn"; ValueError otherwise);
         `horizon` > 0 plies: scored statically there unless the round ends sooner (exact)."""
 
+    def trace(self, pos: FamilyPosition, want: int = 0,
+              max_events: int = 100000) -> tuple[list[tuple], FamilyResult]:
+        """As Searcher.trace, for the exact search under objective "value" (the margin with two
+        sides, the paranoid value with more); values and windows are the mover's team's."""
+
     def request_stop(self) -> None:
         """Ask a search running in another thread to stop; it raises KeyboardInterrupt there."""
 

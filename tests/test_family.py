@@ -426,8 +426,8 @@ def test_trees_of_two_sided_family_games_agree_with_analyze():
                 side = rules.sides[data["to_move"]]
                 assert data["value_p0"] == (data["value"] if side == rules.sides[0] else -data["value"])
     three = Position.new_round(seed=3, rules=Rules(players=3))
-    with pytest.raises(ScopaError, match="family kernel does not record its search"):
-        to_networkx(three, mode="search")     # three or more sides: tests/test_family_trees.py
+    with pytest.raises(ScopaError, match="not objective='maxn'"):
+        to_networkx(three, mode="search", objective="maxn")     # max^n is not traced
 
 
 def test_optional_capture_lay_down_text_reads_back():

@@ -165,8 +165,8 @@ def test_two_sided_family_trees_keep_the_two_player_attributes():
 
 def test_refusals_are_clear():
     pos = late(Rules(players=3), 1, 6)
-    with pytest.raises(ScopaError, match="family kernel does not record its search"):
-        to_networkx(pos, mode="search")
+    with pytest.raises(ScopaError, match="not objective='maxn'"):
+        to_networkx(pos, mode="search", objective="maxn")
     with pytest.raises(ScopaError, match="objective must be"):
         to_networkx(pos, objective="best")
     two = Position(hands=("7d 2c", "3b 4c"), table="3s 4s", dealer=1)

@@ -550,7 +550,7 @@ def to_networkx(position: Position, *, depth: Optional[int] = None, max_nodes: i
 
     `objective`: "value" (the margin with two sides; with three or more the paranoid value of
     the root's side at every node) or "maxn" (every node's `points` per side on its max^n line);
-    the family games are drawn in the minimax and pv modes, "search" is the two-player kernel's.
+    mode="search" traces the value's search only (with three or more sides, the paranoid one).
 
     Attributes are documented in the module docstring and docs/trees.md."""
     check_position(position)
@@ -561,12 +561,10 @@ def to_networkx(position: Position, *, depth: Optional[int] = None, max_nodes: i
         raise ScopaError(f"mode must be one of {', '.join(MODES)}, not {excerpt(mode)}")
     if not isinstance(objective, str) or objective not in kernel.OBJECTIVES:
         raise ScopaError(f"objective must be 'value' or 'maxn', not {excerpt(objective)}")
-    if mode == "search" and position.rules.is_family:
-        # the family kernel records no trace yet (ext/family_search.pxi): refused, not imitated
-        raise ScopaError("mode='search' draws the two-player kernel's search; the family kernel "
-                         "does not record its search yet: use mode='minimax' or 'pv'")
     if mode == "search" and objective != "value":
-        raise ScopaError("mode='search' traces the two-player search of the margin, not objective='maxn'")
+        # the max^n search is not traced (ext/family_trace.pxi): refused, not imitated
+        raise ScopaError("mode='search' traces the search of the value (the margin, or the paranoid value "
+                         "with three or more sides), not objective='maxn': use mode='minimax' or 'pv'")
     try:
         if mode == "search":
             if merge_transpositions:

@@ -5,6 +5,10 @@ The trace is held in memory, so a search is traced only up to `TRACE_NODE_CAP` n
 tracing, the same search runs untraced with that node limit (a fraction of a second), which
 names the search's size, so that a search too large fails at once and the trace's buffer is
 exactly as large as it needs to be.
+
+The family games' search is traced by the family kernel (ext/family_trace.pxi) in the same
+events: the value's search (the margin with two sides, the paranoid value with more), each node's
+values for its mover's team; max^n is not traced.
 """
 from __future__ import annotations
 
@@ -23,9 +27,10 @@ EVENTS_PER_NODE = 4         # a node makes at most 3 events (enter, tt or leaf, 
 TRACE_NODE_CAP = 500_000    # searched nodes traced at most: 2,000,000 events of 24 bytes
 
 
-def _fresh_searcher(tt_mb: Optional[float]) -> "kernel.Searcher":
-    """A searcher with an empty table of its own (so the node count is reproducible)."""
-    searcher = kernel.new_searcher(tt_mb)
+def _fresh_searcher(tt_mb: Optional[float], family: bool = False) -> "kernel.Searcher | kernel.FamilySearcher":
+    """A searcher with an empty table of its own (so the node count is reproducible); the family
+    kernel's for the family games."""
+    searcher = kernel.new_searcher(tt_mb, family)
     if searcher.tt_mb == 0:
         searcher.set_table(False)
     return searcher
@@ -35,7 +40,7 @@ def search_size(position: Position, want: int, tt_mb: Optional[float] = None) ->
     """The nodes the search `want` of `position` visits on a fresh table, or None when it visits
     more than `TRACE_NODE_CAP` (the search is stopped there: a fraction of a second)."""
     state = check_position(position).kernel_state()
-    result = _fresh_searcher(tt_mb).search(state, want, max_nodes=TRACE_NODE_CAP)
+    result = _fresh_searcher(tt_mb, position.rules.is_family).search(state, want, max_nodes=TRACE_NODE_CAP)
     return None if result.stop else result.nodes
 
 
@@ -50,7 +55,8 @@ def trace_search(position: Position, want: int, tt_mb: Optional[float] = None,
         raise TreeTooLargeError(
             f"the search visits more than {TRACE_NODE_CAP:,} nodes: too many to trace; "
             "trace a position nearer the end of the round")
-    return _fresh_searcher(tt_mb).trace(position.kernel_state(), want, EVENTS_PER_NODE * nodes + 64)
+    searcher = _fresh_searcher(tt_mb, position.rules.is_family)
+    return searcher.trace(position.kernel_state(), want, EVENTS_PER_NODE * nodes + 64)
 
 
 def search_tree(position: Position, *, depth: Optional[int] = None, max_nodes: int = 10_000,
@@ -75,6 +81,16 @@ def search_tree(position: Position, *, depth: Optional[int] = None, max_nodes: i
                         search=search, full_window=full_window, progress=progress)
 
 
+
+
+def _traced_move(packed: int, parent: Optional[Position]) -> Optional[Move]:
+    """The move of an event, None for none. A packed 0 is also the lay-down of card 0 (the ace of
+    coins): a move when the parent has it."""
+    if packed:
+        return Move.from_packed(packed)
+    if parent is not None and any(m.packed == 0 for m in parent.legal_moves()):
+        return Move.from_packed(0)
+    return None
 
 
 def _bound_kind(value: int, alpha: int, beta: int) -> str:
@@ -110,24 +126,36 @@ def search_graph(position: Position, events: Sequence[tuple], raw: Any, *,
                    to_move=position.to_move, depth=-1 if depth is None else depth,
                    merge_transpositions=False, truncated=False, search=search,
                    full_window=full_window, search_nodes=raw.nodes, complete=complete)
+    rules = position.rules
+    sides = rules.sides
+    root_side = sides[position.to_move]
+    paranoid = rules.side_count > 2
+    if rules.is_family:
+        g.graph.update(objective="value", players=rules.players, sides=rules.side_count, root_side=root_side)
     lower, upper = raw.lower, raw.upper
     if complete and lower is not None and lower == upper:
-        g.graph.update(value=int(lower), value_p0=int(lower) if position.to_move == 0 else -int(lower))
+        g.graph["value"] = int(lower)
+        if not paranoid:        # two sides: the margin for player 0 too
+            g.graph["value_p0"] = int(lower) if root_side == sides[0] else -int(lower)
     if pv_moves:
         g.graph["pv"] = " ".join(map(str, pv_moves))
     g.add_node("root", kind="root", position=position.to_string(), to_move=position.to_move,
                depth=0, terminal=position.is_round_over(), truncated=False)
+    if rules.is_family:
+        g.nodes["root"]["side"] = root_side
 
     stack: list[dict] = []          # the open visited nodes, innermost last
     pas: Optional[dict] = None      # the current pass
     order = shown = passes = tests = 0
     full = False
     counts = dict(tt_hits=0, cutoffs=0, leaves=0)
+    if rules.is_family:
+        counts["bounds_cuts"] = 0
 
     def start_pass(ply: int, alpha: int, beta: int, packed: int) -> dict:
         nonlocal passes, tests
         passes += 1
-        move = Move.from_packed(packed) if packed else None
+        move = _traced_move(packed, bases[ply - 1] if 0 < ply <= len(bases) else None)
         if move is None:
             base = bases[ply] if ply < len(bases) else None
             kind = "zero window" if beta - alpha == 1 else "full window"
@@ -179,7 +207,7 @@ def search_graph(position: Position, events: Sequence[tuple], raw: Any, *,
                     top = stack[-1] if stack else None
                     parent = top["id"] if top else None
                     parent_pos = top["pos"] if top else None
-                    move = Move.from_packed(packed) if packed else None
+                    move = _traced_move(packed, parent_pos)
                     pos, scopa = None, False
                     if move is not None and parent_pos is not None:
                         try:
@@ -210,6 +238,10 @@ def search_graph(position: Position, events: Sequence[tuple], raw: Any, *,
                                position=pos.to_string() if pos is not None else "",
                                to_move=pos.to_move if pos is not None else -1, pass_index=passes,
                                tt_hit=False, leaf=False, cutoff=False, truncated=False, hidden=0)
+                    if rules.is_family:     # the values are the mover's team's (see docs/trees.md)
+                        g.nodes[nid]["side"] = sides[pos.to_move] if pos is not None else -1
+                        if paranoid:
+                            g.nodes[nid]["root_team"] = pos is not None and sides[pos.to_move] == root_side
                     attrs: dict = dict(order=len(stack[-1]["searched"]) if stack else 1)
                     if move is not None:
                         attrs.update(move_attributes(move, parent_pos.to_move if parent_pos is not None else -1,
@@ -235,6 +267,10 @@ def search_graph(position: Position, events: Sequence[tuple], raw: Any, *,
                     stack[-1]["subtree"] += node["subtree"]
                 cut = n_searched < n_moves and node["tt"] is None and not node["leaf"]
                 counts["cutoffs"] += cut
+                # the family kernel answers some nodes by its bounds alone (family_bounds.pxi)
+                bounds_cut = rules.is_family and cut and n_searched == 0
+                if bounds_cut:
+                    counts["bounds_cuts"] += 1
                 if node["visible"]:
                     data = g.nodes[node["id"]]
                     pruned = []
@@ -246,6 +282,8 @@ def search_graph(position: Position, events: Sequence[tuple], raw: Any, *,
                                 n_moves=n_moves, n_searched=n_searched, cutoff=cut,
                                 pruned=" ".join(map(str, pruned)), leaf=node["leaf"],
                                 tt_hit=node["tt"] is not None, subtree_nodes=node["subtree"])
+                    if rules.is_family:
+                        data["bounds_cut"] = bounds_cut
                     if node["tt"] is not None:
                         data.update(tt_lower=int(node["tt"][0]), tt_upper=int(node["tt"][1]))
                 if not stack and pas is not None and pas["id"] in g:

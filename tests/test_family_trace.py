@@ -1,0 +1,173 @@
+"""The family search as it ran (`to_networkx(mode="search")`, ext/family_trace.pxi): for two
+sides (partnerships, scientifico) and three (paranoid), the traced graph has exactly the nodes the
+untraced search counts, the value `solve` gives, every node a legal successor of its parent, and
+every node's value and bound agreeing with the exact (minimax) value of its position."""
+from __future__ import annotations
+
+import random
+
+import networkx as nx
+import pytest
+
+from scopa_solver import Position, Rules, ScopaError, TreeTooLargeError, solve, to_networkx
+from scopa_solver import _kernel
+from scopa_solver import kernel as kernel_module
+from scopa_solver.cli import main
+from scopa_solver.kernel import FULL_WINDOW, WANT_ALL, WANT_BEST, WANT_PV
+
+GAMES = {
+    "partnerships": Rules(players=4, partnerships=True),
+    "scientifico": Rules(players=4, game="scientifico"),
+    "three": Rules(players=3),
+}
+WANTS = {"solve": WANT_BEST | WANT_PV, "value": 0, "analyze": WANT_ALL}
+
+
+def late(rules: Rules, seed: int, cards_left: int) -> Position:
+    """A position reached by random play from a seeded round start, with at most `cards_left`
+    cards still in the hands and the stock."""
+    pos = Position.new_round(seed=seed, rules=rules)
+    rng = random.Random(seed)
+    while sum(pos.hand_sizes()) + len(pos.stock) > cards_left:
+        pos = pos.play(rng.choice(pos.legal_moves()))
+    return pos
+
+
+def search_nodes(g: nx.DiGraph) -> list[tuple[str, dict]]:
+    return [(n, d) for n, d in g.nodes(data=True) if d["kind"] == "node"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("search,full_window", [("solve", False), ("solve", True), ("value", False),
+                                                ("analyze", False)])
+def test_traced_nodes_are_the_searchs_nodes(game, search, full_window):
+    for seed in (1, 2):
+        pos = late(GAMES[game], seed, 12 if game != "three" else 10)
+        g = to_networkx(pos, mode="search", tt_mb=1, search=search, full_window=full_window,
+                        max_nodes=100_000)
+        want = WANTS[search] | (FULL_WINDOW if full_window else 0)
+        raw = _kernel.FamilySearcher(1.0).search(pos.kernel_state(), want)
+        nodes = search_nodes(g)
+        assert len(nodes) == g.graph["search_nodes"] == g.graph["traced_nodes"] == raw.nodes
+        assert sorted(d["order"] for _, d in nodes) == list(range(1, raw.nodes + 1))
+        assert sum(d["nodes"] for _, d in g.nodes(data=True) if d["kind"] == "pass") == raw.nodes
+        assert g.graph["value"] == solve(pos).value == raw.lower == raw.upper
+        assert nx.is_tree(g) and g.graph["complete"]
+        rules = pos.rules
+        assert g.graph["players"] == rules.players and g.graph["sides"] == rules.side_count
+        assert g.graph["root_side"] == rules.sides[pos.to_move] and g.graph["objective"] == "value"
+        assert ("value_p0" in g.graph) == (rules.side_count == 2)
+        if search == "solve":       # the public solve on cleared tables counts the same nodes
+            kernel_module.clear_tables()
+            result = solve(pos, tt_mb=1, full_window=full_window)
+            assert result.nodes == raw.nodes
+            assert g.graph["pv"] == " ".join(map(str, result.pv))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_tracing_changes_nothing_in_the_search(game):
+    """The same searcher traced and untraced, in turns: the same values, nodes, moves and pv."""
+    searcher = _kernel.FamilySearcher(1.0)
+    for seed in range(3):
+        state = late(GAMES[game], seed, 12).kernel_state()
+        for want in (0, WANT_BEST | WANT_PV, WANT_ALL, WANT_BEST | FULL_WINDOW):
+            searcher.clear()
+            plain = searcher.search(state, want)
+            searcher.clear()
+            events, traced = searcher.trace(state, want, 10 ** 6)
+            assert (traced.lower, traced.upper, traced.nodes, traced.pv, traced.best, traced.move_bounds,
+                    traced.points, traced.end) == (plain.lower, plain.upper, plain.nodes, plain.pv,
+                                                   plain.best, plain.move_bounds, plain.points, plain.end)
+            assert sum(1 for e in events if e[0] == "enter") == plain.nodes
+            assert sum(1 for e in events if e[0] == "exit") == plain.nodes
+    with pytest.raises(ValueError, match="more than 5 trace events"):
+        searcher.trace(late(GAMES[game], 0, 12).kernel_state(), 0, 5)
+
+
+def _offset(pos: Position) -> int:
+    """Two sides: the scopas already made, the mover's side minus the other (the kernel's values
+    are the points still to come)."""
+    sides = pos.rules.sides
+    return sum(s if sides[p] == sides[pos.to_move] else -s for p, s in enumerate(pos.scopas))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_traced_node_is_consistent(game):
+    pos = late(GAMES[game], 3, 8)
+    g = to_networkx(pos, mode="search", tt_mb=1, max_nodes=100_000)
+    exact = {d["position"]: d["value"] for _, d in to_networkx(pos, max_nodes=100_000).nodes(data=True)}
+    rules, paranoid = pos.rules, pos.rules.side_count > 2
+    root_side = rules.sides[pos.to_move]
+    assert g.graph["cutoffs"] > 0
+    assert g.graph["bounds_cuts"] == sum(d["bounds_cut"] for _, d in search_nodes(g))
+    for n, d in search_nodes(g):
+        here = Position.from_string(d["position"])
+        kids = list(g.successors(n))
+        assert d["side"] == rules.sides[here.to_move] and d["to_move"] == here.to_move
+        assert ("root_team" in d) == paranoid
+        assert len(kids) == d["n_searched"] or d["leaf"]
+        assert d["n_moves"] == len(here.legal_moves())
+        assert d["subtree_nodes"] == 1 + sum(g.nodes[c]["subtree_nodes"] for c in kids)
+        assert d["bound"] == ("exact" if d["leaf"] or d["alpha"] < d["value"] < d["beta"]
+                              else "lower" if d["value"] >= d["beta"] else "upper")
+        if d["cutoff"]:
+            searched = {g.edges[n, c]["move"] for c in kids}
+            assert set(d["pruned"].split()) | searched == {str(m) for m in here.legal_moves()}
+        if d["tt_hit"]:
+            assert not kids and d["n_searched"] == 0
+        if d["bounds_cut"]:         # answered by the bounds alone: no move searched
+            assert d["cutoff"] and not kids and not d["tt_hit"] and not d["leaf"] and d["n_moves"] > 0
+        for c in kids:              # a legal successor of its parent, by the edge's move
+            move = g.edges[n, c]["move"]
+            assert move in {str(m) for m in here.legal_moves()}
+            assert here.play(move).to_string() == g.nodes[c]["position"]
+        if d["leaf"]:               # the end of the round, or the last card scored without children
+            assert here.is_round_over() or (not here.stock and sum(here.hand_sizes()) == 1)
+        # the value against the exact one, in the mover's team's view: two sides the margin less
+        # the scopas made; three or more the root side's paranoid value, negated for its opponents
+        if paranoid:
+            sign = 1 if d["root_team"] else -1
+            assert d["root_team"] == (rules.sides[here.to_move] == root_side)
+            true = sign * exact[d["position"]]
+        else:
+            true = exact[d["position"]] - _offset(here)
+        if d["bound"] == "exact":
+            assert d["value"] == true
+        elif d["bound"] == "lower":
+            assert true >= d["value"]
+        else:
+            assert true <= d["value"]
+
+
+def test_max_n_is_refused_and_the_cli_draws_the_family_search(capsys, tmp_path):
+    pos = late(GAMES["three"], 1, 6)
+    with pytest.raises(ScopaError, match="not objective='maxn'"):
+        to_networkx(pos, mode="search", objective="maxn")
+    line = late(GAMES["partnerships"], 1, 8).to_string()
+    assert main(["tree", line, "--mode", "search", "--tt-mb", "1"]) == 0
+    assert "pass" in capsys.readouterr().out
+    out = tmp_path / "search.graphml"
+    assert main(["tree", pos.to_string(), "--mode", "search", "-o", str(out)]) == 0
+    assert out.exists() and "root_team" in out.read_text()
+
+
+def test_the_documented_three_player_search():
+    """docs/trees.md's example."""
+    three = Position.from_string("7d2c/3c4c/RbAs 4s3s -/-/- - 0/0/0 0 2 - players=3")
+    s = to_networkx(three, mode="search")
+    assert (s.graph["value"], s.graph["search_nodes"], s.graph["passes"]) == (2, 33, 9)
+    assert (s.nodes["n1"]["root_team"], s.nodes["n1"]["value"], s.nodes["n1"]["bound"]) == (True, 0, "lower")
+    assert s.graph["value"] == solve(three).value
+
+
+def test_family_search_depth_and_size_limits():
+    pos = late(GAMES["partnerships"], 2, 12)
+    full = to_networkx(pos, mode="search", tt_mb=1, max_nodes=100_000)
+    g = to_networkx(pos, mode="search", tt_mb=1, depth=2)
+    shown = [d for _, d in search_nodes(g)]
+    assert shown and all(d["depth"] <= 2 for d in shown)
+    assert g.graph["search_nodes"] == full.graph["search_nodes"]
+    with pytest.raises(TreeTooLargeError, match=f"{full.graph['search_nodes']:,} nodes.*max_nodes=50"):
+        to_networkx(pos, mode="search", tt_mb=1, max_nodes=50)
+    t = to_networkx(pos, mode="search", tt_mb=1, max_nodes=50, truncate=True)
+    assert t.graph["truncated"] and len(search_nodes(t)) == 50
