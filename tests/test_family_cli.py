@@ -148,23 +148,6 @@ def test_bad_family_input_is_one_line_exit_2(capsys, argv, message):
     assert err.count("\n") == 1 and "Traceback" not in err and "internal error" not in err
 
 
-def _family_views() -> bool:
-    try:
-        Position.new_round(seed=1, rules=Rules(players=3)).view(0)
-    except ValueError:
-        return False
-    return True
-
-
-@pytest.mark.skipif(_family_views(), reason="the views of the family games are in: these commands play them")
-@pytest.mark.parametrize("argv", [["suggest", "--rules", "players=3"],
-                                  ["arena", "greedy", "random", "--rounds", "1", "--rules", "players=4"]])
-def test_commands_that_need_family_views_refuse_in_one_line(capsys, argv):
-    code, out, err = run(capsys, *argv)
-    assert code == 2 and err.startswith("scopa-solver: error: ") and err.count("\n") == 1
-    assert "family" in err and "internal error" not in err
-
-
 def test_bench_family_rows_of_a_game(capsys):
     data = run_json(capsys, "bench", "family", "--quick", "--positions", "2", "--rules", "players=3")
     rows = data["family"]

@@ -460,19 +460,9 @@ def test_a_side_of_partners_one_bot_per_seat(monkeypatch) -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# the package's bots, once they play the family (the views branch): skipped until then
+# the package's bots in the family arena
 # --------------------------------------------------------------------------------------------
 
-def family_bots_ready() -> bool:
-    from scopa_solver import GreedyBot, ViewError
-    try:
-        GreedyBot()(Position.new_round(seed=1, rules=Rules(players=4)))
-    except ViewError:
-        return False
-    return True
-
-
-@pytest.mark.skipif(not family_bots_ready(), reason="the bots play the family games once the views work is merged")
 def test_the_packages_bots_in_the_family_arena() -> None:
     from scopa_solver import GreedyBot, PIMCBot, RandomBot
     two = arena(GreedyBot(), RandomBot(seed=1), rounds=20, seed=1, rules=Rules(players=4), progress=False)

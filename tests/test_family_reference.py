@@ -264,9 +264,7 @@ def test_two_players_agree_with_the_two_player_reference(rules: FamRules) -> Non
 # The package's family engine against the reference
 # --------------------------------------------------------------------------------------------
 
-kernel = pytest.importorskip("scopa_solver.kernel")
-needs_family = pytest.mark.skipif(not hasattr(kernel, "family_legal_moves"),
-                                  reason="the family kernel is not there yet")
+from scopa_solver import kernel  # noqa: E402
 
 GAMES = {
     "2p": FamRules(players=2),
@@ -391,13 +389,11 @@ def rounds_agree(name: str, rounds: int, seed: int) -> None:
     assert positions == rounds * (41 - rules.table_size())
 
 
-@needs_family
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_moves_plays_and_scores_agree(name: str) -> None:
     rounds_agree(name, 10, seed=1)
 
 
-@needs_family
 @pytest.mark.slow
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_moves_plays_and_scores_agree_slow(name: str) -> None:
@@ -426,7 +422,6 @@ def last_sweeps(name: str, count: int, seed: int) -> list:
     return made
 
 
-@needs_family
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_the_last_play_sweep(name: str) -> None:
     rules = GAMES[name]
@@ -471,7 +466,6 @@ def scores_agree(name: str, count: int, seed: int) -> None:
     assert ties > 0          # shared tops and disqualified primiera are reached
 
 
-@needs_family
 @pytest.mark.parametrize("name", ["2p", "3p", "4p", "4p-alone-aces", "6p", "6p-alone-zero", "scopone"])
 def test_score_lists_have_one_entry_per_side(name: str) -> None:
     rules = GAMES[name]
@@ -481,13 +475,11 @@ def test_score_lists_have_one_entry_per_side(name: str) -> None:
         assert len(got[key]) == rules.side_count(), (key, got[key])
 
 
-@needs_family
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_scores_agree_on_random_piles(name: str) -> None:
     scores_agree(name, 400, seed=1)
 
 
-@needs_family
 @pytest.mark.slow
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_scores_agree_on_random_piles_slow(name: str) -> None:
@@ -523,13 +515,11 @@ def small_plays(name: str) -> tuple:
     return (3, 4, 5, 6) if GAMES[name].optional_capture else (4, 5, 6, 7, 8)
 
 
-@needs_family
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_values_agree_on_round_ends(name: str) -> None:
     values_agree(name, 12, seed=1, plays=small_plays(name))
 
 
-@needs_family
 @pytest.mark.slow
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_values_agree_on_round_ends_slow(name: str) -> None:
@@ -554,14 +544,12 @@ def last_deal(name: str) -> int:
     return 3 * rules.players if rules.game == "scopa" else 8
 
 
-@needs_family
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_maxn_agrees_on_the_last_plays(name: str) -> None:
     full = last_deal(name)
     maxn_agrees(name, 10, seed=1, plays=tuple(p for p in small_plays(name) if p <= full))
 
 
-@needs_family
 @pytest.mark.slow
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_maxn_agrees_on_the_last_deal_slow(name: str) -> None:
@@ -619,13 +607,11 @@ def positions_agree(name: str, rounds: int, seed: int) -> None:
             (want["carte"], want["denari"], want["settebello"], want["primiera_winner"]), s.show()
 
 
-@needs_family
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_package_positions_agree(name: str) -> None:
     positions_agree(name, 3, seed=1)
 
 
-@needs_family
 @pytest.mark.slow
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_package_positions_agree_slow(name: str) -> None:
@@ -637,7 +623,6 @@ def package_position(s: FamState):
     return Position.from_kernel_state(to_kernel(s), package_rules(s.rules))
 
 
-@needs_family
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_solve_agrees(name: str) -> None:
     from scopa_solver import solve
@@ -655,7 +640,6 @@ def test_solve_agrees(name: str) -> None:
         assert move_texts(result.best_moves[:1]) == {move}, s.show()
 
 
-@needs_family
 @pytest.mark.parametrize("name", ["3p", "6p", "scopone", "scientifico"])
 def test_redeal_rule_agrees(name: str) -> None:
     from scopa_solver import Card, Position
