@@ -165,7 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--time-limit", type=time_limit_arg, default=None, help="seconds")
     p.add_argument("--max-nodes", type=max_nodes_arg, default=None,
                    help="node budget of one world (family games: a world over it is searched to a horizon; "
-                        "default 250,000 there; two players: none, a world over it is an error)")
+                        "default 1,000,000 there; two players: none, a world over it is an error)")
 
     p = _common(sub.add_parser("bench", help="run the benchmark suites and print their tables"), position=False)
     p.add_argument("suite", nargs="?", choices=("search", "movegen", "pimc", "family", "all"), default="all",

@@ -48,17 +48,15 @@ EXACT_LIMIT = 2000
 """`suggest` enumerates every world when there are at most this many (the start of the
 last-but-one deal has at most 84 x 20 = 1,680)."""
 
-FAMILY_WORLD_NODES = 250_000
+FAMILY_WORLD_NODES = 1_000_000
 """The node budget of one world's search in the family games (`suggest`'s default `max_nodes`
 there). The first world is searched to a horizon, deeper and deeper (4, 8, 12, ... plies), until
 the search is exact or the budget is spent, on a fresh table so that the depth reached is the
 same on every run; every world is then searched to that horizon (exact if the first was).
-Measured (docs/imperfect.md): solved
-exactly at the first play, a 3-player or a 4- or 6-player partnership Scopa world takes 0.3 to
-1 million nodes, 4 or 6 players each on their own or 3-player Scopa a 15 tens of millions,
-Scopone more, scientifico hours; with this budget a first-play scientifico world is scored at a
-horizon of 8 plies (about 0.3 s), a 3-player one at 24, and every world is exact from the last
-deals on (scientifico from about 5 cards a hand). Raise it for deeper, slower worlds."""
+Measured (docs/imperfect.md, 50 worlds, 2 threads): a first-play
+scientifico or Scopone world is scored at a horizon of 8 plies (about 1 s for the 50), a
+4-player partnership world is mostly exact, a 3- or 6-player one at 24 to 32 plies, and from 5
+cards a hand on every scientifico world is exact (0.8 s). Raise it for deeper, slower worlds."""
 
 _WORLD_SAFETY = 20     # a world may take this many times the budget at the probe's horizon
 _PROBE_TT_MB = 16.0    # the probe's own fresh table: its node counts, hence its horizon, reproducible
