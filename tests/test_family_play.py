@@ -472,3 +472,16 @@ def test_the_packages_bots_in_the_family_arena() -> None:
     assert many.mean_points[0] > max(many.mean_points[1:]), str(many)
     pimc = arena(PIMCBot(worlds=3, threads=1), GreedyBot(), rounds=1, seed=1, rules=Rules(players=4), progress=False)
     assert pimc.decisions == (36, 36) and pimc.rules == Rules(players=4)
+
+
+def test_the_lead_of_one_bot_over_another_is_paired_by_deal() -> None:
+    many = arena(bots=[capture_greedy, first_move, first_move], rounds=4, seed=2,
+                 rules=Rules(players=3), progress=False)
+    lead, (low, high) = many.lead(0, 1)
+    diffs = [row[0] - row[1] for row in many.points]
+    assert lead == pytest.approx(sum(diffs) / len(diffs)) and low <= lead <= high
+    assert lead == pytest.approx(many.mean_points[0] - many.mean_points[1])
+    assert many.lead(1, 2)[0] == pytest.approx(0.0)   # the same deterministic bot in every seat
+    assert "paired by deal" in str(many)
+    with pytest.raises(ScopaError, match="bot numbers"):
+        many.lead(0, 3)

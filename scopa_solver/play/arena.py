@@ -249,6 +249,15 @@ class MultiArenaResult:
         the deals."""
         return tuple(_interval(self._column(self.points, j)) for j in range(len(self.bots)))
 
+    def lead(self, a: int = 0, b: int = 1) -> tuple[float, tuple[float, float]]:
+        """Bot `a`'s points per round less bot `b`'s and its normal 95% confidence interval,
+        paired deal by deal (both played every deal in every seat, so the deal's luck cancels)."""
+        for which in (a, b):
+            if not isinstance(which, int) or not 0 <= which < len(self.bots):
+                raise ScopaError(f"bot numbers are 0 to {len(self.bots) - 1}, not {which!r}")
+        diffs = [row[a] - row[b] for row in self.points]
+        return _mean(diffs), _interval(diffs)
+
     @property
     def match_win_rate(self) -> Optional[tuple[float, ...]]:
         """Each bot's share of the matches won (None when no matches were played)."""
@@ -300,6 +309,10 @@ class MultiArenaResult:
             lines.append(f"  {name}: {self.mean_points[j]:.3f} points per round (95% CI {low:.3f} .. {high:.3f}), "
                          f"rounds won {100 * self.round_wins[j]:.1f}%")
         lines.append(f"  rounds with the highest score shared: {100 * self.round_ties:.1f}%")
+        for j in range(1, len(self.bots)):
+            lead, (low, high) = self.lead(0, j)
+            lines.append(f"  {self.bots[0]} less {self.bots[j]}, paired by deal: {lead:+.3f} a round "
+                         f"(95% CI {low:+.3f} .. {high:+.3f})")
         if self.match_scores:
             rates, cis = self.match_win_rate, self.match_ci95
             lines.append("  matches won (of " + f"{self.seatings * self.matches}): " + ", ".join(
