@@ -434,12 +434,13 @@ async function runReview() {
   $("#review-table tbody").innerHTML = r.decisions.map((d, i) => {
     const h = d.hindsight, f = d.fair;
     const cls = d.mark === "??" ? "blunder" : d.mark === "?" ? "mistake" : "";
-    const best = d.forced ? "(forced)" : (h.best.includes(d.played) ? d.played : h.best[0]);
+    // a decision the hindsight search could not settle in the review's budget says so (the reason on hover)
+    const best = d.forced ? "(forced)" : !h.judged ? "not judged" : (h.best.includes(d.played) ? d.played : h.best[0]);
     const fair = !f || d.forced ? "" : (f.loss < 0.005 ? d.played : f.best);
     return `<tr class="decision ${cls}" data-index="${i}">
       <td class="num">${d.move}</td><td>${esc(d.name)}</td>
       <td class="mono played">${esc(d.played)} <span class="mark">${esc(d.mark)}</span></td>
-      <td class="mono">${esc(best)}</td><td class="num">${h.best_value === null ? "" : (h.best_value > 0 ? "+" : "") + h.best_value}</td>
+      <td class="mono" ${h.judged || d.forced ? "" : `title="${esc(h.reason || "")}"`}>${esc(best)}</td><td class="num">${h.best_value === null ? "" : (h.best_value > 0 ? "+" : "") + h.best_value}</td>
       <td class="num lost">${d.forced ? "" : h.loss || "–"}</td>
       <td class="mono">${esc(fair)}</td><td class="num">${!f || d.forced || f.loss === null ? "" : f.loss < 0.005 ? "–" : f.loss.toFixed(2)}</td></tr>`;
   }).join("");
