@@ -495,6 +495,30 @@ def test_three_players_tree_view_suggestion_play_and_review(browser, base_url):
     browser.set_window_size(1400, 1000)
 
 
+def test_a_scopone_deal_suggestion_says_its_horizon(browser, base_url):
+    """At the first play of Scopone the worlds are searched to a horizon: the page says how far."""
+    start = Position.new_round(seed=2, rules=Rules(players=4, game="scopone"))
+    view = start.view(start.to_move)
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(view.to_string())}")
+    wait(browser, lambda d: board_notation(d) == view.to_string())
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    for field, value in (("worlds", "4"), ("suggest-seed", "1")):
+        box = browser.find_element(By.ID, field)
+        box.clear()
+        box.send_keys(value)
+    browser.find_element(By.ID, "suggest-btn").click()
+    wait(browser, lambda d: len(rows(d, "#suggest-table")) == len(view.legal_moves()))
+    expected = suggest(view, worlds=4, seed=1, progress=False)
+    assert [r.find_element(By.CSS_SELECTOR, ".move").text for r in rows(browser, "#suggest-table")] == \
+        [str(m.move) for m in expected.moves]
+    assert expected.horizon is not None
+    assert f"{expected.exact_worlds} searched to the end, the rest to a horizon of {expected.horizon} plays" \
+        in text(browser, "#suggest-info")
+    for p in range(4):       # the partner's hand is face down too
+        backs = len(browser.find_elements(By.CSS_SELECTOR, f"#hand{p} svg.back"))
+        assert backs == (0 if p == view.player else 9)
+
+
 def test_what_the_server_still_refuses_is_a_message(browser, base_url):
     """A position no deal reaches (a card twice) and a tree too big for its node cap: messages."""
     open_page(browser, f"{base_url}/?pos={urllib.parse.quote('7d7d/3c/Rb 3s4s -/-/- - 0/0/0 0 2 - players=3')}")
