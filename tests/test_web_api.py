@@ -282,19 +282,41 @@ def test_deal_a_game_of_the_family(client):
     assert "dealer" in post(client, "deal", {"rules": "players=3", "dealer": 3}, 422)["error"]
 
 
-def test_family_trees_and_views_answer_or_refuse_readably(client):
-    four = late(Rules(players=4), 3, 8)               # two sides: the tree module draws it
+def test_family_trees_views_and_suggestions(client):
+    four = late(Rules(players=4), 3, 8)               # two sides (teams)
     data = post(client, "tree", {"position": four.to_string(), "max_nodes": 400})
     assert data["svg"].startswith("<svg")
-    three = late(Rules(players=3), 3, 6)               # three sides: drawn once the tree module takes them
-    r = client.post("/api/tree", json={"position": three.to_string()})
-    assert r.status_code in (200, 422), r.text
-    if r.status_code == 422:
-        assert "3 sides" in r.json()["error"]
-    # a player's view of a family position: readable until views of the family land
-    r = client.post("/api/board", json={"position": four.to_string(), "player": 3})
-    assert r.status_code in (200, 422) and ("family" in r.json()["error"] if r.status_code == 422 else True)
+    three = late(Rules(players=3), 3, 6)               # three sides: the paranoid value's tree
+    data = post(client, "tree", {"position": three.to_string()})
+    assert data["svg"].startswith("<svg") and data["nodes"] >= 3 and "</svg>" in data["svg"]
+    # seat 3's view of a four-player position: the other hands (partner's too) are counts only
+    b = post(client, "board", {"position": four.to_string(), "player": 3})
+    view = four.view(3)
+    assert b["kind"] == "view" and b["player"] == 3 and b["notation"] == view.to_string()
+    assert [h["hidden"] for h in b["hands"]] == [n if p != 3 else 0 for p, n in enumerate(view.hand_sizes())]
+    assert [h["cards"] for h in b["hands"]] == [[] if p != 3 else [str(c) for c in iter_cards(view.hand)]
+                                                 for p in range(4)]
+    assert b["stock_cards"] is None and b["stock"] == view.stock_size()
     assert "player" in post(client, "board", {"position": four.to_string(), "player": 4}, 422)["error"]
+    # the suggestion of the seat to move, from the view given as its notation: the package's own
+    seat = four.to_move
+    text = four.view(seat).to_string()
+    data = post(client, "suggest", {"position": text, "worlds": 20, "seed": 7})
+    expected = suggest(four.view(seat), worlds=20, seed=7, progress=False)
+    assert [(m["move"], round(m["mean"], 9)) for m in data["moves"]] == \
+        [(str(m.move), round(m.mean, 9)) for m in expected.moves]
+    assert data["exact_worlds"] == expected.exact_worlds and data["horizon"] == expected.horizon
+    assert data["board"]["player"] == seat and data["seed"] == 7
+
+
+def test_a_big_family_suggestion_reports_its_horizon(client):
+    """At the first play of Scopone a world is searched to a horizon: the answer says so."""
+    start = Position.new_round(seed=2, rules=SCOPONE)
+    data = post(client, "suggest", {"position": start.to_string(), "worlds": 4, "seed": 1})
+    expected = suggest(start.view(start.to_move), worlds=4, seed=1, progress=False)
+    assert [m["move"] for m in data["moves"]] == [str(m.move) for m in expected.moves]
+    assert data["horizon"] == expected.horizon and data["exact_worlds"] == expected.exact_worlds
+    assert data["horizon"] is not None and data["exact_worlds"] < 4
 
 
 def test_compose_builds_the_position_of_its_places(client):
@@ -361,15 +383,29 @@ def test_bad_family_requests(client, path, body, words):
 
 
 @pytest.mark.parametrize("rules", ["players=3", "players=4 game=scopone", "capture=fifteen"])
-def test_a_game_of_the_family_is_played_or_refused_readably(client, rules):
-    """Playing needs views and records of the family games (other issues): until they land the
-    answer is a readable 422; then a game whose board has every seat."""
-    r = client.post("/api/play/new", json={"bot": "random", "seat": 0, "seed": 3, "rules": rules})
-    assert r.status_code in (200, 422), r.text
-    if r.status_code == 422:
-        assert r.json()["type"] in ("ViewError", "RecordError") and "Traceback" not in r.json()["error"]
-    else:
-        assert len(r.json()["board"]["hands"]) == Rules.from_tokens(rules).players
+def test_a_game_of_the_family_is_played_then_reviewed(client, rules):
+    """A round of the family against the random bot, the human's moves picked by the package,
+    then its review: a decision for every move of every seat."""
+    game = Rules.from_tokens(rules.split())
+    g = post(client, "play/new", {"bot": "random", "seat": 0, "seed": 3, "rules": rules})
+    assert len(g["board"]["hands"]) == game.players and g["board"]["rules"] == game.tokens()
+    assert g["board"]["kind"] == "view" and g["board"]["player"] == 0
+    assert all(h["hidden"] > 0 and not h["cards"] for h in g["board"]["hands"][1:])
+    while not g["over"]:
+        pos = GameRecord.from_json(g["record"]).replay()[0].final
+        assert pos.to_move == 0 and g["board"]["legal"] == [str(m) for m in pos.legal_moves()]
+        g = post(client, "play/move", {"record": g["record"], "move": str(pos.legal_moves()[-1])})
+    record = GameRecord.from_json(g["record"])
+    final = record.replay()[0].final
+    assert final.is_round_over() and g["score"]["total"] == list(final.round_score().total)
+    dealt = 40 - len(list(iter_cards(record.replay()[0].positions[0].table)))   # every card dealt is played
+    assert len(g["log"]) == len(record.rounds[0].moves) == dealt and record.rules == game
+    assert {e["player"] for e in g["log"]} == set(range(game.players))
+
+    r = post(client, "review", {"record": g["record"], "worlds": 3})
+    assert len(r["decisions"]) == dealt
+    assert {d["player"] for d in r["decisions"]} == set(range(game.players))
+    assert r["decisions"][0]["position"] == record.replay()[0].positions[0].to_string()
     assert "seat" in post(client, "play/new", {"rules": rules, "seat": 6}, 422)["error"]
     assert "players" in post(client, "play/new", {"rules": "players=5"}, 422)["error"]
 

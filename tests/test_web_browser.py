@@ -402,7 +402,7 @@ def test_a_scopone_position_by_its_link_shows_four_hands_and_the_values(browser,
     assert "seat 1 to move" in editor_says(browser)
 
 
-def test_three_players_what_the_server_refuses_is_a_message(browser, base_url):
+def test_three_players_tree_view_suggestion_play_and_review(browser, base_url):
     pos = late(Rules(players=3), 2, 9)
     open_page(browser, f"{base_url}/?pos={urllib.parse.quote(pos.to_string())}")
     wait(browser, lambda d: len(rows(d, "#moves")) == len(pos.legal_moves()))
@@ -414,21 +414,113 @@ def test_three_players_what_the_server_refuses_is_a_message(browser, base_url):
     wait(browser, lambda d: "max^n" in text(d, "#moves-note"))
     assert move_table(browser) == shown_values(analyze(pos, objective="maxn"))
     Select(browser.find_element(By.ID, "objective")).select_by_value("value")
-    browser.find_element(By.ID, "tree-btn").click()        # three sides: drawn once the tree module takes them
-    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#tree svg") or d.find_element(By.ID, "error").is_displayed())
-    if browser.find_element(By.ID, "error").is_displayed():
-        assert "3 sides" in text(browser, "#error") and "Traceback" not in text(browser, "#error")
+    browser.find_element(By.ID, "tree-btn").click()        # three sides: the paranoid value's tree
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#tree svg"))
+    assert not browser.find_element(By.ID, "error").is_displayed()
+
+    # the view of the seat to move: the other two hands face down, and the package's suggestion
+    seat = pos.to_move
     browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
-    browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player="1"]').click()
-    wait(browser, lambda d: d.find_element(By.ID, "error").is_displayed()
-         or d.find_elements(By.CSS_SELECTOR, "#hand0 svg.back"))
-    if browser.find_element(By.ID, "error").is_displayed():
-        assert "view" in text(browser, "#error")
-    # a game against a bot: refused readably until views and records of the family land
+    browser.find_element(By.CSS_SELECTOR, f'.view-btn[data-player="{seat}"]').click()
+    view = pos.view(seat)
+    wait(browser, lambda d: board_notation(d) == view.to_string())
+    for p in range(3):
+        backs = browser.find_elements(By.CSS_SELECTOR, f"#hand{p} svg.back")
+        faces = [e.get_attribute("data-card") for e in browser.find_elements(By.CSS_SELECTOR, f"#hand{p} svg[data-card]")]
+        if p == seat:
+            assert faces == [str(c) for c in iter_cards(view.hand)] and not backs
+        else:
+            assert len(backs) == view.hand_sizes()[p] and not faces
+    for field, value in (("worlds", "30"), ("suggest-seed", "5")):
+        box = browser.find_element(By.ID, field)
+        box.clear()
+        box.send_keys(value)
+    browser.find_element(By.ID, "suggest-btn").click()
+    wait(browser, lambda d: len(rows(d, "#suggest-table")) == len(pos.legal_moves()))
+    expected = suggest(view, worlds=30, seed=5, progress=False)
+    shown = [(r.find_element(By.CSS_SELECTOR, ".move").text, r.find_element(By.CSS_SELECTOR, ".mean").text)
+             for r in rows(browser, "#suggest-table")]
+    assert shown == [(str(m.move), f"{m.mean:+.3f}") for m in expected.moves]
+    info = text(browser, "#suggest-info")
+    assert f"{expected.exact_worlds} searched to the end" in info and expected.horizon is None
+    assert ("every world, exact" if expected.exact else "seed 5") in info
+
+    # a round of three players against the random bot, clicked to its end, then its review
     browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="play"]').click()
     Select(browser.find_element(By.ID, "play-game")).select_by_value("players=3")
     assert len(Select(browser.find_element(By.ID, "seat")).options) == 3
+    Select(browser.find_element(By.ID, "bot")).select_by_value("random")
+    Select(browser.find_element(By.ID, "seat")).select_by_value("1")
     browser.find_element(By.ID, "new-game-btn").click()
-    wait(browser, lambda d: d.find_element(By.ID, "error").is_displayed() or d.find_elements(By.CSS_SELECTOR, ".fseat"))
-    if browser.find_element(By.ID, "error").is_displayed():
-        assert "Traceback" not in text(browser, "#error") and "internal" not in text(browser, "#error")
+    played = 0
+    while True:
+        wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#play-moves .play-move")
+             or d.find_element(By.ID, "play-after").is_displayed())
+        if browser.find_element(By.ID, "play-after").is_displayed():
+            break
+        assert len(browser.find_elements(By.CSS_SELECTOR, ".fseat")) == 3
+        for other in (0, 2):       # the bots' hands are face down while the round goes on
+            assert not browser.find_elements(By.CSS_SELECTOR, f"#hand{other} svg[data-card]")
+        if played == 4:
+            browser.execute_script("window.scrollTo(0, 0)")
+            shot(browser, "board-family-play")
+        count = len(browser.find_elements(By.CSS_SELECTOR, "#play-log li"))
+        browser.find_element(By.CSS_SELECTOR, "#play-moves .play-move").click()
+        wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#play-log li")) > count)
+        played += 1
+        assert played <= 12
+    assert played == 12 and len(browser.find_elements(By.CSS_SELECTOR, "#play-log li")) == 36
+    assert "Round over" in text(browser, "#play-result")
+
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="review"]').click()
+    box = browser.find_element(By.ID, "review-worlds")
+    box.clear()
+    box.send_keys("3")
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="play"]').click()
+    browser.find_element(By.ID, "review-game-btn").click()
+    WebDriverWait(browser, 120, ignored_exceptions=(StaleElementReferenceException,)).until(
+        lambda d: len(rows(d, "#review-table")) == 36)
+    record = GameRecord.from_json(browser.find_element(By.ID, "record-text").get_attribute("value"))
+    assert record.replay()[0].final.is_round_over() and record.rules == Rules(players=3)
+    seats = "return Array.from(document.querySelectorAll('#review-summary tbody tr')).length"
+    assert browser.execute_script(seats) == 3            # one summary row a seat
+    assert "undefined" not in text(browser, "#review-table") and "NaN" not in text(browser, "#review-table")
+    positions = record.replay()[0].positions
+    row = rows(browser, "#review-table")[7]
+    row.click()
+    wait(browser, lambda d: board_notation(d) == positions[7].to_string())
+    browser.set_window_size(1400, 1300)
+    browser.execute_script("window.scrollTo(0, 0)")
+    shot(browser, "board-family-review")
+    browser.set_window_size(1400, 1000)
+
+
+def test_a_scopone_deal_suggestion_says_its_horizon(browser, base_url):
+    """At the first play of Scopone the worlds are searched to a horizon: the page says how far."""
+    start = Position.new_round(seed=2, rules=Rules(players=4, game="scopone"))
+    view = start.view(start.to_move)
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(view.to_string())}")
+    wait(browser, lambda d: board_notation(d) == view.to_string())
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    for field, value in (("worlds", "4"), ("suggest-seed", "1")):
+        box = browser.find_element(By.ID, field)
+        box.clear()
+        box.send_keys(value)
+    browser.find_element(By.ID, "suggest-btn").click()
+    wait(browser, lambda d: len(rows(d, "#suggest-table")) == len(view.legal_moves()))
+    expected = suggest(view, worlds=4, seed=1, progress=False)
+    assert [r.find_element(By.CSS_SELECTOR, ".move").text for r in rows(browser, "#suggest-table")] == \
+        [str(m.move) for m in expected.moves]
+    assert expected.horizon is not None
+    assert f"{expected.exact_worlds} searched to the end, the rest to a horizon of {expected.horizon} plays" \
+        in text(browser, "#suggest-info")
+    for p in range(4):       # the partner's hand is face down too
+        backs = len(browser.find_elements(By.CSS_SELECTOR, f"#hand{p} svg.back"))
+        assert backs == (0 if p == view.player else 9)
+
+
+def test_what_the_server_still_refuses_is_a_message(browser, base_url):
+    """A position no deal reaches (a card twice) and a tree too big for its node cap: messages."""
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote('7d7d/3c/Rb 3s4s -/-/- - 0/0/0 0 2 - players=3')}")
+    wait(browser, lambda d: d.find_element(By.ID, "error").is_displayed())
+    assert "7d" in text(browser, "#error") and "Traceback" not in text(browser, "#error")

@@ -321,7 +321,7 @@ async function showView(player) {
   drawBoard(b, state.viewPlayer === null ? "" : `player ${state.viewPlayer}'s view`);
 }
 
-// One view button a seat (the family's views are the server's to give or refuse).
+// One view button a seat: what that seat sees (every other hand face down, partner's too).
 function viewButtons(players) {
   const who = (p) => players === 2 ? `Player ${p}'s view` : `Seat ${p}'s view`;
   $("#view-btns").innerHTML = `<button type="button" class="view-btn active" data-player="">Every card</button>` +
@@ -347,7 +347,10 @@ async function runSuggest() {
   const kind = s.exact ? "every world, exact" : `sampled, seed ${s.seed}`;
   $("#suggest-info").textContent = `${s.worlds.toLocaleString("en")} worlds solved (${kind}) of ` +
     `${Number(s.total_worlds).toLocaleString("en", {maximumSignificantDigits: 3})} consistent with the view; ` +
-    `${s.seconds.toFixed(2)} s` + (s.stopped === "time" ? ", stopped by the time limit" : "");
+    `${s.seconds.toFixed(2)} s` + (s.stopped === "time" ? ", stopped by the time limit" : "") + "; " +
+    (s.horizon === null || s.horizon === undefined
+      ? `${Number(s.exact_worlds).toLocaleString("en")} searched to the end of the round`
+      : `${Number(s.exact_worlds).toLocaleString("en")} searched to the end, the rest to a horizon of ${s.horizon} plays`);
 }
 
 // -- play ----------------------------------------------------------------------------------------
@@ -378,7 +381,8 @@ function drawGame(g) {
   $("#play-result").textContent = g.over ? (() => {
     const t = g.score.total, side = b.sides[g.seat], me = t[side];
     const bot = Math.max(...t.filter((_, i) => i !== side));
-    return `Round over: you ${me}, the bot ${bot}. ${me > bot ? "You win!" : me < bot ? "The bot wins." : "A draw."}`;
+    const them = t.length > 2 ? "the best bot" : "the bot";
+    return `Round over: you ${me}, ${them} ${bot}. ${me > bot ? "You win!" : me < bot ? "The bot wins." : "A draw."}`;
   })() : "";
 }
 
@@ -415,25 +419,28 @@ async function runReview() {
   sel.innerHTML = Array.from({length: r.round_count}, (_, i) =>
     `<option value="${i + 1}" ${i + 1 === r.round ? "selected" : ""}>${i + 1}</option>`).join("");
   const score = r.rounds[r.round - 1].score;
-  const names = r.rounds[r.round - 1].players;
+  const names = r.rounds[r.round - 1].sides || r.rounds[r.round - 1].players;   // the family scores by side
   const pct = (x) => `${Math.round(100 * x)}%`;
-  $("#review-summary").innerHTML = `<p>Round ${r.round} of ${r.round_count}: ${esc(names[0])} ${score ? score[0] : "?"},
-      ${esc(names[1])} ${score ? score[1] : "?"}. Fair review: PIMC with ${r.worlds} worlds a decision, seed ${r.seed};
+  const seats = r.players.length > 2 && r.seat_summary;   // one row a seat, named by its player
+  const summary = seats ? r.seat_summary.map((s, p) => ({...s, name: `${s.name}: ${r.players[p]}`})) : r.summary;
+  $("#review-summary").innerHTML = `<p>Round ${r.round} of ${r.round_count}: ${names.map((n, i) =>
+      `${esc(n)} ${score ? score[i] : "?"}`).join(", ")}. Fair review: PIMC with ${r.worlds} worlds a decision, seed ${r.seed};
       ${r.seconds.toFixed(1)} s.</p>
     <table class="grid"><thead><tr><th>player</th><th class="num">decisions</th><th class="num">points lost</th>
       <th class="num">best moves</th><th class="num">? mistakes</th><th class="num">?? blunders</th></tr></thead><tbody>
-    ${r.summary.map((s) => `<tr><td>${esc(s.name)}</td><td class="num">${s.decisions}</td><td class="num">${s.loss}</td>
+    ${summary.map((s) => `<tr><td>${esc(s.name)}</td><td class="num">${s.decisions}</td><td class="num">${s.loss}</td>
       <td class="num">${pct(s.accuracy)}</td><td class="num">${s.mistakes}</td><td class="num">${s.blunders}</td></tr>`).join("")}
     </tbody></table>`;
   $("#review-table tbody").innerHTML = r.decisions.map((d, i) => {
     const h = d.hindsight, f = d.fair;
     const cls = d.mark === "??" ? "blunder" : d.mark === "?" ? "mistake" : "";
-    const best = d.forced ? "(forced)" : (h.best.includes(d.played) ? d.played : h.best[0]);
+    // a decision the hindsight search could not settle in the review's budget says so (the reason on hover)
+    const best = d.forced ? "(forced)" : !h.judged ? "not judged" : (h.best.includes(d.played) ? d.played : h.best[0]);
     const fair = !f || d.forced ? "" : (f.loss < 0.005 ? d.played : f.best);
     return `<tr class="decision ${cls}" data-index="${i}">
       <td class="num">${d.move}</td><td>${esc(d.name)}</td>
       <td class="mono played">${esc(d.played)} <span class="mark">${esc(d.mark)}</span></td>
-      <td class="mono">${esc(best)}</td><td class="num">${h.best_value === null ? "" : (h.best_value > 0 ? "+" : "") + h.best_value}</td>
+      <td class="mono" ${h.judged || d.forced ? "" : `title="${esc(h.reason || "")}"`}>${esc(best)}</td><td class="num">${h.best_value === null ? "" : (h.best_value > 0 ? "+" : "") + h.best_value}</td>
       <td class="num lost">${d.forced ? "" : h.loss || "–"}</td>
       <td class="mono">${esc(fair)}</td><td class="num">${!f || d.forced || f.loss === null ? "" : f.loss < 0.005 ? "–" : f.loss.toFixed(2)}</td></tr>`;
   }).join("");
