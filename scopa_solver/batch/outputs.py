@@ -35,6 +35,7 @@ from typing import Iterable, Optional, Union
 
 from ..core.position import Move, Position
 from ..errors import ScopaError, excerpt
+from ..files import write_atomic
 
 __all__ = ["FORMATS", "FEATURES", "ResultWriter", "read_rows", "encode_position", "write_parquet",
            "write_npz", "BatchOutputError", "PARQUET_COLUMNS"]
@@ -138,16 +139,16 @@ class ResultWriter:
         if self.finished:
             return
         rows = sorted(read_rows(self.journal), key=lambda r: r["index"])
-        tmp = self.output.with_name(self.output.name + ".tmp")
-        if self.fmt == "jsonl":
-            with open(tmp, "w", encoding="utf-8") as f:
-                for row in rows:
-                    f.write(json.dumps(row, separators=(",", ":")) + "\n")
-        elif self.fmt == "parquet":
-            write_parquet(rows, tmp, self.job)
-        else:
-            write_npz(rows, tmp)
-        os.replace(tmp, self.output)
+        def write(tmp: str) -> None:
+            if self.fmt == "jsonl":
+                with open(tmp, "w", encoding="utf-8") as f:
+                    for row in rows:
+                        f.write(json.dumps(row, separators=(",", ":")) + "\n")
+            elif self.fmt == "parquet":
+                write_parquet(rows, Path(tmp), self.job)
+            else:
+                write_npz(rows, Path(tmp))
+        write_atomic(self.output, write)
         if self.journal != self.output and self.journal.exists():
             self.journal.unlink()
         self.finished = True

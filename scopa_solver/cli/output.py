@@ -9,6 +9,7 @@ import tempfile
 from datetime import datetime
 from typing import Any, Callable, Optional
 
+from ..files import write_atomic, write_text_atomic
 from .parser import UsageError
 
 RECORD_CHECK_BYTES = 64 << 20   # a file larger than this is not read to see whether it is a record
@@ -18,46 +19,6 @@ def print_json(data: Any) -> None:
     """One JSON object on stdout; NaN and infinity are refused (they are not JSON): every
     to_dict of the package gives None for them."""
     print(json.dumps(data, allow_nan=False))
-
-
-def _mode(path: str) -> int:
-    """The permissions the written file gets: the old file's, else the usual ones (umask)."""
-    try:
-        return os.stat(path).st_mode & 0o7777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
-
-
-def write_atomic(path: str, write: Callable[[str], Any]) -> None:
-    """Call `write(temporary_path)` for a temporary file beside `path` (same suffix, so that
-    writers that go by the suffix choose the same format), then move it onto `path` in one step:
-    a reader never sees half a file, and a failed write leaves the old file as it was."""
-    path = os.fspath(path)
-    folder, name = os.path.split(os.path.abspath(path))
-    suffix = os.path.splitext(name)[1]
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=f".tmp{suffix}")
-    os.close(fd)
-    try:
-        write(tmp)
-        os.chmod(tmp, _mode(path))
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def write_text_atomic(path: str, text: str) -> None:
-    def write(tmp: str) -> None:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-    write_atomic(path, write)
 
 
 def is_game_record(path: str) -> bool:

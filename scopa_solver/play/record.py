@@ -97,7 +97,6 @@ import itertools
 import json
 import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
@@ -109,6 +108,7 @@ from ..core.position import Move, Position, RoundScore
 from ..core.rules import Rules
 from ..core.state import whole
 from ..errors import RecordError, ScopaError, excerpt
+from ..files import write_text_atomic
 
 __all__ = ["GameRecord", "RoundRecord", "ReplayedRound", "RecordingBot", "rounds_from_log", "write_text_atomic",
            "FORMAT", "VERSION", "MAX_BYTES", "MAX_DEPTH", "MAX_VALUES", "MAX_NAME"]
@@ -631,47 +631,6 @@ def _read_at_most(f: Any, size: int, limit: int) -> bytes:
         parts.append(f.read(min(2 ** 20, limit - got)))
         got += len(parts[-1])
     return b"".join(parts)
-
-
-def write_text_atomic(path: Union[str, "os.PathLike[str]"], text: str, *, overwrite: bool = True) -> None:
-    """Write `text` (UTF-8) to `path` whole or not at all: into a temporary file in the same
-    folder, flushed to the disk, then renamed onto `path` in one step, so that a reader never
-    sees half a file and a failure leaves the old file as it was. Without `overwrite` an
-    existing `path` is a FileExistsError (checked by the rename itself, a hard link, where the
-    file system has them). The file gets the old file's permissions, else the usual ones."""
-    path = os.fspath(path)
-    folder, name = os.path.split(os.path.abspath(path))
-    if not overwrite and os.path.lexists(path):
-        raise FileExistsError(path)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, _file_mode(path))
-        if overwrite:
-            os.replace(tmp, path)
-        else:
-            try:
-                os.link(tmp, path)        # fails if `path` appeared meanwhile: never replaces it
-            except FileExistsError:
-                raise
-            except OSError:               # no hard links here: the check above has to do
-                os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-
-
-def _file_mode(path: str) -> int:
-    """The permissions a written file gets: the old file's, else 0o666 less the umask."""
-    try:
-        return os.stat(path).st_mode & 0o7777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
 
 
 def _add(totals: list[int], points: Optional[tuple[int, ...]]) -> None:
