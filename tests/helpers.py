@@ -68,3 +68,28 @@ def random_positions(count: int, seed: int, rules: Rules = Rules(),
         if candidates:
             yield rng.choice(candidates)
             made += 1
+
+
+def run_cli(capsys, *argv: str, stdin: Optional[str] = None) -> tuple[int, str, str]:
+    """The command line run in-process: its exit code, stdout and stderr (`stdin`: the text it
+    reads, for the interactive commands)."""
+    import io
+    import sys
+    from scopa_solver.cli import main
+    old = sys.stdin
+    if stdin is not None:
+        sys.stdin = io.StringIO(stdin)
+    try:
+        code = main(list(argv))
+    finally:
+        sys.stdin = old
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_cli_json(capsys, *argv: str) -> object:
+    """A command's `--json` answer, parsed (it must succeed)."""
+    import json
+    code, out, err = run_cli(capsys, *argv, "--json")
+    assert code == 0, err
+    return json.loads(out)

@@ -19,22 +19,15 @@ from scopa_solver.cli import main
 from scopa_solver.play.record import GameRecord
 from scopa_solver.play.review import review
 
+from helpers import run_cli, run_cli_json
+
 ROOT = Path(__file__).resolve().parent.parent
 LAST = "5c5bFd/4d6sRb 3c5dRs2b -/- - 0/0 0 1 -"
 SMALL = "7d2c/4c3b 3s4s -/- - 0/0 0 1 -"
 VIEW = "7cRs4b/?3 3d4c7sRb Fd3c2sAbFb/Ad2d6dCdAc2c5c6cFcCcRc3s5sFsCs2b3b6bCb ?6 0/0 0 1 0"
 
 
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def run_json(capsys, *argv):
-    code, out, err = run(capsys, *argv, "--json")
-    assert code == 0, err
-    return json.loads(out)
+run, run_json = run_cli, run_cli_json
 
 
 # -- deal, show, solve, analyze -------------------------------------------------------------------

@@ -3,14 +3,14 @@
 suggest and review of the family: tests/test_family_table.py)."""
 from __future__ import annotations
 
-import json
 
 import pytest
 
 from scopa_solver import Position, Rules, analyze, solve
-from scopa_solver.cli import main
 from scopa_solver.core.cards import iter_cards
 from scopa_solver.tree import read_tree
+
+from helpers import run_cli, run_cli_json
 
 GAMES = {
     "players=3": 0, "players=4": 0, "players=4 partnerships=0": 0, "players=6": 0,
@@ -19,16 +19,7 @@ GAMES = {
 }
 
 
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def run_json(capsys, *argv):
-    code, out, err = run(capsys, *argv, "--json")
-    assert code == 0, err
-    return json.loads(out)
+run, run_json = run_cli, run_cli_json
 
 
 def small(capsys, rules_text: str, seed: int = 5) -> str:

@@ -5,17 +5,17 @@ a whole match of bots (``play --auto``) for Scopone scientifico and 4-player Sco
 bad input one line and exit 2."""
 from __future__ import annotations
 
-import io
 import json
 import random
 
 import pytest
 
 from scopa_solver import GameRecord, Position, Rules
-from scopa_solver.cli import main
 from scopa_solver.core.cards import iter_cards
 from scopa_solver.play.bots import GreedyBot
 from scopa_solver.play.display import cards_line
+
+from helpers import run_cli, run_cli_json
 
 # each game, and the cards a hand of the position `suggest` is asked about (a last deal, or
 # three cards a hand in the one-deal games, so that the worlds solve in milliseconds)
@@ -24,21 +24,10 @@ GAMES = {"players=3": None, "players=4": None, "players=4 game=scopone": 3,
 
 
 def run(capsys, *argv, stdin: str = ""):
-    import sys
-    old = sys.stdin
-    sys.stdin = io.StringIO(stdin)
-    try:
-        code = main(list(argv))
-    finally:
-        sys.stdin = old
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_cli(capsys, *argv, stdin=stdin)
 
 
-def run_json(capsys, *argv):
-    code, out, err = run(capsys, *argv, "--json")
-    assert code == 0, err
-    return json.loads(out)
+run_json = run_cli_json
 
 
 def first_round(rules: Rules, seed: int, seat: int) -> Position:
