@@ -15,6 +15,8 @@ already made included, the sign convention of `solve`):
 - `strategy`: the average strategy's probability of each legal move there;
 - `move_values`: the expected margin of playing the move, then both following the equilibrium;
 - `losses`: the best move's value minus the move's value (>= 0; 0 for the best);
+- `game_value`: the same at the public root, in expectation over the chance deal (the game's
+  value up to the exploitability: within 2 x `exploitability` of the exact value);
 - `exploitability`: NashConv / 2 at the public root: the mean, over the two players, of what a
   best response against the other's strategy gains over the equilibrium value (0 at an exact
   equilibrium; in points of the round).
@@ -69,6 +71,7 @@ class Equilibrium:
     infosets: int = 0
     build_seconds: float = 0.0
     history: list = field(default_factory=list, repr=False)   # (iteration, exploitability) measured
+    game_value: Optional[float] = None   # the viewer's expected margin at the public root (over chance)
 
     @property
     def best(self) -> Move:
@@ -84,7 +87,7 @@ class Equilibrium:
                 "exploitability": self.exploitability, "target": self.target, "exact": self.exact,
                 "stopped": self.stopped, "iterations": self.iterations, "nodes": self.nodes,
                 "worlds": self.worlds, "leaves": self.leaves, "leaf_solves": self.leaf_solves,
-                "histories": self.histories, "infosets": self.infosets, "seconds": self.seconds,
+                "game_value": self.game_value, "histories": self.histories, "infosets": self.infosets, "seconds": self.seconds,
                 "build_seconds": self.build_seconds}
 
     def moves_by_probability(self) -> list:
@@ -327,7 +330,8 @@ def equilibrium(view: View, *, threads: Optional[int] = None, time_limit: Option
                        iterations=iters, nodes=game.nodes, worlds=game.worlds,
                        seconds=time.perf_counter() - start, stopped=stopped, target=float(target),
                        leaves=game.leaves, leaf_solves=game.leaf_solves, histories=game.histories,
-                       infosets=game.infosets, build_seconds=built, history=history)
+                       infosets=game.infosets, build_seconds=built, history=history,
+                       game_value=float(np.dot(solver.chance, values_by_layer[0])))
 
 
 def _pure(view: View, values: dict, start: float, game: Optional[EndgameGame], built: float,
@@ -341,7 +345,8 @@ def _pure(view: View, values: dict, start: float, game: Optional[EndgameGame], b
                        exploitability=0.0, iterations=0, nodes=game.nodes if game is not None else nodes,
                        worlds=game.worlds if game is not None else 1, seconds=time.perf_counter() - start,
                        exact=exact, leaves=game.leaves if game else 0, leaf_solves=game.leaf_solves if game else 0,
-                       histories=game.histories if game else 0, build_seconds=built)
+                       histories=game.histories if game else 0, build_seconds=built,
+                       game_value=float(game.terminal.mean()) if game is not None else float(best))
 
 
 def _last_deal(view: View, start: float, max_nodes: Optional[int], deadline: Optional[float]) -> Equilibrium:
