@@ -227,3 +227,31 @@ def test_limits() -> None:
             equilibrium(view, **bad)
     with pytest.raises(LimitError, match="max_nodes"):
         equilibrium(late_view(11, 2), max_nodes=1)
+
+
+# -- the command line --------------------------------------------------------------------------------
+
+CLI_VIEW = "3b7b/?2 7s Ad3d5dCd4c5cFcCc2s4s5s6s2b5b6bFb/6d7dFdRd2c3c6cRcAsFsCsAbCb ?6 0/0 0 1 1"
+
+
+def test_cli_json_agrees_with_the_library(capsys) -> None:
+    from helpers import run_cli_json
+    data = run_cli_json(capsys, "equilibrium", CLI_VIEW, "--threads", "1", "--target", "0.001")
+    eq = equilibrium(View.from_string(CLI_VIEW), threads=1, target=0.001)
+    assert data["best"] == str(eq.best) and data["player"] == 0
+    assert data["value"] == pytest.approx(eq.value) and data["exploitability"] <= 0.001
+    assert {m["move"]: m["probability"] for m in data["moves"]} == pytest.approx(
+        {str(m): p for m, p in eq.strategy.items()})
+
+
+def test_cli_human_output_and_errors(capsys) -> None:
+    from helpers import run_cli
+    code, out, err = run_cli(capsys, "equilibrium", CLI_VIEW, "--threads", "1", "--max-iterations", "2",
+                             "--target", "0")
+    assert code == 0 and "exploitability" in out and "stopped by the iteration limit" in out
+    assert "equilibrium for player 0: " in out
+    for argv, message in ((["7cRs4b/?3 3d4cAbCs -/- ?30 0/0 0 1 -"], "stock holds 30 cards"),
+                          ([CLI_VIEW, "--target", "-1"], "round points"),
+                          ([CLI_VIEW, "--max-iterations", "0"], "expected 1 or more")):
+        code, out, err = run_cli(capsys, "equilibrium", *argv)
+        assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err

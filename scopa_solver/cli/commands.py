@@ -234,6 +234,25 @@ def tree(args) -> int:
 
 # -- imperfect information, bots, games -----------------------------------------------------------
 
+def equilibrium_command(args) -> int:
+    from ..imperfect.equilibrium import DEFAULT_TARGET, equilibrium
+    from ..play.display import show_view
+    view = _view(args)
+    eq = equilibrium(view, threads=args.threads, time_limit=args.time_limit, max_iterations=args.max_iterations,
+                     target=DEFAULT_TARGET if args.target is None else args.target, max_nodes=args.max_nodes)
+    if args.json:
+        print_json(dict(eq.to_dict(), player=view.player))
+        return 0
+    print(show_view(view))
+    print(f"view of player {view.player}: {view.to_string()}")
+    print()
+    print(eq)
+    print()
+    print(f"equilibrium for player {view.player}: {eq.best} with probability {eq.strategy[eq.best]:.3f} "
+          f"(value {eq.value:+.3f} round points)")
+    return 0
+
+
 def suggest_command(args) -> int:
     from ..imperfect.pimc import suggest
     from ..play.display import show_view
@@ -538,5 +557,5 @@ def serve(args) -> int:
 
 
 COMMANDS = {"deal": deal, "show": show, "solve": solve_command, "analyze": analyze_command, "tree": tree,
-            "suggest": suggest_command, "bench": bench, "arena": arena_command, "play": play,
+            "suggest": suggest_command, "equilibrium": equilibrium_command, "bench": bench, "arena": arena_command, "play": play,
             "review": review_command, "serve": serve, "batch": batch_command}

@@ -88,6 +88,14 @@ def time_limit_arg(text: str) -> float:
     return _checked(lambda t: check_limits(None, t), _number(text))
 
 
+def target_arg(text: str) -> float:
+    """An exploitability target: a finite number of round points, 0 or more."""
+    value = _number(text)
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of round points, 0 or more, not {excerpt(text)}")
+    return value
+
+
 # -- the parser -----------------------------------------------------------------------------------
 
 class _Parser(argparse.ArgumentParser):
@@ -166,6 +174,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-nodes", type=max_nodes_arg, default=None,
                    help="node budget of one world (family games: a world over it is searched to a horizon; "
                         "default 1,000,000 there; two players: none, a world over it is an error)")
+
+    p = _common(sub.add_parser("equilibrium", help="the last two deals as the real imperfect-information game: "
+                               "the equilibrium strategy, value and exploitability at a player's view"))
+    _threads(p, "workers of the last-deal solves")
+    p.add_argument("--time-limit", type=time_limit_arg, default=None, help="seconds for the whole call")
+    p.add_argument("--max-iterations", type=positive_int, default=None, help="CFR+ iterations at most")
+    p.add_argument("--target", type=target_arg, default=None,
+                   help="exploitability to reach, in round points (default 0.01)")
+    p.add_argument("--max-nodes", type=max_nodes_arg, default=None, help="node budget of one last-deal search")
 
     p = _common(sub.add_parser("bench", help="run the benchmark suites and print their tables"), position=False)
     p.add_argument("suite", nargs="?", choices=("search", "movegen", "pimc", "family", "all"), default="all",
