@@ -255,3 +255,36 @@ def test_cli_human_output_and_errors(capsys) -> None:
                           ([CLI_VIEW, "--max-iterations", "0"], "expected 1 or more")):
         code, out, err = run_cli(capsys, "equilibrium", *argv)
         assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_cli_review_with_the_equilibrium(capsys, tmp_path) -> None:
+    from helpers import run_cli, run_cli_json
+    from scopa_solver.cli import main
+    path = tmp_path / "game.json"
+    assert main(["arena", "greedy", "random", "--rounds", "1", "--seed", "3", "--save", str(path), "--json"]) == 0
+    capsys.readouterr()
+    data = run_cli_json(capsys, "review", str(path), "--no-fair", "--round", "1", "--player", "Random",
+                        "--equilibrium", "--equilibrium-time-limit", "0.5", "--threads", "1")
+    judged = [d for d in data["decisions"] if d["equilibrium"] is not None]
+    assert data["equilibrium"] is True and judged
+    for d in judged:
+        eq = d["equilibrium"]
+        assert (eq["loss"] is None) == (eq["reason"] is not None)
+    last = [d for d in judged if d["equilibrium"]["loss"] is not None]
+    assert last and all(d["equilibrium"]["loss"] >= 0 for d in last)
+    # the first play of the last-but-one deal needs more than half a second: not judged, said why
+    assert any("time limit" in (d["equilibrium"]["reason"] or "") for d in judged)
+    code, out, err = run_cli(capsys, "review", str(path), "--no-fair", "--round", "1", "--player", "Random",
+                             "--equilibrium", "--equilibrium-time-limit", "0.5", "--threads", "1")
+    assert code == 0 and "best (equilibrium)" in out
+
+
+def test_time_limit_is_honoured() -> None:
+    import time
+    view = late_view(13, 3)
+    start = time.perf_counter()
+    with pytest.raises(LimitError, match="time limit"):
+        equilibrium(view, time_limit=0.3, threads=1)
+    assert time.perf_counter() - start < 1.5
+    eq = equilibrium(late_view(13, 2), time_limit=3, target=0.0, max_iterations=10 ** 6, threads=1)
+    assert eq.stopped == "time" and 2.5 < eq.seconds < 4.5 and eq.exploitability > 0

@@ -123,3 +123,32 @@ def test_hindsight_only_and_filters(reviewed):
 def test_marks():
     assert mark(None) == "" and mark(0) == "" and mark(0.99) == ""
     assert mark(MISTAKE) == "?" and mark(BLUNDER) == "??" and mark(7) == "??"
+
+
+def test_equilibrium_judges_the_last_two_deals():
+    """`equilibrium=True`: the decisions of the last two deals get the endgame equilibrium's
+    figures (the same as `equilibrium` on the player's view), the earlier ones none; at the last
+    deal (perfect information) the loss is the hindsight loss."""
+    from scopa_solver import equilibrium
+    from scopa_solver.play.review import EQUILIBRIUM_ITERATIONS
+    from scopa_solver.play.game import play_round
+    from scopa_solver import GreedyBot
+    start = Position.new_round(seed=21)
+    bot = GreedyBot()
+    rec = GameRecord(players=("Ann", "Bob"))
+    rec.add_round(RoundRecord.from_play(start, play_round(start, bot, bot).moves))
+    r = review(rec, worlds=None, threads=2, progress=False, equilibrium=True)
+    late = [d for d in r.decisions if d.position.deals_left <= 1 and not d.forced]
+    assert late and all(d.eq_loss is not None and d.eq_loss >= 0 and 0 <= d.eq_probability <= 1 for d in late)
+    assert all(d.eq_loss is None for d in r.decisions if d.position.deals_left > 1)
+    for d in late:
+        if d.position.deals_left == 0:
+            assert d.eq_loss == d.loss
+    d = late[1]
+    eq = equilibrium(d.position.view(d.player), threads=1, max_iterations=EQUILIBRIUM_ITERATIONS)
+    assert d.eq_loss == pytest.approx(eq.losses[d.played]) and d.eq_best == eq.best
+    text = r.format()
+    assert "best (equilibrium)" in text and "points lost against the endgame equilibrium" in text
+    data = json.loads(json.dumps(r.to_dict(), allow_nan=False))
+    assert data["equilibrium"] is True
+    assert data["decisions"][r.decisions.index(late[0])]["equilibrium"]["loss"] == late[0].eq_loss

@@ -538,7 +538,8 @@ def review_command(args) -> int:
     result = review(record, worlds=None if args.no_fair else args.worlds, seed=args.seed, threads=args.threads,
                     rounds=args.round, players=args.player, progress=_progress(args),
                     max_nodes=HINDSIGHT_NODES if args.max_nodes is None else args.max_nodes,
-                    time_limit=args.time_limit, fair_time_limit=args.fair_time_limit)
+                    time_limit=args.time_limit, fair_time_limit=args.fair_time_limit,
+                    equilibrium=args.equilibrium, equilibrium_time_limit=args.equilibrium_time_limit)
     if args.json:
         print_json(dict(result.to_dict(), game=os.fspath(args.game)))
         return 0

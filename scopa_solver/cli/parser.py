@@ -253,6 +253,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="hindsight budget of one decision, in seconds (default: none)")
     p.add_argument("--fair-time-limit", type=time_limit_arg, default=None,
                    help="time budget of one decision's fair (PIMC) judgement, in seconds (default: none)")
+    p.add_argument("--equilibrium", action="store_true",
+                   help="also judge the two-player decisions of the last two deals against the endgame "
+                        "equilibrium (about 10 s at the first play of the last-but-one deal)")
+    p.add_argument("--equilibrium-time-limit", type=time_limit_arg, default=None,
+                   help="time budget of one decision's equilibrium, in seconds (default: none)")
     p.add_argument("--round", type=_whole, action="append", default=None, help="review only this round (repeatable)")
     p.add_argument("--player", action="append", default=None, help="review only this player (repeatable)")
     p.add_argument("--mistakes", action="store_true", help="list only the marked moves")

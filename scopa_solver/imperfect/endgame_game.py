@@ -169,6 +169,8 @@ def build_game(view: View, *, threads: int = 1, deadline: Optional[float] = None
         nxt_states, nxt_played, nxt_moves = [], [], []
         last = depth == plays - 1
         for p, (table, pile0, pile1, s0, s1, lc) in enumerate(states):
+            if deadline is not None and not p & 255 and time.monotonic() >= deadline:
+                raise LimitError("the time limit ran out while the game was built: allow more time")
             used = played[p][0] | played[p][1]
             for ci in range(npool):
                 if used >> ci & 1:

@@ -7,6 +7,12 @@ For every decision of every seat in a `GameRecord` the review sets the move play
 - the *fair* best: `suggest` (PIMC) on the player's own view, with `worlds` sampled worlds (or
   all of them when there are fewer), which is what the player could have known.
 
+and, on request (`equilibrium=True`, two-player Scopa), each decision of the last two deals
+against the *equilibrium* of the real imperfect-information game from the player's view
+(`scopa_solver.imperfect.equilibrium`): the played move's probability in it and its loss (the
+best move's equilibrium value minus the played move's), bounded by an iteration and time budget
+per decision.
+
 Points lost are the best move's value minus the played move's value: the value of `analyze`
 (objective "value"): the round margin of the mover's side with two sides, the paranoid value
 (own side's points minus the best other side's) with three or more; for the fair figures, means
@@ -68,7 +74,8 @@ from ..core.position import Move, Position
 from .record import GameRecord, ReplayedRound
 from ..search.solver import analyze
 
-__all__ = ["review", "Review", "Decision", "PlayerSummary", "MISTAKE", "BLUNDER", "HINDSIGHT_NODES", "mark"]
+__all__ = ["review", "Review", "Decision", "PlayerSummary", "MISTAKE", "BLUNDER", "HINDSIGHT_NODES", "mark",
+           "EQUILIBRIUM_ITERATIONS"]
 
 MISTAKE = 1.0
 """Points lost (by hindsight) from which a decision is marked ``?``."""
@@ -111,6 +118,11 @@ class Decision:
     fair_exact: bool = False
     hindsight_reason: Optional[str] = None           # why it was not judged by hindsight
     fair_reason: Optional[str] = None                # why it was not judged fairly
+    eq_best: Optional[Move] = None                   # the equilibrium's most probable move
+    eq_loss: Optional[float] = None                  # the played move's loss against the equilibrium
+    eq_probability: Optional[float] = None           # the played move's equilibrium probability
+    eq_exploitability: Optional[float] = None
+    eq_reason: Optional[str] = None                  # why it was not judged against the equilibrium
 
     @property
     def forced(self) -> bool:
@@ -146,6 +158,10 @@ class Decision:
         return max(0.0, self.fair_best_mean - self.fair_played_mean)
 
     @property
+    def eq_mark(self) -> str:
+        return mark(0.0 if self.forced else self.eq_loss)
+
+    @property
     def mark(self) -> str:
         """``?`` or ``??`` by the points lost by hindsight."""
         return mark(self.loss)
@@ -175,6 +191,10 @@ class Decision:
                           "played_value": self.played_value, "loss": self.loss, "judged": self.judged,
                           "reason": self.hindsight_reason},
             "fair": fair,
+            "equilibrium": None if self.eq_loss is None and self.eq_reason is None else
+            {"best": str(self.eq_best) if self.eq_best else None, "loss": self.eq_loss,
+             "probability": self.eq_probability, "exploitability": self.eq_exploitability,
+             "mark": self.eq_mark, "reason": self.eq_reason},
         }
 
 
@@ -194,6 +214,8 @@ class PlayerSummary:
     fair_mistakes: int = 0           # fair loss marked ? or ??
     fair_judged: int = 0
     not_judged: int = 0              # decisions (not forced) not judged by hindsight
+    eq_loss: float = 0.0             # points lost against the endgame equilibrium
+    eq_judged: int = 0
 
     @property
     def judged(self) -> int:
@@ -226,7 +248,8 @@ class PlayerSummary:
                 "mistakes": self.mistakes, "blunders": self.blunders,
                 "fair_loss": self.fair_loss if self.fair_judged else None,
                 "fair_loss_per_decision": self.fair_loss_per_decision, "agreement": self.agreement,
-                "fair_mistakes": self.fair_mistakes if self.fair_judged else None}
+                "fair_mistakes": self.fair_mistakes if self.fair_judged else None,
+                "eq_loss": self.eq_loss if self.eq_judged else None, "eq_judged": self.eq_judged}
 
 
 @dataclass
@@ -242,6 +265,7 @@ class Review:
     round_players: list[tuple[str, ...]]       # each round's name per seat
     max_nodes: Optional[int] = HINDSIGHT_NODES  # the hindsight budget per decision
     time_limit: Optional[float] = None
+    equilibrium: bool = False        # the last two deals judged against the endgame equilibrium
 
     def summaries(self, by: str = "name") -> dict[str, PlayerSummary]:
         """Per player name (`by="name"`, in order of appearance) or per seat (`by="seat"`:
@@ -268,6 +292,9 @@ class Review:
                 s.best += loss == 0
                 s.mistakes += d.mark == "?"
                 s.blunders += d.mark == "??"
+            if d.eq_loss is not None:
+                s.eq_judged += 1
+                s.eq_loss += d.eq_loss
             if d.fair_loss is not None:
                 s.fair_judged += 1
                 s.fair_loss += d.fair_loss
@@ -291,7 +318,7 @@ class Review:
         return {"players": list(self.record.players), "kind": self.record.kind, "rules": rules.tokens(),
                 "seat_sides": list(rules.sides),
                 "worlds": self.worlds, "seed": self.seed, "seconds": self.seconds,
-                "max_nodes": self.max_nodes, "time_limit": self.time_limit,
+                "max_nodes": self.max_nodes, "time_limit": self.time_limit, "equilibrium": self.equilibrium,
                 "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER},
                 "rounds": [{"round": i + 1, "players": list(names), "sides": list(self.record.side_names(i)),
                             "dealer": self.record.rounds[i].dealer,
@@ -318,7 +345,11 @@ class Review:
             head = (f"  {'#':>3}  {'player':<{width}}  {'played':<13} {'':2}  {'best (hindsight)':<16} "
                     f"{'value':>6} {'lost':>4}")
             if fair:
-                head += f"   {'best (fair)':<13} {'lost':>5}"
+                head += f"   {'best (fair)':<13} {'lost':>5}   "
+            if self.equilibrium:
+                head = f"{head:<{len(head) if fair else len(head) + 3}}"
+                base = len(head)
+                head += f"{'best (equilibrium)':<18} {'prob':>5} {'lost':>5}"
             lines.append(head.rstrip())
             rows = [d for d in self.decisions if d.round == i + 1 and (all_moves or d.mark or d.fair_mark)]
             for d in rows:
@@ -341,6 +372,9 @@ class Review:
                         fl = f"{d.fair_loss:.2f}" if d.fair_loss >= 0.005 else "-"
                         fb = d.played if d.fair_loss < 0.005 else d.fair_best
                         line += f"   {str(fb):<13} {fl:>5} {d.fair_mark:<2}"
+                if self.equilibrium and d.eq_loss is not None and not d.forced:
+                    el = f"{d.eq_loss:.2f}" if d.eq_loss >= 0.005 else "-"
+                    line = f"{line:<{base}}{str(d.eq_best):<18} {d.eq_probability:>5.2f} {el:>5} {d.eq_mark}"
                 lines.append(line.rstrip())
             if not rows:
                 lines.append("  (no marked moves)")
@@ -369,6 +403,11 @@ class Review:
             reasons = sorted({d.fair_reason or "" for d in skipped["fair"]})
             lines.append(f"not judged fairly: {_plural(len(skipped['fair']), 'decision')} ({reasons[0]}"
                          + (f"; {_plural(len(reasons) - 1, 'other reason')}" if len(reasons) > 1 else "") + ")")
+        if self.equilibrium:
+            for s in self.summaries().values():
+                if s.eq_judged:
+                    lines.append(f"  {s.name}: {s.eq_loss:.2f} points lost against the endgame equilibrium over "
+                                 f"{_plural(s.eq_judged, 'decision')} of the last two deals")
         lines.append(f"{len(self.decisions)} decisions reviewed in {self.seconds:.1f} s")
         return "\n".join(lines)
 
@@ -423,11 +462,36 @@ def _judge_fair(d: Decision, worlds: int, seed: int, threads: Optional[int], tt_
     d.fair_exact = s.exact
 
 
+EQUILIBRIUM_ITERATIONS = 1000
+"""The CFR+ iterations at most of one decision's equilibrium in `review` (the exploitability
+target, 0.01 round points, is reached in far fewer: tens)."""
+
+
+def _judge_equilibrium(d: Decision, threads: Optional[int], time_limit: Optional[float]) -> None:
+    """Set `d`'s equilibrium figures (two-player Scopa, the last two deals); other decisions
+    are left alone, a limit reached leaves `d.eq_reason`."""
+    from ..imperfect.equilibrium import equilibrium
+    pos = d.position
+    if pos.rules.is_family or pos.deals_left > 1 or d.forced:
+        return
+    try:
+        eq = equilibrium(pos.view(d.player), threads=threads, time_limit=time_limit,
+                         max_iterations=EQUILIBRIUM_ITERATIONS)
+    except (ViewError, LimitError) as exc:
+        d.eq_reason = str(exc)
+        return
+    d.eq_best = eq.best
+    d.eq_loss = eq.losses[d.played]
+    d.eq_probability = eq.strategy[d.played]
+    d.eq_exploitability = eq.exploitability
+
+
 def review(record: GameRecord, *, worlds: Optional[int] = 50, seed: int = 0, threads: Optional[int] = None,
            rounds: Optional[Sequence[int]] = None, players: Optional[Sequence[str]] = None,
            progress: Optional[bool] = None, tt_mb: Optional[float] = None,
            max_nodes: Optional[int] = HINDSIGHT_NODES, time_limit: Optional[float] = None,
-           fair_time_limit: Optional[float] = None) -> Review:
+           fair_time_limit: Optional[float] = None, equilibrium: bool = False,
+           equilibrium_time_limit: Optional[float] = None) -> Review:
     """Review every decision of `record` (see the module docstring).
 
     `worlds`: PIMC worlds per decision for the fair review (all of them when there are fewer;
@@ -435,7 +499,10 @@ def review(record: GameRecord, *, worlds: Optional[int] = 50, seed: int = 0, thr
     PIMC workers (None: every core). `rounds` (1-based numbers) and `players` (names) restrict
     the review. `max_nodes` and `time_limit` (seconds) bound the hindsight search of each
     decision (None: no bound; a decision over the budget is not judged by hindsight);
-    `fair_time_limit` bounds each fair `suggest`. `progress`: a progress bar over the
+    `fair_time_limit` bounds each fair `suggest`. `equilibrium`: also judge the two-player
+    decisions of the last two deals against the endgame equilibrium (`equilibrium`, at most
+    `EQUILIBRIUM_ITERATIONS` CFR+ iterations and `equilibrium_time_limit` seconds each: the first
+    play of the last-but-one deal takes about 10 s). `progress`: a progress bar over the
     decisions (None: on a terminal, after a second)."""
     if worlds is not None and (not isinstance(worlds, int) or isinstance(worlds, bool) or worlds < 1):
         raise ValueError(f"worlds must be a positive whole number or None, not {worlds!r}")
@@ -473,10 +540,13 @@ def review(record: GameRecord, *, worlds: Optional[int] = 50, seed: int = 0, thr
                         over = d
                     if worlds is not None:
                         _judge_fair(d, worlds, seed, threads, tt_mb, fair_time_limit)
+                    if equilibrium:
+                        _judge_equilibrium(d, threads, equilibrium_time_limit)
                 bar.update(1)
             decisions.extend(found)
     finally:
         bar.close()
     return Review(record=record, decisions=decisions, worlds=worlds, seed=seed,
                   seconds=time.perf_counter() - start, scores=[r.points for r in replayed],
-                  round_players=[r.players for r in replayed], max_nodes=max_nodes, time_limit=time_limit)
+                  round_players=[r.players for r in replayed], max_nodes=max_nodes, time_limit=time_limit,
+                  equilibrium=equilibrium)
