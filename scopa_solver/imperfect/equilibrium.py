@@ -40,7 +40,7 @@ from ..search.solver import analyze
 from .endgame_game import EndgameGame, build_game, check_view
 from .view import View
 
-__all__ = ["equilibrium", "Equilibrium", "solve_game", "DEFAULT_TARGET", "DEFAULT_MAX_ITERATIONS"]
+__all__ = ["equilibrium", "Equilibrium", "solve_game", "strategy_profile", "DEFAULT_TARGET", "DEFAULT_MAX_ITERATIONS"]
 
 DEFAULT_TARGET = 0.01
 """Stop once the exploitability (round points) is below this."""
@@ -273,6 +273,30 @@ def solve_game(game: EndgameGame, *, target: float = DEFAULT_TARGET, max_iterati
                 stopped = "iterations" if t >= limit else "time"
                 break
     return solver.average(), expl, t, stopped, history, solver
+
+
+def strategy_profile(game: EndgameGame, sigma: np.ndarray) -> dict:
+    """`sigma` (per sequence) as behaviour at every information set: {(player, own hand at the
+    root (mask), public plays since the root (packed moves)): {packed move: probability}},
+    player 0 the viewer. The last play of the deal (perfect information, valued by the best
+    capture) has no entry. For tests and inspection: it lists every information set."""
+    out: dict = {}
+    hands = (game.hand_a, game.hand_b)
+    for k, layer in enumerate(game.decision_layers):
+        first = np.full(game.infosets, -1, dtype=np.int64)
+        first[layer.iset[::-1]] = np.arange(len(layer) - 1, -1, -1)
+        for iset in np.unique(layer.iset):
+            node = int(first[iset])
+            plays = []
+            j, up = node, k
+            while up > 0:
+                plays.append(int(game.seq_move[int(game.layers[up].seq[j])]))
+                j = int(game.layers[up].parent[j])
+                up -= 1
+            lo, n = int(game.seq_start[iset]), int(game.seq_count[iset])
+            key = (k % 2, int(hands[k % 2][layer.world[node]]), tuple(reversed(plays)))
+            out[key] = {int(game.seq_move[lo + i]): float(sigma[lo + i]) for i in range(n)}
+    return out
 
 
 # -- the API ----------------------------------------------------------------------------------
