@@ -160,6 +160,21 @@ def build_game(view: View, *, threads: int = 1, deadline: Optional[float] = None
     child_start: list = []           # per depth: (n_pub x npool) first child of (node, card)
     child_count: list = []
     leaf_keys: list = []             # for the last play: per (node, card, option): leaf state key
+    cache: dict = {}
+
+    def outcomes(table: int, card: int) -> list:
+        """The moves of `card` on `table` as the kernel plays them: (packed move, the table left,
+        the cards taken with the card played (0: a lay-down), scopa). They depend on nothing
+        else here (never the round's last play), so each pair is asked of the kernel once."""
+        found = cache.get((table, card))
+        if found is None:
+            st = kernel.KernelState(card, card, table, 0, 0, 0, 0, 0, view.dealer, -1, (), view.rules.flags)
+            found = []
+            for mv in kernel.legal_moves(st):        # a card in the other hand too: the deal does not end here
+                after, events = kernel.play(st, mv)
+                found.append((mv, after.table, after.pile0, int(events.scopa)))
+            cache[(table, card)] = found
+        return found
     for depth in range(plays):
         mover = depth % 2
         kseat = seat[mover]
@@ -175,16 +190,16 @@ def build_game(view: View, *, threads: int = 1, deadline: Optional[float] = None
             for ci in range(npool):
                 if used >> ci & 1:
                     continue
-                card = pool[ci]
-                hands = (card, card)     # a card in the other hand too: the deal does not end here
-                st = kernel.KernelState(hands[0], hands[1], table, pile0, pile1, s0, s1, kseat, view.dealer,
-                                        lc, (), view.rules.flags)
                 starts[p, ci] = len(nxt_states) if not last else len(leaf_keys)
-                moves = kernel.legal_moves(st)
+                moves = outcomes(table, pool[ci])
                 counts[p, ci] = len(moves)
-                for mv in moves:
-                    after, _ = kernel.play(st, mv)
-                    key = (after.table, after.pile0, after.pile1, after.scopas0, after.scopas1, after.last_capturer)
+                for mv, after_table, taken, scopa in moves:
+                    if taken:
+                        piles = (pile0 | taken, pile1) if kseat == 0 else (pile0, pile1 | taken)
+                        key = (after_table, piles[0], piles[1], s0 + (scopa and kseat == 0),
+                               s1 + (scopa and kseat == 1), kseat)
+                    else:
+                        key = (after_table, pile0, pile1, s0, s1, lc)
                     if last:
                         leaf_keys.append(key)
                         continue
