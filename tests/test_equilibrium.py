@@ -354,3 +354,20 @@ def test_time_limit_is_honoured() -> None:
     assert time.perf_counter() - start < 1.5
     eq = equilibrium(late_view(13, 2), time_limit=3, target=0.0, max_iterations=10 ** 6, threads=1)
     assert eq.stopped == "time" and 2.5 < eq.seconds < 4.5 and eq.exploitability > 0
+
+
+def test_the_last_card_of_the_deal_is_valued_like_pimc() -> None:
+    """The viewer's last card against an empty hand: perfect information but for the stock's
+    split, so each capture's value is the mean over the 20 last deals, as `suggest` (every
+    world enumerated) computes it."""
+    from scopa_solver import suggest
+    for seed in range(30, 60):
+        pos = random_position(seed, deals_left=1, cards_per_hand=1)
+        pos = pos.play(pos.legal_moves()[0])
+        view = pos.view(pos.to_move)
+        if len(view.legal_moves()) > 1:
+            break
+    eq = equilibrium(view, threads=1)
+    s = suggest(view, threads=1, progress=False)
+    assert s.exact and {m.move: pytest.approx(m.mean) for m in s.moves} == eq.move_values
+    assert eq.strategy[s.best] == 1.0 and eq.exploitability == 0.0

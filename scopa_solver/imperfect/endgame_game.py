@@ -240,8 +240,8 @@ def build_game(view: View, *, threads: int = 1, deadline: Optional[float] = None
             count = child_count[depth][layer.pub, ci]
             terminal = _best_option(leaf_values, start, count, maximize=mover == 0)
             if depth == 0:      # the viewer's last card of the deal: its options' values
-                ci0 = int(ci[0])
-                s0, c0 = int(start[0]), int(count[0])
+                ci0 = pool_index[view.hand]
+                s0, c0 = int(child_start[0][0, ci0]), int(child_count[0][0, ci0])
                 st0 = root._replace(hand0=pool[ci0], hand1=pool[ci0], to_move=seat[0], deals=())
                 root_moves = list(zip(kernel.legal_moves(st0), leaf_values[s0:s0 + c0].tolist()))
             break
