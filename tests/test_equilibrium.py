@@ -163,10 +163,10 @@ def reference_value(view: View, leaves: str = "reference") -> float:
     return ReferenceGame(view, leaves).value()
 
 
-def late_view(seed: int, cards: int, extra_play: bool = False) -> View:
+def late_view(seed: int, cards: int, extra_play: bool = False, rules: Rules = Rules()) -> View:
     """The view of the player to move at the last-but-one deal with `cards` in each hand (one
     play more with `extra_play`: the mover then holds one card more than the other)."""
-    pos = random_position(seed, deals_left=1, cards_per_hand=cards)
+    pos = random_position(seed, deals_left=1, cards_per_hand=cards, rules=rules)
     if extra_play:
         pos = pos.play(pos.legal_moves()[0])
     return pos.view(pos.to_move)
@@ -210,6 +210,14 @@ def test_exploitability_matches_reference_best_responses(seed: int, extra: bool,
     assert (best_a + best_b) / 2 == pytest.approx(expl, abs=1e-7)
     assert -best_b - 1e-9 <= ref.value() <= best_a + 1e-9
     assert 0 < expl <= target or (expl == 0 and target >= 0)
+
+
+@pytest.mark.parametrize("rules", [Rules(asso_piglia_tutto=True, ace_sweep_is_scopa=True, napola=True),
+                                   Rules(re_bello=True, primiera_missing_suit="zero")])
+def test_rule_variants_match_lp(rules: Rules) -> None:
+    view = late_view(15, 2, True, rules)
+    eq = equilibrium(view, target=1e-4, threads=1)
+    assert abs(eq.game_value - reference_value(view, "position")) <= 2 * eq.exploitability + 1e-9
 
 
 def test_mixing_position_matches_lp() -> None:
