@@ -7,7 +7,12 @@ fewer than 100 cases), CFR+ iterations, exploitability (round points), worlds, e
 states and last-deal solves, kernel nodes. Targets: the 1st play under 30 s on 2 threads, from
 the 4th play under 1 s; exploitability under 0.01.
 
-    python benchmarks/bench_equilibrium.py [--cases N] [--threads T] [--seed S] [--plays 1 2 3 4] [--json]
+    python benchmarks/bench_equilibrium.py [--cases N] [--threads T] [--seed S] [--plays 1 2 3 4] [--pimc] [--json]
+
+`--pimc` also sets PIMC (`suggest`, every world) against each equilibrium, untimed: how often its
+best move is the equilibrium's most probable one, the loss of its best move against the
+equilibrium (mean, max), the views whose equilibrium mixes (no move at 95% or more), and PIMC's
+mean value of its move minus the move's equilibrium value (its optimism, or pessimism).
 
 ``run(**options)`` returns the figures as a dict, ``report(figures)`` the text, ``main(argv)`` the
 command line.
@@ -29,7 +34,7 @@ try:
 except ImportError:  # run from a checkout that is not installed: use the checkout
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scopa_solver import GreedyBot, Position, View, equilibrium  # noqa: E402
+from scopa_solver import GreedyBot, Position, View, equilibrium, suggest  # noqa: E402
 from scopa_solver.kernel import clear_tables  # noqa: E402
 
 TARGETS = {1: 30.0, 2: 30.0, 3: 30.0, 4: 1.0}
@@ -55,26 +60,35 @@ def _p99(runs: list[float]) -> float:
     return ranked[min(len(ranked) - 1, math.ceil(0.99 * len(ranked)) - 1)]
 
 
-def bench_play(play: int, cases: int, seed: int, threads: int, target: float) -> dict:
-    runs, rows = [], []
+def bench_play(play: int, cases: int, seed: int, threads: int, target: float, pimc: bool = False) -> dict:
+    runs, rows, compared = [], [], []
     for view in views_at(play, cases, seed):
         clear_tables()
         start = time.perf_counter()
         eq = equilibrium(view, threads=threads, target=target)
         runs.append(time.perf_counter() - start)
         rows.append(eq)
+        if pimc:
+            s = suggest(view, worlds="all", threads=threads, progress=False)
+            compared.append((s.best == eq.best, eq.losses[s.best], max(eq.strategy.values()) < 0.95,
+                             s.moves[0].mean - eq.move_values[s.best]))
     med = statistics.median
+    extra = {}
+    if compared:
+        extra["pimc"] = {"agree": sum(c[0] for c in compared), "loss_mean": statistics.mean(c[1] for c in compared),
+                         "loss_max": max(c[1] for c in compared), "mixed": sum(c[2] for c in compared),
+                         "optimism": statistics.mean(c[3] for c in compared)}
     return {"play": play, "cases": cases, "median": med(runs), "p99": _p99(runs), "max": max(runs),
             "target": TARGETS[play], "meets_target": med(runs) < TARGETS[play],
             "iterations": med([e.iterations for e in rows]),
             "exploitability": max(e.exploitability for e in rows),
             "worlds": med([e.worlds for e in rows]), "leaves": med([e.leaves for e in rows]),
             "leaf_solves": med([e.leaf_solves for e in rows]), "nodes": med([e.nodes for e in rows]),
-            "build_seconds": med([e.build_seconds for e in rows]), "runs": runs}
+            "build_seconds": med([e.build_seconds for e in rows]), "runs": runs, **extra}
 
 
 def run(cases: Optional[int] = None, seed: int = 1, threads: int = 2, plays: Sequence[int] = (1, 2, 3, 4),
-        target: float = TARGET_EXPLOITABILITY) -> dict:
+        target: float = TARGET_EXPLOITABILITY, pimc: bool = False) -> dict:
     """Measure the equilibrium at each play of `plays` on `cases` seeded views each (default: 5
     at the 1st play, 10 at the others); `threads` workers for the last deals."""
     out: dict = {"threads": threads, "seed": seed, "target_exploitability": target, "rows": []}
@@ -82,7 +96,7 @@ def run(cases: Optional[int] = None, seed: int = 1, threads: int = 2, plays: Seq
         if play not in TARGETS:
             raise ValueError(f"plays are 1 to 4, not {play}")
         n = cases or (5 if play == 1 else 10)
-        out["rows"].append(bench_play(play, n, seed, threads, target))
+        out["rows"].append(bench_play(play, n, seed, threads, target, pimc))
     return out
 
 
@@ -97,6 +111,12 @@ def report(result: dict) -> str:
         lines.append(f"{r['play']:>4} {r['cases']:>5} {r['median']:>9.3f} {r['p99']:>7.3f} {r['build_seconds']:>8.3f} "
                      f"{r['iterations']:>6.0f} {r['exploitability']:>8.4f} {r['worlds']:>7.0f} {r['leaves']:>7.0f} "
                      f"{r['leaf_solves']:>9.0f} {r['nodes']:>12,.0f}  < {r['target']} s: {verdict}")
+    for r in result["rows"]:
+        if "pimc" in r:
+            p = r["pimc"]
+            lines.append(f"play {r['play']}: PIMC's best = the equilibrium's in {p['agree']}/{r['cases']}, its loss "
+                         f"against the equilibrium {p['loss_mean']:.4f} mean, {p['loss_max']:.3f} max; mixed "
+                         f"equilibria {p['mixed']}/{r['cases']}; PIMC mean - equilibrium value {p['optimism']:+.3f}")
     return "\n".join(lines)
 
 
@@ -107,9 +127,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--plays", type=int, nargs="+", default=[1, 2, 3, 4], choices=[1, 2, 3, 4])
     parser.add_argument("--target", type=float, default=TARGET_EXPLOITABILITY)
+    parser.add_argument("--pimc", action="store_true", help="also set PIMC against each equilibrium (untimed)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
-    result = run(cases=args.cases, seed=args.seed, threads=args.threads, plays=args.plays, target=args.target)
+    result = run(cases=args.cases, seed=args.seed, threads=args.threads, plays=args.plays, target=args.target,
+                 pimc=args.pimc)
     print(json.dumps(result, indent=2) if args.json else report(result))
     return 0
 

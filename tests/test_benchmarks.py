@@ -23,7 +23,7 @@ def load(name: str):
     return module
 
 
-@pytest.mark.parametrize("name", ["bench_search", "bench_movegen", "bench_pimc", "bench_arena"])
+@pytest.mark.parametrize("name", ["bench_search", "bench_movegen", "bench_pimc", "bench_arena", "bench_equilibrium"])
 def test_every_benchmark_has_run_report_and_main(name):
     module = load(name)
     for attr in ("run", "report", "main"):
@@ -42,6 +42,12 @@ def test_tiny_runs_give_json_figures_and_a_report():
     pimc = load("bench_pimc")
     figures = pimc.run(cases=1, threads=1, only=["last_but_one"])
     assert figures["last_but_one"]["worlds"] == 1680 and "last_but_one" in pimc.report(figures)
+    eq = load("bench_equilibrium")
+    figures = eq.run(cases=1, threads=1, plays=[4], pimc=True)
+    json.dumps(figures, allow_nan=False)
+    row = figures["rows"][0]
+    assert row["play"] == 4 and row["worlds"] == 252 and row["exploitability"] <= 0.01 and "pimc" in row
+    assert "PIMC's best" in eq.report(figures)
 
 
 def test_search_benchmark_leaves_the_tests_alone_and_its_baseline_is_exact():
