@@ -15,14 +15,10 @@ plays) of each depth with their parent, their world, their information set and t
 (information set, action) that led to them. The last play of the deal is the mover's only card
 with the other hand empty, a perfect-information choice (among its captures), so the last layer
 holds terminal histories valued directly: the mover's best capture with that card.
-
->>> from scopa_solver import View
->>> view = View.from_string("7c/? 2d4s -/- ?6 0/0 0 1 -")   # doctest: +SKIP
 """
 from __future__ import annotations
 
 import itertools
-import math
 import time
 from dataclasses import dataclass, field
 from typing import Any, Optional
@@ -78,7 +74,6 @@ class EndgameGame:
     leaf_solves: int = 0             # kernel searches of the last deal
     nodes: int = 0                   # their kernel nodes
     seconds: float = 0.0             # building time (leaf solves included)
-    actual_world_hand: int = 0       # the viewer's actual hand
     root_moves: list = field(repr=False, default_factory=list)    # one play left: (move, A's value) per option
 
     @property
@@ -279,7 +274,7 @@ def build_game(view: View, *, threads: int = 1, deadline: Optional[float] = None
                        terminal=terminal, seq_iset=seq_iset, seq_start=seq_start, seq_count=seq_count,
                        iset_player=iset_player, seq_move=seq_move_parts, leaves=leaves, leaf_paths=len(leaf_keys),
                        leaf_solves=solves, nodes=nodes, seconds=time.perf_counter() - start,
-                       actual_world_hand=view.hand, root_moves=root_moves)
+                       root_moves=root_moves)
 
 
 def _best_option(values: np.ndarray, start: np.ndarray, count: np.ndarray, maximize: bool) -> np.ndarray:
