@@ -18,6 +18,7 @@ holds terminal histories valued directly: the mover's best capture with that car
 """
 from __future__ import annotations
 
+import array
 import itertools
 import time
 from dataclasses import dataclass, field
@@ -33,6 +34,7 @@ from .view import View
 __all__ = ["EndgameGame", "Layer", "build_game", "check_view", "DEALS_PER_LEAF"]
 
 DEALS_PER_LEAF = 20       # C(6, 3): the ways the last 6 cards are dealt 3 and 3
+_LEAF_CHUNK = 4096        # end-of-deal states solved per kernel batch
 
 
 @dataclass
@@ -154,7 +156,11 @@ def build_game(view: View, *, threads: int = 1, deadline: Optional[float] = None
     pub_moves: list = [[]]           # per depth >= 1: the packed move into each node
     child_start: list = []           # per depth: (n_pub x npool) first child of (node, card)
     child_count: list = []
-    leaf_keys: list = []             # for the last play: per (node, card, option): leaf state key
+    # the last play's children, per (node, card, option): its end-of-deal state (deduplicated:
+    # table, piles, last capturer; scopas only add to the margin) and the scopas' margin
+    leaf_ids: dict = {}
+    leaf_index = array.array("q")
+    leaf_scopa = array.array("q")
     cache: dict = {}
 
     def outcomes(table: int, card: int) -> list:
@@ -185,7 +191,7 @@ def build_game(view: View, *, threads: int = 1, deadline: Optional[float] = None
             for ci in range(npool):
                 if used >> ci & 1:
                     continue
-                starts[p, ci] = len(nxt_states) if not last else len(leaf_keys)
+                starts[p, ci] = len(nxt_states) if not last else len(leaf_index)
                 moves = outcomes(table, pool[ci])
                 counts[p, ci] = len(moves)
                 for mv, after_table, taken, scopa in moves:
@@ -196,7 +202,12 @@ def build_game(view: View, *, threads: int = 1, deadline: Optional[float] = None
                     else:
                         key = (after_table, pile0, pile1, s0, s1, lc)
                     if last:
-                        leaf_keys.append(key)
+                        state = (key[0], key[1], key[2], key[5])
+                        j = leaf_ids.get(state)
+                        if j is None:
+                            j = leaf_ids[state] = len(leaf_ids)
+                        leaf_index.append(j)
+                        leaf_scopa.append(key[3] - key[4] if a == 0 else key[4] - key[3])
                         continue
                     nxt_states.append(key)
                     pa, pb = played[p]
@@ -210,7 +221,9 @@ def build_game(view: View, *, threads: int = 1, deadline: Optional[float] = None
             pub_moves.append(nxt_moves)
 
     # -- the leaves: each distinct end-of-deal state, its 20 last deals solved exactly
-    leaf_values, leaves, solves, nodes = _leaf_values(view, leaf_keys, threads, deadline, max_nodes)
+    per_state, solves, nodes = _leaf_values(view, list(leaf_ids), threads, deadline, max_nodes)
+    leaf_values = per_state[np.frombuffer(leaf_index, dtype=np.int64)] + np.frombuffer(leaf_scopa, dtype=np.int64)
+    leaves = len(leaf_ids)
 
     # -- the histories, layer by layer
     layers: list[Layer] = [Layer(parent=np.zeros(0, np.int64), seq=np.zeros(0, np.int64),
@@ -272,7 +285,7 @@ def build_game(view: View, *, threads: int = 1, deadline: Optional[float] = None
     iset_player = np.concatenate(iset_player_parts) if iset_player_parts else np.zeros(0, np.int8)
     return EndgameGame(view=view, pool=pool, worlds=nw, hand_a=hand_a, hand_b=hand_b, layers=layers,
                        terminal=terminal, seq_iset=seq_iset, seq_start=seq_start, seq_count=seq_count,
-                       iset_player=iset_player, seq_move=seq_move_parts, leaves=leaves, leaf_paths=len(leaf_keys),
+                       iset_player=iset_player, seq_move=seq_move_parts, leaves=leaves, leaf_paths=len(leaf_index),
                        leaf_solves=solves, nodes=nodes, seconds=time.perf_counter() - start,
                        root_moves=root_moves)
 
@@ -286,29 +299,18 @@ def _best_option(values: np.ndarray, start: np.ndarray, count: np.ndarray, maxim
     return vals.max(axis=1) if maximize else vals.min(axis=1)
 
 
-def _leaf_values(view: View, keys: list, threads: int, deadline: Optional[float],
-                 max_nodes: Optional[int]) -> tuple[np.ndarray, int, int, int]:
-    """A's expected margin at every end-of-deal key (table, piles, scopas, last capturer): the
-    mean of the exact values of the 20 ways to deal the last 6 cards. Keys are deduplicated
-    (scopas apart: they only add to the margin)."""
+def _leaf_values(view: View, uniq: list, threads: int, deadline: Optional[float],
+                 max_nodes: Optional[int]) -> tuple[np.ndarray, int, int]:
+    """A's expected margin (scopas made apart) at every end-of-deal state (table, piles, last
+    capturer): the mean of the exact values of the 20 ways to deal the last 6 cards; the
+    kernel's searches and nodes."""
     a = view.player
-    base: dict = {}
-    index = np.empty(len(keys), dtype=np.int64)
-    scopa = np.empty(len(keys), dtype=np.float64)
-    for i, (table, pile0, pile1, s0, s1, lc) in enumerate(keys):
-        k = (table, pile0, pile1, lc)
-        j = base.get(k)
-        if j is None:
-            j = base[k] = len(base)
-        index[i] = j
-        scopa[i] = (s0 - s1) if a == 0 else (s1 - s0)
     nondealer = 1 - view.dealer
     sign = 1.0 if nondealer == a else -1.0
     rules = view.rules.flags
-    uniq = list(base)
 
-    def states():
-        for table, pile0, pile1, lc in uniq:
+    def states(keys: list):
+        for table, pile0, pile1, lc in keys:
             stock = ALL_MASK & ~(table | pile0 | pile1)
             cards = [c.mask for c in iter_cards(stock)]
             for part in itertools.combinations(cards, 3):
@@ -321,13 +323,18 @@ def _leaf_values(view: View, keys: list, threads: int, deadline: Optional[float]
 
     total = len(uniq) * DEALS_PER_LEAF
     workers = kernel.worker_count(threads, total)
-    raws = kernel.run_batch(states(), want=0, threads=workers, total=total, deadline=deadline,
-                            max_nodes=max_nodes, batch=None if deadline is None and workers == 1 else 256)
-    if len(raws) < total or any(r is None or r.stop for r in raws):
-        if any(r is not None and r.stop == 1 for r in raws):
-            raise LimitError(f"a last-deal search needs more than max_nodes={max_nodes:,} nodes")
-        raise LimitError("the time limit ran out before the last deals were solved: allow more time")
-    vals = np.fromiter((r.lower for r in raws), dtype=np.float64, count=total).reshape(len(uniq), DEALS_PER_LEAF)
-    nodes = sum(r.nodes for r in raws)
-    per_key = sign * vals.mean(axis=1)
-    return per_key[index] + scopa, len(uniq), total, nodes
+    vals = np.empty((len(uniq), DEALS_PER_LEAF))
+    nodes = 0
+    for first in range(0, len(uniq), _LEAF_CHUNK):     # in chunks: a million results at once weigh 200 MB
+        keys = uniq[first:first + _LEAF_CHUNK]
+        n = len(keys) * DEALS_PER_LEAF
+        raws = kernel.run_batch(states(keys), want=0, threads=workers, total=n, deadline=deadline,
+                                max_nodes=max_nodes, batch=None if deadline is None and workers == 1 else 256)
+        if len(raws) < n or any(r is None or r.stop for r in raws):
+            if any(r is not None and r.stop == 1 for r in raws):
+                raise LimitError(f"a last-deal search needs more than max_nodes={max_nodes:,} nodes")
+            raise LimitError("the time limit ran out before the last deals were solved: allow more time")
+        vals[first:first + len(keys)] = np.fromiter((r.lower for r in raws), dtype=np.float64,
+                                                    count=n).reshape(len(keys), DEALS_PER_LEAF)
+        nodes += sum(r.nodes for r in raws)
+    return sign * vals.mean(axis=1), total, nodes
