@@ -23,6 +23,24 @@ print("ready", flush=True)
 suggest(view, worlds=100000, threads=2, seed=1, progress=False)
 """
 
+# the endgame equilibrium: "build" is stopped while the game is built (Python, then the kernel's
+# last-deal solves), "cfr" while CFR+ iterates (numpy)
+EQUILIBRIUM = """
+import sys
+sys.path.insert(0, "benchmarks")
+from bench_equilibrium import views_at
+from scopa_solver.imperfect.endgame_game import build_game
+from scopa_solver.imperfect.equilibrium import equilibrium, solve_game
+view = views_at({play}, 1, 1)[0]
+if "{kind}" == "cfr":
+    game = build_game(view, threads=2)
+    print("ready", flush=True)
+    solve_game(game, target=0.0, max_iterations=10 ** 9)
+else:
+    print("ready", flush=True)
+    equilibrium(view, threads=2)
+"""
+
 # the batch runs in a thread the script starts itself; the main thread waits in join()
 THREAD = """
 import threading
@@ -82,6 +100,8 @@ def _check(kind: str, runs: int, seed: int) -> None:
     rng = random.Random(seed)
     if kind == "suggest":
         argv, ready = [sys.executable, "-c", SUGGEST], True
+    elif kind in ("build", "cfr"):
+        argv, ready = [sys.executable, "-c", EQUILIBRIUM.format(kind=kind, play=1 if kind == "build" else 3)], True
     elif kind in ("solve_many", "analyze_many"):
         argv, ready = [sys.executable, "-c", THREAD.format(analyze=kind == "analyze_many")], True
     else:
@@ -90,7 +110,8 @@ def _check(kind: str, runs: int, seed: int) -> None:
     assert max(times) < EXIT_WITHIN, f"{kind}: exits took {', '.join(f'{t:.2f}' for t in times)} s"
 
 
-@pytest.mark.parametrize("kind,runs", [("suggest", 4), ("solve_many", 2), ("analyze_many", 1), ("cli", 3)])
+@pytest.mark.parametrize("kind,runs", [("suggest", 4), ("solve_many", 2), ("analyze_many", 1), ("cli", 3),
+                                       ("build", 2), ("cfr", 2)])
 def test_ctrl_c_stops_promptly(kind, runs):
     _check(kind, runs, seed=1)
 
