@@ -44,11 +44,11 @@ from .. import kernel
 from ..core.cards import iter_cards
 from ..core.position import Move
 from ..errors import LimitError, excerpt
-from ..search.solver import analyze
+from ..search.solver import _move_values, _run
 from .endgame_game import EndgameGame, build_game, check_view
 from .view import View
 
-__all__ = ["equilibrium", "Equilibrium", "solve_game", "strategy_profile", "DEFAULT_TARGET", "DEFAULT_MAX_ITERATIONS"]
+__all__ = ["equilibrium", "Equilibrium", "EquilibriumEndgame", "solve_game", "strategy_profile", "DEFAULT_TARGET", "DEFAULT_MAX_ITERATIONS"]
 
 DEFAULT_TARGET = 0.01
 """Stop once the exploitability (round points) is below this."""
@@ -385,10 +385,61 @@ def _last_deal(view: View, start: float, max_nodes: Optional[int], deadline: Opt
     """The last deal: the opponent holds the unseen cards; the kernel's exact solve."""
     position = view.world(list(iter_cards(view.unseen)), ())
     left = None if deadline is None else max(1e-6, deadline - time.monotonic())
-    rows = analyze(position, max_nodes=max_nodes, time_limit=left)
+    raw = _run([position], kernel.WANT_ALL, max_nodes, left, None, 1)[0]
+    rows = _move_values(raw)
     if any(r.value is None for r in rows):
         raise LimitError("the last deal could not be solved within the limits: allow more")
-    nodes = 0
+    nodes = raw.nodes
     values = {r.move: float(r.value) for r in rows}
     return _pure(view, values, start, None, 0.0, nodes=nodes, exact=True)
 
+
+
+class EquilibriumEndgame:
+    """A bot's endgame (`EPIMCBot(endgame=...)`): at the last-but-one deal, the equilibrium's
+    move; elsewhere None, and the bot decides.
+
+    `max_hidden` skips the biggest games: the equilibrium is asked only when the cards hidden
+    from the public (the viewer's hand and its unseen cards, 12 at the deal's first play, 11 at
+    the second...) are at most that many. `mixed=True` draws the move from the equilibrium
+    strategy (seeded by `seed` and the view: unexploitable, reproducible), else the most
+    probable move is played. The last deal is left to the bot: it is perfect information, where
+    a bot that models its opponent can gain on the exact solve's move. `threads`, `time_limit`
+    as for `equilibrium`: a time limit that stops CFR+ early still gives the average strategy so
+    far, and one too short to solve the last deals gives None.
+
+    >>> from scopa_solver import View
+    >>> view = View.from_string("3b7b/?2 7s Ad3d5dCd4c5cFcCc2s4s5s6s2b5b6bFb/6d7dFdRd2c3c6cRcAsFsCsAbCb ?6 0/0 0 1 1")
+    >>> str(EquilibriumEndgame(threads=1)(view))
+    '7bx7s'
+    """
+
+    def __init__(self, *, max_hidden: int = 12, mixed: bool = False, seed: int = 0, threads: Optional[int] = None,
+                 time_limit: Optional[float] = None) -> None:
+        if isinstance(max_hidden, bool) or not isinstance(max_hidden, int) or max_hidden < 1:
+            raise LimitError(f"max_hidden must be a positive whole number, not {excerpt(max_hidden)}")
+        kernel.check_threads(threads)
+        kernel.check_limits(None, time_limit)
+        self.max_hidden, self.mixed, self.seed = max_hidden, bool(mixed), seed
+        self.threads, self.time_limit = threads, time_limit
+        self.calls = 0          # equilibria computed
+
+    def __call__(self, view: View) -> Optional[Move]:
+        if view.rules.is_family or view.stock_cards != 6 or not view.is_my_turn():
+            return None
+        if bin(view.hand | view.unseen).count("1") > self.max_hidden:
+            return None
+        try:
+            eq = equilibrium(view, threads=self.threads, time_limit=self.time_limit)
+        except LimitError:              # the last deals not solved in time: the bot decides
+            return None
+        self.calls += 1
+        if not self.mixed:
+            return eq.best
+        import random
+        from ..play.bots import view_seed
+        moves = eq.moves_by_probability()
+        return random.Random(view_seed(self.seed, view)).choices(moves, [eq.strategy[m] for m in moves])[0]
+
+    def __repr__(self) -> str:
+        return f"EquilibriumEndgame(max_hidden={self.max_hidden}, mixed={self.mixed})"
