@@ -176,8 +176,8 @@ def test_the_bot_plays_legal_reproducible_moves_from_the_view_only() -> None:
     # two bots in lockstep: one handed the true positions, the other another world with the same view
     for seed in range(2):
         me = seed % 2
-        real = EPIMCBot(worlds=5, seed=3, threads=1)
-        shadow = EPIMCBot(worlds=5, seed=3, threads=1)
+        real = EPIMCBot(worlds=5, seed=3, threads=1, exact_limit=5)
+        shadow = EPIMCBot(worlds=5, seed=3, threads=1, exact_limit=5)
         pos = Position.new_round(seed=seed + 20)
         while not pos.is_round_over():
             if pos.to_move == me:
@@ -186,8 +186,8 @@ def test_the_bot_plays_legal_reproducible_moves_from_the_view_only() -> None:
                 move = real(pos)
                 assert move in pos.legal_moves()
                 assert shadow(other) == move
-                assert EPIMCBot(worlds=5, seed=3, threads=1).choose(view) == \
-                    EPIMCBot(worlds=5, seed=3, threads=1).choose(view)
+                assert EPIMCBot(worlds=5, seed=3, threads=1, exact_limit=5).choose(view) == \
+                    EPIMCBot(worlds=5, seed=3, threads=1, exact_limit=5).choose(view)
             else:
                 move = GreedyBot()(pos)
             pos = pos.play(move)
@@ -201,7 +201,7 @@ def test_the_endgame_hook_decides_the_last_two_deals() -> None:
         moves = view.legal_moves()
         return moves[-1] if view.stock_cards == 0 else None    # the last deal only
 
-    bot = EPIMCBot(worlds=4, seed=1, threads=1, endgame=endgame)
+    bot = EPIMCBot(worlds=4, seed=1, threads=1, exact_limit=4, endgame=endgame)
     pos = Position.new_round(seed=8)
     while not pos.is_round_over():
         move = bot(pos) if pos.to_move == 0 else GreedyBot()(pos)
@@ -215,7 +215,7 @@ def test_the_last_deal_is_solved_exactly() -> None:
     for view in late_views(4, 0, seed=9):
         best = {mv.move for mv in analyze(view.world_position(view.any_world_state())) if mv.value ==
                 analyze(view.world_position(view.any_world_state()))[0].value}
-        assert EPIMCBot(worlds=4, seed=1, threads=1).choose(view) in best
+        assert EPIMCBot(worlds=4, seed=1, threads=1, exact_last=True).choose(view) in best
 
 
 @pytest.mark.parametrize("kwargs", [dict(depth=-1), dict(depth=5), dict(depth="2"), dict(depth=True),
@@ -241,3 +241,19 @@ def test_bad_calls_are_value_errors() -> None:
         make_bot("epimc:d=7")
     bot = make_bot("epimc:d=1,t=0.7,n=12", seed=4)
     assert isinstance(bot, EPIMCBot) and (bot.depth, bot.temperature, bot.worlds, bot.seed) == (1, 0.7, 12, 4)
+
+
+def test_depth_1_plays_as_the_opponent_model_bot() -> None:
+    # the same worlds (posterior given the same plays) and the modelled reply: the same moves
+    from scopa_solver import InferenceBot
+    for seed in range(2):
+        epimc = EPIMCBot(worlds=5, seed=seed, threads=1, depth=1, exact_limit=5)
+        model = InferenceBot(worlds=5, seed=seed, threads=1, exact_limit=5)
+        pos = Position.new_round(seed=seed + 40)
+        while not pos.is_round_over():
+            if pos.to_move == seed % 2:
+                move = epimc(pos)
+                assert model(pos) == move
+            else:
+                move = GreedyBot()(pos)
+            pos = pos.play(move)

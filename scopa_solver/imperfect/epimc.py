@@ -17,9 +17,9 @@ With `depth` 0 this is plain determinization (the exact value of each move in ea
 next move, after seeing the opponent's reply, is chosen across the worlds rather than per world.
 
 `EPIMCBot` is `InferenceBot` (the posterior over the opponent's hand from its plays of the
-deal) with these values; in the last deal, where two-player Scopa is a game of perfect
-information (the player sees every card the opponent can hold), it plays the exact solver's
-move. An `endgame` callable, tried first in the last two deals, can take over there.
+deal) with these values while the worlds are sampled (the first four deals); optionally, in the
+last deal, where two-player Scopa is a game of perfect information (the player sees every card
+the opponent can hold), it plays the exact solver's move. An `endgame` callable, tried first in the last two deals, can take over there.
 
 >>> from scopa_solver import Position, play_round, GreedyBot
 >>> bot = EPIMCBot(worlds=6, seed=1, threads=1)
@@ -39,7 +39,7 @@ from ..core.position import Move
 from ..errors import LimitError, ViewError, excerpt
 from ..play.bots import GreedyBot
 from .inference import InferenceBot, OpponentPlay
-from .pimc import solve_worlds, value_matrix
+from .pimc import EXACT_LIMIT, solve_worlds, value_matrix
 from .view import View
 
 __all__ = ["nonfused_values", "EPIMCBot", "MAX_DEPTH"]
@@ -198,32 +198,41 @@ def _choose(group: list[_Node], weights: Sequence[float]) -> None:
 class EPIMCBot(InferenceBot):
     """`InferenceBot`'s worlds (the opponent's hand from the posterior given its plays of the
     deal) valued by `nonfused_values` with the perfect-information solve postponed by `depth`
-    plies (2: the player's next move is chosen per information set, not per world). Every world
-    is enumerated (weighted) when there are at most `exact_limit` (default: `worlds`), else
-    `worlds` are drawn. In the last deal (one world: perfect information) the bot plays the
-    exact solver's best move. `endgame(view)`, when given, is asked first in the last two deals
-    (`view.deals_left <= 1`); a move it returns is played, None leaves the decision to the bot.
+    plies (2: the player's next move is chosen per information set, not per world) while the
+    worlds are sampled (`worlds` of them), and by `enumerated_depth` plies (default 1: the
+    modelled reply of `InferenceBot`) once there are at most `exact_limit` and every world is
+    weighed (the last two deals). With `exact_last`, the last deal (one world: perfect
+    information) is played by the exact solver. `model` scores the opponent's moves (default
+    `GreedyBot()`; the learned one: `learned.learned_model()` at temperature 1).
+    `endgame(view)`, when given, is asked first in the last two deals (`view.deals_left <= 1`);
+    a move it returns is played, None leaves the decision to the bot.
 
     Like `InferenceBot` it remembers its last view per seat to read the opponent's plays, so it
     is a function of what the player has seen this round and of its seed.
     """
 
-    def __init__(self, worlds: int = 30, seed: int = 0, threads: Optional[int] = None, depth: int = 2,
-                 temperature: float = 0.5, exact_limit: Optional[int] = None, endgame: Optional[Endgame] = None,
-                 tt_mb: Optional[float] = None, exact_last: bool = True) -> None:
+    def __init__(self, worlds: int = 50, seed: int = 0, threads: Optional[int] = None, depth: int = 2,
+                 temperature: float = 0.5, exact_limit: int = EXACT_LIMIT, enumerated_depth: int = 1,
+                 exact_last: bool = False, endgame: Optional[Endgame] = None, tt_mb: Optional[float] = None,
+                 model: Optional[GreedyBot] = None) -> None:
         if not isinstance(worlds, int) or isinstance(worlds, bool) or worlds < 1:
             raise LimitError(f"worlds must be a positive number, not {excerpt(worlds)}")
-        super().__init__(worlds=worlds, seed=seed, threads=threads,
-                         exact_limit=worlds if exact_limit is None else exact_limit,
+        super().__init__(worlds=worlds, seed=seed, threads=threads, exact_limit=exact_limit,
                          temperature=temperature, reply=True, tt_mb=tt_mb)
         if threads is not None:
             kernel.check_threads(threads, 0)
         if endgame is not None and not callable(endgame):
             raise LimitError(f"endgame must be a callable view -> move or None, not {excerpt(endgame)}")
         self.depth = _check_depth(depth)
+        self.enumerated_depth = _check_depth(enumerated_depth)
+        if model is not None:
+            if not isinstance(model, GreedyBot):
+                raise LimitError(f"model must be a GreedyBot (its weights score the opponent's moves), not {excerpt(model)}")
+            self.model = model
         self.endgame = endgame
         self.exact_last = exact_last
-        self.name = f"EPIMC({worlds}, d={depth}, T={temperature:g})"
+        self.name = (f"EPIMC({worlds}, d={depth}, T={temperature:g}" + ("" if model is None else f", {model.name}")
+                     + ("" if enumerated_depth == 1 else f", e={enumerated_depth}") + (", x" if exact_last else "") + ")")
 
     def _decide(self, view: View, plays: list[OpponentPlay]) -> Move:
         moves = view.legal_moves()
@@ -239,5 +248,5 @@ class EPIMCBot(InferenceBot):
         if self.exact_last and view.count_worlds() == 1:     # the last deal: perfect information
             solved = solve_worlds([view.state_of(worlds[0])], threads=self.threads, tt_mb=self.tt_mb)
             return np.repeat(value_matrix(view.legal_moves(), solved)[0], len(worlds), axis=0)
-        return nonfused_values(view, worlds, weights, self.depth, self.temperature, self.model, self.threads,
-                               self.tt_mb)
+        depth = self.enumerated_depth if view.count_worlds() <= self.exact_limit else self.depth
+        return nonfused_values(view, worlds, weights, depth, self.temperature, self.model, self.threads, self.tt_mb)

@@ -253,8 +253,10 @@ def modelled_values(view: View, worlds: Sequence[tuple[int, ...]], temperature: 
 def best_column(moves: Sequence[Move], values: np.ndarray, weights: Sequence[float]) -> int:
     """The column of the move with the highest weighted mean of `values` (worlds x moves), ties
     to the higher weighted share of worlds where it is optimal, then to the first in text order.
-    Exactly rounded sums, rounded again, so that equal columns tie on every machine."""
-    rows = values.tolist()
+    Exactly rounded sums, rounded again, so that equal columns tie on every machine; values are
+    rounded to 9 decimals before they are compared (two ways to sum the same expectation may
+    differ in the last bit)."""
+    rows = [[round(x, 9) for x in row] for row in values.tolist()]
     best_values = [max(row) for row in rows]
     means = [round(math.fsum(w * row[j] for w, row in zip(weights, rows)), 9) for j in range(len(moves))]
     optimal = [round(math.fsum(w for w, row, b in zip(weights, rows, best_values) if row[j] == b), 9)

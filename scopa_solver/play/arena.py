@@ -492,7 +492,9 @@ def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Opti
     its hand and its modelled reply, `InferenceBot`; model:T for the model's temperature T, 0.5
     by default), infer (the same with the inference only: `reply=False`; infer:T), epimc (the
     opponent model with the perfect-information solve postponed by 2 plies, `EPIMCBot`;
-    epimc:d=D,t=T,n=N for depth D, temperature T, N worlds instead of `worlds`) or oracle;
+    epimc:d=D,t=T,n=N,e=E,x=1,m=learned for depth D, temperature T, N worlds instead of
+    `worlds`, depth E once the worlds are enumerated, the last deal solved exactly, the learned
+    opponent model at temperature 1) or oracle;
     EARLY/LATE (say greedy/pimc) plays EARLY until the last three deals and LATE in them.
     A name it does not know is a `ScopaError`; so is, with the `rules` of a family game, a bot
     that plays two-player Scopa only (model, infer, epimc: the opponent model)."""
@@ -540,16 +542,24 @@ def _epimc(spec: str, arg: str, worlds: int, seed: int, threads: Optional[int]):
     """epimc:d=D,t=T,n=N as an `EPIMCBot`."""
     from ..imperfect.epimc import EPIMCBot
     options: dict = {"worlds": worlds}
-    names = {"d": ("depth", int), "t": ("temperature", float), "n": ("worlds", int)}
+    names = {"d": ("depth", int), "t": ("temperature", float), "n": ("worlds", int), "m": ("model", str),
+             "e": ("enumerated_depth", int), "x": ("exact_last", int)}
     for item in filter(None, arg.split(",")):
         key, _, value = item.partition("=")
         if key.strip() not in names:
-            raise ScopaError(f"bot {excerpt(spec)}: unknown option {excerpt(item)} (d=depth, t=temperature, n=worlds)")
+            raise ScopaError(f"bot {excerpt(spec)}: unknown option {excerpt(item)} (d=depth, t=temperature, n=worlds, "
+                             "e=depth once the worlds are enumerated, x=1: the last deal exact, m=learned)")
         name, kind = names[key.strip()]
         try:
             options[name] = kind(value)
         except ValueError:
             raise ScopaError(f"bot {excerpt(spec)}: {excerpt(item)} needs a number") from None
+    if "model" in options:
+        if options["model"] != "learned":
+            raise ScopaError(f"bot {excerpt(spec)}: the model is m=learned (the fitted weights) or left out")
+        from ..imperfect.learned import learned_model
+        options["model"] = learned_model()
+        options.setdefault("temperature", 1.0)
     try:
         return EPIMCBot(seed=seed, threads=threads, **options)
     except ValueError as error:
