@@ -58,6 +58,15 @@ def run(bot: str, rounds: int = 10, seed: int = 1, worlds: int = 50, threads: in
             "all": figures(every), "deals": {d: figures(times[d]) for d in sorted(times)}}
 
 
+def report(out: dict) -> str:
+    """The figures of `run` as text."""
+    lines = [f"{out['bot']}: {out['rounds']} rounds, {out['threads']} threads"]
+    for name, f in [("all", out["all"])] + [(f"deal {d}", f) for d, f in out["deals"].items()]:
+        lines.append(f"  {name:<7} {f['decisions']:5d} decisions  median {f['median']:.3f} s  p90 {f['p90']:.3f} s  "
+                     f"p99 {f['p99']:.3f} s  max {f['max']:.3f} s")
+    return "\n".join(lines)
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("bot")
@@ -69,13 +78,7 @@ def main(argv=None) -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     out = run(args.bot, args.rounds, args.seed, args.worlds, args.threads, args.opponent)
-    if args.json:
-        print(json.dumps(out, indent=1))
-        return
-    print(f"{out['bot']}: {args.rounds} rounds against {args.opponent}, {args.threads} threads")
-    for name, f in [("all", out["all"])] + [(f"deal {d}", f) for d, f in out["deals"].items()]:
-        print(f"  {name:<7} {f['decisions']:5d} decisions  median {f['median']:.3f} s  p90 {f['p90']:.3f} s  "
-              f"p99 {f['p99']:.3f} s  max {f['max']:.3f} s")
+    print(json.dumps(out, indent=1) if args.json else report(out))
 
 
 if __name__ == "__main__":

@@ -257,3 +257,28 @@ def test_depth_1_plays_as_the_opponent_model_bot() -> None:
             else:
                 move = GreedyBot()(pos)
             pos = pos.play(move)
+
+
+def test_the_fit_recovers_the_weights_of_a_softmax_player() -> None:
+    # decisions drawn from softmax(score) of known weights: the fit finds them again
+    from scopa_solver.imperfect.learned import FEATURES, fit_policy, learned_model, log_likelihood, move_features
+    truth = dict(card=1.0, coin=0.8, settebello=3.0, seven=1.2, scopa=4.0, sweepable=2.0, primiera=0.05)
+    theta = np.array([truth[k] for k in FEATURES])
+    rng = random.Random(3)
+    samples = []
+    for seed in range(120):
+        pos = Position.new_round(seed=seed)
+        while not pos.is_round_over():
+            view = pos.view(pos.to_move)
+            moves, features = move_features(view)
+            logits = features @ theta
+            p = np.exp(logits - logits.max())
+            move = rng.choices(moves, weights=(p / p.sum()).tolist())[0]
+            samples.append((view, move))
+            pos = pos.play(move)
+    fitted = fit_policy(samples)
+    for k in ("card", "coin", "settebello", "seven", "sweepable"):
+        assert fitted[k] == pytest.approx(truth[k], abs=0.35 * max(1.0, truth[k])), (k, fitted)
+    assert fitted["scopa"] > 2      # a sweep on offer is nearly always taken: only a bound is identified
+    assert log_likelihood(samples, fitted) >= log_likelihood(samples, truth) - 1e-9    # the maximum
+    assert learned_model(fitted).weights == fitted
