@@ -86,7 +86,7 @@ def _is_over(state: kernel.KernelState) -> bool:
 
 
 def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Optional[Sequence[float]] = None,
-                    depth: int = 2, temperature: float = 0.5, model: Optional[GreedyBot] = None,
+                    depth: int = 3, temperature: float = 0.5, model: Optional[GreedyBot] = None,
                     threads: Optional[int] = None, tt_mb: Optional[float] = None) -> np.ndarray:
     """The worlds x moves matrix (columns in the order of `view.legal_moves()`) of the player's
     round margin after each move in each world (hidden groups, as `View.enumerate_groups`
@@ -198,7 +198,8 @@ def _choose(group: list[_Node], weights: Sequence[float]) -> None:
 class EPIMCBot(InferenceBot):
     """`InferenceBot`'s worlds (the opponent's hand from the posterior given its plays of the
     deal) valued by `nonfused_values` with the perfect-information solve postponed by `depth`
-    plies (2: the player's next move is chosen per information set, not per world) while the
+    plies (3: the player's next move is chosen per information set, not per world, and the
+    opponent's reply to it follows the model; the best measured, docs/play.md) while the
     worlds are sampled (`worlds` of them), and by `enumerated_depth` plies (default 1: the
     modelled reply of `InferenceBot`) once there are at most `exact_limit` and every world is
     weighed (the last two deals). With `exact_last`, the last deal (one world: perfect
@@ -211,7 +212,7 @@ class EPIMCBot(InferenceBot):
     is a function of what the player has seen this round and of its seed.
     """
 
-    def __init__(self, worlds: int = 50, seed: int = 0, threads: Optional[int] = None, depth: int = 2,
+    def __init__(self, worlds: int = 50, seed: int = 0, threads: Optional[int] = None, depth: int = 3,
                  temperature: float = 0.5, exact_limit: int = EXACT_LIMIT, enumerated_depth: int = 1,
                  exact_last: bool = False, endgame: Optional[Endgame] = None, tt_mb: Optional[float] = None,
                  model: Optional[GreedyBot] = None) -> None:

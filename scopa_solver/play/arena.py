@@ -491,7 +491,7 @@ def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Opti
     (`worlds` per decision, or pimc:N for N), model (PIMC with the opponent model: inference of
     its hand and its modelled reply, `InferenceBot`; model:T for the model's temperature T, 0.5
     by default), infer (the same with the inference only: `reply=False`; infer:T), epimc (the
-    opponent model with the perfect-information solve postponed by 2 plies, `EPIMCBot`;
+    opponent model with the perfect-information solve postponed by 3 plies, `EPIMCBot`;
     epimc:d=D,t=T,n=N,e=E,x=1,m=learned for depth D, temperature T, N worlds instead of
     `worlds`, depth E once the worlds are enumerated, the last deal solved exactly, the learned
     opponent model at temperature 1) or oracle;
