@@ -3,8 +3,8 @@
     python benchmarks/bench_arena.py A B [C ...] [--rules OPTION ...] [--rounds N] [--matches M] [--seed S]
                                      [--worlds W] [--threads T] [--json]
 
-A and B are random, greedy, pimc, infer or oracle, or EARLY/LATE (EARLY until the last three
-deals, LATE in them: greedy/pimc). `--rules` names the game with the notation's options
+A and B are random, greedy, pimc, infer, model, epimc (epimc:d=3,n=30,...) or oracle, or
+EARLY/LATE (EARLY until the last three deals, LATE in them: greedy/pimc). `--rules` names the game with the notation's options
 (`--rules players=4 game=scientifico`, `--rules players=3 target=16`; default two-player Scopa):
 with two sides (two players, partnerships) A plays every seat of its side against B's; with
 three or more sides every deal is played in every seating, and the bots are A, B, C, ... one

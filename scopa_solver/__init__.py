@@ -35,7 +35,7 @@ from .search.solver import MoveValue, SearchResult, analyze, analyze_many, solve
 _LAZY = {
     "View": "imperfect.view",
     "suggest": "imperfect.pimc", "Suggestion": "imperfect.pimc", "MoveStats": "imperfect.pimc",
-    "InferenceBot": "imperfect.inference",
+    "InferenceBot": "imperfect.inference", "EPIMCBot": "imperfect.epimc",
     "equilibrium": "imperfect.equilibrium", "Equilibrium": "imperfect.equilibrium",
     "play_round": "play.game", "play_match": "play.game", "RoundResult": "play.game", "MatchResult": "play.game",
     "Bot": "play.bots", "RandomBot": "play.bots", "GreedyBot": "play.bots", "PIMCBot": "play.bots",
@@ -68,7 +68,7 @@ __all__ = [
     "ScopaError", "CardError", "DuplicateCardError", "IllegalMoveError", "NotationError",
     "PositionError", "RulesError", "LimitError",
     "View", "ViewError", "suggest", "Suggestion", "MoveStats", "equilibrium", "Equilibrium",
-    "Bot", "RandomBot", "GreedyBot", "PIMCBot", "InferenceBot", "OracleBot", "arena", "ArenaResult", "MultiArenaResult",
+    "Bot", "RandomBot", "GreedyBot", "PIMCBot", "InferenceBot", "EPIMCBot", "OracleBot", "arena", "ArenaResult", "MultiArenaResult",
     "to_networkx", "write_tree", "read_tree", "TreeTooLargeError",
     "GameRecord", "RoundRecord", "RecordError", "review", "Review",
 ]

@@ -23,7 +23,8 @@ def load(name: str):
     return module
 
 
-@pytest.mark.parametrize("name", ["bench_search", "bench_movegen", "bench_pimc", "bench_arena", "bench_equilibrium"])
+@pytest.mark.parametrize("name", ["bench_search", "bench_movegen", "bench_pimc", "bench_arena", "bench_equilibrium",
+                                  "bench_decision", "fit_opponent"])
 def test_every_benchmark_has_run_report_and_main(name):
     module = load(name)
     for attr in ("run", "report", "main"):

@@ -250,6 +250,20 @@ def modelled_values(view: View, worlds: Sequence[tuple[int, ...]], temperature: 
     return values
 
 
+def best_column(moves: Sequence[Move], values: np.ndarray, weights: Sequence[float]) -> int:
+    """The column of the move with the highest weighted mean of `values` (worlds x moves), ties
+    to the higher weighted share of worlds where it is optimal, then to the first in text order.
+    Exactly rounded sums, rounded again, so that equal columns tie on every machine; values are
+    rounded to 9 decimals before they are compared (two ways to sum the same expectation may
+    differ in the last bit)."""
+    rows = [[round(x, 9) for x in row] for row in values.tolist()]
+    best_values = [max(row) for row in rows]
+    means = [round(math.fsum(w * row[j] for w, row in zip(weights, rows)), 9) for j in range(len(moves))]
+    optimal = [round(math.fsum(w for w, row, b in zip(weights, rows, best_values) if row[j] == b), 9)
+               for j in range(len(moves))]
+    return min(range(len(moves)), key=lambda j: (-means[j], -optimal[j], str(moves[j])))
+
+
 class InferenceBot(PIMCBot):
     """`PIMCBot` with a model of the opponent (see the module docstring; `temperature` is the
     model's, in `GreedyBot` score units). The worlds draw the opponent's hand from the posterior
@@ -306,6 +320,18 @@ class InferenceBot(PIMCBot):
         moves = view.legal_moves()
         if len(moves) == 1:
             return moves[0]
+        weighted = self._weighted_worlds(view, plays)
+        if weighted is None:
+            return super().choose(view)
+        worlds = [g for g, _ in weighted]
+        total = math.fsum(w for _, w in weighted)
+        weights = [w / total for _, w in weighted]
+        return moves[best_column(moves, self._values(view, worlds, weights), weights)]
+
+    def _weighted_worlds(self, view: View, plays: list[OpponentPlay]) -> Optional[list[tuple[tuple[int, ...], float]]]:
+        """The worlds the decision weighs (hidden groups, unnormalized weight): the opponent's
+        hand from the posterior given `plays`; None when plain PIMC decides (no plays read and
+        no modelled reply)."""
         exact = view.count_worlds() <= self.exact_limit
         seed = view_seed(self.seed, view)
         if plays and view.opponent_cards:
@@ -313,31 +339,20 @@ class InferenceBot(PIMCBot):
             if exact:
                 probability = dict(zip(hands, posterior))
                 weighted = [(g, probability[g[0]]) for g in view.enumerate_groups()]
-                weighted = [(g, w) for g, w in weighted if w > 0]
-            else:
-                weighted = [(g, 1.0) for g in self._sample(view, hands, posterior, self.worlds, seed)]
-        elif not self.reply:
-            return super().choose(view)
-        elif exact:
-            weighted = [(g, 1.0) for g in view.enumerate_groups()]
-        else:
-            weighted = [(g, 1.0) for g in view.sample_groups(self.worlds, seed)]
-        worlds = [g for g, _ in weighted]
+                return [(g, w) for g, w in weighted if w > 0]
+            return [(g, 1.0) for g in self._sample(view, hands, posterior, self.worlds, seed)]
+        if not self.reply:
+            return None
+        if exact:
+            return [(g, 1.0) for g in view.enumerate_groups()]
+        return [(g, 1.0) for g in view.sample_groups(self.worlds, seed)]
+
+    def _values(self, view: View, worlds: list[tuple[int, ...]], weights: list[float]) -> np.ndarray:
+        """The worlds x moves matrix the decision averages (columns as `view.legal_moves()`)."""
         if self.reply:
-            values = modelled_values(view, worlds, self.temperature, self.model, self.threads, self.tt_mb)
-        else:
-            solved = solve_worlds([view.state_of(g) for g in worlds], threads=self.threads, tt_mb=self.tt_mb)
-            values = value_matrix(moves, solved)[0]
-        total = math.fsum(w for _, w in weighted)
-        weights = [w / total for _, w in weighted]
-        rows = values.tolist()
-        best_values = [max(row) for row in rows]
-        # exactly rounded sums, rounded again: equal columns (and equal means) tie on every machine
-        means = [round(math.fsum(w * row[j] for w, row in zip(weights, rows)), 9) for j in range(len(moves))]
-        optimal = [round(math.fsum(w for w, row, b in zip(weights, rows, best_values) if row[j] == b), 9)
-                   for j in range(len(moves))]
-        best = min(range(len(moves)), key=lambda j: (-means[j], -optimal[j], str(moves[j])))
-        return moves[best]
+            return modelled_values(view, worlds, self.temperature, self.model, self.threads, self.tt_mb)
+        solved = solve_worlds([view.state_of(g) for g in worlds], threads=self.threads, tt_mb=self.tt_mb)
+        return value_matrix(view.legal_moves(), solved)[0]
 
     @staticmethod
     def _sample(view: View, hands: list[int], posterior: list[float], n: int, seed: int) -> list[tuple[int, ...]]:

@@ -482,7 +482,7 @@ def _two_sided(names: list[str], plays: list[list[tuple[int, ...]]], match_winne
         rules=rules)
 
 
-BOT_NAMES = ("random", "greedy", "pimc", "infer", "model", "oracle")
+BOT_NAMES = ("random", "greedy", "pimc", "infer", "model", "epimc", "oracle")
 
 
 def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Optional[int] = 1,
@@ -490,10 +490,15 @@ def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Opti
     """The one reader of bot names (the CLI's and the benchmarks'). A bot by name: random, greedy (greedy:scopa=8,sweepable=4 for other weights), pimc
     (`worlds` per decision, or pimc:N for N), model (PIMC with the opponent model: inference of
     its hand and its modelled reply, `InferenceBot`; model:T for the model's temperature T, 0.5
-    by default), infer (the same with the inference only: `reply=False`; infer:T) or oracle;
+    by default), infer (the same with the inference only: `reply=False`; infer:T), epimc (the
+    opponent model with the perfect-information solve postponed by 3 plies, `EPIMCBot`;
+    epimc:d=D,t=T,n=N,e=E,x=1,m=learned,q=H for depth D, temperature T, N worlds instead of
+    `worlds`, depth E once the worlds are enumerated, the last deal solved exactly, the learned
+    opponent model at temperature 1, the endgame equilibrium at the last-but-one deal once at
+    most H cards are hidden from the public (12: every play of that deal)) or oracle;
     EARLY/LATE (say greedy/pimc) plays EARLY until the last three deals and LATE in them.
     A name it does not know is a `ScopaError`; so is, with the `rules` of a family game, a bot
-    that plays two-player Scopa only (model, infer: the opponent model)."""
+    that plays two-player Scopa only (model, infer, epimc: the opponent model)."""
     if not isinstance(spec, str):
         raise TypeError(f"a bot name is text, not {type(spec).__name__}")
     from .bots import GreedyBot, OracleBot, PhaseBot, PIMCBot, RandomBot
@@ -504,10 +509,11 @@ def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Opti
     kind, _, arg = spec.strip().lower().partition(":")
     if kind not in BOT_NAMES or (arg and kind in ("random", "oracle")):
         raise ScopaError(f"unknown bot {excerpt(spec)}: choose {', '.join(BOT_NAMES)} (pimc:N for N worlds per "
-                         f"move, model:T or infer:T for the opponent model's temperature T, greedy:NAME=W,... "
+                         f"move, model:T or infer:T for the opponent model's temperature T, epimc:d=D,t=T,n=N "
+                         f"for the non-fused search's depth, temperature and worlds, greedy:NAME=W,... "
                          f"for other weights, EARLY/LATE for one bot before the last three deals and another "
                          f"in them)")
-    if kind in ("infer", "model") and rules is not None and rules.is_family:
+    if kind in ("infer", "model", "epimc") and rules is not None and rules.is_family:
         raise ScopaError(f"bot {excerpt(spec)}: the opponent model plays two-player Scopa only, not "
                          f"{' '.join(rules.tokens())}; choose random, greedy, pimc or oracle")
     if kind == "random":
@@ -516,6 +522,8 @@ def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Opti
         return GreedyBot(**_weights(arg)) if arg else GreedyBot()
     if kind == "oracle":
         return OracleBot()
+    if kind == "epimc":
+        return _epimc(spec, arg, worlds, seed or 0, threads)
     if kind in ("infer", "model"):
         reply = kind == "model"
         if not arg:
@@ -529,6 +537,41 @@ def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Opti
             raise ScopaError(f"pimc:N needs a positive number of worlds, not {excerpt(arg)}")
         worlds = int(arg)
     return PIMCBot(worlds=worlds, seed=seed or 0, threads=threads)
+
+
+def _epimc(spec: str, arg: str, worlds: int, seed: int, threads: Optional[int]):
+    """epimc:d=D,t=T,n=N as an `EPIMCBot`."""
+    from ..imperfect.epimc import EPIMCBot
+    options: dict = {"worlds": worlds}
+    names = {"d": ("depth", int), "t": ("temperature", float), "n": ("worlds", int), "m": ("model", str),
+             "e": ("enumerated_depth", int), "x": ("exact_last", int), "q": ("endgame", int)}
+    for item in filter(None, arg.split(",")):
+        key, _, value = item.partition("=")
+        if key.strip() not in names:
+            raise ScopaError(f"bot {excerpt(spec)}: unknown option {excerpt(item)} (d=depth, t=temperature, n=worlds, "
+                             "e=depth once the worlds are enumerated, x=1: the last deal exact, m=learned, "
+                             "q=H: the endgame equilibrium once at most H cards are hidden)")
+        name, kind = names[key.strip()]
+        try:
+            options[name] = kind(value)
+        except ValueError:
+            raise ScopaError(f"bot {excerpt(spec)}: {excerpt(item)} needs a number") from None
+    if "model" in options:
+        if options["model"] != "learned":
+            raise ScopaError(f"bot {excerpt(spec)}: the model is m=learned (the fitted weights) or left out")
+        from ..imperfect.learned import learned_model
+        options["model"] = learned_model()
+        options.setdefault("temperature", 1.0)
+    if "endgame" in options:
+        from ..imperfect.equilibrium import EquilibriumEndgame
+        try:
+            options["endgame"] = EquilibriumEndgame(max_hidden=options["endgame"], threads=threads)
+        except ValueError as error:
+            raise ScopaError(f"bot {excerpt(spec)}: q=H needs a positive number of hidden cards ({error})") from None
+    try:
+        return EPIMCBot(seed=seed, threads=threads, **options)
+    except ValueError as error:
+        raise ScopaError(f"bot {excerpt(spec)}: {error}") from None
 
 
 def _weights(arg: str) -> dict[str, float]:

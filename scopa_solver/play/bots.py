@@ -80,7 +80,7 @@ class GreedyBot(Bot):
     - a capture scores `card` per card taken (the played card included), plus `coin` per coin,
       `settebello` for the 7d, `seven` per seven and `scopa` for a sweep that scores;
     - a lay-down costs what it offers the opponent: `settebello` / 2 for the 7d, `seven` / 2 for a
-      seven, `coin` / 2 for a coin, and 0.02 per primiera point (keep sevens, sixes and aces);
+      seven, `coin` / 2 for a coin, and `primiera` per primiera point (keep sevens, sixes and aces);
     - leaving a table that one card can sweep (its values add up to 10 or less) costs
       `sweepable` times the chance that the next hand to play holds such a card (from the
       unseen cards; nothing when the round ends first). In the family games the next hand is
@@ -97,9 +97,9 @@ class GreedyBot(Bot):
     """
 
     def __init__(self, card: float = 1.0, coin: float = 1.5, settebello: float = 10.0,
-                 seven: float = 2.5, scopa: float = 12.0, sweepable: float = 8.0) -> None:
+                 seven: float = 2.5, scopa: float = 12.0, sweepable: float = 8.0, primiera: float = 0.02) -> None:
         self.weights = dict(card=card, coin=coin, settebello=settebello, seven=seven, scopa=scopa,
-                            sweepable=sweepable)
+                            sweepable=sweepable, primiera=primiera)
         defaults = GreedyBot.__init__.__defaults__      # in the order of the weights
         changed = [f"{k}={v:g}" for (k, v), d in zip(self.weights.items(), defaults) if v != d]
         self.name = f"Greedy({', '.join(changed)})" if changed else "Greedy"
@@ -139,7 +139,7 @@ class GreedyBot(Bot):
         else:
             m = card.mask
             score -= (w["settebello"] * bool(m & _SETTEBELLO) + w["seven"] * bool(m & _SEVENS)
-                      + w["coin"] * bool(m & COINS_MASK)) / 2 + 0.02 * card.primiera
+                      + w["coin"] * bool(m & COINS_MASK)) / 2 + w["primiera"] * card.primiera
             left = table | m
         if left and next_hand and unseen:
             total = sum(c.value for c in iter_cards(left))

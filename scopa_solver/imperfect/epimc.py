@@ -1,0 +1,253 @@
+"""Past strategy fusion: the perfect-information solve postponed by a few plies (EPIMC).
+
+Determinization (`suggest`) values a move by solving each world exactly right after it: from
+the next ply on, both players are credited with seeing every card, so the player "guesses
+right" in every world at once (strategy fusion). `nonfused_values` postpones that: it builds the
+next `depth` plies after each of the player's moves in every sampled world and solves exactly
+only at the bottom. Above it,
+
+- the player's own later moves are one choice per information set: the worlds that look the
+  same to the player at that point (the same view: own hand, table, piles, scopas, the
+  opponent's card count, the stock) get the same move, the one best on their weighted sum;
+- the opponent's replies follow the opponent model of `InferenceBot` (softmax of `GreedyBot`'s
+  score on what the opponent sees), an opponent who does not see the player's hand.
+
+With `depth` 0 this is plain determinization (the exact value of each move in each world), with
+`depth` 1 the modelled reply of `InferenceBot` (`modelled_values`), with `depth` 2 the player's
+next move, after seeing the opponent's reply, is chosen across the worlds rather than per world.
+
+`EPIMCBot` is `InferenceBot` (the posterior over the opponent's hand from its plays of the
+deal) with these values while the worlds are sampled (the first four deals); optionally, in the
+last deal, where two-player Scopa is a game of perfect information (the player sees every card
+the opponent can hold), it plays the exact solver's move. An `endgame` callable, tried first in the last two deals, can take over there.
+
+>>> from scopa_solver import Position, play_round, GreedyBot
+>>> bot = EPIMCBot(worlds=6, seed=1, threads=1)
+>>> play_round(Position.new_round(seed=5), bot, GreedyBot()).final.is_round_over()
+True
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable, Optional, Sequence
+
+import numpy as np
+
+from .. import kernel
+from ..core.cards import popcount
+from ..core.position import Move
+from ..errors import LimitError, ViewError, excerpt
+from ..play.bots import GreedyBot
+from .inference import InferenceBot, OpponentPlay
+from .pimc import EXACT_LIMIT, solve_worlds, value_matrix
+from .view import View
+
+__all__ = ["nonfused_values", "EPIMCBot", "MAX_DEPTH"]
+
+MAX_DEPTH = 4
+"""The deepest postponement `nonfused_values` accepts (the tree grows about fivefold a ply)."""
+
+Endgame = Callable[[View], Optional[Move]]
+
+
+class _Node:
+    """One history of the tree in one world: `path` the player's own moves since the root (with
+    the observation its information set is keyed on), `reach` the opponent model's probability
+    of the opponent's moves on the way."""
+
+    __slots__ = ("state", "world", "reach", "path", "children", "probs", "value", "terminal")
+
+    def __init__(self, state: kernel.KernelState, world: int, reach: float, path: tuple) -> None:
+        self.state = state
+        self.world = world
+        self.reach = reach
+        self.path = path
+        self.children: list[tuple[int, "_Node"]] = []   # (packed move, child); leaves: values below
+        self.probs: list[float] = []                     # the model's, at the opponent's nodes
+        self.value = 0.0
+        self.terminal = False
+
+
+def _check_depth(depth: object) -> int:
+    if not isinstance(depth, int) or isinstance(depth, bool) or not 0 <= depth <= MAX_DEPTH:
+        raise LimitError(f"depth must be a whole number of plies from 0 to {MAX_DEPTH}, not {excerpt(depth)}")
+    return depth
+
+
+def _observation(state: kernel.KernelState, me: int) -> tuple:
+    """What the player sees of a world state: its own hand and everything public."""
+    hands = (state.hand0, state.hand1)
+    return (hands[me], state.table, state.pile0, state.pile1, state.scopas0, state.scopas1, state.to_move,
+            state.last_capturer, popcount(hands[1 - me]), len(state.deals))
+
+
+def _is_over(state: kernel.KernelState) -> bool:
+    return not state.hand0 and not state.hand1 and not state.deals
+
+
+def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Optional[Sequence[float]] = None,
+                    depth: int = 3, temperature: float = 0.5, model: Optional[GreedyBot] = None,
+                    threads: Optional[int] = None, tt_mb: Optional[float] = None) -> np.ndarray:
+    """The worlds x moves matrix (columns in the order of `view.legal_moves()`) of the player's
+    round margin after each move in each world (hidden groups, as `View.enumerate_groups`
+    makes them), when the next `depth` plies are played without clairvoyance (see the module
+    docstring): the opponent's moves drawn from the softmax-of-Greedy model at `temperature`,
+    the player's moves one per information set, chosen to maximize the sum over the worlds of
+    that set weighted by `weights` (default: equal) and the model's probabilities; perfect play
+    by both sides after that. The weighted mean of a column is the move's value for the player.
+
+    >>> view = View.from_string("6dRsFb/?3 FdRc RdAc2c4c5c3s5sCs4bCbRb/Ad2d4d5d7dCd6c7cCc2s4s6s7s5b6b ?6 1/0 0 1 1")
+    >>> worlds = list(view.sample_groups(4, seed=1))
+    >>> nonfused_values(view, worlds, depth=2, threads=1).shape
+    (4, 3)
+    """
+    depth = _check_depth(depth)
+    if not 0 < temperature < math.inf:
+        raise LimitError(f"temperature must be positive, not {excerpt(temperature)}")
+    if view.rules.is_family:
+        raise ViewError("the non-fused search is for two-player Scopa only")
+    if view.to_move != view.player or view.is_round_over():
+        raise ViewError(f"player {view.player} is not to move in this view")
+    if weights is None:
+        weights = [1.0] * len(worlds)
+    if len(weights) != len(worlds):
+        raise LimitError(f"{len(weights)} weights for {len(worlds)} worlds")
+    model = model or GreedyBot()
+    me = view.player
+    moves = view.legal_moves()
+    column = {m.packed: j for j, m in enumerate(moves)}
+    roots = [_Node(view.state_of(g), i, 1.0, ()) for i, g in enumerate(worlds)]
+    levels = [roots]
+    for _ in range(depth):          # grow the tree: every non-terminal node of the last level
+        level = []
+        for node in levels[-1]:
+            if node.terminal:
+                continue
+            state = node.state
+            if state.to_move == me:
+                packed = kernel.legal_moves(state)
+                probs = [1.0] * len(packed)
+            else:
+                packed, probs = _model_replies(view, state, model, temperature)
+                node.probs = probs
+            for p, q in zip(packed, probs):
+                after, _ = kernel.play(state, p)
+                path = node.path + ((p, _observation(state, me)),) if state.to_move == me else node.path
+                child = _Node(after, node.world, node.reach * q, path)
+                if _is_over(after):
+                    child.terminal = True
+                    child.value = float(view.world_position(after).round_score().margin(me))
+                node.children.append((p, child))
+                level.append(child)
+        levels.append(level)
+    # the bottom: every non-terminal node of the last level is solved exactly, move by move
+    bottom = [node for node in levels[-1] if not node.terminal]
+    solved = solve_worlds([node.state for node in bottom], threads=threads, tt_mb=tt_mb)
+    for node, raw in zip(bottom, solved):
+        sign = 1.0 if node.state.to_move == me else -1.0
+        values = {p: sign * lower for p, (lower, _) in zip(raw.moves, raw.move_bounds)}
+        if node.state.to_move != me:
+            packed, node.probs = _model_replies(view, node.state, model, temperature)
+        else:       # the kernel's order may differ between worlds; an information set's may not
+            packed = kernel.legal_moves(node.state)
+        for p in packed:
+            leaf = _Node(node.state, node.world, 0.0, ())
+            leaf.terminal, leaf.value = True, values[p]
+            node.children.append((p, leaf))
+    # back up, deepest first: the opponent's nodes by the model, the player's by information set
+    for level in reversed(levels[1:]):
+        own: dict[tuple, list[_Node]] = {}
+        for node in level:
+            if node.terminal:
+                continue
+            if node.state.to_move == me:
+                own.setdefault((node.path, _observation(node.state, me)), []).append(node)
+            else:
+                node.value = math.fsum(q * child.value for q, (_, child) in zip(node.probs, node.children))
+        for group in own.values():
+            _choose(group, weights)
+    out = np.zeros((len(worlds), len(moves)))
+    for root in roots:
+        for p, child in root.children:
+            out[root.world, column[p]] = child.value
+    return out
+
+
+def _model_replies(view: View, state: kernel.KernelState, model: GreedyBot,
+                   temperature: float) -> tuple[list[int], list[float]]:
+    """The opponent's legal moves in a world state (packed) and the model's probabilities."""
+    scored = model.scores(view.world_position(state).view(state.to_move))
+    top = max(score for _, score in scored)
+    weights = [math.exp((score - top) / temperature) for _, score in scored]
+    total = math.fsum(weights)
+    return [m.packed for m, _ in scored], [w / total for w in weights]
+
+
+def _choose(group: list[_Node], weights: Sequence[float]) -> None:
+    """One move for every history of an information set of the player (they have the same
+    legal moves, in the same order): the best on the sum over them of world weight x reach x
+    value; each node then takes its child's value under that move."""
+    count = len(group[0].children)
+    totals = [round(math.fsum(weights[n.world] * n.reach * n.children[j][1].value for n in group), 9)
+              for j in range(count)]
+    best = min(range(count), key=lambda j: (-totals[j], group[0].children[j][0]))
+    for node in group:
+        node.value = node.children[best][1].value
+
+
+class EPIMCBot(InferenceBot):
+    """`InferenceBot`'s worlds (the opponent's hand from the posterior given its plays of the
+    deal) valued by `nonfused_values` with the perfect-information solve postponed by `depth`
+    plies (3: the player's next move is chosen per information set, not per world, and the
+    opponent's reply to it follows the model; the best measured, docs/play.md) while the
+    worlds are sampled (`worlds` of them), and by `enumerated_depth` plies (default 1: the
+    modelled reply of `InferenceBot`) once there are at most `exact_limit` and every world is
+    weighed (the last two deals). With `exact_last`, the last deal (one world: perfect
+    information) is played by the exact solver. `model` scores the opponent's moves (default
+    `GreedyBot()`; the learned one: `learned.learned_model()` at temperature 1).
+    `endgame(view)`, when given, is asked first in the last two deals (`view.deals_left <= 1`);
+    a move it returns is played, None leaves the decision to the bot.
+
+    Like `InferenceBot` it remembers its last view per seat to read the opponent's plays, so it
+    is a function of what the player has seen this round and of its seed.
+    """
+
+    def __init__(self, worlds: int = 50, seed: int = 0, threads: Optional[int] = None, depth: int = 3,
+                 temperature: float = 0.5, exact_limit: int = EXACT_LIMIT, enumerated_depth: int = 1,
+                 exact_last: bool = False, endgame: Optional[Endgame] = None, tt_mb: Optional[float] = None,
+                 model: Optional[GreedyBot] = None) -> None:
+        if not isinstance(worlds, int) or isinstance(worlds, bool) or worlds < 1:
+            raise LimitError(f"worlds must be a positive number, not {excerpt(worlds)}")
+        super().__init__(worlds=worlds, seed=seed, threads=threads, exact_limit=exact_limit,
+                         temperature=temperature, reply=True, tt_mb=tt_mb)
+        if threads is not None:
+            kernel.check_threads(threads, 0)
+        if endgame is not None and not callable(endgame):
+            raise LimitError(f"endgame must be a callable view -> move or None, not {excerpt(endgame)}")
+        self.depth = _check_depth(depth)
+        self.enumerated_depth = _check_depth(enumerated_depth)
+        if model is not None:
+            if not isinstance(model, GreedyBot):
+                raise LimitError(f"model must be a GreedyBot (its weights score the opponent's moves), not {excerpt(model)}")
+            self.model = model
+        self.endgame = endgame
+        self.exact_last = exact_last
+        self.name = (f"EPIMC({worlds}, d={depth}, T={temperature:g}" + ("" if model is None else f", {model.name}")
+                     + ("" if enumerated_depth == 1 else f", e={enumerated_depth}") + (", x" if exact_last else "") + ")")
+
+    def _decide(self, view: View, plays: list[OpponentPlay]) -> Move:
+        moves = view.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        if self.endgame is not None and view.deals_left <= 1:
+            move = self.endgame(view)
+            if move is not None:
+                return move
+        return super()._decide(view, plays)
+
+    def _values(self, view: View, worlds: list[tuple[int, ...]], weights: list[float]) -> np.ndarray:
+        if self.exact_last and view.count_worlds() == 1:     # the last deal: perfect information
+            solved = solve_worlds([view.state_of(worlds[0])], threads=self.threads, tt_mb=self.tt_mb)
+            return np.repeat(value_matrix(view.legal_moves(), solved)[0], len(worlds), axis=0)
+        depth = self.enumerated_depth if view.count_worlds() <= self.exact_limit else self.depth
+        return nonfused_values(view, worlds, weights, depth, self.temperature, self.model, self.threads, self.tt_mb)
