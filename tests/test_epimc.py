@@ -236,7 +236,9 @@ def test_bad_calls_are_value_errors() -> None:
     with pytest.raises(ScopaError):
         make_bot("epimc:d=x")
     with pytest.raises(ScopaError):
-        make_bot("epimc:q=1")
+        make_bot("epimc:z=1")
+    with pytest.raises(ScopaError, match="hidden cards"):
+        make_bot("epimc:q=0")
     with pytest.raises(ScopaError):
         make_bot("epimc:d=7")
     bot = make_bot("epimc:d=1,t=0.7,n=12", seed=4)

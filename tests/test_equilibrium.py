@@ -379,3 +379,36 @@ def test_the_last_card_of_the_deal_is_valued_like_pimc() -> None:
     s = suggest(view, threads=1, progress=False)
     assert s.exact and {m.move: pytest.approx(m.mean) for m in s.moves} == eq.move_values
     assert eq.strategy[s.best] == 1.0 and eq.exploitability == 0.0
+
+
+# -- the equilibrium as a bot's endgame ------------------------------------------------------------
+
+def test_endgame_plays_the_equilibrium_move_in_the_last_but_one_deal_only() -> None:
+    from scopa_solver import EPIMCBot
+    from scopa_solver.imperfect.equilibrium import EquilibriumEndgame
+    endgame = EquilibriumEndgame(threads=1)
+    view = late_view(11, 2)
+    assert endgame(view) == equilibrium(view, threads=1).best
+    # two plays later the public sees fewer hidden cards; below max_hidden the bot decides
+    assert EquilibriumEndgame(max_hidden=popcount(view.hand | view.unseen) - 1, threads=1)(view) is None
+    last = random_position(12, deals_left=0, cards_per_hand=3)
+    assert endgame(last.view(last.to_move)) is None           # the last deal is left to the bot
+    early = random_position(13, deals_left=2, cards_per_hand=3)
+    assert endgame(early.view(early.to_move)) is None
+    bot = EPIMCBot(worlds=4, seed=1, threads=1, endgame=endgame)
+    calls = endgame.calls
+    assert bot.choose(view) == endgame(view) and endgame.calls == calls + 2
+
+
+def test_mixed_endgame_draws_from_the_strategy_reproducibly() -> None:
+    from scopa_solver.imperfect.equilibrium import EquilibriumEndgame
+    view = late_view(14, 3)
+    eq = equilibrium(view, threads=1)
+    picks = {EquilibriumEndgame(mixed=True, seed=s, threads=1)(view) for s in range(3)}
+    assert all(eq.strategy[m] > 0 for m in picks)
+    again = EquilibriumEndgame(mixed=True, seed=1, threads=1)
+    assert again(view) == again(view)
+    with pytest.raises(LimitError):
+        EquilibriumEndgame(max_hidden=0)
+    # a time limit too short to solve the last deals: the bot decides
+    assert EquilibriumEndgame(time_limit=1e-6, threads=1)(view) is None

@@ -44,7 +44,6 @@ from .. import kernel
 from ..core.cards import iter_cards
 from ..core.position import Move
 from ..errors import LimitError, excerpt
-from ..search.solver import _move_values, _run
 from .endgame_game import EndgameGame, build_game, check_view
 from .view import View
 
@@ -385,12 +384,12 @@ def _last_deal(view: View, start: float, max_nodes: Optional[int], deadline: Opt
     """The last deal: the opponent holds the unseen cards; the kernel's exact solve."""
     position = view.world(list(iter_cards(view.unseen)), ())
     left = None if deadline is None else max(1e-6, deadline - time.monotonic())
-    raw = _run([position], kernel.WANT_ALL, max_nodes, left, None, 1)[0]
-    rows = _move_values(raw)
-    if any(r.value is None for r in rows):
+    raw = kernel.run_batch([position.kernel_state()], want=kernel.WANT_ALL, max_nodes=max_nodes, time_limit=left)[0]
+    bounds = raw.move_bounds or []
+    if raw.stop or len(bounds) != len(raw.moves) or any(lower != upper for lower, upper in bounds):
         raise LimitError("the last deal could not be solved within the limits: allow more")
+    values = {Move.from_packed(m): float(lower) for m, (lower, _) in zip(raw.moves, bounds)}
     nodes = raw.nodes
-    values = {r.move: float(r.value) for r in rows}
     return _pure(view, values, start, None, 0.0, nodes=nodes, exact=True)
 
 
