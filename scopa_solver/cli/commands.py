@@ -234,18 +234,23 @@ def tree(args) -> int:
 
 # -- imperfect information, bots, games -----------------------------------------------------------
 
+def _print_view(view) -> None:
+    """The picture of a view and its notation, before a suggestion or an equilibrium."""
+    from ..play.display import show_view
+    print(show_view(view))
+    print(f"view of player {view.player}: {view.to_string()}")
+    print()
+
+
 def equilibrium_command(args) -> int:
     from ..imperfect.equilibrium import DEFAULT_TARGET, equilibrium
-    from ..play.display import show_view
     view = _view(args)
     eq = equilibrium(view, threads=args.threads, time_limit=args.time_limit, max_iterations=args.max_iterations,
                      target=DEFAULT_TARGET if args.target is None else args.target, max_nodes=args.max_nodes)
     if args.json:
         print_json(dict(eq.to_dict(), player=view.player))
         return 0
-    print(show_view(view))
-    print(f"view of player {view.player}: {view.to_string()}")
-    print()
+    _print_view(view)
     print(eq)
     print()
     print(f"equilibrium for player {view.player}: {eq.best} with probability {eq.strategy[eq.best]:.3f} "
@@ -255,16 +260,13 @@ def equilibrium_command(args) -> int:
 
 def suggest_command(args) -> int:
     from ..imperfect.pimc import suggest
-    from ..play.display import show_view
     view = _view(args)
     s = suggest(view, worlds=args.worlds, seed=args.seed, threads=args.threads, time_limit=args.time_limit,
                 max_nodes=args.max_nodes, progress=_progress(args))
     if args.json:
         print_json(dict(s.to_dict(), player=view.player))
         return 0
-    print(show_view(view))
-    print(f"view of player {view.player}: {view.to_string()}")
-    print()
+    _print_view(view)
     print(s)
     print()
     rules = view.rules
