@@ -402,7 +402,7 @@ def test_endgame_plays_the_equilibrium_move_in_the_last_but_one_deal_only() -> N
 
 def test_mixed_endgame_draws_from_the_strategy_reproducibly() -> None:
     from scopa_solver.imperfect.equilibrium import EquilibriumEndgame
-    view = late_view(14, 3)
+    view = late_view(14, 2)
     eq = equilibrium(view, threads=1)
     picks = {EquilibriumEndgame(mixed=True, seed=s, threads=1)(view) for s in range(3)}
     assert all(eq.strategy[m] > 0 for m in picks)
