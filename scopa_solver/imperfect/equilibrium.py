@@ -34,6 +34,7 @@ exact solve: the strategy is uniform over the optimal moves and the exploitabili
 from __future__ import annotations
 
 import math
+import random
 import time
 from dataclasses import dataclass, field
 from typing import Optional
@@ -41,7 +42,7 @@ from typing import Optional
 import numpy as np
 
 from .. import kernel
-from ..core.cards import iter_cards
+from ..core.cards import iter_cards, popcount
 from ..core.position import Move
 from ..errors import LimitError, excerpt
 from .endgame_game import EndgameGame, build_game, check_view
@@ -426,7 +427,7 @@ class EquilibriumEndgame:
     def __call__(self, view: View) -> Optional[Move]:
         if view.rules.is_family or view.stock_cards != 6 or not view.is_my_turn():
             return None
-        if bin(view.hand | view.unseen).count("1") > self.max_hidden:
+        if popcount(view.hand | view.unseen) > self.max_hidden:
             return None
         try:
             eq = equilibrium(view, threads=self.threads, time_limit=self.time_limit)
@@ -435,8 +436,7 @@ class EquilibriumEndgame:
         self.calls += 1
         if not self.mixed:
             return eq.best
-        import random
-        from ..play.bots import view_seed
+        from ..play.bots import view_seed     # play imports imperfect: import on use
         moves = eq.moves_by_probability()
         return random.Random(view_seed(self.seed, view)).choices(moves, [eq.strategy[m] for m in moves])[0]
 
