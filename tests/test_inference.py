@@ -3,6 +3,7 @@ posterior is a distribution over the hands that favours the plausible ones, and 
 legal, reproducible moves from what the player has seen."""
 from __future__ import annotations
 
+import math
 import statistics
 
 import pytest
@@ -151,3 +152,30 @@ def test_the_reply_model_can_be_switched_off() -> None:
     assert InferenceBot(worlds=6, seed=1, threads=1, reply=False).choose(view) == \
         PIMCBot(worlds=6, seed=1, threads=1).choose(view)
     assert InferenceBot(worlds=6, threads=1).name == "PIMC(6)+model(T=0.5)"
+
+
+@pytest.mark.parametrize("opponent", ["greedy", "random"])
+def test_an_adaptive_bot_learns_the_opponents_temperature_from_whole_deals(opponent: str) -> None:
+    # the reference scores the opponent's decisions from its own true views; the bot leads every
+    # deal, so it sees every play but the round's last: the first five deals whole
+    bot = InferenceBot(worlds=4, seed=1, threads=1, exact_limit=40, adapt=True)
+    other = GreedyBot() if opponent == "greedy" else RandomBot(seed=4)
+    assert bot.temperatures == (0.05, 0.1, 0.2, 0.35, 0.5) and bot.temperature == 0.5
+    expected = [0.0] * len(bot.temperatures)
+    for seed in range(2):
+        pos = Position.new_round(seed=seed, dealer=1)
+        while not pos.is_round_over():
+            if pos.to_move == 0:
+                move = bot(pos)
+            else:
+                move = other(pos)
+                scored = GreedyBot().scores(pos.view(1))
+                chosen = next(s for m, s in scored if m == move)
+                if pos.stock:
+                    for k, t in enumerate(bot.temperatures):
+                        top = scored[0][1]
+                        expected[k] += (chosen - top) / t - math.log(math.fsum(math.exp((s - top) / t)
+                                                                               for _, s in scored))
+            pos = pos.play(move)
+    assert bot.evidence == pytest.approx(expected, rel=1e-9)
+    assert bot.temperature == (0.05 if opponent == "greedy" else 0.5)

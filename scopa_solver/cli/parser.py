@@ -205,8 +205,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = _common(sub.add_parser("arena", help="bot against bot, duplicate deals"), position=False)
     p.add_argument("bot_a", metavar="BOT_A", help="random, greedy, greedy:NAME=W,..., pimc, pimc:N, model, model:T, "
-                   "infer, infer:T, oracle, or EARLY/LATE (one bot until the last three deals, the other in "
-                   "them: greedy/pimc)")
+                   "infer, infer:T, epimc, epimc:d=D,t=T,n=N,q=H,a=1 (docs/play.md), oracle, or EARLY/LATE (one bot "
+                   "until the last three deals, the other in them: greedy/pimc)")
     p.add_argument("bot_b", metavar="BOT_B")
     p.add_argument("more_bots", metavar="BOT", nargs="*",
                    help="one more bot per side of a game of three or more sides (--rules players=3 ...)")
@@ -221,8 +221,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = _common(sub.add_parser("play", help="play a match against a bot in the terminal (family games: with "
                                "bot partners against bot opponents)"), position=False)
     p.add_argument("--bot", nargs="+", default=["pimc"], metavar="BOT",
-                   help="random, greedy, pimc (default), pimc:N, model, model:T, infer, infer:T (two players "
-                        "only), oracle: one bot for every other seat, or one per seat other than yours in seat "
+                   help="random, greedy, pimc (default), pimc:N, model, model:T, infer, infer:T, epimc[:OPTIONS] "
+                        "(two players only), oracle: one bot for every other seat, or one per seat other than yours in seat "
                         "order (with --auto: one per seat)")
     p.add_argument("--auto", action="store_true",
                    help="bots play your seat too: a match to watch, nothing asked")

@@ -215,11 +215,11 @@ class EPIMCBot(InferenceBot):
     def __init__(self, worlds: int = 50, seed: int = 0, threads: Optional[int] = None, depth: int = 3,
                  temperature: float = 0.5, exact_limit: int = EXACT_LIMIT, enumerated_depth: int = 1,
                  exact_last: bool = False, endgame: Optional[Endgame] = None, tt_mb: Optional[float] = None,
-                 model: Optional[GreedyBot] = None) -> None:
+                 model: Optional[GreedyBot] = None, adapt: bool = False) -> None:
         if not isinstance(worlds, int) or isinstance(worlds, bool) or worlds < 1:
             raise LimitError(f"worlds must be a positive number, not {excerpt(worlds)}")
         super().__init__(worlds=worlds, seed=seed, threads=threads, exact_limit=exact_limit,
-                         temperature=temperature, reply=True, tt_mb=tt_mb)
+                         temperature=temperature, reply=True, tt_mb=tt_mb, adapt=adapt)
         if threads is not None:
             kernel.check_threads(threads, 0)
         if endgame is not None and not callable(endgame):
@@ -233,7 +233,7 @@ class EPIMCBot(InferenceBot):
         self.endgame = endgame
         self.exact_last = exact_last
         self.name = (f"EPIMC({worlds}, d={depth}, T={temperature:g}" + ("" if model is None else f", {model.name}")
-                     + ("" if enumerated_depth == 1 else f", e={enumerated_depth}") + (", x" if exact_last else "") + ")")
+                     + ("" if enumerated_depth == 1 else f", e={enumerated_depth}") + (", x" if exact_last else "") + (", adaptive" if adapt else "") + ")")
 
     def _decide(self, view: View, plays: list[OpponentPlay]) -> Move:
         moves = view.legal_moves()

@@ -51,6 +51,9 @@ from ..core.position import Move, Position
 from .view import View
 from .worlds import cut
 
+SHARPER = (0.05, 0.1, 0.2, 0.35)
+"""The temperatures an adaptive `InferenceBot` may sharpen its model to, below its own."""
+
 __all__ = ["OpponentPlay", "Reading", "InferenceBot", "read_play", "read_opening_play", "hand_posterior",
            "modelled_values"]
 
@@ -279,24 +282,32 @@ class InferenceBot(PIMCBot):
 
     def __init__(self, worlds: int = 100, seed: int = 0, threads: Optional[int] = None,
                  exact_limit: int = EXACT_LIMIT, temperature: float = 0.5, reply: bool = True,
-                 tt_mb: Optional[float] = None) -> None:
+                 tt_mb: Optional[float] = None, adapt: bool = False) -> None:
         super().__init__(worlds=worlds, seed=seed, threads=threads, exact_limit=exact_limit, tt_mb=tt_mb)
         if not 0 < temperature < math.inf:
             raise LimitError(f"temperature must be positive, not {excerpt(temperature)}")
         self.temperature = temperature
         self.reply = reply
         self.model = GreedyBot()
-        self.name = f"PIMC({worlds})+{'model' if reply else 'inf'}(T={temperature:g})"
+        self.adapt = bool(adapt)
+        self.temperatures = tuple(t for t in SHARPER if t < temperature) + (temperature,)
+        self.evidence = [0.0] * len(self.temperatures)
+        self.name = f"PIMC({worlds})+{'model' if reply else 'inf'}(T={temperature:g}{', adaptive' if adapt else ''})"
         self._memory: dict[int, tuple[View, Move, list[OpponentPlay]]] = {}
 
     def observe(self, view: View) -> list[OpponentPlay]:
         """The opponent's plays of the current deal, read from `view` and the remembered one."""
+        return self._read(view)[0]
+
+    def _read(self, view: View) -> tuple[list[OpponentPlay], list[OpponentPlay]]:
+        """The opponent's plays of the current deal, and those of a deal its play just read
+        completed (its three plays; else empty)."""
         if view.stock_cards == 30 and popcount(view.hand) == 3:     # the round's first decision
             opening = read_opening_play(view)
-            return [opening] if opening else []
+            return ([opening] if opening else []), []
         memory = self._memory.get(view.player)
         if memory is None:
-            return []
+            return [], []
         previous, move, plays = memory
         try:
             before = after_own_move(previous, move, view)
@@ -304,14 +315,31 @@ class InferenceBot(PIMCBot):
         except ValueError:      # the views do not follow each other (ScopaError is a ValueError)
             play = None
         if play is None:
-            return []
-        return [p for p in plays + [play] if p.stock_cards == view.stock_cards]
+            return [], []
+        deal = [p for p in plays + [play] if p.stock_cards == play.stock_cards]
+        return [p for p in plays + [play] if p.stock_cards == view.stock_cards], deal if len(deal) == 3 else []
+
+    def learn(self, deal: Sequence[OpponentPlay]) -> None:
+        """Adds the evidence of one deal's plays of the opponent (all of them, oldest first) to
+        the log-likelihood of each temperature in `temperatures`, and sets `temperature` to the
+        most likely (ties to the flattest). Once the deal is played out the hand behind each
+        play is known: the card played and those played after it."""
+        for i, play in enumerate(deal):
+            held = sum(p.readings[0].move.card.mask for p in deal[i + 1:])
+            for k, t in enumerate(self.temperatures):
+                logs = [_log_likelihoods(r, [held], 0, t, self.model)[0] for r in play.readings]
+                top = max(logs)
+                self.evidence[k] += top + math.log(math.fsum(math.exp(x - top) for x in logs) / len(logs))
+        best = max(range(len(self.temperatures)), key=lambda k: (round(self.evidence[k], 9), k))
+        self.temperature = self.temperatures[best]
 
     def choose(self, view: View) -> Move:
         if view.rules.is_family:
             raise ViewError("the opponent model is for two-player Scopa only, not the family game "
                             f"{' '.join(view.rules.tokens())}: use PIMCBot (plain determinization) there")
-        plays = self.observe(view)
+        plays, completed = self._read(view)
+        if self.adapt and completed:        # the opponent's whole hand of that deal is now known
+            self.learn(completed)
         move = self._decide(view, plays)
         self._memory[view.player] = (view, move, plays)
         return move

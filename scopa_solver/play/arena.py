@@ -495,7 +495,8 @@ def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Opti
     epimc:d=D,t=T,n=N,e=E,x=1,m=learned,q=H for depth D, temperature T, N worlds instead of
     `worlds`, depth E once the worlds are enumerated, the last deal solved exactly, the learned
     opponent model at temperature 1, the endgame equilibrium at the last-but-one deal once at
-    most H cards are hidden from the public (12: every play of that deal)) or oracle;
+    most H cards are hidden from the public (12: every play of that deal), with a=1 the model's
+    temperature learnt from the opponent's plays (`adapt`)) or oracle;
     EARLY/LATE (say greedy/pimc) plays EARLY until the last three deals and LATE in them.
     A name it does not know is a `ScopaError`; so is, with the `rules` of a family game, a bot
     that plays two-player Scopa only (model, infer, epimc: the opponent model)."""
@@ -544,13 +545,15 @@ def _epimc(spec: str, arg: str, worlds: int, seed: int, threads: Optional[int]):
     from ..imperfect.epimc import EPIMCBot
     options: dict = {"worlds": worlds}
     names = {"d": ("depth", int), "t": ("temperature", float), "n": ("worlds", int), "m": ("model", str),
-             "e": ("enumerated_depth", int), "x": ("exact_last", int), "q": ("endgame", int)}
+             "e": ("enumerated_depth", int), "x": ("exact_last", int), "q": ("endgame", int),
+             "a": ("adapt", int)}
     for item in filter(None, arg.split(",")):
         key, _, value = item.partition("=")
         if key.strip() not in names:
             raise ScopaError(f"bot {excerpt(spec)}: unknown option {excerpt(item)} (d=depth, t=temperature, n=worlds, "
                              "e=depth once the worlds are enumerated, x=1: the last deal exact, m=learned, "
-                             "q=H: the endgame equilibrium once at most H cards are hidden)")
+                             "q=H: the endgame equilibrium once at most H cards are hidden, a=1: the model's "
+                             "temperature learnt from the opponent's plays)")
         name, kind = names[key.strip()]
         try:
             options[name] = kind(value)
