@@ -50,31 +50,34 @@ def shared_worlds(view: View, hands: int, each: int, seed: int) -> list:
 
 # -- a slow reference: Positions, Views as information sets, analyze at the bottom ----------------
 
-def _model(pos: Position) -> list[tuple]:
+def _model(pos: Position, prune: float = 0.0) -> list[tuple]:
+    """The opponent's moves with the model's probabilities, those under `prune` dropped."""
     scored = GreedyBot().scores(pos.view(pos.to_move))
     top = max(s for _, s in scored)
     e = [math.exp((s - top) / T) for _, s in scored]
-    return [(m, w / sum(e)) for (m, _), w in zip(scored, e)]
+    kept = [(m, w) for (m, _), w in zip(scored, e) if w / sum(e) >= prune]
+    return [(m, w / sum(w for _, w in kept)) for m, w in kept]
 
 
 def _exact(pos: Position) -> dict:
     return {mv.move: mv.value for mv in analyze(pos)}
 
 
-def _own(hists: list, k: int, me: int, weights: list) -> list[float]:
+def _own(hists: list, k: int, me: int, weights: list, prune: float) -> list[float]:
     """One information set of the player (same view): the best move on the weighted sum, then
     each history's value under it."""
     moves = hists[0][1].legal_moves()
     if k == 0:
         per_move = [[_exact(pos)[m] for _, pos, _ in hists] for m in moves]
     else:
-        per_move = [_after_own([(i, pos.play(m), r) for i, pos, r in hists], k - 1, me, weights) for m in moves]
+        per_move = [_after_own([(i, pos.play(m), r) for i, pos, r in hists], k - 1, me, weights, prune)
+                    for m in moves]
     totals = [sum(weights[i] * r * v for (i, _, r), v in zip(hists, vals)) for vals in per_move]
     best = max(range(len(moves)), key=lambda j: (round(totals[j], 9), -moves[j].packed))
     return per_move[best]
 
 
-def _after_own(hists: list, k: int, me: int, weights: list) -> list[float]:
+def _after_own(hists: list, k: int, me: int, weights: list, prune: float) -> list[float]:
     """Histories with the opponent to move (or the round over): their values."""
     out: list = [None] * len(hists)
     groups: dict = {}
@@ -86,21 +89,21 @@ def _after_own(hists: list, k: int, me: int, weights: list) -> list[float]:
             exact = _exact(pos)
             out[n] = sum(-q * exact[m] for m, q in _model(pos))
         else:
-            for m, q in _model(pos):
+            for m, q in _model(pos, prune):
                 child = pos.play(m)
                 if child.is_round_over():
                     pending.append((n, q, child.round_score().margin(me)))
                 else:
                     groups.setdefault(child.view(me).to_string(), []).append((n, q, (i, child, r * q)))
     for members in groups.values():
-        values = _own([h for _, _, h in members], k - 1, me, weights)
+        values = _own([h for _, _, h in members], k - 1, me, weights, prune)
         pending += [(n, q, v) for (n, q, _), v in zip(members, values)]
     for n, q, v in pending:
         out[n] = (out[n] or 0.0) + q * v
     return out
 
 
-def reference(view: View, worlds: list, weights: list, depth: int) -> list[list[float]]:
+def reference(view: View, worlds: list, weights: list, depth: int, prune: float = 0.0) -> list[list[float]]:
     me = view.player
     hists = [(i, view.world_position(view.state_of(g)), 1.0) for i, g in enumerate(worlds)]
     columns = []
@@ -108,18 +111,20 @@ def reference(view: View, worlds: list, weights: list, depth: int) -> list[list[
         if depth == 0:
             columns.append([_exact(pos)[m] for _, pos, _ in hists])
         else:
-            columns.append(_after_own([(i, pos.play(m), r) for i, pos, r in hists], depth - 1, me, weights))
+            columns.append(_after_own([(i, pos.play(m), r) for i, pos, r in hists], depth - 1, me, weights, prune))
     return [list(row) for row in zip(*columns)]
 
 
-@pytest.mark.parametrize("stock,depth", [(6, 1), (6, 2), (6, 3), (12, 2)])
-def test_the_backup_agrees_with_a_slow_reference(stock: int, depth: int) -> None:
+@pytest.mark.parametrize("stock,depth,prune", [(6, 1, 0), (6, 2, 0), (6, 3, 0), (12, 2, 0), (6, 3, 0.05),
+                                                (12, 4, 0.1)])
+def test_the_backup_agrees_with_a_slow_reference(stock: int, depth: int, prune: float) -> None:
+    # with `prune`, the reference drops the unlikely replies above the bottom ply
     rng = random.Random(depth * 100 + stock)
     for view in late_views(3, stock, seed=stock + depth):
         worlds = shared_worlds(view, 2, 3, seed=rng.randrange(1000))
         weights = [rng.choice([0.5, 1.0, 2.0]) for _ in worlds]
-        got = nonfused_values(view, worlds, weights, depth=depth, threads=1)
-        want = reference(view, worlds, weights, depth)
+        got = nonfused_values(view, worlds, weights, depth=depth, threads=1, prune=prune)
+        want = reference(view, worlds, weights, depth, prune)
         np.testing.assert_allclose(got, np.array(want), rtol=0, atol=1e-9)
 
 
@@ -220,7 +225,7 @@ def test_the_last_deal_is_solved_exactly() -> None:
 
 @pytest.mark.parametrize("kwargs", [dict(depth=-1), dict(depth=5), dict(depth="2"), dict(depth=True),
                                     dict(temperature=0), dict(worlds=0), dict(worlds=2.5), dict(endgame=3),
-                                    dict(threads=-1)])
+                                    dict(threads=-1), dict(prune=1), dict(prune=-0.1), dict(prune="x")])
 def test_bad_parameters_are_value_errors(kwargs: dict) -> None:
     with pytest.raises(ValueError):
         EPIMCBot(**kwargs)
@@ -241,8 +246,14 @@ def test_bad_calls_are_value_errors() -> None:
         make_bot("epimc:q=0")
     with pytest.raises(ScopaError):
         make_bot("epimc:d=7")
+    with pytest.raises(ValueError, match="prune"):
+        nonfused_values(view, worlds, depth=2, threads=1, prune=1.0)
+    with pytest.raises(ScopaError, match="prune"):
+        make_bot("epimc:p=2")
     bot = make_bot("epimc:d=1,t=0.7,n=12", seed=4)
     assert isinstance(bot, EPIMCBot) and (bot.depth, bot.temperature, bot.worlds, bot.seed) == (1, 0.7, 12, 4)
+    bot = make_bot("epimc:d=4,p=0.01,a=1")
+    assert (bot.depth, bot.prune, bot.adapt) == (4, 0.01, True) and "adaptive" in bot.name
 
 
 def test_depth_1_plays_as_the_opponent_model_bot() -> None:

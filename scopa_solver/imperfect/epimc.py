@@ -87,7 +87,8 @@ def _is_over(state: kernel.KernelState) -> bool:
 
 def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Optional[Sequence[float]] = None,
                     depth: int = 3, temperature: float = 0.5, model: Optional[GreedyBot] = None,
-                    threads: Optional[int] = None, tt_mb: Optional[float] = None) -> np.ndarray:
+                    threads: Optional[int] = None, tt_mb: Optional[float] = None,
+                    prune: float = 0.0) -> np.ndarray:
     """The worlds x moves matrix (columns in the order of `view.legal_moves()`) of the player's
     round margin after each move in each world (hidden groups, as `View.enumerate_groups`
     makes them), when the next `depth` plies are played without clairvoyance (see the module
@@ -95,6 +96,8 @@ def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Opti
     the player's moves one per information set, chosen to maximize the sum over the worlds of
     that set weighted by `weights` (default: equal) and the model's probabilities; perfect play
     by both sides after that. The weighted mean of a column is the move's value for the player.
+    Above the bottom ply, opponent moves the model gives less than `prune` are not followed (the
+    others' probabilities renormalized): with a sharp model the tree then hardly branches there.
 
     >>> view = View.from_string("6dRsFb/?3 FdRc RdAc2c4c5c3s5sCs4bCbRb/Ad2d4d5d7dCd6c7cCc2s4s6s7s5b6b ?6 1/0 0 1 1")
     >>> worlds = list(view.sample_groups(4, seed=1))
@@ -108,6 +111,8 @@ def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Opti
         raise ViewError("the non-fused search is for two-player Scopa only")
     if view.to_move != view.player or view.is_round_over():
         raise ViewError(f"player {view.player} is not to move in this view")
+    if not 0 <= prune < 1:
+        raise LimitError(f"prune must be a probability below 1, not {excerpt(prune)}")
     if weights is None:
         weights = [1.0] * len(worlds)
     if len(weights) != len(worlds):
@@ -128,7 +133,7 @@ def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Opti
                 packed = kernel.legal_moves(state)
                 probs = [1.0] * len(packed)
             else:
-                packed, probs = _model_replies(view, state, model, temperature)
+                packed, probs = _model_replies(view, state, model, temperature, prune)
                 node.probs = probs
             for p, q in zip(packed, probs):
                 after, _ = kernel.play(state, p)
@@ -173,14 +178,17 @@ def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Opti
     return out
 
 
-def _model_replies(view: View, state: kernel.KernelState, model: GreedyBot,
-                   temperature: float) -> tuple[list[int], list[float]]:
-    """The opponent's legal moves in a world state (packed) and the model's probabilities."""
+def _model_replies(view: View, state: kernel.KernelState, model: GreedyBot, temperature: float,
+                   prune: float = 0.0) -> tuple[list[int], list[float]]:
+    """The opponent's legal moves in a world state (packed) and the model's probabilities,
+    without those below `prune` (the rest renormalized; the likeliest always stays)."""
     scored = model.scores(view.world_position(state).view(state.to_move))
     top = max(score for _, score in scored)
     weights = [math.exp((score - top) / temperature) for _, score in scored]
     total = math.fsum(weights)
-    return [m.packed for m, _ in scored], [w / total for w in weights]
+    kept = [(m.packed, w) for (m, _), w in zip(scored, weights) if w >= prune * total]
+    total = math.fsum(w for _, w in kept)
+    return [p for p, _ in kept], [w / total for _, w in kept]
 
 
 def _choose(group: list[_Node], weights: Sequence[float]) -> None:
@@ -215,7 +223,7 @@ class EPIMCBot(InferenceBot):
     def __init__(self, worlds: int = 50, seed: int = 0, threads: Optional[int] = None, depth: int = 3,
                  temperature: float = 0.5, exact_limit: int = EXACT_LIMIT, enumerated_depth: int = 1,
                  exact_last: bool = False, endgame: Optional[Endgame] = None, tt_mb: Optional[float] = None,
-                 model: Optional[GreedyBot] = None, adapt: bool = False) -> None:
+                 model: Optional[GreedyBot] = None, adapt: bool = False, prune: float = 0.0) -> None:
         if not isinstance(worlds, int) or isinstance(worlds, bool) or worlds < 1:
             raise LimitError(f"worlds must be a positive number, not {excerpt(worlds)}")
         super().__init__(worlds=worlds, seed=seed, threads=threads, exact_limit=exact_limit,
@@ -230,10 +238,13 @@ class EPIMCBot(InferenceBot):
             if not isinstance(model, GreedyBot):
                 raise LimitError(f"model must be a GreedyBot (its weights score the opponent's moves), not {excerpt(model)}")
             self.model = model
+        if not isinstance(prune, (int, float)) or isinstance(prune, bool) or not 0 <= prune < 1:
+            raise LimitError(f"prune must be a probability below 1, not {excerpt(prune)}")
+        self.prune = float(prune)
         self.endgame = endgame
         self.exact_last = exact_last
         self.name = (f"EPIMC({worlds}, d={depth}, T={temperature:g}" + ("" if model is None else f", {model.name}")
-                     + ("" if enumerated_depth == 1 else f", e={enumerated_depth}") + (", x" if exact_last else "") + (", adaptive" if adapt else "") + ")")
+                     + ("" if enumerated_depth == 1 else f", e={enumerated_depth}") + (", x" if exact_last else "") + (", adaptive" if adapt else "") + (f", prune {prune:g}" if prune else "") + ")")
 
     def _decide(self, view: View, plays: list[OpponentPlay]) -> Move:
         moves = view.legal_moves()
@@ -250,4 +261,5 @@ class EPIMCBot(InferenceBot):
             solved = solve_worlds([view.state_of(worlds[0])], threads=self.threads, tt_mb=self.tt_mb)
             return np.repeat(value_matrix(view.legal_moves(), solved)[0], len(worlds), axis=0)
         depth = self.enumerated_depth if view.count_worlds() <= self.exact_limit else self.depth
-        return nonfused_values(view, worlds, weights, depth, self.temperature, self.model, self.threads, self.tt_mb)
+        return nonfused_values(view, worlds, weights, depth, self.temperature, self.model, self.threads, self.tt_mb,
+                               self.prune)

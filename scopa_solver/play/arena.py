@@ -546,14 +546,15 @@ def _epimc(spec: str, arg: str, worlds: int, seed: int, threads: Optional[int]):
     options: dict = {"worlds": worlds}
     names = {"d": ("depth", int), "t": ("temperature", float), "n": ("worlds", int), "m": ("model", str),
              "e": ("enumerated_depth", int), "x": ("exact_last", int), "q": ("endgame", int),
-             "a": ("adapt", int)}
+             "a": ("adapt", int), "p": ("prune", float)}
     for item in filter(None, arg.split(",")):
         key, _, value = item.partition("=")
         if key.strip() not in names:
             raise ScopaError(f"bot {excerpt(spec)}: unknown option {excerpt(item)} (d=depth, t=temperature, n=worlds, "
                              "e=depth once the worlds are enumerated, x=1: the last deal exact, m=learned, "
                              "q=H: the endgame equilibrium once at most H cards are hidden, a=1: the model's "
-                             "temperature learnt from the opponent's plays)")
+                             "temperature learnt from the opponent's plays, p=P: opponent moves below "
+                             "probability P not followed)")
         name, kind = names[key.strip()]
         try:
             options[name] = kind(value)
