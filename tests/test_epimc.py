@@ -115,8 +115,8 @@ def reference(view: View, worlds: list, weights: list, depth: int, prune: float 
     return [list(row) for row in zip(*columns)]
 
 
-@pytest.mark.parametrize("stock,depth,prune", [(6, 1, 0), (6, 2, 0), (6, 3, 0), (12, 2, 0), (6, 3, 0.05),
-                                                (12, 4, 0.1)])
+@pytest.mark.parametrize("stock,depth,prune", [(6, 1, 0), (6, 2, 0), (6, 3, 0), (12, 2, 0), (6, 3, 0.05), (6, 5, 0.05),
+                                                (12, 4, 0.1), (12, 6, 0.2)])
 def test_the_backup_agrees_with_a_slow_reference(stock: int, depth: int, prune: float) -> None:
     # with `prune`, the reference drops the unlikely replies above the bottom ply
     rng = random.Random(depth * 100 + stock)
@@ -223,7 +223,7 @@ def test_the_last_deal_is_solved_exactly() -> None:
         assert EPIMCBot(worlds=4, seed=1, threads=1, exact_last=True).choose(view) in best
 
 
-@pytest.mark.parametrize("kwargs", [dict(depth=-1), dict(depth=5), dict(depth="2"), dict(depth=True),
+@pytest.mark.parametrize("kwargs", [dict(depth=-1), dict(depth=7), dict(depth="2"), dict(depth=True),
                                     dict(temperature=0), dict(worlds=0), dict(worlds=2.5), dict(endgame=3),
                                     dict(threads=-1), dict(prune=1), dict(prune=-0.1), dict(prune="x")])
 def test_bad_parameters_are_value_errors(kwargs: dict) -> None:

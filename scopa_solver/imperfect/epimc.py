@@ -44,8 +44,9 @@ from .view import View
 
 __all__ = ["nonfused_values", "EPIMCBot", "MAX_DEPTH"]
 
-MAX_DEPTH = 4
-"""The deepest postponement `nonfused_values` accepts (the tree grows about fivefold a ply)."""
+MAX_DEPTH = 6
+"""The deepest postponement `nonfused_values` accepts: a whole deal (the tree grows about
+fivefold a ply, less where `prune` cuts the opponent's unlikely moves)."""
 
 Endgame = Callable[[View], Optional[Move]]
 
