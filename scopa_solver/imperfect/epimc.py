@@ -38,7 +38,7 @@ from ..core.cards import popcount
 from ..core.position import Move
 from ..errors import LimitError, ViewError, excerpt
 from ..play.bots import GreedyBot
-from .inference import InferenceBot, OpponentPlay
+from .inference import InferenceBot, OpponentPlay, model_replies
 from .pimc import EXACT_LIMIT, solve_worlds, value_matrix
 from .view import View
 
@@ -134,7 +134,7 @@ def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Opti
                 packed = kernel.legal_moves(state)
                 probs = [1.0] * len(packed)
             else:
-                packed, probs = _model_replies(view, state, model, temperature, prune)
+                packed, probs = model_replies(state, model, temperature, prune)
                 node.probs = probs
             for p, q in zip(packed, probs):
                 after, _ = kernel.play(state, p)
@@ -153,7 +153,7 @@ def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Opti
         sign = 1.0 if node.state.to_move == me else -1.0
         values = {p: sign * lower for p, (lower, _) in zip(raw.moves, raw.move_bounds)}
         if node.state.to_move != me:
-            packed, node.probs = _model_replies(view, node.state, model, temperature)
+            packed, node.probs = model_replies(node.state, model, temperature)
         else:       # the kernel's order may differ between worlds; an information set's may not
             packed = kernel.legal_moves(node.state)
         for p in packed:
@@ -177,19 +177,6 @@ def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Opti
         for p, child in root.children:
             out[root.world, column[p]] = child.value
     return out
-
-
-def _model_replies(view: View, state: kernel.KernelState, model: GreedyBot, temperature: float,
-                   prune: float = 0.0) -> tuple[list[int], list[float]]:
-    """The opponent's legal moves in a world state (packed) and the model's probabilities,
-    without those below `prune` (the rest renormalized; the likeliest always stays)."""
-    scored = model.scores(view.world_position(state).view(state.to_move))
-    top = max(score for _, score in scored)
-    weights = [math.exp((score - top) / temperature) for _, score in scored]
-    total = math.fsum(weights)
-    kept = [(m.packed, w) for (m, _), w in zip(scored, weights) if w >= prune * total]
-    total = math.fsum(w for _, w in kept)
-    return [p for p, _ in kept], [w / total for _, w in kept]
 
 
 def _choose(group: list[_Node], weights: Sequence[float]) -> None:

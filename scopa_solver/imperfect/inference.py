@@ -55,7 +55,7 @@ SHARPER = (0.05, 0.1, 0.2, 0.35)
 """The temperatures an adaptive `InferenceBot` may sharpen its model to, below its own."""
 
 __all__ = ["OpponentPlay", "Reading", "InferenceBot", "read_play", "read_opening_play", "hand_posterior",
-           "modelled_values"]
+           "model_replies", "modelled_values"]
 
 
 @dataclass(frozen=True)
@@ -218,6 +218,27 @@ def _log_likelihoods(reading: Reading, hands: list[int], later: int, temperature
 
 # -- the bot -------------------------------------------------------------------------------------
 
+def model_replies(state: kernel.KernelState, model: GreedyBot, temperature: float,
+                  prune: float = 0.0) -> tuple[list[int], list[float]]:
+    """The mover's legal moves in a world state (packed, the kernel's order) and the model's
+    probabilities: softmax of `model`'s scores (`GreedyBot.scores` on the mover's view, computed
+    from the state without building it) at `temperature`, without the moves below `prune` (the
+    rest renormalized; the likeliest always stays)."""
+    mover = state.to_move
+    hands = (state.hand0, state.hand1)
+    unseen = ALL_MASK & ~(hands[mover] | state.table | state.pile0 | state.pile1)   # as the mover sees it
+    next_hand = popcount(hands[1 - mover]) or (3 if state.deals else 0)
+    packed = kernel.legal_moves(state)
+    scores = [model.move_score(Move.from_packed(p), state.table, kernel.play(state, p)[1].scopa, unseen, next_hand)
+              for p in packed]
+    top = max(scores)
+    weights = [math.exp((score - top) / temperature) for score in scores]
+    total = math.fsum(weights)
+    kept = [(p, w) for p, w in zip(packed, weights) if w >= prune * total]
+    total = math.fsum(w for _, w in kept)
+    return [p for p, _ in kept], [w / total for _, w in kept]
+
+
 def modelled_values(view: View, worlds: Sequence[tuple[int, ...]], temperature: float,
                     model: Optional[GreedyBot] = None, threads: Optional[int] = None,
                     tt_mb: Optional[float] = None, clairvoyant: bool = False) -> np.ndarray:
@@ -231,25 +252,23 @@ def modelled_values(view: View, worlds: Sequence[tuple[int, ...]], temperature: 
     moves = view.legal_moves()
     me = view.player
     values = np.zeros((len(worlds), len(moves)))
-    replies = []        # (world, move, child position) where the opponent replies
+    replies = []        # (world, move, child state) where the opponent replies
     for i, groups in enumerate(worlds):
         world = view.state_of(groups)
         for j, move in enumerate(moves):
-            child = view.world_position(kernel.play(world, move.packed)[0])
-            if child.is_round_over():
-                values[i, j] = child.round_score().margin(me)
+            child = kernel.play(world, move.packed)[0]
+            if not (child.hand0 or child.hand1 or child.deals):      # the round is over
+                values[i, j] = view.world_position(child).round_score().margin(me)
             else:       # the opponent replies (after a deal's last card, leading the next deal)
                 replies.append((i, j, child))
-    solved = solve_worlds([child.kernel_state() for _, _, child in replies], threads=threads, tt_mb=tt_mb)
+    solved = solve_worlds([child for _, _, child in replies], threads=threads, tt_mb=tt_mb)
     for (i, j, child), raw in zip(replies, solved):
         theirs = {packed: lower for packed, (lower, _) in zip(raw.moves, raw.move_bounds)}
         if clairvoyant:
             values[i, j] = -max(theirs.values())
             continue
-        scored = model.scores(child.view(1 - me))
-        top = max(score for _, score in scored)
-        weights = [math.exp((score - top) / temperature) for _, score in scored]
-        values[i, j] = -math.fsum(w * theirs[r.packed] for (r, _), w in zip(scored, weights)) / math.fsum(weights)
+        packed, probs = model_replies(child, model, temperature)
+        values[i, j] = -math.fsum(q * theirs[p] for p, q in zip(packed, probs))
     return values
 
 
