@@ -295,3 +295,18 @@ def test_the_fit_recovers_the_weights_of_a_softmax_player() -> None:
     assert fitted["scopa"] > 2      # a sweep on offer is nearly always taken: only a bound is identified
     assert log_likelihood(samples, fitted) >= log_likelihood(samples, truth) - 1e-9    # the maximum
     assert learned_model(fitted).weights == fitted
+
+
+def test_the_last_deal_is_searched_to_last_depth() -> None:
+    # one world: the bot plays the best column of the slow reference searched to the round's end
+    checked = 0
+    for view in late_views(6, 0, seed=9):
+        worlds = list(view.enumerate_groups())
+        assert len(worlds) == 1
+        want = reference(view, worlds, [1.0], 6)[0]
+        moves = view.legal_moves()
+        bot = EPIMCBot(worlds=4, seed=1, threads=1, last_depth=6)
+        chosen = bot.choose(view)
+        assert want[moves.index(chosen)] == pytest.approx(max(want), abs=1e-9)
+        checked += max(want) - min(want) > 1e-6
+    assert checked >= 2

@@ -198,8 +198,10 @@ class EPIMCBot(InferenceBot):
     opponent's reply to it follows the model; the best measured, docs/play.md) while the
     worlds are sampled (`worlds` of them), and by `enumerated_depth` plies (default 1: the
     modelled reply of `InferenceBot`) once there are at most `exact_limit` and every world is
-    weighed (the last two deals). With `exact_last`, the last deal (one world: perfect
-    information) is played by the exact solver. `model` scores the opponent's moves (default
+    weighed (the last two deals), and by `last_depth` plies (default: `enumerated_depth`) in
+    the last deal, one world, where the tree reaches the round's end cheaply (6: the best reply
+    to the model). With `exact_last`, the last deal (one world: perfect information) is played
+    by the exact solver. `model` scores the opponent's moves (default
     `GreedyBot()`; the learned one: `learned.learned_model()` at temperature 1).
     `endgame(view)`, when given, is asked first in the last two deals (`view.deals_left <= 1`);
     a move it returns is played, None leaves the decision to the bot.
@@ -211,7 +213,8 @@ class EPIMCBot(InferenceBot):
     def __init__(self, worlds: int = 50, seed: int = 0, threads: Optional[int] = None, depth: int = 3,
                  temperature: float = 0.5, exact_limit: int = EXACT_LIMIT, enumerated_depth: int = 1,
                  exact_last: bool = False, endgame: Optional[Endgame] = None, tt_mb: Optional[float] = None,
-                 model: Optional[GreedyBot] = None, adapt: bool = False, prune: float = 0.0) -> None:
+                 model: Optional[GreedyBot] = None, adapt: bool = False, prune: float = 0.0,
+                 last_depth: Optional[int] = None) -> None:
         if not isinstance(worlds, int) or isinstance(worlds, bool) or worlds < 1:
             raise LimitError(f"worlds must be a positive number, not {excerpt(worlds)}")
         super().__init__(worlds=worlds, seed=seed, threads=threads, exact_limit=exact_limit,
@@ -222,6 +225,7 @@ class EPIMCBot(InferenceBot):
             raise LimitError(f"endgame must be a callable view -> move or None, not {excerpt(endgame)}")
         self.depth = _check_depth(depth)
         self.enumerated_depth = _check_depth(enumerated_depth)
+        self.last_depth = self.enumerated_depth if last_depth is None else _check_depth(last_depth)
         if model is not None:
             if not isinstance(model, GreedyBot):
                 raise LimitError(f"model must be a GreedyBot (its weights score the opponent's moves), not {excerpt(model)}")
@@ -232,7 +236,7 @@ class EPIMCBot(InferenceBot):
         self.endgame = endgame
         self.exact_last = exact_last
         self.name = (f"EPIMC({worlds}, d={depth}, T={temperature:g}" + ("" if model is None else f", {model.name}")
-                     + ("" if enumerated_depth == 1 else f", e={enumerated_depth}") + (", x" if exact_last else "") + (", adaptive" if adapt else "") + (f", prune {prune:g}" if prune else "") + ")")
+                     + ("" if enumerated_depth == 1 else f", e={enumerated_depth}") + ("" if last_depth is None else f", l={last_depth}") + (", x" if exact_last else "") + (", adaptive" if adapt else "") + (f", prune {prune:g}" if prune else "") + ")")
 
     def _decide(self, view: View, plays: list[OpponentPlay]) -> Move:
         moves = view.legal_moves()
@@ -248,6 +252,7 @@ class EPIMCBot(InferenceBot):
         if self.exact_last and view.count_worlds() == 1:     # the last deal: perfect information
             solved = solve_worlds([view.state_of(worlds[0])], threads=self.threads, tt_mb=self.tt_mb)
             return np.repeat(value_matrix(view.legal_moves(), solved)[0], len(worlds), axis=0)
-        depth = self.enumerated_depth if view.count_worlds() <= self.exact_limit else self.depth
+        count = view.count_worlds()
+        depth = self.last_depth if count == 1 else self.enumerated_depth if count <= self.exact_limit else self.depth
         return nonfused_values(view, worlds, weights, depth, self.temperature, self.model, self.threads, self.tt_mb,
                                self.prune)

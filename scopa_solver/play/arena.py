@@ -546,7 +546,8 @@ def _epimc(spec: str, arg: str, worlds: int, seed: int, threads: Optional[int]):
     options: dict = {"worlds": worlds}
     names = {"d": ("depth", int), "t": ("temperature", float), "n": ("worlds", int), "m": ("model", str),
              "e": ("enumerated_depth", int), "x": ("exact_last", int), "q": ("endgame", int),
-             "a": ("adapt", int), "p": ("prune", float)}
+             "a": ("adapt", int), "p": ("prune", float),
+             "l": ("last_depth", int)}
     for item in filter(None, arg.split(",")):
         key, _, value = item.partition("=")
         if key.strip() not in names:
@@ -554,7 +555,7 @@ def _epimc(spec: str, arg: str, worlds: int, seed: int, threads: Optional[int]):
                              "e=depth once the worlds are enumerated, x=1: the last deal exact, m=learned, "
                              "q=H: the endgame equilibrium once at most H cards are hidden, a=1: the model's "
                              "temperature learnt from the opponent's plays, p=P: opponent moves below "
-                             "probability P not followed)")
+                             "probability P not followed, l=L: depth L in the last deal)")
         name, kind = names[key.strip()]
         try:
             options[name] = kind(value)
