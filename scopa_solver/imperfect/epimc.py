@@ -235,8 +235,10 @@ class EPIMCBot(InferenceBot):
         self.prune = float(prune)
         self.endgame = endgame
         self.exact_last = exact_last
-        self.name = (f"EPIMC({worlds}, d={depth}, T={temperature:g}" + ("" if model is None else f", {model.name}")
-                     + ("" if enumerated_depth == 1 else f", e={enumerated_depth}") + ("" if last_depth is None else f", l={last_depth}") + (", x" if exact_last else "") + (", adaptive" if adapt else "") + (f", prune {prune:g}" if prune else "") + ")")
+        options = [f"d={depth}", f"T={temperature:g}"] + ([] if model is None else [model.name])
+        options += [f"e={enumerated_depth}"] * (enumerated_depth != 1) + [f"l={last_depth}"] * (last_depth is not None)
+        options += ["x"] * bool(exact_last) + ["adaptive"] * bool(adapt) + [f"prune {prune:g}"] * bool(prune)
+        self.name = f"EPIMC({worlds}, {', '.join(options)})"
 
     def _decide(self, view: View, plays: list[OpponentPlay]) -> Move:
         moves = view.legal_moves()

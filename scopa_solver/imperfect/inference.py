@@ -297,6 +297,9 @@ class InferenceBot(PIMCBot):
     The bot remembers, for each seat, the view it last decided on and its move, so it is a
     function of what the player has seen this round (not of the current view alone). Without a
     readable history (a view out of the blue) it draws the hand uniformly, as `PIMCBot`.
+    With `adapt`, it also learns the model's temperature from every deal the opponent has
+    played out (`learn`; `evidence` holds each of `temperatures`' log-likelihood), so it is
+    then a function of what it has seen since it was made.
     """
 
     def __init__(self, worlds: int = 100, seed: int = 0, threads: Optional[int] = None,
