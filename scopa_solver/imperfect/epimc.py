@@ -238,6 +238,7 @@ class EPIMCBot(InferenceBot):
         options = [f"d={depth}", f"T={temperature:g}"] + ([] if model is None else [model.name])
         options += [f"e={enumerated_depth}"] * (enumerated_depth != 1) + [f"l={last_depth}"] * (last_depth is not None)
         options += ["x"] * bool(exact_last) + ["adaptive"] * bool(adapt) + [f"prune {prune:g}"] * bool(prune)
+        options += ["endgame"] * (endgame is not None)
         self.name = f"EPIMC({worlds}, {', '.join(options)})"
 
     def _decide(self, view: View, plays: list[OpponentPlay]) -> Move:
