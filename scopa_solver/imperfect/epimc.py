@@ -75,6 +75,12 @@ def _check_depth(depth: object) -> int:
     return depth
 
 
+def _check_prune(prune: object) -> float:
+    if not isinstance(prune, (int, float)) or isinstance(prune, bool) or not 0 <= prune < 1:
+        raise LimitError(f"prune must be a probability from 0 to below 1, not {excerpt(prune)}")
+    return float(prune)
+
+
 def _observation(state: kernel.KernelState, me: int) -> tuple:
     """What the player sees of a world state: its own hand and everything public."""
     hands = (state.hand0, state.hand1)
@@ -112,8 +118,7 @@ def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Opti
         raise ViewError("the non-fused search is for two-player Scopa only")
     if view.to_move != view.player or view.is_round_over():
         raise ViewError(f"player {view.player} is not to move in this view")
-    if not 0 <= prune < 1:
-        raise LimitError(f"prune must be a probability below 1, not {excerpt(prune)}")
+    prune = _check_prune(prune)
     if weights is None:
         weights = [1.0] * len(worlds)
     if len(weights) != len(worlds):
@@ -230,9 +235,7 @@ class EPIMCBot(InferenceBot):
             if not isinstance(model, GreedyBot):
                 raise LimitError(f"model must be a GreedyBot (its weights score the opponent's moves), not {excerpt(model)}")
             self.model = model
-        if not isinstance(prune, (int, float)) or isinstance(prune, bool) or not 0 <= prune < 1:
-            raise LimitError(f"prune must be a probability below 1, not {excerpt(prune)}")
-        self.prune = float(prune)
+        self.prune = _check_prune(prune)
         self.endgame = endgame
         self.exact_last = exact_last
         options = [f"d={depth}", f"T={temperature:g}"] + ([] if model is None else [model.name])

@@ -183,12 +183,17 @@ def hand_posterior(view: View, plays: Sequence[OpponentPlay], temperature: float
         later = sum(p.readings[0].move.card.mask for p in plays[i + 1:])   # later plays: never ambiguous
         per_reading = [_log_likelihoods(r, hands, later, temperature, model) for r in play.readings]
         for k, logs in enumerate(zip(*per_reading)):   # the readings are equally likely
-            top = max(logs)
-            logp[k] += top + math.log(math.fsum(math.exp(x - top) for x in logs) / len(logs))
+            logp[k] += _log_mean_exp(logs)
     top = max(logp)
     weights = [math.exp(x - top) for x in logp]
     total = math.fsum(weights)
     return hands, [w / total for w in weights]
+
+
+def _log_mean_exp(logs: Sequence[float]) -> float:
+    """log of the mean of exp(logs): the log-likelihood of equally likely readings of a play."""
+    top = max(logs)
+    return top + math.log(math.fsum(math.exp(x - top) for x in logs) / len(logs))
 
 
 def _log_likelihoods(reading: Reading, hands: list[int], later: int, temperature: float,
@@ -349,9 +354,8 @@ class InferenceBot(PIMCBot):
         for i, play in enumerate(deal):
             held = sum(p.readings[0].move.card.mask for p in deal[i + 1:])
             for k, t in enumerate(self.temperatures):
-                logs = [_log_likelihoods(r, [held], 0, t, self.model)[0] for r in play.readings]
-                top = max(logs)
-                self.evidence[k] += top + math.log(math.fsum(math.exp(x - top) for x in logs) / len(logs))
+                self.evidence[k] += _log_mean_exp([_log_likelihoods(r, [held], 0, t, self.model)[0]
+                                                   for r in play.readings])
         best = max(range(len(self.temperatures)), key=lambda k: (round(self.evidence[k], 9), k))
         self.temperature = self.temperatures[best]
 
