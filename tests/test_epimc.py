@@ -22,12 +22,12 @@ from scopa_solver.play.arena import make_bot
 T = 0.5
 
 
-def late_views(count: int, stock: int, seed: int = 1) -> list[View]:
+def late_views(count: int, stock: int, seed: int = 1, dealer: int = 1) -> list[View]:
     """Views of the player to move, Greedy having played the round down to `stock` cards."""
     out = []
     rng = random.Random(seed)
     while len(out) < count:
-        pos = Position.new_round(seed=rng.randrange(10**6))
+        pos = Position.new_round(seed=rng.randrange(10**6), dealer=dealer)
         while not pos.is_round_over() and (len(pos.stock) > stock or rng.random() < 0.4):
             pos = pos.play(GreedyBot()(pos))
         if not pos.is_round_over() and len(pos.stock) == stock and len(pos.legal_moves()) > 1:
@@ -59,8 +59,14 @@ def _model(pos: Position, prune: float = 0.0) -> list[tuple]:
     return [(m, w / sum(w for _, w in kept)) for m, w in kept]
 
 
+HORIZON = None     # the bottom's search: None exact, else plies past the deal's end (analyze's horizon)
+
+
 def _exact(pos: Position) -> dict:
-    return {mv.move: mv.value for mv in analyze(pos)}
+    if HORIZON is None:
+        return {mv.move: mv.value for mv in analyze(pos)}
+    plies = sum(bin(hand).count("1") for hand in pos.hands) + HORIZON
+    return {mv.move: mv.lower for mv in analyze(pos, horizon=plies)}
 
 
 def _own(hists: list, k: int, me: int, weights: list, prune: float) -> list[float]:
@@ -126,6 +132,24 @@ def test_the_backup_agrees_with_a_slow_reference(stock: int, depth: int, prune: 
         got = nonfused_values(view, worlds, weights, depth=depth, threads=1, prune=prune)
         want = reference(view, worlds, weights, depth, prune)
         np.testing.assert_allclose(got, np.array(want), rtol=0, atol=1e-9)
+
+
+@pytest.mark.parametrize("stock,depth,horizon", [(12, 0, 0), (18, 1, 0), (18, 2, 3), (24, 3, 0), (12, 2, 6)])
+def test_a_horizon_bottom_agrees_with_the_reference(monkeypatch, stock: int, depth: int, horizon: int) -> None:
+    # the bottom searched `horizon` plies past the deal's end and scored statically, as
+    # analyze(position, horizon=...) scores it through the Position's own family state
+    monkeypatch.setattr(__import__(__name__), "HORIZON", horizon)
+    rng = random.Random(stock + depth)
+    for view in late_views(2, stock, seed=stock * 7 + depth, dealer=0) + late_views(2, stock, seed=stock + depth):
+        worlds = shared_worlds(view, 2, 2, seed=rng.randrange(1000))
+        weights = [rng.choice([0.5, 1.0, 2.0]) for _ in worlds]
+        got = nonfused_values(view, worlds, weights, depth=depth, threads=1, horizon=horizon)
+        want = reference(view, worlds, weights, depth)
+        np.testing.assert_allclose(got, np.array(want), rtol=0, atol=1e-9)
+        if depth == 0:      # and a horizon past the round's end is the exact search
+            exact = nonfused_values(view, worlds, weights, depth=0, threads=1)
+            np.testing.assert_array_equal(nonfused_values(view, worlds, weights, depth=0, threads=1, horizon=40),
+                                          exact)
 
 
 def test_the_backup_is_the_best_pure_strategy_on_tiny_cases() -> None:
@@ -225,7 +249,8 @@ def test_the_last_deal_is_solved_exactly() -> None:
 
 @pytest.mark.parametrize("kwargs", [dict(depth=-1), dict(depth=7), dict(depth="2"), dict(depth=True),
                                     dict(temperature=0), dict(worlds=0), dict(worlds=2.5), dict(endgame=3),
-                                    dict(threads=-1), dict(prune=1), dict(prune=-0.1), dict(prune="x")])
+                                    dict(threads=-1), dict(prune=1), dict(prune=-0.1), dict(prune="x"),
+                                    dict(horizon=-1), dict(horizon=1.5)])
 def test_bad_parameters_are_value_errors(kwargs: dict) -> None:
     with pytest.raises(ValueError):
         EPIMCBot(**kwargs)
@@ -250,6 +275,10 @@ def test_bad_calls_are_value_errors() -> None:
         nonfused_values(view, worlds, depth=2, threads=1, prune=1.0)
     with pytest.raises(ScopaError, match="prune"):
         make_bot("epimc:p=2")
+    with pytest.raises(ValueError, match="horizon"):
+        nonfused_values(view, worlds, depth=1, threads=1, horizon=-1)
+    with pytest.raises(ScopaError, match="horizon"):
+        make_bot("epimc:h=-2")
     bot = make_bot("epimc:d=1,t=0.7,n=12", seed=4)
     assert isinstance(bot, EPIMCBot) and (bot.depth, bot.temperature, bot.worlds, bot.seed) == (1, 0.7, 12, 4)
     bot = make_bot("epimc:d=4,p=0.01,a=1")

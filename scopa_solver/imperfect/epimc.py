@@ -92,10 +92,37 @@ def _is_over(state: kernel.KernelState) -> bool:
     return not state.hand0 and not state.hand1 and not state.deals
 
 
+def _family_state(state: kernel.KernelState) -> kernel.FamilyState:
+    """A two-player kernel state as the family kernel reads it (its horizon search): each deal
+    one mask per seat rather than (non-dealer's, dealer's)."""
+    deals = tuple((a, b) if state.dealer == 1 else (b, a) for a, b in state.deals)
+    return kernel.FamilyState(2, (state.hand0, state.hand1), state.table, (state.pile0, state.pile1),
+                              (state.scopas0, state.scopas1), state.to_move, state.dealer, state.last_capturer,
+                              deals, state.rules, (0, 1))
+
+
+def _solve_bottom(states: list[kernel.KernelState], horizon: Optional[int], threads: Optional[int],
+                  tt_mb: Optional[float]) -> list:
+    """Every move's value in each bottom state: exact, or with `horizon`, searched to that many
+    plies past the end of the deal in play and scored there by the static evaluation (the same
+    depth for all: the states of one tree level have played as many cards)."""
+    if horizon is None or not states:
+        return solve_worlds(states, threads=threads, tt_mb=tt_mb)
+    plies = popcount(states[0].hand0) + popcount(states[0].hand1) + horizon
+    return solve_worlds([_family_state(s) for s in states], threads=threads, tt_mb=tt_mb, family=True,
+                        horizon=plies)
+
+
+def _check_horizon(horizon: object) -> Optional[int]:
+    if horizon is not None and (not isinstance(horizon, int) or isinstance(horizon, bool) or horizon < 0):
+        raise LimitError(f"horizon must be None (exact) or a whole number of plies, 0 or more, not {excerpt(horizon)}")
+    return horizon
+
+
 def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Optional[Sequence[float]] = None,
                     depth: int = 3, temperature: float = 0.5, model: Optional[GreedyBot] = None,
                     threads: Optional[int] = None, tt_mb: Optional[float] = None,
-                    prune: float = 0.0) -> np.ndarray:
+                    prune: float = 0.0, horizon: Optional[int] = None) -> np.ndarray:
     """The worlds x moves matrix (columns in the order of `view.legal_moves()`) of the player's
     round margin after each move in each world (hidden groups, as `View.enumerate_groups`
     makes them), when the next `depth` plies are played without clairvoyance (see the module
@@ -105,6 +132,10 @@ def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Opti
     by both sides after that. The weighted mean of a column is the move's value for the player.
     Above the bottom ply, opponent moves the model gives less than `prune` are not followed (the
     others' probabilities renormalized): with a sharp model the tree then hardly branches there.
+    `horizon` (plies): the bottom is not solved to the round's end but that many plies past the
+    end of the deal in play, and scored there by the horizon search's static evaluation (the
+    expected points of what each side holds and may still take), so the later deals' cards,
+    unknown to both players, do not steer the values as if both saw them.
 
     >>> view = View.from_string("6dRsFb/?3 FdRc RdAc2c4c5c3s5sCs4bCbRb/Ad2d4d5d7dCd6c7cCc2s4s6s7s5b6b ?6 1/0 0 1 1")
     >>> worlds = list(view.sample_groups(4, seed=1))
@@ -119,6 +150,7 @@ def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Opti
     if view.to_move != view.player or view.is_round_over():
         raise ViewError(f"player {view.player} is not to move in this view")
     prune = _check_prune(prune)
+    horizon = _check_horizon(horizon)
     if weights is None:
         weights = [1.0] * len(worlds)
     if len(weights) != len(worlds):
@@ -153,7 +185,7 @@ def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Opti
         levels.append(level)
     # the bottom: every non-terminal node of the last level is solved exactly, move by move
     bottom = [node for node in levels[-1] if not node.terminal]
-    solved = solve_worlds([node.state for node in bottom], threads=threads, tt_mb=tt_mb)
+    solved = _solve_bottom([node.state for node in bottom], horizon, threads, tt_mb)
     for node, raw in zip(bottom, solved):
         sign = 1.0 if node.state.to_move == me else -1.0
         values = {p: sign * lower for p, (lower, _) in zip(raw.moves, raw.move_bounds)}
@@ -206,7 +238,10 @@ class EPIMCBot(InferenceBot):
     weighed (the last two deals), and by `last_depth` plies (default: `enumerated_depth`) in
     the last deal, one world, where the tree reaches the round's end cheaply (6: the best reply
     to the model). With `exact_last`, the last deal (one world: perfect information) is played
-    by the exact solver. `model` scores the opponent's moves (default
+    by the exact solver. `horizon` (plies past the deal's end; None: the round's end) is
+    `nonfused_values`'s, for the sampled worlds only: 0 values them by the deal in play, scored
+    at its end by the static evaluation, rather than by a clairvoyant solve of the later deals.
+    `model` scores the opponent's moves (default
     `GreedyBot()`; the learned one: `learned.learned_model()` at temperature 1).
     `endgame(view)`, when given, is asked first in the last two deals (`view.deals_left <= 1`);
     a move it returns is played, None leaves the decision to the bot.
@@ -219,7 +254,7 @@ class EPIMCBot(InferenceBot):
                  temperature: float = 0.5, exact_limit: int = EXACT_LIMIT, enumerated_depth: int = 1,
                  exact_last: bool = False, endgame: Optional[Endgame] = None, tt_mb: Optional[float] = None,
                  model: Optional[GreedyBot] = None, adapt: bool = False, prune: float = 0.0,
-                 last_depth: Optional[int] = None) -> None:
+                 last_depth: Optional[int] = None, horizon: Optional[int] = None) -> None:
         if not isinstance(worlds, int) or isinstance(worlds, bool) or worlds < 1:
             raise LimitError(f"worlds must be a positive number, not {excerpt(worlds)}")
         super().__init__(worlds=worlds, seed=seed, threads=threads, exact_limit=exact_limit,
@@ -236,12 +271,13 @@ class EPIMCBot(InferenceBot):
                 raise LimitError(f"model must be a GreedyBot (its weights score the opponent's moves), not {excerpt(model)}")
             self.model = model
         self.prune = _check_prune(prune)
+        self.horizon = _check_horizon(horizon)
         self.endgame = endgame
         self.exact_last = exact_last
         options = [f"d={depth}", f"T={temperature:g}"] + ([] if model is None else [model.name])
         options += [f"e={enumerated_depth}"] * (enumerated_depth != 1) + [f"l={last_depth}"] * (last_depth is not None)
         options += ["x"] * bool(exact_last) + ["adaptive"] * bool(adapt) + [f"prune {prune:g}"] * bool(prune)
-        options += ["endgame"] * (endgame is not None)
+        options += [f"horizon {horizon}"] * (horizon is not None) + ["endgame"] * (endgame is not None)
         self.name = f"EPIMC({worlds}, {', '.join(options)})"
 
     def _decide(self, view: View, plays: list[OpponentPlay]) -> Move:
@@ -260,5 +296,6 @@ class EPIMCBot(InferenceBot):
             return np.repeat(value_matrix(view.legal_moves(), solved)[0], len(worlds), axis=0)
         count = view.count_worlds()
         depth = self.last_depth if count == 1 else self.enumerated_depth if count <= self.exact_limit else self.depth
+        horizon = self.horizon if count > self.exact_limit else None
         return nonfused_values(view, worlds, weights, depth, self.temperature, self.model, self.threads, self.tt_mb,
-                               self.prune)
+                               self.prune, horizon)

@@ -547,7 +547,7 @@ def _epimc(spec: str, arg: str, worlds: int, seed: int, threads: Optional[int]):
     names = {"d": ("depth", int), "t": ("temperature", float), "n": ("worlds", int), "m": ("model", str),
              "e": ("enumerated_depth", int), "x": ("exact_last", int), "q": ("endgame", int),
              "a": ("adapt", int), "p": ("prune", float),
-             "l": ("last_depth", int)}
+             "l": ("last_depth", int), "h": ("horizon", int)}
     for item in filter(None, arg.split(",")):
         key, _, value = item.partition("=")
         if key.strip() not in names:
@@ -555,7 +555,8 @@ def _epimc(spec: str, arg: str, worlds: int, seed: int, threads: Optional[int]):
                              "e=depth once the worlds are enumerated, x=1: the last deal exact, m=learned, "
                              "q=H: the endgame equilibrium once at most H cards are hidden, a=1: the model's "
                              "temperature learnt from the opponent's plays, p=P: opponent moves below "
-                             "probability P not followed, l=L: depth L in the last deal)")
+                             "probability P not followed, l=L: depth L in the last deal, h=H: the sampled worlds searched "
+                             "H plies past the deal's end, then scored statically)")
         name, kind = names[key.strip()]
         try:
             options[name] = kind(value)
