@@ -114,8 +114,8 @@ def _solve_bottom(states: list[kernel.KernelState], horizon: Optional[int], thre
 
 
 def _check_horizon(horizon: object) -> Optional[int]:
-    if horizon is not None and (not isinstance(horizon, int) or isinstance(horizon, bool) or horizon < 0):
-        raise LimitError(f"horizon must be None (exact) or a whole number of plies, 0 or more, not {excerpt(horizon)}")
+    if horizon is not None:
+        kernel.check_horizon(horizon)       # 0 is a horizon here: the deal's end
     return horizon
 
 
