@@ -482,7 +482,7 @@ def _two_sided(names: list[str], plays: list[list[tuple[int, ...]]], match_winne
         rules=rules)
 
 
-BOT_NAMES = ("random", "greedy", "pimc", "infer", "model", "epimc", "oracle")
+BOT_NAMES = ("random", "greedy", "pimc", "infer", "model", "epimc", "ismcts", "oracle")
 
 
 def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Optional[int] = 1,
@@ -496,7 +496,9 @@ def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Opti
     `worlds`, depth E once the worlds are enumerated, the last deal solved exactly, the learned
     opponent model at temperature 1, the endgame equilibrium at the last-but-one deal once at
     most H cards are hidden from the public (12: every play of that deal), with a=1 the model's
-    temperature learnt from the opponent's plays (`adapt`)) or oracle;
+    temperature learnt from the opponent's plays (`adapt`)), ismcts (the opponent model's posterior
+    with information-set MCTS and exact leaves, `ISMCTSBot`; ismcts:i=N,c=C,t=T for N iterations,
+    exploration C, temperature T) or oracle;
     EARLY/LATE (say greedy/pimc) plays EARLY until the last three deals and LATE in them.
     A name it does not know is a `ScopaError`; so is, with the `rules` of a family game, a bot
     that plays two-player Scopa only (model, infer, epimc: the opponent model)."""
@@ -514,7 +516,7 @@ def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Opti
                          f"for the non-fused search's depth, temperature and worlds, greedy:NAME=W,... "
                          f"for other weights, EARLY/LATE for one bot before the last three deals and another "
                          f"in them)")
-    if kind in ("infer", "model", "epimc") and rules is not None and rules.is_family:
+    if kind in ("infer", "model", "epimc", "ismcts") and rules is not None and rules.is_family:
         raise ScopaError(f"bot {excerpt(spec)}: the opponent model plays two-player Scopa only, not "
                          f"{' '.join(rules.tokens())}; choose random, greedy, pimc or oracle")
     if kind == "random":
@@ -525,6 +527,15 @@ def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Opti
         return OracleBot()
     if kind == "epimc":
         return _epimc(spec, arg, worlds, seed or 0, threads)
+    if kind == "ismcts":
+        from ..imperfect.ismcts import ISMCTSBot
+        names = {"i": ("iterations", int), "c": ("exploration", float), "t": ("temperature", float),
+                 "b": ("batch", int)}
+        options = _options(spec, arg, names, "i=iterations, c=exploration, t=temperature, b=leaves a batch")
+        try:
+            return ISMCTSBot(seed=seed or 0, threads=threads, **options)
+        except ValueError as error:
+            raise ScopaError(f"bot {excerpt(spec)}: {error}") from None
     if kind in ("infer", "model"):
         reply = kind == "model"
         if not arg:
@@ -540,28 +551,34 @@ def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Opti
     return PIMCBot(worlds=worlds, seed=seed or 0, threads=threads)
 
 
-def _epimc(spec: str, arg: str, worlds: int, seed: int, threads: Optional[int]):
-    """epimc:d=D,t=T,n=N as an `EPIMCBot`."""
-    from ..imperfect.epimc import EPIMCBot
-    options: dict = {"worlds": worlds}
-    names = {"d": ("depth", int), "t": ("temperature", float), "n": ("worlds", int), "m": ("model", str),
-             "e": ("enumerated_depth", int), "x": ("exact_last", int), "q": ("endgame", int),
-             "a": ("adapt", int), "p": ("prune", float),
-             "l": ("last_depth", int), "h": ("horizon", int)}
+def _options(spec: str, arg: str, names: dict, meaning: str) -> dict:
+    """KEY=VALUE,... options of a bot name: {name: value} by `names` (key: (name, type));
+    `meaning` lists them in the error for an unknown one."""
+    options: dict = {}
     for item in filter(None, arg.split(",")):
         key, _, value = item.partition("=")
         if key.strip() not in names:
-            raise ScopaError(f"bot {excerpt(spec)}: unknown option {excerpt(item)} (d=depth, t=temperature, n=worlds, "
-                             "e=depth once the worlds are enumerated, x=1: the last deal exact, m=learned, "
-                             "q=H: the endgame equilibrium once at most H cards are hidden, a=1: the model's "
-                             "temperature learnt from the opponent's plays, p=P: opponent moves below "
-                             "probability P not followed, l=L: depth L in the last deal, h=H: the sampled worlds searched "
-                             "H plies past the deal's end, then scored statically)")
+            raise ScopaError(f"bot {excerpt(spec)}: unknown option {excerpt(item)} ({meaning})")
         name, kind = names[key.strip()]
         try:
             options[name] = kind(value)
         except ValueError:
             raise ScopaError(f"bot {excerpt(spec)}: {excerpt(item)} needs a number") from None
+    return options
+
+
+def _epimc(spec: str, arg: str, worlds: int, seed: int, threads: Optional[int]):
+    """epimc:d=D,t=T,n=N as an `EPIMCBot`."""
+    from ..imperfect.epimc import EPIMCBot
+    names = {"d": ("depth", int), "t": ("temperature", float), "n": ("worlds", int), "m": ("model", str),
+             "e": ("enumerated_depth", int), "x": ("exact_last", int), "q": ("endgame", int),
+             "a": ("adapt", int), "p": ("prune", float),
+             "l": ("last_depth", int), "h": ("horizon", int)}
+    options = {"worlds": worlds, **_options(spec, arg, names, (
+        "d=depth, t=temperature, n=worlds, e=depth once the worlds are enumerated, x=1: the last deal exact, "
+        "m=learned, q=H: the endgame equilibrium once at most H cards are hidden, a=1: the model's temperature "
+        "learnt from the opponent's plays, p=P: opponent moves below probability P not followed, l=L: depth L "
+        "in the last deal, h=H: the sampled worlds searched H plies past the deal's end, then scored statically"))}
     if "model" in options:
         if options["model"] != "learned":
             raise ScopaError(f"bot {excerpt(spec)}: the model is m=learned (the fitted weights) or left out")

@@ -1,0 +1,103 @@
+"""Information-set MCTS: a root move tried once is worth the exact value of the world after it and
+the model's reply (checked through Positions and `analyze`); runs are reproducible from the seed
+on any number of threads; the bot plays legal moves from what the player has seen (information
+sets: the same view, the same decisions); bad parameters are clear errors."""
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import pytest
+
+from scopa_solver import GreedyBot, Position, analyze
+from scopa_solver.errors import ScopaError
+from scopa_solver.imperfect.ismcts import ISMCTSBot, ismcts
+from scopa_solver.play.arena import make_bot
+
+from test_epimc import late_views, shared_worlds
+
+SHARP = 1e-6        # the model's temperature: Greedy's best-scored reply (ties equally)
+
+
+def _after_reply(pos: Position, me: int) -> set[float]:
+    """The player's exact values after each of the opponent's best-scored replies in `pos`."""
+    if pos.is_round_over():
+        return {float(pos.round_score().margin(me))}
+    scored = GreedyBot().scores(pos.view(pos.to_move))
+    top = max(s for _, s in scored)
+    out = set()
+    for move, score in scored:
+        if score == top:
+            after = pos.play(move)
+            if after.is_round_over():
+                out.add(float(after.round_score().margin(me)))
+            else:
+                value = analyze(after)[0].value
+                out.add(float(value if after.to_move == me else -value))
+    return out
+
+
+@pytest.mark.parametrize("stock", [0, 6, 12, 24])
+def test_a_root_move_tried_once_is_the_exact_value_after_the_models_reply(stock: int) -> None:
+    for view in late_views(3, stock, seed=stock + 5) + late_views(2, stock, seed=stock, dealer=0):
+        me = view.player
+        world = next(iter(view.sample_groups(1, seed=stock)))
+        moves = view.legal_moves()
+        r = ismcts(view, [world], iterations=len(moves), batch=len(moves), temperature=SHARP, threads=1)
+        assert r.visits == (1,) * len(moves)
+        pos = view.world_position(view.state_of(world))
+        for move, value in zip(moves, r.values):
+            want = _after_reply(pos.play(move), me)
+            assert any(math.isclose(value, w, abs_tol=1e-9) for w in want), (move, value, want)
+
+
+def test_runs_are_reproducible_and_concentrate() -> None:
+    view = late_views(1, 18, seed=4)[0]
+    worlds = shared_worlds(view, 3, 4, seed=2)
+    r = ismcts(view, worlds, iterations=300, batch=16, seed=5, threads=1)
+    assert sum(r.visits) == 300 and r.best in view.legal_moves()
+    assert 0 < r.leaves <= 300 and r.nodes > 0      # one exact leaf a walk, none at the round's end
+    two = ismcts(view, worlds, iterations=300, batch=16, seed=5, threads=2)
+    assert replace(two, nodes=0) == replace(r, nodes=0)     # the tables differ, the values do not
+    assert max(r.visits) > 300 / len(r.visits)      # UCB1 concentrates on some move
+
+
+def test_the_bot_plays_legal_reproducible_moves_from_the_view_only() -> None:
+    # two bots in lockstep: one handed the true positions, the other another world with the same view
+    for seed in range(2):
+        me = seed % 2
+        real = ISMCTSBot(iterations=40, seed=3, threads=1, exact_limit=5)
+        shadow = ISMCTSBot(iterations=40, seed=3, threads=1, exact_limit=5)
+        pos = Position.new_round(seed=seed + 20)
+        while not pos.is_round_over():
+            if pos.to_move == me:
+                view = pos.view(me)
+                other = next((w for w in view.sample_worlds(10, seed=seed) if w != pos), pos)
+                move = real(pos)
+                assert move in pos.legal_moves()
+                assert shadow(other) == move
+            else:
+                move = GreedyBot()(pos)
+            pos = pos.play(move)
+
+
+@pytest.mark.parametrize("kwargs", [dict(iterations=0), dict(iterations=2.5), dict(exploration=0),
+                                    dict(exploration="x"), dict(batch=0), dict(temperature=0), dict(threads=-1)])
+def test_bad_parameters_are_value_errors(kwargs: dict) -> None:
+    with pytest.raises(ValueError):
+        ISMCTSBot(**kwargs)
+
+
+def test_bad_calls_are_value_errors() -> None:
+    view = late_views(1, 6)[0]
+    with pytest.raises(ValueError, match="world"):
+        ismcts(view, [], threads=1)
+    with pytest.raises(ValueError, match="iterations"):
+        ismcts(view, list(view.sample_groups(2, seed=1)), iterations=-3, threads=1)
+    with pytest.raises(ScopaError, match="unknown option"):
+        make_bot("ismcts:z=1")
+    with pytest.raises(ScopaError, match="iterations"):
+        make_bot("ismcts:i=0")
+    bot = make_bot("ismcts:i=200,c=1.5,t=0.3", seed=2)
+    assert isinstance(bot, ISMCTSBot) and (bot.iterations, bot.exploration, bot.temperature, bot.seed) == \
+        (200, 1.5, 0.3, 2)
