@@ -1,5 +1,6 @@
 """Information-set MCTS: a root move tried once is worth the exact value of the world after it and
-the model's reply (checked through Positions and `analyze`); runs are reproducible from the seed
+the model's reply (checked through Positions and `analyze`); in the last deal it settles on the
+best reply to the model (EPIMC to the round's end); runs are reproducible from the seed
 on any number of threads; the bot plays legal moves from what the player has seen (information
 sets: the same view, the same decisions); bad parameters are clear errors."""
 from __future__ import annotations
@@ -11,6 +12,7 @@ import pytest
 
 from scopa_solver import GreedyBot, Position, analyze
 from scopa_solver.errors import ScopaError
+from scopa_solver.imperfect.epimc import nonfused_values
 from scopa_solver.imperfect.ismcts import ISMCTSBot, ismcts
 from scopa_solver.play.arena import make_bot
 
@@ -49,6 +51,20 @@ def test_a_root_move_tried_once_is_the_exact_value_after_the_models_reply(stock:
         for move, value in zip(moves, r.values):
             want = _after_reply(pos.play(move), me)
             assert any(math.isclose(value, w, abs_tol=1e-9) for w in want), (move, value, want)
+
+
+def test_in_the_last_deal_it_finds_the_best_reply_to_the_model() -> None:
+    # one world of the last deal: the whole tree is small, so UCB1 settles on the move that is
+    # best against the model's replies, which EPIMC searched to the round's end computes exactly
+    clear = 0
+    for view in late_views(12, 0, seed=3):
+        worlds = list(view.sample_groups(1, seed=1))
+        values = sorted(zip(nonfused_values(view, worlds, depth=6, threads=1)[0], view.legal_moves()),
+                        key=lambda vm: -vm[0])
+        if values[0][0] - values[1][0] >= 0.5:
+            clear += 1
+            assert ismcts(view, worlds, iterations=1500, threads=1).best == values[0][1]
+    assert clear >= 5
 
 
 def test_runs_are_reproducible_and_concentrate() -> None:
