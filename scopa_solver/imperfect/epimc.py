@@ -42,7 +42,7 @@ from .inference import InferenceBot, OpponentPlay, model_replies
 from .pimc import EXACT_LIMIT, solve_worlds, value_matrix
 from .view import View
 
-__all__ = ["nonfused_values", "EPIMCBot", "MAX_DEPTH"]
+__all__ = ["nonfused_values", "EPIMCBot", "MAX_DEPTH", "observation", "is_over"]
 
 MAX_DEPTH = 6
 """The deepest postponement `nonfused_values` accepts: a whole deal (the tree grows about
@@ -81,14 +81,16 @@ def _check_prune(prune: object) -> float:
     return float(prune)
 
 
-def _observation(state: kernel.KernelState, me: int) -> tuple:
-    """What the player sees of a world state: its own hand and everything public."""
+def observation(state: kernel.KernelState, me: int) -> tuple:
+    """What the player sees of a world state: its own hand and everything public (with the
+    public plays since the root, the key of the player's information set; ismcts.py too)."""
     hands = (state.hand0, state.hand1)
     return (hands[me], state.table, state.pile0, state.pile1, state.scopas0, state.scopas1, state.to_move,
             state.last_capturer, popcount(hands[1 - me]), len(state.deals))
 
 
-def _is_over(state: kernel.KernelState) -> bool:
+def is_over(state: kernel.KernelState) -> bool:
+    """The round is over in a world state: both hands played out and no deal left."""
     return not state.hand0 and not state.hand1 and not state.deals
 
 
@@ -175,9 +177,9 @@ def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Opti
                 node.probs = probs
             for p, q in zip(packed, probs):
                 after, _ = kernel.play(state, p)
-                path = node.path + ((p, _observation(state, me)),) if state.to_move == me else node.path
+                path = node.path + ((p, observation(state, me)),) if state.to_move == me else node.path
                 child = _Node(after, node.world, node.reach * q, path)
-                if _is_over(after):
+                if is_over(after):
                     child.terminal = True
                     child.value = float(view.world_position(after).round_score().margin(me))
                 node.children.append((p, child))
@@ -204,7 +206,7 @@ def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Opti
             if node.terminal:
                 continue
             if node.state.to_move == me:
-                own.setdefault((node.path, _observation(node.state, me)), []).append(node)
+                own.setdefault((node.path, observation(node.state, me)), []).append(node)
             else:
                 node.value = math.fsum(q * child.value for q, (_, child) in zip(node.probs, node.children))
         for group in own.values():

@@ -29,7 +29,7 @@ from .. import kernel
 from ..core.position import Move
 from ..errors import LimitError, ViewError, excerpt
 from ..play.bots import GreedyBot, view_seed
-from .epimc import _is_over, _observation
+from .epimc import is_over, observation
 from .inference import InferenceBot, OpponentPlay, model_replies
 from .pimc import EXACT_LIMIT
 from .view import View
@@ -92,7 +92,7 @@ def ismcts(view: View, worlds: Sequence[tuple[int, ...]], iterations: int = 1000
     rng = random.Random(seed)
     order = list(range(len(worlds)))
     rng.shuffle(order)      # a posterior sample comes grouped by the opponent's hand
-    root_key = ((), _observation(view.state_of(worlds[0]), me))
+    root_key = ((), observation(view.state_of(worlds[0]), me))
     tree: dict[tuple, dict[int, list]] = {root_key: {m.packed: [0, 0.0] for m in moves}}
     leaves = nodes = 0
     done = 0
@@ -104,11 +104,11 @@ def ismcts(view: View, worlds: Sequence[tuple[int, ...]], iterations: int = 1000
             history: tuple = ()
             path = []
             while True:
-                if _is_over(state):
+                if is_over(state):
                     walks.append((path, None, float(view.world_position(state).round_score().margin(me))))
                     break
                 if state.to_move == me:
-                    key = (history, _observation(state, me))
+                    key = (history, observation(state, me))
                     node = tree.get(key)
                     if node is None:            # a new information set: the leaf of this walk
                         tree[key] = {p: [0, 0.0] for p in kernel.legal_moves(state)}
