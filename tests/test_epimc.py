@@ -201,12 +201,12 @@ def test_depth_0_is_determinization_and_depth_1_the_modelled_reply() -> None:
     np.testing.assert_allclose(one, modelled_values(view, worlds, T, threads=1), rtol=0, atol=1e-12)
 
 
-def test_the_bot_plays_legal_reproducible_moves_from_the_view_only() -> None:
-    # two bots in lockstep: one handed the true positions, the other another world with the same view
+def plays_from_the_view_only(make) -> None:
+    """Two bots made by `make()` in lockstep against Greedy: one handed the true positions, the
+    other another world with the same view; they play the same legal moves."""
     for seed in range(2):
         me = seed % 2
-        real = EPIMCBot(worlds=5, seed=3, threads=1, exact_limit=5)
-        shadow = EPIMCBot(worlds=5, seed=3, threads=1, exact_limit=5)
+        real, shadow = make(), make()
         pos = Position.new_round(seed=seed + 20)
         while not pos.is_round_over():
             if pos.to_move == me:
@@ -215,11 +215,14 @@ def test_the_bot_plays_legal_reproducible_moves_from_the_view_only() -> None:
                 move = real(pos)
                 assert move in pos.legal_moves()
                 assert shadow(other) == move
-                assert EPIMCBot(worlds=5, seed=3, threads=1, exact_limit=5).choose(view) == \
-                    EPIMCBot(worlds=5, seed=3, threads=1, exact_limit=5).choose(view)
+                assert make().choose(view) == make().choose(view)
             else:
                 move = GreedyBot()(pos)
             pos = pos.play(move)
+
+
+def test_the_bot_plays_legal_reproducible_moves_from_the_view_only() -> None:
+    plays_from_the_view_only(lambda: EPIMCBot(worlds=5, seed=3, threads=1, exact_limit=5))
 
 
 def test_the_endgame_hook_decides_the_last_two_deals() -> None:

@@ -16,7 +16,7 @@ from scopa_solver.imperfect.epimc import nonfused_values
 from scopa_solver.imperfect.ismcts import ISMCTSBot, ismcts
 from scopa_solver.play.arena import make_bot
 
-from test_epimc import late_views, shared_worlds
+from test_epimc import late_views, plays_from_the_view_only, shared_worlds
 
 SHARP = 1e-6        # the model's temperature: Greedy's best-scored reply (ties equally)
 
@@ -79,22 +79,7 @@ def test_runs_are_reproducible_and_concentrate() -> None:
 
 
 def test_the_bot_plays_legal_reproducible_moves_from_the_view_only() -> None:
-    # two bots in lockstep: one handed the true positions, the other another world with the same view
-    for seed in range(2):
-        me = seed % 2
-        real = ISMCTSBot(iterations=40, seed=3, threads=1, exact_limit=5)
-        shadow = ISMCTSBot(iterations=40, seed=3, threads=1, exact_limit=5)
-        pos = Position.new_round(seed=seed + 20)
-        while not pos.is_round_over():
-            if pos.to_move == me:
-                view = pos.view(me)
-                other = next((w for w in view.sample_worlds(10, seed=seed) if w != pos), pos)
-                move = real(pos)
-                assert move in pos.legal_moves()
-                assert shadow(other) == move
-            else:
-                move = GreedyBot()(pos)
-            pos = pos.play(move)
+    plays_from_the_view_only(lambda: ISMCTSBot(iterations=40, seed=3, threads=1, exact_limit=5))
 
 
 @pytest.mark.parametrize("kwargs", [dict(iterations=0), dict(iterations=2.5), dict(exploration=0),

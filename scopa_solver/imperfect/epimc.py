@@ -185,7 +185,7 @@ def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Opti
                 node.children.append((p, child))
                 level.append(child)
         levels.append(level)
-    # the bottom: every non-terminal node of the last level is solved exactly, move by move
+    # the bottom: every non-terminal node of the last level is solved move by move (exactly, or to the horizon)
     bottom = [node for node in levels[-1] if not node.terminal]
     solved = _solve_bottom([node.state for node in bottom], horizon, threads, tt_mb)
     for node, raw in zip(bottom, solved):
