@@ -13,7 +13,7 @@ import pytest
 from scopa_solver import GreedyBot, Position, analyze
 from scopa_solver.errors import ScopaError
 from scopa_solver.imperfect.epimc import nonfused_values
-from scopa_solver.imperfect.ismcts import ISMCTSBot, ismcts
+from scopa_solver.imperfect.ismcts import ISMCTSBot, ISMCTSResult, ismcts
 from scopa_solver.play.arena import make_bot
 
 from test_epimc import late_views, plays_from_the_view_only, shared_worlds
@@ -102,3 +102,10 @@ def test_bad_calls_are_value_errors() -> None:
     bot = make_bot("ismcts:i=200,c=1.5,t=0.3", seed=2)
     assert isinstance(bot, ISMCTSBot) and (bot.iterations, bot.exploration, bot.temperature, bot.seed) == \
         (200, 1.5, 0.3, 2)
+
+
+def test_the_best_move_is_the_most_visited_then_the_best_valued() -> None:
+    a, b, c = Position.new_round(seed=1).legal_moves()[:3]
+    assert ISMCTSResult((a, b, c), (3, 7, 2), (2.0, -1.0, 5.0), 0, 0).best == b
+    assert ISMCTSResult((a, b, c), (5, 5, 0), (-1.0, 0.0, None), 0, 0).best == b    # a mean of 0 is a value
+    assert ISMCTSResult((a, b, c), (5, 5, 0), (0.0, 0.0, None), 0, 0).best == a     # then the kernel's order

@@ -52,7 +52,8 @@ class ISMCTSResult:
     @property
     def best(self) -> Move:
         """The most visited move (ties: the higher mean value, then the kernel's order)."""
-        j = max(range(len(self.moves)), key=lambda j: (self.visits[j], self.values[j] or -math.inf, -j))
+        j = max(range(len(self.moves)),
+                key=lambda j: (self.visits[j], -math.inf if self.values[j] is None else self.values[j], -j))
         return self.moves[j]
 
 

@@ -501,7 +501,7 @@ def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Opti
     exploration C, temperature T) or oracle;
     EARLY/LATE (say greedy/pimc) plays EARLY until the last three deals and LATE in them.
     A name it does not know is a `ScopaError`; so is, with the `rules` of a family game, a bot
-    that plays two-player Scopa only (model, infer, epimc: the opponent model)."""
+    that plays two-player Scopa only (model, infer, epimc, ismcts: the opponent model)."""
     if not isinstance(spec, str):
         raise TypeError(f"a bot name is text, not {type(spec).__name__}")
     from .bots import GreedyBot, OracleBot, PhaseBot, PIMCBot, RandomBot
