@@ -35,7 +35,8 @@ from .search.solver import MoveValue, SearchResult, analyze, analyze_many, solve
 _LAZY = {
     "View": "imperfect.view",
     "suggest": "imperfect.pimc", "Suggestion": "imperfect.pimc", "MoveStats": "imperfect.pimc",
-    "InferenceBot": "imperfect.inference", "EPIMCBot": "imperfect.epimc", "ISMCTSBot": "imperfect.ismcts",
+    "InferenceBot": "imperfect.inference", "EPIMCBot": "imperfect.epimc", "AlphaMuBot": "imperfect.alphamu",
+    "ISMCTSBot": "imperfect.ismcts",
     "equilibrium": "imperfect.equilibrium", "Equilibrium": "imperfect.equilibrium",
     "EquilibriumEndgame": "imperfect.equilibrium",
     "play_round": "play.game", "play_match": "play.game", "RoundResult": "play.game", "MatchResult": "play.game",
@@ -69,7 +70,7 @@ __all__ = [
     "ScopaError", "CardError", "DuplicateCardError", "IllegalMoveError", "NotationError",
     "PositionError", "RulesError", "LimitError",
     "View", "ViewError", "suggest", "Suggestion", "MoveStats", "equilibrium", "Equilibrium", "EquilibriumEndgame",
-    "Bot", "RandomBot", "GreedyBot", "PIMCBot", "InferenceBot", "EPIMCBot", "ISMCTSBot", "OracleBot", "arena", "ArenaResult", "MultiArenaResult",
+    "Bot", "RandomBot", "GreedyBot", "PIMCBot", "InferenceBot", "EPIMCBot", "AlphaMuBot", "ISMCTSBot", "OracleBot", "arena", "ArenaResult", "MultiArenaResult",
     "to_networkx", "write_tree", "read_tree", "TreeTooLargeError",
     "GameRecord", "RoundRecord", "RecordError", "review", "Review",
 ]

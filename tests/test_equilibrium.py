@@ -361,7 +361,8 @@ def test_time_limit_is_honoured() -> None:
         equilibrium(view, time_limit=0.3, threads=1)
     assert time.perf_counter() - start < 1.5
     eq = equilibrium(late_view(13, 2), time_limit=3, target=0.0, max_iterations=10 ** 6, threads=1)
-    assert eq.stopped == "time" and 2.5 < eq.seconds < 4.5 and eq.exploitability > 0
+    # it runs to the limit and stops within a few iterations of it (slack for a loaded machine)
+    assert eq.stopped == "time" and 2.9 < eq.seconds < 6 and eq.exploitability > 0
 
 
 def test_the_last_card_of_the_deal_is_valued_like_pimc() -> None:

@@ -42,7 +42,8 @@ from .inference import InferenceBot, OpponentPlay, model_replies
 from .pimc import EXACT_LIMIT, solve_worlds, value_matrix
 from .view import View
 
-__all__ = ["nonfused_values", "EPIMCBot", "MAX_DEPTH", "observation", "is_over"]
+__all__ = ["nonfused_values", "EPIMCBot", "MAX_DEPTH", "observation", "is_over", "grow_tree",
+           "check_search"]
 
 MAX_DEPTH = 6
 """The deepest postponement `nonfused_values` accepts: a whole deal (the tree grows about
@@ -121,6 +122,22 @@ def _check_horizon(horizon: object) -> Optional[int]:
     return horizon
 
 
+def check_search(view: View, worlds: Sequence[tuple[int, ...]], weights: Optional[Sequence[float]],
+                 depth: object) -> tuple[int, Sequence[float]]:
+    """The checks of a search from the player's view over sampled worlds (EPIMC, alpha-mu,
+    ISMCTS): the depth, and the worlds' weights (default: equal)."""
+    depth = _check_depth(depth)
+    if view.rules.is_family:
+        raise ViewError("this search over the worlds is for two-player Scopa only")
+    if view.to_move != view.player or view.is_round_over():
+        raise ViewError(f"player {view.player} is not to move in this view")
+    if weights is None:
+        weights = [1.0] * len(worlds)
+    if len(weights) != len(worlds):
+        raise LimitError(f"{len(weights)} weights for {len(worlds)} worlds")
+    return depth, weights
+
+
 def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Optional[Sequence[float]] = None,
                     depth: int = 3, temperature: float = 0.5, model: Optional[GreedyBot] = None,
                     threads: Optional[int] = None, tt_mb: Optional[float] = None,
@@ -144,23 +161,47 @@ def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Opti
     >>> nonfused_values(view, worlds, depth=2, threads=1).shape
     (4, 3)
     """
-    depth = _check_depth(depth)
+    depth, weights = check_search(view, worlds, weights, depth)
     if not 0 < temperature < math.inf:
         raise LimitError(f"temperature must be positive, not {excerpt(temperature)}")
-    if view.rules.is_family:
-        raise ViewError("the non-fused search is for two-player Scopa only")
-    if view.to_move != view.player or view.is_round_over():
-        raise ViewError(f"player {view.player} is not to move in this view")
     prune = _check_prune(prune)
     horizon = _check_horizon(horizon)
-    if weights is None:
-        weights = [1.0] * len(worlds)
-    if len(weights) != len(worlds):
-        raise LimitError(f"{len(weights)} weights for {len(worlds)} worlds")
     model = model or GreedyBot()
     me = view.player
     moves = view.legal_moves()
     column = {m.packed: j for j, m in enumerate(moves)}
+    roots, levels = grow_tree(view, worlds, depth, lambda state, bottom: model_replies(
+        state, model, temperature, 0.0 if bottom else prune), horizon, threads, tt_mb)
+    # back up, deepest first: the opponent's nodes by the model, the player's by information set
+    for level in reversed(levels[1:]):
+        own: dict[tuple, list[_Node]] = {}
+        for node in level:
+            if node.terminal:
+                continue
+            if node.state.to_move == me:
+                own.setdefault((node.path, observation(node.state, me)), []).append(node)
+            else:
+                node.value = math.fsum(q * child.value for q, (_, child) in zip(node.probs, node.children))
+        for group in own.values():
+            _choose(group, weights)
+    out = np.zeros((len(worlds), len(moves)))
+    for root in roots:
+        for p, child in root.children:
+            out[root.world, column[p]] = child.value
+    return out
+
+
+def grow_tree(view: View, worlds: Sequence[tuple[int, ...]], depth: int,
+              replies: Callable[[kernel.KernelState, bool], tuple[list[int], list[float]]],
+              horizon: Optional[int] = None, threads: Optional[int] = None,
+              tt_mb: Optional[float] = None) -> tuple[list["_Node"], list[list["_Node"]]]:
+    """The tree of the next `depth` plies from the view's player's turn in every world (one root
+    per world, in order) and its levels: the player's nodes branch on every legal move, the
+    opponent's on `replies(state, at_bottom)` (packed moves, their probabilities, multiplied into
+    `reach`); a node's `path` holds the player's moves with what it saw then. The bottom level's
+    nodes get one leaf per move, valued by an exact solve (or to `horizon`) in the player's
+    margin; terminal nodes carry the round's margin. Shared by EPIMC and alpha-mu (alphamu.py)."""
+    me = view.player
     roots = [_Node(view.state_of(g), i, 1.0, ()) for i, g in enumerate(worlds)]
     levels = [roots]
     for _ in range(depth):          # grow the tree: every non-terminal node of the last level
@@ -173,7 +214,7 @@ def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Opti
                 packed = kernel.legal_moves(state)
                 probs = [1.0] * len(packed)
             else:
-                packed, probs = model_replies(state, model, temperature, prune)
+                packed, probs = replies(state, False)
                 node.probs = probs
             for p, q in zip(packed, probs):
                 after, _ = kernel.play(state, p)
@@ -192,30 +233,14 @@ def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Opti
         sign = 1.0 if node.state.to_move == me else -1.0
         values = {p: sign * lower for p, (lower, _) in zip(raw.moves, raw.move_bounds)}
         if node.state.to_move != me:
-            packed, node.probs = model_replies(node.state, model, temperature)
+            packed, node.probs = replies(node.state, True)
         else:       # the kernel's order may differ between worlds; an information set's may not
             packed = kernel.legal_moves(node.state)
         for p in packed:
             leaf = _Node(node.state, node.world, 0.0, ())
             leaf.terminal, leaf.value = True, values[p]
             node.children.append((p, leaf))
-    # back up, deepest first: the opponent's nodes by the model, the player's by information set
-    for level in reversed(levels[1:]):
-        own: dict[tuple, list[_Node]] = {}
-        for node in level:
-            if node.terminal:
-                continue
-            if node.state.to_move == me:
-                own.setdefault((node.path, observation(node.state, me)), []).append(node)
-            else:
-                node.value = math.fsum(q * child.value for q, (_, child) in zip(node.probs, node.children))
-        for group in own.values():
-            _choose(group, weights)
-    out = np.zeros((len(worlds), len(moves)))
-    for root in roots:
-        for p, child in root.children:
-            out[root.world, column[p]] = child.value
-    return out
+    return roots, levels
 
 
 def _choose(group: list[_Node], weights: Sequence[float]) -> None:

@@ -27,9 +27,9 @@ from typing import Optional, Sequence
 
 from .. import kernel
 from ..core.position import Move
-from ..errors import LimitError, ViewError, excerpt
+from ..errors import LimitError, excerpt
 from ..play.bots import GreedyBot, view_seed
-from .epimc import is_over, observation
+from .epimc import check_search, is_over, observation
 from .inference import InferenceBot, OpponentPlay, model_replies
 from .pimc import EXACT_LIMIT
 from .view import View
@@ -81,10 +81,7 @@ def ismcts(view: View, worlds: Sequence[tuple[int, ...]], iterations: int = 1000
     _positive(exploration, "exploration", float)
     if not 0 < temperature < math.inf:
         raise LimitError(f"temperature must be positive, not {excerpt(temperature)}")
-    if view.rules.is_family:
-        raise ViewError("ISMCTS is for two-player Scopa only")
-    if view.to_move != view.player or view.is_round_over():
-        raise ViewError(f"player {view.player} is not to move in this view")
+    check_search(view, worlds, None, 0)
     if not worlds:
         raise LimitError("ismcts needs at least one world")
     model = model or GreedyBot()

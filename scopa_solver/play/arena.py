@@ -482,7 +482,7 @@ def _two_sided(names: list[str], plays: list[list[tuple[int, ...]]], match_winne
         rules=rules)
 
 
-BOT_NAMES = ("random", "greedy", "pimc", "infer", "model", "epimc", "ismcts", "oracle")
+BOT_NAMES = ("random", "greedy", "pimc", "infer", "model", "epimc", "alphamu", "ismcts", "oracle")
 
 
 def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Optional[int] = 1,
@@ -498,10 +498,11 @@ def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Opti
     most H cards are hidden from the public (12: every play of that deal), with a=1 the model's
     temperature learnt from the opponent's plays (`adapt`)), ismcts (the opponent model's posterior
     with information-set MCTS and exact leaves, `ISMCTSBot`; ismcts:i=N,c=C,t=T for N iterations,
-    exploration C, temperature T) or oracle;
+    exploration C, temperature T), alphamu (EPIMC's worlds searched by alpha-mu, the opponent
+    clairvoyant, `AlphaMuBot`; the options of epimc and k=K for K vectors a node) or oracle;
     EARLY/LATE (say greedy/pimc) plays EARLY until the last three deals and LATE in them.
     A name it does not know is a `ScopaError`; so is, with the `rules` of a family game, a bot
-    that plays two-player Scopa only (model, infer, epimc, ismcts: the opponent model)."""
+    that plays two-player Scopa only (model, infer, epimc, alphamu, ismcts: the opponent model)."""
     if not isinstance(spec, str):
         raise TypeError(f"a bot name is text, not {type(spec).__name__}")
     from .bots import GreedyBot, OracleBot, PhaseBot, PIMCBot, RandomBot
@@ -516,7 +517,7 @@ def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Opti
                          f"for the non-fused search's depth, temperature and worlds, greedy:NAME=W,... "
                          f"for other weights, EARLY/LATE for one bot before the last three deals and another "
                          f"in them)")
-    if kind in ("infer", "model", "epimc", "ismcts") and rules is not None and rules.is_family:
+    if kind in ("infer", "model", "epimc", "alphamu", "ismcts") and rules is not None and rules.is_family:
         raise ScopaError(f"bot {excerpt(spec)}: the opponent model plays two-player Scopa only, not "
                          f"{' '.join(rules.tokens())}; choose random, greedy, pimc or oracle")
     if kind == "random":
@@ -525,8 +526,8 @@ def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Opti
         return GreedyBot(**_weights(arg)) if arg else GreedyBot()
     if kind == "oracle":
         return OracleBot()
-    if kind == "epimc":
-        return _epimc(spec, arg, worlds, seed or 0, threads)
+    if kind in ("epimc", "alphamu"):
+        return _epimc(spec, arg, worlds, seed or 0, threads, alphamu=kind == "alphamu")
     if kind == "ismcts":
         from ..imperfect.ismcts import ISMCTSBot
         names = {"i": ("iterations", int), "c": ("exploration", float), "t": ("temperature", float),
@@ -567,14 +568,15 @@ def _options(spec: str, arg: str, names: dict, meaning: str) -> dict:
     return options
 
 
-def _epimc(spec: str, arg: str, worlds: int, seed: int, threads: Optional[int]):
-    """epimc:d=D,t=T,n=N as an `EPIMCBot`."""
+def _epimc(spec: str, arg: str, worlds: int, seed: int, threads: Optional[int], alphamu: bool = False):
+    """epimc:d=D,t=T,n=N as an `EPIMCBot` (alphamu:...,k=K: an `AlphaMuBot`)."""
+    from ..imperfect.alphamu import AlphaMuBot
     from ..imperfect.epimc import EPIMCBot
     names = {"d": ("depth", int), "t": ("temperature", float), "n": ("worlds", int), "m": ("model", str),
              "e": ("enumerated_depth", int), "x": ("exact_last", int), "q": ("endgame", int),
              "a": ("adapt", int), "p": ("prune", float),
-             "l": ("last_depth", int), "h": ("horizon", int)}
-    options = {"worlds": worlds, **_options(spec, arg, names, (
+             "l": ("last_depth", int), "h": ("horizon", int), **({"k": ("fronts", int)} if alphamu else {})}
+    options = {"worlds": worlds, **_options(spec, arg, names, ("k=K: K vectors a node (alpha-mu), " * alphamu +
         "d=depth, t=temperature, n=worlds, e=depth once the worlds are enumerated, x=1: the last deal exact, "
         "m=learned, q=H: the endgame equilibrium once at most H cards are hidden, a=1: the model's temperature "
         "learnt from the opponent's plays, p=P: opponent moves below probability P not followed, l=L: depth L "
@@ -592,7 +594,7 @@ def _epimc(spec: str, arg: str, worlds: int, seed: int, threads: Optional[int]):
         except ValueError as error:
             raise ScopaError(f"bot {excerpt(spec)}: q=H needs a positive number of hidden cards ({error})") from None
     try:
-        return EPIMCBot(seed=seed, threads=threads, **options)
+        return (AlphaMuBot if alphamu else EPIMCBot)(seed=seed, threads=threads, **options)
     except ValueError as error:
         raise ScopaError(f"bot {excerpt(spec)}: {error}") from None
 
