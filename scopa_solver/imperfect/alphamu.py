@@ -65,6 +65,29 @@ def _pareto(vectors: np.ndarray, weights: np.ndarray, fronts: Optional[int]) -> 
     return np.array(kept)
 
 
+def _parts(group: list, me: int) -> dict[int, list[list[tuple[int, object]]]]:
+    """The children of a group of histories by move, each move's split by what the player then
+    knows (a new deal tells its new hands apart): lists of (index in the group, child)."""
+    parts: dict[int, dict[tuple, list[tuple[int, object]]]] = {}
+    for i, node in enumerate(group):
+        for packed, child in node.children:
+            parts.setdefault(packed, {}).setdefault(observation(child.state, me), []).append((i, child))
+    return {packed: list(split.values()) for packed, split in parts.items()}
+
+
+def _join(sets: list, w: np.ndarray, me: int, weights: np.ndarray, fronts: Optional[int]) -> np.ndarray:
+    """Every combination of one vector from each set's front, per world the least of them (the
+    group's worlds weigh `w`; a set covers those where its move is legal): the opponent's worst
+    move in each world; on disjoint sets, their vectors side by side."""
+    result = np.full((1, len(w)), np.inf)
+    for items in sets:
+        sub = _front([child for _, child in items], me, weights, fronts)
+        placed = np.full((len(sub), len(w)), np.inf)
+        placed[:, [i for i, _ in items]] = sub
+        result = _pareto(np.minimum(result[:, None, :], placed[None, :, :]).reshape(-1, len(w)), w, fronts)
+    return result
+
+
 def _front(group: list, me: int, weights: np.ndarray, fronts: Optional[int]) -> np.ndarray:
     """The set of vectors (rows; columns: the group's histories, one per world) of histories the
     player cannot tell apart (the same public plays since the root and the same own hands), so
@@ -72,26 +95,11 @@ def _front(group: list, me: int, weights: np.ndarray, fronts: Optional[int]) -> 
     first = group[0]
     if first.terminal:
         return np.array([[node.value for node in group]])
+    parts = _parts(group, me)
     w = weights[[node.world for node in group]]
-    parts: dict[int, dict[tuple, list[tuple[int, object]]]] = {}    # move -> child's information -> children
-    for i, node in enumerate(group):
-        for packed, child in node.children:
-            parts.setdefault(packed, {}).setdefault(observation(child.state, me), []).append((i, child))
-
-    def joined(sets: list[list[tuple[int, object]]], start: np.ndarray) -> np.ndarray:
-        # one vector from each part's front, all combinations, per world the least of them: on
-        # disjoint parts (a new deal tells the player's new hands apart) this is placing them side by side
-        for items in sets:
-            sub = _front([child for _, child in items], me, weights, fronts)
-            placed = np.full((len(sub), len(group)), np.inf)
-            placed[:, [i for i, _ in items]] = sub
-            start = _pareto(np.minimum(start[:, None, :], placed[None, :, :]).reshape(-1, len(group)), w, fronts)
-        return start
-
-    unset = np.full((1, len(group)), np.inf)
     if first.state.to_move == me:       # one move for every world: the union of the moves' fronts
-        return _pareto(np.vstack([joined(list(parts[p].values()), unset) for p in sorted(parts)]), w, fronts)
-    return joined([items for p in sorted(parts) for items in parts[p].values()], unset)   # the opponent: its worst per world
+        return _pareto(np.vstack([_join(parts[p], w, me, weights, fronts) for p in sorted(parts)]), w, fronts)
+    return _join([items for p in sorted(parts) for items in parts[p]], w, me, weights, fronts)
 
 
 def _every_move(state: kernel.KernelState, bottom: bool) -> tuple[list[int], list[float]]:
@@ -101,13 +109,15 @@ def _every_move(state: kernel.KernelState, bottom: bool) -> tuple[list[int], lis
 
 
 def alphamu_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Optional[Sequence[float]] = None,
-                   depth: int = 3, fronts: Optional[int] = DEFAULT_FRONTS, threads: Optional[int] = None,
+                   depth: int = 2, fronts: Optional[int] = DEFAULT_FRONTS, threads: Optional[int] = None,
                    tt_mb: Optional[float] = None) -> np.ndarray:
     """The worlds x moves matrix (columns in the order of `view.legal_moves()`, rows the worlds,
     hidden groups as `View.enumerate_groups` makes them) of the player's round margin after each
     move in each world, under the strategy for the next `depth` plies that is best on the
     weighted mean (`weights`, default equal) against a clairvoyant opponent (module docstring);
     perfect play by both after that. The weighted mean of a column is the move's value.
+    `fronts=None` keeps every vector: exact, but the fronts can grow exponentially with the
+    depth (for tests and small cases).
 
     >>> view = View.from_string("6dRsFb/?3 FdRc RdAc2c4c5c3s5sCs4bCbRb/Ad2d4d5d7dCd6c7cCc2s4s6s7s5b6b ?6 1/0 0 1 1")
     >>> alphamu_values(view, list(view.sample_groups(4, seed=1)), depth=2, threads=1).shape
@@ -117,11 +127,11 @@ def alphamu_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Optio
     fronts = _check_fronts(fronts)
     me = view.player
     roots, _ = grow_tree(view, worlds, depth, _every_move, threads=threads, tt_mb=tt_mb)
+    parts = _parts(roots, me)
     w = np.asarray(weights, dtype=float)
     out = np.zeros((len(worlds), len(view.legal_moves())))
-    for j, move in enumerate(view.legal_moves()):
-        children = [dict(root.children)[move.packed] for root in roots]
-        out[:, j] = _front(children, me, w, fronts)[0]     # the best mean first
+    for j, move in enumerate(view.legal_moves()):    # each move's best vector: its front's first
+        out[:, j] = _join(parts[move.packed], w, me, w, fronts)[0]
     return out
 
 
