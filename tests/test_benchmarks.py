@@ -24,7 +24,7 @@ def load(name: str):
 
 
 @pytest.mark.parametrize("name", ["bench_search", "bench_movegen", "bench_pimc", "bench_arena", "bench_equilibrium",
-                                  "bench_decision", "fit_opponent"])
+                                  "bench_decision", "fit_opponent", "bench_fronts"])
 def test_every_benchmark_has_run_report_and_main(name):
     module = load(name)
     for attr in ("run", "report", "main"):
@@ -49,6 +49,12 @@ def test_tiny_runs_give_json_figures_and_a_report():
     row = figures["rows"][0]
     assert row["play"] == 4 and row["worlds"] == 252 and row["exploitability"] <= 0.01 and "pimc" in row
     assert "PIMC's best" in eq.report(figures)
+    fronts = load("bench_fronts")
+    figures = fronts.run(count=2, fronts=[1, 4], reference=None, worlds=4)
+    json.dumps(figures, allow_nan=False)
+    assert [row["fronts"] for row in figures["rows"]] == [1, 4] and figures["reference"] is None
+    assert all(0 <= row["moves_changed"] <= 2 and row["mean_loss"] >= 0 for row in figures["rows"])
+    assert "moves changed" in fronts.report(figures)
 
 
 def test_search_benchmark_leaves_the_tests_alone_and_its_baseline_is_exact():
