@@ -187,14 +187,15 @@ ARGS = st.sampled_from(["--threads", "--tt-mb", "--max-nodes", "--time-limit", "
 
 
 def _cli(argv: list) -> None:
-    """`main(argv)` returns 0, or 2 within a second with one short line on stderr; never raises."""
+    """`main(argv)` returns 0, or 2 within two seconds (a first import on a loaded machine takes
+    some) with one short line on stderr; never raises."""
     from scopa_solver.cli import main
     err, out = io.StringIO(), io.StringIO()
     start = time.perf_counter()
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
         code = hostile(main, argv, allowed=(), limit=20)     # a valid suggest may take a while
     if code != 0:
-        assert code == 2 and time.perf_counter() - start < 1.0, (argv, code, err.getvalue()[:500])
+        assert code == 2 and time.perf_counter() - start < 2.0, (argv, code, err.getvalue()[:500])
         lines = err.getvalue().strip().splitlines()
         assert len(lines) == 1 and len(lines[0]) < 300, (argv, err.getvalue()[:500])
 
