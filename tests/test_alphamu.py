@@ -100,6 +100,12 @@ def test_depth_0_is_determinization_and_a_clairvoyant_bottom_adds_nothing() -> N
         worlds = list(view.sample_groups(8, seed=5))
         np.testing.assert_allclose(alphamu_values(view, worlds, depth=0, threads=1),
                                    nonfused_values(view, worlds, depth=0, threads=1), rtol=0, atol=1e-12)
+        for horizon in (0, 40):     # the same horizon bottom as EPIMC's; past the round's end: exact
+            np.testing.assert_allclose(alphamu_values(view, worlds, depth=0, threads=1, horizon=horizon),
+                                       nonfused_values(view, worlds, depth=0, threads=1, horizon=horizon),
+                                       rtol=0, atol=1e-12)
+        np.testing.assert_array_equal(alphamu_values(view, worlds, threads=1, horizon=40),
+                                      alphamu_values(view, worlds, threads=1))
         np.testing.assert_allclose(alphamu_values(view, worlds, depth=3, fronts=None, threads=1).mean(axis=0),
                                    alphamu_values(view, worlds, depth=2, fronts=None, threads=1).mean(axis=0),
                                    rtol=0, atol=1e-9)
@@ -110,7 +116,7 @@ def test_the_bot_plays_legal_reproducible_moves_from_the_view_only() -> None:
 
 
 @pytest.mark.parametrize("kwargs", [dict(fronts=0), dict(fronts=2.5), dict(fronts=True), dict(depth=7),
-                                    dict(worlds=0)])
+                                    dict(worlds=0), dict(prune=0.1), dict(horizon=-1)])
 def test_bad_parameters_are_value_errors(kwargs: dict) -> None:
     with pytest.raises(ValueError):
         AlphaMuBot(**kwargs)
@@ -127,3 +133,5 @@ def test_bot_names() -> None:
     view = late_views(1, 6)[0]
     with pytest.raises(ValueError, match="fronts"):
         alphamu_values(view, list(view.sample_groups(2, seed=1)), fronts=-1, threads=1)
+    with pytest.raises(ValueError, match="horizon"):
+        alphamu_values(view, list(view.sample_groups(2, seed=1)), horizon=-1, threads=1)

@@ -111,14 +111,15 @@ def _every_move(state: kernel.KernelState, bottom: bool) -> tuple[list[int], lis
 
 def alphamu_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Optional[Sequence[float]] = None,
                    depth: int = 2, fronts: Optional[int] = DEFAULT_FRONTS, threads: Optional[int] = None,
-                   tt_mb: Optional[float] = None) -> np.ndarray:
+                   tt_mb: Optional[float] = None, horizon: Optional[int] = None) -> np.ndarray:
     """The worlds x moves matrix (columns in the order of `view.legal_moves()`, rows the worlds,
     hidden groups as `View.enumerate_groups` makes them) of the player's round margin after each
     move in each world, under the strategy for the next `depth` plies that is best on the
     weighted mean (`weights`, default equal) against a clairvoyant opponent (module docstring);
     perfect play by both after that. The weighted mean of a column is the move's value.
     `fronts=None` keeps every vector: exact, but the fronts can grow exponentially with the
-    depth (for tests and small cases).
+    depth (for tests and small cases). `horizon` is `nonfused_values`'s (the bottom searched
+    that many plies past the deal in play and scored statically).
 
     >>> view = View.from_string("6dRsFb/?3 FdRc RdAc2c4c5c3s5sCs4bCbRb/Ad2d4d5d7dCd6c7cCc2s4s6s7s5b6b ?6 1/0 0 1 1")
     >>> alphamu_values(view, list(view.sample_groups(4, seed=1)), depth=2, threads=1).shape
@@ -126,8 +127,10 @@ def alphamu_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Optio
     """
     depth, weights = check_search(view, worlds, weights, depth)
     fronts = _check_fronts(fronts)
+    if horizon is not None:
+        kernel.check_horizon(horizon)
     me = view.player
-    roots, _ = grow_tree(view, worlds, depth, _every_move, threads=threads, tt_mb=tt_mb)
+    roots, _ = grow_tree(view, worlds, depth, _every_move, horizon, threads, tt_mb)
     parts = _parts(roots, me)
     w = np.asarray(weights, dtype=float)
     out = np.zeros((len(worlds), len(view.legal_moves())))
@@ -145,9 +148,11 @@ class AlphaMuBot(EPIMCBot):
                  fronts: Optional[int] = DEFAULT_FRONTS, **options) -> None:
         super().__init__(worlds=worlds, seed=seed, threads=threads, depth=depth, **options)
         self.fronts = _check_fronts(fronts)
+        if self.prune:
+            raise LimitError("alpha-mu follows every reply of the opponent: prune is EPIMC's option only")
         self.name = self.name.replace("EPIMC(", "AlphaMu(", 1).replace(", ", f", fronts {fronts}, ", 1)
 
     def _values(self, view: View, worlds: list[tuple[int, ...]], weights: list[float]) -> np.ndarray:
         if view.count_worlds() <= self.exact_limit:
             return super()._values(view, worlds, weights)
-        return alphamu_values(view, worlds, weights, self.depth, self.fronts, self.threads, self.tt_mb)
+        return alphamu_values(view, worlds, weights, self.depth, self.fronts, self.threads, self.tt_mb, self.horizon)
