@@ -133,5 +133,9 @@ def test_bot_names() -> None:
     view = late_views(1, 6)[0]
     with pytest.raises(ValueError, match="fronts"):
         alphamu_values(view, list(view.sample_groups(2, seed=1)), fronts=-1, threads=1)
+    with pytest.raises(ValueError, match="at least one world"):
+        alphamu_values(view, [], threads=1)
+    with pytest.raises(ValueError, match="at least one world"):
+        nonfused_values(view, [], threads=1)
     with pytest.raises(ValueError, match="horizon"):
         alphamu_values(view, list(view.sample_groups(2, seed=1)), horizon=-1, threads=1)

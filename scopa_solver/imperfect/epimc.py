@@ -131,6 +131,8 @@ def check_search(view: View, worlds: Sequence[tuple[int, ...]], weights: Optiona
         raise ViewError("this search over the worlds is for two-player Scopa only")
     if view.to_move != view.player or view.is_round_over():
         raise ViewError(f"player {view.player} is not to move in this view")
+    if not len(worlds):
+        raise LimitError("the search needs at least one world")
     if weights is None:
         weights = [1.0] * len(worlds)
     if len(weights) != len(worlds):

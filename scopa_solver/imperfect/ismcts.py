@@ -82,8 +82,6 @@ def ismcts(view: View, worlds: Sequence[tuple[int, ...]], iterations: int = 1000
     if not 0 < temperature < math.inf:
         raise LimitError(f"temperature must be positive, not {excerpt(temperature)}")
     check_search(view, worlds, None, 0)
-    if not worlds:
-        raise LimitError("ismcts needs at least one world")
     model = model or GreedyBot()
     me = view.player
     moves = view.legal_moves()
