@@ -50,10 +50,12 @@ def test_tiny_runs_give_json_figures_and_a_report():
     assert row["play"] == 4 and row["worlds"] == 252 and row["exploitability"] <= 0.01 and "pimc" in row
     assert "PIMC's best" in eq.report(figures)
     fronts = load("bench_fronts")
-    figures = fronts.run(count=2, fronts=[1, 4], reference=None, worlds=4)
+    figures = fronts.run(count=2, fronts=[1, 4, 10**6], reference=None, worlds=4)
     json.dumps(figures, allow_nan=False)
-    assert [row["fronts"] for row in figures["rows"]] == [1, 4] and figures["reference"] is None
+    assert [row["fronts"] for row in figures["rows"]] == [1, 4, 10**6] and figures["reference"] is None
     assert all(0 <= row["moves_changed"] <= 2 and row["mean_loss"] >= 0 for row in figures["rows"])
+    # a bound no front reaches is the exact search: the same moves, nothing lost
+    assert figures["rows"][-1]["moves_changed"] == 0 and figures["rows"][-1]["mean_loss"] == 0
     assert "moves changed" in fronts.report(figures)
 
 
