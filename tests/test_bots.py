@@ -122,6 +122,11 @@ def test_arena_matches() -> None:
     low, high = result.match_ci95
     assert 0.0 <= low <= result.match_win_rate <= high <= 1.0
     assert "matches won by Greedy" in str(result)
+    # one deal has no spread: the report says so rather than printing an infinite interval
+    assert "margin of Greedy per round" in str(result) and "no 95% CI from a single deal" in str(result)
+    assert "inf" not in str(result)
+    two = arena(GreedyBot(), RandomBot(seed=2), rounds=2, seed=5, progress=False)
+    assert "95% CI" in str(two) and "single deal" not in str(two)
 
 
 def test_arena_rejects_bad_arguments() -> None:

@@ -362,6 +362,7 @@ def test_matches_in_the_family() -> None:
     for low, high in many.match_ci95:
         assert 0.0 <= low <= high <= 1.0
     assert "matches won (of 12)" in str(many)
+    assert "no 95% CI from a single deal" in str(many) and "inf" not in str(many)
 
 
 def test_results_round_trip_through_their_dicts() -> None:

@@ -148,14 +148,14 @@ class ArenaResult:
         lines = [
             f"{self.bot_a} vs {self.bot_b}: {self.deals} duplicate deals ({self.rounds_played} rounds)"
             + _game(self.rules),
-            f"  margin of {self.bot_a} per round: {self.mean:+.3f}  (95% CI {low:+.3f} .. {high:+.3f})",
+            f"  margin of {self.bot_a} per round: {self.mean:+.3f}  ({_ci_text(low, high, '+.3f')})",
             f"  points per round: {self.a_points:.3f} vs {self.b_points:.3f}; rounds won "
             f"{100 * self.round_wins:.1f}%, tied {100 * self.round_ties:.1f}%",
         ]
         if self.match_scores:
             mlow, mhigh = self.match_ci95  # type: ignore[misc]
             lines.append(f"  matches won by {self.bot_a}: {100 * self.match_win_rate:.1f}% of "  # type: ignore[operator]
-                         f"{2 * self.matches} (95% CI {100 * mlow:.1f}% .. {100 * mhigh:.1f}%)")
+                         f"{2 * self.matches} ({_ci_text(100 * mlow, 100 * mhigh, '.1f', '%')})")
         lines.append(
             f"  speed: {self.decisions_per_second:.1f} decisions/s ({self.bot_a} {self.bot_speed(0):.1f}, "
             f"{self.bot_b} {self.bot_speed(1):.1f}); {self.seconds:.1f} s in all")
@@ -167,6 +167,13 @@ def _finite(x):
     if isinstance(x, list):
         return [_finite(v) for v in x]
     return x if not isinstance(x, float) or math.isfinite(x) else None
+
+
+def _ci_text(low: float, high: float, spec: str, unit: str = "") -> str:
+    """A 95% interval for a report, or why there is none (one deal has no spread to measure)."""
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return "no 95% CI from a single deal"
+    return f"95% CI {low:{spec}}{unit} .. {high:{spec}}{unit}"
 
 
 def _stderr(xs: list[float]) -> float:
@@ -306,17 +313,17 @@ class MultiArenaResult:
                  f"({self.rounds_played} rounds){_game(self.rules)}"]
         for j, name in enumerate(self.bots):
             low, high = self.ci95[j]
-            lines.append(f"  {name}: {self.mean_points[j]:.3f} points per round (95% CI {low:.3f} .. {high:.3f}), "
+            lines.append(f"  {name}: {self.mean_points[j]:.3f} points per round ({_ci_text(low, high, '.3f')}), "
                          f"rounds won {100 * self.round_wins[j]:.1f}%")
         lines.append(f"  rounds with the highest score shared: {100 * self.round_ties:.1f}%")
         for j in range(1, len(self.bots)):
             lead, (low, high) = self.lead(0, j)
             lines.append(f"  {self.bots[0]} less {self.bots[j]}, paired by deal: {lead:+.3f} a round "
-                         f"(95% CI {low:+.3f} .. {high:+.3f})")
+                         f"({_ci_text(low, high, '+.3f')})")
         if self.match_scores:
             rates, cis = self.match_win_rate, self.match_ci95
             lines.append("  matches won (of " + f"{self.seatings * self.matches}): " + ", ".join(
-                f"{name} {100 * rates[j]:.1f}% ({100 * cis[j][0]:.1f}% .. {100 * cis[j][1]:.1f}%)"  # type: ignore[index]
+                f"{name} {100 * rates[j]:.1f}% ({_ci_text(100 * cis[j][0], 100 * cis[j][1], '.1f', '%')})"  # type: ignore[index]
                 for j, name in enumerate(self.bots)))
         lines.append("  speed: " + ", ".join(f"{name} {self.bot_speed(j):.1f}" for j, name in enumerate(self.bots))
                      + f" decisions/s; {self.seconds:.1f} s in all")
