@@ -117,16 +117,17 @@ def test_arena_duplicate_bookkeeping() -> None:
 def test_arena_matches() -> None:
     result = arena(GreedyBot(), GreedyBot(), rounds=0, matches=2, seed=4, progress=False,)
     assert result.match_win_rate == 0.5 and result.matches == 2 and result.margins == []
+    assert "0 duplicate deals" in str(result) and "per round" not in str(result) and "nan" not in str(result)
     result = arena(GreedyBot(), RandomBot(seed=2), rounds=1, matches=3, seed=5, progress=False)
     assert 0.0 <= result.match_win_rate <= 1.0
     low, high = result.match_ci95
     assert 0.0 <= low <= result.match_win_rate <= high <= 1.0
     assert "matches won by Greedy" in str(result)
     # one deal has no spread: the report says so rather than printing an infinite interval
-    assert "margin of Greedy per round" in str(result) and "no 95% CI from a single deal" in str(result)
+    assert "margin of Greedy per round" in str(result) and "no 95% CI from fewer than two deals" in str(result)
     assert "inf" not in str(result)
     two = arena(GreedyBot(), RandomBot(seed=2), rounds=2, seed=5, progress=False)
-    assert "95% CI" in str(two) and "single deal" not in str(two)
+    assert "95% CI" in str(two) and "fewer than two deals" not in str(two)
 
 
 def test_arena_rejects_bad_arguments() -> None:

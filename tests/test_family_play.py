@@ -355,14 +355,17 @@ def test_matches_in_the_family() -> None:
     two = arena(capture_greedy, random_chooser(3), rounds=0, matches=3, seed=2,
                 rules=Rules(players=4, target=6), progress=False)
     assert two.matches == 3 and len(two.match_scores) == 3 and 0 <= two.match_win_rate <= 1
-    assert "matches won by capture_greedy" in str(two)
+    assert "matches won by capture_greedy" in str(two) and "nan" not in str(two)
     many = arena(bots=[capture_greedy, random_chooser(3), random_chooser(4)], rounds=1, matches=2, seed=2,
                  rules=Rules(players=3, target=4), progress=False)
     assert many.matches == 2 and sum(many.match_win_rate) == pytest.approx(1.0)
     for low, high in many.match_ci95:
         assert 0.0 <= low <= high <= 1.0
     assert "matches won (of 12)" in str(many)
-    assert "no 95% CI from a single deal" in str(many) and "inf" not in str(many)
+    assert "no 95% CI from fewer than two deals" in str(many) and "inf" not in str(many)
+    only = arena(bots=[capture_greedy, random_chooser(3), random_chooser(4)], rounds=0, matches=1, seed=2,
+                 rules=Rules(players=3, target=4), progress=False)    # matches only: no per-round lines
+    assert "per round" not in str(only) and "nan" not in str(only) and "matches won (of 6)" in str(only)
 
 
 def test_results_round_trip_through_their_dicts() -> None:

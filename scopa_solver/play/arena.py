@@ -145,13 +145,12 @@ class ArenaResult:
 
     def __str__(self) -> str:
         low, high = self.ci95
-        lines = [
-            f"{self.bot_a} vs {self.bot_b}: {self.deals} duplicate deals ({self.rounds_played} rounds)"
-            + _game(self.rules),
-            f"  margin of {self.bot_a} per round: {self.mean:+.3f}  ({_ci_text(low, high, '+.3f')})",
-            f"  points per round: {self.a_points:.3f} vs {self.b_points:.3f}; rounds won "
-            f"{100 * self.round_wins:.1f}%, tied {100 * self.round_ties:.1f}%",
-        ]
+        lines = [f"{self.bot_a} vs {self.bot_b}: {self.deals} duplicate deals ({self.rounds_played} rounds)"
+                 + _game(self.rules)]
+        if self.margins:
+            lines += [f"  margin of {self.bot_a} per round: {self.mean:+.3f}  ({_ci_text(low, high, '+.3f')})",
+                      f"  points per round: {self.a_points:.3f} vs {self.b_points:.3f}; rounds won "
+                      f"{100 * self.round_wins:.1f}%, tied {100 * self.round_ties:.1f}%"]
         if self.match_scores:
             mlow, mhigh = self.match_ci95  # type: ignore[misc]
             lines.append(f"  matches won by {self.bot_a}: {100 * self.match_win_rate:.1f}% of "  # type: ignore[operator]
@@ -170,9 +169,9 @@ def _finite(x):
 
 
 def _ci_text(low: float, high: float, spec: str, unit: str = "") -> str:
-    """A 95% interval for a report, or why there is none (one deal has no spread to measure)."""
+    """A 95% interval for a report, or why there is none (one deal or none has no spread to measure)."""
     if not (math.isfinite(low) and math.isfinite(high)):
-        return "no 95% CI from a single deal"
+        return "no 95% CI from fewer than two deals"
     return f"95% CI {low:{spec}}{unit} .. {high:{spec}}{unit}"
 
 
@@ -311,12 +310,13 @@ class MultiArenaResult:
     def __str__(self) -> str:
         lines = [f"{' vs '.join(self.bots)}: {self.deals} deals, each in {self.seatings} seatings "
                  f"({self.rounds_played} rounds){_game(self.rules)}"]
-        for j, name in enumerate(self.bots):
+        for j, name in enumerate(self.bots if self.deals else ()):   # matches only: no per-round figures
             low, high = self.ci95[j]
             lines.append(f"  {name}: {self.mean_points[j]:.3f} points per round ({_ci_text(low, high, '.3f')}), "
                          f"rounds won {100 * self.round_wins[j]:.1f}%")
-        lines.append(f"  rounds with the highest score shared: {100 * self.round_ties:.1f}%")
-        for j in range(1, len(self.bots)):
+        if self.deals:
+            lines.append(f"  rounds with the highest score shared: {100 * self.round_ties:.1f}%")
+        for j in range(1, len(self.bots) if self.deals else 1):
             lead, (low, high) = self.lead(0, j)
             lines.append(f"  {self.bots[0]} less {self.bots[j]}, paired by deal: {lead:+.3f} a round "
                          f"({_ci_text(low, high, '+.3f')})")
