@@ -147,7 +147,7 @@ class ArenaResult:
         low, high = self.ci95
         lines = [f"{self.bot_a} vs {self.bot_b}: {self.deals} duplicate deals ({self.rounds_played} rounds)"
                  + _game(self.rules)]
-        if self.margins:
+        if self.deals:      # matches only: no per-round figures
             lines += [f"  margin of {self.bot_a} per round: {self.mean:+.3f}  ({_ci_text(low, high, '+.3f')})",
                       f"  points per round: {self.a_points:.3f} vs {self.b_points:.3f}; rounds won "
                       f"{100 * self.round_wins:.1f}%, tied {100 * self.round_ties:.1f}%"]
@@ -310,16 +310,16 @@ class MultiArenaResult:
     def __str__(self) -> str:
         lines = [f"{' vs '.join(self.bots)}: {self.deals} deals, each in {self.seatings} seatings "
                  f"({self.rounds_played} rounds){_game(self.rules)}"]
-        for j, name in enumerate(self.bots if self.deals else ()):   # matches only: no per-round figures
-            low, high = self.ci95[j]
-            lines.append(f"  {name}: {self.mean_points[j]:.3f} points per round ({_ci_text(low, high, '.3f')}), "
-                         f"rounds won {100 * self.round_wins[j]:.1f}%")
-        if self.deals:
+        if self.deals:      # matches only: no per-round figures
+            for j, name in enumerate(self.bots):
+                low, high = self.ci95[j]
+                lines.append(f"  {name}: {self.mean_points[j]:.3f} points per round ({_ci_text(low, high, '.3f')}), "
+                             f"rounds won {100 * self.round_wins[j]:.1f}%")
             lines.append(f"  rounds with the highest score shared: {100 * self.round_ties:.1f}%")
-        for j in range(1, len(self.bots) if self.deals else 1):
-            lead, (low, high) = self.lead(0, j)
-            lines.append(f"  {self.bots[0]} less {self.bots[j]}, paired by deal: {lead:+.3f} a round "
-                         f"({_ci_text(low, high, '+.3f')})")
+            for j in range(1, len(self.bots)):
+                lead, (low, high) = self.lead(0, j)
+                lines.append(f"  {self.bots[0]} less {self.bots[j]}, paired by deal: {lead:+.3f} a round "
+                             f"({_ci_text(low, high, '+.3f')})")
         if self.match_scores:
             rates, cis = self.match_win_rate, self.match_ci95
             lines.append("  matches won (of " + f"{self.seatings * self.matches}): " + ", ".join(
