@@ -359,10 +359,11 @@ def test_time_limit_is_honoured() -> None:
     start = time.perf_counter()
     with pytest.raises(LimitError, match="time limit"):
         equilibrium(view, time_limit=0.3, threads=1)
-    assert time.perf_counter() - start < 1.5
+    # stopped long before the whole solve (about 11 s here); the slack is for a loaded machine
+    assert time.perf_counter() - start < 3.5
     eq = equilibrium(late_view(13, 2), time_limit=3, target=0.0, max_iterations=10 ** 6, threads=1)
     # it runs to the limit and stops within a few iterations of it (slack for a loaded machine)
-    assert eq.stopped == "time" and 2.9 < eq.seconds < 6 and eq.exploitability > 0
+    assert eq.stopped == "time" and 2.9 < eq.seconds < 8 and eq.exploitability > 0
 
 
 def test_the_last_card_of_the_deal_is_valued_like_pimc() -> None:
