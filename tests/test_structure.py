@@ -249,7 +249,7 @@ def _run(code: str, *args: str) -> subprocess.CompletedProcess:
 
 def test_import_loads_only_the_standard_library():
     # importing the package pulls in no third-party module (the heavy parts load lazily); a
-    # module count, not a timing, so a busy machine cannot fail it (the time is ~60 ms here)
+    # check of modules, not a timing, so a busy machine cannot fail it (about 60 ms here)
     code = ("import sys, json\n"
             "before = set(sys.modules)\n"
             "import scopa_solver\n"
