@@ -37,6 +37,7 @@ __all__ = ["KernelState", "PlayEvents", "legal_moves", "play", "score_piles", "r
            "check_limits", "worker_count", "new_searcher", "borrow_searcher", "clear_tables", "pool_stats",
            "run_batch", "SearchInterrupted", "FamilyState", "family_legal_moves", "family_play", "family_score",
            "FamilySearcher", "FamilyResult", "OBJECTIVES", "FAMILY_RULE_ALL", "family_evaluate",
+           "family_eval_learned", "LEARNED_FEATURE_NAMES",
            "check_horizon", "DEEPEN_STEP", "family_side_bounds"]
 
 Searcher = _kernel.Searcher
@@ -163,6 +164,20 @@ def family_evaluate(state: FamilyState, root_seat: Optional[int] = None) -> tupl
     quarter points (this value's resolution) and reports its results rounded to whole points;
     its best moves are those of the finer values."""
     return _kernel.family_evaluate(state, root_seat)
+
+
+LEARNED_FEATURE_NAMES: tuple[str, ...] = _kernel.LEARNED_FEATURE_NAMES
+
+
+def family_eval_learned(table: Optional[dict] = None) -> dict:
+    """A value learned from play at a deal's end, for measurements (ext/family_eval.pxi;
+    benchmarks/bench_boundary_value.py fits it): with two players, a horizon position at a
+    fresh deal is valued for its seat to move as a linear function of the static margin and the
+    features `LEARNED_FEATURE_NAMES` (seat to move minus the other), one weight vector per
+    number of deals still to play (1..5, this one included). The whole process's two-player
+    horizon searches use it (their table keys carry it); None or {} goes back to the static
+    value. Returns the table in force."""
+    return _kernel.family_eval_learned(table)
 
 
 def family_side_bounds(state: FamilyState) -> list[tuple[int, int]]:
