@@ -238,8 +238,13 @@ def family_eval_learned(table=None):
         if not isinstance(table, dict):
             raise ValueError("the learned value's table maps deals to play (1..5) to weights")
         for deals, weights in table.items():
+            if isinstance(deals, bool) or not isinstance(deals, int):
+                raise ValueError(f"deals to play must be a whole number, not {deals!r:.20}")
             k = _small(deals, "deals to play", 1, LEARNED_DEALS - 1)
-            row = tuple(float(w) for w in weights)
+            try:
+                row = tuple(float(w) for w in weights)
+            except (TypeError, ValueError):
+                row = ()
             if len(row) != LEARNED_FEATURES or not all(abs(w) < 1e6 for w in row):
                 raise ValueError(f"deals {k}: {LEARNED_FEATURES} finite weights expected")
             rows[k] = row
@@ -251,7 +256,7 @@ def family_eval_learned(table=None):
     return rows
 
 
-cdef double learned_margin(const FState* s, const FGame* g, double static_margin, int deals) noexcept nogil:
+cdef double learned_margin(const FState* s, double static_margin, int deals) noexcept nogil:
     """The learned value of a fresh deal for its seat to move (two players)."""
     cdef int me = s.to_move, other = 1 - s.to_move
     cdef uint64_t mine = s.pile[me], theirs = s.pile[other], bit = 1ULL << SETTEBELLO
@@ -314,7 +319,7 @@ cdef int f_horizon_value(FSearch* F, const FState* s) noexcept nogil:
         if LEARNED_KEY and F.game.players == 2 and popcount(s.in_hands) == 6:
             i = f_plies(F, s) // 6
             if i <= LEARNED_DEALS and LEARNED_SET[i]:
-                v = learned_margin(s, &F.game, v, i)
+                v = learned_margin(s, v, i)
         return round_value(F.scale * v)
     if EVAL_PARANOID_TEAMS:
         # the other sides play as one team against the root side: score the two teams, and the

@@ -112,7 +112,9 @@ def test_its_table_entries_never_reach_static_searches():
 
 
 @pytest.mark.parametrize("bad", [[1, 2], {0: [0.0] * 9}, {6: [0.0] * 9}, {3: [0.0] * 8},
-                                 {3: [float("nan")] * 9}, {3: [float("inf")] * 9}, {3: ["x"] * 9}])
+                                 {3: [float("nan")] * 9}, {3: [float("inf")] * 9}, {3: ["x"] * 9},
+                                 {3: 5}, {3: [None] * 9}, {"3": [0.0] * 9}, {3.5: [0.0] * 9},
+                                 {True: [0.0] * 9}])
 def test_bad_tables_are_refused(bad):
     with pytest.raises(ValueError):
         family_eval_learned(bad)
