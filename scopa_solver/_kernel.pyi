@@ -11,7 +11,7 @@ last_capturer -1 (nobody yet), 0 or 1, deals a tuple of (non-dealer mask, dealer
 3 cards each, next deal first (at most 5), and rules a set of RULE_BITS. Every field is
 range-checked: a bad one raises ValueError. A move is packed as ``card << 40 | captured mask``.
 """
-from typing import Optional
+from typing import Optional, Sequence
 
 KernelPosition = tuple[int, int, int, int, int, int, int, int, int, int, tuple[tuple[int, int], ...], int]
 
@@ -296,3 +296,13 @@ class FamilySearcher:
 def family_eval_weights(**weights: float) -> dict:
     """The static evaluation's weights (threat, held, take, primiera_width, leftover,
     paranoid_teams, paranoid_card; ext/family_eval.pxi): set those given, return all. For measurements only."""
+
+
+LEARNED_FEATURE_NAMES: tuple[str, ...]
+"""The learned deal's-end value's features, in the order of its weights (seat to move minus the other)."""
+
+
+def family_eval_learned(table: Optional[dict[int, Sequence[float]]] = None) -> dict[int, tuple[float, ...]]:
+    """The learned deal's-end value (ext/family_eval.pxi): weights per number of deals still to
+    play (1..5) for two-player horizon searches at a fresh deal; None or {}: the static value.
+    Returns the table in force. ValueError for a bad table. For measurements only."""
