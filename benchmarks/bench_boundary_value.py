@@ -49,7 +49,7 @@ import numpy as np  # noqa: E402
 
 from scopa_solver import Position, play_round, solve_many  # noqa: E402
 from scopa_solver import kernel  # noqa: E402
-from scopa_solver.core.cards import Card, iter_cards  # noqa: E402
+from scopa_solver.core.cards import Card, iter_cards, popcount  # noqa: E402
 from scopa_solver.play.arena import make_bot  # noqa: E402
 
 
@@ -79,7 +79,7 @@ def redeal(pos: Position, rng: random.Random) -> Position:
     """The boundary with the new hands and the stock shuffled together."""
     unseen = [c for h in pos.hands for c in iter_cards(h)] + list(pos.stock)
     rng.shuffle(unseen)
-    n0, n1 = (bin(h).count("1") for h in pos.hands)
+    n0, n1 = map(popcount, pos.hands)
     return Position(hands=(unseen[:n0], unseen[n0:n0 + n1]), table=pos.table, stock=unseen[n0 + n1:],
                     captured=pos.piles, scopas=pos.scopas, to_move=pos.to_move, dealer=pos.dealer,
                     last_capturer=pos.last_capturer, rules=pos.rules)
@@ -134,8 +134,8 @@ def boundaries(files: list[Path], redeals: int, seed: int) -> list[tuple]:
     return table
 
 
-def score(files: list[Path], redeals: int, seed: int) -> dict:
-    """How well each estimate predicts the realized points to come, per deal; and the learned
+def run(files: list[Path], redeals: int = 16, seed: int = 1) -> dict:
+    """`score`: how well each estimate predicts the realized points to come, per deal; and the learned
     weights (fitted on every boundary) as `table` for kernel.family_eval_learned."""
     start = time.perf_counter()
     table = boundaries(files, redeals, seed)
@@ -210,7 +210,7 @@ def main(argv=None) -> None:
             return
         if args.fit_out and args.fit_out.exists():
             raise FileExistsError(f"{args.fit_out} exists: not overwritten")
-        out = score(args.files, args.redeals, args.seed)
+        out = run(args.files, args.redeals, args.seed)
         print(json.dumps(out, indent=1) if args.json else report(out))
         if args.fit_out:
             with open(args.fit_out, "x") as f:

@@ -1,9 +1,11 @@
 """The learned deal's-end value (ext/family_eval.pxi, `kernel.family_eval_learned`): each
-feature as the rules define it, computed here independently; only fresh two-player deals use
+feature as the benchmark that fits it computes it in Python; only fresh two-player deals use
 it; its table entries never reach the static searches; bad tables are refused; the benchmark
 that fits it runs."""
 from __future__ import annotations
 
+import functools
+import importlib.util
 import json
 import random
 import subprocess
@@ -13,7 +15,6 @@ from pathlib import Path
 import pytest
 
 from scopa_solver import Position, solve_many
-from scopa_solver.core.cards import iter_cards
 from scopa_solver.kernel import LEARNED_FEATURE_NAMES, family_eval_learned, family_evaluate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,20 +47,14 @@ def mid_deal(seed: int) -> Position:
     return pos.play(pos.legal_moves()[0])
 
 
-def expected_features(pos: Position, static: float) -> list[float]:
-    """The features of LEARNED_FEATURE_NAMES for the seat to move, from the cards' names."""
-    me, other = pos.to_move, 1 - pos.to_move
-    names = [[str(c) for c in iter_cards(pos.piles[p])] for p in (me, other)]
-    table = [str(c) for c in iter_cards(pos.table)]
-
-    def lead(test) -> int:
-        return sum(map(test, names[0])) - sum(map(test, names[1]))
-
-    capturer = pos.last_capturer
-    return [1.0, static, len(names[0]) - len(names[1]), lead(lambda n: n.endswith("d")),
-            lead(lambda n: n.startswith("7")), lead(lambda n: n == "7d"),
-            1.0 if capturer == me else -1.0 if capturer == other else 0.0,
-            len(table), sum({"F": 8, "C": 9, "R": 10, "A": 1}.get(n[0]) or int(n[0]) for n in table) / 10]
+@functools.cache
+def bench_features():
+    """The features the benchmark fits on (benchmarks/bench_boundary_value.py, written in Python
+    from the rules): the kernel must compute the same ones, or the fitted weights mean nothing."""
+    spec = importlib.util.spec_from_file_location("bench_boundary_value", ROOT / "benchmarks" / "bench_boundary_value.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.features
 
 
 def test_feature_names():
@@ -75,7 +70,7 @@ def test_each_feature_as_the_rules_define_it(seed):
     me = pos.to_move
     static = expected[me] - expected[1 - me]
     assert abs(static_value - static) <= 0.125        # the search counts quarter points
-    want = expected_features(pos, static)
+    want = bench_features()(pos, static)
     for i in range(len(LEARNED_FEATURE_NAMES)):
         family_eval_learned({deals: [1.0 if j == i else 0.0 for j in range(9)]})
         assert family_evaluate(state)[1] == pytest.approx(want[i], abs=0.125), LEARNED_FEATURE_NAMES[i]
