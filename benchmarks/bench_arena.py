@@ -1,4 +1,4 @@
-"""Bot against bot in duplicate deals: the figures of README's "Imperfect information" section.
+"""Bot against bot in duplicate deals: the figures of README and docs/play.md.
 
     python benchmarks/bench_arena.py A B [C ...] [--rules OPTION ...] [--rounds N] [--matches M] [--seed S]
                                      [--worlds W] [--threads T] [--json] [--learned-eval FILE]
@@ -11,7 +11,7 @@ three or more sides every deal is played in every seating, and the bots are A, B
 per side, B filling the sides not named (`pimc greedy --rules players=3`: PIMC against two
 Greedy bots). `--worlds` is the PIMC bot's worlds per decision
 (every world when there are at most 2,000, as at the last-but-one deal), `--threads` its workers.
-Two more bots measure what the opponent's hidden hand is worth (README, "What the hidden hand
+Two more bots measure what the opponent's hidden hand is worth (docs/benchmarks.md, "What the hidden hand
 costs"): `sees-hand` is PIMC that is shown the opponent's hand and draws only the stock,
 `sees-hand-after` is shown it only once the opponent has played a card of the deal. Both see
 it only while there are more than 2,000 worlds (the first four deals); later they are `pimc`.
