@@ -22,7 +22,6 @@ command line. Bot names are read by the package's `make_bot`, and here the two h
 """
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -36,6 +35,7 @@ except ImportError:  # run from a checkout that is not installed: use the checko
 import random  # noqa: E402
 
 from scopa_solver import kernel  # noqa: E402
+from scopa_solver.cli.parser import OneLineParser  # noqa: E402
 from scopa_solver.core.rules import Rules  # noqa: E402
 from scopa_solver.errors import ScopaError  # noqa: E402
 from scopa_solver.play.arena import BOT_NAMES, ArenaResult, arena, make_bot  # noqa: E402
@@ -140,7 +140,7 @@ def learned_eval(path: str) -> None:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description="Bot against bot, duplicate deals, for every game of the family.")
+    parser = OneLineParser(prog=Path(__file__).name, description="Bot against bot, duplicate deals, for every game of the family.")
     parser.add_argument("bot_a", help=f"{', '.join(BOT_NAMES + SEER_NAMES)}, pimc:N, infer:T, "
                         "or EARLY/LATE (e.g. greedy/pimc)")
     parser.add_argument("bot_b", help="as bot_a")

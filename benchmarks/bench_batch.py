@@ -24,7 +24,6 @@ command line.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import resource
@@ -40,6 +39,7 @@ except ImportError:  # run from a checkout that is not installed: use the checko
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scopa_solver.batch import run_job  # noqa: E402
+from scopa_solver.cli.parser import OneLineParser  # noqa: E402
 
 TARGET_DASK_RATIO = 0.85        # Dask's items/s over the local engine's at 2 workers, at least
 TARGET_SCALING = 1.7            # suggest: 2 workers' items/s over 1 worker's, at least
@@ -159,7 +159,7 @@ def report(figures: dict) -> str:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = OneLineParser(prog=Path(__file__).name, description=__doc__.split("\n")[0])
     parser.add_argument("--solve-items", type=int, default=10_000)
     parser.add_argument("--suggest-items", type=int, default=200)
     parser.add_argument("--worlds", type=int, default=20, help="worlds per suggestion (default 20)")

@@ -32,7 +32,6 @@ so the differences between their errors are the differences in how far each is f
 """
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import sys
@@ -49,6 +48,7 @@ import numpy as np  # noqa: E402
 
 from scopa_solver import Position, play_round, solve_many  # noqa: E402
 from scopa_solver import kernel  # noqa: E402
+from scopa_solver.cli.parser import OneLineParser  # noqa: E402
 from scopa_solver.core.cards import Card, iter_cards, popcount  # noqa: E402
 from scopa_solver.play.arena import make_bot  # noqa: E402
 
@@ -188,7 +188,7 @@ def report(out: dict) -> str:
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog=Path(__file__).name, description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     rec = sub.add_parser("record")
     rec.add_argument("--rounds", type=int, default=100)

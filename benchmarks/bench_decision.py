@@ -9,7 +9,6 @@ and per deal (1 = the first deal of the round, 6 = the last).
 """
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import sys
@@ -21,7 +20,9 @@ try:
 except ImportError:  # run from a checkout that is not installed: use the checkout
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from scopa_solver.cli.parser import OneLineParser  # noqa: E402
 from scopa_solver.core.position import Position  # noqa: E402
+from scopa_solver.errors import ScopaError  # noqa: E402
 from scopa_solver.play.arena import make_bot  # noqa: E402
 from scopa_solver.play.game import play_round  # noqa: E402
 
@@ -68,7 +69,7 @@ def report(out: dict) -> str:
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog=Path(__file__).name, description=__doc__.splitlines()[0])
     parser.add_argument("bot")
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
@@ -77,7 +78,10 @@ def main(argv=None) -> None:
     parser.add_argument("--opponent", default="greedy")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    out = run(args.bot, args.rounds, args.seed, args.worlds, args.threads, args.opponent)
+    try:
+        out = run(args.bot, args.rounds, args.seed, args.worlds, args.threads, args.opponent)
+    except ScopaError as exc:      # an unknown bot: one line naming the known ones
+        parser.error(str(exc))
     print(json.dumps(out, indent=1) if args.json else report(out))
 
 

@@ -19,7 +19,6 @@ command line.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import random
@@ -35,6 +34,7 @@ except ImportError:  # run from a checkout that is not installed: use the checko
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scopa_solver import GreedyBot, Position, View, equilibrium, suggest  # noqa: E402
+from scopa_solver.cli.parser import OneLineParser  # noqa: E402
 from scopa_solver.kernel import clear_tables  # noqa: E402
 
 TARGETS = {1: 30.0, 2: 30.0, 3: 30.0, 4: 1.0}
@@ -121,7 +121,7 @@ def report(result: dict) -> str:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = OneLineParser(prog=Path(__file__).name, description=__doc__.split("\n")[0])
     parser.add_argument("--cases", type=int, default=None, help="seeded views per play (default 5 / 10)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=2)

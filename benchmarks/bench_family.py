@@ -18,7 +18,6 @@ Positions come from the package's seeded round starts (`Position.new_round`) and
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
@@ -28,6 +27,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 from scopa_solver import Position, Rules  # noqa: E402
+from scopa_solver.cli.parser import OneLineParser, names_arg  # noqa: E402
 
 from scopa_solver.kernel import WANT_BEST, WANT_PV, family_legal_moves, family_play, new_searcher  # noqa: E402
 
@@ -102,22 +102,22 @@ def run(name: str, count: int, seed: int, tt_mb: float, solve: bool, budget: flo
     return row
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> None:
+    ap = OneLineParser(prog=os.path.basename(__file__), description=__doc__.splitlines()[0])
     ap.add_argument("--positions", type=int, default=20)
     ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--rows", default=",".join(DEFAULT))
+    ap.add_argument("--rows", type=names_arg(ROWS, "row"), default=",".join(DEFAULT))
     ap.add_argument("--tt-mb", type=float, default=64.0)
     ap.add_argument("--no-solve", action="store_true", help="value searches only")
     ap.add_argument("--budget", type=float, default=300.0, help="seconds per row at most")
     ap.add_argument("--min-cards", type=int, help="probe the table only with this many cards in hands (tuning)")
     ap.add_argument("--json")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     rows = []
     print(f"{'row':18} {'n':>3} {'median ms':>10} {'max ms':>9} {'cpu med':>9} {'cpu max':>9} {'target':>7} "
           f"{'med nodes':>10} {'max nodes':>10} {'py nodes':>9} {'Mnodes/s':>8} {'cpu Mn/s':>8} "
           f"{'solve med':>10} {'solve max':>10}")
-    for name in args.rows.split(","):
+    for name in args.rows:
         row = run(name, args.positions, args.seed, args.tt_mb, not args.no_solve, args.budget, args.min_cards)
         rows.append(row)
         print(f"{name:18} {row['positions']:3d} {row['median_ms']:10.3f} {row['max_ms']:9.2f} "

@@ -12,8 +12,8 @@ Run from the repository root with PYTHONPATH=. so that the package of this check
 """
 from __future__ import annotations
 
-import argparse
 import json
+import os
 import random
 import sys
 import time
@@ -22,6 +22,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from scopa_solver import GreedyBot, Position
+from scopa_solver.cli.parser import OneLineParser
 from scopa_solver.imperfect.alphamu import alphamu_values
 
 
@@ -70,7 +71,7 @@ def report(figures: dict) -> str:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = OneLineParser(prog=os.path.basename(__file__), description=__doc__.splitlines()[0])
     ap.add_argument("--views", type=int, default=30)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--fronts", default="1,4,16,64")

@@ -14,15 +14,16 @@ Run from the repository root with PYTHONPATH=. so that the package of this check
 """
 from __future__ import annotations
 
-import argparse
 import json
 import math
+import os
 import random
 import statistics
 import sys
 from typing import Optional, Sequence
 
 from scopa_solver import Position, Rules
+from scopa_solver.cli.parser import OneLineParser, names_arg
 from scopa_solver.kernel import (
     WANT_ALL, WANT_BEST, family_evaluate, family_legal_moves, family_play, family_score, new_searcher,
 )
@@ -163,14 +164,14 @@ def report(figures: dict, header: bool = True) -> str:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = OneLineParser(prog=os.path.basename(__file__), description=__doc__.splitlines()[0])
     ap.add_argument("--positions", type=int, default=20)
     ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--rows", default=",".join(ROWS))
+    ap.add_argument("--rows", type=names_arg(ROWS, "row"), default=",".join(ROWS))
     ap.add_argument("--horizons", default=",".join(map(str, HORIZONS)))
     ap.add_argument("--json")
     args = ap.parse_args(argv)
-    figures = run(args.rows.split(","), args.positions, args.seed,
+    figures = run(args.rows, args.positions, args.seed,
                   [int(h) for h in args.horizons.split(",")], progress=True)
     print(report(figures))
     if args.json:

@@ -13,7 +13,6 @@ is the command line.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import statistics
@@ -28,6 +27,7 @@ except ImportError:  # run from a checkout that is not installed: use the checko
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scopa_solver import Position, Rules, kernel  # noqa: E402
+from scopa_solver.cli.parser import OneLineParser  # noqa: E402
 
 DEFAULT_ROUNDS = 2000
 DEFAULT_REPEATS = 5
@@ -107,7 +107,7 @@ def report(result: dict) -> str:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog=Path(__file__).name, description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS,
                         help=f"deals played through the Python API per repeat (default {DEFAULT_ROUNDS})")
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals and the random moves")

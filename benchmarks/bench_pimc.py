@@ -19,7 +19,6 @@ command line.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import statistics
@@ -34,6 +33,7 @@ except ImportError:  # run from a checkout that is not installed: use the checko
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scopa_solver import GreedyBot, Position, View, arena, suggest  # noqa: E402
+from scopa_solver.cli.parser import OneLineParser  # noqa: E402
 from scopa_solver.play.arena import make_bot  # noqa: E402
 from scopa_solver.kernel import clear_tables  # noqa: E402
 from scopa_solver.progress import progress_bar  # noqa: E402
@@ -160,7 +160,7 @@ def report(result: dict) -> str:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = OneLineParser(prog=Path(__file__).name, description=__doc__.split("\n")[0])
     parser.add_argument("--cases", type=int, default=None, help="seeded cases per benchmark (default 20/5/5)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=None, help="workers per suggest (default: every core)")

@@ -21,7 +21,6 @@ idle machine.
 """
 from __future__ import annotations
 
-import argparse
 import importlib.util
 import os
 import random
@@ -38,6 +37,7 @@ except ImportError:  # run from a checkout that is not installed: use the checko
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scopa_solver import Position, analyze, solve, solve_many  # noqa: E402
+from scopa_solver.cli.parser import OneLineParser  # noqa: E402
 from scopa_solver.core.cards import iter_cards  # noqa: E402
 from scopa_solver.kernel import borrow_searcher, clear_tables  # noqa: E402
 from scopa_solver.progress import progress_bar  # noqa: E402
@@ -223,7 +223,7 @@ def report(out: dict) -> str:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog=Path(__file__).name, description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=50, help="positions per group (default 50)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--quick", action="store_true", help="smaller baseline budgets and batch")

@@ -9,7 +9,6 @@ under the fixed model (Greedy's weights at temperature 0.5), and the weights.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -20,6 +19,8 @@ try:
 except ImportError:  # run from a checkout that is not installed: use the checkout
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from scopa_solver.cli.parser import OneLineParser  # noqa: E402
+from scopa_solver.errors import ScopaError  # noqa: E402
 from scopa_solver.imperfect.learned import FEATURES, fit_policy, log_likelihood, record_decisions  # noqa: E402
 from scopa_solver.play.arena import make_bot  # noqa: E402
 from scopa_solver.play.bots import GreedyBot  # noqa: E402
@@ -54,14 +55,17 @@ def report(out: dict) -> str:
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog=Path(__file__).name, description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--worlds", type=int, default=30)
     parser.add_argument("--bot", default="model")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    out = run(args.rounds, args.seed, args.worlds, args.bot)
+    try:
+        out = run(args.rounds, args.seed, args.worlds, args.bot)
+    except ScopaError as exc:      # an unknown bot: one line naming the known ones
+        parser.error(str(exc))
     print(json.dumps(out, indent=1) if args.json else report(out))
 
 

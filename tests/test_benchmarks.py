@@ -84,3 +84,45 @@ def test_the_hand_seers_see_only_the_opponents_hand():
     assert other.stock != pos.stock and seer(pos) == seer(other) in pos.legal_moves()
     figures = bench.run(bot_a="sees-hand-after", bot_b="greedy", rounds=1, worlds=4)
     assert figures["deals"] == 1 and len(figures["margins"]) == 1
+
+
+def _known(name: str) -> list[str]:
+    """The names a benchmark's bad-name error must list."""
+    from scopa_solver.play.arena import BOT_NAMES
+    module = load(name)
+    return {"bench_family": lambda: list(module.ROWS), "bench_horizon": lambda: list(module.ROWS),
+            "bench_pimc": lambda: list(module.BENCHMARKS), "bench_batch": lambda: ["local", "dask"],
+            "bench_equilibrium": lambda: ["1, 2, 3, 4"]}.get(name, lambda: list(BOT_NAMES))()
+
+
+@pytest.mark.parametrize("name, argv", [
+    ("bench_family", ["--rows", "scopa4-1deal,nonsense"]),
+    ("bench_horizon", ["--rows", "nonsense"]),
+    ("bench_pimc", ["--only", "nonsense"]),
+    ("bench_batch", ["--engines", "nonsense"]),
+    ("bench_equilibrium", ["--plays", "7"]),
+    ("bench_arena", ["nonsense", "greedy"]),
+    ("bench_decision", ["nonsense"]),
+    ("fit_opponent", ["--bot", "nonsense"]),
+    ("bench_boundary_value", ["record", "--bot", "nonsense", "--out", "unused.jsonl"]),
+])
+def test_a_benchmark_refuses_an_unknown_name_with_one_line_naming_the_known_ones(capsys, name, argv):
+    # the name is checked before any work: parsing (or the bot's making) fails fast
+    with pytest.raises(SystemExit) as exc:
+        load(name).main(argv)
+    out, err = capsys.readouterr()
+    assert exc.value.code == 2 and out == ""
+    assert err.startswith(f"{name}.py: error: ") and err.count("\n") == 1, err
+    assert all(known in err for known in _known(name)), err
+
+
+@pytest.mark.parametrize("argv", [["bench", "family", "--rows", "nonsense"], ["bench", "nonsense"],
+                                  ["bench", "pimc", "--only", "nonsense"]])
+def test_the_cli_bench_refuses_an_unknown_row_or_suite_with_one_line(capsys, argv):
+    from scopa_solver.cli import main
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    known = {"--rows": load("bench_family").ROWS, "--only": load("bench_pimc").BENCHMARKS}.get(
+        argv[2] if len(argv) > 2 else "", ("search", "movegen", "pimc", "family", "all"))
+    assert out == "" and err.startswith("scopa-solver: error: ") and err.count("\n") == 1, err
+    assert all(k in err for k in known), err

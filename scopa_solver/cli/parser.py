@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 import re
-from typing import Callable, Union
+from typing import Callable, Sequence, Union
 
 from ..errors import ScopaError, excerpt
 
@@ -98,14 +98,27 @@ def target_arg(text: str) -> float:
 
 # -- the parser -----------------------------------------------------------------------------------
 
-class _Parser(argparse.ArgumentParser):
-    """argparse with the project's one-line error message (exit code 2)."""
+class OneLineParser(argparse.ArgumentParser):
+    """argparse with the project's one-line error message (exit code 2): the CLI's, and the
+    benchmark scripts' (benchmarks/), whose prog is the script's name."""
 
     def error(self, message: str):  # type: ignore[override]
         # argparse quotes a bad argument whole, and a choice error lists every choice: cut long
-        # quotations to a short excerpt
-        message = re.sub(r"'([^']{40})[^']{4,}'", r"'\1...'", " ".join(message.split()))
-        self.exit(2, f"scopa-solver: error: {message[:240]} (see: {self.prog} --help)\n")
+        # quotations to a short excerpt (a quotation, not the apostrophes of "model's")
+        message = re.sub(r"(?<!\w)'([^']{40})[^']{4,}'(?!\w)", r"'\1...'", " ".join(message.split()))
+        self.exit(2, f"{self.prog.split()[0]}: error: {message[:300]} (see: {self.prog} --help)\n")
+
+
+def names_arg(known: Sequence[str], what: str) -> Callable[[str], list[str]]:
+    """An argument type: NAME,NAME,... each one of `known` (a benchmark's rows), else the one
+    line naming them all."""
+    def parse(text: str) -> list[str]:
+        names = text.split(",")
+        for name in names:
+            if name not in known:
+                raise argparse.ArgumentTypeError(f"no {what} {excerpt(name)}; {what}s: {', '.join(known)}")
+        return names
+    return parse
 
 
 def _common(p: argparse.ArgumentParser, position: bool = True) -> argparse.ArgumentParser:
@@ -129,7 +142,7 @@ def _objective(p: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser of every command; each sets `command` (its name) as its default."""
-    parser = _Parser(prog="scopa-solver", description="Exact Scopa solver and analyzer.")
+    parser = OneLineParser(prog="scopa-solver", description="Exact Scopa solver and analyzer.")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = _common(sub.add_parser("deal", help="print a random position as one line of notation"), position=False)
