@@ -244,7 +244,7 @@ def test_maxn_takes_a_horizon_too():
 def test_deepen_within_a_time_budget():
     import time
     start = Position.new_round(seed=8, rules=Rules(players=4, game="scientifico")).family_state()
-    t = time.perf_counter()
+    t = time.process_time()     # CPU seconds, one thread: the work done, whatever the machine's load
     r = run_batch([start], want=WANT_ALL, family=True, deepen=True, time_limit=0.2)[0]
-    assert time.perf_counter() - t < 3.0            # the budget, with room for a loaded machine
+    assert time.process_time() - t < 3.0            # the budget, with room
     assert r.stop == 0 and r.horizon is not None and r.horizon >= 4 and r.move_bounds
