@@ -38,7 +38,7 @@ __all__ = ["KernelState", "PlayEvents", "legal_moves", "play", "score_piles", "r
            "run_batch", "SearchInterrupted", "FamilyState", "family_legal_moves", "family_play", "family_score",
            "FamilySearcher", "FamilyResult", "OBJECTIVES", "FAMILY_RULE_ALL", "family_evaluate",
            "family_eval_learned", "LEARNED_FEATURE_NAMES",
-           "check_horizon", "DEEPEN_STEP", "family_side_bounds"]
+           "check_horizon", "DEEPEN_STEP", "deepen", "family_side_bounds"]
 
 Searcher = _kernel.Searcher
 KernelResult = _kernel.KernelResult
@@ -407,31 +407,54 @@ def _sigint_held() -> Iterator[None]:
         block(signal.SIG_SETMASK, old)
 
 
-def _deepen(searcher: Any, state: FamilyState, want: int, nodes: int, seconds: float,
-            deadline: Optional[float], signals: bool, objective: str, first: int) -> Any:
-    """Iterative deepening of one state to exact within its budget (run_batch's `deepen`)."""
+def deepen(searcher: Any, state: FamilyState, want: int, nodes: int = 0, seconds: float = 0.0,
+           deadline: Optional[float] = None, signals: bool = False, objective: str = "value",
+           first: int = 0, settle: bool = False, last: int = 0) -> Iterator[Any]:
+    """Iterative deepening of one state towards exact on one searcher: yields every complete
+    search, at horizons `first` (default `DEEPEN_STEP`), then `DEEPEN_STEP` plies deeper each
+    time up to `last` plies (0: on to exact, `horizon` None, if the budget reaches the round's
+    end). The budget, `nodes` and `seconds` (0: none) for all the searches together and the
+    `deadline`, is checked before each search and cuts the running one, which is then yielded
+    last (stopped: its nodes count, its values do not); with `settle` the first search has no
+    budget (only Ctrl-C stops it: a few plies take milliseconds), so one always completes.
+    The searcher's table keys carry the horizon, so a depth's values never meet another's."""
     start = time.monotonic()
     end = start + seconds if seconds else math.inf
     if deadline is not None:
         end = min(end, deadline)
     depth = first or DEEPEN_STEP
+    if last:
+        depth = min(depth, last)
     used = 0
-    best = None
+    done = False
     while True:
         left = end - time.monotonic()
-        if best is not None and (left <= 0 or (nodes and used >= nodes)):
-            return best
-        raw = searcher.search_many([state], want, nodes - used if nodes else 0,
-                                   max(left, 1e-6) if end < math.inf else 0.0, signals, objective, depth)[0]
+        if done and (left <= 0 or (nodes and used >= nodes)):
+            return
+        free = settle and not done
+        raw = searcher.search_many([state], want, 0 if free or not nodes else nodes - used,
+                                   0.0 if free or end == math.inf else max(left, 1e-6), signals, objective,
+                                   depth)[0]
         used += raw.nodes
         if raw.stop == 3:
             raise KeyboardInterrupt
-        if raw.stop:
-            return best if best is not None else raw
-        if raw.horizon is None:
-            return raw
-        best = raw
+        yield raw
+        if raw.stop or raw.horizon is None or depth == last:
+            return
+        done = True
         depth += DEEPEN_STEP
+        if last:
+            depth = min(depth, last)
+
+
+def _deepen(searcher: Any, state: FamilyState, want: int, nodes: int, seconds: float,
+            deadline: Optional[float], signals: bool, objective: str, first: int) -> Any:
+    """run_batch's `deepen`: the deepest complete search of `deepen` (the first, stopped, if none)."""
+    best = None
+    for raw in deepen(searcher, state, want, nodes, seconds, deadline, signals, objective, first):
+        if best is None or not raw.stop:
+            best = raw
+    return best
 
 
 # -- the one batch scheduler ----------------------------------------------------------------------
