@@ -81,10 +81,11 @@ class SearchResult:
     outcome are decoded from the kernel's packed result on first use, which keeps batch calls
     fast."""
 
-    __slots__ = ("position", "_raw", "_best", "_pv", "_stop", "_nodes", "_seconds")
+    __slots__ = ("position", "_raw", "_best", "_pv", "_stop", "_nodes", "_seconds", "_bounds")
 
     def __init__(self, position: Position, raw: "kernel.KernelResult", stop: Optional[int] = None,
-                 nodes: Optional[int] = None, seconds: Optional[float] = None) -> None:
+                 nodes: Optional[int] = None, seconds: Optional[float] = None,
+                 bounds: Optional["kernel.KernelResult"] = None) -> None:
         self.position = position
         self._raw = raw          # the deepest search that completed (or the one that stopped)
         self._best: Optional[list[Move]] = None
@@ -92,6 +93,7 @@ class SearchResult:
         self._stop = raw.stop if stop is None else stop     # the whole search's; -1: deepening on
         self._nodes = raw.nodes if nodes is None else nodes
         self._seconds = raw.seconds if seconds is None else seconds
+        self._bounds = raw if bounds is None else bounds     # what an exact search proved
 
     @property
     def complete(self) -> bool:
@@ -117,11 +119,14 @@ class SearchResult:
 
     @property
     def lower(self) -> Optional[int]:
-        return _bound(self._raw.lower)
+        """The least the value can be (None: unbounded): `value` when exact; when the exact
+        try was stopped and depths took over, the bound it proved on the exact value; for a
+        `horizon` asked for, the horizon value."""
+        return _bound(self._bounds.lower)
 
     @property
     def upper(self) -> Optional[int]:
-        return _bound(self._raw.upper)
+        return _bound(self._bounds.upper)
 
     @property
     def best_moves(self) -> list[Move]:
@@ -324,28 +329,34 @@ class Analysis(list):
                 "nodes": self.nodes, "seconds": self.seconds, "moves": [mv.to_dict() for mv in self]}
 
 
-def _move_values(raw: "kernel.KernelResult") -> list[MoveValue]:
+def _move_values(raw: "kernel.KernelResult", bounds: Optional["kernel.KernelResult"] = None) -> list[MoveValue]:
+    """The rows of a kernel result, best first; with a horizon result, `bounds` (the stopped
+    exact try) gives each move's lower..upper."""
     horizon = getattr(raw, "horizon", None)
+    unknown = (-_VALUE_INF, _VALUE_INF)
+    proved = dict(zip(bounds.moves, bounds.move_bounds or [])) if bounds is not None and bounds is not raw else None
     rows = []
-    for packed, (lower, upper) in zip(raw.moves, raw.move_bounds or [(-_VALUE_INF, _VALUE_INF)] * len(raw.moves)):
+    for packed, (lower, upper) in zip(raw.moves, raw.move_bounds or [unknown] * len(raw.moves)):
+        low, high = (lower, upper) if proved is None else proved.get(packed, unknown)
         rows.append(MoveValue(Move.from_packed(packed), lower if lower == upper else None,
-                              _bound(lower), _bound(upper), horizon))
-    rows.sort(key=lambda mv: (_VALUE_INF if mv.lower is None else -mv.lower,
+                              _bound(low), _bound(high), horizon))
+    rows.sort(key=lambda mv: (_VALUE_INF if mv.value is None else -mv.value,
+                              _VALUE_INF if mv.lower is None else -mv.lower,
                               _VALUE_INF if mv.upper is None else -mv.upper))
     return rows
 
 
 def _analysis(result: SearchResult) -> Analysis:
-    return Analysis(_move_values(result._raw), result)
+    return Analysis(_move_values(result._raw, result._bounds), result)
 
 
 def _deepening(position: Position, want: int, nodes: int, seconds: float, tt_mb: Optional[float],
-               objective: str, last: int, spent: tuple = (0, 0.0)) -> Iterator[SearchResult]:
+               objective: str, last: int, tried: Optional["kernel.KernelResult"] = None) -> Iterator[SearchResult]:
     """Iterative deepening of one position on one family searcher (`kernel.deepen`): a
     SearchResult per completed depth, every one but the last stop -1 (a deeper search follows);
-    the last one's stop says what ended the deepening. `spent` (nodes, seconds) went before
-    (the exact try) and counts towards the budget; the first depth always completes."""
-    used, elapsed = spent
+    the last one's stop says what ended the deepening. The exact try `tried` (stopped) counts
+    towards the budget and gives the bounds; the first depth always completes."""
+    used, elapsed = (tried.nodes, tried.seconds) if tried is not None else (0, 0.0)
     start = time.monotonic() - elapsed
     signals = threading.current_thread() is threading.main_thread()
     result: Optional[SearchResult] = None
@@ -361,7 +372,8 @@ def _deepening(position: Position, want: int, nodes: int, seconds: float, tt_mb:
                     stop = raw.stop
                     break
                 finished = raw.horizon is None or raw.horizon == last
-                result = SearchResult(position, raw, 0 if finished else -1, used, time.monotonic() - start)
+                result = SearchResult(position, raw, 0 if finished else -1, used, time.monotonic() - start,
+                                      tried if raw.horizon is not None else None)
                 yield result
         except KeyboardInterrupt:
             raise kernel.SearchInterrupted from None
@@ -371,22 +383,23 @@ def _deepening(position: Position, want: int, nodes: int, seconds: float, tt_mb:
 
 
 def _searches(position: Position, want: int, max_nodes: Optional[int], time_limit: Optional[float],
-              tt_mb: Optional[float], objective: str, horizon: Optional[int],
-              exact_try: bool = True) -> Iterator[SearchResult]:
+              tt_mb: Optional[float], objective: str, horizon: Optional[int]) -> Iterator[SearchResult]:
     """`solve_iter` / `analyze_iter`: an exact try, then depth by depth (docs/search.md)."""
     nodes, seconds = kernel.check_limits(max_nodes, time_limit)
     last = kernel.check_horizon(horizon)
     _check(position)
     _check_objective(objective)
-    spent = (0, 0.0)
-    if not last and exact_try:
-        raw = _run([position], want, min(nodes or EXACT_TRY_NODES, EXACT_TRY_NODES),
-                   seconds / 2 if seconds else None, tt_mb, 1, objective)[0]
-        if raw.stop == 0:
-            yield SearchResult(position, raw)
+    if horizon == 0:        # the exact search alone
+        yield SearchResult(position, _run([position], want, max_nodes, time_limit, tt_mb, 1, objective)[0])
+        return
+    tried = None
+    if not last:
+        tried = _run([position], want, min(nodes or EXACT_TRY_NODES, EXACT_TRY_NODES),
+                     seconds / 2 if seconds else None, tt_mb, 1, objective)[0]
+        if tried.stop == 0:
+            yield SearchResult(position, tried)
             return
-        spent = (raw.nodes, raw.seconds)
-    yield from _deepening(position, want, nodes, seconds, tt_mb, objective, last, spent)
+    yield from _deepening(position, want, nodes, seconds, tt_mb, objective, last, tried)
 
 
 def _final(searches: Iterator[SearchResult]) -> SearchResult:
@@ -400,14 +413,14 @@ def _final(searches: Iterator[SearchResult]) -> SearchResult:
 def _limited(positions: Sequence[Position], want: int, max_nodes: Optional[int],
              time_limit: Optional[float], tt_mb: Optional[float], threads: Optional[int],
              objective: str, horizon: Optional[int]) -> list[SearchResult]:
-    """The searches of solve(_many) / analyze(_many). Without a limit, one exact (or `horizon`)
-    search each, as the kernel gives it. With one, an exact try of every position in one batch
+    """The searches of solve(_many) / analyze(_many). Without a limit, or with `horizon` 0, one
+    exact (or `horizon`) search each, as the kernel gives it. With one, an exact try of every position in one batch
     (at most EXACT_TRY_NODES nodes and half the time each); a position it does not finish is
     deepened (4, 8, ... plies, up to `horizon`), one after another in this thread, within
     what is left of its budget, and gets its deepest complete depth."""
-    if max_nodes is None and time_limit is None:
+    if (max_nodes is None and time_limit is None) or horizon == 0:
         return [SearchResult(p, raw) for p, raw in
-                zip(positions, _run(positions, want, None, None, tt_mb, threads, objective, horizon))]
+                zip(positions, _run(positions, want, max_nodes, time_limit, tt_mb, threads, objective, horizon))]
     nodes, seconds = kernel.check_limits(max_nodes, time_limit)
     last = kernel.check_horizon(horizon)
     if last:
@@ -415,7 +428,7 @@ def _limited(positions: Sequence[Position], want: int, max_nodes: Optional[int],
     raws = _run(positions, want, min(nodes or EXACT_TRY_NODES, EXACT_TRY_NODES),
                 seconds / 2 if seconds else None, tt_mb, threads, objective)
     return [SearchResult(p, raw) if raw.stop == 0 else
-            _final(_deepening(p, want, nodes, seconds, tt_mb, objective, 0, (raw.nodes, raw.seconds)))
+            _final(_deepening(p, want, nodes, seconds, tt_mb, objective, 0, raw))
             for p, raw in zip(positions, raws)]
 
 
