@@ -206,3 +206,40 @@ def test_cli_bounds_a_position_too_big_to_solve(capsys, monkeypatch):
     assert "0.2 s" in err and "values: estimates of a search" in out
     code, out, err = run_cli(capsys, "solve", random_position(7, 1, Rules()).to_string())
     assert code == 0 and err == "" and "principal variation:" in out       # small: exact, silent
+
+
+def test_ctrl_c_stops_the_deepening_and_frees_the_searcher():
+    import os
+    import signal
+    import threading
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    depths = []
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            for depth in analyze_iter(BIG):       # no limit: days, unless interrupted
+                depths.append(depth.horizon)
+    finally:
+        timer.cancel()
+    assert kernel.pool_stats()["busy"] == 0
+
+
+def test_ctrl_c_stops_the_command_line_search():
+    import os
+    import signal
+    import subprocess
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.Popen([sys.executable, "-m", "scopa_solver", "analyze", BIG.to_string()], cwd=root,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, PYTHONPATH=str(root)))
+    try:
+        assert "too big to solve exactly" in proc.stderr.readline()    # then it searches for 10 s
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(60) == 130           # a loose bound: the point is that it does not hang
+        assert proc.stderr.read() == "scopa-solver: interrupted\n"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.stdout.close()
+        proc.stderr.close()

@@ -125,7 +125,7 @@ def _limits(args) -> dict:
 
 # Without a limit, a position whose exact search is estimated longer than this is searched
 # depth by depth for DEFAULT_TIME_LIMIT seconds instead (docs/cli.md#depth-by-depth).
-REASONABLE_SECONDS = 60.0
+REASONABLE_SECONDS = 10.0
 DEFAULT_TIME_LIMIT = 10.0
 
 
@@ -151,7 +151,7 @@ def _searched(args, pos: Position, iterate) -> Any:
         from ..search.solver import EXACT_TRY_NODES
         quick = list(iterate(pos, **dict(limits, max_nodes=EXACT_TRY_NODES)))
         if quick[-1].exact:
-            return _shown(quick, lines)
+            return _shown(quick, lines, args.objective)
         from ..kernel import clear_tables
         clear_tables()      # the node counts of the estimate are those of cold tables
         nodes = _estimate(pos, list(iterate(pos, **dict(limits, horizon=8))))
@@ -164,7 +164,7 @@ def _searched(args, pos: Position, iterate) -> Any:
                   f"plies left): searching depth by depth for {DEFAULT_TIME_LIMIT:g} s (--time-limit S or "
                   "--max-nodes N to choose, --horizon H for one depth)", file=sys.stderr, flush=True)
             limits["time_limit"] = DEFAULT_TIME_LIMIT
-    return _shown(iterate(pos, **limits), lines)
+    return _shown(iterate(pos, **limits), lines, args.objective)
 
 
 def _duration(seconds: float) -> str:
@@ -174,7 +174,7 @@ def _duration(seconds: float) -> str:
     return f"{seconds:.0f} s"
 
 
-def _shown(results, lines: bool) -> Any:
+def _shown(results, lines: bool, objective: str) -> Any:
     """The last of `results`; with `lines`, a line per result as it lands (a UCI engine's
     "info depth" lines): depth, value, best move, pv, nodes, time."""
     last = None
@@ -182,7 +182,7 @@ def _shown(results, lines: bool) -> Any:
         if lines:
             depth = "exact" if last.exact else f"{last.horizon}"
             best = ",".join(map(str, last.best_moves)) or "-"
-            print(f"depth {depth:>5}  value {last.value:+d}  best {best}  pv {' '.join(map(str, last.pv))}  "
+            print(f"depth {depth:>5}  value {_signed(last.value, objective)}  best {best}  pv {' '.join(map(str, last.pv))}  "
                   f"nodes {last.nodes:,}  time {last.seconds:.2f} s", flush=True)
     return last
 

@@ -151,7 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--time-limit", type=time_limit_arg, default=None,
                        help="seconds (a position it cannot solve exactly: the deepest depth reached)")
         p.add_argument("--horizon", type=horizon_arg, default=None, metavar="H",
-                       help="search H plies deep and score there by the static evaluation (0: exact)")
+                       help="search H plies deep and score there by the static evaluation (0: the exact search alone)")
         p.add_argument("--tt-mb", type=tt_mb_arg, default=None, help="transposition table size (MiB)")
         _objective(p)
 
