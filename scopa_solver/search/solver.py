@@ -392,7 +392,9 @@ def _deepening(position: Position, want: int, nodes: int, seconds: float, tt_mb:
 
 def _searches(position: Position, want: int, max_nodes: Optional[int], time_limit: Optional[float],
               tt_mb: Optional[float], objective: str, horizon: Optional[int]) -> Iterator[SearchResult]:
-    """`solve_iter` / `analyze_iter`: an exact try, then depth by depth (docs/search.md)."""
+    """`solve_iter` / `analyze_iter`: an exact try, then depth by depth (docs/search.md); with a
+    `horizon` asked for, depth by depth up to it (no exact try); with `horizon` 0 the exact
+    search alone."""
     nodes, seconds = kernel.check_limits(max_nodes, time_limit)
     last = kernel.check_horizon(horizon)
     _check(position)
@@ -402,12 +404,19 @@ def _searches(position: Position, want: int, max_nodes: Optional[int], time_limi
         return
     tried = None
     if not last:
-        tried = _run([position], want, min(nodes or EXACT_TRY_NODES, EXACT_TRY_NODES),
-                     seconds / 2 if seconds else None, tt_mb, 1, objective)[0]
+        tried = _exact_try([position], want, nodes, seconds, tt_mb, 1, objective)[0]
         if tried.stop == 0:
             yield SearchResult(position, tried)
             return
     yield from _deepening(position, want, nodes, seconds, tt_mb, objective, last, tried)
+
+
+def _exact_try(positions: Sequence[Position], want: int, nodes: int, seconds: float, tt_mb: Optional[float],
+               threads: Optional[int], objective: str) -> list:
+    """The exact search of every position within EXACT_TRY_NODES nodes (or `nodes`, if fewer)
+    and half of `seconds`: the kernel's results, in one batch."""
+    return _run(positions, want, min(nodes or EXACT_TRY_NODES, EXACT_TRY_NODES), seconds / 2 if seconds else None,
+                tt_mb, threads, objective)
 
 
 def _final(searches: Iterator[SearchResult]) -> SearchResult:
@@ -422,10 +431,10 @@ def _limited(positions: Sequence[Position], want: int, max_nodes: Optional[int],
              time_limit: Optional[float], tt_mb: Optional[float], threads: Optional[int],
              objective: str, horizon: Optional[int]) -> list[SearchResult]:
     """The searches of solve(_many) / analyze(_many). Without a limit, or with `horizon` 0, one
-    exact (or `horizon`) search each, as the kernel gives it. With one, an exact try of every position in one batch
-    (at most EXACT_TRY_NODES nodes and half the time each); a position it does not finish is
-    deepened (4, 8, ... plies, up to `horizon`), one after another in this thread, within
-    what is left of its budget, and gets its deepest complete depth."""
+    exact (or `horizon`) search each, as the kernel gives it. With one, the exact tries of all
+    positions in one batch (`threads` workers); a position they do not finish is deepened (4,
+    8, ... plies), one after another in this thread, within what is left of its budget, and
+    gets its deepest complete depth. With a limit and a `horizon`, each is deepened up to it."""
     if (max_nodes is None and time_limit is None) or horizon == 0:
         return [SearchResult(p, raw) for p, raw in
                 zip(positions, _run(positions, want, max_nodes, time_limit, tt_mb, threads, objective, horizon))]
@@ -433,8 +442,7 @@ def _limited(positions: Sequence[Position], want: int, max_nodes: Optional[int],
     last = kernel.check_horizon(horizon)
     if last:
         return [_final(_searches(p, want, max_nodes, time_limit, tt_mb, objective, horizon)) for p in positions]
-    raws = _run(positions, want, min(nodes or EXACT_TRY_NODES, EXACT_TRY_NODES),
-                seconds / 2 if seconds else None, tt_mb, threads, objective)
+    raws = _exact_try(positions, want, nodes, seconds, tt_mb, threads, objective)
     return [SearchResult(p, raw) if raw.stop == 0 else
             _final(_deepening(p, want, nodes, seconds, tt_mb, objective, 0, raw))
             for p, raw in zip(positions, raws)]
