@@ -243,3 +243,10 @@ def test_ctrl_c_stops_the_command_line_search():
             proc.kill()
         proc.stdout.close()
         proc.stderr.close()
+
+
+def test_cli_horizon_zero_is_the_exact_search_alone(capsys):
+    code, out, err = run_cli(capsys, "solve", BIG.to_string(), "--horizon", "0", "--max-nodes", "1000")
+    assert code == 0 and "before the exact value: no bound proved" in out and "None" not in out
+    code, out, err = run_cli(capsys, "analyze", BIG.to_string(), "--horizon", "0", "--max-nodes", "1000")
+    assert code == 0 and "?..?" in out and "the exact search stopped at the nodes limit" in out

@@ -187,10 +187,21 @@ def _shown(results, lines: bool, objective: str) -> Any:
     return last
 
 
+def _between(lower: Optional[int], upper: Optional[int]) -> str:
+    if lower is None and upper is None:
+        return "no bound proved"
+    if lower is None or upper is None:
+        return f"at most {upper}" if lower is None else f"at least {lower}"
+    return f"between {lower} and {upper}"
+
+
 def _depth_note(result) -> str:
     """What a result's values are when they are not exact (empty when they are)."""
     if result.exact:
         return ""
+    if result.horizon is None:      # --horizon 0: the exact search alone, stopped
+        return (f"the exact search stopped at the {result.stopped} limit: bounds only (without --horizon 0 "
+                "the deepest depth-limited values)")
     why = f"the {result.stopped} limit stopped the deeper search" if result.stopped else "the horizon asked for"
     return f"estimates of a search {result.horizon} plies deep ({why}; docs/search.md#depth-limited-search)"
 
@@ -222,7 +233,8 @@ def solve_command(args) -> int:
     print(show_position(pos))
     print()
     if result.value is None:     # the round is over... or nothing completed (not from solve_iter)
-        print(f"search stopped ({result.stopped}): value between {result.lower} and {result.upper}")
+        print(f"search stopped ({result.stopped}) before the exact value: {_between(result.lower, result.upper)} "
+              "(without --horizon 0 the deepest depth-limited value instead)")
     elif not result.exact:
         print(f"{_value_name(pos, args.objective)}: {_signed(result.value, args.objective)} at depth "
               f"{result.horizon}: {_depth_note(result)}")
@@ -258,7 +270,8 @@ def analyze_command(args) -> int:
     best = rows[0].value
     print(f"\n{'move':<20}{'value':>6}{'lost':>6}")
     for r in rows:
-        value = _signed(r.value, args.objective) if r.value is not None else f"{r.lower}..{r.upper}"
+        value = _signed(r.value, args.objective) if r.value is not None else \
+            f"{'?' if r.lower is None else r.lower}..{'?' if r.upper is None else r.upper}"
         lost = "" if r.value is None or best is None else (f"{best - r.value}" if best != r.value else "-")
         print(f"{str(r.move):<20}{value:>6}{lost:>6}")
     if best is not None:
