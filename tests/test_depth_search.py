@@ -250,3 +250,20 @@ def test_cli_horizon_zero_is_the_exact_search_alone(capsys):
     assert code == 0 and "before the exact value: no bound proved" in out and "None" not in out
     code, out, err = run_cli(capsys, "analyze", BIG.to_string(), "--horizon", "0", "--max-nodes", "1000")
     assert code == 0 and "?..?" in out and "the exact search stopped at the nodes limit" in out
+
+
+def test_near_the_end_the_exact_search_is_tried_before_deeper_horizons(monkeypatch):
+    """Horizon searches close to the round's end cost more than the exact one (which the points
+    still possible cut, and which finds the exact try's table entries): `kernel.deepen(near=8)`
+    tries the exact search first, on twice the last depth's nodes."""
+    pos = Position.new_round(seed=7, rules=GAMES["6 players"])       # 36 plies; exact try fails
+    kernel.clear_tables()
+    jumped = list(analyze_iter(pos))
+    deepen = kernel.deepen
+    monkeypatch.setattr(kernel, "deepen", lambda *args, **kw: deepen(*args, **dict(kw, near=0)))
+    kernel.clear_tables()
+    plain = list(analyze_iter(pos))
+    assert jumped[-1].exact and plain[-1].exact
+    assert [(r.move, r.value) for r in jumped[-1]] == [(r.move, r.value) for r in plain[-1]]
+    assert max(a.horizon for a in jumped[:-1]) <= 36 - 8 < max(a.horizon for a in plain[:-1])
+    assert jumped[-1].nodes < plain[-1].nodes

@@ -364,7 +364,8 @@ def _deepening(position: Position, want: int, nodes: int, seconds: float, tt_mb:
     SearchResult per completed depth, every one but the last stop -1 (a deeper search follows);
     the last one's stop says what ended the deepening. The exact try `tried` (stopped) counts
     towards the budget and gives the bounds; the first depth always completes."""
-    used, elapsed = (tried.nodes, tried.seconds) if tried is not None else (0, 0.0)
+    spent, elapsed = (tried.nodes, tried.seconds) if tried is not None else (0, 0.0)
+    used = spent
     start = time.monotonic() - elapsed
     signals = threading.current_thread() is threading.main_thread()
     result: Optional[SearchResult] = None
@@ -372,10 +373,10 @@ def _deepening(position: Position, want: int, nodes: int, seconds: float, tt_mb:
     with kernel.borrow_searcher(tt_mb, family=True) as searcher:
         steps = kernel.deepen(searcher, position.family_state(), want, max(1, nodes - used) if nodes else 0,
                               max(1e-6, seconds - elapsed) if seconds else 0.0, None, signals, objective,
-                              settle=True, last=last)
+                              settle=True, last=last, near=2 * kernel.DEEPEN_STEP)
         try:
-            for raw in steps:
-                used += raw.nodes
+            for raw, done in steps:
+                used = spent + done
                 if raw.stop:                # the budget cut this one: the last depth stands
                     stop = raw.stop
                     break
