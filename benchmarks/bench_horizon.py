@@ -39,6 +39,8 @@ ROWS = {
     "scopa4-2deals": (Rules(players=4), 24),
     "paranoid3-2deals": (Rules(players=3), 18),
     "paranoid3-3deals": (Rules(players=3), 27),
+    "paranoid6-round": (Rules(players=6), 30),
+    "fifteen-round": (Rules(capture="fifteen"), 30),
 }
 HORIZONS = (2, 4, 6, 8, 12)
 

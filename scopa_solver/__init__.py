@@ -29,7 +29,8 @@ from .core.rules import Rules
 from .core.score import PlayerScore, RoundScore
 from .errors import (CardError, DuplicateCardError, IllegalMoveError, LimitError, NotationError,
                      PositionError, RecordError, RulesError, ScopaError, ViewError)
-from .search.solver import MoveValue, SearchResult, analyze, analyze_many, solve, solve_many, solve_values
+from .search.solver import (Analysis, MoveValue, SearchResult, analyze, analyze_iter, analyze_many, solve, solve_iter,
+                            solve_many, solve_values)
 
 # name -> module that defines it, imported on first use (PEP 562)
 _LAZY = {
@@ -67,6 +68,7 @@ __all__ = [
     "Card", "DECK", "Rules", "Move", "Position", "RoundScore", "PlayerScore",
     "play_round", "play_match", "RoundResult", "MatchResult",
     "solve", "analyze", "solve_many", "analyze_many", "solve_values", "SearchResult", "MoveValue",
+    "solve_iter", "analyze_iter", "Analysis",
     "ScopaError", "CardError", "DuplicateCardError", "IllegalMoveError", "NotationError",
     "PositionError", "RulesError", "LimitError",
     "View", "ViewError", "suggest", "Suggestion", "MoveStats", "equilibrium", "Equilibrium", "EquilibriumEndgame",

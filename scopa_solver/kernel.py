@@ -38,7 +38,7 @@ __all__ = ["KernelState", "PlayEvents", "legal_moves", "play", "score_piles", "r
            "run_batch", "SearchInterrupted", "FamilyState", "family_legal_moves", "family_play", "family_score",
            "FamilySearcher", "FamilyResult", "OBJECTIVES", "FAMILY_RULE_ALL", "family_evaluate",
            "family_eval_learned", "LEARNED_FEATURE_NAMES",
-           "check_horizon", "DEEPEN_STEP", "family_side_bounds"]
+           "check_horizon", "DEEPEN_STEP", "deepen", "family_side_bounds"]
 
 Searcher = _kernel.Searcher
 KernelResult = _kernel.KernelResult
@@ -407,31 +407,74 @@ def _sigint_held() -> Iterator[None]:
         block(signal.SIG_SETMASK, old)
 
 
-def _deepen(searcher: Any, state: FamilyState, want: int, nodes: int, seconds: float,
-            deadline: Optional[float], signals: bool, objective: str, first: int) -> Any:
-    """Iterative deepening of one state to exact within its budget (run_batch's `deepen`)."""
+def deepen(searcher: Any, state: FamilyState, want: int, nodes: int = 0, seconds: float = 0.0,
+           deadline: Optional[float] = None, signals: bool = False, objective: str = "value",
+           first: int = 0, settle: bool = False, last: int = 0, near: int = 0) -> Iterator[Any]:
+    """Iterative deepening of one state towards exact on one searcher: yields every complete
+    search, at horizons `first` (default `DEEPEN_STEP`), then `DEEPEN_STEP` plies deeper each
+    time up to `last` plies (0: on to exact, `horizon` None, if the budget reaches the round's
+    end). The budget, `nodes` and `seconds` (0: none) for all the searches together and the
+    `deadline`, is checked before each search and cuts the running one, which is then yielded
+    last (stopped: its nodes count, its values do not); with `settle` the first search has no
+    budget (only Ctrl-C stops it: a few plies take milliseconds), so one always completes.
+    `near` plies: once the next horizon would stop that close to the round's end, the exact
+    search is tried first, on twice the nodes of the depth just done (the horizon searches near
+    the end cost more than the exact one, which the points still possible cut); it is yielded
+    if it completes (or the budget cut it), else deepening goes on (its nodes count).
+    The searcher's table keys carry the horizon, so a depth's values never meet another's.
+    Yields (result, nodes of every search so far)."""
     start = time.monotonic()
     end = start + seconds if seconds else math.inf
     if deadline is not None:
         end = min(end, deadline)
     depth = first or DEEPEN_STEP
+    if last:
+        depth = min(depth, last)
     used = 0
-    best = None
+    done = retry = False
+    plies = sum(bin(m).count("1") for m in state.hands) + sum(bin(m).count("1") for deal in state.deals
+                                                              for m in deal)
     while True:
         left = end - time.monotonic()
-        if best is not None and (left <= 0 or (nodes and used >= nodes)):
-            return best
-        raw = searcher.search_many([state], want, nodes - used if nodes else 0,
-                                   max(left, 1e-6) if end < math.inf else 0.0, signals, objective, depth)[0]
+        if done and (left <= 0 or (nodes and used >= nodes)):
+            return
+        if retry:
+            retry = False
+            cap = 2 * raw.nodes if not nodes else min(2 * raw.nodes, nodes - used)
+            exact = searcher.search_many([state], want, max(1, cap), 0.0 if end == math.inf else max(left, 1e-6),
+                                         signals, objective, 0)[0]
+            used += exact.nodes
+            if exact.stop == 3:
+                raise KeyboardInterrupt
+            if not exact.stop or (nodes and used >= nodes) or end <= time.monotonic():
+                yield exact, used       # exact, or cut by the budget: the last search
+                return
+            continue                    # cut by its own cap: the next horizon
+        free = settle and not done
+        raw = searcher.search_many([state], want, 0 if free or not nodes else nodes - used,
+                                   0.0 if free or end == math.inf else max(left, 1e-6), signals, objective,
+                                   depth)[0]
         used += raw.nodes
         if raw.stop == 3:
             raise KeyboardInterrupt
-        if raw.stop:
-            return best if best is not None else raw
-        if raw.horizon is None:
-            return raw
-        best = raw
+        yield raw, used
+        if raw.stop or raw.horizon is None or depth == last:
+            return
+        done = True
         depth += DEEPEN_STEP
+        if last:
+            depth = min(depth, last)
+        retry = bool(near) and plies - depth <= near and (not last or last >= plies)
+
+
+def _deepen(searcher: Any, state: FamilyState, want: int, nodes: int, seconds: float,
+            deadline: Optional[float], signals: bool, objective: str, first: int) -> Any:
+    """run_batch's `deepen`: the deepest complete search of `deepen` (the first, stopped, if none)."""
+    best = None
+    for raw, _ in deepen(searcher, state, want, nodes, seconds, deadline, signals, objective, first):
+        if best is None or not raw.stop:
+            best = raw
+    return best
 
 
 # -- the one batch scheduler ----------------------------------------------------------------------

@@ -364,7 +364,7 @@ def test_help_exits_0(capsys):
 def test_ctrl_c_stops_cleanly(capsys, monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
-    monkeypatch.setattr(commands, "analyze", interrupted)
+    monkeypatch.setattr(commands, "analyze_iter", interrupted)
     code, out, err = run(capsys, "analyze", LAST)
     assert code == 130 and err == "scopa-solver: interrupted\n"
 

@@ -406,7 +406,8 @@ def test_objective_is_checked():
 def test_maxn_limits_stop_the_search():
     pos = Position.new_round(seed=4, rules=Rules(players=3))
     result = solve(pos, objective="maxn", max_nodes=500)
-    assert not result.complete and result.value is None and result.points is None
+    assert not result.complete and result.stopped == "nodes"
+    assert not result.exact and result.horizon is not None and result.value is not None
 
 
 def test_trees_of_two_sided_family_games_agree_with_analyze():

@@ -269,14 +269,17 @@ def test_threads_are_clamped_and_the_pool_stays_small(threads):
     assert len(results) == 24
     assert kernel.check_threads(threads) == min(threads, cores)
     stats = kernel.pool_stats()
-    assert stats["busy"] == 0 and stats["kept"] <= max(2, cores)
+    assert stats["busy"] == 0 and stats["kept"] <= 2 * max(2, cores)     # per kind of searcher
     assert stats["kept_mb"] <= stats["kept"] * kernel.DEFAULT_TT_MB
 
 
 def test_node_limits_are_exact():
     for seed in range(6):
-        result = solve(Position.new_round(seed=seed), max_nodes=3)
+        result = solve(Position.new_round(seed=seed), max_nodes=3, horizon=0)     # the exact search alone
         assert result.nodes <= 3 and not result.complete and result.stopped == "nodes"
+        # with the depths after it, only the first (4 plies, always completed) goes beyond
+        deepened = solve(Position.new_round(seed=seed), max_nodes=3)
+        assert deepened.nodes <= 3 + solve(Position.new_round(seed=seed), horizon=4).nodes
 
 
 @pytest.mark.parametrize("limits", [dict(max_nodes=2 ** 64), dict(max_nodes=10 ** 400), dict(time_limit=10 ** 400),

@@ -424,7 +424,10 @@ def test_node_limit_stops_a_whole_round(variant: str) -> None:
     limited = solve(pos, max_nodes=50)
     assert limited.complete is False
     assert limited.stopped == "nodes"
-    assert limited.value is None and limited.outcome is None
+    # the exact search stopped: the deepest depth-limited search stands (and the bounds the
+    # exact try proved)
+    assert not limited.exact and limited.horizon is not None and limited.value is not None
+    assert limited.outcome is None and limited.best_moves and limited.pv
     assert limited.nodes >= 50
     full = solve(pos)
     assert full.complete and full.stopped is None and full.value is not None
@@ -443,7 +446,7 @@ def test_time_limit_stops_a_first_deal_position(variant: str) -> None:
     limited = solve(pos, time_limit=1e-4)
     assert limited.complete is False
     assert limited.stopped == "time"
-    assert limited.value is None
+    assert not limited.exact and limited.horizon is not None and limited.value is not None
     full = solve(pos)
     assert full.complete and full.stopped is None
     assert _brackets(limited, full.value)
@@ -465,7 +468,7 @@ def test_node_limit_bounds_bracket_the_reference_value(variant: str) -> None:
                 assert r.value == true_value, pos.to_string()
                 continue
             stopped += 1
-            assert r.stopped == "nodes" and r.value is None and r.nodes >= max_nodes
+            assert r.stopped == "nodes" and not r.exact and r.horizon is not None and r.nodes >= max_nodes
             assert _brackets(r, true_value), (pos.to_string(), max_nodes, r.lower, r.upper, true_value)
             bounded += r.lower is not None or r.upper is not None
         clear_tables()
@@ -478,15 +481,16 @@ def test_node_limit_bounds_bracket_the_reference_value(variant: str) -> None:
 
 
 def test_analyze_with_a_node_limit_lists_every_move() -> None:
-    """A stopped analyze still lists every legal move, each exact or None with bounds around the
-    true value (MoveValue: value None if a limit stopped the search)."""
+    """A stopped analyze still lists every legal move, each with its depth-limited value and
+    bounds (from the stopped exact try) around the true value."""
     pos = whole_rounds(Rules(), 54, 1)[0]
     clear_tables()
     rows = analyze(pos, max_nodes=50)
     exact = {r.move: r.value for r in analyze(pos)}
     assert sorted(map(str, (r.move for r in rows))) == sorted(map(str, pos.legal_moves()))
+    assert not rows.exact and rows.horizon is not None and rows.stopped == "nodes"
     for r in rows:
-        assert r.value is None or r.value == exact[r.move]
+        assert r.value is not None and not r.exact and r.horizon == rows.horizon
         assert _brackets(r, exact[r.move])
 
 
@@ -518,7 +522,7 @@ STOPPED_WRONG_PV = "5c4sRs/Ad7d2c 4d7b 3dFd3cRc2s3s5sFb/2d5d6dCdRdAc4c6c7cFcAs7s
 @pytest.mark.parametrize("text", [STOPPED_WRONG_BEST, STOPPED_WRONG_PV], ids=["wrong_best", "wrong_pv"])
 def test_stopped_search_reproducers(text: str) -> None:
     pos = Position.from_string(text)
-    r = solve(pos, tt_mb=0, max_nodes=1024)
+    r = solve(pos, tt_mb=0, max_nodes=1024, horizon=0)     # the exact search alone
     assert _brackets(r, ref_value(pos))
     assert not _check_stopped_moves(pos, r), (text, _check_stopped_moves(pos, r))
 
@@ -534,14 +538,14 @@ def test_stopped_searches_report_only_optimal_moves(variant: str) -> None:
         true_value = solve(pos).value
         move_values = {r.move: r.value for r in analyze(pos)}
         for max_nodes in (1024, 2048, 3072):
-            r = solve(pos, tt_mb=0, max_nodes=max_nodes)
+            r = solve(pos, tt_mb=0, max_nodes=max_nodes, horizon=0)     # the exact search alone
             if r.complete:
                 break
             stopped += 1
             if not _brackets(r, true_value):
                 problems.append((pos.to_string(), max_nodes, "bounds", r.lower, r.upper, true_value))
             problems += [(pos.to_string(), max_nodes, *p) for p in _check_stopped_moves(pos, r)]
-            for row in analyze(pos, tt_mb=0, max_nodes=max_nodes):
+            for row in analyze(pos, tt_mb=0, max_nodes=max_nodes, horizon=0):
                 exact = move_values[row.move]
                 if not _brackets(row, exact) or row.value not in (None, exact):
                     problems.append((pos.to_string(), max_nodes, "analyze", str(row.move), row, exact))

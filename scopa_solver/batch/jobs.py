@@ -25,7 +25,7 @@ from typing import Any, Callable, NamedTuple, Optional, Sequence, Union
 from ..core.position import Position
 from ..core.rules import Rules
 from ..errors import ScopaError, excerpt
-from ..search.solver import analyze_many, solve_many
+from ..search.solver import Analysis, analyze_many, solve_many
 
 __all__ = ["JOBS", "Item", "JobOptions", "BatchItemError", "item_seed", "run_chunk", "solve_item",
            "analyze_item", "suggest_item", "review_item", "label_item"]
@@ -187,11 +187,10 @@ def _solve_chunk(items: Sequence[Item], options: JobOptions, seeds: Sequence[int
     return out
 
 
-def _analysis(pos: Position, rows: list) -> dict:
-    values = [r.value for r in rows]
-    complete = all(v is not None for v in values)
-    return {"position": pos.to_string(), "to_move": pos.to_move, "complete": complete,
-            "value": values[0] if rows and complete else None, "moves": [r.to_dict() for r in rows]}
+def _analysis(pos: Position, rows: "Analysis") -> dict:
+    """An analyze row: exact, or (a limit stopped the exact search) the deepest depth's values."""
+    return {"position": pos.to_string(), "to_move": pos.to_move, "complete": rows.exact,
+            "value": rows.value, "horizon": rows.horizon, "moves": [r.to_dict() for r in rows]}
 
 
 def analyze_item(item: Item, options: JobOptions, seed: int) -> dict:
@@ -245,7 +244,8 @@ def label_item(item: Item, options: JobOptions, seed: int) -> dict:
         raise BatchItemError("label takes two-player positions (the feature encoding is for two players)")
     if pos.is_round_over():
         raise BatchItemError("the round is over: nothing to label")
-    rows = analyze(pos, max_nodes=options.max_nodes, time_limit=options.time_limit, tt_mb=options.tt_mb)
+    rows = analyze(pos, max_nodes=options.max_nodes, time_limit=options.time_limit, tt_mb=options.tt_mb,
+                   horizon=0)      # exact values only: a label is never an estimate
     if any(r.value is None for r in rows):
         raise BatchItemError(f"the exact search stopped at a limit ({options.max_nodes} nodes, "
                              f"{options.time_limit} s): not labelled")

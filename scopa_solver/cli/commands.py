@@ -13,7 +13,7 @@ from ..core.position import Position
 from ..core.rules import Rules
 from ..play.display import show_position, show_score
 from ..play.game import random_position
-from ..search.solver import analyze, solve
+from ..search.solver import analyze_iter, solve_iter
 from .batch import batch_command
 from .output import check_writable, print_json, save_game, save_record, stream_ok, write_atomic
 from .parser import UsageError
@@ -119,7 +119,91 @@ def show(args) -> int:
 
 
 def _limits(args) -> dict:
-    return dict(max_nodes=args.max_nodes, time_limit=args.time_limit, tt_mb=args.tt_mb, objective=args.objective)
+    return dict(max_nodes=args.max_nodes, time_limit=args.time_limit, tt_mb=args.tt_mb, objective=args.objective,
+                horizon=args.horizon)
+
+
+# Without a limit, a position whose exact search is estimated longer than this is searched
+# depth by depth for DEFAULT_TIME_LIMIT seconds instead (docs/cli.md#depth-by-depth).
+REASONABLE_SECONDS = 10.0
+DEFAULT_TIME_LIMIT = 10.0
+
+
+def _estimate(pos: Position, depths: list) -> Optional[float]:
+    """The exact search's nodes, roughly, from `depths` (horizons 4 and 8 on cold tables): they
+    grow by r = nodes(8) / nodes(4), and the exact search needed about nodes(8) *
+    r ** ((plies left - 8) / 8) on the positions measured (docs/cli.md: an order of magnitude)."""
+    if len(depths) < 2 or depths[1].horizon is None:
+        return None
+    n4, n8 = depths[0].nodes, depths[1].nodes - depths[0].nodes
+    plies = sum(pos.hand_sizes()) + len(pos.stock)
+    return n8 * max(1.0, n8 / max(1, n4)) ** (max(0, plies - depths[1].horizon) / 8)
+
+
+def _searched(args, pos: Position, iterate) -> Any:
+    """The last result of `iterate` (solve_iter or analyze_iter) under the command's limits,
+    with a line per completed depth on a terminal. Without any limit, a position the exact
+    search will not finish soon is announced (with the estimate, on stderr) and searched for
+    DEFAULT_TIME_LIMIT seconds."""
+    limits = _limits(args)
+    lines = not args.json and sys.stdout.isatty()
+    if args.max_nodes is None and args.time_limit is None and args.horizon is None:
+        from ..search.solver import EXACT_TRY_NODES
+        quick = list(iterate(pos, **dict(limits, max_nodes=EXACT_TRY_NODES)))
+        if quick[-1].exact:
+            return _shown(quick, lines, args.objective)
+        from ..kernel import clear_tables
+        clear_tables()      # the node counts of the estimate are those of cold tables
+        nodes = _estimate(pos, list(iterate(pos, **dict(limits, horizon=8))))
+        seconds = None if nodes is None else nodes * quick[-1].seconds / max(1, quick[-1].nodes)
+        if seconds is None or seconds > REASONABLE_SECONDS:
+            about = "" if seconds is None else (f" about {nodes:.0e} nodes, {_duration(seconds)}, by "
+                                                "extrapolation from depths 4 and 8;")
+            print(f"scopa-solver: this position is too big to solve exactly at once (the exact search "
+                  f"needs more than {EXACT_TRY_NODES:,} nodes:{about} {sum(pos.hand_sizes()) + len(pos.stock)} "
+                  f"plies left): searching depth by depth for {DEFAULT_TIME_LIMIT:g} s (--time-limit S or "
+                  "--max-nodes N to choose, --horizon H for one depth)", file=sys.stderr, flush=True)
+            limits["time_limit"] = DEFAULT_TIME_LIMIT
+    return _shown(iterate(pos, **limits), lines, args.objective)
+
+
+def _duration(seconds: float) -> str:
+    for unit, size in (("years", 31557600), ("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds >= size:
+            return f"{seconds / size:.0f} {unit}"
+    return f"{seconds:.0f} s"
+
+
+def _shown(results, lines: bool, objective: str) -> Any:
+    """The last of `results`; with `lines`, a line per result as it lands (a UCI engine's
+    "info depth" lines): depth, value, best move, pv, nodes, time."""
+    last = None
+    for last in results:
+        if lines:
+            depth = "exact" if last.exact else f"{last.horizon}"
+            best = ",".join(map(str, last.best_moves)) or "-"
+            print(f"depth {depth:>5}  value {_signed(last.value, objective)}  best {best}  pv {' '.join(map(str, last.pv))}  "
+                  f"nodes {last.nodes:,}  time {last.seconds:.2f} s", flush=True)
+    return last
+
+
+def _between(lower: Optional[int], upper: Optional[int]) -> str:
+    if lower is None and upper is None:
+        return "no bound proved"
+    if lower is None or upper is None:
+        return f"at most {upper}" if lower is None else f"at least {lower}"
+    return f"between {lower} and {upper}"
+
+
+def _depth_note(result) -> str:
+    """What a result's values are when they are not exact (empty when they are)."""
+    if result.exact:
+        return ""
+    if result.horizon is None:      # --horizon 0: the exact search alone, stopped
+        return (f"the exact search stopped at the {result.stopped} limit: bounds only (without --horizon 0 "
+                "the deepest depth-limited values)")
+    why = f"the {result.stopped} limit stopped the deeper search" if result.stopped else "the horizon asked for"
+    return f"estimates of a search {result.horizon} plies deep ({why}; docs/search.md#depth-limited-search)"
 
 
 def _signed(value: int, objective: str) -> str:
@@ -142,14 +226,20 @@ def _value_name(pos: Position, objective: str) -> str:
 
 def solve_command(args) -> int:
     pos = _position(args)
-    result = solve(pos, **_limits(args))
+    result = _searched(args, pos, solve_iter)
     if args.json:
         print_json(result.to_dict())
         return 0
     print(show_position(pos))
     print()
-    if not result.complete:
-        print(f"search stopped ({result.stopped}): value between {result.lower} and {result.upper}")
+    if result.value is None:     # the round is over... or nothing completed (not from solve_iter)
+        print(f"search stopped ({result.stopped}) before the exact value: {_between(result.lower, result.upper)} "
+              "(without --horizon 0 the deepest depth-limited value instead)")
+    elif not result.exact:
+        print(f"{_value_name(pos, args.objective)}: {_signed(result.value, args.objective)} at depth "
+              f"{result.horizon}: {_depth_note(result)}")
+        print(f"best moves: {' '.join(map(str, result.best_moves))}")
+        print(f"principal variation to the horizon: {' '.join(map(str, result.pv))}")
     else:
         print(f"{_value_name(pos, args.objective)}: {_signed(result.value, args.objective)}")
         if result.objective == "maxn":
@@ -165,9 +255,10 @@ def solve_command(args) -> int:
 
 def analyze_command(args) -> int:
     pos = _position(args)
-    rows = analyze(pos, **_limits(args))
+    rows = _searched(args, pos, analyze_iter)
     if args.json:
-        data = dict(position=pos.to_string(), to_move=pos.to_move, moves=[r.to_dict() for r in rows])
+        data = dict(position=pos.to_string(), to_move=pos.to_move, horizon=rows.horizon, exact=rows.exact,
+                    stopped=rows.stopped, moves=[r.to_dict() for r in rows])
         if pos.rules.is_family or args.objective != "value":     # the two-player data stays as it was
             data.update(objective=args.objective, side=pos.rules.sides[pos.to_move])
         print_json(data)
@@ -179,12 +270,15 @@ def analyze_command(args) -> int:
     best = rows[0].value
     print(f"\n{'move':<20}{'value':>6}{'lost':>6}")
     for r in rows:
-        value = _signed(r.value, args.objective) if r.value is not None else f"{r.lower}..{r.upper}"
+        value = _signed(r.value, args.objective) if r.value is not None else \
+            f"{'?' if r.lower is None else r.lower}..{'?' if r.upper is None else r.upper}"
         lost = "" if r.value is None or best is None else (f"{best - r.value}" if best != r.value else "-")
         print(f"{str(r.move):<20}{value:>6}{lost:>6}")
     if best is not None:
         n = sum(1 for r in rows if r.value == best)
         print(f"\n{_value_name(pos, args.objective)}: {_signed(best, args.objective)} ({n} best move{'s' if n > 1 else ''} of {len(rows)})")
+    if not rows.exact:
+        print(f"values: {_depth_note(rows)}")
     return 0
 
 

@@ -88,6 +88,11 @@ def time_limit_arg(text: str) -> float:
     return _checked(lambda t: check_limits(None, t), _number(text))
 
 
+def horizon_arg(text: str) -> int:
+    from ..kernel import check_horizon
+    return _checked(check_horizon, _whole(text))
+
+
 def target_arg(text: str) -> float:
     """An exploitability target: a finite number of round points, 0 or more."""
     value = _number(text)
@@ -156,7 +161,10 @@ def build_parser() -> argparse.ArgumentParser:
                        ("analyze", "exact value of every legal move")):
         p = _common(sub.add_parser(name, help=text))
         p.add_argument("--max-nodes", type=max_nodes_arg, default=None)
-        p.add_argument("--time-limit", type=time_limit_arg, default=None, help="seconds")
+        p.add_argument("--time-limit", type=time_limit_arg, default=None,
+                       help="seconds (a position it cannot solve exactly: the deepest depth reached)")
+        p.add_argument("--horizon", type=horizon_arg, default=None, metavar="H",
+                       help="search H plies deep and score there by the static evaluation (0: the exact search alone)")
         p.add_argument("--tt-mb", type=tt_mb_arg, default=None, help="transposition table size (MiB)")
         _objective(p)
 

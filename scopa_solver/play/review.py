@@ -433,7 +433,7 @@ def _judge_hindsight(d: Decision, max_nodes: Optional[int], time_limit: Optional
                      tt_mb: Optional[float]) -> bool:
     """Set `d`'s hindsight figures by `analyze` within the budget; False when the search did
     not finish (then `d.hindsight_reason` says so)."""
-    rows = analyze(d.position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb)
+    rows = analyze(d.position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb, horizon=0)   # exact only
     if any(row.value is None for row in rows):
         d.hindsight_reason = f"the exact search needs more than {_budget(max_nodes, time_limit)}"
         return False

@@ -292,7 +292,7 @@ def analysis(text: Any, time_limit: Any = None, max_nodes: Any = None, objective
     pos = read_position(text)
     seconds, nodes = _limits(time_limit, max_nodes)
     goal = _objective(objective)
-    rows = analyze(pos, time_limit=seconds, max_nodes=nodes, objective=goal)
+    rows = analyze(pos, time_limit=seconds, max_nodes=nodes, objective=goal, horizon=0)   # exact only (for now)
     complete = all(r.value is not None for r in rows)
     top = rows[0].value if rows and complete else None
     return {"position": pos.to_string(), "to_move": pos.to_move, "complete": complete, "objective": goal,
@@ -304,7 +304,7 @@ def principal_variation(text: Any, time_limit: Any = None, max_nodes: Any = None
     """`solve`'s value and principal variation, with the board after each of its moves."""
     pos = read_position(text)
     seconds, nodes = _limits(time_limit, max_nodes)
-    result = solve(pos, time_limit=seconds, max_nodes=nodes, objective=_objective(objective))
+    result = solve(pos, time_limit=seconds, max_nodes=nodes, objective=_objective(objective), horizon=0)
     steps = [board(pos)]
     for move in result.pv:
         pos = pos.play(move)
