@@ -393,18 +393,30 @@ def _executor() -> ThreadPoolExecutor:
 @contextmanager
 def _sigint_held() -> Iterator[None]:
     """Hold Ctrl-C back while worker threads start: a KeyboardInterrupt inside
-    `ThreadPoolExecutor.submit` leaves a started thread the executor does not know of, which
-    the interpreter then waits for at exit for ever. A Ctrl-C that came meanwhile is raised
-    as soon as the threads run (threads started here also never take the signal)."""
-    block = getattr(signal, "pthread_sigmask", None)
-    if block is None or threading.current_thread() is not threading.main_thread():
-        yield                       # not POSIX, or a thread Ctrl-C is never raised in
+    `ThreadPoolExecutor.submit` (in `Thread.start`) leaves a started thread the executor does not
+    know of, which the interpreter then waits for at exit for ever. Blocking the signal in this
+    thread is not enough: the system hands it to any thread that does not block it (tqdm's
+    monitor, a library's), and Python runs the handler in the main thread all the same. So the
+    handler itself is swapped for one that only notes the signal, which is raised again once
+    the threads run. The mask is still set so that the threads started here never take it."""
+    if threading.current_thread() is not threading.main_thread():
+        yield                       # a thread Ctrl-C is never raised in
         return
-    old = block(signal.SIG_BLOCK, {signal.SIGINT})
+    caught: list = []
+    old = signal.getsignal(signal.SIGINT)   # None: set outside Python, which could not restore it
+    if old is not None:
+        signal.signal(signal.SIGINT, lambda *_: caught.append(True))
+    block = getattr(signal, "pthread_sigmask", None)
+    mask = block(signal.SIG_BLOCK, {signal.SIGINT}) if block is not None else None
     try:
         yield
     finally:
-        block(signal.SIG_SETMASK, old)
+        if block is not None:
+            block(signal.SIG_SETMASK, mask)
+        if old is not None:
+            signal.signal(signal.SIGINT, old)
+            if caught:
+                signal.raise_signal(signal.SIGINT)      # the usual handler: KeyboardInterrupt here
 
 
 def _deepen(searcher: Any, state: FamilyState, want: int, nodes: int, seconds: float,
