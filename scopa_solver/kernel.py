@@ -26,6 +26,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Iterable, Iterator, NamedTuple, Optional
 
 from . import _kernel
@@ -38,7 +39,8 @@ __all__ = ["KernelState", "PlayEvents", "legal_moves", "play", "score_piles", "r
            "run_batch", "SearchInterrupted", "FamilyState", "family_legal_moves", "family_play", "family_score",
            "FamilySearcher", "FamilyResult", "OBJECTIVES", "FAMILY_RULE_ALL", "family_evaluate",
            "family_eval_learned", "LEARNED_FEATURE_NAMES",
-           "check_horizon", "DEEPEN_STEP", "family_side_bounds"]
+           "check_horizon", "DEEPEN_STEP", "family_side_bounds", "time_budget", "BudgetSpent", "budget_deadline",
+           "budget_left", "check_budget"]
 
 Searcher = _kernel.Searcher
 KernelResult = _kernel.KernelResult
@@ -446,6 +448,54 @@ def _deepen(searcher: Any, state: FamilyState, want: int, nodes: int, seconds: f
         depth += DEEPEN_STEP
 
 
+# -- a decision's time budget ---------------------------------------------------------------------
+
+_budget: ContextVar[Optional[float]] = ContextVar("scopa_solver_budget", default=None)
+
+
+class BudgetSpent(Exception):
+    """A search a decision needs whole was cut by the decision's time budget (`time_budget`):
+    the bot that set the budget catches it and falls back to the best answer it has."""
+
+
+@contextmanager
+def time_budget(seconds: Optional[float]) -> Iterator[Optional[float]]:
+    """Every search started inside, in this thread, stops `seconds` from now: `run_batch` (so
+    every kernel search of the layers above, whatever limits the caller gave) and the Python
+    loops that call `check_budget` (a bot's per-decision budget). None: no budget of its own;
+    nested budgets end at the earlier end. Yields that end (a `time.monotonic()` value, or None).
+
+    >>> with time_budget(5.0) as end, time_budget(60.0) as inner:
+    ...     inner == end and 0 < budget_left() <= 5.0
+    True
+    """
+    limit = 0.0 if seconds is None else check_limits(None, seconds)[1]
+    token = _budget.set(budget_deadline(time.monotonic() + limit if limit else None))
+    try:
+        yield _budget.get()
+    finally:
+        _budget.reset(token)
+
+
+def budget_deadline(deadline: Optional[float] = None) -> Optional[float]:
+    """The earlier of `deadline` and the current budget's end (None: neither)."""
+    end = _budget.get()
+    return deadline if end is None else end if deadline is None else min(end, deadline)
+
+
+def budget_left() -> Optional[float]:
+    """Seconds left of the current budget (0 once spent; None: no budget)."""
+    end = _budget.get()
+    return None if end is None else max(0.0, end - time.monotonic())
+
+
+def check_budget() -> None:
+    """`BudgetSpent` once the current budget is spent (for the Python loops of a search)."""
+    end = _budget.get()
+    if end is not None and time.monotonic() >= end:
+        raise BudgetSpent
+
+
 # -- the one batch scheduler ----------------------------------------------------------------------
 
 def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = None,
@@ -473,8 +523,10 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
     searches each state at horizons `horizon` (default `DEEPEN_STEP`), then `DEEPEN_STEP` plies
     deeper each time, until a search is exact or the state's `time_limit` / `max_nodes` (both
     for all its searches together) or the `deadline` is spent; its result is the deepest
-    complete search (the first, stopped, if none completed)."""
+    complete search (the first, stopped, if none completed).
+    A decision's `time_budget` is a deadline too (the earlier one counts)."""
     nodes, seconds = check_limits(max_nodes, time_limit)
+    deadline = budget_deadline(deadline)
     depth = check_horizon(horizon)
     if (depth or deepen) and not family:
         raise RulesError("horizon search is for family states (family=True)")
