@@ -217,7 +217,8 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
     `seed` draws the same worlds, hence gives the same answer, on every machine (None: a fresh
     seed, reported in `Suggestion.seed`). `time_limit` (seconds; default `SUGGEST_SECONDS`, None:
     none) stops early and reports the worlds solved by then (a uniform subset; `exact` is then
-    False, `stopped` "time"). `threads`: workers (None or
+    False, `stopped` "time"); so does a bot's decision budget it runs in (`kernel.time_budget`).
+    `threads`: workers (None or
     0: every core). `progress`: a progress bar (None: on a terminal, for runs over a second).
     `confidence` (sampling only): solve 32 worlds, then double, and stop as soon as the best
     move leads every other by more than `confidence` paired standard errors (then `stopped` is
@@ -257,6 +258,8 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
         raise ViewError(f"player {view.to_move} is to move, not player {view.player}")
     if time_limit is not None:      # checked once; a huge limit is no limit
         time_limit = kernel.check_limits(None, time_limit)[1] or None
+    # a decision's budget (a bot's) ends the run too: the worlds solved by then answer
+    deadline = kernel.budget_deadline(None if time_limit is None else time.monotonic() + time_limit)
     kernel.check_tt_mb(tt_mb)           # before any world is made
     kernel.check_threads(threads, 0)
     if confidence is not None and not (isinstance(confidence, (int, float)) and confidence > 0):
@@ -272,7 +275,7 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
     start = time.perf_counter()
     exact, count = _plan(view, worlds)
     moves = view.legal_moves()
-    if exact and time_limit is not None:    # a cut run then solves a uniform subset, not a prefix
+    if exact and deadline is not None:      # a cut run then solves a uniform subset, not a prefix
         if count > _SHUFFLE_LIMIT:
             raise LimitError(f"a time limit over {count:,} enumerated worlds: ask for a sample instead "
                              f"(at most {_SHUFFLE_LIMIT:,} are shuffled), or for no time limit (None)")
@@ -288,7 +291,6 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
         states = view.sample_states(count, seed)      # lazy: drawn as the workers get to them
-    deadline = None if time_limit is None else time.monotonic() + time_limit
     depth, budget = None, max_nodes
     if family:
         first = next(states)

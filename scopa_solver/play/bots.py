@@ -222,12 +222,11 @@ class PIMCBot(Bot):
         if len(moves) == 1:
             return moves[0]
         worlds: Union[int, str] = "all" if view.count_worlds() <= self.exact_limit else self.worlds
-        with kernel.time_budget(self.time_limit):
-            left = kernel.budget_left()
+        with kernel.time_budget(self.time_limit):       # suggest stops at it
             try:
                 return suggest(view, worlds=worlds, seed=view_seed(self.seed, view), threads=self.threads,
-                               time_limit=left if left is None else max(left, 1e-6), progress=False,
-                               tt_mb=self.tt_mb, confidence=self.confidence, max_nodes=self.max_nodes).best
+                               time_limit=None, progress=False, tt_mb=self.tt_mb, confidence=self.confidence,
+                               max_nodes=self.max_nodes).best
             except LimitError:
                 if kernel.budget_left() != 0:
                     raise           # a limit of the search's own, not the budget
