@@ -509,7 +509,8 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
     `states` may be a lazy iterator: it is drawn from in batches, under a lock, only as workers
     get free, so nothing is made that the deadline will not reach. `max_nodes`/`time_limit` bound
     each search; `deadline` (a `time.monotonic()` value) stops handing out batches and cuts the
-    running ones, whose results then say so (stop 2). `threads` workers share the work in batches
+    running ones, whose results then say so (stop 2; the states of a batch not started by then
+    are None). `threads` workers share the work in batches
     of `batch` states (default: one kernel call for a single worker without a deadline, else
     small enough for eight batches a worker, at most 64); `total` helps size them for an
     iterator. `progress.update(n)` is called from the calling thread.
@@ -576,12 +577,41 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
                 mine.append(s)
                 shared["active"] += 1
             try:
-                search(s, signals, bar)
+                search(s, signals, bar, [0.0, 0])
             finally:
                 with lock:
                     shared["active"] -= 1
 
-    def search(s: Any, signals: bool, bar: Any) -> None:
+    def paced(s: Any, chunk: list, signals: bool, pace: list) -> list:
+        """A deadline's chunk in kernel calls that end near it: a call gives each of its states
+        the time left when that state starts, so one call of slow states would run past the
+        deadline by all but the first's time. The parts are sized by the worker's measured
+        time a state (`pace`: seconds, states; the first part is one state); the states left
+        once the deadline has passed are not searched (no result)."""
+        out: list = []
+        while len(out) < len(chunk):
+            left = deadline - time.monotonic()
+            if out and left <= 0:
+                break
+            each = pace[0] / pace[1] if pace[1] else math.inf
+            # already past it (the first batch, which always runs): the whole chunk, as one call
+            n = len(chunk) if left <= 0 else max(1, min(len(chunk) - len(out), int(left / each) if each > 0
+                                                        else len(chunk)))
+            limit = max(1e-6, left) if not seconds else min(seconds, max(1e-6, left))
+            part = chunk[len(out):len(out) + n]
+            began = time.monotonic()
+            if family:
+                raws = s.search_many(part, want, nodes, limit, signals, objective, depth)
+            else:
+                raws = s.search_many(part, want, nodes, limit, signals)
+            pace[0] += time.monotonic() - began
+            pace[1] += len(raws)
+            out += raws
+            if any(raw.stop == 2 for raw in raws):
+                break
+        return out
+
+    def search(s: Any, signals: bool, bar: Any, pace: list) -> None:
         while True:
             job = take()
             if job is None:
@@ -595,6 +625,8 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
                 if deepen:
                     raws = [_deepen(s, state, want, nodes, seconds, deadline, signals, objective, depth)
                             for state in chunk]
+                elif deadline is not None:
+                    raws = paced(s, chunk, signals, pace)
                 elif family:
                     raws = s.search_many(chunk, want, nodes, limit, signals, objective, depth)
                 else:

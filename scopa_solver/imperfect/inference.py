@@ -295,6 +295,8 @@ def best_column(moves: Sequence[Move], values: np.ndarray, weights: Sequence[flo
 
 SEARCH_SHARE = 0.7
 """The share of a decision's budget an opponent-model bot's search gets; its fallback the rest."""
+FALLBACK_SHARE = 0.8
+"""The share of what is left the fallback's solves get (the rest: making the answer of them)."""
 
 
 class InferenceBot(PIMCBot):
@@ -403,9 +405,9 @@ class InferenceBot(PIMCBot):
         """The best answer in what is left of a budget the search overran: each world's exact
         values (those solved in time, weighted), else Greedy's move."""
         moves = view.legal_moves()
-        left = kernel.budget_left() or 1e-6
-        solved = solve_worlds([view.state_of(g) for g in worlds], threads=self.threads, tt_mb=self.tt_mb,
-                              time_limit=left)
+        states = [view.state_of(g) for g in worlds]
+        left = FALLBACK_SHARE * (kernel.budget_left() or 0.0)      # the rest: the answer's own Python
+        solved = solve_worlds(states, threads=self.threads, tt_mb=self.tt_mb, time_limit=max(left, 1e-6))
         rows = [i for i, raw in enumerate(solved) if raw is not None]
         if not rows:
             return GreedyBot().choose(view)

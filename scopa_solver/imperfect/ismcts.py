@@ -30,7 +30,7 @@ from ..core.position import Move
 from ..errors import LimitError, excerpt
 from ..play.bots import DECISION_SECONDS, GreedyBot, view_seed, within
 from .epimc import check_search, is_over, observation
-from .inference import SEARCH_SHARE, InferenceBot, OpponentPlay, model_replies
+from .inference import InferenceBot, OpponentPlay, model_replies
 from .pimc import EXACT_LIMIT
 from .view import View
 
@@ -151,6 +151,11 @@ def ismcts(view: View, worlds: Sequence[tuple[int, ...]], iterations: int = 1000
     return ISMCTSResult(tuple(moves), visits, values, leaves, nodes)
 
 
+ANYTIME_SHARE = 0.9
+"""The share of a decision's budget `ISMCTSBot`'s search gets: it stops itself with the
+iterations done, so its fallback (when not one batch was) needs little."""
+
+
 class ISMCTSBot(InferenceBot):
     """`InferenceBot`'s posterior over the opponent's hand, with `ismcts` deciding while the
     worlds are sampled (the first four deals): `iterations` worlds drawn from the posterior, one
@@ -180,8 +185,8 @@ class ISMCTSBot(InferenceBot):
         if len(moves) == 1 or view.count_worlds() <= self.exact_limit:
             return super()._decide(view, plays)
         worlds = [g for g, _ in self._weighted_worlds(view, plays) or ()]      # the posterior's sample
-        try:        # the iterations the budget allows, else the fallback (InferenceBot) in the rest
-            return within(SEARCH_SHARE, lambda: ismcts(view, worlds, self.iterations, self.exploration, self.batch,
+        try:        # anytime: the iterations most of the budget allows; none done: the fallback
+            return within(ANYTIME_SHARE, lambda: ismcts(view, worlds, self.iterations, self.exploration, self.batch,
                                                        self.temperature, self.model, view_seed(self.seed, view),
                                                        self.threads, self.tt_mb).best)
         except kernel.BudgetSpent:
