@@ -577,7 +577,7 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
                 mine.append(s)
                 shared["active"] += 1
             try:
-                search(s, signals, bar, [0.0, 0])
+                search(s, signals, bar, [0.0, 0, 0])
             finally:
                 with lock:
                     shared["active"] -= 1
@@ -586,17 +586,20 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
         """A deadline's chunk in kernel calls that end near it: a call gives each of its states
         the time left when that state starts, so one call of slow states would run past the
         deadline by all but the first's time. The parts are sized by the worker's measured
-        time a state (`pace`: seconds, states; the first part is one state); the states left
-        once the deadline has passed are not searched (no result)."""
+        time a state (`pace`: seconds, states, the last part's size; the first part is one
+        state, and each at most doubles); the states left once the deadline has passed are not
+        searched (no result)."""
         out: list = []
         while len(out) < len(chunk):
             left = deadline - time.monotonic()
             if out and left <= 0:
                 break
             each = pace[0] / pace[1] if pace[1] else math.inf
-            # already past it (the first batch, which always runs): the whole chunk, as one call
-            n = len(chunk) if left <= 0 else max(1, min(len(chunk) - len(out), int(left / each) if each > 0
-                                                        else len(chunk)))
+            # already past it (the first batch, which always runs): the whole chunk, as one call;
+            # else a part expected to take half the time left, at most twice the last part
+            n = len(chunk) if left <= 0 else max(1, min(len(chunk) - len(out), 2 * pace[2],
+                                                        int(left / (2 * each)) if each > 0 else len(chunk)))
+            pace[2] = n
             limit = max(1e-6, left) if not seconds else min(seconds, max(1e-6, left))
             part = chunk[len(out):len(out) + n]
             began = time.monotonic()
