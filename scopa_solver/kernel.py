@@ -577,44 +577,37 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
                 mine.append(s)
                 shared["active"] += 1
             try:
-                search(s, signals, bar, [0.0, 0, 0])
+                search(s, signals, bar)
             finally:
                 with lock:
                     shared["active"] -= 1
 
-    def paced(s: Any, chunk: list, signals: bool, pace: list) -> list:
-        """A deadline's chunk in kernel calls that end near it: a call gives each of its states
-        the time left when that state starts, so one call of slow states would run past the
-        deadline by all but the first's time. The parts are sized by the worker's measured
-        time a state (`pace`: seconds, states, the last part's size; the first part is one
-        state, and each at most doubles); the states left once the deadline has passed are not
-        searched (no result)."""
+    def paced(s: Any, chunk: list, signals: bool) -> list:
+        """A deadline's chunk, one state a kernel call (a call costs microseconds): a call gives
+        each of its states the time left when that state starts, so one call of slow states
+        would run past the deadline by all but one state's time. The states left once the
+        deadline has passed are not searched (no result); a chunk begun past it (the first,
+        which always runs) is one call."""
+        def call(part: list, left: float) -> list:
+            limit = max(1e-6, left) if not seconds else min(seconds, max(1e-6, left))
+            if family:
+                return s.search_many(part, want, nodes, limit, signals, objective, depth)
+            return s.search_many(part, want, nodes, limit, signals)
+
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return call(chunk, left)
         out: list = []
-        while len(out) < len(chunk):
-            left = deadline - time.monotonic()
+        for state in chunk:
             if out and left <= 0:
                 break
-            each = pace[0] / pace[1] if pace[1] else math.inf
-            # already past it (the first batch, which always runs): the whole chunk, as one call;
-            # else a part expected to take half the time left, at most twice the last part
-            n = len(chunk) if left <= 0 else max(1, min(len(chunk) - len(out), 2 * pace[2],
-                                                        int(left / (2 * each)) if each > 0 else len(chunk)))
-            pace[2] = n
-            limit = max(1e-6, left) if not seconds else min(seconds, max(1e-6, left))
-            part = chunk[len(out):len(out) + n]
-            began = time.monotonic()
-            if family:
-                raws = s.search_many(part, want, nodes, limit, signals, objective, depth)
-            else:
-                raws = s.search_many(part, want, nodes, limit, signals)
-            pace[0] += time.monotonic() - began
-            pace[1] += len(raws)
-            out += raws
-            if any(raw.stop == 2 for raw in raws):
+            out += call([state], left)
+            if out[-1].stop == 2:
                 break
+            left = deadline - time.monotonic()
         return out
 
-    def search(s: Any, signals: bool, bar: Any, pace: list) -> None:
+    def search(s: Any, signals: bool, bar: Any) -> None:
         while True:
             job = take()
             if job is None:
@@ -629,7 +622,7 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
                     raws = [_deepen(s, state, want, nodes, seconds, deadline, signals, objective, depth)
                             for state in chunk]
                 elif deadline is not None:
-                    raws = paced(s, chunk, signals, pace)
+                    raws = paced(s, chunk, signals)
                 elif family:
                     raws = s.search_many(chunk, want, nodes, limit, signals, objective, depth)
                 else:

@@ -233,7 +233,9 @@ def grow_tree(view: View, worlds: Sequence[tuple[int, ...]], depth: int,
     # the bottom: every non-terminal node of the last level is solved move by move (exactly, or to the horizon)
     bottom = [node for node in levels[-1] if not node.terminal]
     solved = _solve_bottom([node.state for node in bottom], horizon, threads, tt_mb)
-    for node, raw in zip(bottom, solved):
+    for k, (node, raw) in enumerate(zip(bottom, solved)):
+        if not k & 63:
+            kernel.check_budget()       # the model's replies below: Python work too
         sign = 1.0 if node.state.to_move == me else -1.0
         values = {p: sign * lower for p, (lower, _) in zip(raw.moves, raw.move_bounds)}
         if node.state.to_move != me:
