@@ -582,29 +582,26 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
                 with lock:
                     shared["active"] -= 1
 
+    def call(s: Any, part: list, limit: float, signals: bool) -> list:
+        if family:
+            return s.search_many(part, want, nodes, limit, signals, objective, depth)
+        return s.search_many(part, want, nodes, limit, signals)
+
     def paced(s: Any, chunk: list, signals: bool) -> list:
         """A deadline's chunk, one state a kernel call (a call costs microseconds): a call gives
         each of its states the time left when that state starts, so one call of slow states
         would run past the deadline by all but one state's time. The states left once the
         deadline has passed are not searched (no result); a chunk begun past it (the first,
         which always runs) is one call."""
-        def call(part: list, left: float) -> list:
-            limit = max(1e-6, left) if not seconds else min(seconds, max(1e-6, left))
-            if family:
-                return s.search_many(part, want, nodes, limit, signals, objective, depth)
-            return s.search_many(part, want, nodes, limit, signals)
-
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return call(chunk, left)
         out: list = []
         for state in chunk:
-            if out and left <= 0:
-                break
-            out += call([state], left)
+            left = deadline - time.monotonic()
+            limit = max(1e-6, left) if not seconds else min(seconds, max(1e-6, left))
+            if left <= 0:
+                return out if out else call(s, chunk, limit, signals)
+            out += call(s, [state], limit, signals)
             if out[-1].stop == 2:
                 break
-            left = deadline - time.monotonic()
         return out
 
     def search(s: Any, signals: bool, bar: Any) -> None:
@@ -613,20 +610,14 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
             if job is None:
                 return
             first, chunk = job
-            limit = seconds
-            if deadline is not None:
-                left = max(1e-6, deadline - time.monotonic())
-                limit = min(limit, left) if limit else left
             try:    # an interrupted batch raises (the kernel never returns a stop-3 result)
                 if deepen:
                     raws = [_deepen(s, state, want, nodes, seconds, deadline, signals, objective, depth)
                             for state in chunk]
                 elif deadline is not None:
                     raws = paced(s, chunk, signals)
-                elif family:
-                    raws = s.search_many(chunk, want, nodes, limit, signals, objective, depth)
                 else:
-                    raws = s.search_many(chunk, want, nodes, limit, signals)
+                    raws = call(s, chunk, seconds, signals)
             except KeyboardInterrupt:
                 raise SearchInterrupted from None
             with lock:
