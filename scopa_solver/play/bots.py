@@ -236,7 +236,7 @@ class PIMCBot(Bot):
 class OracleBot(Bot):
     """Sees every card and plays the exact solver's best move (the first of the optimal moves):
     an upper reference for what the hidden information costs. Exact, so without a time budget
-    by default: in the family games its first decisions take hours. With `time_limit` a cut
+    by default: in Scopone and scientifico its first decisions take hours. With `time_limit` a cut
     exact search falls back to a horizon search (`kernel.DEEPEN_STEP` plies), then to Greedy.
 
     >>> pos = Position(hands=("7d 2c", "3b 4c"), table="3s 4s", dealer=1)
