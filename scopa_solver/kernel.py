@@ -26,6 +26,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Iterable, Iterator, NamedTuple, Optional
 
 from . import _kernel
@@ -38,7 +39,8 @@ __all__ = ["KernelState", "PlayEvents", "legal_moves", "play", "score_piles", "r
            "run_batch", "SearchInterrupted", "FamilyState", "family_legal_moves", "family_play", "family_score",
            "FamilySearcher", "FamilyResult", "OBJECTIVES", "FAMILY_RULE_ALL", "family_evaluate",
            "family_eval_learned", "LEARNED_FEATURE_NAMES",
-           "check_horizon", "DEEPEN_STEP", "deepen", "family_side_bounds"]
+           "check_horizon", "DEEPEN_STEP", "deepen", "family_side_bounds", "time_budget", "BudgetSpent",
+           "budget_deadline", "budget_left", "check_budget"]
 
 Searcher = _kernel.Searcher
 KernelResult = _kernel.KernelResult
@@ -393,18 +395,30 @@ def _executor() -> ThreadPoolExecutor:
 @contextmanager
 def _sigint_held() -> Iterator[None]:
     """Hold Ctrl-C back while worker threads start: a KeyboardInterrupt inside
-    `ThreadPoolExecutor.submit` leaves a started thread the executor does not know of, which
-    the interpreter then waits for at exit for ever. A Ctrl-C that came meanwhile is raised
-    as soon as the threads run (threads started here also never take the signal)."""
-    block = getattr(signal, "pthread_sigmask", None)
-    if block is None or threading.current_thread() is not threading.main_thread():
-        yield                       # not POSIX, or a thread Ctrl-C is never raised in
+    `ThreadPoolExecutor.submit` (in `Thread.start`) leaves a started thread the executor does not
+    know of, which the interpreter then waits for at exit for ever. Blocking the signal in this
+    thread is not enough: the system hands it to any thread that does not block it (tqdm's
+    monitor, a library's), and Python runs the handler in the main thread all the same. So the
+    handler itself is swapped for one that only notes the signal, which is raised again once
+    the threads run. The mask is still set so that the threads started here never take it."""
+    if threading.current_thread() is not threading.main_thread():
+        yield                       # a thread Ctrl-C is never raised in
         return
-    old = block(signal.SIG_BLOCK, {signal.SIGINT})
+    caught: list = []
+    old = signal.getsignal(signal.SIGINT)   # None: set outside Python, which could not restore it
+    if old is not None:
+        signal.signal(signal.SIGINT, lambda *_: caught.append(True))
+    block = getattr(signal, "pthread_sigmask", None)
+    mask = block(signal.SIG_BLOCK, {signal.SIGINT}) if block is not None else None
     try:
         yield
     finally:
-        block(signal.SIG_SETMASK, old)
+        if block is not None:
+            block(signal.SIG_SETMASK, mask)
+        if old is not None:
+            signal.signal(signal.SIGINT, old)
+            if caught:
+                signal.raise_signal(signal.SIGINT)      # the usual handler: KeyboardInterrupt here
 
 
 def deepen(searcher: Any, state: FamilyState, want: int, nodes: int = 0, seconds: float = 0.0,
@@ -422,9 +436,10 @@ def deepen(searcher: Any, state: FamilyState, want: int, nodes: int = 0, seconds
     the end cost more than the exact one, which the points still possible cut); it is yielded
     if it completes (or the budget cut it), else deepening goes on (its nodes count).
     The searcher's table keys carry the horizon, so a depth's values never meet another's.
-    Yields (result, nodes of every search so far)."""
+    Yields (result, nodes of every search so far). A `time_budget` around it is a deadline too."""
     start = time.monotonic()
     end = start + seconds if seconds else math.inf
+    deadline = budget_deadline(deadline)
     if deadline is not None:
         end = min(end, deadline)
     depth = first or DEEPEN_STEP
@@ -477,6 +492,54 @@ def _deepen(searcher: Any, state: FamilyState, want: int, nodes: int, seconds: f
     return best
 
 
+# -- a decision's time budget ---------------------------------------------------------------------
+
+_budget: ContextVar[Optional[float]] = ContextVar("scopa_solver_budget", default=None)
+
+
+class BudgetSpent(Exception):
+    """A search a decision needs whole was cut by the decision's time budget (`time_budget`):
+    the bot that set the budget catches it and falls back to the best answer it has."""
+
+
+@contextmanager
+def time_budget(seconds: Optional[float]) -> Iterator[Optional[float]]:
+    """Every search started inside, in this thread, stops `seconds` from now: `run_batch` (so
+    every kernel search of the layers above, whatever limits the caller gave) and the Python
+    loops that call `check_budget` (a bot's per-decision budget). None: no budget of its own;
+    nested budgets end at the earlier end. Yields that end (a `time.monotonic()` value, or None).
+
+    >>> with time_budget(5.0) as end, time_budget(60.0) as inner:
+    ...     inner == end and 0 < budget_left() <= 5.0
+    True
+    """
+    limit = 0.0 if seconds is None else check_limits(None, seconds)[1]
+    token = _budget.set(budget_deadline(time.monotonic() + limit if limit else None))
+    try:
+        yield _budget.get()
+    finally:
+        _budget.reset(token)
+
+
+def budget_deadline(deadline: Optional[float] = None) -> Optional[float]:
+    """The earlier of `deadline` and the current budget's end (None: neither)."""
+    end = _budget.get()
+    return deadline if end is None else end if deadline is None else min(end, deadline)
+
+
+def budget_left() -> Optional[float]:
+    """Seconds left of the current budget (0 once spent; None: no budget)."""
+    end = _budget.get()
+    return None if end is None else max(0.0, end - time.monotonic())
+
+
+def check_budget() -> None:
+    """`BudgetSpent` once the current budget is spent (for the Python loops of a search)."""
+    end = _budget.get()
+    if end is not None and time.monotonic() >= end:
+        raise BudgetSpent
+
+
 # -- the one batch scheduler ----------------------------------------------------------------------
 
 def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = None,
@@ -490,7 +553,8 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
     `states` may be a lazy iterator: it is drawn from in batches, under a lock, only as workers
     get free, so nothing is made that the deadline will not reach. `max_nodes`/`time_limit` bound
     each search; `deadline` (a `time.monotonic()` value) stops handing out batches and cuts the
-    running ones, whose results then say so (stop 2). `threads` workers share the work in batches
+    running ones, whose results then say so (stop 2; the states of a batch not started by then
+    are None). `threads` workers share the work in batches
     of `batch` states (default: one kernel call for a single worker without a deadline, else
     small enough for eight batches a worker, at most 64); `total` helps size them for an
     iterator. `progress.update(n)` is called from the calling thread.
@@ -504,8 +568,10 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
     searches each state at horizons `horizon` (default `DEEPEN_STEP`), then `DEEPEN_STEP` plies
     deeper each time, until a search is exact or the state's `time_limit` / `max_nodes` (both
     for all its searches together) or the `deadline` is spent; its result is the deepest
-    complete search (the first, stopped, if none completed)."""
+    complete search (the first, stopped, if none completed).
+    A decision's `time_budget` is a deadline too (the earlier one counts)."""
     nodes, seconds = check_limits(max_nodes, time_limit)
+    deadline = budget_deadline(deadline)
     depth = check_horizon(horizon)
     if (depth or deepen) and not family:
         raise RulesError("horizon search is for family states (family=True)")
@@ -560,24 +626,42 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
                 with lock:
                     shared["active"] -= 1
 
+    def call(s: Any, part: list, limit: float, signals: bool) -> list:
+        if family:
+            return s.search_many(part, want, nodes, limit, signals, objective, depth)
+        return s.search_many(part, want, nodes, limit, signals)
+
+    def paced(s: Any, chunk: list, signals: bool) -> list:
+        """A deadline's chunk, one state a kernel call (a call costs microseconds): a call gives
+        each of its states the time left when that state starts, so one call of slow states
+        would run past the deadline by all but one state's time. The states left once the
+        deadline has passed are not searched (no result); a chunk begun past it (the first,
+        which always runs) is one call."""
+        out: list = []
+        for state in chunk:
+            left = deadline - time.monotonic()
+            limit = max(1e-6, left) if not seconds else min(seconds, max(1e-6, left))
+            if left <= 0:
+                return out if out else call(s, chunk, limit, signals)
+            out += call(s, [state], limit, signals)
+            if out[-1].stop == 2:
+                break
+        return out
+
     def search(s: Any, signals: bool, bar: Any) -> None:
         while True:
             job = take()
             if job is None:
                 return
             first, chunk = job
-            limit = seconds
-            if deadline is not None:
-                left = max(1e-6, deadline - time.monotonic())
-                limit = min(limit, left) if limit else left
             try:    # an interrupted batch raises (the kernel never returns a stop-3 result)
                 if deepen:
                     raws = [_deepen(s, state, want, nodes, seconds, deadline, signals, objective, depth)
                             for state in chunk]
-                elif family:
-                    raws = s.search_many(chunk, want, nodes, limit, signals, objective, depth)
+                elif deadline is not None:
+                    raws = paced(s, chunk, signals)
                 else:
-                    raws = s.search_many(chunk, want, nodes, limit, signals)
+                    raws = call(s, chunk, seconds, signals)
             except KeyboardInterrupt:
                 raise SearchInterrupted from None
             with lock:

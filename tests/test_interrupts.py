@@ -1,5 +1,6 @@
 """Ctrl-C: a process busy in a threaded batch (suggest, solve_many in a thread of its own, the
-CLI) exits promptly on SIGINT sent at a random moment, every time; never hangs."""
+CLI, an arena of a threaded bot) exits promptly on SIGINT sent at a random moment, every time;
+never hangs."""
 from __future__ import annotations
 
 import os
@@ -43,6 +44,15 @@ else:
     equilibrium(view, threads=2)
 """
 
+# an arena of a threaded PIMC bot with a progress bar: tqdm's monitor thread does not block SIGINT, so
+# the signal reaches Python while the first batch starts the worker threads (that hung at exit)
+ARENA = """
+from scopa_solver import arena
+from scopa_solver.play.bots import GreedyBot, PIMCBot
+print("ready", flush=True)
+arena(PIMCBot(worlds=500, threads=2), GreedyBot(), rounds=50, seed=1, progress=True)
+"""
+
 # the batch runs in a thread the script starts itself; the main thread waits in join()
 THREAD = """
 import threading
@@ -72,8 +82,8 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _interrupt(argv: list, rng: random.Random, wait_ready: bool) -> float:
-    """Start `argv`, send SIGINT 0.05..0.6 s after 'ready' (or after the start), and return the
+def _interrupt(argv: list, rng: random.Random, wait_ready: bool, within: tuple = (0.05, 0.6)) -> float:
+    """Start `argv`, send SIGINT `within` seconds (drawn uniformly) after 'ready' (or after the start), and return the
     CPU seconds it used from the signal to the exit (the work done, whatever the machine's
     load), killing the process, and failing, if it hangs."""
     waited = _children_cpu()
@@ -82,7 +92,7 @@ def _interrupt(argv: list, rng: random.Random, wait_ready: bool) -> float:
         if wait_ready:
             line = proc.stdout.readline()
             assert line.strip() == "ready", (line, proc.stderr.read()[-2000:])
-        time.sleep(rng.uniform(0.05, 0.6))
+        time.sleep(rng.uniform(*within))
         if proc.poll() is not None:
             pytest.fail(f"finished before the signal: {proc.returncode} {proc.stderr.read()[-500:]}")
         sent = _cpu_seconds(proc.pid)
@@ -114,25 +124,29 @@ def _cli_argv() -> list:
 
 def _check(kind: str, runs: int, seed: int) -> None:
     rng = random.Random(seed)
+    within = [(0.05, 0.6)] * runs
     if kind == "suggest":
         argv, ready = [sys.executable, "-c", SUGGEST], True
+    elif kind == "arena":   # mostly while the first decision starts the worker threads, then anywhere
+        argv, ready = [sys.executable, "-c", ARENA], True
+        within = [(0.0, 0.004) if i % 4 else (0.05, 1.0) for i in range(runs)]
     elif kind in ("build", "cfr"):
         argv, ready = [sys.executable, "-c", EQUILIBRIUM.format(kind=kind, play=1 if kind == "build" else 3)], True
     elif kind in ("solve_many", "analyze_many"):
         argv, ready = [sys.executable, "-c", THREAD.format(analyze=kind == "analyze_many")], True
     else:
         argv, ready = _cli_argv(), False
-    times = [_interrupt(argv, rng, ready) for _ in range(runs)]
+    times = [_interrupt(argv, rng, ready, w) for w in within]
     assert max(times) < EXIT_WITHIN, f"{kind}: exits took {', '.join(f'{t:.2f}' for t in times)} CPU s"
 
 
 @pytest.mark.parametrize("kind,runs", [("suggest", 4), ("solve_many", 2), ("analyze_many", 1), ("cli", 3),
-                                       ("build", 2), ("cfr", 2)])
+                                       ("build", 2), ("cfr", 2), ("arena", 8)])
 def test_ctrl_c_stops_promptly(kind, runs):
     _check(kind, runs, seed=1)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", ["suggest", "solve_many", "analyze_many", "cli"])
+@pytest.mark.parametrize("kind", ["suggest", "solve_many", "analyze_many", "cli", "arena"])
 def test_ctrl_c_stops_promptly_many_times(kind):
     _check(kind, 25, seed=2)

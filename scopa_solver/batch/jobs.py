@@ -250,7 +250,8 @@ def label_item(item: Item, options: JobOptions, seed: int) -> dict:
         raise BatchItemError(f"the exact search stopped at a limit ({options.max_nodes} nodes, "
                              f"{options.time_limit} s): not labelled")
     worlds = LABEL_WORLDS if options.worlds is None else options.worlds
-    s = suggest(pos.view(pos.to_move), worlds=worlds, seed=seed, threads=1, progress=False, tt_mb=options.tt_mb)
+    s = suggest(pos.view(pos.to_move), worlds=worlds, seed=seed, threads=1, progress=False, tt_mb=options.tt_mb,
+                time_limit=None)        # every label's worlds, whatever the machine (not suggest's default)
     return {"position": pos.to_string(), "ply": ply, "to_move": pos.to_move, "value": rows[0].value,
             "best": str(rows[0].move), "moves": [{"move": str(r.move), "value": r.value} for r in rows],
             "pimc_best": str(s.best), "pimc": [{"move": str(m.move), "mean": m.mean} for m in s.moves],

@@ -93,7 +93,25 @@ def _seed(args) -> int:
 
 def _make_bot(spec: str, args, seed: int):
     from ..play.arena import make_bot
-    return make_bot(spec, worlds=args.worlds, seed=seed, threads=args.threads, rules=_rules(args))
+    from ..play.bots import DECISION_SECONDS
+    limit = getattr(args, "time_limit", None)
+    return make_bot(spec, worlds=args.worlds, seed=seed, threads=args.threads, rules=_rules(args),
+                    time_limit=DECISION_SECONDS if limit is None else limit)
+
+
+def _check_exact(bots: list, rules: Rules, allow: bool) -> None:
+    """An exact bot (the oracle) in a game whose first decisions take hours: refused without
+    --allow-slow, and with it a warning before the game starts."""
+    from ..play.bots import is_exact
+    slow = sorted({b.name for b in bots if b is not None and is_exact(b)})
+    if not slow or rules.game == "scopa":    # Scopone, scientifico: every card in the hands at once
+        return
+    game = " ".join(rules.tokens())
+    what = f"{', '.join(slow)} plays the oracle, an exact search with no time budget: in {game}"
+    if not allow:
+        raise UsageError(f"{what} its first decisions take hours. Add --allow-slow to play it anyway, "
+                         "or choose pimc")
+    print(f"warning: {what} expect hours a decision early in a round (Ctrl-C stops)", file=sys.stderr, flush=True)
 
 
 # -- positions and exact search -------------------------------------------------------------------
@@ -353,9 +371,10 @@ def equilibrium_command(args) -> int:
 
 
 def suggest_command(args) -> int:
-    from ..imperfect.pimc import suggest
+    from ..imperfect.pimc import SUGGEST_SECONDS, suggest
     view = _view(args)
-    s = suggest(view, worlds=args.worlds, seed=args.seed, threads=args.threads, time_limit=args.time_limit,
+    limit = SUGGEST_SECONDS if args.time_limit is None else args.time_limit     # inf: no limit
+    s = suggest(view, worlds=args.worlds, seed=args.seed, threads=args.threads, time_limit=limit,
                 max_nodes=args.max_nodes, progress=_progress(args))
     if args.json:
         print_json(dict(s.to_dict(), player=view.player))
@@ -492,6 +511,7 @@ def arena_command(args) -> int:
         raise UsageError(f"{' '.join(rules.tokens()) or 'two-player Scopa'} has {rules.side_count} sides: "
                          f"give {rules.side_count} bots, one per side, not {len(specs)}")
     bots = [_make_bot(spec, args, seed) for spec in specs]
+    _check_exact(bots, rules, args.allow_slow)
     names = [b.name for b in bots]
     for j, b in enumerate(bots):         # the same bot twice: A, B, ... tell them apart
         if names.count(names[j]) > 1:
@@ -564,6 +584,7 @@ def play(args) -> int:
     existed = bool(args.save) and os.path.exists(args.save)
     seed = _seed(args)
     bots = _play_bots(args, rules, seed)
+    _check_exact(bots, rules, args.allow_slow)
     names = _play_names(args, bots)
     human = None if args.auto else args.seat
     record = GameRecord(rules=rules, players=names, kind="match",

@@ -139,6 +139,14 @@ def _threads(p: argparse.ArgumentParser, what: str = "PIMC workers") -> None:
                    help=f"{what} (default: every core; 0: every core; more than the cores: the cores)")
 
 
+def _budget(p: argparse.ArgumentParser) -> None:
+    """A bot's per-decision time budget, and the leave to play an exact bot in a family game."""
+    p.add_argument("--time-limit", type=time_limit_arg, default=None,
+                   help="every searching bot's time budget a decision, in seconds (default 2; inf: none)")
+    p.add_argument("--allow-slow", action="store_true",
+                   help="play an exact bot (oracle) in Scopone or scientifico, where a decision takes hours")
+
+
 def _objective(p: argparse.ArgumentParser) -> None:
     p.add_argument("--objective", choices=("value", "maxn"), default="value",
                    help="value: the margin (paranoid with three or more sides, default); maxn: every "
@@ -191,7 +199,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default: all up to 2000, else 1000 sampled)")
     p.add_argument("--seed", type=_whole, default=None, help="seed of the sampled worlds")
     _threads(p, "workers")
-    p.add_argument("--time-limit", type=time_limit_arg, default=None, help="seconds")
+    p.add_argument("--time-limit", type=time_limit_arg, default=None,
+                   help="seconds (default 10: the worlds solved by then decide; inf: no limit)")
     p.add_argument("--max-nodes", type=max_nodes_arg, default=None,
                    help="node budget of one world (family games: a world over it is searched to a horizon; "
                         "default 1,000,000 there; two players: none, a world over it is an error)")
@@ -236,6 +245,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_whole, default=None)
     p.add_argument("--worlds", type=positive_int, default=100, help="worlds per PIMC decision (default 100)")
     _threads(p)
+    _budget(p)
     p.add_argument("--save", metavar="PATH", default=None, help="save every round as a game record")
     p.add_argument("--force", action="store_true", help="--save over a file that is not a game record")
 
@@ -250,6 +260,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_whole, default=None, help="seed of the deals (and the bot)")
     p.add_argument("--worlds", type=positive_int, default=100, help="worlds per PIMC decision (default 100)")
     _threads(p)
+    _budget(p)
     p.add_argument("--seat", type=_whole, default=0,
                    help="your seat: 0 (default) to players-1; you play first in the first round")
     p.add_argument("--name", default="you", help="your name in the record (default 'you')")

@@ -37,7 +37,7 @@ from .. import kernel
 from ..core.cards import popcount
 from ..core.position import Move
 from ..errors import LimitError, ViewError, excerpt
-from ..play.bots import GreedyBot
+from ..play.bots import DECISION_SECONDS, GreedyBot, within
 from .inference import InferenceBot, OpponentPlay, model_replies
 from .pimc import EXACT_LIMIT, solve_worlds, value_matrix
 from .view import View
@@ -208,7 +208,9 @@ def grow_tree(view: View, worlds: Sequence[tuple[int, ...]], depth: int,
     levels = [roots]
     for _ in range(depth):          # grow the tree: every non-terminal node of the last level
         level = []
-        for node in levels[-1]:
+        for k, node in enumerate(levels[-1]):
+            if not k & 63:
+                kernel.check_budget()       # a decision's budget reaches the Python work too
             if node.terminal:
                 continue
             state = node.state
@@ -231,7 +233,9 @@ def grow_tree(view: View, worlds: Sequence[tuple[int, ...]], depth: int,
     # the bottom: every non-terminal node of the last level is solved move by move (exactly, or to the horizon)
     bottom = [node for node in levels[-1] if not node.terminal]
     solved = _solve_bottom([node.state for node in bottom], horizon, threads, tt_mb)
-    for node, raw in zip(bottom, solved):
+    for k, (node, raw) in enumerate(zip(bottom, solved)):
+        if not k & 63:
+            kernel.check_budget()       # the model's replies below: Python work too
         sign = 1.0 if node.state.to_move == me else -1.0
         values = {p: sign * lower for p, (lower, _) in zip(raw.moves, raw.move_bounds)}
         if node.state.to_move != me:
@@ -257,6 +261,10 @@ def _choose(group: list[_Node], weights: Sequence[float]) -> None:
         node.value = node.children[best][1].value
 
 
+ENDGAME_SHARE = 0.5
+"""The share of a decision's budget `EPIMCBot`'s endgame gets; the bot's own search the rest."""
+
+
 class EPIMCBot(InferenceBot):
     """`InferenceBot`'s worlds (the opponent's hand from the posterior given its plays of the
     deal) valued by `nonfused_values` with the perfect-information solve postponed by `depth`
@@ -273,7 +281,10 @@ class EPIMCBot(InferenceBot):
     `model` scores the opponent's moves (default
     `GreedyBot()`; the learned one: `learned.learned_model()` at temperature 1).
     `endgame(view)`, when given, is asked first in the last two deals (`view.deals_left <= 1`);
-    a move it returns is played, None leaves the decision to the bot.
+    a move it returns is played, None leaves the decision to the bot. `time_limit` is the
+    decision's budget (`InferenceBot`): the endgame gets `ENDGAME_SHARE` of it (the equilibrium
+    endgame gives None when it cannot build its game, or finish CFR+, in that), the bot's own
+    search the rest.
 
     Like `InferenceBot` it remembers its last view per seat to read the opponent's plays, so it
     is a function of what the player has seen this round and of its seed.
@@ -283,11 +294,12 @@ class EPIMCBot(InferenceBot):
                  temperature: float = 0.5, exact_limit: int = EXACT_LIMIT, enumerated_depth: int = 1,
                  exact_last: bool = False, endgame: Optional[Endgame] = None, tt_mb: Optional[float] = None,
                  model: Optional[GreedyBot] = None, adapt: bool = False, prune: float = 0.0,
-                 last_depth: Optional[int] = None, horizon: Optional[int] = None) -> None:
+                 last_depth: Optional[int] = None, horizon: Optional[int] = None,
+                 time_limit: Optional[float] = DECISION_SECONDS) -> None:
         if not isinstance(worlds, int) or isinstance(worlds, bool) or worlds < 1:
             raise LimitError(f"worlds must be a positive number, not {excerpt(worlds)}")
         super().__init__(worlds=worlds, seed=seed, threads=threads, exact_limit=exact_limit,
-                         temperature=temperature, reply=True, tt_mb=tt_mb, adapt=adapt)
+                         temperature=temperature, reply=True, tt_mb=tt_mb, adapt=adapt, time_limit=time_limit)
         if threads is not None:
             kernel.check_threads(threads, 0)
         if endgame is not None and not callable(endgame):
@@ -314,7 +326,7 @@ class EPIMCBot(InferenceBot):
         if len(moves) == 1:
             return moves[0]
         if self.endgame is not None and view.deals_left <= 1:
-            move = self.endgame(view)
+            move = within(ENDGAME_SHARE, lambda: self.endgame(view))
             if move is not None:
                 return move
         return super()._decide(view, plays)

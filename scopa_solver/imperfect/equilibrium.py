@@ -331,7 +331,7 @@ def equilibrium(view: View, *, threads: Optional[int] = None, time_limit: Option
         raise LimitError(f"max_iterations must be a positive whole number, not {excerpt(max_iterations)}")
     if isinstance(target, bool) or not isinstance(target, (int, float)) or not target >= 0 or math.isnan(target):
         raise LimitError(f"target must be a number of round points, 0 or more, not {excerpt(target)}")
-    deadline = time.monotonic() + seconds if seconds else None
+    deadline = kernel.budget_deadline(time.monotonic() + seconds if seconds else None)   # a bot's budget too
     if view.stock_cards == 0:
         return _last_deal(view, start, max_nodes, deadline)
     game = build_game(view, threads=workers, deadline=deadline, max_nodes=max_nodes)
@@ -406,7 +406,9 @@ class EquilibriumEndgame:
     probable move is played. The last deal is left to the bot: it is perfect information, where
     a bot that models its opponent can gain on the exact solve's move. `threads`, `time_limit`
     as for `equilibrium`: a time limit that stops CFR+ early still gives the average strategy so
-    far, and one too short to solve the last deals gives None.
+    far, and one too short to solve the last deals gives None. A bot's decision budget
+    (`kernel.time_budget`) is a limit too, but a CFR+ run it cuts gives None: the bot's own move
+    (EPIMC's) is then a better answer than a strategy still far from the equilibrium.
 
     >>> from scopa_solver import View
     >>> view = View.from_string("3b7b/?2 7s Ad3d5dCd4c5cFcCc2s4s5s6s2b5b6bFb/6d7dFdRd2c3c6cRcAsFsCsAbCb ?6 0/0 0 1 1")
@@ -432,6 +434,8 @@ class EquilibriumEndgame:
         try:
             eq = equilibrium(view, threads=self.threads, time_limit=self.time_limit)
         except LimitError:              # the last deals not solved in time: the bot decides
+            return None
+        if eq.stopped == "time" and kernel.budget_left() == 0:     # the budget cut CFR+
             return None
         self.calls += 1
         if not self.mixed:

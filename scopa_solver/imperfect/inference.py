@@ -44,7 +44,7 @@ import numpy as np
 
 from .. import kernel
 from ..errors import LimitError, ViewError, excerpt
-from ..play.bots import GreedyBot, PIMCBot, view_seed
+from ..play.bots import DECISION_SECONDS, GreedyBot, PIMCBot, view_seed, within
 from ..core.cards import ALL_MASK, iter_cards, popcount
 from .pimc import EXACT_LIMIT, solve_worlds, value_matrix
 from ..core.position import Move, Position
@@ -267,7 +267,9 @@ def modelled_values(view: View, worlds: Sequence[tuple[int, ...]], temperature: 
             else:       # the opponent replies (after a deal's last card, leading the next deal)
                 replies.append((i, j, child))
     solved = solve_worlds([child for _, _, child in replies], threads=threads, tt_mb=tt_mb)
-    for (i, j, child), raw in zip(replies, solved):
+    for k, ((i, j, child), raw) in enumerate(zip(replies, solved)):
+        if not k & 63:
+            kernel.check_budget()
         theirs = {packed: lower for packed, (lower, _) in zip(raw.moves, raw.move_bounds)}
         if clairvoyant:
             values[i, j] = -max(theirs.values())
@@ -291,6 +293,12 @@ def best_column(moves: Sequence[Move], values: np.ndarray, weights: Sequence[flo
     return min(range(len(moves)), key=lambda j: (-means[j], -optimal[j], str(moves[j])))
 
 
+SEARCH_SHARE = 0.7
+"""The share of a decision's budget an opponent-model bot's search gets; its fallback the rest."""
+FALLBACK_SHARE = 0.8
+"""The share of what is left the fallback's solves get (the rest: making the answer of them)."""
+
+
 class InferenceBot(PIMCBot):
     """`PIMCBot` with a model of the opponent (see the module docstring; `temperature` is the
     model's, in `GreedyBot` score units). The worlds draw the opponent's hand from the posterior
@@ -305,12 +313,18 @@ class InferenceBot(PIMCBot):
     With `adapt`, it also learns the model's temperature from every deal the opponent has
     played out (`learn`; `evidence` holds each of `temperatures`' log-likelihood), so it is
     then a function of what it has seen since it was made.
+
+    `time_limit` is the decision's budget (`PIMCBot`): the search gets `SEARCH_SHARE` of it; one
+    it cuts falls back to plain determinization of the same weighted worlds in the rest (the
+    worlds solved by then), and to `GreedyBot` when not one was.
     """
 
     def __init__(self, worlds: int = 100, seed: int = 0, threads: Optional[int] = None,
                  exact_limit: int = EXACT_LIMIT, temperature: float = 0.5, reply: bool = True,
-                 tt_mb: Optional[float] = None, adapt: bool = False) -> None:
-        super().__init__(worlds=worlds, seed=seed, threads=threads, exact_limit=exact_limit, tt_mb=tt_mb)
+                 tt_mb: Optional[float] = None, adapt: bool = False,
+                 time_limit: Optional[float] = DECISION_SECONDS) -> None:
+        super().__init__(worlds=worlds, seed=seed, threads=threads, exact_limit=exact_limit, tt_mb=tt_mb,
+                         time_limit=time_limit)
         if not 0 < temperature < math.inf:
             raise LimitError(f"temperature must be positive, not {excerpt(temperature)}")
         self.temperature = temperature
@@ -366,7 +380,8 @@ class InferenceBot(PIMCBot):
         plays, completed = self._read(view)
         if self.adapt and completed:        # the opponent's whole hand of that deal is now known
             self.learn(completed)
-        move = self._decide(view, plays)
+        with kernel.time_budget(self.time_limit):
+            move = self._decide(view, plays)
         self._memory[view.player] = (view, move, plays)
         return move
 
@@ -380,7 +395,24 @@ class InferenceBot(PIMCBot):
         worlds = [g for g, _ in weighted]
         total = math.fsum(w for _, w in weighted)
         weights = [w / total for _, w in weighted]
-        return moves[best_column(moves, self._values(view, worlds, weights), weights)]
+        try:
+            return within(SEARCH_SHARE, lambda: moves[best_column(moves, self._values(view, worlds, weights),
+                                                                  weights)])
+        except kernel.BudgetSpent:
+            return self._fallback(view, worlds, weights)
+
+    def _fallback(self, view: View, worlds: list[tuple[int, ...]], weights: list[float]) -> Move:
+        """The best answer in what is left of a budget the search overran: each world's exact
+        values (those solved in time, weighted), else Greedy's move."""
+        moves = view.legal_moves()
+        states = [view.state_of(g) for g in worlds]
+        left = FALLBACK_SHARE * (kernel.budget_left() or 0.0)      # the rest: the answer's own Python
+        solved = solve_worlds(states, threads=self.threads, tt_mb=self.tt_mb, time_limit=max(left, 1e-6))
+        rows = [i for i, raw in enumerate(solved) if raw is not None]
+        if not rows:
+            return GreedyBot().choose(view)
+        values = value_matrix(moves, [solved[i] for i in rows])[0]
+        return moves[best_column(moves, values, [weights[i] for i in rows])]
 
     def _weighted_worlds(self, view: View, plays: list[OpponentPlay]) -> Optional[list[tuple[tuple[int, ...], float]]]:
         """The worlds the decision weighs (hidden groups, unnormalized weight): the opponent's

@@ -28,7 +28,7 @@ from typing import Optional, Sequence
 from .. import kernel
 from ..core.position import Move
 from ..errors import LimitError, excerpt
-from ..play.bots import GreedyBot, view_seed
+from ..play.bots import DECISION_SECONDS, GreedyBot, view_seed, within
 from .epimc import check_search, is_over, observation
 from .inference import InferenceBot, OpponentPlay, model_replies
 from .pimc import EXACT_LIMIT
@@ -69,7 +69,10 @@ def ismcts(view: View, worlds: Sequence[tuple[int, ...]], iterations: int = 1000
     each in the next of `worlds` (hidden groups, as `View.sample_groups` makes them) in an order
     shuffled by `seed`, round and round. UCB1 with `exploration` (in round points) picks the player's moves, the
     opponent model at `temperature` (`model`: default `GreedyBot()`) the opponent's, `seed`
-    their draws; leaves are solved exactly, `batch` at a time on `threads`.
+    their draws; leaves are solved exactly, `batch` at a time on `threads`. A decision's time
+    budget (`kernel.time_budget`) ends the iterations early: the root's statistics so far (the
+    visits add up to the iterations done; a batch the budget cut is not counted), and
+    `kernel.BudgetSpent` when not one was done.
 
     >>> view = View.from_string("6dRsFb/?3 FdRc RdAc2c4c5c3s5sCs4bCbRb/Ad2d4d5d7dCd6c7cCc2s4s6s7s5b6b ?6 1/0 0 1 1")
     >>> r = ismcts(view, list(view.sample_groups(8, seed=1)), iterations=40, threads=1)
@@ -92,7 +95,7 @@ def ismcts(view: View, worlds: Sequence[tuple[int, ...]], iterations: int = 1000
     tree: dict[tuple, dict[int, list]] = {root_key: {m.packed: [0, 0.0] for m in moves}}
     leaves = nodes = 0
     done = 0
-    while done < iterations:
+    while done < iterations and not (done and kernel.budget_left() == 0):
         walks = []      # (the [visits, total] entries on the path, the leaf state or None, the value)
         for _ in range(min(batch, iterations - done)):
             state = view.state_of(worlds[order[done % len(order)]])
@@ -124,6 +127,14 @@ def ismcts(view: View, worlds: Sequence[tuple[int, ...]], iterations: int = 1000
         states = [state for _, state, _ in walks if state is not None]
         raws = iter(kernel.run_batch(states, want=0, tt_mb=tt_mb, threads=kernel.worker_count(threads, len(states)))
                     if states else ())
+        raws = list(raws)
+        if len(raws) < len(states) or any(raw is None or raw.stop for raw in raws):
+            # the budget cut the batch: it does not count
+            for path, _, _ in walks:
+                for entry in path:
+                    entry[0] -= 1
+            break
+        raws = iter(raws)
         leaves += len(states)
         for path, state, value in walks:
             if state is not None:
@@ -133,9 +144,16 @@ def ismcts(view: View, worlds: Sequence[tuple[int, ...]], iterations: int = 1000
             for entry in path:
                 entry[1] += value
     root = tree[root_key]
+    if not any(root[m.packed][0] for m in moves):
+        raise kernel.BudgetSpent
     visits = tuple(root[m.packed][0] for m in moves)
     values = tuple(root[m.packed][1] / root[m.packed][0] if root[m.packed][0] else None for m in moves)
     return ISMCTSResult(tuple(moves), visits, values, leaves, nodes)
+
+
+ANYTIME_SHARE = 0.9
+"""The share of a decision's budget `ISMCTSBot`'s search gets: it stops itself with the
+iterations done, so its fallback (when not one batch was) needs little."""
 
 
 class ISMCTSBot(InferenceBot):
@@ -150,12 +168,13 @@ class ISMCTSBot(InferenceBot):
 
     def __init__(self, iterations: int = 1000, seed: int = 0, threads: Optional[int] = None,
                  exploration: float = 2.0, batch: int = 32, temperature: float = 0.5,
-                 exact_limit: int = EXACT_LIMIT, tt_mb: Optional[float] = None) -> None:
+                 exact_limit: int = EXACT_LIMIT, tt_mb: Optional[float] = None,
+                 time_limit: Optional[float] = DECISION_SECONDS) -> None:
         _positive(iterations, "iterations")
         _positive(batch, "batch")
         _positive(exploration, "exploration", float)
         super().__init__(worlds=iterations, seed=seed, threads=threads, exact_limit=exact_limit,
-                         temperature=temperature, reply=True, tt_mb=tt_mb)
+                         temperature=temperature, reply=True, tt_mb=tt_mb, time_limit=time_limit)
         if threads is not None:
             kernel.check_threads(threads, 0)
         self.iterations, self.exploration, self.batch = iterations, float(exploration), batch
@@ -166,5 +185,9 @@ class ISMCTSBot(InferenceBot):
         if len(moves) == 1 or view.count_worlds() <= self.exact_limit:
             return super()._decide(view, plays)
         worlds = [g for g, _ in self._weighted_worlds(view, plays) or ()]      # the posterior's sample
-        return ismcts(view, worlds, self.iterations, self.exploration, self.batch, self.temperature, self.model,
-                      view_seed(self.seed, view), self.threads, self.tt_mb).best
+        try:        # anytime: the iterations most of the budget allows; none done: the fallback
+            return within(ANYTIME_SHARE, lambda: ismcts(view, worlds, self.iterations, self.exploration, self.batch,
+                                                       self.temperature, self.model, view_seed(self.seed, view),
+                                                       self.threads, self.tt_mb).best)
+        except kernel.BudgetSpent:
+            return self._fallback(view, worlds, [1.0 / len(worlds)] * len(worlds))

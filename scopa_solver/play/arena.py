@@ -38,6 +38,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence, Union
 
+from .bots import DECISION_SECONDS
 from .game import play_match, play_round
 from ..progress import progress_bar
 from ..core.position import Position
@@ -493,7 +494,7 @@ BOT_NAMES = ("random", "greedy", "pimc", "infer", "model", "epimc", "alphamu", "
 
 
 def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Optional[int] = 1,
-             rules: Optional[Rules] = None):
+             rules: Optional[Rules] = None, time_limit: Optional[float] = DECISION_SECONDS):
     """The one reader of bot names (the CLI's and the benchmarks'). A bot by name: random, greedy (greedy:scopa=8,sweepable=4 for other weights), pimc
     (`worlds` per decision, or pimc:N for N), model (PIMC with the opponent model: inference of
     its hand and its modelled reply, `InferenceBot`; model:T for the model's temperature T, 0.5
@@ -509,14 +510,16 @@ def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Opti
     clairvoyant, `AlphaMuBot`; the options of epimc and k=K for K vectors a node) or oracle;
     EARLY/LATE (say greedy/pimc) plays EARLY until the last three deals and LATE in them.
     A name it does not know is a `ScopaError`; so is, with the `rules` of a family game, a bot
-    that plays two-player Scopa only (model, infer, epimc, alphamu, ismcts: the opponent model)."""
+    that plays two-player Scopa only (model, infer, epimc, alphamu, ismcts: the opponent model).
+    `time_limit`: every searching bot's per-decision budget (None: none; the oracle, exact, has none)."""
     if not isinstance(spec, str):
         raise TypeError(f"a bot name is text, not {type(spec).__name__}")
     from .bots import GreedyBot, OracleBot, PhaseBot, PIMCBot, RandomBot
     from ..imperfect.inference import InferenceBot
     if "/" in spec:
         early, _, late = spec.partition("/")
-        return PhaseBot(make_bot(early, worlds, seed, threads, rules), make_bot(late, worlds, seed, threads, rules))
+        return PhaseBot(make_bot(early, worlds, seed, threads, rules, time_limit),
+                        make_bot(late, worlds, seed, threads, rules, time_limit))
     kind, _, arg = spec.strip().lower().partition(":")
     if kind not in BOT_NAMES or (arg and kind in ("random", "oracle")):
         raise ScopaError(f"unknown bot {excerpt(spec)}: choose {', '.join(BOT_NAMES)} (pimc:N for N worlds per "
@@ -534,29 +537,30 @@ def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Opti
     if kind == "oracle":
         return OracleBot()
     if kind in ("epimc", "alphamu"):
-        return _epimc(spec, arg, worlds, seed or 0, threads, alphamu=kind == "alphamu")
+        return _epimc(spec, arg, worlds, seed or 0, threads, alphamu=kind == "alphamu", time_limit=time_limit)
     if kind == "ismcts":
         from ..imperfect.ismcts import ISMCTSBot
         names = {"i": ("iterations", int), "c": ("exploration", float), "t": ("temperature", float),
                  "b": ("batch", int)}
         options = _options(spec, arg, names, "i=iterations, c=exploration, t=temperature, b=leaves a batch")
         try:
-            return ISMCTSBot(seed=seed or 0, threads=threads, **options)
+            return ISMCTSBot(seed=seed or 0, threads=threads, time_limit=time_limit, **options)
         except ValueError as error:
             raise ScopaError(f"bot {excerpt(spec)}: {error}") from None
     if kind in ("infer", "model"):
         reply = kind == "model"
         if not arg:
-            return InferenceBot(worlds=worlds, seed=seed or 0, threads=threads, reply=reply)
+            return InferenceBot(worlds=worlds, seed=seed or 0, threads=threads, reply=reply, time_limit=time_limit)
         try:
-            return InferenceBot(worlds=worlds, seed=seed or 0, threads=threads, temperature=float(arg), reply=reply)
+            return InferenceBot(worlds=worlds, seed=seed or 0, threads=threads, temperature=float(arg), reply=reply,
+                                time_limit=time_limit)
         except ValueError:
             raise ScopaError(f"{kind}:T needs a positive temperature, not {excerpt(arg)}") from None
     if arg:
         if not arg.isdigit() or int(arg) < 1:
             raise ScopaError(f"pimc:N needs a positive number of worlds, not {excerpt(arg)}")
         worlds = int(arg)
-    return PIMCBot(worlds=worlds, seed=seed or 0, threads=threads)
+    return PIMCBot(worlds=worlds, seed=seed or 0, threads=threads, time_limit=time_limit)
 
 
 def _options(spec: str, arg: str, names: dict, meaning: str) -> dict:
@@ -575,7 +579,8 @@ def _options(spec: str, arg: str, names: dict, meaning: str) -> dict:
     return options
 
 
-def _epimc(spec: str, arg: str, worlds: int, seed: int, threads: Optional[int], alphamu: bool = False):
+def _epimc(spec: str, arg: str, worlds: int, seed: int, threads: Optional[int], alphamu: bool = False,
+           time_limit: Optional[float] = DECISION_SECONDS):
     """epimc:d=D,t=T,n=N as an `EPIMCBot` (alphamu:...,k=K: an `AlphaMuBot`)."""
     from ..imperfect.alphamu import AlphaMuBot
     from ..imperfect.epimc import EPIMCBot
@@ -601,7 +606,7 @@ def _epimc(spec: str, arg: str, worlds: int, seed: int, threads: Optional[int], 
         except ValueError as error:
             raise ScopaError(f"bot {excerpt(spec)}: q=H needs a positive number of hidden cards ({error})") from None
     try:
-        return (AlphaMuBot if alphamu else EPIMCBot)(seed=seed, threads=threads, **options)
+        return (AlphaMuBot if alphamu else EPIMCBot)(seed=seed, threads=threads, time_limit=time_limit, **options)
     except ValueError as error:
         raise ScopaError(f"bot {excerpt(spec)}: {error}") from None
 

@@ -10,6 +10,13 @@ same to the player get the same move, and no hidden card can leak into a decisio
 - `PIMCBot`: the best move of `suggest` (determinization over the worlds of the view).
 - `OracleBot`: sees every card and plays the exact solver's move: the upper reference.
 
+A searching bot decides within a time budget (`time_limit` seconds a decision, default
+`DECISION_SECONDS`; None: no budget, the search runs to its end): the budget reaches every
+search the decision runs (`kernel.time_budget`), and a decision it cuts falls back to the best
+answer the bot has by then (docs/play.md, "Time budgets"). A budget only binds where the search
+would take longer, and there the move depends on the machine's speed; give None for
+reproducible experiments. The `OracleBot`, the exact reference, has none by default.
+
 Every bot plays every game of the family (docs/FAMILY.md), each seat deciding from its own
 view (partners do not see each other's hands); the opponent model (`InferenceBot`) is
 two-player only.
@@ -23,15 +30,32 @@ from __future__ import annotations
 
 import random
 import zlib
-from typing import Optional, Union
+from typing import Callable, Optional, TypeVar, Union
 
+from .. import kernel
 from ..core.cards import COINS_MASK, DECK, SETTEBELLO_MASK, iter_cards, popcount
 from ..imperfect.pimc import EXACT_LIMIT, suggest
 from ..core.position import Move, Position
 from ..search.solver import solve
 from ..imperfect.view import View
+from ..errors import LimitError
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "PIMCBot", "OracleBot", "PhaseBot"]
+__all__ = ["Bot", "RandomBot", "GreedyBot", "PIMCBot", "OracleBot", "PhaseBot", "DECISION_SECONDS", "within",
+           "is_exact"]
+
+DECISION_SECONDS = 2.0
+"""The default time budget of a searching bot's decision, in seconds: a wait a player accepts
+from an opponent at the table (docs/play.md, "Time budgets")."""
+
+T = TypeVar("T")
+
+
+def within(share: float, search: Callable[[], T]) -> T:
+    """`search()` under a budget of `share` of what is left of the decision's (all of it
+    without one): the stages of a decision that falls back to a cheaper answer get the rest."""
+    left = kernel.budget_left()
+    with kernel.time_budget(None if left is None else max(share * left, 1e-6)):
+        return search()
 
 _SETTEBELLO = SETTEBELLO_MASK
 _SEVENS = sum(DECK[s * 10 + 6].mask for s in range(4))
@@ -171,6 +195,8 @@ class PIMCBot(Bot):
     reproducible and a pure function of what the player knows. `max_nodes` is each world's
     node budget (see `suggest`: in the family games a world that cannot be solved exactly
     within it is searched to a horizon; default `FAMILY_WORLD_NODES` there, none with two players).
+    `time_limit` is the decision's budget: the worlds solved by then decide (`suggest`), and
+    `GreedyBot` when not one was.
 
     >>> view = View.from_string("6dRsFb/?3 FdRc RdAc2c4c5c3s5sCs4bCbRb/Ad2d4d5d7dCd6c7cCc2s4s6s7s5b6b ?6 1/0 0 1 1")
     >>> str(PIMCBot(worlds=20, seed=1, threads=1).choose(view))
@@ -178,7 +204,7 @@ class PIMCBot(Bot):
     """
 
     def __init__(self, worlds: int = 100, seed: int = 0, threads: Optional[int] = None,
-                 exact_limit: int = EXACT_LIMIT, time_limit: Optional[float] = None,
+                 exact_limit: int = EXACT_LIMIT, time_limit: Optional[float] = DECISION_SECONDS,
                  tt_mb: Optional[float] = None, confidence: Optional[float] = None,
                  max_nodes: Optional[int] = None) -> None:
         self.worlds = worlds
@@ -187,7 +213,7 @@ class PIMCBot(Bot):
         self.seed = seed
         self.threads = threads
         self.exact_limit = exact_limit
-        self.time_limit = time_limit
+        self.time_limit = None if time_limit is None else kernel.check_limits(None, time_limit)[1] or None
         self.tt_mb = tt_mb
         self.name = f"PIMC({worlds})" if confidence is None else f"PIMC({worlds}, z={confidence:g})"
 
@@ -196,29 +222,42 @@ class PIMCBot(Bot):
         if len(moves) == 1:
             return moves[0]
         worlds: Union[int, str] = "all" if view.count_worlds() <= self.exact_limit else self.worlds
-        return suggest(view, worlds=worlds, seed=view_seed(self.seed, view), threads=self.threads,
-                       time_limit=self.time_limit, progress=False, tt_mb=self.tt_mb,
-                       confidence=self.confidence, max_nodes=self.max_nodes).best
+        with kernel.time_budget(self.time_limit):       # suggest stops at it
+            try:
+                return suggest(view, worlds=worlds, seed=view_seed(self.seed, view), threads=self.threads,
+                               time_limit=None, progress=False, tt_mb=self.tt_mb, confidence=self.confidence,
+                               max_nodes=self.max_nodes).best
+            except LimitError:
+                if kernel.budget_left() != 0:
+                    raise           # a limit of the search's own, not the budget
+                return GreedyBot().choose(view)     # not one world solved in the budget
 
 
 class OracleBot(Bot):
     """Sees every card and plays the exact solver's best move (the first of the optimal moves):
-    an upper reference for what the hidden information costs.
+    an upper reference for what the hidden information costs. Exact, so without a time budget
+    by default: in Scopone and scientifico its first decisions take hours. With `time_limit` a cut
+    exact search falls back to a horizon search (`kernel.DEEPEN_STEP` plies), then to Greedy.
 
     >>> pos = Position(hands=("7d 2c", "3b 4c"), table="3s 4s", dealer=1)
     >>> str(OracleBot()(pos))
     '7dx3s+4s'
     """
 
-    def __init__(self, tt_mb: Optional[float] = None) -> None:
+    def __init__(self, tt_mb: Optional[float] = None, time_limit: Optional[float] = None) -> None:
         self.tt_mb = tt_mb
-        self.name = "Oracle"
+        self.time_limit = None if time_limit is None else kernel.check_limits(None, time_limit)[1] or None
+        self.name = "Oracle" if self.time_limit is None else f"Oracle({self.time_limit:g} s)"
 
     def __call__(self, position: Position) -> Move:
         moves = position.legal_moves()
         if len(moves) == 1:
             return moves[0]
-        return solve(position, tt_mb=self.tt_mb).best_moves[0]
+        with kernel.time_budget(self.time_limit):
+            found = within(0.5, lambda: solve(position, tt_mb=self.tt_mb)).best_moves
+            if not found:       # cut: the horizon search's best (every game), then Greedy
+                found = solve(position, tt_mb=self.tt_mb, horizon=kernel.DEEPEN_STEP).best_moves
+        return found[0] if found else GreedyBot()(position)
 
     def choose(self, view: View) -> Move:
         raise TypeError("the OracleBot sees every card: call it with the Position, not a View")
@@ -251,3 +290,11 @@ class PhaseBot(Bot):
 
     def choose(self, view: View) -> Move:
         return self._bot(view).choose(view)
+
+
+def is_exact(bot: object) -> bool:
+    """The bot solves decisions exactly with no time budget (the `OracleBot`, or a `PhaseBot`
+    with one): in Scopone and scientifico its first decisions take hours."""
+    if isinstance(bot, PhaseBot):
+        return is_exact(bot.early) or is_exact(bot.late)
+    return isinstance(bot, OracleBot) and bot.time_limit is None

@@ -450,7 +450,7 @@ def _judge_fair(d: Decision, worlds: int, seed: int, threads: Optional[int], tt_
     try:
         view = d.position.view(d.player)
         s = suggest(view, worlds=worlds, seed=_decision_seed(seed, d.round, d.number), threads=threads,
-                    progress=False, tt_mb=tt_mb, **({} if time_limit is None else {"time_limit": time_limit}))
+                    progress=False, tt_mb=tt_mb, time_limit=time_limit)       # None: none (not suggest's default)
         played = next(m.mean for m in s.moves if m.move == d.played)
     except (ViewError, LimitError) as exc:
         d.fair_reason = str(exc)

@@ -1,0 +1,126 @@
+"""A decision's time budget (`kernel.time_budget`): it reaches every search a bot runs, and a bot
+whose budget is spent still answers with a legal move (its fallback). No wall-clock figure is
+asserted: the searches report the stop themselves (stop reasons, solved worlds, visits).
+Decision-time figures are benchmarks/bench_decision.py's (docs/play.md, "Time budgets")."""
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+from helpers import run_cli
+
+from scopa_solver import Position, Rules, kernel, suggest
+from scopa_solver.core.cards import popcount
+from scopa_solver.imperfect.ismcts import ismcts
+from scopa_solver.imperfect.pimc import SUGGEST_SECONDS, solve_worlds
+from scopa_solver.play.arena import make_bot
+from scopa_solver.play.bots import DECISION_SECONDS, GreedyBot, OracleBot, PIMCBot, is_exact
+
+# the two last-but-one-deal decisions of issue 29 that took 22-29 s of CPU with epimc:q=12
+HARD = ("Ad6dRd/2cRcRs 7cAs5s6sRb 4d5d4c5cFc2sFs2b/3d7dFdAc3cCc3s4s7sCs3b5b7bFbCb 6c4b6bCd2dAb 0/0 1 0 0",
+        "2d4c5b/FcCs4b 6cRc2s3sFs7b Ad3d4d5d7d2c5c4sRs3bRb/CdAc7cCc5s6s7sAb2b6bCb FbFdAs6dRd3c 1/0 1 0 1")
+
+
+def _deal(deal: int, seed: int = 5) -> Position:
+    """A position at the first play of `deal` (1: the round's start), reached by Greedy."""
+    pos = Position.new_round(seed=seed)
+    while len(pos.stock) > 30 - 6 * (deal - 1) or popcount(pos.hands[0] | pos.hands[1]) < 6:
+        pos = pos.play(GreedyBot()(pos))
+    return pos
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_budget_cuts_every_kernel_search_started_inside(threads):
+    states = list(_deal(1).view(0).sample_states(400, seed=2))     # 400 exact solves: seconds at least
+    with kernel.time_budget(0.05):
+        with kernel.time_budget(1e6):                       # nested: the earlier end counts
+            raws = kernel.run_batch(states, want=kernel.WANT_ALL, threads=threads)
+        assert kernel.budget_left() is not None
+    assert kernel.budget_left() is None
+    assert len([raw for raw in raws if raw is not None and raw.stop == 0]) < len(states)
+
+
+def test_a_search_that_needs_every_world_is_told_the_budget_is_spent():
+    view = _deal(1).view(0)
+    states = list(view.sample_states(40, seed=1))
+    with kernel.time_budget(0.01):
+        with pytest.raises(kernel.BudgetSpent):
+            solve_worlds(states, threads=1)
+        with pytest.raises(kernel.BudgetSpent):
+            kernel.check_budget()
+        partial = solve_worlds(states, threads=1, time_limit=60)      # a limit of its own: partial results
+    assert any(raw is None for raw in partial)
+
+
+def test_suggest_stops_at_the_budget_it_runs_in():
+    view = _deal(1).view(0)
+    with kernel.time_budget(0.3):
+        s = suggest(view, worlds=20_000, seed=1, threads=1, time_limit=None, progress=False)
+    assert s.stopped == "time" and 0 < s.worlds < 20_000
+
+
+def test_ismcts_counts_only_the_iterations_the_budget_allowed():
+    view = _deal(3).view(_deal(3).to_move)
+    worlds = list(view.sample_groups(64, seed=1))
+    with kernel.time_budget(0.3):
+        try:
+            r = ismcts(view, worlds, iterations=10 ** 7, threads=1)
+        except kernel.BudgetSpent:      # not one batch in time on a loaded machine: also honoured
+            return
+    assert 0 < sum(r.visits) < 10 ** 7
+
+
+@pytest.mark.parametrize("spec", ["pimc", "model", "infer", "epimc", "epimc:q=12", "ismcts", "alphamu"])
+@pytest.mark.parametrize("text", [None, HARD[0]])
+def test_every_bot_answers_legally_when_its_budget_is_spent(spec, text):
+    pos = Position.from_string(text) if text else Position.new_round(seed=3)
+    bot = make_bot(spec, worlds=200, seed=1, threads=1, time_limit=1e-4)
+    assert bot.time_limit == 1e-4
+    move = bot(pos)
+    assert move in pos.legal_moves()
+    if spec == "epimc:q=12" and text:
+        assert bot.endgame.calls == 0       # the budget reached the equilibrium: it gave up, EPIMC decided
+
+
+def test_the_endgame_equilibrium_gives_way_to_epimc_in_its_share_of_the_budget():
+    pos = Position.from_string(HARD[1])      # its game takes over 10 s to build
+    bot = make_bot("epimc:q=12", seed=1, threads=1, time_limit=0.2)
+    assert bot(pos) in pos.legal_moves() and bot.endgame.calls == 0
+
+
+def test_an_oracle_with_a_budget_falls_back_in_scientifico():
+    pos = Position.new_round(seed=1, rules=Rules(players=4, game="scientifico"))
+    bot = OracleBot(time_limit=0.05)
+    assert bot(pos) in pos.legal_moves() and not is_exact(bot) and bot.name == "Oracle(0.05 s)"
+    assert is_exact(OracleBot()) and is_exact(make_bot("greedy/oracle"))
+
+
+def test_the_defaults():
+    assert PIMCBot().time_limit == DECISION_SECONDS == 2.0
+    for spec in ("pimc", "model", "epimc", "epimc:q=12", "ismcts", "alphamu", "greedy/pimc"):
+        bot = make_bot(spec)
+        assert (bot.late if hasattr(bot, "late") else bot).time_limit == DECISION_SECONDS, spec
+    assert make_bot("pimc", time_limit=None).time_limit is None
+    assert make_bot("oracle").time_limit is None             # exact: the reference has no budget
+    assert inspect.signature(suggest).parameters["time_limit"].default == SUGGEST_SECONDS
+
+
+def test_the_cli_suggest_has_the_default_time_limit(capsys, monkeypatch):
+    import scopa_solver.imperfect.pimc as pimc
+    seen = []
+    real = pimc.suggest
+    monkeypatch.setattr(pimc, "suggest", lambda *a, **kw: seen.append(kw["time_limit"]) or real(*a, **kw))
+    deal = "6dRsFb/?3 FdRc RdAc2c4c5c3s5sCs4bCbRb/Ad2d4d5d7dCd6c7cCc2s4s6s7s5b6b ?6 1/0 0 1 1"
+    assert run_cli(capsys, "suggest", deal, "--threads", "1")[0] == 0
+    assert run_cli(capsys, "suggest", deal, "--threads", "1", "--time-limit", "inf")[0] == 0
+    assert seen == [SUGGEST_SECONDS, float("inf")]
+
+
+@pytest.mark.parametrize("command", [["play", "--bot", "oracle", "--auto", "--no-save"],
+                                     ["play", "--bot", "greedy/oracle", "pimc", "oracle", "--no-save"],
+                                     ["arena", "oracle", "pimc"]])
+@pytest.mark.parametrize("game", ["scopone", "scientifico"])
+def test_an_exact_bot_in_scopone_or_scientifico_is_refused_without_allow_slow(capsys, command, game):
+    code, out, err = run_cli(capsys, *command, "--rules", "players=4", f"game={game}")
+    assert code == 2 and "--allow-slow" in err and "hours" in err and not out
