@@ -355,6 +355,10 @@ def test_play_a_round_against_the_random_bot_and_review_it(browser, base_url):
         # the opponent's hand is face down while the round goes on
         assert browser.find_elements(By.CSS_SELECTOR, "#hand1 svg.back")
         assert not browser.find_elements(By.CSS_SELECTOR, "#hand1 svg[data-card]")
+        if played:     # the bot's reply is shown on the board, not only in the log
+            bot_move = browser.find_elements(By.CSS_SELECTOR, "#play-log li")[-1].text.split(": ")[1].split(" ")[0]
+            assert [e.get_attribute("data-move") for e in browser.find_elements(By.CSS_SELECTOR, "#last-move .last")] \
+                == [bot_move]
         count = len(browser.find_elements(By.CSS_SELECTOR, "#play-log li"))
         browser.find_element(By.CSS_SELECTOR, "#play-moves .play-move").click()
         wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#play-log li")) > count)

@@ -707,7 +707,7 @@ async function runReview() {
 }
 
 // The evaluation over the round for side 0 (seat 0's side): the value of each move played (every
-// card known); mistakes and blunders marked. A decision not judged leaves a gap.
+// card known); mistakes and blunders marked. A decision not judged is a grey point on the axis.
 function drawReviewGraph(r) {
   const ds = r.decisions, two = new Set(r.seat_sides).size === 2;
   const val = (d) => {
@@ -718,8 +718,8 @@ function drawReviewGraph(r) {
   const W = 560, H = 150, pad = 22, n = Math.max(ds.length - 1, 1);
   const vals = ds.map(val), top = Math.max(4, ...vals.filter((v) => v !== null).map(Math.abs));
   const x = (i) => pad + (W - 2 * pad) * i / n, y = (v) => H / 2 - (H / 2 - 12) * v / top;
-  let path = "", pen = false;
-  vals.forEach((v, i) => { if (v === null) { pen = false; return; } path += `${pen ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)} `; pen = true; });
+  let path = "", pen = false;      // through the decisions not judged (forced moves...)
+  vals.forEach((v, i) => { if (v !== null) { path += `${pen ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)} `; pen = true; } });
   const dots = ds.map((d, i) => {
     const v = vals[i] === null ? 0 : vals[i], cls = d.mark === "??" ? "blunder" : d.mark === "?" ? "mistake" : "";
     return `<g class="gdec ${cls}" data-index="${i}" tabindex="-1"><title>move ${d.move}: ${esc(d.name)} played ${esc(d.played)}${d.mark ? " " + d.mark : ""}${vals[i] === null ? "" : `, ${signed(vals[i])} for side 0`}</title>
