@@ -304,7 +304,7 @@ def deepest(search: Any, pos: Position, seconds: float, nodes: Optional[int], go
     (The package's `analyze_iter` does this loop itself; this is the one place to switch to it.)"""
     deadline = time.monotonic() + seconds
     first = search(pos, time_limit=seconds / 2, max_nodes=min(nodes or EXACT_TRY, EXACT_TRY), objective=goal)
-    if _done(first):
+    if _done(first) and getattr(first, "exact", True):    # (a deepening `analyze` may answer estimates)
         return first, None
     plies = sum(pos.hand_sizes()) + pos.stock_size()
     best, reached, depth = None, None, 4
