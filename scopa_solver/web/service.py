@@ -339,7 +339,8 @@ def analysis(text: Any, time_limit: Any = None, max_nodes: Any = None, objective
             "side": None if pos.is_round_over() else pos.rules.sides[pos.to_move], "value": top,
             "horizon": horizon, "exact": complete and horizon is None,
             "plies_left": sum(pos.hand_sizes()) + pos.stock_size(),
-            "moves": [{**r.to_dict(), "best": top is not None and r.value == top,
+            "moves": [{"move": str(r.move), "value": r.value, "lower": r.lower, "upper": r.upper,
+                       "best": top is not None and r.value == top,
                        "horizon": horizon, "exact": r.value is not None and horizon is None} for r in rows]}
 
 

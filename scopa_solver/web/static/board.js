@@ -490,6 +490,7 @@ function showAnalysis(entry) {
     ? `max^n: ${family ? sideName(b, a.side) : mover}'s points at the end, best first · ${depth}`
     : `values for ${mover}, best first · ${depth}`;
   $("#value-head").textContent = a.objective === "maxn" ? `points of side ${a.side}` : `value for ${b.players === 2 ? `P${a.to_move}` : `side ${a.side}`}`;
+  $("#review-moves th.num").textContent = $("#value-head").textContent;
   $("#trust").textContent = trustText(a);
   $("#trust").className = isExact(a) ? "exact" : "estimate";
   const rowsHTML = a.moves.map((m) =>
@@ -611,6 +612,8 @@ async function runSuggest() {
 
 function drawGame(g) {
   state.game = g;
+  stopAnalysis();          // the board is the game's now: no analysis, no evaluation of another position
+  evalBar(null);
   const b = g.board;
   const mine = !g.over && b.to_move === g.seat;
   let since = g.log.length;       // the moves since yours (the bots'), shown on the board
@@ -744,7 +747,8 @@ async function openDecision(i) {
   state.reviewIndex = i;
   $$("#review-table tbody tr").forEach((x) => x.classList.toggle("selected", Number(x.dataset.index) === i));
   const row = $(`#review-table tbody tr[data-index="${i}"]`);
-  if (row) row.scrollIntoView({block: "nearest"});
+  const box = $("#review-scroll");       // the row in the middle of its box (the page stays put)
+  if (row) box.scrollTop = row.offsetTop - box.clientHeight / 2;
   const g = $(`#review-graph .gdec[data-index="${i}"] circle`), cur = $("#graph-cursor");
   if (g && cur) { cur.setAttribute("x1", g.getAttribute("cx")); cur.setAttribute("x2", g.getAttribute("cx")); }
   $("#review-analysis").hidden = false;
