@@ -81,11 +81,31 @@ def test_analyze_gives_the_solver_values(client):
     assert data["complete"] and data["value"] == expected[0].value
 
 
-def test_analyze_under_a_node_limit_gives_bounds(client):
-    fresh = Position.new_round(seed=991).to_string()     # not in the transposition table yet
-    data = post(client, "analyze", {"position": fresh, "max_nodes": 20})
-    assert not data["complete"] and data["value"] is None
-    assert any(m["value"] is None for m in data["moves"])
+def test_analyze_under_a_node_limit_gives_depth_limited_values(client):
+    """A limit too small for the exact search: the first depth (4 plies) still values every move."""
+    fresh = Position.new_round(seed=991)
+    data = post(client, "analyze", {"position": fresh.to_string(), "max_nodes": 20})
+    assert data["horizon"] == 4 and not data["exact"] and data["plies_left"] == 36
+    expected = analyze(fresh, horizon=4)
+    assert [(m["move"], m["value"]) for m in data["moves"]] == [(str(r.move), r.value) for r in expected]
+    assert all(m["horizon"] == 4 and not m["exact"] for m in data["moves"])
+
+
+@pytest.mark.parametrize("objective", ["value", "maxn"])
+def test_a_scientifico_deal_is_analysed_to_a_depth_within_the_time_limit(client, objective):
+    """Far too big to solve: the answer is the deepest depth reached in the request's time, every
+    move valued (never unbounded); a longer budget reaches at least as deep. solve the same."""
+    deal = Position.new_round(seed=3, rules=Rules(players=4, game="scientifico"))
+    short = post(client, "analyze", {"position": deal.to_string(), "time_limit": 0.3, "objective": objective})
+    assert short["horizon"] >= 4 and short["horizon"] % 4 == 0 and not short["exact"] and short["plies_left"] == 40
+    assert len(short["moves"]) == len(deal.legal_moves())
+    assert all(isinstance(m["value"], int) and not m["exact"] for m in short["moves"])
+    expected = analyze(deal, horizon=short["horizon"], objective=objective)
+    assert sorted((m["move"], m["value"]) for m in short["moves"]) == sorted((str(r.move), r.value) for r in expected)
+    longer = post(client, "analyze", {"position": deal.to_string(), "time_limit": 1.5, "objective": objective})
+    assert longer["horizon"] >= short["horizon"]
+    line = post(client, "solve", {"position": deal.to_string(), "time_limit": 0.3, "objective": objective})
+    assert line["horizon"] >= 4 and len(line["pv"]) == line["horizon"] and len(line["steps"]) == line["horizon"] + 1
 
 
 def test_solve_steps_through_the_pv(client):

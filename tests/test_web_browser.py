@@ -31,6 +31,7 @@ try:
     from selenium import webdriver
     from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support import expected_conditions as EC
@@ -113,7 +114,7 @@ def test_paste_a_position_read_the_values_and_step_through_the_pv(browser, base_
     box = browser.find_element(By.ID, "notation")
     box.clear()
     box.send_keys(MID.to_string(), Keys.ENTER)
-    wait(browser, lambda d: len(rows(d, "#moves")) == len(MID.legal_moves()) and text(d, "#pv-step") != "–")
+    wait_exact(browser, len(MID.legal_moves()))
     expected = analyze(MID)
     shown = [(r.find_element(By.CSS_SELECTOR, ".move").text, r.find_element(By.CSS_SELECTOR, ".value").text)
              for r in rows(browser, "#moves")]
@@ -122,34 +123,176 @@ def test_paste_a_position_read_the_values_and_step_through_the_pv(browser, base_
             if "best" in r.get_attribute("class").split()]
     assert best == [str(m.move) for m in expected if m.value == expected[0].value]
     assert len(set(m.value for m in expected)) > 1
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#moves .exactness .ok")) == len(expected)  # every value exact
     assert len(browser.find_elements(By.CSS_SELECTOR, "#hand0 svg.card")) == 3
     assert len(browser.find_elements(By.CSS_SELECTOR, "#table svg.card")) == 4
     assert text(browser, "#stock .count") == str(len(MID.stock)) == "18"
     assert text(browser, "#pile0 .count") == "8" and text(browser, "#pile1 .scopas") == "1"
     assert text(browser, "#pile0 .coins") == str(MID.round_score().players[0].coins)
-    assert urllib.parse.unquote(browser.current_url.split("?pos=")[1]) == MID.to_string()
+    assert urllib.parse.parse_qs(urllib.parse.urlparse(browser.current_url).query)["pos"] == [MID.to_string()]
+    # the evaluation bar: the position's value for the chosen side (player 0, to move here)
+    assert text(browser, "#eval-label").startswith(f"{expected[0].value:+d} for player 0" if expected[0].value
+                                                    else "0 for player 0")
 
+    # clicking the principal variation's second move plays the line to it
     pv = solve(MID).pv
-    n = len(pv)
-    assert text(browser, "#pv-step") == f"0 / {n}"
-    browser.find_element(By.ID, "pv-next").click()
-    assert text(browser, "#pv-step") == f"1 / {n}"
     after = [MID.play(pv[0])]
     after.append(after[0].play(pv[1]))
-    assert board_notation(browser) == after[0].to_string()
-    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
-    assert text(browser, "#pv-step") == f"2 / {n}" and board_notation(browser) == after[1].to_string()
-    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT)
-    assert text(browser, "#pv-step") == f"1 / {n}"
-    browser.find_element(By.ID, "pv-last").click()
-    assert text(browser, "#pv-step") == f"{n} / {n}" and browser.find_element(By.ID, "round-over")
-    browser.find_element(By.ID, "pv-first").click()
-    assert board_notation(browser) == MID.to_string()
+    browser.find_element(By.CSS_SELECTOR, '#pv-moves li[data-index="2"]').click()
+    wait(browser, lambda d: board_notation(d) == after[1].to_string() and text(d, "#hist-step") == "2 / 2")
+    assert [e.get_attribute("data-move") for e in browser.find_elements(By.CSS_SELECTOR, "#history .hmove")] == \
+        [str(m) for m in pv[:2]]
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.ARROW_LEFT)
+    wait(browser, lambda d: board_notation(d) == after[0].to_string() and text(d, "#hist-step") == "1 / 2")
+    body.send_keys(Keys.HOME)
+    wait(browser, lambda d: board_notation(d) == MID.to_string())
+    browser.find_element(By.ID, "hist-last").click()
+    wait(browser, lambda d: board_notation(d) == after[1].to_string())
+    browser.find_element(By.ID, "hist-first").click()
+    wait(browser, lambda d: board_notation(d) == MID.to_string())
+    browser.find_element(By.ID, "hist-next").click()
+    wait(browser, lambda d: board_notation(d) == after[0].to_string())
+    browser.find_element(By.ID, "hist-first").click()
+    wait(browser, lambda d: board_notation(d) == MID.to_string())
 
     browser.find_element(By.ID, "tree-btn").click()
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#tree svg"))
-    browser.find_element(By.ID, "pv-next").click()
+    wait_exact(browser, len(MID.legal_moves()))
     shot(browser, "board-analysis")
+
+
+def wait_exact(driver, count):
+    """Until the move table has `count` rows and says its values are exact (the analysis deepens
+    to the end of the round) and the principal variation is shown."""
+    wait(driver, lambda d: len(rows(d, "#moves")) == count and d.find_elements(By.CSS_SELECTOR, "#trust.exact")
+         and d.find_elements(By.CSS_SELECTOR, "#pv-moves li") and "to the end" in text(d, "#pv-value"))
+
+
+def test_the_move_list_variations_highlights_and_the_browsers_back(browser, base_url):
+    """Every move played goes into the list (a deal separator where new hands are dealt); a
+    different move from an earlier point starts a variation; the address holds the line and the
+    browser's Back steps back; the last move's card and captures are marked on the board."""
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(START.to_string())}")
+    wait(browser, lambda d: len(rows(d, "#moves")) == len(START.legal_moves()) and d.find_elements(By.CSS_SELECTOR, "#pv-moves li"))
+    pv = [e.text.split(". ", 1)[1] for e in browser.find_elements(By.CSS_SELECTOR, "#pv-moves li")]
+    assert len(pv) == 36
+    browser.find_element(By.CSS_SELECTOR, '#pv-moves li[data-index="7"]').click()     # past the first deal
+    line = pv[:7]
+    pos = START
+    for m in line:
+        pos = pos.play(m)
+    wait(browser, lambda d: board_notation(d) == pos.to_string())
+    assert [e.get_attribute("data-move") for e in browser.find_elements(By.CSS_SELECTOR, "#history .hmove")] == line
+    assert text(browser, "#history .deal-sep") == "deal 2"        # new hands after the sixth move
+    query = urllib.parse.parse_qs(urllib.parse.urlparse(browser.current_url).query)
+    assert query["pos"] == [START.to_string()] and query["line"] == ["_".join(line)]
+    # the last move: its card shown under the table, and marked where it went
+    last = browser.find_element(By.CSS_SELECTOR, "#last-move .last")
+    assert last.get_attribute("data-move") == line[-1]
+    card = line[-1].split("x")[0]
+    assert browser.find_elements(By.CSS_SELECTOR, f'#last-move svg.played[data-card="{card}"]')
+    assert browser.find_elements(By.CSS_SELECTOR, f'#board svg.card.played[data-card="{card}"], #board svg.card.taken[data-card="{card}"]')
+    # hovering a move of the analysis marks its card in the hand
+    wait(browser, lambda d: len(rows(d, "#moves")) == len(pos.legal_moves()))
+    row = rows(browser, "#moves")[0]
+    hovered = row.get_attribute("data-move").split("x")[0]
+    ActionChains(browser).move_to_element(row).perform()
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, f'#hand{pos.to_move} svg.card.hover[data-card="{hovered}"]'))
+
+    # the browser's Back returns where the board was (one entry a step), Forward again
+    browser.back()
+    wait(browser, lambda d: board_notation(d) == START.to_string() and text(d, "#hist-step") == "0 / 7")
+    browser.forward()
+    wait(browser, lambda d: board_notation(d) == pos.to_string())
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT)
+    before = START
+    for m in line[:-1]:
+        before = before.play(m)
+    wait(browser, lambda d: board_notation(d) == before.to_string() and text(d, "#hist-step") == "6 / 7")
+    browser.back()
+    wait(browser, lambda d: board_notation(d) == pos.to_string())
+
+    # from the third move on, another move: a variation; the main line stays
+    browser.find_element(By.CSS_SELECTOR, '#history .hmove[data-ply="2"]').click()
+    at = START.play(line[0]).play(line[1])
+    wait(browser, lambda d: board_notation(d) == at.to_string() and len(rows(d, "#moves")) == len(at.legal_moves()))
+    other = next(r for r in rows(browser, "#moves") if r.get_attribute("data-move") != line[2])
+    other_move = other.get_attribute("data-move")
+    other.click()
+    wait(browser, lambda d: board_notation(d) == at.play(other_move).to_string())
+    assert [e.get_attribute("data-move") for e in browser.find_elements(By.CSS_SELECTOR, "#history .variation .hmove")] == [other_move]
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#history .hmove")) == 8
+    assert urllib.parse.parse_qs(urllib.parse.urlparse(browser.current_url).query)["line"] == \
+        ["_".join(line[:2] + [other_move])]
+    # a link with a line opens the board at its end, with the moves in the list
+    open_page(browser, browser.current_url)
+    wait(browser, lambda d: board_notation(d) == at.play(other_move).to_string() and text(d, "#hist-step") == "3 / 3")
+    browser.back()       # the entry before: the board, not a blank page
+    wait(browser, lambda d: d.execute_script("return document.body.dataset.ready") == "1"
+         and board_notation(d) == at.to_string())
+
+
+def test_a_scientifico_deal_shows_depth_limited_values_at_once_and_can_be_stopped(browser, base_url):
+    """The first play of Scopone scientifico (40 cards to play): far too big to solve, the board
+    still shows a value for every move at once, says they are depth-limited estimates and how
+    far to trust them, deepens, and stops when asked. No infinite bounds anywhere."""
+    deal = Position.new_round(seed=3, rules=Rules(players=4, game="scientifico"))
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(deal.to_string())}&seed=3")
+    wait(browser, lambda d: len(rows(d, "#moves")) == len(deal.legal_moves()))
+    values = [r.find_element(By.CSS_SELECTOR, ".value").text for r in rows(browser, "#moves")]
+    assert all(v == "0" or v[0] in "+-" and v[1:].isdigit() for v in values), values
+    assert browser.find_elements(By.CSS_SELECTOR, "#trust.estimate")
+    assert "plays ahead (of 40 left)" in text(browser, "#trust") and "∞" not in text(browser, "body")
+    assert "depth" in text(browser, "#moves-note") and "value for side 0" == text(browser, "#value-head")
+    assert all(e.text.startswith("≈ d") for e in browser.find_elements(By.CSS_SELECTOR, "#moves .exactness"))
+    assert "for side 0 (0+2)" in text(browser, "#eval-label")
+    # the header follows the position of the link: its game and seed
+    assert Select(browser.find_element(By.ID, "deal-game")).first_selected_option.text == "Scopone scientifico"
+    assert browser.find_element(By.ID, "seed").get_attribute("value") == "3"
+    assert browser.find_element(By.ID, "an-stop").is_displayed()
+    browser.execute_script("window.scrollTo(0, 0)")
+    shot(browser, "board-scientifico")
+    browser.find_element(By.ID, "an-stop").click()
+    wait(browser, lambda d: text(d, "#an-status") == "stopped" and d.find_element(By.ID, "an-go").is_displayed())
+    depth = text(browser, "#moves-note")
+    time.sleep(1.5)      # no more answers come in once stopped (not a timing assertion: nothing changes)
+    assert text(browser, "#moves-note") == depth
+    # the evaluation bar stays with the chosen side while the side to move changes
+    Select(browser.find_element(By.ID, "eval-side")).select_by_index(1)
+    wait(browser, lambda d: "for side 1 (1+3)" in text(d, "#eval-label"))
+    rows(browser, "#moves")[0].click()
+    wait(browser, lambda d: "for side 1 (1+3)" in text(d, "#eval-label") and "seat 1" in text(d, "#moves-note"))
+    browser.find_element(By.ID, "an-stop").click()
+
+    # later in the round the analysis deepens live until the values are exact
+    later = late(Rules(players=4, game="scientifico"), 3, 24)
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(later.to_string())}")
+    wait(browser, lambda d: len(rows(d, "#moves")) == len(later.legal_moves()))
+    notes = set()
+    WebDriverWait(browser, 240, ignored_exceptions=(StaleElementReferenceException,)).until(
+        lambda d: notes.add(text(d, "#moves-note")) or d.find_elements(By.CSS_SELECTOR, "#trust.exact"))
+    assert any("depth" in n for n in notes) or len(notes) == 1      # seen at a depth first (unless exact at once)
+    assert move_table(browser) == shown_values(analyze(later))
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#moves .exactness .ok")) == len(later.legal_moves())
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(players=3), Rules(players=4, game="scopone"), Rules(players=6)],
+                         ids=["scopa", "3", "scopone", "6"])
+def test_phone_width_has_no_sideways_overflow(browser, base_url, rules):
+    pos = Position.new_round(seed=4, rules=rules)
+    browser.set_window_size(420, 900)
+    try:
+        open_page(browser, f"{base_url}/?pos={urllib.parse.quote(pos.to_string())}")
+        wait(browser, lambda d: len(rows(d, "#moves")) == len(pos.legal_moves()))
+        width = browser.execute_script("return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        assert width[0] <= width[1], width
+        if rules.players == 4:
+            browser.execute_script("window.scrollTo(0, 0)")
+            shot(browser, "board-phone")
+        browser.find_element(By.ID, "an-stop").click() if browser.find_element(By.ID, "an-stop").is_displayed() else None
+    finally:
+        browser.set_window_size(1400, 1000)
 
 
 def test_a_link_opens_its_position_and_bad_notation_shows_a_message(browser, base_url):
@@ -212,6 +355,10 @@ def test_play_a_round_against_the_random_bot_and_review_it(browser, base_url):
         # the opponent's hand is face down while the round goes on
         assert browser.find_elements(By.CSS_SELECTOR, "#hand1 svg.back")
         assert not browser.find_elements(By.CSS_SELECTOR, "#hand1 svg[data-card]")
+        if played:     # the bot's reply is shown on the board, not only in the log
+            bot_move = browser.find_elements(By.CSS_SELECTOR, "#play-log li")[-1].text.split(": ")[1].split(" ")[0]
+            assert [e.get_attribute("data-move") for e in browser.find_elements(By.CSS_SELECTOR, "#last-move .last")] \
+                == [bot_move]
         count = len(browser.find_elements(By.CSS_SELECTOR, "#play-log li"))
         browser.find_element(By.CSS_SELECTOR, "#play-moves .play-move").click()
         wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#play-log li")) > count)
@@ -232,7 +379,20 @@ def test_play_a_round_against_the_random_bot_and_review_it(browser, base_url):
     marked = [r for r in rows(browser, "#review-table") if {"mistake", "blunder"} & set(r.get_attribute("class").split())]
     row = marked[len(marked) // 2] if marked else rows(browser, "#review-table")[20]
     index = int(row.get_attribute("data-index"))
-    row.click()
+    # the graph: one point a decision, the mistakes and blunders marked as in the table
+    points = browser.find_elements(By.CSS_SELECTOR, "#review-graph .gdec")
+    assert len(points) == 36
+    assert [p.get_attribute("data-index") for p in points if {"mistake", "blunder"} & set(p.get_attribute("class").split())] \
+        == [r.get_attribute("data-index") for r in marked]
+    browser.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", points[index])
+    wait(browser, lambda d: board_notation(d) == positions[index].to_string())
+    # its analysis in view, under the review
+    wait(browser, lambda d: d.find_element(By.ID, "review-analysis").is_displayed()
+         and len(rows(d, "#review-moves")) == len(positions[index].legal_moves()))
+    # the keys step through the decisions
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_DOWN)
+    wait(browser, lambda d: board_notation(d) == positions[index + 1].to_string())
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_UP)
     wait(browser, lambda d: board_notation(d) == positions[index].to_string())
     # the move table (in the Analysis tab, hidden now) marks the move played there
     played = "return Array.from(document.querySelectorAll('#moves tbody tr.played')).map(r => r.dataset.move)"
@@ -354,7 +514,7 @@ def test_build_a_position_by_putting_cards_into_places_and_analyse_it(browser, b
     shot(browser, "board-editor")
 
     browser.find_element(By.ID, "ed-analyze").click()
-    wait(browser, lambda d: len(rows(d, "#moves")) == len(target.legal_moves()) and text(d, "#pv-step") != "–")
+    wait_exact(browser, len(target.legal_moves()))
     assert move_table(browser) == shown_values(analyze(target))
     assert board_notation(browser) == target.to_string()
     assert text(browser, "#pile0 .count") == "2" and text(browser, "#pile0 .scopas") == "1"
@@ -363,7 +523,7 @@ def test_build_a_position_by_putting_cards_into_places_and_analyse_it(browser, b
 def test_a_scopone_position_by_its_link_shows_four_hands_and_the_values(browser, base_url):
     pos = late(Rules(players=4, game="scopone"), 1, 20)
     open_page(browser, f"{base_url}/?pos={urllib.parse.quote(pos.to_string())}")
-    wait(browser, lambda d: len(rows(d, "#moves")) == len(pos.legal_moves()) and text(d, "#pv-step") != "–")
+    wait_exact(browser, len(pos.legal_moves()))
     for seat in range(4):
         shown = [e.get_attribute("data-card") for e in browser.find_elements(By.CSS_SELECTOR, f"#hand{seat} svg.card")]
         assert shown == [str(c) for c in iter_cards(pos.hands[seat])]
@@ -375,10 +535,11 @@ def test_a_scopone_position_by_its_link_shows_four_hands_and_the_values(browser,
     score = pos.round_score()
     for side in (0, 1):
         assert text(browser, f'#side-score tr[data-side="{side}"] .points') == str(score.total[side])
-    n = len(solve(pos).pv)
-    browser.find_element(By.ID, "pv-next").click()
-    assert text(browser, "#pv-step") == f"1 / {n}"
-    browser.find_element(By.ID, "pv-first").click()
+    pv = solve(pos).pv
+    browser.find_element(By.CSS_SELECTOR, '#pv-moves li[data-index="1"]').click()
+    wait(browser, lambda d: board_notation(d) == pos.play(pv[0]).to_string() and text(d, "#hist-step") == "1 / 1")
+    browser.find_element(By.ID, "hist-first").click()
+    wait_exact(browser, len(pos.legal_moves()))
     browser.find_element(By.ID, "tree-btn").click()       # two sides: the tree module draws it
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#tree svg"))
     browser.execute_script("window.scrollTo(0, 0)")
@@ -405,13 +566,12 @@ def test_a_scopone_position_by_its_link_shows_four_hands_and_the_values(browser,
 def test_three_players_tree_view_suggestion_play_and_review(browser, base_url):
     pos = late(Rules(players=3), 2, 9)
     open_page(browser, f"{base_url}/?pos={urllib.parse.quote(pos.to_string())}")
-    wait(browser, lambda d: len(rows(d, "#moves")) == len(pos.legal_moves()))
+    wait_exact(browser, len(pos.legal_moves()))
     assert len(browser.find_elements(By.CSS_SELECTOR, ".fseat")) == 3
     assert move_table(browser) == shown_values(analyze(pos))
-    # max^n: every side its own points
+    # max^n: every side its own points (a change of objective analyses again)
     Select(browser.find_element(By.ID, "objective")).select_by_value("maxn")
-    browser.find_element(By.ID, "analyze-btn").click()
-    wait(browser, lambda d: "max^n" in text(d, "#moves-note"))
+    wait(browser, lambda d: "max^n" in text(d, "#moves-note") and d.find_elements(By.CSS_SELECTOR, "#trust.exact"))
     assert move_table(browser) == shown_values(analyze(pos, objective="maxn"))
     Select(browser.find_element(By.ID, "objective")).select_by_value("value")
     browser.find_element(By.ID, "tree-btn").click()        # three sides: the paranoid value's tree

@@ -9,7 +9,7 @@ without one are bounded by size (a review takes one round, at most 36 decisions;
 >>> board(read_state("7d/3c 4s3s -/- - 0/0 0 1 -"))["legal"]
 ['7dx3s+4s']
 >>> analysis("7d/3c 4s3s -/- - 0/0 0 1 -")["moves"]
-[{'move': '7dx3s+4s', 'value': 4, 'lower': 4, 'upper': 4, 'best': True}]
+[{'move': '7dx3s+4s', 'value': 4, 'lower': 4, 'upper': 4, 'best': True, 'horizon': None, 'exact': True}]
 
 Every game of the family (docs/family.md) works the same way; `compose` builds a position from
 its places (the board's editor), checked by `Position` itself:
@@ -18,7 +18,7 @@ its places (the board's editor), checked by `Position` itself:
 >>> b["notation"], b["sides"], b["legal"]
 ('7d/3c/Rb 3s4s -/-/- - 0/0/0 0 2 - players=3', [0, 1, 2], ['7dx3s+4s'])
 >>> analysis(b["notation"], objective="maxn")["moves"][0]
-{'move': '7dx3s+4s', 'value': 5, 'lower': 5, 'upper': 5, 'best': True}
+{'move': '7dx3s+4s', 'value': 5, 'lower': 5, 'upper': 5, 'best': True, 'horizon': None, 'exact': True}
 """
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ import os
 import random
 import tempfile
 import threading
+import time
 from typing import Any, Optional, Union
 
 from ..core.cards import SUIT_NAMES, SUITS, RANKS, RANK_NAMES, iter_cards
@@ -287,29 +288,36 @@ def _objective(value: Any) -> str:
 
 
 def analysis(text: Any, time_limit: Any = None, max_nodes: Any = None, objective: Any = None) -> dict:
-    """Every legal move with its exact value for the side to move (or bounds, when a limit
-    stopped the search), best first; the best moves flagged."""
+    """Every legal move with its value for the side to move, best first, the best moves flagged:
+    the exact value when the search reached the round's end within the time limit, else the
+    deepest depth-limited estimate (`horizon` plies; each row says whether it is `exact`)."""
     pos = read_position(text)
     seconds, nodes = _limits(time_limit, max_nodes)
     goal = _objective(objective)
-    rows = analyze(pos, time_limit=seconds, max_nodes=nodes, objective=goal, horizon=0)   # exact only (for now)
-    complete = all(r.value is not None for r in rows)
+    rows = analyze(pos, time_limit=seconds, max_nodes=nodes, objective=goal)    # deepens within the limit
+    horizon, complete = rows.horizon, all(r.value is not None for r in rows)
     top = rows[0].value if rows and complete else None
     return {"position": pos.to_string(), "to_move": pos.to_move, "complete": complete, "objective": goal,
             "side": None if pos.is_round_over() else pos.rules.sides[pos.to_move], "value": top,
-            "moves": [{**r.to_dict(), "best": top is not None and r.value == top} for r in rows]}
+            "horizon": horizon, "exact": complete and horizon is None,
+            "plies_left": sum(pos.hand_sizes()) + pos.stock_size(),
+            "moves": [{"move": str(r.move), "value": r.value, "lower": r.lower, "upper": r.upper,
+                       "best": top is not None and r.value == top,
+                       "horizon": horizon, "exact": r.value is not None and horizon is None} for r in rows]}
 
 
 def principal_variation(text: Any, time_limit: Any = None, max_nodes: Any = None, objective: Any = None) -> dict:
-    """`solve`'s value and principal variation, with the board after each of its moves."""
+    """`solve`'s value and principal variation (the deepest depth reached, as `analysis`), with
+    the board after each of its moves."""
     pos = read_position(text)
     seconds, nodes = _limits(time_limit, max_nodes)
-    result = solve(pos, time_limit=seconds, max_nodes=nodes, objective=_objective(objective), horizon=0)
+    result = solve(pos, time_limit=seconds, max_nodes=nodes, objective=_objective(objective))
+    horizon = result.horizon
     steps = [board(pos)]
     for move in result.pv:
         pos = pos.play(move)
         steps.append(board(pos))
-    return {**result.to_dict(), "objective": result.objective, "steps": steps}
+    return {**result.to_dict(), "horizon": horizon, "objective": result.objective, "steps": steps}
 
 
 def tree_svg(text: Any, max_nodes: Any = None) -> dict:

@@ -40,8 +40,7 @@ function updateBusy(label) {
   box.hidden = false;
 }
 
-async function api(path, body, label, quiet = false) {
-  const ctl = new AbortController();
+async function api(path, body, label, quiet = false, ctl = new AbortController()) {
   if (!quiet) { running.add(ctl); updateBusy(label); }
   try {
     const r = await fetch(`/api/${path}`, body === null ? {signal: ctl.signal}
@@ -137,9 +136,30 @@ function seatHTML(b, p, clickable) {
   </div>`;
 }
 
-function drawBoard(b, note = "", clickSeat = null) {
+// The last moves (a list of {move, seat}): shown under the table, the card played and the cards it
+// took, and marked where they are now (the table for a card laid down, else the taker's pile).
+function lastMovesHTML(b, last) {
+  if (!last || !last.length) return "";
+  return `<div class="last-moves" id="last-move">${last.map(({move, seat}) => {
+    const [card, taken] = moveCards(move);
+    const who = b.players === 2 ? `Player ${seat}` : seatName(b, seat);
+    return `<div class="last" data-move="${esc(move)}"><span>${esc(who)} played</span>${cardSVG(card, 0.42, "played")}` +
+      (taken.length ? `<span>took</span>${taken.map((c) => cardSVG(c, 0.42, "taken")).join("")}` : "<span>on the table</span>") + "</div>";
+  }).join("")}</div>`;
+}
+
+function markLast(last) {
+  for (const {move} of last || []) {
+    const [card, taken] = moveCards(move);
+    $$(`#table svg.card[data-card="${card}"]`).forEach((x) => x.classList.add("played"));
+    for (const c of [card, ...taken]) $$(`#board .pile svg.card[data-card="${c}"], #board .fpile svg.card[data-card="${c}"]`).forEach((x) => x.classList.add("taken"));
+  }
+}
+
+function drawBoard(b, note = "", clickSeat = null, last = null) {
   $("#board").classList.toggle("wide", b.players > 2);
-  if (b.players > 2) return drawRing(b, note);
+  state.shown = b;
+  if (b.players > 2) { drawRing(b, note, last); markLast(last); return; }
   const total = b.score.total;
   const over = b.over ? `<div class="over" id="round-over">Round over: player 0 <b>${total[0]}</b>, player 1 <b>${total[1]}</b>` +
     ` (margin ${total[0] - total[1] >= 0 ? "+" : ""}${total[0] - total[1]} for player 0)</div>` : "";
@@ -148,11 +168,13 @@ function drawBoard(b, note = "", clickSeat = null) {
     <div class="middle">
       <div><h3>Table</h3><div class="cards" id="table">${b.table.map((c) => cardSVG(c)).join("") || '<span class="board-note">empty table</span>'}</div></div>
       <div class="stock" id="stock">${b.stock ? backSVG(0.6, b.stock) : ""}<span>stock: <b class="count">${b.stock}</b> card${b.stock === 1 ? "" : "s"}</span></div>
+      ${lastMovesHTML(b, last)}
     </div>
     ${seatHTML(b, 0, clickSeat === 0)}
     ${over}
     <p class="board-note mono" id="board-notation">${esc(b.notation)}</p>
     ${note ? `<p class="board-note" id="board-step">${esc(note)}</p>` : ""}`;
+  markLast(last);
 }
 
 
@@ -197,7 +219,7 @@ function sidesTableHTML(b) {
       <td class="points">${s.points}</td></tr>`).join("")}</tbody></table>`;
 }
 
-function drawRing(b, note) {
+function drawRing(b, note, last) {
   const total = b.score.total;
   const over = b.over ? `<div class="over" id="round-over">Round over: ${total.map((t, side) =>
     `${esc(sideName(b, side))} <b>${t}</b>`).join(", ")}</div>` : "";
@@ -206,8 +228,9 @@ function drawRing(b, note) {
     <div class="ring ring-${b.players}">
       ${b.hands.map((_, p) => ringSeatHTML(b, p)).join("")}
       <div class="center">
-        <h3>Table</h3><div class="cards" id="table">${b.table.map((c) => cardSVG(c, 0.6)).join("") || '<span class="board-note">empty table</span>'}</div>
+        <h3>Table</h3><div class="cards" id="table">${b.table.map((c) => cardSVG(c, 0.7)).join("") || '<span class="board-note">empty table</span>'}</div>
         <div class="stock" id="stock">${b.stock ? backSVG(0.4, b.stock) : ""}<span>stock: <b class="count">${b.stock}</b> card${b.stock === 1 ? "" : "s"}</span></div>
+        ${lastMovesHTML(b, last)}
         ${sidesTableHTML(b)}
       </div>
     </div>
@@ -216,91 +239,323 @@ function drawRing(b, note) {
     ${note ? `<p class="board-note" id="board-step">${esc(note)}</p>` : ""}`;
 }
 
-// -- positions and analysis -----------------------------------------------------------------------
+// -- positions, the move list and its variations -------------------------------------------------
+// The board keeps a tree of moves from the position loaded (the root): every move played or
+// clicked is a node; a different move from an earlier point starts a variation. The address
+// holds the root and the line to the current node (?pos=...&line=m1_m2_...), one history entry
+// a step, so the browser's Back steps back.
 
-function setURL(notation) {
-  const url = new URL(window.location.href);
-  url.search = notation ? `?pos=${encodeURIComponent(notation)}` : "";
-  window.history.replaceState(null, "", url);
+const hist = {root: null, cur: null, seed: null};
+
+function node(parent, move, b) {
+  const n = {parent, move, board: b, notation: b.notation, children: []};
+  if (parent) parent.children.push(n);
+  return n;
+}
+
+function pathOf(n) { const moves = []; for (; n && n.parent; n = n.parent) moves.unshift(n.move); return moves; }
+
+function urlOf(n) {
+  const q = new URLSearchParams();
+  q.set("pos", hist.root.notation);
+  const line = pathOf(n);
+  if (line.length) q.set("line", line.join("_"));
+  if (hist.seed !== null) q.set("seed", String(hist.seed));
+  return `${window.location.pathname}?${q.toString()}`;
+}
+
+function setURL(push) {
+  const url = urlOf(hist.cur);
+  if (url === window.location.pathname + window.location.search) return;
+  if (push) window.history.pushState({board: 1}, "", url); else window.history.replaceState({board: 1}, "", url);
 }
 
 function clearAnalysis() {
   $("#moves tbody").innerHTML = "";
   $("#moves-note").textContent = "";
+  $("#trust").textContent = "";
   $("#pv-value").textContent = "";
   $("#pv-moves").innerHTML = "";
-  $("#pv-step").textContent = "–";
   $("#tree").innerHTML = "";
   $("#suggest-table tbody").innerHTML = "";
   $("#suggest-info").textContent = "";
   state.pv = null;
 }
 
-// Show a position (notation) on the board and analyse it.
-async function loadPosition(text, {analyse = true, played = null} = {}) {
+// The header follows the position shown: its game (when one of the menu's) and its seed.
+function headerFollows(b) {
+  const rules = b.rules.join(" ");
+  const opt = Array.from($("#deal-game").options).find((o) => o.value === rules);
+  if (opt) $("#deal-game").value = rules;
+  if (hist.seed !== null) $("#seed").value = String(hist.seed);
+}
+
+// Show a position (notation) on the board as a new root and analyse it; `line` (moves) is
+// played from it, the board ending at its last move.
+async function loadPosition(text, {analyse = true, played = null, line = [], seed = null, push = true} = {}) {
   const b = await api("board", {position: text}, "reading");
-  state.base = b.notation;
-  state.board = b;
-  state.viewPlayer = null;
+  const boards = await Promise.all(line.map((_, k) => api("board", {position: b.notation, moves: line.slice(0, k + 1)}, "reading")));
+  hist.root = node(null, null, b);
+  hist.seed = seed;
+  let n = hist.root;
+  line.forEach((m, k) => { n = node(n, m, boards[k]); });
   state.played = played;
   $("#notation").value = b.notation;
-  setURL(b.notation);
   viewButtons(b.players);
-  clearAnalysis();
+  sideChoices(b);
+  headerFollows(b);
   if (state.editing) switchTab("analysis");
-  drawBoard(b);
-  if (analyse && b.kind === "position" && !b.over) await runAnalysis();
+  await go(n, {push, analyse});
   return b;
 }
 
-function valueText(m) {
-  if (m.value !== null && m.value !== undefined) return (m.value > 0 ? "+" : "") + m.value;
-  const lo = m.lower === null ? "−∞" : m.lower, hi = m.upper === null ? "+∞" : m.upper;
-  return `${lo} … ${hi}`;
+// Make `n` the current node: the board, the move list, the address and the analysis follow.
+async function go(n, {push = true, analyse = true} = {}) {
+  if (!n) return;
+  hist.cur = n;
+  state.base = n.notation;
+  state.board = n.board;
+  state.viewPlayer = null;
+  $$(".view-btn").forEach((x) => x.classList.toggle("active", x.dataset.player === ""));
+  $("#notation").value = n.notation;
+  clearAnalysis();
+  if (!state.editing) drawBoard(n.board, "", null, n.parent ? [{move: n.move, seat: n.parent.board.to_move}] : null);
+  drawHistory();
+  setURL(push);
+  if (analyse && n.board.kind === "position" && !n.board.over) startAnalysis();
+  else { stopAnalysis(); evalBar(null); }
 }
 
-async function runAnalysis() {
-  if (!state.base) throw new Error("no position on the board");
-  const time_limit = Number($("#time-limit").value) || 5;
-  const body = {position: state.base, time_limit, objective: $("#objective").value};
-  const [a, s] = await Promise.all([api("analyze", body, "analysing"), api("solve", body, "solving")]);
-  if (a.position !== state.base) return;   // a newer position was loaded meanwhile
-  const family = state.board && state.board.players > 2;
-  const who = family ? `seat ${a.to_move} (side ${a.side})` : `player ${a.to_move}`;
-  $("#moves-note").textContent = !a.complete ? "a limit stopped the search: bounds shown"
-    : a.objective === "maxn" ? `max^n: side ${a.side}'s points at the end, best first`
-    : `exact values for ${who}, best first`;
-  $("#moves tbody").innerHTML = a.moves.map((m) =>
+async function playLine(moves, boards = null) {
+  let n = hist.cur;
+  for (let k = 0; k < moves.length; k++) {
+    let child = n.children.find((c) => c.move === moves[k]);
+    if (!child) child = node(n, moves[k], boards ? boards[k] : await api("board", {position: n.notation, moves: [moves[k]]}, "playing"));
+    n = child;
+  }
+  await go(n);
+}
+
+const playFromBase = (move) => playLine([move]);
+
+function step(delta) {
+  let n = hist.cur;
+  if (!n) return;
+  for (let k = 0; k < Math.abs(delta) && n; k++) n = delta < 0 ? (n.parent || n) : (n.children[0] || n);
+  if (n !== hist.cur) go(n);
+}
+
+function lineEnd() { let n = hist.cur; while (n && n.children.length) n = n.children[0]; return n; }
+
+// A move's card and the cards it takes: "7dx3s+4s" -> ["7d", ["3s", "4s"]].
+function moveCards(move) {
+  const [card, taken] = String(move).split("x");
+  return [card, taken ? taken.split("+") : []];
+}
+
+function dealNumber(b) {   // which deal of the round the board is in (1 = the first)
+  const per = b.players === 2 ? 6 : 3 * b.players;
+  return Math.round((40 - (b.players === 2 ? 4 : 0) - b.stock) / per) || 1;
+}
+
+function drawHistory() {
+  const seat = (b) => b.players === 2 ? `P${b.to_move}` : (SEAT_NAMES[b.players] || [])[b.to_move] || `S${b.to_move}`;
+  const nodes = [];
+  const item = (n, ply) => {
+    nodes.push(n);
+    const dealt = n.board.stock < n.parent.board.stock;
+    return `<span class="hmove ${n === hist.cur ? "current" : ""}" data-node="${nodes.length - 1}" data-ply="${ply}" ` +
+      `data-move="${esc(n.move)}" title="${esc(seat(n.parent.board))} played ${esc(n.move)}"><small>${ply}.</small> ${esc(n.move)}</span>` +
+      (dealt ? `<span class="deal-sep">deal ${dealNumber(n.board)}</span>` : "");
+  };
+  const line = (n, ply, html) => {      // n's main line with its variations, depth first
+    let out = html;
+    while (n.children.length) {
+      const [main, ...rest] = n.children;
+      out += item(main, ply + 1);
+      for (const v of rest) out += `<span class="variation">(${line(v, ply + 1, item(v, ply + 1))})</span>`;
+      n = main; ply++;
+    }
+    return out;
+  };
+  const html = hist.root ? line(hist.root, 0, "") : "";
+  $("#history").innerHTML = html || '<span class="board-note">no moves yet: click a move of the analysis, or of the line</span>';
+  $$("#history .hmove").forEach((el) => {
+    const n = nodes[Number(el.dataset.node)];
+    el.addEventListener("click", () => go(n));
+    el.addEventListener("mouseenter", () => markMove(n.parent === hist.cur ? n.move : null, n.parent === hist.cur));
+    el.addEventListener("mouseleave", () => markMove(null));
+  });
+  const cur = $("#history .hmove.current");
+  if (cur) cur.scrollIntoView({block: "nearest"});
+  const at = pathOf(hist.cur).length, end = pathOf(lineEnd()).length;
+  $("#hist-step").textContent = `${at} / ${end}`;
+}
+
+// Marks a move of the current position on the board: its card in the hand, what it takes on the table.
+function markMove(move, hover = true) {
+  $$("#board svg.card.hover").forEach((x) => x.classList.remove("hover"));
+  if (!move || !hover) return;
+  const [card, taken] = moveCards(move);
+  for (const c of [card, ...taken]) $$(`#board svg.card[data-card="${c}"]`).forEach((x) => x.classList.add("hover"));
+}
+
+// -- the analysis: depth-limited values at once, deeper and deeper until exact or stopped ---------
+// Each request is bounded (a budget the server caps); the page asks again with a longer one.
+// The server keeps nothing: stopping is the page no longer asking.
+
+const BUDGETS = [0.4, 1, 2, 4, 8, 15, 30];
+const known = new Map();           // notation|objective -> {a, s, step}: what each position reached
+const an = {run: 0, ctl: null, started: 0};
+
+const depthOf = (x) => !x ? -1 : (x.horizon === null || x.horizon === undefined) && x.complete ? Infinity : (x.horizon || 0);
+const isExact = (x) => depthOf(x) === Infinity;
+
+function stopAnalysis(note = "") {
+  an.run++;
+  if (an.ctl) an.ctl.abort();
+  an.ctl = null;
+  $("#an-stop").hidden = true;
+  $("#an-go").hidden = !state.base || !state.board || state.board.over || state.board.kind !== "position";
+  if (note) $("#an-status").textContent = note;
+}
+
+async function startAnalysis() {
+  stopAnalysis();
+  const run = an.run, notation = state.base, objective = $("#objective").value;
+  const key = `${notation}|${objective}`;
+  const entry = known.get(key) || {a: null, s: null, step: 0};
+  known.set(key, entry);
+  if (entry.a) showAnalysis(entry);
+  const stopAfter = Number($("#time-limit").value) || 60;
+  const t0 = performance.now();
+  $("#an-stop").hidden = false;
+  $("#an-go").hidden = true;
+  document.body.dataset.analysing = "1";
+  try {
+    while (run === an.run && !(isExact(entry.a) && isExact(entry.s))) {
+      const budget = BUDGETS[Math.min(entry.step, BUDGETS.length - 1)];
+      const spent = (performance.now() - t0) / 1000;
+      if (entry.a && spent + budget > stopAfter) { stopAnalysis(`stopped after ${spent.toFixed(0)} s (the limit)`); break; }
+      $("#an-status").textContent = entry.a ? `deepening… (${spent.toFixed(0)} s)` : "analysing…";
+      an.ctl = new AbortController();
+      const body = {position: notation, time_limit: budget, objective};
+      const [a, s] = await Promise.all([api("analyze", body, "", true, an.ctl), api("solve", body, "", true, an.ctl)]);
+      if (run !== an.run) return;
+      if (depthOf(a) >= depthOf(entry.a)) entry.a = a;
+      if (depthOf(s) >= depthOf(entry.s)) entry.s = s;
+      entry.step++;
+      showAnalysis(entry);
+    }
+    if (run === an.run) stopAnalysis(isExact(entry.a) ? "exact: searched to the end of the round" : "");
+  } catch (e) {
+    if (run !== an.run || e instanceof Cancelled) return;
+    stopAnalysis("stopped by an error");
+    throw e;
+  } finally {
+    if (run === an.run || an.run > run) delete document.body.dataset.analysing;
+  }
+}
+
+function signed(v) { return v === null || v === undefined ? "–" : (v > 0 ? "+" : "") + v; }
+
+function valueText(m) {    // a depth always gives a value; bounds only if that ever fails, never −∞ … +∞
+  if (m.value !== null && m.value !== undefined) return signed(m.value);
+  if (m.lower !== null && m.upper !== null) return `${m.lower} … ${m.upper}`;
+  if (m.lower !== null) return `≥ ${m.lower}`;
+  if (m.upper !== null) return `≤ ${m.upper}`;
+  return "…";
+}
+
+function whose(b, seat) {
+  if (b.players === 2) return `player ${seat}`;
+  return `seat ${seat}, ${sideName(b, b.sides[seat])}`;
+}
+
+function trustText(a) {
+  if (isExact(a)) return "Exact: every value is the result of perfect play by every seat to the end of the round.";
+  return `Depth-limited: the search looked ${a.horizon} plays ahead (of ${a.plies_left} left) and scored the ` +
+    "rest by a static guess from the cards taken so far (cards, coins, settebello, primiera, scopas). " +
+    "Take the order of the moves as a hint; a value can be off by a point or more, and it changes as the search deepens. " +
+    "Values marked ✓ are exact.";
+}
+
+function showAnalysis(entry) {
+  const a = entry.a, s = entry.s, b = state.board;
+  if (!a || a.position !== state.base) return;
+  const family = b.players > 2;
+  const mover = whose(b, a.to_move);
+  const depth = isExact(a) ? "exact" : `depth ${a.horizon} of ${a.plies_left} plays`;
+  $("#moves-note").textContent = a.objective === "maxn"
+    ? `max^n: ${family ? sideName(b, a.side) : mover}'s points at the end, best first · ${depth}`
+    : `values for ${mover}, best first · ${depth}`;
+  $("#value-head").textContent = a.objective === "maxn" ? `points of side ${a.side}` : `value for ${b.players === 2 ? `P${a.to_move}` : `side ${a.side}`}`;
+  $("#review-moves th.num").textContent = $("#value-head").textContent;
+  $("#trust").textContent = trustText(a);
+  $("#trust").className = isExact(a) ? "exact" : "estimate";
+  const rowsHTML = a.moves.map((m) =>
     `<tr class="${m.best ? "best" : ""} ${state.played === m.move ? "played" : ""}" data-move="${esc(m.move)}">
-      <td class="move mono">${esc(m.move)}</td><td class="value num">${esc(valueText(m))}</td><td></td></tr>`).join("");
-  $$("#moves tbody tr").forEach((tr) => tr.addEventListener("click", () =>
-    guard(() => playFromBase(tr.dataset.move))));
-  state.pv = {steps: s.steps, pv: s.pv, index: 0};
-  const mover = family ? `seat ${s.steps[0].to_move}` : `player ${s.steps[0].to_move}`;
-  $("#pv-value").textContent = !s.complete ? `stopped (${s.stopped}) before the end`
-    : `value ${s.value > 0 ? "+" : ""}${s.value} for ${mover}` + (s.points ? `; points by side ${s.points.join(" / ")}` : "");
+      <td class="move mono">${esc(m.move)}</td><td class="value num" title="${esc(m.exact ? "exact" : `estimate, depth ${a.horizon}`)} for ${esc(mover)}">${esc(valueText(m))}</td>
+      <td class="exactness">${m.exact ? '<span class="ok" title="exact">✓</span>' : `<span class="est">≈ d${a.horizon}</span>`}</td><td class="badge"></td></tr>`).join("");
+  for (const tb of [$("#moves tbody"), $("#review-moves tbody")]) tb.innerHTML = rowsHTML;
+  $("#review-moves-note").textContent = $("#moves-note").textContent;
+  $$("#moves tbody tr, #review-moves tbody tr").forEach((tr) => {
+    tr.addEventListener("click", () => guard(() => playFromBase(tr.dataset.move)));
+    tr.addEventListener("mouseenter", () => markMove(tr.dataset.move));
+    tr.addEventListener("mouseleave", () => markMove(null));
+  });
+  evalBar(a);
+  if (s && s.position === state.base) showLine(s);
+}
+
+function showLine(s) {
+  const b = state.board, family = b.players > 2;
+  state.pv = {steps: s.steps, pv: s.pv};
   const first = s.steps[0].to_move;
+  const depth = s.horizon === null ? "to the end" : `to depth ${s.horizon}`;
+  $("#pv-value").textContent = !s.complete ? `stopped (${s.stopped}) before the end`
+    : `${signed(s.value)} for ${whose(b, first)}, ${depth}` + (s.points ? `; points by side ${s.points.join(" / ")}` : "");
   $("#pv-moves").innerHTML = s.pv.map((m, i) =>
-    `<li data-index="${i + 1}" class="p${s.steps[i].to_move}">${i + 1}. ${esc(m)}</li>`).join("");
-  $$("#pv-moves li").forEach((li) => li.addEventListener("click", () => pvGo(Number(li.dataset.index))));
-  pvGo(0, first);
+    `<li data-index="${i + 1}" class="p${family ? b.sides[s.steps[i].to_move] : s.steps[i].to_move}">${i + 1}. ${esc(m)}</li>`).join("");
+  $$("#pv-moves li").forEach((li) => {
+    const k = Number(li.dataset.index);
+    li.addEventListener("click", () => guard(() => playLine(s.pv.slice(0, k), s.steps.slice(1, k + 1))));
+    li.addEventListener("mouseenter", () => markMove(k === 1 ? s.pv[0] : null));
+    li.addEventListener("mouseleave", () => markMove(null));
+  });
 }
 
-function pvGo(index) {
-  const pv = state.pv;
-  if (!pv) return;
-  pv.index = Math.max(0, Math.min(pv.steps.length - 1, index));
-  const n = pv.steps.length - 1;
-  $("#pv-step").textContent = `${pv.index} / ${n}`;
-  $$("#pv-moves li").forEach((li) => li.classList.toggle("current", Number(li.dataset.index) === pv.index));
-  const note = pv.index === 0 ? "" : `principal variation, after move ${pv.index} of ${n}: ${pv.pv[pv.index - 1]}`;
-  if (!state.editing) drawBoard(pv.steps[pv.index], note);
+// -- the evaluation bar: for the chosen side, whoever is to move -------------------------------------
+
+function sideChoices(b) {
+  const sides = [...new Set(b.sides)];
+  const old = $("#eval-side").value;
+  $("#eval-side").innerHTML = sides.map((s) => `<option value="${s}">${esc(b.players === 2 ? `player ${s}` : sideName(b, s))}</option>`).join("");
+  if (sides.map(String).includes(old)) $("#eval-side").value = old;
 }
 
-async function playFromBase(move) {
-  await loadPosition(state.base, {analyse: false});
-  const b = await api("board", {position: state.base, moves: [move]}, "playing");
-  await loadPosition(b.notation);
+function evalBar(a) {
+  const side = Number($("#eval-side").value || 0), b = state.board;
+  const fill = $("#eval-fill"), label = $("#eval-label");
+  let v = null;
+  if (a && a.value !== null && a.value !== undefined && b) {
+    const two = new Set(b.sides).size === 2;
+    if (a.objective === "maxn") v = a.side === side ? a.value : null;
+    else if (a.side === side) v = a.value;
+    else if (two) v = -a.value;       // a margin: the other side's is its opposite
+  }
+  if (v === null) {
+    fill.style.width = "50%";
+    label.textContent = a ? `no value for this side here (the analysis is for ${whose(b, a.to_move)})` : "";
+    $("#evalbar").dataset.value = "";
+    return;
+  }
+  const pct = a.objective === "maxn" ? Math.min(100, 100 * v / 11) : 50 + 50 * Math.tanh(v / 5);
+  fill.style.width = `${pct.toFixed(1)}%`;
+  const who = b.players === 2 ? `player ${side}` : sideName(b, side);
+  label.textContent = `${signed(v)} for ${who} · ${isExact(a) ? "exact" : `estimate, depth ${a.horizon}`}`;
+  $("#evalbar").dataset.value = String(v);
+  $("#evalbar").classList.toggle("exact", isExact(a));
 }
 
 async function drawTree() {
@@ -357,9 +612,14 @@ async function runSuggest() {
 
 function drawGame(g) {
   state.game = g;
+  stopAnalysis();          // the board is the game's now: no analysis, no evaluation of another position
+  evalBar(null);
   const b = g.board;
   const mine = !g.over && b.to_move === g.seat;
-  drawBoard(b, g.over ? "the round is over: every card shown" : `you are player ${g.seat}`, mine ? g.seat : null);
+  let since = g.log.length;       // the moves since yours (the bots'), shown on the board
+  while (since > 0 && g.log[since - 1].name !== "you") since--;
+  const last = (since < g.log.length ? g.log.slice(since) : g.log.slice(-1)).map((e) => ({move: e.move, seat: e.player}));
+  drawBoard(b, g.over ? "the round is over: every card shown" : `you are player ${g.seat}`, mine ? g.seat : null, last);
   $("#play-prompt").textContent = g.over ? "" : (mine ? "Your move: click a card or a move." : "The bot is thinking…");
   $("#play-moves").innerHTML = mine ? b.legal.map((m) => `<button type="button" class="play-move" data-move="${esc(m)}">${esc(m)}</button>`).join("") : "";
   $$("#play-moves .play-move").forEach((btn) => btn.addEventListener("click", () => guard(() => playMove(btn.dataset.move))));
@@ -415,6 +675,7 @@ async function runReview() {
   const r = await api("review", {record: text, round: Number($("#review-round").value) || 1,
                                  worlds: Number($("#review-worlds").value)}, "reviewing");
   state.review = r;
+  state.reviewIndex = undefined;
   const sel = $("#review-round");
   sel.innerHTML = Array.from({length: r.round_count}, (_, i) =>
     `<option value="${i + 1}" ${i + 1 === r.round ? "selected" : ""}>${i + 1}</option>`).join("");
@@ -444,12 +705,61 @@ async function runReview() {
       <td class="num lost">${d.forced ? "" : h.loss || "–"}</td>
       <td class="mono">${esc(fair)}</td><td class="num">${!f || d.forced || f.loss === null ? "" : f.loss < 0.005 ? "–" : f.loss.toFixed(2)}</td></tr>`;
   }).join("");
-  $$("#review-table tbody tr").forEach((tr) => tr.addEventListener("click", () => guard(async () => {
-    $$("#review-table tbody tr").forEach((x) => x.classList.toggle("selected", x === tr));
-    const d = r.decisions[Number(tr.dataset.index)];
-    await loadPosition(d.position, {played: d.played});
-    showNote(`round ${d.round}, move ${d.move}: ${d.name} played ${d.played}${d.mark ? " " + d.mark : ""}`);
-  })));
+  $$("#review-table tbody tr").forEach((tr) => tr.addEventListener("click", () => guard(() => openDecision(Number(tr.dataset.index)))));
+  drawReviewGraph(r);
+}
+
+// The evaluation over the round for side 0 (seat 0's side): the value of each move played (every
+// card known); mistakes and blunders marked. A decision not judged is a grey point on the axis.
+function drawReviewGraph(r) {
+  const ds = r.decisions, two = new Set(r.seat_sides).size === 2;
+  const val = (d) => {
+    const v = d.hindsight.played_value;
+    if (v === null || v === undefined) return null;
+    return d.side === 0 ? v : two ? -v : null;
+  };
+  const W = 560, H = 150, pad = 22, n = Math.max(ds.length - 1, 1);
+  const vals = ds.map(val), top = Math.max(4, ...vals.filter((v) => v !== null).map(Math.abs));
+  const x = (i) => pad + (W - 2 * pad) * i / n, y = (v) => H / 2 - (H / 2 - 12) * v / top;
+  let path = "", pen = false;      // through the decisions not judged (forced moves...)
+  vals.forEach((v, i) => { if (v !== null) { path += `${pen ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)} `; pen = true; } });
+  const dots = ds.map((d, i) => {
+    const v = vals[i] === null ? 0 : vals[i], cls = d.mark === "??" ? "blunder" : d.mark === "?" ? "mistake" : "";
+    return `<g class="gdec ${cls}" data-index="${i}" tabindex="-1"><title>move ${d.move}: ${esc(d.name)} played ${esc(d.played)}${d.mark ? " " + d.mark : ""}${vals[i] === null ? "" : `, ${signed(vals[i])} for side 0`}</title>
+      <rect x="${(x(i) - (W - 2 * pad) / n / 2).toFixed(1)}" y="0" width="${((W - 2 * pad) / n).toFixed(1)}" height="${H}" class="hit"/>
+      <circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="${cls ? 5 : 2.5}" class="${vals[i] === null ? "nojudge" : ""}"/></g>`;
+  }).join("");
+  $("#review-graph").innerHTML = `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="evaluation over the round for side 0">
+    <rect x="0" y="0" width="${W}" height="${H / 2}" class="up"/><rect x="0" y="${H / 2}" width="${W}" height="${H / 2}" class="down"/>
+    <line x1="0" x2="${W}" y1="${H / 2}" y2="${H / 2}" class="zero"/>
+    <text x="4" y="12" class="lab">+${top} for side 0</text><text x="4" y="${H - 4}" class="lab">−${top}</text>
+    <path d="${path}" class="curve"/>${dots}<line id="graph-cursor" x1="-10" x2="-10" y1="0" y2="${H}"/></svg>
+    <p class="board-note">the value of each move played for ${two ? "side 0 (seat 0's side)" : "side 0, at its own decisions"}, every card known;
+      <span class="dot mistake"></span> a mistake, <span class="dot blunder"></span> a blunder</p>`;
+  $$("#review-graph .gdec").forEach((g) => g.addEventListener("click", () => guard(() => openDecision(Number(g.dataset.index)))));
+}
+
+// A decision opened: its position on the board, its analysis under the review (in view), the
+// graph's cursor and the table's row on it.
+async function openDecision(i) {
+  const r = state.review, d = r && r.decisions[i];
+  if (!d) return;
+  state.reviewIndex = i;
+  $$("#review-table tbody tr").forEach((x) => x.classList.toggle("selected", Number(x.dataset.index) === i));
+  const row = $(`#review-table tbody tr[data-index="${i}"]`);
+  const box = $("#review-scroll");       // the row in the middle of its box (the page stays put)
+  if (row) box.scrollTop = row.offsetTop - box.clientHeight / 2;
+  const g = $(`#review-graph .gdec[data-index="${i}"] circle`), cur = $("#graph-cursor");
+  if (g && cur) { cur.setAttribute("x1", g.getAttribute("cx")); cur.setAttribute("x2", g.getAttribute("cx")); }
+  $("#review-analysis").hidden = false;
+  await loadPosition(d.position, {played: d.played});
+  showNote(`round ${d.round}, move ${d.move}: ${d.name} played ${d.played}${d.mark ? " " + d.mark : ""}`);
+}
+
+function reviewStep(delta) {
+  const n = state.review.decisions.length;
+  const i = state.reviewIndex === undefined ? (delta > 0 ? 0 : n - 1) : Math.max(0, Math.min(n - 1, state.reviewIndex + delta));
+  guard(() => openDecision(i));
 }
 
 
@@ -702,6 +1012,21 @@ function switchTab(name) {
   }
 }
 
+// The address's position and line: the same root steps within the tree (Back, Forward), another loads it.
+async function fromURL() {
+  const q = new URLSearchParams(window.location.search);
+  const pos = q.get("pos");
+  if (!pos) return;
+  const line = (q.get("line") || "").split("_").filter(Boolean);
+  const seed = q.get("seed") === null ? null : Number(q.get("seed"));
+  if (hist.root && pos === hist.root.notation) {
+    let n = hist.root;
+    for (let k = 0; k < line.length && n; k++) n = n.children.find((c) => c.move === line[k]);
+    if (n) { if (state.editing) switchTab("analysis"); return go(n, {push: false}); }
+  }
+  await loadPosition(pos, {line, seed, push: false});
+}
+
 function isTyping() {
   const el = document.activeElement;
   return el && ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName);
@@ -716,31 +1041,38 @@ async function start() {
     guard(async () => {
       const seed = $("#seed").value === "" ? null : Number($("#seed").value);
       const b = await api("deal", {seed, rules: $("#deal-game").value}, "dealing");
-      await loadPosition(b.notation);
+      await loadPosition(b.notation, {seed: b.seed});
       showNote(`dealt from seed ${b.seed}`);
     });
   });
   $("#link-btn").addEventListener("click", () => guard(async () => {
     if (!state.base) throw new Error("no position on the board");
-    setURL(state.base);
     try { await navigator.clipboard.writeText(window.location.href); showNote("link copied"); }
     catch (e) { showNote(`link: ${window.location.href}`); }
   }));
   $("#cancel-btn").addEventListener("click", cancelAll);
   $$("#tabs button").forEach((b) => b.addEventListener("click", () => switchTab(b.dataset.tab)));
-  $("#analyze-btn").addEventListener("click", () => guard(async () => { await loadPosition(state.base || $("#notation").value, {analyse: false}); await runAnalysis(); }));
-  $("#pv-first").addEventListener("click", () => pvGo(0));
-  $("#pv-prev").addEventListener("click", () => pvGo((state.pv ? state.pv.index : 0) - 1));
-  $("#pv-next").addEventListener("click", () => pvGo((state.pv ? state.pv.index : 0) + 1));
-  $("#pv-last").addEventListener("click", () => pvGo(state.pv ? state.pv.steps.length - 1 : 0));
+  $("#an-stop").addEventListener("click", () => stopAnalysis("stopped"));
+  $("#an-go").addEventListener("click", () => guard(startAnalysis));
+  $("#objective").addEventListener("change", () => { if (hist.cur) guard(() => go(hist.cur, {push: false})); });
+  $("#eval-side").addEventListener("change", () => { const e = known.get(`${state.base}|${$("#objective").value}`); evalBar(e && e.a); });
+  $("#hist-first").addEventListener("click", () => go(hist.root));
+  $("#hist-prev").addEventListener("click", () => step(-1));
+  $("#hist-next").addEventListener("click", () => step(1));
+  $("#hist-last").addEventListener("click", () => go(lineEnd()));
   document.addEventListener("keydown", (ev) => {
     if (state.editing && ed.selected && !isTyping() && edKey(ev)) { ev.preventDefault(); return; }
-    if (isTyping() || !state.pv || state.editing) return;
-    const moves = {ArrowLeft: -1, ArrowRight: 1};
-    if (ev.key in moves) { pvGo(state.pv.index + moves[ev.key]); ev.preventDefault(); }
-    else if (ev.key === "Home") { pvGo(0); ev.preventDefault(); }
-    else if (ev.key === "End") { pvGo(state.pv.steps.length - 1); ev.preventDefault(); }
+    if (isTyping() || state.editing) return;
+    if (!$("#tab-review").hidden && state.review && (ev.key === "ArrowDown" || ev.key === "ArrowUp")) {
+      reviewStep(ev.key === "ArrowDown" ? 1 : -1); ev.preventDefault(); return;
+    }
+    if (!hist.cur) return;
+    if (ev.key === "ArrowLeft") { step(-1); ev.preventDefault(); }
+    else if (ev.key === "ArrowRight") { step(1); ev.preventDefault(); }
+    else if (ev.key === "Home") { go(hist.root); ev.preventDefault(); }
+    else if (ev.key === "End") { go(lineEnd()); ev.preventDefault(); }
   });
+  window.addEventListener("popstate", () => guard(fromURL));
   $("#tree-btn").addEventListener("click", () => guard(drawTree));
   viewButtons(2);
   $("#suggest-btn").addEventListener("click", () => guard(runSuggest));
@@ -766,8 +1098,7 @@ async function start() {
   $("#review-round").addEventListener("change", () => guard(runReview));
   $("#review-btn").addEventListener("click", () => guard(runReview));
 
-  const pos = new URLSearchParams(window.location.search).get("pos");
-  if (pos) await guard(() => loadPosition(pos));
+  await guard(fromURL);
   document.body.dataset.ready = "1";
 }
 
