@@ -129,7 +129,7 @@ def _node_label(d: dict, is_root: bool) -> str:
                 if d["stock"]:
                     rows.append(_row(_small(f"stock {d['stock']} cards")))
             else:
-                if d["depth"] > 0 and all(len(d[f"hand{p}"]) == 6 for p in _hands(d)):
+                if d.get("dealt"):      # from the game's flow: the stock dealt new hands here
                     rows.append(_row(_small("new deal", "#111827")))
                     for p in _hands(d):
                         rows.append(_row(cards_html(d[f"hand{p}"], 9, lead=_small(f"P{p}", size=8))))
