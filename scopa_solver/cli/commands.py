@@ -188,23 +188,51 @@ def analyze_command(args) -> int:
     return 0
 
 
+PICTURE_WARN_NODES = 500    # past this a tree picture is hard to read: a warning with the hint
+
+
+def _picture_size(args, nodes: int, count: str = "") -> None:
+    """Refuse a picture of more than --max-picture-nodes nodes and warn past PICTURE_WARN_NODES,
+    with the count (`count`: its text when only a bound is known, before the tree is built) and
+    how to draw less."""
+    hint = "--mode pv or a smaller --depth draws less, a data file (.graphml, .json) keeps every node"
+    count = count or f"{nodes:,}"
+    if nodes > args.max_picture_nodes:
+        raise UsageError(f"a picture of {count} nodes is more than --max-picture-nodes "
+                         f"{args.max_picture_nodes:,} (thousands of nodes are unreadable and take Graphviz "
+                         f"minutes): {hint}; a larger --max-picture-nodes draws it anyway")
+    if nodes > PICTURE_WARN_NODES:
+        print(f"scopa-solver: warning: a picture of {count} nodes is hard to read: {hint}", file=sys.stderr)
+
+
 def tree(args) -> int:
     """The game tree below a position: a picture or data file by the suffix of -o, else an outline."""
-    from ..tree import TreeTooLargeError, node_link, to_networkx, tree_text, write_tree
+    from ..tree import TreeTooLargeError, node_link, to_networkx, tree_size, tree_text, write_tree
     pos = _position(args)
+    picture = bool(args.output) and args.output.lower().endswith((".svg", ".png", ".pdf"))
     if args.output:
         check_writable(args.output, records_only=False)
+    if picture and args.mode == "minimax":      # counted in under a second: refused before any search
+        size = tree_size(pos, args.depth)
+        nodes = size.distinct if args.merge else size.nodes
+        if args.truncate and nodes > args.max_nodes:
+            nodes, count = args.max_nodes, f"up to {args.max_nodes:,}"
+        else:
+            count = f"{nodes:,}" if size.exact else f"at least {nodes:,}"
+        if nodes > args.max_picture_nodes:
+            _picture_size(args, nodes, count)
     try:
         graph = to_networkx(pos, mode=args.mode, depth=args.depth, max_nodes=args.max_nodes,
                             truncate=args.truncate, merge_transpositions=args.merge,
                             tt_mb=args.tt_mb, search=args.search, full_window=args.full_window,
-                            objective=args.objective)
+                            objective=args.objective, progress=_progress(args))
     except TreeTooLargeError:
         raise
     except (ValueError, NotImplementedError) as exc:
         raise UsageError(str(exc)) from None
     if args.output:
-        picture = args.output.lower().endswith((".svg", ".png", ".pdf"))
+        if picture:
+            _picture_size(args, graph.number_of_nodes())
         options = dict(engine=args.engine) if args.engine and picture else {}
         try:
             write_atomic(args.output, lambda tmp: write_tree(graph, tmp, **options))
