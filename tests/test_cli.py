@@ -490,3 +490,20 @@ def test_review_draws_a_bar_over_the_moves_on_a_terminal(bars, arena_record):
     assert bar.unit == "move" and bar.total == bar.n == 72 and bar.closed
     made.clear()
     assert main(["review", str(arena_record), "--no-fair", "--json"]) == 0 and made == []
+
+
+def test_counts_of_one_are_singular(capsys, tmp_path):
+    """"1 coin", "1 deal", "1 duplicate deal", not "1 coins" (issue 30)."""
+    code, out, _ = run(capsys, "show", "7cRs4b/7d4s7b 3d4c7sRb Fd3c2sAbFb/Ad2d6dCdAc2c5c6cFcCcRc3s5sFsCs2b3b6bCb "
+                                       "5b5d4d6sRdAs 0/0 0 1 0")
+    assert code == 0 and "captured 5 cards (1 coin), scopas 0" in out and "stock: 6 cards (1 deal)" in out
+    code, out, _ = run(capsys, "arena", "greedy", "random", "--rounds", "1", "--seed", "1",
+                       "--save", str(tmp_path / "g.json"))
+    assert code == 0 and "1 duplicate deal (2 rounds)" in out and "2 rounds saved" in out
+    code, out, _ = run(capsys, "tree", "7d/3c 4s -/- - 0/0 0 1 -", "-o", str(tmp_path / "t.json"))
+    assert code == 0 and "minimax tree: 3 nodes, 2 edges" in out
+    over = Position.from_string("7d/3c 4s -/- - 0/0 0 1 -")
+    for _ in range(2):
+        over = over.play(over.legal_moves()[0])
+    code, out, _ = run(capsys, "tree", over.to_string(), "-o", str(tmp_path / "t.json"))
+    assert code == 0 and "minimax tree: 1 node, 0 edges" in out

@@ -14,6 +14,7 @@ from ..core.rules import Rules
 from ..play.display import show_position, show_score
 from ..play.game import random_position
 from ..search.solver import analyze, solve
+from ..text import plural
 from .batch import batch_command
 from .output import check_writable, print_json, save_game, save_record, stream_ok, write_atomic
 from .parser import UsageError
@@ -243,18 +244,19 @@ def tree(args) -> int:
         if args.json:
             print_json(summary)
         else:
-            print(f"{args.mode} tree: {summary['nodes']:,} nodes, {summary['edges']:,} edges -> {args.output}")
+            print(f"{args.mode} tree: {plural(summary['nodes'], 'node')}, {plural(summary['edges'], 'edge')} "
+                  f"-> {args.output}")
     elif args.json:
         print_json(node_link(graph))
     elif args.mode == "search":
         g = graph.graph
-        print(f"search ({g['search']}): {g['search_nodes']:,} nodes in {g['passes']} passes, "
-              f"{g['tt_hits']} table answers, {g['cutoffs']} cut-offs; value {g.get('value', '?')}")
+        print(f"search ({g['search']}): {plural(g['search_nodes'], 'node')} in {plural(g['passes'], 'pass', 'passes')}, "
+              f"{plural(g['tt_hits'], 'table answer')}, {plural(g['cutoffs'], 'cut-off')}; value {g.get('value', '?')}")
         for n, d in graph.nodes(data=True):
             if d["kind"] == "pass":
                 print(f"  pass {d['index']:>3}: {d['pass_kind']:<15} {d['move'] or '':<12} window "
                       f"({d['alpha']}, {d['beta']}) -> {d.get('value', '?')} ({d.get('bound', '?')}), "
-                      f"{d['nodes']} nodes")
+                      f"{plural(d['nodes'], 'node')}")
     else:
         print(tree_text(graph))
     return 0
@@ -305,7 +307,7 @@ def suggest_command(args) -> int:
         print(f"best for player {view.player}: {s.best} (mean {what} of side {rules.sides[view.player]} "
               f"{s.moves[0].mean:+.3f})")
         if s.exact_worlds is not None:
-            print(f"{s.exact_worlds:,} of {s.worlds:,} worlds searched to the end of the round"
+            print(f"{s.exact_worlds:,} of {plural(s.worlds, 'world')} searched to the end of the round"
                   + ("" if s.horizon is None else f", the others to a horizon of {s.horizon} plies "
                      "and scored there by the static evaluation (docs/family.md)"))
     if s.seed is not None:
@@ -393,7 +395,7 @@ def _bench_family(args) -> int:
     if args.json:
         print_json({"family": rows})
     else:
-        print(f"== family ==\n{count} positions per row from seeded round starts and random play, "
+        print(f"== family ==\n{plural(count, 'position')} per row from seeded round starts and random play, "
               f"seed {args.seed or 2026}, value searches on a cleared table\n{_family_report(rows)}")
     return 0
 
@@ -445,7 +447,7 @@ def arena_command(args) -> int:
         print_json(dict(result.to_dict(), seed=seed, saved=saved))
         return 0
     print(result)
-    print(f"seed {seed}" + (f"; {len(record.rounds)} rounds saved to {saved}" if saved else ""))
+    print(f"seed {seed}" + (f"; {plural(len(record.rounds), 'round')} saved to {saved}" if saved else ""))
     return 0
 
 
