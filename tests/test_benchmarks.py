@@ -39,7 +39,7 @@ def test_tiny_runs_give_json_figures_and_a_report():
     figures = arena.run(bot_a="greedy", bot_b="random", rounds=1)   # one deal: no spread
     json.dumps(figures, allow_nan=False)
     assert figures["deals"] == 1 and figures["stderr"] is None
-    assert arena.report(figures).startswith("Greedy vs Random: 1 duplicate deals")
+    assert arena.report(figures).startswith("Greedy vs Random: 1 duplicate deal (2 rounds)")
     pimc = load("bench_pimc")
     figures = pimc.run(cases=1, threads=1, only=["last_but_one"])
     assert figures["last_but_one"]["worlds"] == 1680 and "last_but_one" in pimc.report(figures)

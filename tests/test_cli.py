@@ -416,3 +416,94 @@ def test_serve_refuses_a_bad_port(capsys):
     assert main(["serve", "--port", "70000"]) == 2
     err = capsys.readouterr().err.strip()
     assert "65535" in err and len(err.splitlines()) == 1
+
+
+# -- progress bars ---------------------------------------------------------------------------------
+
+class _Terminal:
+    """A standard error that keeps what is written to it (`isatty` set by the test)."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def write(self, s: str) -> int:
+        self.text += s
+        return len(s)
+
+    def flush(self) -> None:
+        pass
+
+
+@pytest.fixture
+def bars(monkeypatch):
+    """Every progress bar made (tqdm replaced by a recorder: no clock in the test), and the
+    switch that makes standard error a terminal (True) or a pipe (False)."""
+    tqdm = pytest.importorskip("tqdm")
+    made: list = []
+
+    class Bar:
+        def __init__(self, total=None, desc="", unit="it", leave=True, delay=0.0, **_) -> None:
+            self.total, self.desc, self.unit, self.delay, self.n, self.closed = total, desc, unit, delay, 0, False
+            made.append(self)
+
+        def update(self, n: int = 1) -> None:
+            self.n += n
+
+        def set_postfix_str(self, s: str) -> None:
+            pass
+
+        def close(self) -> None:
+            self.closed = True
+
+    monkeypatch.setattr(tqdm, "tqdm", Bar)
+
+    def tty(on: bool) -> None:     # in the test itself: pytest's capture resets sys.stderr after setup
+        terminal = _Terminal()
+        terminal.isatty = lambda: on        # type: ignore[method-assign]
+        monkeypatch.setattr(sys, "stderr", terminal)
+    return made, tty
+
+
+@pytest.mark.parametrize("argv,desc,unit,total", [
+    (["arena", "greedy", "random", "--rounds", "3", "--seed", "1"], "Greedy vs Random", "deal", 3),
+    (["suggest", VIEW, "--worlds", "5", "--seed", "1", "--threads", "1"], "worlds", "world", 5),
+    (["tree", "example", "--depth", "2"], "minimax tree", "nodes", None),
+])
+def test_long_commands_draw_a_bar_on_a_terminal_only(bars, argv, desc, unit, total):
+    made, tty = bars
+    tty(True)
+    assert main(argv) == 0
+    bar = next(b for b in made if b.desc == desc)
+    assert bar.unit == unit and bar.closed and bar.delay == 1.0          # shown after a second
+    assert bar.n == (total if total is not None else bar.total) and (total is None or bar.total == total)
+    made.clear()
+    assert main(argv + ["--json"]) == 0 and made == []                   # stdout is data: no bar
+    tty(False)
+    assert main(argv) == 0 and made == []                                # a pipe: no bar
+
+
+def test_review_draws_a_bar_over_the_moves_on_a_terminal(bars, arena_record):
+    made, tty = bars
+    tty(True)
+    assert main(["review", str(arena_record), "--no-fair"]) == 0
+    bar, = [b for b in made if b.desc == "review"]
+    assert bar.unit == "move" and bar.total == bar.n == 72 and bar.closed
+    made.clear()
+    assert main(["review", str(arena_record), "--no-fair", "--json"]) == 0 and made == []
+
+
+def test_counts_of_one_are_singular(capsys, tmp_path):
+    """"1 coin", "1 deal", "1 duplicate deal", not "1 coins" (issue 30)."""
+    code, out, _ = run(capsys, "show", "7cRs4b/7d4s7b 3d4c7sRb Fd3c2sAbFb/Ad2d6dCdAc2c5c6cFcCcRc3s5sFsCs2b3b6bCb "
+                                       "5b5d4d6sRdAs 0/0 0 1 0")
+    assert code == 0 and "captured 5 cards (1 coin), scopas 0" in out and "stock: 6 cards (1 deal)" in out
+    code, out, _ = run(capsys, "arena", "greedy", "random", "--rounds", "1", "--seed", "1",
+                       "--save", str(tmp_path / "g.json"))
+    assert code == 0 and "1 duplicate deal (2 rounds)" in out and "2 rounds saved" in out
+    code, out, _ = run(capsys, "tree", "7d/3c 4s -/- - 0/0 0 1 -", "-o", str(tmp_path / "t.json"))
+    assert code == 0 and "minimax tree: 3 nodes, 2 edges" in out
+    over = Position.from_string("7d/3c 4s -/- - 0/0 0 1 -")
+    for _ in range(2):
+        over = over.play(over.legal_moves()[0])
+    code, out, _ = run(capsys, "tree", over.to_string(), "-o", str(tmp_path / "t.json"))
+    assert code == 0 and "minimax tree: 1 node, 0 edges" in out

@@ -5,6 +5,7 @@ Every node's value is checked against the solver (solve / analyze at the node) a
 plain recursive minimax over `Position.play` and `round_score` written here."""
 from __future__ import annotations
 
+import importlib
 import json
 import random
 import re
@@ -15,6 +16,7 @@ import pytest
 from scopa_solver import Position, Rules, ScopaError, analyze, solve
 from scopa_solver.tree import read_tree, to_networkx, tree_size, tree_text, write_tree
 
+render_module = importlib.import_module("scopa_solver.tree.render")
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "trees.md"
 
 
@@ -234,3 +236,26 @@ def test_outline_and_pictures_of_a_tree_read_back(tmp_path):
     assert tree_text(back).splitlines()[1].split()[-1] == "/".join(map(str, g.nodes[
         next(c for _, c, e in g.out_edges("/", data=True) if e["pv"])]["points"]))
     assert Path(write_tree(back, tmp_path / "tree.png", engine="matplotlib")).stat().st_size > 0
+
+
+@pytest.mark.parametrize("rules", [Rules(players=4, game="scopone"), Rules(players=4, game="scientifico")])
+def test_the_picture_marks_a_new_deal_only_where_the_stock_deals(rules):
+    """Scopone and scientifico deal every card at once: a position where every hand holds 3
+    cards, late in the round, is no new deal (the picture used to say so by the hands' length)."""
+    pos = late(rules, 3, 13)                      # hands 3/3/3/4: after the next move all hold 3
+    assert sorted(pos.hand_sizes()) == [3, 3, 3, 4]
+    g = to_networkx(pos, depth=1)
+    assert all(sorted(Position.from_string(d["position"]).hand_sizes()) == [3, 3, 3, 3]
+               for n, d in g.nodes(data=True) if n != "/")
+    assert not any(d["dealt"] for _, d in g.nodes(data=True))
+    assert "new deal" not in render_module.to_dot(g)
+
+
+def test_the_picture_marks_the_deal_from_the_stock():
+    pos = late(Rules(players=3), 4, 12)           # the last cards of a deal before the stock's next one
+    g = to_networkx(pos, depth=sum(pos.hand_sizes()), mode="pv")
+    dealt = [n for n, d in g.nodes(data=True) if d["dealt"]]
+    stock = {n: d["stock"] for n, d in g.nodes(data=True)}
+    assert dealt and all(stock[n] < stock[next(iter(g.predecessors(n)))] for n in dealt)
+    assert all(stock[n] == stock[next(iter(g.predecessors(n)))] for n in g if n != "/" and n not in dealt)
+    assert render_module.to_dot(g).count("new deal") == len(dealt)

@@ -444,6 +444,54 @@ def test_cli_tree(tmp_path, capsys):
     assert main(["tree", line, "-o", str(tmp_path / "t.bmp")]) == 2
 
 
+def test_cli_tree_picture_too_large_is_refused_before_any_search(tmp_path, capsys, monkeypatch):
+    """A picture of thousands of nodes is unreadable and takes Graphviz minutes: refused, with
+    the count and the hint, before the tree is built; --max-picture-nodes draws it anyway."""
+    import scopa_solver.tree as tree_package
+    out = tmp_path / "tree.svg"
+    nodes = tree_size(EARLY).nodes                 # a few thousand, under --max-nodes 10,000
+    assert 2_000 < nodes <= 10_000
+
+    def no_build(*args, **kwargs):
+        raise AssertionError("built the tree of a picture that is refused")
+    with monkeypatch.context() as m:
+        m.setattr(tree_package, "to_networkx", no_build)
+        assert main(["tree", EARLY.to_string(), "-o", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert f"a picture of {nodes:,} nodes is more than --max-picture-nodes 2,000" in err
+        assert "unreadable" in err and "--mode pv" in err
+        assert "--depth" in err and "--max-picture-nodes" in err and len(err.strip().splitlines()) == 1
+        assert main(["tree", EARLY.to_string(), "--truncate", "--max-nodes", "5000", "-o", str(out)]) == 2
+        assert "a picture of up to 5,000 nodes" in capsys.readouterr().err
+        assert main(["tree", NEW_ROUND.to_string(), "-o", str(out)]) == 2     # far too large to count
+        assert "a picture of at least" in capsys.readouterr().err
+    assert not out.exists()
+    line = SMALL.to_string()
+    pv = to_networkx(SMALL, mode="pv").number_of_nodes()
+    assert main(["tree", line, "--mode", "pv", "--max-picture-nodes", str(pv - 1), "-o", str(out)]) == 2
+    assert f"a picture of {pv} nodes" in capsys.readouterr().err and not out.exists()   # counted when built
+    assert main(["tree", line, "--max-picture-nodes", "14", "-o", str(out)]) == 2
+    assert "a picture of 15 nodes" in capsys.readouterr().err
+    assert main(["tree", line, "--max-picture-nodes", "14", "-o", str(tmp_path / "t.json")]) == 0   # data: any size
+    capsys.readouterr()
+    monkeypatch.setattr("scopa_solver.cli.commands.PICTURE_WARN_NODES", 10)
+    assert main(["tree", line, "--max-picture-nodes", "15", "-o", str(out), "--engine", "matplotlib"]) == 0
+    captured = capsys.readouterr()
+    assert out.exists() and "warning: a picture of 15 nodes is hard to read" in captured.err
+    assert "--mode pv" in captured.err and "minimax tree: 15 nodes" in captured.out
+
+
+def test_cli_tree_progress_bar_on_a_terminal_only(monkeypatch, capsys):
+    """`tree` passes the command line's progress rule on: a bar on a terminal (None), none with --json."""
+    import scopa_solver.tree as tree_package
+    seen = []
+    real = tree_package.to_networkx
+    monkeypatch.setattr(tree_package, "to_networkx", lambda *a, **k: seen.append(k["progress"]) or real(*a, **k))
+    assert main(["tree", SMALL.to_string()]) == 0
+    assert main(["tree", SMALL.to_string(), "--json"]) == 0
+    assert seen == [None, False]
+
+
 # -- hostile input: limits, sizes, time ------------------------------------------------------
 
 NEW_ROUND = Position.new_round(seed=3)

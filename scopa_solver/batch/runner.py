@@ -10,6 +10,7 @@ from typing import Any, Callable, Optional, Sequence, Union
 
 from ..errors import excerpt
 from ..progress import progress_bar
+from ..text import plural
 from .engines import make_engine
 from .inputs import read_items
 from .jobs import JOBS, LABEL_WORLDS, BatchItemError, Item, JobOptions
@@ -59,9 +60,9 @@ class BatchSummary:
     def __str__(self) -> str:
         rest = f", {self.remaining:,} left (--resume continues)" if self.remaining else ""
         skipped = f", {self.skipped:,} already done" if self.skipped else ""
-        return (f"{self.job}: {self.done:,} items in {self.seconds:.1f} s ({self.items_per_second:,.1f} items/s), "
-                f"{self.errors:,} error{'s' if self.errors != 1 else ''}{skipped}{rest} -> {self.output} "
-                f"({self.engine}, {self.workers} worker{'s' if self.workers != 1 else ''})")
+        return (f"{self.job}: {plural(self.done, 'item')} in {self.seconds:.1f} s ({self.items_per_second:,.1f} items/s), "
+                f"{plural(self.errors, 'error')}{skipped}{rest} -> {self.output} "
+                f"({self.engine}, {plural(self.workers, 'worker')})")
 
 
 def _seconds_per_item(job: str, options: JobOptions) -> float:

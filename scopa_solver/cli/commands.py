@@ -14,6 +14,7 @@ from ..core.rules import Rules
 from ..play.display import show_position, show_score
 from ..play.game import random_position
 from ..search.solver import analyze_iter, solve_iter
+from ..text import plural
 from .batch import batch_command
 from .output import check_writable, print_json, save_game, save_record, stream_ok, write_atomic
 from .parser import UsageError
@@ -266,7 +267,7 @@ def solve_command(args) -> int:
         print(f"principal variation: {' '.join(map(str, result.pv))}")
         print()
         print(show_score(result.outcome))
-    print(f"\n{result.nodes:,} nodes in {result.seconds * 1000:.2f} ms "
+    print(f"\n{plural(result.nodes, 'node')} in {result.seconds * 1000:.2f} ms "
           f"({result.nodes_per_second / 1e6:.1f} M nodes/s), table hit rate {result.tt_hit_rate:.0%}")
     return 0
 
@@ -300,23 +301,51 @@ def analyze_command(args) -> int:
     return 0
 
 
+PICTURE_WARN_NODES = 500    # past this a tree picture is hard to read: a warning with the hint
+
+
+def _picture_size(args, nodes: int, count: str = "") -> None:
+    """Refuse a picture of more than --max-picture-nodes nodes and warn past PICTURE_WARN_NODES,
+    with the count (`count`: its text when only a bound is known, before the tree is built) and
+    how to draw less."""
+    hint = "--mode pv or a smaller --depth draws less, a data file (.graphml, .json) keeps every node"
+    count = count or f"{nodes:,}"
+    if nodes > args.max_picture_nodes:
+        raise UsageError(f"a picture of {count} nodes is more than --max-picture-nodes "
+                         f"{args.max_picture_nodes:,} (thousands of nodes are unreadable and take Graphviz "
+                         f"minutes): {hint}; a larger --max-picture-nodes draws it anyway")
+    if nodes > PICTURE_WARN_NODES:
+        print(f"scopa-solver: warning: a picture of {count} nodes is hard to read: {hint}", file=sys.stderr)
+
+
 def tree(args) -> int:
     """The game tree below a position: a picture or data file by the suffix of -o, else an outline."""
-    from ..tree import TreeTooLargeError, node_link, to_networkx, tree_text, write_tree
+    from ..tree import TreeTooLargeError, node_link, to_networkx, tree_size, tree_text, write_tree
     pos = _position(args)
+    picture = bool(args.output) and args.output.lower().endswith((".svg", ".png", ".pdf"))
     if args.output:
         check_writable(args.output, records_only=False)
+    if picture and args.mode == "minimax":      # counted in under a second: refused before any search
+        size = tree_size(pos, args.depth)
+        nodes = size.distinct if args.merge else size.nodes
+        if args.truncate and nodes > args.max_nodes:
+            nodes, count = args.max_nodes, f"up to {args.max_nodes:,}"
+        else:
+            count = f"{nodes:,}" if size.exact else f"at least {nodes:,}"
+        if nodes > args.max_picture_nodes:
+            _picture_size(args, nodes, count)
     try:
         graph = to_networkx(pos, mode=args.mode, depth=args.depth, max_nodes=args.max_nodes,
                             truncate=args.truncate, merge_transpositions=args.merge,
                             tt_mb=args.tt_mb, search=args.search, full_window=args.full_window,
-                            objective=args.objective)
+                            objective=args.objective, progress=_progress(args))
     except TreeTooLargeError:
         raise
     except (ValueError, NotImplementedError) as exc:
         raise UsageError(str(exc)) from None
     if args.output:
-        picture = args.output.lower().endswith((".svg", ".png", ".pdf"))
+        if picture:
+            _picture_size(args, graph.number_of_nodes())
         options = dict(engine=args.engine) if args.engine and picture else {}
         try:
             write_atomic(args.output, lambda tmp: write_tree(graph, tmp, **options))
@@ -327,18 +356,19 @@ def tree(args) -> int:
         if args.json:
             print_json(summary)
         else:
-            print(f"{args.mode} tree: {summary['nodes']:,} nodes, {summary['edges']:,} edges -> {args.output}")
+            print(f"{args.mode} tree: {plural(summary['nodes'], 'node')}, {plural(summary['edges'], 'edge')} "
+                  f"-> {args.output}")
     elif args.json:
         print_json(node_link(graph))
     elif args.mode == "search":
         g = graph.graph
-        print(f"search ({g['search']}): {g['search_nodes']:,} nodes in {g['passes']} passes, "
-              f"{g['tt_hits']} table answers, {g['cutoffs']} cut-offs; value {g.get('value', '?')}")
+        print(f"search ({g['search']}): {plural(g['search_nodes'], 'node')} in {plural(g['passes'], 'pass', 'passes')}, "
+              f"{plural(g['tt_hits'], 'table answer')}, {plural(g['cutoffs'], 'cut-off')}; value {g.get('value', '?')}")
         for n, d in graph.nodes(data=True):
             if d["kind"] == "pass":
                 print(f"  pass {d['index']:>3}: {d['pass_kind']:<15} {d['move'] or '':<12} window "
                       f"({d['alpha']}, {d['beta']}) -> {d.get('value', '?')} ({d.get('bound', '?')}), "
-                      f"{d['nodes']} nodes")
+                      f"{plural(d['nodes'], 'node')}")
     else:
         print(tree_text(graph))
     return 0
@@ -390,7 +420,7 @@ def suggest_command(args) -> int:
         print(f"best for player {view.player}: {s.best} (mean {what} of side {rules.sides[view.player]} "
               f"{s.moves[0].mean:+.3f})")
         if s.exact_worlds is not None:
-            print(f"{s.exact_worlds:,} of {s.worlds:,} worlds searched to the end of the round"
+            print(f"{s.exact_worlds:,} of {plural(s.worlds, 'world')} searched to the end of the round"
                   + ("" if s.horizon is None else f", the others to a horizon of {s.horizon} plies "
                      "and scored there by the static evaluation (docs/family.md)"))
     if s.seed is not None:
@@ -478,7 +508,7 @@ def _bench_family(args) -> int:
     if args.json:
         print_json({"family": rows})
     else:
-        print(f"== family ==\n{count} positions per row from seeded round starts and random play, "
+        print(f"== family ==\n{plural(count, 'position')} per row from seeded round starts and random play, "
               f"seed {args.seed or 2026}, value searches on a cleared table\n{_family_report(rows)}")
     return 0
 
@@ -531,7 +561,7 @@ def arena_command(args) -> int:
         print_json(dict(result.to_dict(), seed=seed, saved=saved))
         return 0
     print(result)
-    print(f"seed {seed}" + (f"; {len(record.rounds)} rounds saved to {saved}" if saved else ""))
+    print(f"seed {seed}" + (f"; {plural(len(record.rounds), 'round')} saved to {saved}" if saved else ""))
     return 0
 
 

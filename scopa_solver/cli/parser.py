@@ -15,6 +15,11 @@ class UsageError(ScopaError):
     """Bad command-line input."""
 
 
+# `tree -o` pictures past this many nodes are refused unless --max-picture-nodes is raised:
+# unreadable, and Graphviz slows down fast (docs/trees.md: 4,000 nodes 40 s, ~8,000 12 minutes)
+PICTURE_MAX_NODES = 2_000
+
+
 # -- argument types -------------------------------------------------------------------------------
 # argparse turns an ArgumentTypeError into "argument --NAME: MESSAGE" and exit 2.
 
@@ -192,6 +197,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", default=None, help="file to write; the format from the suffix")
     p.add_argument("--engine", choices=("graphviz", "matplotlib"), default=None,
                    help="picture renderer (default: Graphviz when installed, else matplotlib)")
+    p.add_argument("--max-picture-nodes", type=positive_int, default=PICTURE_MAX_NODES,
+                   help=f"largest tree to draw as a picture (default {PICTURE_MAX_NODES}): larger ones "
+                        "are unreadable and take minutes")
 
     p = _common(sub.add_parser("suggest", help="imperfect-information suggestion (PIMC) from a player's view"))
     p.add_argument("--worlds", type=worlds_arg, default=None,

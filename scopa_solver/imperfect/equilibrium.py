@@ -43,6 +43,7 @@ import numpy as np
 
 from .. import kernel
 from ..core.cards import iter_cards, popcount
+from ..text import plural
 from ..core.position import Move
 from ..errors import LimitError, excerpt
 from .endgame_game import EndgameGame, build_game, check_view
@@ -106,11 +107,12 @@ class Equilibrium:
         rows = [f"{str(m):<12} {100 * self.strategy[m]:6.1f}% {self.move_values[m]:+8.3f} {self.losses[m]:7.3f}"
                 for m in self.moves_by_probability()]
         if self.exact:
-            tail = f"value {self.value:+.3f} (last deal: exact solve), {self.nodes:,} nodes, {self.seconds:.2f} s"
+            tail = f"value {self.value:+.3f} (last deal: exact solve), {plural(self.nodes, 'node')}, {self.seconds:.2f} s"
         else:
-            tail = (f"value {self.value:+.3f}, exploitability {self.exploitability:.4f} after {self.iterations:,} "
-                    f"iterations; {self.worlds:,} worlds, {self.leaves:,} end-of-deal states "
-                    f"({self.leaf_solves:,} last-deal solves, {self.nodes:,} nodes), {self.seconds:.2f} s"
+            tail = (f"value {self.value:+.3f}, exploitability {self.exploitability:.4f} after "
+                    f"{plural(self.iterations, 'iteration')}; {plural(self.worlds, 'world')}, "
+                    f"{plural(self.leaves, 'end-of-deal state')} ({plural(self.leaf_solves, 'last-deal solve')}, "
+                    f"{plural(self.nodes, 'node')}), {self.seconds:.2f} s"
                     + {None: "", "time": ", stopped by the time limit",
                        "iterations": ", stopped by the iteration limit"}.get(self.stopped, ""))
         return "\n".join([head] + rows + [tail])

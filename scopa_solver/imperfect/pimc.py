@@ -33,6 +33,7 @@ from ..core.flow import check_seed
 from ..core.position import Move, Position
 from ..errors import LimitError, ViewError, excerpt
 from ..progress import progress_bar
+from ..text import plural
 from .view import MAX_SAMPLES, View
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -142,7 +143,7 @@ class Suggestion:
         if self.horizon is not None:
             kind = ("all worlds" if self.worlds == self.total_worlds else "sampled") + \
                 f"; {self.exact_worlds:,} exact, the rest to a horizon of {self.horizon}+ plies"
-        tail = (f"{self.worlds:,} of {self.total_worlds:,} worlds ({kind}), {self.nodes:,} nodes, "
+        tail = (f"{self.worlds:,} of {plural(self.total_worlds, 'world')} ({kind}), {plural(self.nodes, 'node')}, "
                 f"{self.seconds:.2f} s" + {None: "", "time": ", stopped by the time limit",
                    "confidence": ", stopped once the best move was clear"}.get(self.stopped, ""))
         return "\n".join([head] + [str(m) for m in self.moves] + [tail])
@@ -177,7 +178,7 @@ def solve_worlds(states: Iterable[Union[kernel.KernelState, kernel.FamilyState]]
                             progress=progress, family=family, max_nodes=max_nodes, horizon=horizon,
                             deepen=deepen)
     if any(raw is not None and raw.stop == 1 for raw in raws):
-        how = f"to a horizon of {horizon} plies" if horizon else "of exact search"
+        how = f"to a horizon of {plural(horizon, 'ply', 'plies')}" if horizon else "of exact search"
         raise LimitError(f"a world needs more than max_nodes={max_nodes:,} nodes {how}: too many cards "
                          "are still in play (raise max_nodes, or ask again later in the round)")
     out = [raw if raw is not None and raw.stop == 0 else None for raw in raws]

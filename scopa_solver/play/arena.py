@@ -41,6 +41,7 @@ from typing import Callable, Optional, Sequence, Union
 from .bots import DECISION_SECONDS
 from .game import play_match, play_round
 from ..progress import progress_bar
+from ..text import plural
 from ..core.position import Position
 from ..core.rules import Rules
 from ..errors import RulesError, ScopaError, excerpt
@@ -146,7 +147,8 @@ class ArenaResult:
 
     def __str__(self) -> str:
         low, high = self.ci95
-        lines = [f"{self.bot_a} vs {self.bot_b}: {self.deals} duplicate deals ({self.rounds_played} rounds)"
+        lines = [f"{self.bot_a} vs {self.bot_b}: {plural(self.deals, 'duplicate deal')} "
+                 f"({plural(self.rounds_played, 'round')})"
                  + _game(self.rules)]
         if self.deals:      # matches only: no per-round figures
             lines += [f"  margin of {self.bot_a} per round: {self.mean:+.3f}  ({_ci_text(low, high, '+.3f')})",
@@ -309,8 +311,8 @@ class MultiArenaResult:
                    match_scores=[list(row) for row in data.get("match_scores", [])])
 
     def __str__(self) -> str:
-        lines = [f"{' vs '.join(self.bots)}: {self.deals} deals, each in {self.seatings} seatings "
-                 f"({self.rounds_played} rounds){_game(self.rules)}"]
+        lines = [f"{' vs '.join(self.bots)}: {plural(self.deals, 'deal')}, each in "
+                 f"{plural(self.seatings, 'seating')} ({plural(self.rounds_played, 'round')}){_game(self.rules)}"]
         if self.deals:      # matches only: no per-round figures
             for j, name in enumerate(self.bots):
                 low, high = self.ci95[j]

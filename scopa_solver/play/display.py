@@ -22,6 +22,7 @@ from typing import Optional, Sequence
 
 from ..core.cards import COINS_MASK, SETTEBELLO_MASK, iter_cards, popcount
 from ..core.position import Position, RoundScore
+from ..text import plural
 
 
 def cards_line(mask: int) -> str:
@@ -49,7 +50,7 @@ def _tags(p: int, dealer: int, to_move: int, over: bool) -> str:
 
 
 def _pile_text(pile: int, scopas: int) -> str:
-    return (f"captured {popcount(pile)} cards ({popcount(pile & COINS_MASK)} coins"
+    return (f"captured {plural(popcount(pile), 'card')} ({plural(popcount(pile & COINS_MASK), 'coin')}"
             f"{', settebello' if pile & SETTEBELLO_MASK else ''}), scopas {scopas}")
 
 
@@ -95,14 +96,18 @@ def _family_picture(state, hands: Sequence[str], stock: str, names: Optional[Seq
     return text + "\nround over" if state.is_round_over() else text
 
 
+def _stock_text(pos: Position) -> str:
+    return f"{plural(len(pos.stock), 'card')} ({plural(pos.deals_left, 'deal')})"
+
+
 def show_position(pos: Position) -> str:
     """A multi-line picture: hands, table, piles, stock and whose turn it is (every game of the
     family: see the module docstring)."""
     if pos.rules.players != 2:
-        return _family_picture(pos, [cards_line(h) for h in pos.hands], f"{len(pos.stock)} cards ({pos.deals_left} deals)")
+        return _family_picture(pos, [cards_line(h) for h in pos.hands], _stock_text(pos))
     text = _picture((cards_line(pos.hands[0]), cards_line(pos.hands[1])), pos.table, pos.piles, pos.scopas,
                     pos.dealer, pos.to_move, pos.is_round_over(),
-                    f"{len(pos.stock)} cards ({pos.deals_left} deals)")
+                    _stock_text(pos))
     return text + "\nround over" if pos.is_round_over() else text
 
 
@@ -146,12 +151,12 @@ def show_view(view, names: Optional[Sequence[str]] = None) -> str:
     >>> "hand 9 hidden cards" in picture, picture.count("hidden cards"), "stock: 0 hidden cards" in picture
     (True, 4, True)
     """
-    stock = f"{view.stock_cards} hidden cards ({view.deals_left} deals)"
+    stock = f"{plural(view.stock_cards, 'hidden card')} ({plural(view.deals_left, 'deal')})"
     if view.rules.players != 2:
-        hands = [f"{count} hidden card{'' if count == 1 else 's'}" for count in view.hidden_hands]
+        hands = [plural(count, "hidden card") for count in view.hidden_hands]
         hands[view.player] = cards_line(view.hand)
         return _family_picture(view, hands, stock, names, south=view.player)
-    hands = [f"{view.opponent_cards} hidden cards"] * 2
+    hands = [plural(view.opponent_cards, "hidden card")] * 2
     hands[view.player] = cards_line(view.hand)
     return _picture((hands[0], hands[1]), view.table, view.piles, view.scopas, view.dealer, view.to_move,
                     view.is_round_over(), stock)

@@ -105,6 +105,7 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple, Optional, Sequ
 from ..core import flow
 from ..core.cards import DECK, KINGS_MASK, Card, card_list, iter_cards, parse_cards, popcount
 from ..core.position import Move, Position, RoundScore
+from ..text import plural
 from ..core.rules import Rules
 from ..core.state import whole
 from ..errors import RecordError, ScopaError, excerpt
@@ -367,7 +368,7 @@ class GameRecord:
         if rec.players is not None:
             _names(rec.players, f"{where}: players", n)
         if before is not None and before.points is None:
-            raise RecordError(f"round {i}: stops after {len(before.moves)} moves, before the end "
+            raise RecordError(f"round {i}: stops after {plural(len(before.moves), 'move')}, before the end "
                               f"of the round, but round {i + 1} follows")
         if self.kind == "match":
             due = (before.dealer + 1) % n if before is not None else rec.dealer
@@ -556,7 +557,7 @@ class GameRecord:
             where = f"round {i + 1}"
             if (score is not None or totals is not None) and c.points is None:
                 raise RecordError(f"{where}: a score is given but the moves stop before the end "
-                                  f"of the round (after {len(c.moves)} moves)")
+                                  f"of the round (after {plural(len(c.moves), 'move')})")
             if score is not None and score != c.points:
                 raise RecordError(f"{where}: the record says the score is {_pair(score)} but "
                                   f"the moves score {_pair(c.points)}")

@@ -70,6 +70,7 @@ from typing import Iterator, Optional, Sequence
 from ..errors import LimitError, ViewError
 from ..imperfect.pimc import suggest
 from ..progress import progress_bar
+from ..text import plural as _plural
 from ..core.position import Move, Position
 from .record import GameRecord, ReplayedRound
 from ..search.solver import analyze
@@ -380,7 +381,7 @@ class Review:
                 lines.append("  (no marked moves)")
             lines.append("")
         lines.append(f"summary (? lost {MISTAKE:g} point or more, ?? {BLUNDER:g} or more; "
-                     + (f"fair: PIMC with {self.worlds} worlds per decision, seed {self.seed})" if fair
+                     + (f"fair: PIMC with {_plural(self.worlds, 'world')} per decision, seed {self.seed})" if fair
                         else "no fair review)"))
         head = (f"  {'player':<{width}}  {'moves':>5} {'forced':>6}  {'lost':>5} {'per move':>8} "
                 f"{'best':>5} {'?':>3} {'??':>3}")
@@ -408,7 +409,7 @@ class Review:
                 if s.eq_judged:
                     lines.append(f"  {s.name}: {s.eq_loss:.2f} points lost against the endgame equilibrium over "
                                  f"{_plural(s.eq_judged, 'decision')} of the last two deals")
-        lines.append(f"{len(self.decisions)} decisions reviewed in {self.seconds:.1f} s")
+        lines.append(f"{_plural(len(self.decisions), 'decision')} reviewed in {self.seconds:.1f} s")
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -419,12 +420,8 @@ def _decision_seed(seed: int, round_number: int, move_number: int) -> int:
     return zlib.crc32(f"{seed}:{round_number}:{move_number}".encode()) | (seed & 0xFFFFFFFF) << 32
 
 
-def _plural(count: int, what: str) -> str:
-    return f"{count} {what}" + ("" if count == 1 else "s")
-
-
 def _budget(max_nodes: Optional[int], time_limit: Optional[float]) -> str:
-    parts = ([f"{max_nodes:,} nodes"] if max_nodes is not None else []) + \
+    parts = ([_plural(max_nodes, "node")] if max_nodes is not None else []) + \
             ([f"{time_limit:g} s"] if time_limit is not None else [])
     return " and ".join(parts)
 

@@ -20,6 +20,7 @@ from ..errors import CardError, IllegalMoveError
 from ..core.position import Move, Position
 from .record import GameRecord
 from ..core.flow import match_winner
+from ..text import plural
 
 __all__ = ["play_game", "Quit", "describe_move", "read_line"]
 
@@ -62,7 +63,8 @@ def picture(pos: Position, human: int, names: tuple[str, str]) -> str:
     def pile(p: int) -> str:
         m = pos.piles[p]
         extra = ", settebello" if m >> 6 & 1 else ""
-        return f"captured {popcount(m):>2} cards ({popcount(m & COINS_MASK)} coins{extra}), scopas {pos.scopas[p]}"
+        return (f"captured {plural(popcount(m), 'card'):>8} ({plural(popcount(m & COINS_MASK), 'coin')}{extra}), "
+                f"scopas {pos.scopas[p]}")
 
     bot = 1 - human
     tag = " (dealer)" if pos.dealer == bot else ""
@@ -70,7 +72,8 @@ def picture(pos: Position, human: int, names: tuple[str, str]) -> str:
     lines.append(f"  {'table':<{width + 9}} {cards_line(pos.table)}")
     tag = " (dealer)" if pos.dealer == human else ""
     lines.append(f"  {names[human] + tag:<{width + 9}} {cards_line(pos.hands[human]):<17} {pile(human)}")
-    lines.append(f"  {'stock':<{width + 9}} {len(pos.stock)} cards ({pos.deals_left} more deals)")
+    lines.append(f"  {'stock':<{width + 9}} {plural(len(pos.stock), 'card')} "
+                 f"({plural(pos.deals_left, 'more deal')})")
     return "\n".join(lines)
 
 
@@ -216,7 +219,7 @@ def play_game(bot: Union[Callable[[Position], Any], Sequence[Optional[Callable[[
     totals = [0] * rules.side_count
     dealer = ((0 if human is None else human) - 1) % n
     played = 0
-    match = f"match to {rules.target} points" if rounds is None else f"{rounds} round(s), match to {rules.target}"
+    match = f"match to {rules.target} points" if rounds is None else f"{plural(rounds, 'round')}, match to {rules.target}"
     if family or human is None:
         say(f"Scopa{', ' + ' '.join(rules.tokens()) if family else ''}: {_sides_line(rules, names, human)}, {match}."
             + ("" if human is None else " Type 'help' for how to enter moves."))
@@ -250,7 +253,8 @@ def play_game(bot: Union[Callable[[Position], Any], Sequence[Optional[Callable[[
                     say(f"  the last table cards ({cards_line(left)}) go to {names[after.last_capturer]}, "
                         "who captured last")
             elif len(after.stock) < len(pos.stock):
-                say(f"  new deal: {popcount(after.hands[p])} cards each ({after.deals_left} more deals in the stock)")
+                say(f"  new deal: {popcount(after.hands[p])} cards each "
+                    f"({plural(after.deals_left, 'more deal')} in the stock)")
             pos = after
         score = pos.round_score()
         totals = [t + k for t, k in zip(totals, score.total)]
@@ -263,8 +267,8 @@ def play_game(bot: Union[Callable[[Position], Any], Sequence[Optional[Callable[[
         if winner is not None:
             ours = human is not None and rules.sides[human] == winner
             others = sorted((t for k, t in enumerate(totals) if k != winner), reverse=True)
-            plural = ours or rules.sides.count(winner) > 1      # "you win", "Ann & Cid win"
-            say(f"{sides[winner]} {'win' if plural else 'wins'} the match "
+            several = ours or rules.sides.count(winner) > 1     # "you win", "Ann & Cid win"
+            say(f"{sides[winner]} {'win' if several else 'wins'} the match "
                 f"{totals[winner]}-{others[0]}")
             break
         dealer = (dealer + 1) % n

@@ -100,17 +100,18 @@ def _edge_attributes(pos: Position, move: Move, scopa: bool, value: int, optimal
 
 
 def _node_attributes(pos: Position, depth: int, value: int, kind: str = "position",
-                     margin: bool = True) -> dict:
+                     margin: bool = True, dealt: bool = False) -> dict:
     """The attributes of a minimax or pv node: the position, `value` for the side to move and
-    (`margin` trees: two sides, objective "value") for player 0, the cards in each place and, at
-    the end of the round, the score (`_score_attributes`). `pv`, `expanded` and `truncated`
-    start False. The family games add the mover's `side` and every seat's hand and scopas."""
+    (`margin` trees: two sides, objective "value") for player 0, the cards in each place,
+    `dealt` (the move into it dealt new hands from the stock) and, at the end of the round,
+    the score (`_score_attributes`). `pv`, `expanded` and `truncated` start False. The family
+    games add the mover's `side` and every seat's hand and scopas."""
     terminal = pos.is_round_over()
     rules = pos.rules
     attrs = dict(kind=kind, position=pos.to_string(), to_move=pos.to_move, depth=depth, value=value)
     if margin:
         attrs["value_p0"] = value if rules.sides[pos.to_move] == rules.sides[0] else -value
-    attrs.update(terminal=terminal, pv=False, expanded=False, truncated=False,
+    attrs.update(terminal=terminal, dealt=dealt, pv=False, expanded=False, truncated=False,
                  table=cards_text(pos.table), hand0=cards_text(pos.hands[0]),
                  hand1=cards_text(pos.hands[1]), stock=len(pos.stock),
                  scopas0=pos.scopas[0], scopas1=pos.scopas[1])
@@ -131,6 +132,7 @@ class _Row(NamedTuple):
     move: Move
     child: Position
     scopa: bool
+    dealt: bool              # the move dealt new hands from the stock (a new deal at the child)
     value: int               # the move's value for its mover (an edge's `value`)
     child_value: int         # the child's `value`
     points: Optional[tuple]  # max^n: every side's points after the move (the child's `points`)
@@ -217,7 +219,7 @@ class _Valuer:
                 rows = []
                 for mv in moves:
                     child, events = pos.play_events(mv.move)
-                    rows.append(_Row(mv.move, child, events.scopa, mv.value, -mv.value, None))
+                    rows.append(_Row(mv.move, child, events.scopa, events.dealt, mv.value, -mv.value, None))
                 out.append(rows)
             return out
         played = [[(m, *pos.play_events(m)) for m in pos.legal_moves()] for pos in positions]
@@ -234,7 +236,7 @@ class _Valuer:
             mover = self.sides[pos.to_move]
             for move, child, events in moves:
                 value = values[i] if self.paranoid is not None else points[i][mover]
-                rows.append(_Row(move, child, events.scopa, value, values[i], points[i]))
+                rows.append(_Row(move, child, events.scopa, events.dealt, value, values[i], points[i]))
                 i += 1
             # best first for the mover (stable: the kernel's order among equals, as max^n's ties)
             minimise = self.paranoid is not None and mover != self.root_side
@@ -499,7 +501,8 @@ def _build(position: Position, depth: Optional[int], max_nodes: int, truncate: b
                     positions[cid] = row.child
                     if merge:
                         where[key] = cid
-                    g.add_node(cid, **_node_attributes(row.child, d + 1, row.child_value, margin=margin))
+                    g.add_node(cid, **_node_attributes(row.child, d + 1, row.child_value, margin=margin,
+                                                        dealt=row.dealt))
                     if row.points is not None:
                         g.nodes[cid]["points"] = row.points
                     next_level.append(cid)

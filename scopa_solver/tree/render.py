@@ -19,6 +19,8 @@ from typing import Any, Optional
 
 import networkx as nx
 
+from ..text import plural
+
 SUIT_COLOURS = {"d": "#b7791f", "c": "#c53030", "s": "#2b6cb0", "b": "#7b4a12"}
 SIDE = {0: dict(shape="box", style="rounded,filled", fill="#dbeafe", line="#1e40af", name="P0"),
         1: dict(shape="ellipse", style="filled", fill="#fee2e2", line="#b91c1c", name="P1"),
@@ -129,7 +131,7 @@ def _node_label(d: dict, is_root: bool) -> str:
                 if d["stock"]:
                     rows.append(_row(_small(f"stock {d['stock']} cards")))
             else:
-                if d["depth"] > 0 and all(len(d[f"hand{p}"]) == 6 for p in _hands(d)):
+                if d.get("dealt"):      # from the game's flow: the stock dealt new hands here
                     rows.append(_row(_small("new deal", "#111827")))
                     for p in _hands(d):
                         rows.append(_row(cards_html(d[f"hand{p}"], 9, lead=_small(f"P{p}", size=8))))
@@ -145,7 +147,7 @@ def _node_label(d: dict, is_root: bool) -> str:
         rows.append(_row(f'<B>pass {d["index"]}: {_esc(d["pass_kind"])}</B>'))
         rows.append(_row(_small(f"window ({d['alpha']}, {d['beta']})  depth {d['depth']}")))
         if "value" in d:
-            rows.append(_row(_small(f"{_bound_text(d['value'], d['bound'])}, {d['nodes']} nodes")))
+            rows.append(_row(_small(f"{_bound_text(d['value'], d['bound'])}, {plural(d['nodes'], 'node')}")))
     else:  # a searched node
         rows.append(_row(f'<FONT POINT-SIZE="9" COLOR="#6b7280">#{d["order"]}</FONT>'))
         if "value" in d:
@@ -160,7 +162,7 @@ def _node_label(d: dict, is_root: bool) -> str:
             if d.get("pruned"):
                 rows.append(_row(_small("cut off: " + d["pruned"], "#b91c1c", 8)))
         if d.get("hidden"):
-            rows.append(_row(_small(f"+{d['subtree_nodes'] - 1} nodes below")))
+            rows.append(_row(_small(f"+{plural(d['subtree_nodes'] - 1, 'node')} below")))
         if d.get("truncated"):
             rows.append(_row(_small("... (max_nodes)", "#b91c1c")))
     return '<<TABLE BORDER="0" CELLSPACING="0" CELLPADDING="1">' + "".join(rows) + "</TABLE>>"
@@ -202,28 +204,29 @@ def _attrs(d: dict) -> str:
 def _legend(graph: nx.DiGraph) -> str:
     mode = graph.graph.get("tree_mode", "minimax")
     if mode == "search":
-        head = (f"search ({graph.graph.get('search', 'solve')}): {graph.graph.get('search_nodes', '?')} nodes, "
-                f"{graph.graph.get('passes', '?')} passes, {graph.graph.get('tt_hits', 0)} table hits, "
-                f"{graph.graph.get('cutoffs', 0)} cut-offs")
+        g = graph.graph
+        head = (f"search ({g.get('search', 'solve')}): {plural(g.get('search_nodes', 0), 'node')}, "
+                f"{plural(g.get('passes', 0), 'pass', 'passes')}, {plural(g.get('tt_hits', 0), 'table hit')}, "
+                f"{plural(g.get('cutoffs', 0), 'cut-off')}")
         body = ("#n: order of the visit;  (a, b): the window it was searched with;  = v, >= v, <= v: "
                 "the value returned (points still to come for the side to move), exact or a bound\n"
                 "blue box: P0 to move;  red ellipse: P1 to move;  yellow: answered by the "
                 "transposition table;  red border: children cut off;  grey: end of round")
     elif graph.graph.get("objective") == "maxn":
-        head = f"{mode} tree of {graph.number_of_nodes()} nodes (max^n)"
+        head = f"{mode} tree of {plural(graph.number_of_nodes(), 'node')} (max^n)"
         body = ("numbers: every side's round points at the end of the max^n line (each seat "
                 "maximises its own side's);  cards under them: the table\n"
                 "box colour and shape: the side to move (blue 0, red 1, green 2, yellow 3, ...);  grey: "
                 "end of round;  green: optimal move;  thick: principal variation")
     elif "value_p0" not in graph.graph and "root_side" in graph.graph:
-        head = f"{mode} tree of {graph.number_of_nodes()} nodes, paranoid value for side " \
+        head = f"{mode} tree of {plural(graph.number_of_nodes(), 'node')}, paranoid value for side " \
                f"{graph.graph['root_side']} {_value(graph.graph['value'])}"
         body = (f"numbers: the exact final round margin of side {graph.graph['root_side']} (its points "
                 "minus the best other side's; it maximises, every other side minimises)\n"
                 "box colour and shape: the side to move (blue 0, red 1, green 2, yellow 3, ...);  grey: "
                 "end of round;  green: optimal move;  thick: principal variation")
     else:
-        head = f"{mode} tree of {graph.number_of_nodes()} nodes"
+        head = f"{mode} tree of {plural(graph.number_of_nodes(), 'node')}"
         if "value_p0" in graph.graph:
             head += f", value for P0 {_value(graph.graph['value_p0'])}"
         body = ("numbers: the exact final round margin for player 0 (P0 maximises it, P1 minimises it);  "
