@@ -72,7 +72,7 @@ def test_deal_suggest_play_review(capsys, tmp_path, rules_text):
             assert f"hand {len(list(iter_cards(pos.hands[p])))} hidden card" in shown
             assert cards_line(pos.hands[p]) not in shown
     assert f"best for player {view.player}: {data['best']}" in shown
-    assert "worlds searched to the end of the round" in shown
+    assert "searched to the end of the round" in shown
 
     # play: seat 1, bots in every other seat, three moves typed (after some bad input), then quit
     seat, seed = 1, 11
