@@ -309,3 +309,42 @@ def test_the_benchmark_runs_small():
     assert set(figures["scaling"]) == {"solve local", "suggest local"} and figures["dask_over_local"] == {}
     json.dumps(figures, allow_nan=False)
     assert "items/s" in bench.report(figures) and callable(bench.main)
+
+
+# -- hostile input, outputs that are not ours, workers without a parent, quiet Dask ---------------
+
+GOOD = "7d2c/4c3b 3s4s -/- - 0/0 0 1 -"
+
+
+def test_a_deeply_nested_json_line_is_that_items_error(tmp_path, capsys):
+    path = tmp_path / "deep.jsonl"
+    lines = [json.dumps(GOOD), '{"a":' * 2000 + "1" + "}" * 2000, "[" * 3000 + "]" * 3000,
+             '{"key": "k", "position": ' + json.dumps(GOOD) + "}"]
+    path.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "deep-out.jsonl"
+    assert main(["batch", "solve", str(path), "-o", str(out), "--workers", "1", "--json"]) == 0, capsys.readouterr().err
+    rows = read_rows(out)
+    assert [(r["key"], r["ok"]) for r in rows] == [("1", True), ("2", False), ("3", False), ("k", True)]
+    for row in rows[1:3]:
+        assert row["error"].startswith("BatchItemError") and "nested" in row["error"], row["error"]
+        assert "internal error" not in row["error"]
+
+
+def test_resume_refuses_a_file_that_is_not_a_batch_output_and_a_symlink(tmp_path, capsys):
+    notes = tmp_path / "notes.jsonl"
+    notes.write_text('{"mine": 1}\nprecious words\n')
+    assert main(["batch", "solve", "random:2", "-o", str(notes), "--resume", "--workers", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "not a batch output" in err and "--force" in err and err.count("\n") == 1, err
+    assert notes.read_text() == '{"mine": 1}\nprecious words\n'
+    real = tmp_path / "real.jsonl"
+    assert main(["batch", "solve", "random:2", "-o", str(real), "--limit", "1", "--workers", "1"]) == 0
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(real)
+    assert main(["batch", "solve", "random:2", "-o", str(link), "--resume", "--workers", "1"]) == 2
+    assert "symbolic link" in capsys.readouterr().err and len(read_rows(real)) == 1
+    # --force: through the link into its target, the link kept
+    assert main(["batch", "solve", "random:2", "-o", str(link), "--resume", "--force", "--workers", "1"]) == 0
+    assert link.is_symlink() and [r["key"] for r in read_rows(real)] == ["0", "1"]
+    assert main(["batch", "solve", "random:2", "-o", str(notes), "--resume", "--force", "--workers", "1"]) == 0
+    assert [r["key"] for r in read_rows(notes)] == ["0", "1"]

@@ -21,14 +21,13 @@ The text is read here; each item is parsed by the job (so a bad line is that ite
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path
 from typing import Iterator, Union
 
 from ..errors import excerpt
-from .jobs import BatchItemError, Item
+from .jobs import BatchItemError, Item, json_line
 
 __all__ = ["read_items", "BatchInputError", "MAX_RECORD_BYTES"]
 
@@ -85,8 +84,8 @@ def _json_key(line: str) -> str:
     if not line.startswith("{"):
         return ""
     try:
-        data = json.loads(line)
-    except ValueError:
+        data = json_line(line)
+    except BatchItemError:
         return ""
     key = data.get("key") if isinstance(data, dict) else None
     return str(key) if isinstance(key, (str, int)) and not isinstance(key, bool) and str(key) else ""

@@ -16,7 +16,6 @@ table statistics, seconds) stay out of it; `seconds` beside it is the item's wal
 from __future__ import annotations
 
 import hashlib
-import json
 import random
 import time
 from dataclasses import asdict, dataclass
@@ -82,14 +81,22 @@ def item_seed(job_seed: int, key: str) -> int:
 
 # -- reading an item ------------------------------------------------------------------------------
 
+def json_line(text: str) -> Any:
+    """A JSON line's value, read within a game record's limits (`record.parse_json`: nesting,
+    values, digits), else a `BatchItemError`: a hostile line is its item's error, never the run's."""
+    from ..play.record import parse_json
+    try:
+        return parse_json(text)
+    except ValueError as exc:
+        raise BatchItemError(f"not a JSON line we read ({' '.join(str(exc).split())[:200]}): "
+                             f"{excerpt(text)}") from None
+
+
 def _payload(item: Item) -> Union[str, dict]:
     """The item's text, or its JSON object (a JSON line holding a string is that text)."""
     if item.kind != "json":
         return item.text.strip()
-    try:
-        data = json.loads(item.text)
-    except ValueError as exc:
-        raise BatchItemError(f"not a JSON line ({exc.msg}): {excerpt(item.text)}") from None
+    data = json_line(item.text)
     return data if isinstance(data, (dict, str)) else _wrong(item, "a JSON string or object")
 
 
