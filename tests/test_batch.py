@@ -348,3 +348,42 @@ def test_resume_refuses_a_file_that_is_not_a_batch_output_and_a_symlink(tmp_path
     assert link.is_symlink() and [r["key"] for r in read_rows(real)] == ["0", "1"]
     assert main(["batch", "solve", "random:2", "-o", str(notes), "--resume", "--force", "--workers", "1"]) == 0
     assert [r["key"] for r in read_rows(notes)] == ["0", "1"]
+
+
+def _alive(pid: int) -> bool:
+    """Is `pid` a live process (not a zombie: a reaped or dead child no longer counts)?"""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(p) for p in f.read().split()]
+    except OSError:
+        return []
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="reads the process tree from /proc")
+def test_pool_workers_exit_when_the_main_process_is_killed(tmp_path):
+    out = tmp_path / "orphans.jsonl"
+    argv = [sys.executable, "-m", "scopa_solver", "batch", "suggest", "random:60", "-o", str(out),
+            "--worlds", "200", "--workers", "2", "--chunk", "1"]
+    proc = subprocess.Popen(argv, env=dict(os.environ, PYTHONPATH=str(ROOT)), stderr=subprocess.DEVNULL)
+    give_up = time.monotonic() + 60
+    while not read_rows(out) and time.monotonic() < give_up and proc.poll() is None:
+        time.sleep(0.05)
+    workers = _children(proc.pid)
+    assert len(workers) >= 2 and all(map(_alive, workers)), workers
+    proc.kill()
+    proc.wait(timeout=10)
+    give_up = time.monotonic() + 10         # they exit at once; 10 s only says "not left running"
+    while any(map(_alive, workers)) and time.monotonic() < give_up:
+        time.sleep(0.05)
+    left = [pid for pid in workers if _alive(pid)]
+    for pid in left:                        # do not leave them running on a failure
+        os.kill(pid, signal.SIGKILL)
+    assert not left

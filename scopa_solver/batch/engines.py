@@ -16,7 +16,9 @@ import concurrent.futures as cf
 import multiprocessing
 import os
 import signal
+import sys
 import threading
+import time
 from typing import Any, Optional, Sequence
 
 from ..errors import ScopaError, excerpt
@@ -31,10 +33,40 @@ class BatchEngineError(ScopaError):
     """An engine that cannot start: no dask installed, a scheduler address that does not answer."""
 
 
-def _quiet_worker() -> None:
-    """Ctrl-C reaches every process of the terminal: the pool's workers leave it to the parent,
-    which stops them."""
+_PR_SET_PDEATHSIG = 1          # linux/prctl.h
+_PARENT_POLL_SECONDS = 1.0
+
+
+def _pool_worker(parent: int) -> None:
+    """The start of each pool worker process. Ctrl-C reaches every process of the terminal: the
+    workers leave it to the parent, which stops them. A parent killed outright (SIGKILL, the
+    out-of-memory killer) cannot stop them: they watch it and exit with it, by the kernel's
+    parent-death signal on Linux, else by polling who their parent is."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if not _exit_with_parent():
+        threading.Thread(target=_watch_parent, args=(parent,), name="watch-parent", daemon=True).start()
+    if os.getppid() != parent:          # the parent died before the watch began
+        os._exit(1)
+
+
+def _exit_with_parent() -> bool:
+    """Ask Linux to SIGKILL this process when its parent dies; False where that is not to be had.
+    (The signal follows the thread that started the process: the pool's are started by the
+    thread that submits, the caller's.)"""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(_PARENT_POLL_SECONDS)
+    os._exit(1)
 
 
 class LocalEngine:
@@ -52,7 +84,7 @@ class LocalEngine:
             # fork is fast to start, but only safe from a process without other threads
             method = "fork" if threading.active_count() == 1 and hasattr(os, "fork") else "spawn"
             self._pool = cf.ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context(method),
-                                                initializer=_quiet_worker)
+                                                initializer=_pool_worker, initargs=(os.getpid(),))
 
     def submit(self, job: str, chunk: Sequence[Item], options: JobOptions) -> Any:
         if self._pool is None:
