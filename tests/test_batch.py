@@ -387,3 +387,23 @@ def test_pool_workers_exit_when_the_main_process_is_killed(tmp_path):
     for pid in left:                        # do not leave them running on a failure
         os.kill(pid, signal.SIGKILL)
     assert not left
+
+
+def test_dask_runs_and_ctrl_c_print_no_tracebacks(tmp_path):
+    pytest.importorskip("distributed")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    base = [sys.executable, "-m", "scopa_solver", "batch", "--engine", "dask", "--workers", "2"]
+    done = subprocess.run(base + ["solve", "random:20", "-o", str(tmp_path / "n.jsonl")], env=env,
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0 and len(read_rows(tmp_path / "n.jsonl")) == 20, done.stderr
+    assert "Traceback" not in done.stderr and "Error" not in done.stderr, done.stderr
+    out = tmp_path / "c.jsonl"
+    proc = subprocess.Popen(base + ["suggest", "random:60", "-o", str(out), "--worlds", "200", "--chunk", "1"],
+                            env=env, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    give_up = time.monotonic() + 120
+    while not read_rows(out) and time.monotonic() < give_up and proc.poll() is None:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)      # as Ctrl-C on a terminal: every process of the group
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130 and "--resume" in err, err
+    assert err.count("Traceback") == 0 and len(err) < 400, err
