@@ -407,3 +407,38 @@ def test_dask_runs_and_ctrl_c_print_no_tracebacks(tmp_path):
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130 and "--resume" in err, err
     assert err.count("Traceback") == 0 and len(err) < 400, err
+
+
+def _on_a_terminal(argv: list, columns: int = 100) -> tuple[int, str]:
+    """Run `argv` with a terminal (a pseudo-terminal of `columns`) as its standard streams."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+    proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    os.close(slave)
+    data = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:         # the terminal closed: the program ended
+            break
+        if not chunk:
+            break
+        data += chunk
+    os.close(master)
+    return proc.wait(timeout=60), data.decode("utf-8", "replace")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal")
+def test_a_progress_bar_on_a_terminal_and_none_with_json(tmp_path):
+    # seconds of work (the bar shows after one), a chunk per item for a live count
+    argv = [sys.executable, "-m", "scopa_solver", "batch", "suggest", "random:24", "--worlds", "100", "--workers", "1",
+            "--chunk", "1"]
+    code, shown = _on_a_terminal(argv + ["-o", str(tmp_path / "bar.jsonl")])
+    assert code == 0 and "batch suggest:" in shown and "/24 [" in shown and "item/s" in shown, shown
+    assert shown.rstrip().endswith("(local, 1 worker)")            # the bar cleared, the summary last
+    code, shown = _on_a_terminal(argv + ["-o", str(tmp_path / "quiet.jsonl"), "--json", "--limit", "4"])
+    assert code == 0 and "batch suggest:" not in shown and json.loads(shown)["done"] == 4
