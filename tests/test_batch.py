@@ -440,5 +440,5 @@ def test_a_progress_bar_on_a_terminal_and_none_with_json(tmp_path):
     code, shown = _on_a_terminal(argv + ["-o", str(tmp_path / "bar.jsonl")])
     assert code == 0 and "batch suggest:" in shown and "/24 [" in shown and "item/s" in shown, shown
     assert shown.rstrip().endswith("(local, 1 worker)")            # the bar cleared, the summary last
-    code, shown = _on_a_terminal(argv + ["-o", str(tmp_path / "quiet.jsonl"), "--json", "--limit", "4"])
-    assert code == 0 and "batch suggest:" not in shown and json.loads(shown)["done"] == 4
+    code, shown = _on_a_terminal(argv + ["-o", str(tmp_path / "quiet.jsonl"), "--json", "--limit", "12"])
+    assert code == 0 and "batch suggest:" not in shown and json.loads(shown)["done"] == 12
