@@ -39,8 +39,8 @@ class BatchItemError(ScopaError):
 class Item(NamedTuple):
     """One input item: its stable `key` (the line number, the file name, or the generated item's
     number), its `index` in the input (the order of the output), its `kind` ("text": a line of
-    notation, "json": a JSON line, "record": a game record's text, "random": a generated item)
-    and its `text`."""
+    notation, "json": a JSON line, "record": a game record's text, "random": a generated item,
+    "unread": one too large to read, its `text` saying so) and its `text`."""
 
     key: str
     index: int
@@ -92,6 +92,11 @@ def json_line(text: str) -> Any:
                              f"{excerpt(text)}") from None
 
 
+def _readable(item: Item) -> None:
+    if item.kind == "unread":
+        raise BatchItemError(f"not read: {item.text}")
+
+
 def _payload(item: Item) -> Union[str, dict]:
     """The item's text, or its JSON object (a JSON line holding a string is that text)."""
     if item.kind != "json":
@@ -114,6 +119,7 @@ def _text_field(data: dict, *names: str) -> Optional[str]:
 def position_of(item: Item, options: JobOptions, seed: int) -> Position:
     """The position of an item: a line of notation, a JSON line (a string, or an object with a
     "position" field), or for a generated item a new deal from its seed."""
+    _readable(item)
     if item.kind == "random":
         return Position.new_round(seed=seed, rules=Rules.from_tokens(list(options.rules)))
     if item.kind == "record":
@@ -129,6 +135,7 @@ def view_of(item: Item, options: JobOptions, seed: int) -> Any:
     """A player's view: view notation (with "?"), a JSON object's "view" field, or a position's
     view of the player to move."""
     from ..imperfect.view import View
+    _readable(item)
     data = None if item.kind in ("random", "record") else _payload(item)
     text = data if isinstance(data, str) else _text_field(data, "view") if isinstance(data, dict) else None
     if text is not None and "?" in text:
@@ -143,6 +150,7 @@ def record_of(item: Item) -> Any:
     """A game record: a record file's text, or a JSON line holding the record (or an object with a
     "record" field)."""
     from ..play.record import GameRecord
+    _readable(item)
     if item.kind == "record":
         return GameRecord.from_json(item.text)
     data = _payload(item) if item.kind == "json" else _wrong(item, "a game record (a folder of records or JSON lines)")
