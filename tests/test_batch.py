@@ -442,3 +442,30 @@ def test_a_progress_bar_on_a_terminal_and_none_with_json(tmp_path):
     assert shown.rstrip().endswith("(local, 1 worker)")            # the bar cleared, the summary last
     code, shown = _on_a_terminal(argv + ["-o", str(tmp_path / "quiet.jsonl"), "--json", "--limit", "12"])
     assert code == 0 and "batch suggest:" not in shown and json.loads(shown)["done"] == 12
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or not os.path.exists("/proc/self/stat"), reason="fork and /proc")
+def test_the_portable_parent_watch_ends_an_orphaned_worker():
+    script = """if True:
+        import os, time
+        from scopa_solver.batch import engines
+        engines._exit_with_parent = lambda: False      # as where Linux's parent-death signal is missing
+        engines._PARENT_POLL_SECONDS = 0.05
+        pid = os.fork()
+        if pid == 0:
+            engines._pool_worker(os.getppid())
+            time.sleep(60)
+            os._exit(0)
+        print(pid, flush=True)
+        os._exit(0)         # the parent dies at once
+    """
+    done = subprocess.run([sys.executable, "-c", script], env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                          capture_output=True, text=True, timeout=60)
+    orphan = int(done.stdout)
+    give_up = time.monotonic() + 10
+    while _alive(orphan) and time.monotonic() < give_up:
+        time.sleep(0.05)
+    alive = _alive(orphan)
+    if alive:
+        os.kill(orphan, signal.SIGKILL)
+    assert not alive
