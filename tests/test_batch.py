@@ -451,13 +451,16 @@ def test_the_portable_parent_watch_ends_an_orphaned_worker():
         from scopa_solver.batch import engines
         engines._exit_with_parent = lambda: False      # as where Linux's parent-death signal is missing
         engines._PARENT_POLL_SECONDS = 0.05
+        ready, told = os.pipe()
         pid = os.fork()
         if pid == 0:
             engines._pool_worker(os.getppid())
+            os.write(told, b"ready")
             time.sleep(60)
             os._exit(0)
+        os.read(ready, 5)   # the watch began while the parent was alive
         print(pid, flush=True)
-        os._exit(0)         # the parent dies at once
+        os._exit(0)         # then the parent dies
     """
     done = subprocess.run([sys.executable, "-c", script], env=dict(os.environ, PYTHONPATH=str(ROOT)),
                           capture_output=True, text=True, timeout=60)
