@@ -309,3 +309,166 @@ def test_the_benchmark_runs_small():
     assert set(figures["scaling"]) == {"solve local", "suggest local"} and figures["dask_over_local"] == {}
     json.dumps(figures, allow_nan=False)
     assert "items/s" in bench.report(figures) and callable(bench.main)
+
+
+# -- hostile input, outputs that are not ours, workers without a parent, quiet Dask ---------------
+
+GOOD = "7d2c/4c3b 3s4s -/- - 0/0 0 1 -"
+
+
+def test_a_deeply_nested_json_line_is_that_items_error(tmp_path, capsys):
+    path = tmp_path / "deep.jsonl"
+    lines = [json.dumps(GOOD), '{"a":' * 2000 + "1" + "}" * 2000, "[" * 3000 + "]" * 3000,
+             '{"key": "k", "position": ' + json.dumps(GOOD) + "}"]
+    path.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "deep-out.jsonl"
+    assert main(["batch", "solve", str(path), "-o", str(out), "--workers", "1", "--json"]) == 0, capsys.readouterr().err
+    rows = read_rows(out)
+    assert [(r["key"], r["ok"]) for r in rows] == [("1", True), ("2", False), ("3", False), ("k", True)]
+    for row in rows[1:3]:
+        assert row["error"].startswith("BatchItemError") and "nested" in row["error"], row["error"]
+        assert "internal error" not in row["error"]
+
+
+def test_resume_refuses_a_file_that_is_not_a_batch_output_and_a_symlink(tmp_path, capsys):
+    notes = tmp_path / "notes.jsonl"
+    notes.write_text('{"mine": 1}\nprecious words\n')
+    assert main(["batch", "solve", "random:2", "-o", str(notes), "--resume", "--workers", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "not a batch output" in err and "--force" in err and err.count("\n") == 1, err
+    assert notes.read_text() == '{"mine": 1}\nprecious words\n'
+    real = tmp_path / "real.jsonl"
+    assert main(["batch", "solve", "random:2", "-o", str(real), "--limit", "1", "--workers", "1"]) == 0
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(real)
+    assert main(["batch", "solve", "random:2", "-o", str(link), "--resume", "--workers", "1"]) == 2
+    assert "symbolic link" in capsys.readouterr().err and len(read_rows(real)) == 1
+    # --force: through the link into its target, the link kept
+    assert main(["batch", "solve", "random:2", "-o", str(link), "--resume", "--force", "--workers", "1"]) == 0
+    assert link.is_symlink() and [r["key"] for r in read_rows(real)] == ["0", "1"]
+    assert main(["batch", "solve", "random:2", "-o", str(notes), "--resume", "--force", "--workers", "1"]) == 0
+    assert [r["key"] for r in read_rows(notes)] == ["0", "1"]
+
+
+def _alive(pid: int) -> bool:
+    """Is `pid` a live process (not a zombie: a reaped or dead child no longer counts)?"""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(p) for p in f.read().split()]
+    except OSError:
+        return []
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="reads the process tree from /proc")
+def test_pool_workers_exit_when_the_main_process_is_killed(tmp_path):
+    out = tmp_path / "orphans.jsonl"
+    argv = [sys.executable, "-m", "scopa_solver", "batch", "suggest", "random:60", "-o", str(out),
+            "--worlds", "200", "--workers", "2", "--chunk", "1"]
+    proc = subprocess.Popen(argv, env=dict(os.environ, PYTHONPATH=str(ROOT)), stderr=subprocess.DEVNULL)
+    give_up = time.monotonic() + 60
+    while not read_rows(out) and time.monotonic() < give_up and proc.poll() is None:
+        time.sleep(0.05)
+    workers = _children(proc.pid)
+    assert len(workers) >= 2 and all(map(_alive, workers)), workers
+    proc.kill()
+    proc.wait(timeout=10)
+    give_up = time.monotonic() + 10         # they exit at once; 10 s only says "not left running"
+    while any(map(_alive, workers)) and time.monotonic() < give_up:
+        time.sleep(0.05)
+    left = [pid for pid in workers if _alive(pid)]
+    for pid in left:                        # do not leave them running on a failure
+        os.kill(pid, signal.SIGKILL)
+    assert not left
+
+
+def test_dask_runs_and_ctrl_c_print_no_tracebacks(tmp_path):
+    pytest.importorskip("distributed")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    base = [sys.executable, "-m", "scopa_solver", "batch", "--engine", "dask", "--workers", "2"]
+    done = subprocess.run(base + ["solve", "random:20", "-o", str(tmp_path / "n.jsonl")], env=env,
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0 and len(read_rows(tmp_path / "n.jsonl")) == 20, done.stderr
+    assert "Traceback" not in done.stderr and "Error" not in done.stderr, done.stderr
+    out = tmp_path / "c.jsonl"
+    proc = subprocess.Popen(base + ["suggest", "random:60", "-o", str(out), "--worlds", "200", "--chunk", "1"],
+                            env=env, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    give_up = time.monotonic() + 120
+    while not read_rows(out) and time.monotonic() < give_up and proc.poll() is None:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)      # as Ctrl-C on a terminal: every process of the group
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130 and "--resume" in err, err
+    assert err.count("Traceback") == 0 and len(err) < 400, err
+
+
+def _on_a_terminal(argv: list, columns: int = 100) -> tuple[int, str]:
+    """Run `argv` with a terminal (a pseudo-terminal of `columns`) as its standard streams."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+    proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    os.close(slave)
+    data = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:         # the terminal closed: the program ended
+            break
+        if not chunk:
+            break
+        data += chunk
+    os.close(master)
+    return proc.wait(timeout=60), data.decode("utf-8", "replace")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal")
+def test_a_progress_bar_on_a_terminal_and_none_with_json(tmp_path):
+    # seconds of work (the bar shows after one), a chunk per item for a live count
+    argv = [sys.executable, "-m", "scopa_solver", "batch", "suggest", "random:24", "--worlds", "100", "--workers", "1",
+            "--chunk", "1"]
+    code, shown = _on_a_terminal(argv + ["-o", str(tmp_path / "bar.jsonl")])
+    assert code == 0 and "batch suggest:" in shown and "/24 [" in shown and "item/s" in shown, shown
+    assert shown.rstrip().endswith("(local, 1 worker)")            # the bar cleared, the summary last
+    code, shown = _on_a_terminal(argv + ["-o", str(tmp_path / "quiet.jsonl"), "--json", "--limit", "12"])
+    assert code == 0 and "batch suggest:" not in shown and json.loads(shown)["done"] == 12
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or not os.path.exists("/proc/self/stat"), reason="fork and /proc")
+def test_the_portable_parent_watch_ends_an_orphaned_worker():
+    script = """if True:
+        import os, time
+        from scopa_solver.batch import engines
+        engines._exit_with_parent = lambda: False      # as where Linux's parent-death signal is missing
+        engines._PARENT_POLL_SECONDS = 0.05
+        ready, told = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            engines._pool_worker(os.getppid())
+            os.write(told, b"ready")
+            time.sleep(60)
+            os._exit(0)
+        os.read(ready, 5)   # the watch began while the parent was alive
+        print(pid, flush=True)
+        os._exit(0)         # then the parent dies
+    """
+    done = subprocess.run([sys.executable, "-c", script], env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                          capture_output=True, text=True, timeout=60)
+    orphan = int(done.stdout)
+    give_up = time.monotonic() + 10
+    while _alive(orphan) and time.monotonic() < give_up:
+        time.sleep(0.05)
+    alive = _alive(orphan)
+    if alive:
+        os.kill(orphan, signal.SIGKILL)
+    assert not alive

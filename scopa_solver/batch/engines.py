@@ -13,10 +13,13 @@ Both hand out futures with ``result()``; `wait_any` blocks until one is done.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import logging
 import multiprocessing
 import os
 import signal
+import sys
 import threading
+import time
 from typing import Any, Optional, Sequence
 
 from ..errors import ScopaError, excerpt
@@ -31,10 +34,40 @@ class BatchEngineError(ScopaError):
     """An engine that cannot start: no dask installed, a scheduler address that does not answer."""
 
 
-def _quiet_worker() -> None:
-    """Ctrl-C reaches every process of the terminal: the pool's workers leave it to the parent,
-    which stops them."""
+_PR_SET_PDEATHSIG = 1          # linux/prctl.h
+_PARENT_POLL_SECONDS = 1.0
+
+
+def _pool_worker(parent: int) -> None:
+    """The start of each pool worker process. Ctrl-C reaches every process of the terminal: the
+    workers leave it to the parent, which stops them. A parent killed outright (SIGKILL, the
+    out-of-memory killer) cannot stop them: they watch it and exit with it, by the kernel's
+    parent-death signal on Linux, else by polling who their parent is."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if not _exit_with_parent():
+        threading.Thread(target=_watch_parent, args=(parent,), name="watch-parent", daemon=True).start()
+    if os.getppid() != parent:          # the parent died before the watch began
+        os._exit(1)
+
+
+def _exit_with_parent() -> bool:
+    """Ask Linux to SIGKILL this process when its parent dies; False where that is not to be had.
+    (The signal follows the thread that started the process: the pool's are started by the
+    thread that submits, the caller's.)"""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(_PARENT_POLL_SECONDS)
+    os._exit(1)
 
 
 class LocalEngine:
@@ -52,7 +85,7 @@ class LocalEngine:
             # fork is fast to start, but only safe from a process without other threads
             method = "fork" if threading.active_count() == 1 and hasattr(os, "fork") else "spawn"
             self._pool = cf.ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context(method),
-                                                initializer=_quiet_worker)
+                                                initializer=_pool_worker, initargs=(os.getpid(),))
 
     def submit(self, job: str, chunk: Sequence[Item], options: JobOptions) -> Any:
         if self._pool is None:
@@ -90,6 +123,7 @@ class DaskEngine:
         self.scheduler = scheduler
         self.client = client
         self._own: list = []        # what this engine started, closed with it
+        self._cluster = False       # a LocalCluster of its own: its workers are ours to quiet
         self.dashboard: Optional[str] = None
 
     def start(self) -> None:
@@ -106,10 +140,12 @@ class DaskEngine:
                                            f"{' '.join(str(exc).split())[:160]}") from None
                 self._own = [self.client]
             else:
+                # on this machine only; each worker runs this module's `dask_setup`
                 cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                       dashboard_address=":0")
+                                       host="127.0.0.1", dashboard_address="127.0.0.1:0", preload=[__name__])
                 self.client = Client(cluster)
                 self._own = [self.client, cluster]
+                self._cluster = True
         self.workers = len(self.client.scheduler_info().get("workers", {})) or self.workers
         self.dashboard = getattr(self.client, "dashboard_link", None)
 
@@ -124,12 +160,39 @@ class DaskEngine:
         pass        # the scheduler replaces lost workers and reruns their tasks itself
 
     def close(self, cancel: bool = False) -> None:
-        for thing in self._own:
-            try:
-                thing.close()
-            except Exception:   # closing a cluster that is going away anyway
-                pass
-        self._own = []
+        """Close what this engine started, the client before its cluster; their last words
+        (comms closed under them, tasks cancelled by Ctrl-C) are noise, not news."""
+        levels = _quiet_dask_logs() if self._own else {}
+        try:
+            if self._cluster:       # our workers too, before closing the client cancels their tasks
+                try:
+                    self.client.run(_quiet_dask_logs, on_error="ignore")
+                except Exception:   # a worker that is gone has nothing more to say
+                    pass
+            for thing in self._own:
+                try:
+                    thing.close()
+                except Exception:   # closing a cluster that is going away anyway
+                    pass
+        finally:
+            self._own, self._cluster = [], False
+            for name, level in levels.items():
+                logging.getLogger(name).setLevel(level)
+
+
+def _quiet_dask_logs() -> dict:
+    """Only critical messages from distributed's loggers from now on; returns their levels."""
+    names = ["distributed"] + [n for n in logging.root.manager.loggerDict if n.startswith("distributed.")]
+    levels = {name: logging.getLogger(name).level for name in names}
+    for name in names:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    return levels
+
+
+def dask_setup(worker: Any) -> None:
+    """The preload of each worker of a LocalCluster started for a run: Ctrl-C reaches every
+    process of the terminal, but the run stops the cluster (as the local pool's workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def make_engine(name: str, workers: Optional[int] = None, scheduler: Optional[str] = None,

@@ -21,19 +21,20 @@ The text is read here; each item is parsed by the job (so a bad line is that ite
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path
 from typing import Iterator, Union
 
 from ..errors import excerpt
-from .jobs import BatchItemError, Item
+from .jobs import BatchItemError, Item, json_line
 
-__all__ = ["read_items", "BatchInputError", "MAX_RECORD_BYTES"]
+__all__ = ["read_items", "BatchInputError", "MAX_RECORD_BYTES", "MAX_LINE_CHARS"]
 
 MAX_RECORD_BYTES = 16 * 1024 * 1024
 """A game record file larger than this is that item's error (not read whole into memory)."""
+MAX_LINE_CHARS = 16 * 1024 * 1024
+"""A line longer than this (in characters) is that item's error (not read whole into memory)."""
 
 _RANDOM = re.compile(r"random:(\d{1,9})")
 
@@ -68,7 +69,13 @@ def read_items(source: Union[str, "os.PathLike[str]"]) -> list[Item]:
 def _lines(path: Path, json_lines: bool) -> Iterator[Item]:
     index = 0
     with open(path, encoding="utf-8", errors="replace") as f:
-        for number, line in enumerate(f, 1):
+        for number, line in enumerate(iter(lambda: f.readline(MAX_LINE_CHARS + 1), ""), 1):
+            if len(line) > MAX_LINE_CHARS and not line.endswith("\n"):   # not read whole: skipped
+                while line and not line.endswith("\n"):
+                    line = f.readline(1 << 20)
+                yield Item(str(number), index, "unread", f"line {number} has over {MAX_LINE_CHARS:,} characters")
+                index += 1
+                continue
             stripped = line.strip()
             if not stripped or stripped.startswith("#"):
                 continue
@@ -80,23 +87,28 @@ def _lines(path: Path, json_lines: bool) -> Iterator[Item]:
 
 
 def _json_key(line: str) -> str:
-    """An object's own "key" (a string or a whole number), read cheaply here; a bad line keeps its
-    line number (the job then reports it)."""
+    """An object's own "key" (text or a whole number), read cheaply here; a bad line or a bad key
+    keeps its line number (the job then reports a bad line)."""
     if not line.startswith("{"):
         return ""
     try:
-        data = json.loads(line)
-    except ValueError:
+        data = json_line(line)
+    except BatchItemError:
         return ""
     key = data.get("key") if isinstance(data, dict) else None
-    return str(key) if isinstance(key, (str, int)) and not isinstance(key, bool) and str(key) else ""
+    key = str(key) if isinstance(key, (str, int)) and not isinstance(key, bool) else ""
+    try:
+        key.encode("utf-8")     # a lone surrogate ("\ud800") is no text to write or hash
+    except UnicodeEncodeError:
+        return ""
+    return key
 
 
 def _records(folder: Path) -> Iterator[Item]:
     files = sorted(p for p in folder.iterdir() if p.suffix.lower() == ".json" and p.is_file())
     for index, path in enumerate(files):
-        if path.stat().st_size > MAX_RECORD_BYTES:
-            text = f"<a file of {path.stat().st_size:,} bytes, over {MAX_RECORD_BYTES:,}>"
+        size = path.stat().st_size
+        if size > MAX_RECORD_BYTES:
+            yield Item(path.name, index, "unread", f"a file of {size:,} bytes, over {MAX_RECORD_BYTES:,}")
         else:
-            text = path.read_text(encoding="utf-8", errors="replace")
-        yield Item(path.name, index, "record", text)
+            yield Item(path.name, index, "record", path.read_text(encoding="utf-8", errors="replace"))

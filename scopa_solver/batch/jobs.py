@@ -16,7 +16,6 @@ table statistics, seconds) stay out of it; `seconds` beside it is the item's wal
 from __future__ import annotations
 
 import hashlib
-import json
 import random
 import time
 from dataclasses import asdict, dataclass
@@ -40,8 +39,8 @@ class BatchItemError(ScopaError):
 class Item(NamedTuple):
     """One input item: its stable `key` (the line number, the file name, or the generated item's
     number), its `index` in the input (the order of the output), its `kind` ("text": a line of
-    notation, "json": a JSON line, "record": a game record's text, "random": a generated item)
-    and its `text`."""
+    notation, "json": a JSON line, "record": a game record's text, "random": a generated item,
+    "unread": one too large to read, its `text` saying so) and its `text`."""
 
     key: str
     index: int
@@ -82,14 +81,27 @@ def item_seed(job_seed: int, key: str) -> int:
 
 # -- reading an item ------------------------------------------------------------------------------
 
+def json_line(text: str) -> Any:
+    """A JSON line's value, read within a game record's limits (`record.parse_json`: nesting,
+    values, digits), else a `BatchItemError`: a hostile line is its item's error, never the run's."""
+    from ..play.record import parse_json
+    try:
+        return parse_json(text)
+    except ValueError as exc:
+        raise BatchItemError(f"not a JSON line we read ({' '.join(str(exc).split())[:200]}): "
+                             f"{excerpt(text)}") from None
+
+
+def _readable(item: Item) -> None:
+    if item.kind == "unread":
+        raise BatchItemError(f"not read: {item.text}")
+
+
 def _payload(item: Item) -> Union[str, dict]:
     """The item's text, or its JSON object (a JSON line holding a string is that text)."""
     if item.kind != "json":
         return item.text.strip()
-    try:
-        data = json.loads(item.text)
-    except ValueError as exc:
-        raise BatchItemError(f"not a JSON line ({exc.msg}): {excerpt(item.text)}") from None
+    data = json_line(item.text)
     return data if isinstance(data, (dict, str)) else _wrong(item, "a JSON string or object")
 
 
@@ -107,6 +119,7 @@ def _text_field(data: dict, *names: str) -> Optional[str]:
 def position_of(item: Item, options: JobOptions, seed: int) -> Position:
     """The position of an item: a line of notation, a JSON line (a string, or an object with a
     "position" field), or for a generated item a new deal from its seed."""
+    _readable(item)
     if item.kind == "random":
         return Position.new_round(seed=seed, rules=Rules.from_tokens(list(options.rules)))
     if item.kind == "record":
@@ -122,6 +135,7 @@ def view_of(item: Item, options: JobOptions, seed: int) -> Any:
     """A player's view: view notation (with "?"), a JSON object's "view" field, or a position's
     view of the player to move."""
     from ..imperfect.view import View
+    _readable(item)
     data = None if item.kind in ("random", "record") else _payload(item)
     text = data if isinstance(data, str) else _text_field(data, "view") if isinstance(data, dict) else None
     if text is not None and "?" in text:
@@ -136,6 +150,7 @@ def record_of(item: Item) -> Any:
     """A game record: a record file's text, or a JSON line holding the record (or an object with a
     "record" field)."""
     from ..play.record import GameRecord
+    _readable(item)
     if item.kind == "record":
         return GameRecord.from_json(item.text)
     data = _payload(item) if item.kind == "json" else _wrong(item, "a game record (a folder of records or JSON lines)")

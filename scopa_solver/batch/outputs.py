@@ -83,7 +83,7 @@ def read_rows(path: Union[str, "os.PathLike[str]"]) -> list[dict]:
                 break
             try:
                 row = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):     # not JSON, or nested too deep for it
                 continue
             if isinstance(row, dict) and "key" in row:
                 rows.append(row)
@@ -93,15 +93,17 @@ def read_rows(path: Union[str, "os.PathLike[str]"]) -> list[dict]:
 class ResultWriter:
     """Appends rows to the journal, one flushed line per row; `finish` writes the final output."""
 
-    def __init__(self, output: Path, fmt: str, job: str, resume: bool, overwrite: bool) -> None:
+    def __init__(self, output: Path, fmt: str, job: str, resume: bool, overwrite: bool, force: bool = False) -> None:
         if fmt not in FORMATS:
             raise BatchOutputError(f"output format must be one of {', '.join(FORMATS)}, not {excerpt(fmt)}")
         if fmt == "npz" and job != "label":
             raise BatchOutputError("the npz feature arrays are for the label job: use jsonl or parquet")
-        self.output, self.fmt, self.job = output, fmt, job
-        self.journal = journal_path(output, fmt)
         if output.exists() and not (resume or overwrite):
             raise BatchOutputError(f"{excerpt(str(output))} exists: --resume to finish it, --overwrite to replace it")
+        if resume:
+            output = _not_foreign(output, fmt, force)
+        self.output, self.fmt, self.job = output, fmt, job
+        self.journal = journal_path(output, fmt)
         if overwrite and not resume:
             for path in {output, self.journal}:
                 if path.exists():
@@ -152,6 +154,53 @@ class ResultWriter:
         if self.journal != self.output and self.journal.exists():
             self.journal.unlink()
         self.finished = True
+
+
+def _not_foreign(output: Path, fmt: str, force: bool) -> Path:
+    """The path to resume: never, unless `force`, a file that is not a batch output (its lines
+    would be dropped) nor through a symbolic link (the journal's rows would go into the target,
+    the final output replace the link); with `force` a link's target."""
+    for path in {output, journal_path(output, fmt)}:
+        if path.is_symlink() and not force:
+            raise BatchOutputError(f"{excerpt(str(path))} is a symbolic link: not writing through it "
+                                   "(--force writes into its target)")
+    output = Path(os.path.realpath(output)) if force else output
+    for path in {output, journal_path(output, fmt)}:
+        why = _foreign(path, fmt if path == output else "jsonl") if path.exists() and not force else None
+        if why:
+            raise BatchOutputError(f"{excerpt(str(path))} is not a batch output ({why}): not touching it "
+                                   "(choose another output, or --force)")
+    return output
+
+
+def _foreign(path: Path, fmt: str) -> Optional[str]:
+    """Why the file at `path` is not a batch output of `fmt`, or None when it is one."""
+    if path.is_dir():
+        return "a folder"
+    if fmt == "jsonl":
+        with open(path, "rb") as f:
+            for number, line in enumerate(f, 1):
+                if not line.endswith(b"\n"):       # the cut last line of a killed run
+                    break
+                try:
+                    row = json.loads(line)
+                except (ValueError, RecursionError):     # not JSON, or nested too deep for it
+                    row = None
+                if not (isinstance(row, dict) and {"key", "index", "ok"} <= row.keys()):
+                    return f"line {number} is not a result row"
+        return None
+    try:
+        if fmt == "parquet":
+            import pyarrow.parquet as pq
+            names = set(pq.read_schema(path).names)
+        else:
+            import numpy as np
+            with np.load(path) as data:
+                names = set(data.files)
+    except Exception as exc:    # whatever pyarrow or numpy make of a file that is not theirs
+        return f"not {fmt}: {type(exc).__name__}"
+    wanted = set(PARQUET_COLUMNS) if fmt == "parquet" else {"keys", "error_keys"}
+    return None if wanted <= names else f"not the {fmt} of a batch job"
 
 
 def _cut_partial_line(path: Path) -> None:

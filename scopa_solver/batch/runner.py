@@ -99,7 +99,8 @@ def _format(output: Path, fmt: Optional[str]) -> str:
 
 def run_job(job: str, source: Union[str, Path], output: Union[str, Path], *, format: Optional[str] = None,
             engine: str = "local", workers: Optional[int] = None, scheduler: Optional[str] = None,
-            client: Any = None, resume: bool = False, overwrite: bool = False, limit: Optional[int] = None,
+            client: Any = None, resume: bool = False, overwrite: bool = False, force: bool = False,
+            limit: Optional[int] = None,
             chunk: Optional[int] = None, progress: Optional[bool] = None, seed: int = 0,
             worlds: Optional[int] = None, max_nodes: Optional[int] = None, time_limit: Optional[float] = None,
             tt_mb: Optional[float] = None, rules: Sequence[str] = (), bot: str = "random",
@@ -110,7 +111,8 @@ def run_job(job: str, source: Union[str, Path], output: Union[str, Path], *, for
     `format`: "jsonl", "parquet" or "npz" (default: from the output's suffix, else jsonl).
     `engine` "local" (`workers` processes; None: every core) or "dask" (the cluster at
     `scheduler`, the `client` given, or a LocalCluster of `workers` processes). An existing
-    output is refused unless `resume` (skip the keys it holds) or `overwrite`. `limit`: at most
+    output is refused unless `resume` (skip the keys it holds) or `overwrite`; `resume` refuses a
+    file that is not a batch output, or a symbolic link, unless `force`. `limit`: at most
     this many items this run. `chunk`: items per chunk (default: `chunk_size`). `seed`: the
     job's seed (each item's derives from it and its key). `worlds`, `max_nodes`, `time_limit`,
     `tt_mb`, `rules`, `bot`: the job's options (`JobOptions`). `on_chunk(rows)` is called after
@@ -137,7 +139,7 @@ def run_job(job: str, source: Union[str, Path], output: Union[str, Path], *, for
     fmt = _format(output, format)
     items = read_items(source)
     runner = make_engine(engine, workers, scheduler, client)
-    writer = ResultWriter(output, fmt, job, resume, overwrite)
+    writer = ResultWriter(output, fmt, job, resume, overwrite, force)
     todo = [item for item in items if item.key not in writer.done]
     skipped = len(items) - len(todo)
     if writer.finished and todo:

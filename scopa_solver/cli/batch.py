@@ -26,7 +26,7 @@ def batch_command(args) -> int:
     try:
         summary = run_job(args.job, args.input, args.output, format=args.format, engine=args.engine,
                           workers=args.workers, scheduler=args.scheduler, resume=args.resume,
-                          overwrite=args.overwrite, limit=args.limit, chunk=args.chunk,
+                          overwrite=args.overwrite, force=args.force, limit=args.limit, chunk=args.chunk,
                           progress=False if args.json else None, seed=args.seed, worlds=args.worlds,
                           max_nodes=args.max_nodes, time_limit=args.time_limit, tt_mb=args.tt_mb, rules=rules,
                           bot=args.bot, say=say)

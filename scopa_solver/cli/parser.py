@@ -330,6 +330,8 @@ def add_batch_parser(sub: "argparse._SubParsersAction") -> None:
     p.add_argument("--workers", type=count_arg, default=None, help="workers (default: every core)")
     p.add_argument("--resume", action="store_true", help="finish an interrupted run: skip the items in OUTPUT")
     p.add_argument("--overwrite", action="store_true", help="replace an existing OUTPUT")
+    p.add_argument("--force", action="store_true",
+                   help="--resume an OUTPUT that is not a batch output, or through a symbolic link")
     p.add_argument("--limit", type=count_arg, default=None, help="at most this many items in this run")
     p.add_argument("--chunk", type=positive_int, default=None, help="items per chunk (default: a few seconds' work)")
     p.add_argument("--seed", type=count_arg, default=0, help="the job's seed; each item's derives from it and its key")

@@ -112,7 +112,7 @@ from ..errors import RecordError, ScopaError, excerpt
 from ..files import write_text_atomic
 
 __all__ = ["GameRecord", "RoundRecord", "ReplayedRound", "RecordingBot", "rounds_from_log", "write_text_atomic",
-           "FORMAT", "VERSION", "MAX_BYTES", "MAX_DEPTH", "MAX_VALUES", "MAX_NAME"]
+           "FORMAT", "VERSION", "MAX_BYTES", "MAX_DEPTH", "MAX_VALUES", "MAX_NAME", "parse_json"]
 
 FORMAT = "scopa-solver-game"
 VERSION = 2
@@ -589,13 +589,7 @@ class GameRecord:
             raise TypeError(f"from_json reads text, not {type(text).__name__}")
         if len(text) > MAX_BYTES:
             raise RecordError(f"{len(text):,} characters; a record has at most {MAX_BYTES:,} bytes")
-        text = text[1:] if text.startswith("\ufeff") else text
-        _check_shape(text)
-        try:
-            data = json.loads(text, parse_int=_parse_int, parse_constant=_refuse_constant)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
-        return cls.from_dict(data)
+        return cls.from_dict(parse_json(text[1:] if text.startswith("\ufeff") else text))
 
     @classmethod
     def load(cls, path: Union[str, "os.PathLike[str]"]) -> "GameRecord":
@@ -736,6 +730,17 @@ class _LongNumber:
 
 def _parse_int(text: str) -> Union[int, _LongNumber]:
     return int(text) if len(text) <= _MAX_DIGITS else _LongNumber(text)
+
+
+def parse_json(text: str) -> Any:
+    """JSON text read within a record's limits (`MAX_DEPTH`, `MAX_VALUES`, whole numbers of at
+    most 30 digits, no NaN), else a `RecordError`: `json.loads` alone recurses once per level
+    and ends in a RecursionError on deep input. Also the batch jobs' reader of JSON lines."""
+    _check_shape(text)
+    try:
+        return json.loads(text, parse_int=_parse_int, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
 
 
 def _refuse_constant(name: str) -> None:
