@@ -8,7 +8,9 @@ Everything the Python layer asks of the kernel goes through here:
 - `run_batch`, the one scheduler of every batch of searches (solver batches and PIMC worlds):
   dynamic batches over worker threads with the GIL released, per-search limits, an overall
   deadline, progress, and a stop that reaches every worker on Ctrl-C or interpreter exit;
-- the checks of `tt_mb`, `threads`, `max_nodes` and `time_limit`, once for every caller.
+- the checks of `tt_mb`, `threads`, `max_nodes` and `time_limit`, once for every caller;
+- `time_box`, a deadline that reaches every search of a piece of work (a tree, a review, a web
+  request) without passing it down, and that another thread can cancel.
 
 >>> from scopa_solver import Position
 >>> state = Position(hands=("7d", "3c"), table="4s 3s", dealer=1).kernel_state()
@@ -24,12 +26,13 @@ import os
 import signal
 import threading
 import time
+from contextvars import ContextVar
 from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, NamedTuple, Optional
 
 from . import _kernel
-from .errors import LimitError, RulesError
+from .errors import LimitError, RulesError, TimeLimitError
 
 __all__ = ["KernelState", "PlayEvents", "legal_moves", "play", "score_piles", "random_playouts",
            "Searcher", "KernelResult", "RULE_BITS", "WANT_BEST", "WANT_PV", "WANT_ALL", "FULL_WINDOW",
@@ -38,7 +41,7 @@ __all__ = ["KernelState", "PlayEvents", "legal_moves", "play", "score_piles", "r
            "run_batch", "SearchInterrupted", "FamilyState", "family_legal_moves", "family_play", "family_score",
            "FamilySearcher", "FamilyResult", "OBJECTIVES", "FAMILY_RULE_ALL", "family_evaluate",
            "family_eval_learned", "LEARNED_FEATURE_NAMES",
-           "check_horizon", "DEEPEN_STEP", "family_side_bounds"]
+           "check_horizon", "DEEPEN_STEP", "family_side_bounds", "TimeBox", "time_box", "check_time"]
 
 Searcher = _kernel.Searcher
 KernelResult = _kernel.KernelResult
@@ -434,6 +437,79 @@ def _deepen(searcher: Any, state: FamilyState, want: int, nodes: int, seconds: f
         depth += DEEPEN_STEP
 
 
+# -- time boxes: one deadline for every search of a piece of work ----------------------------------
+
+class TimeBox:
+    """The deadline of a piece of work (`time_box`): every `run_batch` started inside it is cut
+    there, and raises `error()` if the cut left a search unfinished."""
+
+    def __init__(self, seconds: float, what: str) -> None:
+        self.seconds, self.what = seconds, what
+        self.deadline = time.monotonic() + seconds
+        self.reason: Optional[str] = None     # why it was cancelled
+        self.searchers: set = set()           # searching for it now, for `cancel`
+        self.closed = False                   # its block has ended
+
+    def expired(self) -> bool:
+        return time.monotonic() >= self.deadline
+
+    def error(self) -> TimeLimitError:
+        return TimeLimitError(self.reason or f"{self.what} needs more than {self.seconds:g} s")
+
+    def cancel(self, reason: str) -> None:
+        """End the work now, from any thread: its searches stop within milliseconds and raise
+        `error()` (with `reason`). A search starting at that very moment clears its stop flag:
+        repeat the call until `closed`, as `_at_exit` does."""
+        with _lock:
+            self.reason = self.reason or reason
+            self.deadline = -math.inf
+            for s in self.searchers:
+                s.request_stop()
+
+
+_boxes: ContextVar[tuple] = ContextVar("scopa_time_boxes", default=())
+
+
+def _current_box() -> Optional[TimeBox]:
+    """The box of the nearest deadline around the caller (boxes nest)."""
+    boxes = _boxes.get()
+    return min(boxes, key=lambda b: b.deadline) if boxes else None
+
+
+@contextmanager
+def time_box(seconds: Optional[float], what: str = "the work") -> Iterator[Optional[TimeBox]]:
+    """Every search started in this block (in this thread or context, nested boxes: the nearest
+    deadline) ends within `seconds` from now; a search the deadline cut raises `TimeLimitError`
+    ("`what` needs more than `seconds` s"). None: no box. Python loops between searches call
+    `check_time`. A context variable carries the box, so it reaches the searches of callees and
+    of threads started with the context (asyncio's and anyio's worker threads) unasked.
+
+    >>> from scopa_solver import Position, solve
+    >>> with time_box(1e-9, "this solve"):
+    ...     solve(Position.new_round(seed=1))
+    Traceback (most recent call last):
+    scopa_solver.errors.TimeLimitError: this solve needs more than 1e-09 s
+    """
+    if seconds is None:
+        yield None
+        return
+    box = TimeBox(check_limits(None, seconds)[1] or math.inf, what)
+    token = _boxes.set(_boxes.get() + (box,))
+    try:
+        yield box
+    finally:
+        box.closed = True
+        _boxes.reset(token)
+
+
+def check_time() -> None:
+    """Raise the `TimeLimitError` of the time box around the caller if its deadline has passed
+    (for work between searches, which the kernel's limits do not reach)."""
+    box = _current_box()
+    if box is not None and box.expired():
+        raise box.error()
+
+
 # -- the one batch scheduler ----------------------------------------------------------------------
 
 def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = None,
@@ -461,8 +537,32 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
     searches each state at horizons `horizon` (default `DEEPEN_STEP`), then `DEEPEN_STEP` plies
     deeper each time, until a search is exact or the state's `time_limit` / `max_nodes` (both
     for all its searches together) or the `deadline` is spent; its result is the deepest
-    complete search (the first, stopped, if none completed)."""
+    complete search (the first, stopped, if none completed).
+
+    Inside a `time_box` its deadline is also the batch's, and a batch it cut (or cancelled)
+    raises the box's `TimeLimitError` instead of returning unfinished results."""
     nodes, seconds = check_limits(max_nodes, time_limit)
+    boxes, box = _boxes.get(), _current_box()
+    if box is not None:
+        if box.expired():
+            raise box.error()
+        if box.deadline < math.inf:
+            deadline = box.deadline if deadline is None else min(deadline, box.deadline)
+    try:
+        results = _run_batch(states, want, nodes, seconds, deadline, tt_mb, threads, total, batch, progress,
+                             family, objective, horizon, deepen, boxes)
+    except SearchInterrupted:
+        if box is not None and box.expired():       # cancelled (`TimeBox.cancel`)
+            raise box.error() from None
+        raise
+    if box is not None and box.expired() and any(r is None or r.stop == 2 for r in results):
+        raise box.error()
+    return results
+
+
+def _run_batch(states: Iterable[Any], want: int, nodes: int, seconds: float, deadline: Optional[float],
+               tt_mb: Optional[float], threads: int, total: Optional[int], batch: Optional[int], progress: Any,
+               family: bool, objective: str, horizon: Optional[int], deepen: bool, boxes: tuple) -> list:
     depth = check_horizon(horizon)
     if (depth or deepen) and not family:
         raise RulesError("horizon search is for family states (family=True)")
@@ -511,9 +611,15 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
                     return
                 mine.append(s)
                 shared["active"] += 1
+            with _lock:         # so that a cancelled time box reaches this search
+                for b in boxes:
+                    b.searchers.add(s)
             try:
                 search(s, signals, bar)
             finally:
+                with _lock:
+                    for b in boxes:
+                        b.searchers.discard(s)
                 with lock:
                     shared["active"] -= 1
 
