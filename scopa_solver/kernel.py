@@ -552,9 +552,11 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
         results = _run_batch(states, want, nodes, seconds, deadline, tt_mb, threads, total, batch, progress,
                              family, objective, horizon, deepen, boxes)
     except SearchInterrupted:
+        box = _current_box()        # again: the one cancelled may not be the nearest any more
         if box is not None and box.expired():       # cancelled (`TimeBox.cancel`)
             raise box.error() from None
         raise
+    box = _current_box()
     if box is not None and box.expired() and any(r is None or r.stop == 2 for r in results):
         raise box.error()
     return results

@@ -546,7 +546,7 @@ def review(record: GameRecord, *, worlds: Optional[int] = 50, seed: int = 0, thr
     bar = progress_bar(total, "review", progress, unit="move")
     scope = ExitStack()
     try:
-        scope.enter_context(kernel.time_box(budget, f"the review (budget {budget:g} s)" if budget else ""))
+        scope.enter_context(kernel.time_box(budget, "the review"))
         for r in chosen:
             found = decisions_of(r)
             # From the end of the round backwards: once a position is over the budget, the

@@ -583,8 +583,7 @@ def to_networkx(position: Position, *, depth: Optional[int] = None, max_nodes: i
                 raise ScopaError("merge_transpositions applies to the minimax and pv trees, not to mode='search'")
             return search_tree(position, depth=depth, max_nodes=max_nodes, truncate=truncate, tt_mb=tt_mb,
                                search=search, full_window=full_window, progress=progress)
-        shown = "" if time_limit is None else f"the {mode} tree (time_limit={time_limit:g} s)"
-        with kernel.time_box(time_limit, shown):
+        with kernel.time_box(time_limit, f"the {mode} tree"):
             return _minimax(position, depth, max_nodes, truncate, merge_transpositions, tt_mb, threads,
                             mode, progress, objective)
     except MemoryError:
