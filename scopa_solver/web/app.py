@@ -39,12 +39,13 @@ def create_app() -> Any:
         from starlette.exceptions import HTTPException
     except ImportError:
         raise _missing() from None
-    from .guard import Guard
+    from .guard import Guard, Places
 
     app = FastAPI(title="scopa-solver board", docs_url=None, redoc_url=None, openapi_url=None)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.state.time_boxes = set()        # the running requests' (the server's shutdown cancels them)
-    app.add_middleware(Guard, boxes=app.state.time_boxes)
+    app.state.places = Places(service.LIMITS["searches"], service.LIMITS["queue"])
+    app.add_middleware(Guard, boxes=app.state.time_boxes, places=app.state.places)
 
     def error(status: int, exc: BaseException) -> Any:
         return JSONResponse({"error": str(exc)[:300], "type": type(exc).__name__}, status_code=status)
@@ -158,7 +159,7 @@ def make_server(port: int = DEFAULT_PORT, host: str = DEFAULT_HOST, log_level: s
     app = create_app()
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=False,
                             limit_concurrency=service.LIMITS["connections"], timeout_graceful_shutdown=1)
-    return stopping_server(config, app.state.time_boxes)
+    return stopping_server(config, app.state.time_boxes, app.state.places)
 
 
 def _check_address(host: str, port: int) -> None:

@@ -11,7 +11,7 @@
   `LIMITS["queue"]` wait for one, on the event loop, holding no thread; more are answered 503.
   The cheap routes (the board, compose, deal, info) never wait behind searches.
 
-`stopping_server` makes the uvicorn server that cancels every running request's box when it
+`Guard` takes its `boxes` and `Places` from the app (``app.state``); `stopping_server` makes the uvicorn server that cancels every running request's box when it
 shuts down (Ctrl-C), so that it stops within about a second whatever it is doing.
 """
 from __future__ import annotations
@@ -42,7 +42,8 @@ class Places:
         self._lock = threading.Lock()
 
     async def acquire(self, timeout: float) -> bool:
-        """A place within `timeout` seconds; False when the queue is full or time ran out."""
+        """A place within `timeout` seconds; False when the queue is full, time ran out or the
+        waiters were sent away (`send_away`)."""
         with self._lock:
             if self.busy < self.size and not self.waiting:
                 self.busy += 1
@@ -53,8 +54,7 @@ class Places:
             waiter = (loop, loop.create_future())
             self.waiting.append(waiter)
         try:
-            await asyncio.wait_for(asyncio.shield(waiter[1]), max(0.0, timeout))
-            return True
+            return await asyncio.wait_for(asyncio.shield(waiter[1]), max(0.0, timeout))
         except BaseException as exc:        # timed out or cancelled: give back a place given meanwhile
             with self._lock:
                 given = waiter not in self.waiting
@@ -72,12 +72,19 @@ class Places:
                 self.busy -= 1
                 return
             loop, future = self.waiting.popleft()       # the place passes to the first waiter
-        loop.call_soon_threadsafe(_give, future)
+        loop.call_soon_threadsafe(_give, future, True)
+
+    def send_away(self) -> None:
+        """Every waiter gets no place (the server is stopping)."""
+        with self._lock:
+            waiters, self.waiting = list(self.waiting), deque()
+        for loop, future in waiters:
+            loop.call_soon_threadsafe(_give, future, False)
 
 
-def _give(future: asyncio.Future) -> None:
+def _give(future: asyncio.Future, place: bool) -> None:
     if not future.done():
-        future.set_result(True)
+        future.set_result(place)
 
 
 async def _cancel(box: kernel.TimeBox, reason: str) -> None:
@@ -87,11 +94,14 @@ async def _cancel(box: kernel.TimeBox, reason: str) -> None:
         await asyncio.sleep(_REPEAT)
 
 
-async def cancel_all(boxes: set, reason: str) -> None:
-    """Cancel every running request's box and wait until all have ended."""
+async def cancel_all(boxes: set, reason: str, places: Optional[Places] = None) -> None:
+    """Cancel every running request's box (and send the waiters for a place away) until all
+    have ended."""
     while boxes:
         for box in list(boxes):
             box.cancel(reason)
+        if places is not None:
+            places.send_away()
         await asyncio.sleep(_REPEAT)
 
 
@@ -99,9 +109,8 @@ class Guard:
     """The ASGI middleware of the limits above, for every path under /api/; `boxes` is the set
     of the running requests' time boxes (the server's shutdown cancels them)."""
 
-    def __init__(self, app: Any, boxes: set) -> None:
-        self.app, self.boxes = app, boxes
-        self.places = Places(LIMITS["searches"], LIMITS["queue"])
+    def __init__(self, app: Any, boxes: set, places: Places) -> None:
+        self.app, self.boxes, self.places = app, boxes, places
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         if scope["type"] != "http" or not scope["path"].startswith("/api/"):
@@ -131,9 +140,9 @@ class Guard:
             return await _answer(scope, send, 413, f"the request body is more than {cap:,} bytes", "BodyTooLarge")
         heavy = scope["path"] in SEARCHING or len(body) > LIMITS["small_body"]
         if heavy and not await self.places.acquire(box.deadline - time.monotonic()):
-            return await _answer(scope, send, 503, f"the server is busy ({self.places.size} searches running, "
-                                                   f"{len(self.places.waiting)} waiting): try again later",
-                                 "ServerBusy")
+            message = box.reason or (f"the server is busy ({self.places.size} searches running, "
+                                     f"{len(self.places.waiting)} waiting): try again later")
+            return await _answer(scope, send, 503, message, "ServerBusy")
         gone = asyncio.Event()
         watch = asyncio.ensure_future(self._watch(receive, box, gone))
         try:
@@ -193,14 +202,15 @@ async def _answer(scope: dict, send: Callable, status: int, message: str, kind: 
     await response(scope, nothing, send)
 
 
-def stopping_server(config: Any, boxes: set) -> Any:
+def stopping_server(config: Any, boxes: set, places: Places) -> Any:
     """A uvicorn server that, when it shuts down, first cancels every running request's time
-    box (`boxes`): their searches stop and the requests end, so the server stops at once."""
+    box (`boxes`) and sends the waiters for `places` away: their searches stop and the requests
+    end, so the server stops at once."""
     import uvicorn
 
     class Server(uvicorn.Server):
         async def shutdown(self, sockets: Any = None) -> None:
-            stop = asyncio.ensure_future(cancel_all(boxes, "the server is stopping"))
+            stop = asyncio.ensure_future(cancel_all(boxes, "the server is stopping", places))
             try:
                 await super().shutdown(sockets)
             finally:
