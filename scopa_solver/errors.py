@@ -44,6 +44,11 @@ class LimitError(ScopaError):
     number of worlds out of range, or more memory than the machine can give."""
 
 
+class TimeLimitError(LimitError):
+    """Work that ran out of its time before it had an answer: a tree not built within its
+    `time_limit`, a request over the web server's limit, or work cancelled (`kernel.time_box`)."""
+
+
 def excerpt(value: object, limit: int = 40) -> str:
     """A short quotation of bad input for an error message (never the whole of a long input)."""
     text = value if isinstance(value, str) else repr(value)

@@ -8,7 +8,9 @@ Everything the Python layer asks of the kernel goes through here:
 - `run_batch`, the one scheduler of every batch of searches (solver batches and PIMC worlds):
   dynamic batches over worker threads with the GIL released, per-search limits, an overall
   deadline, progress, and a stop that reaches every worker on Ctrl-C or interpreter exit;
-- the checks of `tt_mb`, `threads`, `max_nodes` and `time_limit`, once for every caller.
+- the checks of `tt_mb`, `threads`, `max_nodes` and `time_limit`, once for every caller;
+- `time_box`, a deadline that reaches every search of a piece of work (a tree, a review, a web
+  request) without passing it down, and that another thread can cancel.
 
 >>> from scopa_solver import Position
 >>> state = Position(hands=("7d", "3c"), table="4s 3s", dealer=1).kernel_state()
@@ -30,7 +32,7 @@ from contextvars import ContextVar
 from typing import Any, Iterable, Iterator, NamedTuple, Optional
 
 from . import _kernel
-from .errors import LimitError, RulesError
+from .errors import LimitError, RulesError, TimeLimitError
 
 __all__ = ["KernelState", "PlayEvents", "legal_moves", "play", "score_piles", "random_playouts",
            "Searcher", "KernelResult", "RULE_BITS", "WANT_BEST", "WANT_PV", "WANT_ALL", "FULL_WINDOW",
@@ -39,8 +41,8 @@ __all__ = ["KernelState", "PlayEvents", "legal_moves", "play", "score_piles", "r
            "run_batch", "SearchInterrupted", "FamilyState", "family_legal_moves", "family_play", "family_score",
            "FamilySearcher", "FamilyResult", "OBJECTIVES", "FAMILY_RULE_ALL", "family_evaluate",
            "family_eval_learned", "LEARNED_FEATURE_NAMES",
-           "check_horizon", "DEEPEN_STEP", "deepen", "family_side_bounds", "time_budget", "BudgetSpent",
-           "budget_deadline", "budget_left", "check_budget"]
+           "check_horizon", "DEEPEN_STEP", "deepen", "family_side_bounds", "TimeBox", "time_box", "time_budget",
+           "BudgetSpent", "budget_deadline", "budget_left", "check_time"]
 
 Searcher = _kernel.Searcher
 KernelResult = _kernel.KernelResult
@@ -436,7 +438,20 @@ def deepen(searcher: Any, state: FamilyState, want: int, nodes: int = 0, seconds
     the end cost more than the exact one, which the points still possible cut); it is yielded
     if it completes (or the budget cut it), else deepening goes on (its nodes count).
     The searcher's table keys carry the horizon, so a depth's values never meet another's.
-    Yields (result, nodes of every search so far). A `time_budget` around it is a deadline too."""
+    Yields (result, nodes of every search so far). The `time_box`es around it cut it too (a
+    cancelled one raises its `TimeLimitError`)."""
+    with _boxed(searcher) as boxes:
+        try:
+            yield from _deepen_steps(searcher, state, want, nodes, seconds, deadline, signals, objective,
+                                     first, settle, last, near)
+        except KeyboardInterrupt:
+            _raise_cancelled(boxes)
+            raise
+
+
+def _deepen_steps(searcher: Any, state: FamilyState, want: int, nodes: int, seconds: float,
+                  deadline: Optional[float], signals: bool, objective: str, first: int, settle: bool,
+                  last: int, near: int) -> Iterator[Any]:
     start = time.monotonic()
     end = start + seconds if seconds else math.inf
     deadline = budget_deadline(deadline)
@@ -492,52 +507,138 @@ def _deepen(searcher: Any, state: FamilyState, want: int, nodes: int, seconds: f
     return best
 
 
-# -- a decision's time budget ---------------------------------------------------------------------
-
-_budget: ContextVar[Optional[float]] = ContextVar("scopa_solver_budget", default=None)
-
+# -- time boxes: one deadline for every search of a piece of work ----------------------------------
 
 class BudgetSpent(Exception):
     """A search a decision needs whole was cut by the decision's time budget (`time_budget`):
     the bot that set the budget catches it and falls back to the best answer it has."""
 
 
+class TimeBox:
+    """The deadline of a piece of work (`time_box`): every search started inside it is cut
+    there. A strict box then raises `error()` (`TimeLimitError`) if the cut left a search
+    unfinished; an `anytime` one (`time_budget`) lets the caller keep what was done, and its
+    `error()` for Python loops is `BudgetSpent`."""
+
+    def __init__(self, seconds: float, what: str, anytime: bool = False) -> None:
+        self.seconds, self.what, self.anytime = seconds, what, anytime
+        self.deadline = time.monotonic() + seconds
+        self.reason: Optional[str] = None     # why it was cancelled
+        self.searchers: set = set()           # searching for it now, for `cancel`
+        self.closed = False                   # its block has ended
+
+    def expired(self) -> bool:
+        return time.monotonic() >= self.deadline
+
+    def error(self) -> Exception:
+        if self.anytime and self.reason is None:
+            return BudgetSpent()
+        return TimeLimitError(self.reason or f"{self.what} needs more than {self.seconds:g} s")
+
+    def cancel(self, reason: str) -> None:
+        """End the work now, from any thread: its searches stop within milliseconds and raise
+        `TimeLimitError` (with `reason`). A search starting at that very moment clears its stop
+        flag: repeat the call until `closed`, as `_at_exit` does."""
+        with _lock:
+            self.reason = self.reason or reason
+            self.deadline = -math.inf
+            for s in self.searchers:
+                s.request_stop()
+
+
+_boxes: ContextVar[tuple] = ContextVar("scopa_time_boxes", default=())
+
+
+def _current_box() -> Optional[TimeBox]:
+    """The box of the nearest deadline around the caller (boxes nest)."""
+    boxes = _boxes.get()
+    return min(boxes, key=lambda b: b.deadline) if boxes else None
+
+
+@contextmanager
+def time_box(seconds: Optional[float], what: str = "the work", anytime: bool = False) -> Iterator[Optional[TimeBox]]:
+    """Every search started in this block (in this thread or context, nested boxes: the nearest
+    deadline) ends within `seconds` from now; a search the deadline cut raises `TimeLimitError`
+    ("`what` needs more than `seconds` s"), or with `anytime` returns what it has (stopped
+    results, as a time limit gives). None: no box. Python loops between searches call
+    `check_time`. A context variable carries the box, so it reaches the searches of callees and
+    of threads started with the context (asyncio's and anyio's worker threads) unasked.
+
+    >>> from scopa_solver import Position, solve
+    >>> with time_box(1e-9, "this solve"):
+    ...     solve(Position.new_round(seed=1))
+    Traceback (most recent call last):
+    scopa_solver.errors.TimeLimitError: this solve needs more than 1e-09 s
+    """
+    if seconds is None:
+        yield None
+        return
+    box = TimeBox(check_limits(None, seconds)[1] or math.inf, what, anytime)
+    token = _boxes.set(_boxes.get() + (box,))
+    try:
+        yield box
+    finally:
+        box.closed = True
+        _boxes.reset(token)
+
+
 @contextmanager
 def time_budget(seconds: Optional[float]) -> Iterator[Optional[float]]:
-    """Every search started inside, in this thread, stops `seconds` from now: `run_batch` (so
-    every kernel search of the layers above, whatever limits the caller gave) and the Python
-    loops that call `check_budget` (a bot's per-decision budget). None: no budget of its own;
-    nested budgets end at the earlier end. Yields that end (a `time.monotonic()` value, or None).
+    """A decision's budget: an `anytime` `time_box`, so every search inside (whatever limits
+    its caller gave) stops `seconds` from now and returns what it has, and the Python loops that
+    call `check_time` raise `BudgetSpent`. None: no budget of its own; nested boxes end at the
+    earliest end. Yields that end (a `time.monotonic()` value, or None).
 
     >>> with time_budget(5.0) as end, time_budget(60.0) as inner:
     ...     inner == end and 0 < budget_left() <= 5.0
     True
     """
-    limit = 0.0 if seconds is None else check_limits(None, seconds)[1]
-    token = _budget.set(budget_deadline(time.monotonic() + limit if limit else None))
-    try:
-        yield _budget.get()
-    finally:
-        _budget.reset(token)
+    with time_box(seconds, "the decision", anytime=True):
+        yield budget_deadline()
 
 
 def budget_deadline(deadline: Optional[float] = None) -> Optional[float]:
-    """The earlier of `deadline` and the current budget's end (None: neither)."""
-    end = _budget.get()
+    """The earlier of `deadline` and the nearest time box's end (None: neither)."""
+    box = _current_box()
+    end = None if box is None or box.deadline == math.inf else box.deadline
     return deadline if end is None else end if deadline is None else min(end, deadline)
 
 
 def budget_left() -> Optional[float]:
-    """Seconds left of the current budget (0 once spent; None: no budget)."""
-    end = _budget.get()
+    """Seconds left in the nearest time box (0 once spent; None: no box)."""
+    end = budget_deadline()
     return None if end is None else max(0.0, end - time.monotonic())
 
 
-def check_budget() -> None:
-    """`BudgetSpent` once the current budget is spent (for the Python loops of a search)."""
-    end = _budget.get()
-    if end is not None and time.monotonic() >= end:
-        raise BudgetSpent
+def _raise_cancelled(boxes: tuple) -> None:
+    """An interrupt that `TimeBox.cancel` made is that box's `TimeLimitError` (a Ctrl-C stays one)."""
+    for box in boxes:
+        if box.reason is not None:
+            raise box.error() from None
+
+
+@contextmanager
+def _boxed(searcher: Any) -> Iterator[tuple]:
+    """The time boxes around the caller, with `searcher` in each for the while (so that a
+    cancel reaches its search); yields the boxes."""
+    boxes = _boxes.get()
+    with _lock:
+        for b in boxes:
+            b.searchers.add(searcher)
+    try:
+        yield boxes
+    finally:
+        with _lock:
+            for b in boxes:
+                b.searchers.discard(searcher)
+
+
+def check_time() -> None:
+    """Raise the nearest time box's `error()` if its deadline has passed (for work between
+    searches, which the kernel's limits do not reach): `BudgetSpent` in a decision's budget."""
+    box = _current_box()
+    if box is not None and box.expired():
+        raise box.error()
 
 
 # -- the one batch scheduler ----------------------------------------------------------------------
@@ -569,9 +670,32 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
     deeper each time, until a search is exact or the state's `time_limit` / `max_nodes` (both
     for all its searches together) or the `deadline` is spent; its result is the deepest
     complete search (the first, stopped, if none completed).
-    A decision's `time_budget` is a deadline too (the earlier one counts)."""
+
+    Inside a `time_box` its deadline is also the batch's (a decision's `time_budget` too), and
+    a batch a strict box cut (or any box cancelled) raises the box's `TimeLimitError` instead of
+    returning unfinished results."""
     nodes, seconds = check_limits(max_nodes, time_limit)
-    deadline = budget_deadline(deadline)
+    boxes, box = _boxes.get(), _current_box()
+    if box is not None:
+        if box.expired() and not box.anytime:
+            raise box.error()
+        if box.deadline < math.inf:
+            deadline = box.deadline if deadline is None else min(deadline, box.deadline)
+    try:
+        results = _run_batch(states, want, nodes, seconds, deadline, tt_mb, threads, total, batch, progress,
+                             family, objective, horizon, deepen, boxes)
+    except SearchInterrupted:
+        _raise_cancelled(boxes)
+        raise
+    box = _current_box()
+    if box is not None and not box.anytime and box.expired() and any(r is None or r.stop == 2 for r in results):
+        raise box.error()
+    return results
+
+
+def _run_batch(states: Iterable[Any], want: int, nodes: int, seconds: float, deadline: Optional[float],
+               tt_mb: Optional[float], threads: int, total: Optional[int], batch: Optional[int], progress: Any,
+               family: bool, objective: str, horizon: Optional[int], deepen: bool, boxes: tuple) -> list:
     depth = check_horizon(horizon)
     if (depth or deepen) and not family:
         raise RulesError("horizon search is for family states (family=True)")
@@ -620,9 +744,15 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
                     return
                 mine.append(s)
                 shared["active"] += 1
+            with _lock:         # so that a cancelled time box reaches this search
+                for b in boxes:
+                    b.searchers.add(s)
             try:
                 search(s, signals, bar)
             finally:
+                with _lock:
+                    for b in boxes:
+                        b.searchers.discard(s)
                 with lock:
                     shared["active"] -= 1
 

@@ -48,7 +48,7 @@ def test_a_search_that_needs_every_world_is_told_the_budget_is_spent():
         with pytest.raises(kernel.BudgetSpent):
             solve_worlds(states, threads=1)
         with pytest.raises(kernel.BudgetSpent):
-            kernel.check_budget()
+            kernel.check_time()
         partial = solve_worlds(states, threads=1, time_limit=60)      # a limit of its own: partial results
     assert any(raw is None for raw in partial)
 

@@ -434,3 +434,245 @@ def test_info_names_the_family(client):
     data = client.get("/api/info").json()
     assert data["family"]["players"] == [2, 3, 4, 6] and "scientifico" in data["family"]["games"]
     assert set(data["objectives"]) == {"value", "maxn"}
+
+
+# -- the server's limits (issue 29): time, bodies, memory, stopping ------------------------------
+
+import os  # noqa: E402
+import signal  # noqa: E402
+import socket  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+import urllib.request  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from scopa_solver import RoundRecord, Rules, kernel  # noqa: E402
+from scopa_solver.errors import TimeLimitError  # noqa: E402
+from scopa_solver.play.bots import GreedyBot  # noqa: E402
+from scopa_solver.play.review import review  # noqa: E402
+from scopa_solver.tree import to_networkx  # noqa: E402
+from scopa_solver.web.app import free_port, make_server  # noqa: E402
+
+# A Scopone deal whose pv tree needs minutes of search (issue 29: no answer in 90 s)
+SCOPONE_DEAL = ("4d6d4c5cCc7sFs2b6b/2d3dRdAc2c7cRc2s3b/3cAs3s5s6sCsRs4bRb/Ad5d7dFdFc4sAb7bCb Cd6c5bFb "
+                "-/-/-/- - 0/0/0/0 0 3 - players=4 game=scopone")
+HANG = 120     # seconds: a loose bound, many times what a bounded request takes; the point is "no hang"
+
+
+def finishes(call, seconds=HANG):
+    """`call()`'s result, run in a thread; fails if it is still running after `seconds`."""
+    out = {}
+
+    def run():
+        try:
+            out["result"] = call()
+        except BaseException as exc:
+            out["error"] = exc
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), f"still running after {seconds} s"
+    if "error" in out:
+        raise out["error"]
+    return out["result"]
+
+
+def until(condition, seconds=HANG):
+    end = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < end, "never happened"
+        time.sleep(0.01)
+
+
+def greedy_record(rules, seed, rounds=1):
+    rec = GameRecord(rules=rules, players=tuple(f"p{i}" for i in range(rules.players)), kind="rounds")
+    for k in range(rounds):
+        start = pos = Position.new_round(seed=seed + k, rules=rules)
+        moves = []
+        while not pos.is_round_over():
+            moves.append(GreedyBot()(pos))
+            pos = pos.play(moves[-1])
+        rec.add_round(RoundRecord.from_play(start, moves))
+    return rec
+
+
+def test_a_time_box_reaches_every_search_and_can_be_cancelled():
+    pos = Position.from_string(SCOPONE_DEAL)
+    with pytest.raises(TimeLimitError, match="the solve needs more than 0.2 s"):
+        with kernel.time_box(0.2, "the solve"):
+            solve(pos)
+    boxes = []
+
+    def cancelled():
+        with pytest.raises(TimeLimitError, match="stop now"):
+            with kernel.time_box(1e6) as box:
+                boxes.append(box)
+                solve(pos)
+    thread = threading.Thread(target=cancelled)
+    thread.start()
+    until(lambda: boxes and boxes[0].searchers)
+    while thread.is_alive():
+        boxes[0].cancel("stop now")
+        thread.join(0.01)
+    assert kernel.pool_stats()["busy"] == 0
+    assert solve(Position.from_string(SMALL)).value == analyze(Position.from_string(SMALL))[0].value  # no box now
+
+
+def test_the_tree_is_bounded_in_time(monkeypatch):
+    """Issue 29, 1: to_networkx(mode="pv") solved the root without a limit."""
+    with pytest.raises(TimeLimitError, match="the pv tree needs more than 0.3 s"):
+        finishes(lambda: to_networkx(Position.from_string(SCOPONE_DEAL), mode="pv", max_nodes=3000,
+                                     time_limit=0.3))
+    monkeypatch.setitem(LIMITS, "tree_time", 0.3)
+    with TestClient(create_app(), raise_server_exceptions=False) as c:
+        r = finishes(lambda: c.post("/api/tree", json={"position": SCOPONE_DEAL, "max_nodes": 3000}))
+    assert r.status_code == 422 and r.json()["type"] == "TimeLimitError", r.text
+    assert kernel.pool_stats()["busy"] == 0          # its searches stopped with it
+
+
+def test_a_review_is_bounded_in_time_and_returns_what_it_has(monkeypatch):
+    """Issue 29, 2: a 6-player round at 50 worlds took more than 150 s."""
+    rec = greedy_record(Rules(players=6), seed=4)
+    r = finishes(lambda: review(rec, worlds=50, budget=1.0, progress=False))
+    assert not r.complete and len(r.decisions) == len(rec.rounds[0].moves)
+    assert any(d.hindsight_reason == "not judged: the review needs more than 1 s"
+               or (d.fair_reason or "").startswith("not judged: the review") for d in r.decisions)
+    assert all(d.judged or d.hindsight_reason for d in r.decisions)
+    monkeypatch.setitem(LIMITS, "review_time", 1.0)
+    with TestClient(create_app(), raise_server_exceptions=False) as c:
+        out = finishes(lambda: post(c, "review", {"record": rec.to_json()}))
+    assert out["complete"] is False and out["budget"] == 1.0 and len(out["decisions"]) == len(r.decisions)
+    assert any((d["fair"] or {}).get("reason", "") and "not judged" in d["fair"]["reason"] for d in out["decisions"])
+    small = greedy_record(Rules(), seed=4)           # a budget that suffices changes nothing
+    assert review(small, worlds=4, budget=600, progress=False).to_dict()["decisions"] == \
+        review(small, worlds=4, progress=False).to_dict()["decisions"]
+
+
+def test_a_record_object_has_the_record_limit(client, monkeypatch):
+    """Issue 29, 3: a record sent as a JSON object skipped the record limit."""
+    rec = greedy_record(Rules(), seed=1, rounds=4)
+    text = rec.to_json()
+    monkeypatch.setitem(LIMITS, "record", len(text) // 2)
+    for form in (text, json.loads(text)):
+        e = post(client, "review", {"record": form}, 422)
+        assert e["type"] == "LimitError" and f"at most {len(text) // 2:,}" in e["error"]
+
+
+def test_a_body_over_the_cap_is_refused_before_it_is_parsed(client):
+    """Issue 29, 3: bodies had no size limit (and 413 comes before the body is read)."""
+    big = b'{"position": "' + b"x" * LIMITS["body"] + b'"}'
+    for content in (big, iter([big[:1000], big[1000:]])):      # with a length, and chunked without
+        r = client.post("/api/board", content=content, headers={"content-type": "application/json"})
+        assert r.status_code == 413 and r.json()["type"] == "BodyTooLarge", r.text
+    deep = b"[" * 100_000 + b"]" * 100_000
+    r = client.post("/api/board", content=deep, headers={"content-type": "application/json"})
+    assert r.status_code == 400 and r.json()["type"] == "BadRequest"
+
+
+def test_cheap_requests_never_wait_behind_searches(monkeypatch):
+    """All search places taken and nobody may wait: a search is refused (503), the board is not."""
+    monkeypatch.setitem(LIMITS, "searches", 1)
+    monkeypatch.setitem(LIMITS, "queue", 0)
+    app = create_app()
+    with TestClient(app, raise_server_exceptions=False) as c:
+        slow = threading.Thread(target=lambda: c.post("/api/tree", json={"position": SCOPONE_DEAL}))
+        slow.start()
+        until(lambda: kernel.pool_stats()["busy"])
+        busy = c.post("/api/analyze", json={"position": SMALL})
+        assert busy.status_code == 503 and busy.json()["type"] == "ServerBusy", busy.text
+        assert c.post("/api/board", json={"position": SMALL}).status_code == 200
+        assert c.get("/api/info").status_code == 200
+        while slow.is_alive():
+            for box in list(app.state.time_boxes):
+                box.cancel("the test is over")
+            slow.join(0.01)
+        assert post(c, "analyze", {"position": SMALL})["value"] is not None   # the place is free again
+
+
+def _serve_in_thread():
+    port = free_port()
+    server = make_server(port)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    until(lambda: server.started)
+    return server, thread, port
+
+
+def test_a_client_that_leaves_stops_its_search(monkeypatch):
+    """Abandoned requests stop their search at once, not at their time limit."""
+    monkeypatch.setitem(LIMITS, "tree_time", 600.0)
+    monkeypatch.setitem(LIMITS, "request_time", 600.0)
+    server, thread, port = _serve_in_thread()
+    try:
+        body = json.dumps({"position": SCOPONE_DEAL}).encode()
+        with socket.create_connection(("127.0.0.1", port)) as s:
+            s.sendall(b"POST /api/tree HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                      b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+            until(lambda: kernel.pool_stats()["busy"])
+        until(lambda: not kernel.pool_stats()["busy"], 30)      # 600 s were allowed
+    finally:
+        server.should_exit = True
+        thread.join(HANG)
+
+
+def test_stopping_the_server_stops_a_running_search(monkeypatch):
+    monkeypatch.setitem(LIMITS, "tree_time", 600.0)
+    monkeypatch.setitem(LIMITS, "request_time", 600.0)
+    server, thread, port = _serve_in_thread()
+    answer = {}
+
+    def ask():
+        req = urllib.request.Request(f"http://127.0.0.1:{port}/api/tree", data=json.dumps(
+            {"position": SCOPONE_DEAL}).encode(), headers={"Content-Type": "application/json"})
+        try:
+            urllib.request.urlopen(req, timeout=HANG)
+        except urllib.error.HTTPError as exc:
+            answer.update(status=exc.code, **json.loads(exc.read()))
+    asking = threading.Thread(target=ask)
+    asking.start()
+    until(lambda: kernel.pool_stats()["busy"])
+    server.should_exit = True
+    thread.join(HANG)
+    asking.join(HANG)
+    assert not thread.is_alive() and answer == {"status": 422, "error": "the server is stopping",
+                                                "type": "TimeLimitError"}
+
+
+def test_ctrl_c_stops_the_server_mid_search():
+    """Issue 29, 4: the server could not be stopped with Ctrl-C while a search ran."""
+    port = free_port()
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    proc = subprocess.Popen([sys.executable, "-m", "scopa_solver.web", "--port", str(port)], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        until(lambda: _answers(port), 60)
+        answer = {}
+        req = urllib.request.Request(f"http://127.0.0.1:{port}/api/tree", data=json.dumps(
+            {"position": SCOPONE_DEAL}).encode(), headers={"Content-Type": "application/json"})
+
+        def ask():
+            try:
+                urllib.request.urlopen(req, timeout=HANG)
+            except urllib.error.HTTPError as exc:
+                answer.update(json.loads(exc.read()))
+            except OSError:
+                pass
+        asking = threading.Thread(target=ask)
+        asking.start()
+        time.sleep(1.0)             # the tree's search is under way (it takes minutes)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(HANG) == 0
+        asking.join(HANG)
+        assert answer.get("error") == "the server is stopping"      # it was stopped mid-search
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate()
+
+
+def _answers(port):
+    try:
+        return urllib.request.urlopen(f"http://127.0.0.1:{port}/api/info", timeout=5).status == 200
+    except OSError:
+        return False

@@ -210,7 +210,7 @@ def grow_tree(view: View, worlds: Sequence[tuple[int, ...]], depth: int,
         level = []
         for k, node in enumerate(levels[-1]):
             if not k & 63:
-                kernel.check_budget()       # a decision's budget reaches the Python work too
+                kernel.check_time()       # a decision's budget reaches the Python work too
             if node.terminal:
                 continue
             state = node.state
@@ -235,7 +235,7 @@ def grow_tree(view: View, worlds: Sequence[tuple[int, ...]], depth: int,
     solved = _solve_bottom([node.state for node in bottom], horizon, threads, tt_mb)
     for k, (node, raw) in enumerate(zip(bottom, solved)):
         if not k & 63:
-            kernel.check_budget()       # the model's replies below: Python work too
+            kernel.check_time()       # the model's replies below: Python work too
         sign = 1.0 if node.state.to_move == me else -1.0
         values = {p: sign * lower for p, (lower, _) in zip(raw.moves, raw.move_bounds)}
         if node.state.to_move != me:

@@ -269,7 +269,7 @@ def modelled_values(view: View, worlds: Sequence[tuple[int, ...]], temperature: 
     solved = solve_worlds([child for _, _, child in replies], threads=threads, tt_mb=tt_mb)
     for k, ((i, j, child), raw) in enumerate(zip(replies, solved)):
         if not k & 63:
-            kernel.check_budget()
+            kernel.check_time()
         theirs = {packed: lower for packed, (lower, _) in zip(raw.moves, raw.move_bounds)}
         if clairvoyant:
             values[i, j] = -max(theirs.values())

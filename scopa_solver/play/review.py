@@ -64,10 +64,12 @@ from __future__ import annotations
 
 import time
 import zlib
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Iterator, Optional, Sequence
 
-from ..errors import LimitError, ViewError
+from .. import kernel
+from ..errors import LimitError, TimeLimitError, ViewError
 from ..imperfect.pimc import suggest
 from ..progress import progress_bar
 from ..text import plural as _plural
@@ -266,6 +268,8 @@ class Review:
     round_players: list[tuple[str, ...]]       # each round's name per seat
     max_nodes: Optional[int] = HINDSIGHT_NODES  # the hindsight budget per decision
     time_limit: Optional[float] = None
+    budget: Optional[float] = None   # seconds for the whole review
+    complete: bool = True            # False: the budget ran out before every decision was judged
     equilibrium: bool = False        # the last two deals judged against the endgame equilibrium
 
     def summaries(self, by: str = "name") -> dict[str, PlayerSummary]:
@@ -320,6 +324,7 @@ class Review:
                 "seat_sides": list(rules.sides),
                 "worlds": self.worlds, "seed": self.seed, "seconds": self.seconds,
                 "max_nodes": self.max_nodes, "time_limit": self.time_limit, "equilibrium": self.equilibrium,
+                "budget": self.budget, "complete": self.complete,
                 "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER},
                 "rounds": [{"round": i + 1, "players": list(names), "sides": list(self.record.side_names(i)),
                             "dealer": self.record.rounds[i].dealer,
@@ -449,6 +454,8 @@ def _judge_fair(d: Decision, worlds: int, seed: int, threads: Optional[int], tt_
         s = suggest(view, worlds=worlds, seed=_decision_seed(seed, d.round, d.number), threads=threads,
                     progress=False, tt_mb=tt_mb, time_limit=time_limit)       # None: none (not suggest's default)
         played = next(m.mean for m in s.moves if m.move == d.played)
+    except TimeLimitError:
+        raise                       # the review's budget: `review` stops
     except (ViewError, LimitError) as exc:
         d.fair_reason = str(exc)
         return
@@ -474,6 +481,8 @@ def _judge_equilibrium(d: Decision, threads: Optional[int], time_limit: Optional
     try:
         eq = equilibrium(pos.view(d.player), threads=threads, time_limit=time_limit,
                          max_iterations=EQUILIBRIUM_ITERATIONS)
+    except TimeLimitError:
+        raise
     except (ViewError, LimitError) as exc:
         d.eq_reason = str(exc)
         return
@@ -488,7 +497,7 @@ def review(record: GameRecord, *, worlds: Optional[int] = 50, seed: int = 0, thr
            progress: Optional[bool] = None, tt_mb: Optional[float] = None,
            max_nodes: Optional[int] = HINDSIGHT_NODES, time_limit: Optional[float] = None,
            fair_time_limit: Optional[float] = None, equilibrium: bool = False,
-           equilibrium_time_limit: Optional[float] = None) -> Review:
+           equilibrium_time_limit: Optional[float] = None, budget: Optional[float] = None) -> Review:
     """Review every decision of `record` (see the module docstring).
 
     `worlds`: PIMC worlds per decision for the fair review (all of them when there are fewer;
@@ -500,11 +509,17 @@ def review(record: GameRecord, *, worlds: Optional[int] = 50, seed: int = 0, thr
     decisions of the last two deals against the endgame equilibrium (`equilibrium`, at most
     `EQUILIBRIUM_ITERATIONS` CFR+ iterations and `equilibrium_time_limit` seconds each: the first
     play of the last-but-one deal takes about 10 s). `progress`: a progress bar over the
-    decisions (None: on a terminal, after a second)."""
+    decisions (None: on a terminal, after a second).
+
+    `budget` (seconds, None: none) bounds the whole review, every search in it included
+    (`kernel.time_box`): when it runs out the review stops and returns what it has, with
+    `complete` False; the decisions it did not judge give the reason (`hindsight_reason`,
+    `fair_reason`)."""
     if worlds is not None and (not isinstance(worlds, int) or isinstance(worlds, bool) or worlds < 1):
         raise ValueError(f"worlds must be a positive whole number or None, not {worlds!r}")
     if max_nodes is not None and (not isinstance(max_nodes, int) or isinstance(max_nodes, bool) or max_nodes < 1):
         raise ValueError(f"max_nodes must be a positive whole number or None, not {max_nodes!r}")
+    kernel.check_limits(None, budget)
     start = time.perf_counter()
     replayed = record.replay()       # checked once; each round's positions are replayed below
     chosen = [r for r in replayed if rounds is None or r.number in rounds]
@@ -517,13 +532,20 @@ def review(record: GameRecord, *, worlds: Optional[int] = 50, seed: int = 0, thr
 
     total = (sum(len(r.moves) for r in chosen) if players is None
              else sum(1 for r in chosen for _ in wanted(r)))
+
+    def decisions_of(r: ReplayedRound) -> list[Decision]:
+        return [Decision(round=r.number, number=k + 1, player=pos.to_move, name=r.players[pos.to_move],
+                         position=pos, played=move, legal=len(pos.legal_moves()))
+                for k, pos, move in wanted(r)]
+
     decisions: list[Decision] = []
+    complete, reviewed = True, 0      # rounds reviewed to the end
     bar = progress_bar(total, "review", progress, unit="move")
+    scope = ExitStack()
     try:
+        scope.enter_context(kernel.time_box(budget, "the review"))
         for r in chosen:
-            found = [Decision(round=r.number, number=k + 1, player=pos.to_move, name=r.players[pos.to_move],
-                              position=pos, played=move, legal=len(pos.legal_moves()))
-                     for k, pos, move in wanted(r)]
+            found = decisions_of(r)
             # From the end of the round backwards: once a position is over the budget, the
             # earlier ones (more cards in play) would be too, and are not searched.
             over: Optional[Decision] = None
@@ -541,9 +563,20 @@ def review(record: GameRecord, *, worlds: Optional[int] = 50, seed: int = 0, thr
                         _judge_equilibrium(d, threads, equilibrium_time_limit)
                 bar.update(1)
             decisions.extend(found)
+            reviewed += 1
+    except TimeLimitError as exc:   # the budget ran out: what is judged stays, the rest says why
+        complete = False
+        decisions.extend(found)     # the round it stopped in, then those not started
+        decisions.extend(d for r in chosen[reviewed + 1:] for d in decisions_of(r))
+        for d in decisions:
+            if not d.judged and d.hindsight_reason is None:
+                d.hindsight_reason = f"not judged: {exc}"
+            if worlds is not None and not d.forced and d.fair_best is None and d.fair_reason is None:
+                d.fair_reason = f"not judged: {exc}"
     finally:
+        scope.close()
         bar.close()
     return Review(record=record, decisions=decisions, worlds=worlds, seed=seed,
                   seconds=time.perf_counter() - start, scores=[r.points for r in replayed],
                   round_players=[r.players for r in replayed], max_nodes=max_nodes, time_limit=time_limit,
-                  equilibrium=equilibrium)
+                  equilibrium=equilibrium, budget=budget, complete=complete)

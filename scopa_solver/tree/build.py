@@ -154,7 +154,11 @@ class _Paranoid:
         solve_here: dict = {}
         others: dict = {}
         stack = list(positions)
+        seen = 0
         while stack:                      # find what the kernel must solve, in one batch
+            seen += 1
+            if not seen & 1023:           # a time box reaches this walk too
+                kernel.check_time()
             pos = stack.pop()
             key = pos.kernel_state()
             if key in self.known or key in solve_here or key in others:
@@ -466,6 +470,7 @@ def _build(position: Position, depth: Optional[int], max_nodes: int, truncate: b
 
     level, d, cut = [ROOT], 0, None
     while level and d < limit and cut is None:
+        kernel.check_time()
         todo = [n for n in level if not g.nodes[n]["terminal"]]
         if not todo:
             break
@@ -533,7 +538,8 @@ def to_networkx(position: Position, *, depth: Optional[int] = None, max_nodes: i
                 mode: str = "minimax", merge_transpositions: bool = False, truncate: bool = False,
                 tt_mb: Optional[float] = None, threads: Optional[int] = None,
                 search: str = "solve", full_window: bool = False,
-                progress: Optional[bool] = None, objective: str = "value") -> nx.DiGraph:
+                progress: Optional[bool] = None, objective: str = "value",
+                time_limit: Optional[float] = None) -> nx.DiGraph:
     """The game tree below `position` as a networkx DiGraph.
 
     mode="minimax": every line of play to the end of the round (or `depth` plies), every node
@@ -555,11 +561,17 @@ def to_networkx(position: Position, *, depth: Optional[int] = None, max_nodes: i
     the root's side at every node) or "maxn" (every node's `points` per side on its max^n line);
     mode="search" traces the value's search only (with three or more sides, the paranoid one).
 
+    `time_limit` (seconds, None: none) bounds the whole build of a minimax or pv tree, every
+    search in it included: a tree not built in time raises `TimeLimitError` (a tree has no
+    partial answer: its values come from searches to the end). mode="search" is bounded by
+    `max_nodes` (the trace stops there).
+
     Attributes are documented in the module docstring and docs/trees.md."""
     check_position(position)
     depth, max_nodes = check_depth(depth), check_max_nodes(max_nodes)
     kernel.check_tt_mb(tt_mb)
     kernel.check_threads(threads)
+    kernel.check_limits(None, time_limit)
     if mode not in MODES:
         raise ScopaError(f"mode must be one of {', '.join(MODES)}, not {excerpt(mode)}")
     if not isinstance(objective, str) or objective not in kernel.OBJECTIVES:
@@ -574,8 +586,9 @@ def to_networkx(position: Position, *, depth: Optional[int] = None, max_nodes: i
                 raise ScopaError("merge_transpositions applies to the minimax and pv trees, not to mode='search'")
             return search_tree(position, depth=depth, max_nodes=max_nodes, truncate=truncate, tt_mb=tt_mb,
                                search=search, full_window=full_window, progress=progress)
-        return _minimax(position, depth, max_nodes, truncate, merge_transpositions, tt_mb, threads,
-                        mode, progress, objective)
+        with kernel.time_box(time_limit, f"the {mode} tree"):
+            return _minimax(position, depth, max_nodes, truncate, merge_transpositions, tt_mb, threads,
+                            mode, progress, objective)
     except MemoryError:
         raise LimitError(f"not enough memory for a tree of up to {max_nodes:,} nodes: give a smaller "
                          "max_nodes or depth") from None

@@ -3,7 +3,8 @@
 Every API route is a plain ``def``, so FastAPI runs it in its threadpool, never on the event
 loop: a long search does not stop the server answering others (the package's searches are
 thread-safe). Errors are JSON ``{"error": message, "type": name}``: 400 for a request of the
-wrong shape, 422 for input the game refuses (a `ScopaError`), never a traceback.
+wrong shape, 422 for input the game refuses (a `ScopaError`), never a traceback. Every API
+request runs under the server's limits (`guard.Guard`: body size, time, search places).
 
 FastAPI and uvicorn come with the ``[web]`` extra; they are imported when the app is made, so
 that this module imports (and its doctests run) without them.
@@ -35,11 +36,16 @@ def create_app() -> Any:
         from fastapi.exceptions import RequestValidationError
         from fastapi.responses import FileResponse, JSONResponse
         from fastapi.staticfiles import StaticFiles
+        from starlette.exceptions import HTTPException
     except ImportError:
         raise _missing() from None
+    from .guard import Guard, Places
 
     app = FastAPI(title="scopa-solver board", docs_url=None, redoc_url=None, openapi_url=None)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.state.time_boxes = set()        # the running requests' (the server's shutdown cancels them)
+    app.state.places = Places(service.LIMITS["searches"], service.LIMITS["queue"])
+    app.add_middleware(Guard, boxes=app.state.time_boxes, places=app.state.places)
 
     def error(status: int, exc: BaseException) -> Any:
         return JSONResponse({"error": str(exc)[:300], "type": type(exc).__name__}, status_code=status)
@@ -54,6 +60,11 @@ def create_app() -> Any:
         where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "request"
         return JSONResponse({"error": f"{where}: {first.get('msg', 'not understood')}"[:300],
                              "type": "BadRequest"}, status_code=400)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> Any:   # e.g. a body that is not JSON
+        return JSONResponse({"error": str(exc.detail)[:300], "type": "BadRequest" if exc.status_code == 400
+                             else "HTTPError"}, status_code=exc.status_code, headers=exc.headers)
 
     @app.exception_handler(TypeError)
     async def type_error(request: Request, exc: TypeError) -> Any:
@@ -138,13 +149,17 @@ def free_port(host: str = DEFAULT_HOST) -> int:
 
 def make_server(port: int = DEFAULT_PORT, host: str = DEFAULT_HOST, log_level: str = "warning") -> Any:
     """A uvicorn Server for the app (not started: call ``run()``, or set ``should_exit`` to stop
-    one running in a thread)."""
+    one running in a thread). Stopping it cancels the requests running (their searches stop),
+    so it stops within about a second; it keeps at most `LIMITS["connections"]` at once."""
     try:
         import uvicorn
     except ImportError:
         raise _missing() from None
-    config = uvicorn.Config(create_app(), host=host, port=port, log_level=log_level, access_log=False)
-    return uvicorn.Server(config)
+    from .guard import stopping_server
+    app = create_app()
+    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=False,
+                            limit_concurrency=service.LIMITS["connections"], timeout_graceful_shutdown=1)
+    return stopping_server(config, app.state.time_boxes, app.state.places)
 
 
 def _check_address(host: str, port: int) -> None:

@@ -2,9 +2,10 @@
 
 Each function reads request fields (text, numbers), checks them, calls the package's own API and
 returns JSON-ready data; bad input raises a `ScopaError` subclass with a short message (the app
-turns it into a 422 answer). Searches run under a time or node limit, capped here; the two
-without one are bounded by size (a review takes one round, at most 36 decisions; a tree at most
-`LIMITS["tree_nodes"]` nodes), so a request cannot hold the server for long.
+turns it into a 422 answer). Every search runs under a time limit, capped here: a tree's build
+and a review have their own (`LIMITS["tree_time"]`, `LIMITS["review_time"]`), and the app boxes
+each whole request in `LIMITS["request_time"]` (`kernel.time_box`), so a request cannot hold the
+server for long.
 
 >>> board(read_state("7d/3c 4s3s -/- - 0/0 0 1 -"))["legal"]
 ['7dx3s+4s']
@@ -22,6 +23,7 @@ its places (the board's editor), checked by `Position` itself:
 """
 from __future__ import annotations
 
+import json
 import os
 import random
 import tempfile
@@ -43,7 +45,7 @@ __all__ = ["LIMITS", "BOTS", "OBJECTIVES", "info", "read_state", "read_position"
 
 LIMITS = {
     "text": 400,              # characters of a notation line or a move
-    "record": 1_000_000,      # characters of a game record's JSON
+    "record": 1_000_000,      # characters of a game record's JSON (sent as text or as an object)
     "time_limit": 30.0,       # seconds a search may run (analysis, pv, suggestion)
     "default_time": 5.0,
     "max_nodes": 10**10,
@@ -51,6 +53,14 @@ LIMITS = {
     "worlds": 2_000,          # worlds of a suggestion
     "review_worlds": 200,     # worlds per decision of a review
     "bot_time": 5.0,          # seconds a PIMC bot may think per move
+    "tree_time": 15.0,        # seconds to build a tree, its searches included
+    "review_time": 30.0,      # seconds a review may take (then it returns what it has judged)
+    "request_time": 40.0,     # seconds any request may take, whatever it does (then 422)
+    "body": 2_000_000,        # bytes of a request body (then 413)
+    "small_body": 65_536,     # bytes of a body that needs no search place
+    "searches": 4,            # requests searching (or reading a larger body) at once
+    "queue": 32,              # requests waiting for a search place (more: 503)
+    "connections": 64,        # connections the server keeps at once (more: 503)
 }
 BOTS = {"random": "RandomBot", "greedy": "GreedyBot", "pimc": "PIMCBot(worlds=50)"}
 OBJECTIVES = {"value": "the margin (paranoid with three or more sides)",
@@ -326,7 +336,7 @@ def tree_svg(text: Any, max_nodes: Any = None) -> dict:
     from ..tree import render, to_networkx
     pos = read_position(text)
     nodes = _whole(max_nodes, "max_nodes", 1, LIMITS["tree_nodes"], LIMITS["tree_nodes"])
-    graph = to_networkx(pos, mode="pv", max_nodes=nodes)
+    graph = to_networkx(pos, mode="pv", max_nodes=nodes, time_limit=LIMITS["tree_time"])
     with tempfile.TemporaryDirectory() as folder, _render_lock:
         path = render(graph, os.path.join(folder, "tree.svg"))
         with open(path, encoding="utf-8") as f:
@@ -370,8 +380,8 @@ def _bot(kind: str, seed: int) -> Any:
 
 def _read_record(text: Any) -> Any:
     from ..play.record import GameRecord
-    if isinstance(text, dict):
-        return GameRecord.from_dict(text)
+    if isinstance(text, dict):      # one limit for both forms: the size of the record's JSON
+        text = json.dumps(text, ensure_ascii=False, separators=(",", ":"))
     return GameRecord.from_json(_text(text, "the record", LIMITS["record"]))
 
 
@@ -448,7 +458,7 @@ def review_round(record: Any, round_number: Any = None, worlds: Any = None, seed
     number = _whole(round_number, "round", 1, len(rec.rounds), 1)
     count = _whole(worlds, "worlds", 1, LIMITS["review_worlds"], 50)
     result = review(rec, worlds=count, seed=_whole(seed, "seed", 0, 2**63 - 1, 0), rounds=[number],
-                    progress=False)
+                    progress=False, budget=LIMITS["review_time"])
     out = result.to_dict()
     out["round"] = number
     out["round_count"] = len(rec.rounds)
