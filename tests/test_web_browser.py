@@ -320,7 +320,7 @@ def test_a_players_view_and_a_suggestion(browser, base_url):
         box.clear()
         box.send_keys(value)
     browser.find_element(By.ID, "suggest-btn").click()
-    wait(browser, lambda d: len(rows(d, "#suggest-table")) == len(START.legal_moves()))
+    suggestion_done(browser, 40)
     expected = suggest(START.view(0), worlds=40, seed=3, progress=False)
     shown = [(r.find_element(By.CSS_SELECTOR, ".move").text, r.find_element(By.CSS_SELECTOR, ".mean").text)
              for r in rows(browser, "#suggest-table")]
@@ -337,7 +337,55 @@ def test_a_players_view_and_a_suggestion(browser, base_url):
     browser.find_element(By.ID, "cancel-btn").click()
     wait(browser, lambda d: not d.find_element(By.ID, "status").is_displayed())
     assert text(browser, "#note") == "cancelled" and not browser.find_element(By.ID, "error").is_displayed()
-    assert "40 worlds" in text(browser, "#suggest-info")      # the last answer stays
+    assert "worlds solved" in text(browser, "#suggest-info")      # the last answer stays
+    assert text(browser, "#suggest-progress").endswith("(stopped)")
+    assert not browser.find_element(By.ID, "suggest-stop").is_displayed()
+
+
+def suggestion_done(driver, worlds):
+    """Wait for the suggestion's last round: `worlds` worlds solved, the Stop gone."""
+    wait(driver, lambda d: text(d, "#suggest-progress").startswith(f"{worlds:,} of ")
+         and not d.find_element(By.ID, "suggest-stop").is_displayed())
+
+
+def test_a_suggestion_shows_its_worlds_as_its_rounds_land_and_can_be_stopped(browser, base_url):
+    view = START.view(0)
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(view.to_string())}")
+    wait(browser, lambda d: board_notation(d) == view.to_string())
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    for field, value in (("worlds", "160"), ("suggest-seed", "3"), ("suggest-time", "30")):
+        box = browser.find_element(By.ID, field)
+        box.clear()
+        box.send_keys(value)
+    browser.execute_script("""window.seen = []; const e = document.querySelector('#suggest-progress');
+        new MutationObserver(() => window.seen.push(e.textContent)).observe(e, {childList: true, characterData: true, subtree: true});""")
+    browser.find_element(By.ID, "suggest-btn").click()
+    suggestion_done(browser, 160)
+    seen = [t for t in browser.execute_script("return window.seen") if t]
+    assert seen == ["0 of 160 worlds", "10 of 160 worlds", "40 of 160 worlds", "160 of 160 worlds"]
+    expected = suggest(view, worlds=160, seed=3, progress=False)     # the last round: one request's answer
+    shown = [(r.find_element(By.CSS_SELECTOR, ".move").text, r.find_element(By.CSS_SELECTOR, ".mean").text)
+             for r in rows(browser, "#suggest-table")]
+    assert shown == [(str(m.move), f"{m.mean:+.3f}") for m in expected.moves]
+
+    # Stop after the first round: the worlds solved by then stay, and say how many they are
+    for field, value in (("worlds", "2000"), ("suggest-time", "5")):
+        box = browser.find_element(By.ID, field)
+        box.clear()
+        box.send_keys(value)
+    browser.find_element(By.ID, "suggest-btn").click()
+    wait(browser, lambda d: " of 2,000 worlds" in text(d, "#suggest-progress")
+         and not text(d, "#suggest-progress").startswith("0 "))
+    browser.find_element(By.ID, "suggest-stop").click()
+    wait(browser, lambda d: not d.find_element(By.ID, "suggest-stop").is_displayed())
+    progress = text(browser, "#suggest-progress")
+    assert progress.endswith("(stopped)") and not browser.find_element(By.ID, "error").is_displayed()
+    solved = int(progress.split(" of ")[0].replace(",", ""))
+    assert solved in (10, 40, 160, 640)
+    expected = suggest(view, worlds=solved, seed=3, progress=False)
+    assert [r.find_element(By.CSS_SELECTOR, ".mean").text for r in rows(browser, "#suggest-table")] == \
+        [f"{m.mean:+.3f}" for m in expected.moves]
+    assert f"{solved} worlds solved" in text(browser, "#suggest-info")
 
 
 def test_play_a_round_against_the_random_bot_and_review_it(browser, base_url):
@@ -596,8 +644,8 @@ def test_three_players_tree_view_suggestion_play_and_review(browser, base_url):
         box.clear()
         box.send_keys(value)
     browser.find_element(By.ID, "suggest-btn").click()
-    wait(browser, lambda d: len(rows(d, "#suggest-table")) == len(pos.legal_moves()))
     expected = suggest(view, worlds=30, seed=5, progress=False)
+    suggestion_done(browser, expected.worlds)
     shown = [(r.find_element(By.CSS_SELECTOR, ".move").text, r.find_element(By.CSS_SELECTOR, ".mean").text)
              for r in rows(browser, "#suggest-table")]
     assert shown == [(str(m.move), f"{m.mean:+.3f}") for m in expected.moves]
@@ -667,7 +715,7 @@ def test_a_scopone_deal_suggestion_says_its_horizon(browser, base_url):
         box.clear()
         box.send_keys(value)
     browser.find_element(By.ID, "suggest-btn").click()
-    wait(browser, lambda d: len(rows(d, "#suggest-table")) == len(view.legal_moves()))
+    suggestion_done(browser, 4)
     expected = suggest(view, worlds=4, seed=1, progress=False)
     assert [r.find_element(By.CSS_SELECTOR, ".move").text for r in rows(browser, "#suggest-table")] == \
         [str(m.move) for m in expected.moves]

@@ -277,8 +277,10 @@ function clearAnalysis() {
   $("#pv-value").textContent = "";
   $("#pv-moves").innerHTML = "";
   $("#tree").innerHTML = "";
+  stopSuggest();
   $("#suggest-table tbody").innerHTML = "";
   $("#suggest-info").textContent = "";
+  $("#suggest-progress").textContent = "";
   state.pv = null;
 }
 
@@ -584,12 +586,23 @@ function viewButtons(players) {
   $$(".view-btn").forEach((b) => b.addEventListener("click", () => guard(() => showView(b.dataset.player))));
 }
 
-async function runSuggest() {
-  if (!state.base) throw new Error("no position on the board");
-  const body = {position: state.base, worlds: Number($("#worlds").value), seed: Number($("#suggest-seed").value),
-                time_limit: Number($("#suggest-time").value)};
-  if (state.viewPlayer !== null) body.player = state.viewPlayer;
-  const s = await api("suggest", body, "solving worlds");
+// -- the suggestion: in rounds of more and more worlds, each answer shown as it lands ------------
+// Each round is one bounded request (its own time box); the same seed draws the same first worlds,
+// so the last round is the answer one request for every world would give. The server keeps
+// nothing: stopping is the page no longer asking (the last answer stays).
+
+const FIRST_WORLDS = 10, GROWTH = 4;
+const sg = {run: 0, ctl: null};
+
+function stopSuggest(note = "") {
+  sg.run++;
+  if (sg.ctl) sg.ctl.abort();
+  sg.ctl = null;
+  $("#suggest-stop").hidden = true;
+  if (note) $("#suggest-progress").textContent += ` (${note})`;
+}
+
+function showSuggestion(s, wanted) {
   drawBoard(s.board, `player ${s.board.player}'s view`);
   state.viewPlayer = s.board.player;
   $$(".view-btn").forEach((x) => x.classList.toggle("active", x.dataset.player === String(s.board.player)));
@@ -598,7 +611,7 @@ async function runSuggest() {
     `<tr class="${i === 0 ? "best" : ""}" data-move="${esc(m.move)}"><td class="mono move">${esc(m.move)}</td>
       <td class="num mean">${m.mean >= 0 ? "+" : ""}${m.mean.toFixed(3)}</td>
       <td class="num stderr">${m.stderr === null ? "–" : m.stderr.toFixed(3)}</td>
-      <td class="num optimal">${pct(m.optimal)}</td></tr>`).join("");
+      <td class="num optimal">${i === 0 ? '<span class="badge">★ best</span>' : ""}<span class="pct">${pct(m.optimal)}</span></td></tr>`).join("");
   const kind = s.exact ? "every world, exact" : `sampled, seed ${s.seed}`;
   $("#suggest-info").textContent = `${s.worlds.toLocaleString("en")} worlds solved (${kind}) of ` +
     `${Number(s.total_worlds).toLocaleString("en", {maximumSignificantDigits: 3})} consistent with the view; ` +
@@ -606,6 +619,38 @@ async function runSuggest() {
     (s.horizon === null || s.horizon === undefined
       ? `${Number(s.exact_worlds).toLocaleString("en")} searched to the end of the round`
       : `${Number(s.exact_worlds).toLocaleString("en")} searched to the end, the rest to a horizon of ${s.horizon} plays`);
+  const of = Math.min(wanted, Number(s.total_worlds));
+  $("#suggest-progress").textContent = `${s.worlds.toLocaleString("en")} of ${of.toLocaleString("en")} worlds`;
+}
+
+async function runSuggest() {
+  if (!state.base) throw new Error("no position on the board");
+  stopSuggest();
+  const run = sg.run, wanted = Number($("#worlds").value), limit = Number($("#suggest-time").value);
+  const body = {position: state.base, seed: Number($("#suggest-seed").value)};
+  if (state.viewPlayer !== null) body.player = state.viewPlayer;
+  const t0 = performance.now();
+  let worlds = Math.min(FIRST_WORLDS, wanted), shown = 0;
+  $("#suggest-stop").hidden = false;
+  $("#suggest-progress").textContent = `0 of ${wanted.toLocaleString("en")} worlds`;
+  try {
+    for (;;) {
+      const left = limit - (performance.now() - t0) / 1000;
+      if (shown && left < 0.1) { stopSuggest("the time limit"); return; }
+      sg.ctl = new AbortController();
+      const s = await api("suggest", {...body, worlds, time_limit: Math.max(0.1, left)}, "solving worlds", false, sg.ctl);
+      if (run !== sg.run) return;
+      if (s.worlds >= shown) { showSuggestion(s, wanted); shown = s.worlds; }
+      // done: every world asked for, every world there is, or the time limit cut this round
+      if (worlds >= wanted || s.exact || s.stopped) break;
+      worlds = Math.min(wanted, worlds * GROWTH);
+    }
+    stopSuggest();
+  } catch (e) {
+    if (run !== sg.run) return;
+    stopSuggest(e instanceof Cancelled ? "stopped" : "stopped by an error");
+    throw e;
+  }
 }
 
 // -- play ----------------------------------------------------------------------------------------
@@ -1076,6 +1121,7 @@ async function start() {
   $("#tree-btn").addEventListener("click", () => guard(drawTree));
   viewButtons(2);
   $("#suggest-btn").addEventListener("click", () => guard(runSuggest));
+  $("#suggest-stop").addEventListener("click", () => stopSuggest("stopped"));
   $("#new-game-btn").addEventListener("click", () => guard(newGame));
   $("#play-game").innerHTML = $("#deal-game").innerHTML;
   $("#play-game").addEventListener("change", () => {
