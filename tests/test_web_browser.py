@@ -295,6 +295,72 @@ def test_phone_width_has_no_sideways_overflow(browser, base_url, rules):
         browser.set_window_size(1400, 1000)
 
 
+def rect(driver, element):
+    return driver.execute_script("const r = arguments[0].getBoundingClientRect(); "
+                                 "return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, "
+                                 "width: r.width, height: r.height}", element)
+
+
+@pytest.fixture
+def phone(browser):
+    browser.set_window_size(420, 900)
+    yield browser
+    browser.set_window_size(1400, 1000)
+
+
+@pytest.mark.parametrize("rules", [Rules(players=4, game="scopone"), Rules(players=6)], ids=["scopone", "6"])
+def test_phone_width_table_cards_are_as_big_as_the_hands_cards(phone, base_url, rules):
+    pos = Position.new_round(seed=4, rules=rules)
+    assert pos.table
+    open_page(phone, f"{base_url}/?pos={urllib.parse.quote(pos.to_string())}")
+    wait(phone, lambda d: board_notation(d) == pos.to_string())
+    table = [rect(phone, e) for e in phone.find_elements(By.CSS_SELECTOR, "#table svg.card")]
+    hands = [rect(phone, e) for e in phone.find_elements(By.CSS_SELECTOR, '[id^="hand"] svg.card')]
+    assert len(table) == len(list(iter_cards(pos.table))) and hands
+    smallest = min(r["width"] for r in table), min(r["height"] for r in table)
+    biggest = max(r["width"] for r in hands), max(r["height"] for r in hands)
+    assert smallest[0] >= biggest[0] and smallest[1] >= biggest[1], (smallest, biggest)
+    phone.find_element(By.ID, "an-stop").click() if phone.find_element(By.ID, "an-stop").is_displayed() else None
+
+
+def test_phone_width_two_player_piles_show_their_cards_row(phone, base_url):
+    open_page(phone, f"{base_url}/?pos={urllib.parse.quote(MID.to_string())}")
+    wait(phone, lambda d: board_notation(d) == MID.to_string())
+    for p in (0, 1):
+        box = rect(phone, phone.find_element(By.ID, f"pile{p}"))
+        row = phone.find_element(By.CSS_SELECTOR, f"#pile{p} .cards.small")
+        cards = row.find_elements(By.CSS_SELECTOR, "svg.card")
+        assert len(cards) == len(list(iter_cards(MID.piles[p]))) > 0 and row.is_displayed()
+        for card in cards:     # every card drawn, inside its pile's box
+            r = rect(phone, card)
+            assert r["width"] > 5 and r["height"] > 5
+            assert box["left"] <= r["left"] and r["right"] <= box["right"] + 0.5, (p, box, r)
+            assert box["top"] <= r["top"] and r["bottom"] <= box["bottom"] + 0.5, (p, box, r)
+    phone.find_element(By.ID, "an-stop").click() if phone.find_element(By.ID, "an-stop").is_displayed() else None
+
+
+def test_phone_width_the_suggestions_best_badge_is_spaced_from_its_number(phone, base_url):
+    view = START.view(0)
+    open_page(phone, f"{base_url}/?pos={urllib.parse.quote(view.to_string())}")
+    wait(phone, lambda d: board_notation(d) == view.to_string())
+    phone.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    for field, value in (("worlds", "10"), ("suggest-seed", "3")):
+        box = phone.find_element(By.ID, field)
+        box.clear()
+        box.send_keys(value)
+    phone.find_element(By.ID, "suggest-btn").click()
+    suggestion_done(phone, 10)
+    badge = rect(phone, phone.find_element(By.CSS_SELECTOR, "#suggest-table tr.best .optimal .badge"))
+    number = rect(phone, phone.find_element(By.CSS_SELECTOR, "#suggest-table tr.best .optimal .pct"))
+    assert "best" in text(phone, "#suggest-table tr.best .optimal .badge")
+    # on one line, with a gap between the two boxes
+    assert badge["top"] < number["bottom"] and number["top"] < badge["bottom"], (badge, number)
+    assert number["left"] - badge["right"] >= 4, (badge, number)
+    width = phone.execute_script("return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert width[0] <= width[1], width
+    shot(phone, "suggestion-phone")
+
+
 def test_a_link_opens_its_position_and_bad_notation_shows_a_message(browser, base_url):
     pos = Position.from_string("7d2c/3b4c 3s4s -/- - 0/0 0 1 -")
     open_page(browser, f"{base_url}/?pos={urllib.parse.quote(pos.to_string())}")
