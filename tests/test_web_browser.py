@@ -358,6 +358,7 @@ def test_phone_width_the_suggestions_best_badge_is_spaced_from_its_number(phone,
     assert number["left"] - badge["right"] >= 4, (badge, number)
     width = phone.execute_script("return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
     assert width[0] <= width[1], width
+    phone.execute_script("document.querySelector('#suggest-table').scrollIntoView({block: 'center'})")
     shot(phone, "suggestion-phone")
 
 
