@@ -67,7 +67,7 @@ worker.join()
 
 
 def _env() -> dict:
-    return dict(os.environ, PYTHONPATH=str(ROOT))
+    return dict(os.environ, PYTHONPATH=str(ROOT), PYTHONFAULTHANDLER="1")
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -99,8 +99,13 @@ def _interrupt(argv: list, rng: random.Random, wait_ready: bool, within: tuple =
         proc.send_signal(signal.SIGINT)
         try:
             proc.wait(HANG)
-        except subprocess.TimeoutExpired:
-            pytest.fail(f"still running {HANG:.0f} s after SIGINT: {' '.join(argv[:4])}")
+        except subprocess.TimeoutExpired:     # where it hangs: faulthandler dumps every thread on SIGABRT
+            proc.send_signal(signal.SIGABRT)
+            try:
+                stacks = proc.communicate(timeout=10)[1]
+            except subprocess.TimeoutExpired:
+                stacks = ""
+            pytest.fail(f"still running {HANG:.0f} s after SIGINT: {' '.join(argv[:4])}\n{stacks[-4000:]}")
         took = _children_cpu() - waited - sent
         err = proc.stderr.read()
         assert proc.returncode != 0

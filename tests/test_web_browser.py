@@ -105,6 +105,13 @@ def rows(driver, css):
     return driver.find_elements(By.CSS_SELECTOR, f"{css} tbody tr")
 
 
+def texts(driver, css):
+    """The text of every element matching `css`, read at one moment (a live analysis redraws its
+    rows as deeper answers land, so elements found one call earlier can be gone)."""
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll(arguments[0]), e => e.innerText.trim())", css)
+
+
 def board_notation(driver):
     return driver.execute_script("const e = document.querySelector('#board-notation'); return e && e.textContent")
 
@@ -240,12 +247,12 @@ def test_a_scientifico_deal_shows_depth_limited_values_at_once_and_can_be_stoppe
     deal = Position.new_round(seed=3, rules=Rules(players=4, game="scientifico"))
     open_page(browser, f"{base_url}/?pos={urllib.parse.quote(deal.to_string())}&seed=3")
     wait(browser, lambda d: len(rows(d, "#moves")) == len(deal.legal_moves()))
-    values = [r.find_element(By.CSS_SELECTOR, ".value").text for r in rows(browser, "#moves")]
+    values = texts(browser, "#moves tbody tr .value")
     assert all(v == "0" or v[0] in "+-" and v[1:].isdigit() for v in values), values
     assert browser.find_elements(By.CSS_SELECTOR, "#trust.estimate")
     assert "plays ahead (of 40 left)" in text(browser, "#trust") and "∞" not in text(browser, "body")
     assert "depth" in text(browser, "#moves-note") and "value for side 0" == text(browser, "#value-head")
-    assert all(e.text.startswith("≈ d") for e in browser.find_elements(By.CSS_SELECTOR, "#moves .exactness"))
+    assert all(t.startswith("≈ d") for t in texts(browser, "#moves .exactness"))
     assert "for side 0 (0+2)" in text(browser, "#eval-label")
     # the header follows the position of the link: its game and seed
     assert Select(browser.find_element(By.ID, "deal-game")).first_selected_option.text == "Scopone scientifico"
@@ -551,8 +558,7 @@ def late(rules, seed, left):
 
 
 def move_table(driver):
-    return [(r.find_element(By.CSS_SELECTOR, ".move").text, r.find_element(By.CSS_SELECTOR, ".value").text)
-            for r in rows(driver, "#moves")]
+    return list(zip(texts(driver, "#moves tbody tr .move"), texts(driver, "#moves tbody tr .value")))
 
 
 def shown_values(moves):
