@@ -352,10 +352,7 @@ def test_phone_width_the_suggestions_best_badge_is_spaced_from_its_number(phone,
     open_page(phone, f"{base_url}/?pos={urllib.parse.quote(view.to_string())}")
     wait(phone, lambda d: board_notation(d) == view.to_string())
     phone.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
-    for field, value in (("worlds", "10"), ("suggest-seed", "3")):
-        box = phone.find_element(By.ID, field)
-        box.clear()
-        box.send_keys(value)
+    fill(phone, ("worlds", "10"), ("suggest-seed", "3"))
     phone.find_element(By.ID, "suggest-btn").click()
     suggestion_done(phone, 10)
     badge = rect(phone, phone.find_element(By.CSS_SELECTOR, "#suggest-table tr.best .optimal .badge"))
@@ -390,10 +387,7 @@ def test_a_players_view_and_a_suggestion(browser, base_url):
     browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player="0"]').click()
     wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#hand1 svg.back")) == 3)
     assert board_notation(browser) == START.view(0).to_string()
-    for field, value in (("worlds", "40"), ("suggest-seed", "3")):
-        box = browser.find_element(By.ID, field)
-        box.clear()
-        box.send_keys(value)
+    fill(browser, ("worlds", "40"), ("suggest-seed", "3"))
     browser.find_element(By.ID, "suggest-btn").click()
     suggestion_done(browser, 40)
     expected = suggest(START.view(0), worlds=40, seed=3, progress=False)
@@ -403,10 +397,7 @@ def test_a_players_view_and_a_suggestion(browser, base_url):
     assert "40 worlds" in text(browser, "#suggest-info") and "seed 3" in text(browser, "#suggest-info")
 
     # a long search shows a spinner and can be cancelled (the server stops it at its time limit)
-    for field, value in (("worlds", "2000"), ("suggest-time", "2")):
-        box = browser.find_element(By.ID, field)
-        box.clear()
-        box.send_keys(value)
+    fill(browser, ("worlds", "2000"), ("suggest-time", "2"))
     browser.find_element(By.ID, "suggest-btn").click()
     wait(browser, EC.visibility_of_element_located((By.ID, "status")))
     browser.find_element(By.ID, "cancel-btn").click()
@@ -415,6 +406,14 @@ def test_a_players_view_and_a_suggestion(browser, base_url):
     assert "worlds solved" in text(browser, "#suggest-info")      # the last answer stays
     assert text(browser, "#suggest-progress").endswith("(stopped)")
     assert not browser.find_element(By.ID, "suggest-stop").is_displayed()
+
+
+def fill(driver, *fields):
+    """Type each (element id, value) into its input, replacing what it held."""
+    for field, value in fields:
+        box = driver.find_element(By.ID, field)
+        box.clear()
+        box.send_keys(value)
 
 
 def suggestion_done(driver, worlds):
@@ -428,10 +427,7 @@ def test_a_suggestion_shows_its_worlds_as_its_rounds_land_and_can_be_stopped(bro
     open_page(browser, f"{base_url}/?pos={urllib.parse.quote(view.to_string())}")
     wait(browser, lambda d: board_notation(d) == view.to_string())
     browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
-    for field, value in (("worlds", "160"), ("suggest-seed", "3"), ("suggest-time", "30")):
-        box = browser.find_element(By.ID, field)
-        box.clear()
-        box.send_keys(value)
+    fill(browser, ("worlds", "160"), ("suggest-seed", "3"), ("suggest-time", "30"))
     browser.execute_script("""window.seen = []; const e = document.querySelector('#suggest-progress');
         new MutationObserver(() => window.seen.push(e.textContent)).observe(e, {childList: true, characterData: true, subtree: true});""")
     browser.find_element(By.ID, "suggest-btn").click()
@@ -444,10 +440,7 @@ def test_a_suggestion_shows_its_worlds_as_its_rounds_land_and_can_be_stopped(bro
     assert shown == [(str(m.move), f"{m.mean:+.3f}") for m in expected.moves]
 
     # Stop after the first round: the worlds solved by then stay, and say how many they are
-    for field, value in (("worlds", "2000"), ("suggest-time", "5")):
-        box = browser.find_element(By.ID, field)
-        box.clear()
-        box.send_keys(value)
+    fill(browser, ("worlds", "2000"), ("suggest-time", "5"))
     browser.find_element(By.ID, "suggest-btn").click()
     wait(browser, lambda d: " of 2,000 worlds" in text(d, "#suggest-progress")
          and not text(d, "#suggest-progress").startswith("0 "))
@@ -713,10 +706,7 @@ def test_three_players_tree_view_suggestion_play_and_review(browser, base_url):
             assert faces == [str(c) for c in iter_cards(view.hand)] and not backs
         else:
             assert len(backs) == view.hand_sizes()[p] and not faces
-    for field, value in (("worlds", "30"), ("suggest-seed", "5")):
-        box = browser.find_element(By.ID, field)
-        box.clear()
-        box.send_keys(value)
+    fill(browser, ("worlds", "30"), ("suggest-seed", "5"))
     browser.find_element(By.ID, "suggest-btn").click()
     expected = suggest(view, worlds=30, seed=5, progress=False)
     suggestion_done(browser, expected.worlds)
@@ -784,10 +774,7 @@ def test_a_scopone_deal_suggestion_says_its_horizon(browser, base_url):
     open_page(browser, f"{base_url}/?pos={urllib.parse.quote(view.to_string())}")
     wait(browser, lambda d: board_notation(d) == view.to_string())
     browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
-    for field, value in (("worlds", "4"), ("suggest-seed", "1")):
-        box = browser.find_element(By.ID, field)
-        box.clear()
-        box.send_keys(value)
+    fill(browser, ("worlds", "4"), ("suggest-seed", "1"))
     browser.find_element(By.ID, "suggest-btn").click()
     suggestion_done(browser, 4)
     expected = suggest(view, worlds=4, seed=1, progress=False)
