@@ -1,7 +1,7 @@
 """Bot against bot in duplicate deals: the figures of README and docs/play.md.
 
     python benchmarks/bench_arena.py A B [C ...] [--rules OPTION ...] [--rounds N] [--matches M] [--seed S]
-                                     [--worlds W] [--threads T] [--json] [--learned-eval FILE]
+                                     [--worlds W] [--threads T] [--json]
 
 A and B are random, greedy, pimc, infer, model, epimc (epimc:d=3,n=30,...) or oracle, or
 EARLY/LATE (EARLY until the last three deals, LATE in them: greedy/pimc). `--rules` names the game with the notation's options
@@ -15,8 +15,6 @@ Two more bots measure what the opponent's hidden hand is worth (docs/benchmarks.
 costs"): `sees-hand` is PIMC that is shown the opponent's hand and draws only the stock,
 `sees-hand-after` is shown it only once the opponent has played a card of the deal. Both see
 it only while there are more than 2,000 worlds (the first four deals); later they are `pimc`.
-`--learned-eval FILE` puts a value learned by bench_boundary_value.py (`--fit-out`) at the
-two-player horizon searches' deal's-end nodes for the whole run (`epimc:h=0` uses it).
 ``run(**options)`` returns the figures as a dict, ``report(figures)`` the text, ``main(argv)`` the
 command line. Bot names are read by the package's `make_bot`, and here the two hand seers.
 """
@@ -34,7 +32,6 @@ except ImportError:  # run from a checkout that is not installed: use the checko
 
 import random  # noqa: E402
 
-from scopa_solver import kernel  # noqa: E402
 from scopa_solver.cli.parser import OneLineParser  # noqa: E402
 from scopa_solver.core.rules import Rules  # noqa: E402
 from scopa_solver.errors import ScopaError  # noqa: E402
@@ -129,16 +126,6 @@ def report(figures: dict) -> str:
     return figures["text"]
 
 
-def learned_eval(path: str) -> None:
-    """Set the process's learned deal's-end value from a bench_boundary_value.py --fit-out file."""
-    try:
-        with open(path) as f:
-            table = json.load(f)["learned"]
-        kernel.family_eval_learned({int(k): v for k, v in table.items()})
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise ScopaError(f"--learned-eval {path}: not a learned value's table ({exc})") from None
-
-
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = OneLineParser(prog=Path(__file__).name, description="Bot against bot, duplicate deals, for every game of the family.")
     parser.add_argument("bot_a", help=f"{', '.join(BOT_NAMES + SEER_NAMES)}, pimc:N, infer:T, "
@@ -155,19 +142,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--worlds", type=int, default=50, help="worlds per PIMC decision")
     parser.add_argument("--threads", type=int, default=1, help="workers per PIMC decision")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    parser.add_argument("--learned-eval", metavar="FILE", help="the horizon searches' deal's-end value "
-                        "learned by bench_boundary_value.py (kernel.family_eval_learned; epimc:h=0 uses it)")
     args = parser.parse_args(argv)
     try:
-        if args.learned_eval:
-            learned_eval(args.learned_eval)
         result = run(args.bot_a, args.bot_b, rounds=args.rounds, matches=args.matches, seed=args.seed,
                      worlds=args.worlds, threads=args.threads, rules=args.rules, others=args.others)
     except ScopaError as exc:
         parser.error(str(exc))
-    if args.learned_eval:
-        result["learned_eval"] = args.learned_eval
-        result["text"] += f"\n(the horizon searches' deal's-end value learned: {args.learned_eval})"
     print(json.dumps(result, indent=2, allow_nan=False) if args.json else report(result))
     return 0
 

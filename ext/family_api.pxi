@@ -370,8 +370,6 @@ cdef class FamilySearcher:
                     F.scale = 1
                     if F.horizon_left > 0:
                         F.game_key = mix64(F.game_key ^ (0xA24BAED4963EE407ULL * <uint64_t>F.horizon_left))
-                        if LEARNED_KEY:
-                            F.game_key = mix64(F.game_key ^ LEARNED_KEY)
                         horizons[i] = depth
                         if modes[i] != F_MAXN:      # max^n's table packs whole points
                             F.scale = HORIZON_SCALE

@@ -211,72 +211,6 @@ cdef void f_expected_points(const FState* s, const FGame* g, const int8_t* side,
         out[side[s.to_move]] += EVAL_THREAT
 
 
-# A value learned from play at a deal's end (benchmarks/bench_boundary_value.py): with two
-# players, at a fresh deal (six cards in hand), the two-side value is a linear function of the
-# static margin and a few features of the piles and the table, for the seat to move, with one
-# weight vector per number of deals still to play (this one included). For measurements, as
-# family_eval_weights: family_eval_learned sets it for the whole process, and the searches'
-# table keys then carry its hash so that its values never meet the static ones.
-cdef enum:
-    LEARNED_FEATURES = 9
-    LEARNED_DEALS = 6        # two players: 1..5 deals to play at a deal's start
-cdef double LEARNED_W[LEARNED_DEALS + 1][LEARNED_FEATURES]
-cdef bint LEARNED_SET[LEARNED_DEALS + 1]
-cdef uint64_t LEARNED_KEY = 0
-LEARNED_FEATURE_NAMES = ("bias", "static margin", "cards", "coins", "sevens", "settebello",
-                         "last capturer", "table cards", "table value / 10")
-
-
-def family_eval_learned(table=None):
-    """The learned deal's-end value (family_eval.pxi): `table` maps deals still to play (1..5)
-    to LEARNED_FEATURES weights (LEARNED_FEATURE_NAMES), or None/{} to go back to the static
-    value; a deal count missing keeps the static value there. Returns the table in force."""
-    global LEARNED_KEY
-    cdef int k, i
-    rows = {}
-    if table:
-        if not isinstance(table, dict):
-            raise ValueError("the learned value's table maps deals to play (1..5) to weights")
-        for deals, weights in table.items():
-            if isinstance(deals, bool) or not isinstance(deals, int):
-                raise ValueError(f"deals to play must be a whole number, not {deals!r:.20}")
-            k = _small(deals, "deals to play", 1, LEARNED_DEALS - 1)
-            try:
-                row = tuple(float(w) for w in weights)
-            except (TypeError, ValueError):
-                row = ()
-            if len(row) != LEARNED_FEATURES or not all(abs(w) < 1e6 for w in row):
-                raise ValueError(f"deals {k}: {LEARNED_FEATURES} finite weights expected")
-            rows[k] = row
-    for k in range(LEARNED_DEALS + 1):
-        LEARNED_SET[k] = k in rows
-        for i in range(LEARNED_FEATURES):
-            LEARNED_W[k][i] = rows[k][i] if k in rows else 0.0
-    LEARNED_KEY = (hash(tuple(sorted(rows.items()))) & 0xFFFFFFFFFFFFFFFF) | 1 if rows else 0
-    return rows
-
-
-cdef double learned_margin(const FState* s, double static_margin, int deals) noexcept nogil:
-    """The learned value of a fresh deal for its seat to move (two players)."""
-    cdef int me = s.to_move, other = 1 - s.to_move
-    cdef uint64_t mine = s.pile[me], theirs = s.pile[other], bit = 1ULL << SETTEBELLO
-    cdef double f[LEARNED_FEATURES]
-    cdef double v = 0.0
-    cdef int i
-    f[0] = 1.0
-    f[1] = static_margin
-    f[2] = popcount(mine) - popcount(theirs)
-    f[3] = popcount(mine & COINS) - popcount(theirs & COINS)
-    f[4] = popcount(mine & VALUE_CARDS[7]) - popcount(theirs & VALUE_CARDS[7])
-    f[5] = 1.0 if mine & bit else -1.0 if theirs & bit else 0.0
-    f[6] = 1.0 if s.last_capturer == me else -1.0 if s.last_capturer == other else 0.0
-    f[7] = popcount(s.table)
-    f[8] = s.table_value / 10.0
-    for i in range(LEARNED_FEATURES):
-        v += LEARNED_W[deals][i] * f[i]
-    return v
-
-
 cdef inline int round_value(double v) noexcept nogil:
     cdef int r = <int>floor(v + 0.5)
     return max(-(VALUE_INF - 1), min(VALUE_INF - 1, r))
@@ -315,12 +249,7 @@ cdef int f_horizon_value(FSearch* F, const FState* s) noexcept nogil:
     F.evaluations += 1
     if F.mode == F_TWO:
         f_expected_points(s, &F.game, F.game.side, 2, F.stock_mask[s.deals_left], e)
-        v = e[me] - e[1 - me]
-        if LEARNED_KEY and F.game.players == 2 and popcount(s.in_hands) == 6:
-            i = f_plies(F, s) // 6
-            if i <= LEARNED_DEALS and LEARNED_SET[i]:
-                v = learned_margin(s, v, i)
-        return round_value(F.scale * v)
+        return round_value(F.scale * (e[me] - e[1 - me]))
     if EVAL_PARANOID_TEAMS:
         # the other sides play as one team against the root side: score the two teams, and the
         # best other side's scopas against the root side's

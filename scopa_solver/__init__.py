@@ -36,8 +36,7 @@ from .search.solver import (Analysis, MoveValue, SearchResult, analyze, analyze_
 _LAZY = {
     "View": "imperfect.view",
     "suggest": "imperfect.pimc", "Suggestion": "imperfect.pimc", "MoveStats": "imperfect.pimc",
-    "InferenceBot": "imperfect.inference", "EPIMCBot": "imperfect.epimc", "AlphaMuBot": "imperfect.alphamu",
-    "ISMCTSBot": "imperfect.ismcts",
+    "InferenceBot": "imperfect.inference", "EPIMCBot": "imperfect.epimc",
     "equilibrium": "imperfect.equilibrium", "Equilibrium": "imperfect.equilibrium",
     "EquilibriumEndgame": "imperfect.equilibrium",
     "play_round": "play.game", "play_match": "play.game", "RoundResult": "play.game", "MatchResult": "play.game",
@@ -72,7 +71,7 @@ __all__ = [
     "ScopaError", "CardError", "DuplicateCardError", "IllegalMoveError", "NotationError",
     "PositionError", "RulesError", "LimitError",
     "View", "ViewError", "suggest", "Suggestion", "MoveStats", "equilibrium", "Equilibrium", "EquilibriumEndgame",
-    "Bot", "RandomBot", "GreedyBot", "PIMCBot", "InferenceBot", "EPIMCBot", "AlphaMuBot", "ISMCTSBot", "OracleBot", "arena", "ArenaResult", "MultiArenaResult",
+    "Bot", "RandomBot", "GreedyBot", "PIMCBot", "InferenceBot", "EPIMCBot", "OracleBot", "arena", "ArenaResult", "MultiArenaResult",
     "to_networkx", "write_tree", "read_tree", "TreeTooLargeError",
     "GameRecord", "RoundRecord", "RecordError", "review", "Review",
 ]

@@ -296,13 +296,3 @@ class FamilySearcher:
 def family_eval_weights(**weights: float) -> dict:
     """The static evaluation's weights (threat, held, take, primiera_width, leftover,
     paranoid_teams, paranoid_card; ext/family_eval.pxi): set those given, return all. For measurements only."""
-
-
-LEARNED_FEATURE_NAMES: tuple[str, ...]
-"""The learned deal's-end value's features, in the order of its weights (seat to move minus the other)."""
-
-
-def family_eval_learned(table: Optional[dict[int, Sequence[float]]] = None) -> dict[int, tuple[float, ...]]:
-    """The learned deal's-end value (ext/family_eval.pxi): weights per number of deals still to
-    play (1..5) for two-player horizon searches at a fresh deal; None or {}: the static value.
-    Returns the table in force. ValueError for a bad table. For measurements only."""

@@ -29,7 +29,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Iterable, Iterator, NamedTuple, Optional
+from typing import Any, Iterable, Iterator, NamedTuple, Optional, Sequence
 
 from . import _kernel
 from .errors import LimitError, RulesError, TimeLimitError
@@ -40,7 +40,6 @@ __all__ = ["KernelState", "PlayEvents", "legal_moves", "play", "score_piles", "r
            "check_limits", "worker_count", "new_searcher", "borrow_searcher", "clear_tables", "pool_stats",
            "run_batch", "SearchInterrupted", "FamilyState", "family_legal_moves", "family_play", "family_score",
            "FamilySearcher", "FamilyResult", "OBJECTIVES", "FAMILY_RULE_ALL", "family_evaluate",
-           "family_eval_learned", "LEARNED_FEATURE_NAMES",
            "check_horizon", "DEEPEN_STEP", "deepen", "family_side_bounds", "TimeBox", "time_box", "time_budget",
            "BudgetSpent", "budget_deadline", "budget_left", "check_time"]
 
@@ -168,20 +167,6 @@ def family_evaluate(state: FamilyState, root_seat: Optional[int] = None) -> tupl
     quarter points (this value's resolution) and reports its results rounded to whole points;
     its best moves are those of the finer values."""
     return _kernel.family_evaluate(state, root_seat)
-
-
-LEARNED_FEATURE_NAMES: tuple[str, ...] = _kernel.LEARNED_FEATURE_NAMES
-
-
-def family_eval_learned(table: Optional[dict] = None) -> dict:
-    """A value learned from play at a deal's end, for measurements (ext/family_eval.pxi;
-    benchmarks/bench_boundary_value.py fits it): with two players, a horizon position at a
-    fresh deal is valued for its seat to move as a linear function of the static margin and the
-    features `LEARNED_FEATURE_NAMES` (seat to move minus the other), one weight vector per
-    number of deals still to play (1..5, this one included). The whole process's two-player
-    horizon searches use it (their table keys carry it); None or {} goes back to the static
-    value. Returns the table in force."""
-    return _kernel.family_eval_learned(table)
 
 
 def family_side_bounds(state: FamilyState) -> list[tuple[int, int]]:
@@ -352,12 +337,6 @@ def clear_tables() -> None:
     with _lock:
         for s in _idle:
             s.clear()
-
-
-def _stop_all() -> None:
-    with _lock:
-        for s in _busy:
-            s.request_stop()
 
 
 def _at_exit() -> None:

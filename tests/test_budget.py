@@ -12,7 +12,6 @@ from helpers import run_cli
 
 from scopa_solver import Position, Rules, kernel, suggest
 from scopa_solver.core.cards import popcount
-from scopa_solver.imperfect.ismcts import ismcts
 from scopa_solver.imperfect.pimc import SUGGEST_SECONDS, solve_worlds
 from scopa_solver.play.arena import make_bot
 from scopa_solver.play.bots import DECISION_SECONDS, GreedyBot, OracleBot, PIMCBot, is_exact
@@ -60,18 +59,7 @@ def test_suggest_stops_at_the_budget_it_runs_in():
     assert s.stopped == "time" and 0 < s.worlds < 20_000
 
 
-def test_ismcts_counts_only_the_iterations_the_budget_allowed():
-    view = _deal(3).view(_deal(3).to_move)
-    worlds = list(view.sample_groups(64, seed=1))
-    with kernel.time_budget(0.3):
-        try:
-            r = ismcts(view, worlds, iterations=10 ** 7, threads=1)
-        except kernel.BudgetSpent:      # not one batch in time on a loaded machine: also honoured
-            return
-    assert 0 < sum(r.visits) < 10 ** 7
-
-
-@pytest.mark.parametrize("spec", ["pimc", "model", "infer", "epimc", "epimc:q=12", "ismcts", "alphamu"])
+@pytest.mark.parametrize("spec", ["pimc", "model", "infer", "epimc", "epimc:q=12"])
 @pytest.mark.parametrize("text", [None, HARD[0]])
 def test_every_bot_answers_legally_when_its_budget_is_spent(spec, text):
     pos = Position.from_string(text) if text else Position.new_round(seed=3)
@@ -98,7 +86,7 @@ def test_an_oracle_with_a_budget_falls_back_in_scientifico():
 
 def test_the_defaults():
     assert PIMCBot().time_limit == DECISION_SECONDS == 2.0
-    for spec in ("pimc", "model", "epimc", "epimc:q=12", "ismcts", "alphamu", "greedy/pimc"):
+    for spec in ("pimc", "model", "epimc", "epimc:q=12", "greedy/pimc"):
         bot = make_bot(spec)
         assert (bot.late if hasattr(bot, "late") else bot).time_limit == DECISION_SECONDS, spec
     assert make_bot("pimc", time_limit=None).time_limit is None

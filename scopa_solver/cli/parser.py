@@ -243,7 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = _common(sub.add_parser("arena", help="bot against bot, duplicate deals"), position=False)
     p.add_argument("bot_a", metavar="BOT_A", help="random, greedy, greedy:NAME=W,..., pimc, pimc:N, model, model:T, "
-                   "infer, infer:T, epimc, epimc:d=D,t=T,n=N,q=H,a=1, alphamu[:OPTIONS,k=K], ismcts, ismcts:i=N,c=C (docs/play.md), oracle, or EARLY/LATE (one bot "
+                   "infer, infer:T, epimc, epimc:d=D,t=T,n=N,q=H (docs/play.md), oracle, or EARLY/LATE (one bot "
                    "until the last three deals, the other in them: greedy/pimc)")
     p.add_argument("bot_b", metavar="BOT_B")
     p.add_argument("more_bots", metavar="BOT", nargs="*",
@@ -260,7 +260,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = _common(sub.add_parser("play", help="play a match against a bot in the terminal (family games: with "
                                "bot partners against bot opponents)"), position=False)
     p.add_argument("--bot", nargs="+", default=["pimc"], metavar="BOT",
-                   help="random, greedy, pimc (default), pimc:N, model, model:T, infer, infer:T, epimc[:OPTIONS], alphamu[:OPTIONS], ismcts[:OPTIONS] "
+                   help="random, greedy, pimc (default), pimc:N, model, model:T, infer, infer:T, epimc[:OPTIONS] "
                         "(two players only), oracle: one bot for every other seat, or one per seat other than yours in seat "
                         "order (with --auto: one per seat)")
     p.add_argument("--auto", action="store_true",

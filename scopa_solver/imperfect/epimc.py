@@ -42,8 +42,7 @@ from .inference import InferenceBot, OpponentPlay, model_replies
 from .pimc import EXACT_LIMIT, solve_worlds, value_matrix
 from .view import View
 
-__all__ = ["nonfused_values", "EPIMCBot", "MAX_DEPTH", "observation", "is_over", "grow_tree",
-           "check_search"]
+__all__ = ["nonfused_values", "EPIMCBot", "MAX_DEPTH"]
 
 MAX_DEPTH = 6
 """The deepest postponement `nonfused_values` accepts: a whole deal (the tree grows about
@@ -82,50 +81,23 @@ def _check_prune(prune: object) -> float:
     return float(prune)
 
 
-def observation(state: kernel.KernelState, me: int) -> tuple:
+def _observation(state: kernel.KernelState, me: int) -> tuple:
     """What the player sees of a world state: its own hand and everything public (with the
-    public plays since the root, the key of the player's information set; ismcts.py too)."""
+    public plays since the root, the key of the player's information set)."""
     hands = (state.hand0, state.hand1)
     return (hands[me], state.table, state.pile0, state.pile1, state.scopas0, state.scopas1, state.to_move,
             state.last_capturer, popcount(hands[1 - me]), len(state.deals))
 
 
-def is_over(state: kernel.KernelState) -> bool:
+def _is_over(state: kernel.KernelState) -> bool:
     """The round is over in a world state: both hands played out and no deal left."""
     return not state.hand0 and not state.hand1 and not state.deals
 
 
-def _family_state(state: kernel.KernelState) -> kernel.FamilyState:
-    """A two-player kernel state as the family kernel reads it (its horizon search): each deal
-    one mask per seat rather than (non-dealer's, dealer's)."""
-    deals = tuple((a, b) if state.dealer == 1 else (b, a) for a, b in state.deals)
-    return kernel.FamilyState(2, (state.hand0, state.hand1), state.table, (state.pile0, state.pile1),
-                              (state.scopas0, state.scopas1), state.to_move, state.dealer, state.last_capturer,
-                              deals, state.rules, (0, 1))
-
-
-def _solve_bottom(states: list[kernel.KernelState], horizon: Optional[int], threads: Optional[int],
-                  tt_mb: Optional[float]) -> list:
-    """Every move's value in each bottom state: exact, or with `horizon`, searched to that many
-    plies past the end of the deal in play and scored there by the static evaluation (the same
-    depth for all: the states of one tree level have played as many cards)."""
-    if horizon is None or not states:
-        return solve_worlds(states, threads=threads, tt_mb=tt_mb)
-    plies = popcount(states[0].hand0) + popcount(states[0].hand1) + horizon
-    return solve_worlds([_family_state(s) for s in states], threads=threads, tt_mb=tt_mb, family=True,
-                        horizon=plies)
-
-
-def _check_horizon(horizon: object) -> Optional[int]:
-    if horizon is not None:
-        kernel.check_horizon(horizon)       # 0 is a horizon here: the deal's end
-    return horizon
-
-
-def check_search(view: View, worlds: Sequence[tuple[int, ...]], weights: Optional[Sequence[float]],
-                 depth: object) -> tuple[int, Sequence[float]]:
-    """The checks of a search from the player's view over sampled worlds (EPIMC, alpha-mu,
-    ISMCTS): the depth, and the worlds' weights (default: equal)."""
+def _check_search(view: View, worlds: Sequence[tuple[int, ...]], weights: Optional[Sequence[float]],
+                  depth: object) -> tuple[int, Sequence[float]]:
+    """The checks of a search from the player's view over sampled worlds: the depth, and the
+    worlds' weights (default: equal)."""
     depth = _check_depth(depth)
     if view.rules.is_family:
         raise ViewError("this search over the worlds is for two-player Scopa only")
@@ -141,9 +113,8 @@ def check_search(view: View, worlds: Sequence[tuple[int, ...]], weights: Optiona
 
 
 def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Optional[Sequence[float]] = None,
-                    depth: int = 3, temperature: float = 0.5, model: Optional[GreedyBot] = None,
-                    threads: Optional[int] = None, tt_mb: Optional[float] = None,
-                    prune: float = 0.0, horizon: Optional[int] = None) -> np.ndarray:
+                    depth: int = 3, temperature: float = 0.5, threads: Optional[int] = None,
+                    tt_mb: Optional[float] = None, prune: float = 0.0) -> np.ndarray:
     """The worlds x moves matrix (columns in the order of `view.legal_moves()`) of the player's
     round margin after each move in each world (hidden groups, as `View.enumerate_groups`
     makes them), when the next `depth` plies are played without clairvoyance (see the module
@@ -153,27 +124,22 @@ def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Opti
     by both sides after that. The weighted mean of a column is the move's value for the player.
     Above the bottom ply, opponent moves the model gives less than `prune` are not followed (the
     others' probabilities renormalized): with a sharp model the tree then hardly branches there.
-    `horizon` (plies): the bottom is not solved to the round's end but that many plies past the
-    end of the deal in play, and scored there by the horizon search's static evaluation (the
-    expected points of what each side holds and may still take), so the later deals' cards,
-    unknown to both players, do not steer the values as if both saw them.
 
     >>> view = View.from_string("6dRsFb/?3 FdRc RdAc2c4c5c3s5sCs4bCbRb/Ad2d4d5d7dCd6c7cCc2s4s6s7s5b6b ?6 1/0 0 1 1")
     >>> worlds = list(view.sample_groups(4, seed=1))
     >>> nonfused_values(view, worlds, depth=2, threads=1).shape
     (4, 3)
     """
-    depth, weights = check_search(view, worlds, weights, depth)
+    depth, weights = _check_search(view, worlds, weights, depth)
     if not 0 < temperature < math.inf:
         raise LimitError(f"temperature must be positive, not {excerpt(temperature)}")
     prune = _check_prune(prune)
-    horizon = _check_horizon(horizon)
-    model = model or GreedyBot()
+    model = GreedyBot()
     me = view.player
     moves = view.legal_moves()
     column = {m.packed: j for j, m in enumerate(moves)}
-    roots, levels = grow_tree(view, worlds, depth, lambda state, bottom: model_replies(
-        state, model, temperature, 0.0 if bottom else prune), horizon, threads, tt_mb)
+    roots, levels = _grow_tree(view, worlds, depth, lambda state, bottom: model_replies(
+        state, model, temperature, 0.0 if bottom else prune), threads, tt_mb)
     # back up, deepest first: the opponent's nodes by the model, the player's by information set
     for level in reversed(levels[1:]):
         own: dict[tuple, list[_Node]] = {}
@@ -181,7 +147,7 @@ def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Opti
             if node.terminal:
                 continue
             if node.state.to_move == me:
-                own.setdefault((node.path, observation(node.state, me)), []).append(node)
+                own.setdefault((node.path, _observation(node.state, me)), []).append(node)
             else:
                 node.value = math.fsum(q * child.value for q, (_, child) in zip(node.probs, node.children))
         for group in own.values():
@@ -193,16 +159,16 @@ def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Opti
     return out
 
 
-def grow_tree(view: View, worlds: Sequence[tuple[int, ...]], depth: int,
-              replies: Callable[[kernel.KernelState, bool], tuple[list[int], list[float]]],
-              horizon: Optional[int] = None, threads: Optional[int] = None,
-              tt_mb: Optional[float] = None) -> tuple[list["_Node"], list[list["_Node"]]]:
+def _grow_tree(view: View, worlds: Sequence[tuple[int, ...]], depth: int,
+               replies: Callable[[kernel.KernelState, bool], tuple[list[int], list[float]]],
+               threads: Optional[int] = None,
+               tt_mb: Optional[float] = None) -> tuple[list["_Node"], list[list["_Node"]]]:
     """The tree of the next `depth` plies from the view's player's turn in every world (one root
     per world, in order) and its levels: the player's nodes branch on every legal move, the
     opponent's on `replies(state, at_bottom)` (packed moves, their probabilities, multiplied into
     `reach`); a node's `path` holds the player's moves with what it saw then. The bottom level's
-    nodes get one leaf per move, valued by an exact solve (or to `horizon`) in the player's
-    margin; terminal nodes carry the round's margin. Shared by EPIMC and alpha-mu (alphamu.py)."""
+    nodes get one leaf per move, valued by an exact solve in the player's margin; terminal
+    nodes carry the round's margin."""
     me = view.player
     roots = [_Node(view.state_of(g), i, 1.0, ()) for i, g in enumerate(worlds)]
     levels = [roots]
@@ -222,17 +188,17 @@ def grow_tree(view: View, worlds: Sequence[tuple[int, ...]], depth: int,
                 node.probs = probs
             for p, q in zip(packed, probs):
                 after, _ = kernel.play(state, p)
-                path = node.path + ((p, observation(state, me)),) if state.to_move == me else node.path
+                path = node.path + ((p, _observation(state, me)),) if state.to_move == me else node.path
                 child = _Node(after, node.world, node.reach * q, path)
-                if is_over(after):
+                if _is_over(after):
                     child.terminal = True
                     child.value = float(view.world_position(after).round_score().margin(me))
                 node.children.append((p, child))
                 level.append(child)
         levels.append(level)
-    # the bottom: every non-terminal node of the last level is solved move by move (exactly, or to the horizon)
+    # the bottom: every non-terminal node of the last level is solved exactly, move by move
     bottom = [node for node in levels[-1] if not node.terminal]
-    solved = _solve_bottom([node.state for node in bottom], horizon, threads, tt_mb)
+    solved = solve_worlds([node.state for node in bottom], threads=threads, tt_mb=tt_mb)
     for k, (node, raw) in enumerate(zip(bottom, solved)):
         if not k & 63:
             kernel.check_time()       # the model's replies below: Python work too
@@ -275,11 +241,7 @@ class EPIMCBot(InferenceBot):
     weighed (the last two deals), and by `last_depth` plies (default: `enumerated_depth`) in
     the last deal, one world, where the tree reaches the round's end cheaply (6: the best reply
     to the model). With `exact_last`, the last deal (one world: perfect information) is played
-    by the exact solver. `horizon` (plies past the deal's end; None: the round's end) is
-    `nonfused_values`'s, for the sampled worlds only: 0 values them by the deal in play, scored
-    at its end by the static evaluation, rather than by a clairvoyant solve of the later deals.
-    `model` scores the opponent's moves (default
-    `GreedyBot()`; the learned one: `learned.learned_model()` at temperature 1).
+    by the exact solver. The opponent's moves are scored by `GreedyBot()`'s weights.
     `endgame(view)`, when given, is asked first in the last two deals (`view.deals_left <= 1`);
     a move it returns is played, None leaves the decision to the bot. `time_limit` is the
     decision's budget (`InferenceBot`): the endgame gets `ENDGAME_SHARE` of it (the equilibrium
@@ -293,13 +255,12 @@ class EPIMCBot(InferenceBot):
     def __init__(self, worlds: int = 50, seed: int = 0, threads: Optional[int] = None, depth: int = 3,
                  temperature: float = 0.5, exact_limit: int = EXACT_LIMIT, enumerated_depth: int = 1,
                  exact_last: bool = False, endgame: Optional[Endgame] = None, tt_mb: Optional[float] = None,
-                 model: Optional[GreedyBot] = None, adapt: bool = False, prune: float = 0.0,
-                 last_depth: Optional[int] = None, horizon: Optional[int] = None,
+                 prune: float = 0.0, last_depth: Optional[int] = None,
                  time_limit: Optional[float] = DECISION_SECONDS) -> None:
         if not isinstance(worlds, int) or isinstance(worlds, bool) or worlds < 1:
             raise LimitError(f"worlds must be a positive number, not {excerpt(worlds)}")
         super().__init__(worlds=worlds, seed=seed, threads=threads, exact_limit=exact_limit,
-                         temperature=temperature, reply=True, tt_mb=tt_mb, adapt=adapt, time_limit=time_limit)
+                         temperature=temperature, reply=True, tt_mb=tt_mb, time_limit=time_limit)
         if threads is not None:
             kernel.check_threads(threads, 0)
         if endgame is not None and not callable(endgame):
@@ -307,18 +268,13 @@ class EPIMCBot(InferenceBot):
         self.depth = _check_depth(depth)
         self.enumerated_depth = _check_depth(enumerated_depth)
         self.last_depth = self.enumerated_depth if last_depth is None else _check_depth(last_depth)
-        if model is not None:
-            if not isinstance(model, GreedyBot):
-                raise LimitError(f"model must be a GreedyBot (its weights score the opponent's moves), not {excerpt(model)}")
-            self.model = model
         self.prune = _check_prune(prune)
-        self.horizon = _check_horizon(horizon)
         self.endgame = endgame
         self.exact_last = exact_last
-        options = [f"d={depth}", f"T={temperature:g}"] + ([] if model is None else [model.name])
+        options = [f"d={depth}", f"T={temperature:g}"]
         options += [f"e={enumerated_depth}"] * (enumerated_depth != 1) + [f"l={last_depth}"] * (last_depth is not None)
-        options += ["x"] * bool(exact_last) + ["adaptive"] * bool(adapt) + [f"prune {prune:g}"] * bool(prune)
-        options += [f"horizon {horizon}"] * (horizon is not None) + ["endgame"] * (endgame is not None)
+        options += ["x"] * bool(exact_last) + [f"prune {prune:g}"] * bool(prune)
+        options += ["endgame"] * (endgame is not None)
         self.name = f"EPIMC({worlds}, {', '.join(options)})"
 
     def _decide(self, view: View, plays: list[OpponentPlay]) -> Move:
@@ -337,6 +293,5 @@ class EPIMCBot(InferenceBot):
             return np.repeat(value_matrix(view.legal_moves(), solved)[0], len(worlds), axis=0)
         count = view.count_worlds()
         depth = self.last_depth if count == 1 else self.enumerated_depth if count <= self.exact_limit else self.depth
-        horizon = self.horizon if count > self.exact_limit else None
-        return nonfused_values(view, worlds, weights, depth, self.temperature, self.model, self.threads, self.tt_mb,
-                               self.prune, horizon)
+        return nonfused_values(view, worlds, weights, depth, self.temperature, self.threads, self.tt_mb,
+                               self.prune)

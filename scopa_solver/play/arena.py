@@ -492,27 +492,24 @@ def _two_sided(names: list[str], plays: list[list[tuple[int, ...]]], match_winne
         rules=rules)
 
 
-BOT_NAMES = ("random", "greedy", "pimc", "infer", "model", "epimc", "alphamu", "ismcts", "oracle")
+BOT_NAMES = ("random", "greedy", "pimc", "infer", "model", "epimc", "oracle")
 
 
 def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Optional[int] = 1,
              rules: Optional[Rules] = None, time_limit: Optional[float] = DECISION_SECONDS):
-    """The one reader of bot names (the CLI's and the benchmarks'). A bot by name: random, greedy (greedy:scopa=8,sweepable=4 for other weights), pimc
-    (`worlds` per decision, or pimc:N for N), model (PIMC with the opponent model: inference of
-    its hand and its modelled reply, `InferenceBot`; model:T for the model's temperature T, 0.5
-    by default), infer (the same with the inference only: `reply=False`; infer:T), epimc (the
-    opponent model with the perfect-information solve postponed by 3 plies, `EPIMCBot`;
-    epimc:d=D,t=T,n=N,e=E,x=1,m=learned,q=H for depth D, temperature T, N worlds instead of
-    `worlds`, depth E once the worlds are enumerated, the last deal solved exactly, the learned
-    opponent model at temperature 1, the endgame equilibrium at the last-but-one deal once at
-    most H cards are hidden from the public (12: every play of that deal), with a=1 the model's
-    temperature learnt from the opponent's plays (`adapt`)), ismcts (the opponent model's posterior
-    with information-set MCTS and exact leaves, `ISMCTSBot`; ismcts:i=N,c=C,t=T for N iterations,
-    exploration C, temperature T), alphamu (EPIMC's worlds searched by alpha-mu, the opponent
-    clairvoyant, `AlphaMuBot`; the options of epimc and k=K for K vectors a node) or oracle;
-    EARLY/LATE (say greedy/pimc) plays EARLY until the last three deals and LATE in them.
+    """The one reader of bot names (the CLI's and the benchmarks'). A bot by name: random, greedy
+    (greedy:scopa=8,sweepable=4 for other weights), pimc (`worlds` per decision, or pimc:N for
+    N), model (PIMC with the opponent model: inference of its hand and its modelled reply,
+    `InferenceBot`; model:T for the model's temperature T, 0.5 by default), infer (the same with
+    the inference only: `reply=False`; infer:T), epimc (the opponent model with the
+    perfect-information solve postponed by 3 plies, `EPIMCBot`; epimc:d=D,t=T,n=N,e=E,x=1,q=H,p=P,l=L
+    for depth D, temperature T, N worlds instead of `worlds`, depth E once the worlds are
+    enumerated, the last deal solved exactly, the endgame equilibrium at the last-but-one deal
+    once at most H cards are hidden from the public (12: every play of that deal), opponent moves
+    below probability P not followed, depth L in the last deal) or oracle; EARLY/LATE (say
+    greedy/pimc) plays EARLY until the last three deals and LATE in them.
     A name it does not know is a `ScopaError`; so is, with the `rules` of a family game, a bot
-    that plays two-player Scopa only (model, infer, epimc, alphamu, ismcts: the opponent model).
+    that plays two-player Scopa only (model, infer, epimc: the opponent model).
     `time_limit`: every searching bot's per-decision budget (None: none; the oracle, exact, has none)."""
     if not isinstance(spec, str):
         raise TypeError(f"a bot name is text, not {type(spec).__name__}")
@@ -529,7 +526,7 @@ def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Opti
                          f"for the non-fused search's depth, temperature and worlds, greedy:NAME=W,... "
                          f"for other weights, EARLY/LATE for one bot before the last three deals and another "
                          f"in them)")
-    if kind in ("infer", "model", "epimc", "alphamu", "ismcts") and rules is not None and rules.is_family:
+    if kind in ("infer", "model", "epimc") and rules is not None and rules.is_family:
         raise ScopaError(f"bot {excerpt(spec)}: the opponent model plays two-player Scopa only, not "
                          f"{' '.join(rules.tokens())}; choose random, greedy, pimc or oracle")
     if kind == "random":
@@ -538,17 +535,8 @@ def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Opti
         return GreedyBot(**_weights(arg)) if arg else GreedyBot()
     if kind == "oracle":
         return OracleBot()
-    if kind in ("epimc", "alphamu"):
-        return _epimc(spec, arg, worlds, seed or 0, threads, alphamu=kind == "alphamu", time_limit=time_limit)
-    if kind == "ismcts":
-        from ..imperfect.ismcts import ISMCTSBot
-        names = {"i": ("iterations", int), "c": ("exploration", float), "t": ("temperature", float),
-                 "b": ("batch", int)}
-        options = _options(spec, arg, names, "i=iterations, c=exploration, t=temperature, b=leaves a batch")
-        try:
-            return ISMCTSBot(seed=seed or 0, threads=threads, time_limit=time_limit, **options)
-        except ValueError as error:
-            raise ScopaError(f"bot {excerpt(spec)}: {error}") from None
+    if kind == "epimc":
+        return _epimc(spec, arg, worlds, seed or 0, threads, time_limit=time_limit)
     if kind in ("infer", "model"):
         reply = kind == "model"
         if not arg:
@@ -581,26 +569,17 @@ def _options(spec: str, arg: str, names: dict, meaning: str) -> dict:
     return options
 
 
-def _epimc(spec: str, arg: str, worlds: int, seed: int, threads: Optional[int], alphamu: bool = False,
+def _epimc(spec: str, arg: str, worlds: int, seed: int, threads: Optional[int],
            time_limit: Optional[float] = DECISION_SECONDS):
-    """epimc:d=D,t=T,n=N as an `EPIMCBot` (alphamu:...,k=K: an `AlphaMuBot`)."""
-    from ..imperfect.alphamu import AlphaMuBot
+    """epimc:d=D,t=T,n=N,... as an `EPIMCBot`."""
     from ..imperfect.epimc import EPIMCBot
-    names = {"d": ("depth", int), "t": ("temperature", float), "n": ("worlds", int), "m": ("model", str),
+    names = {"d": ("depth", int), "t": ("temperature", float), "n": ("worlds", int),
              "e": ("enumerated_depth", int), "x": ("exact_last", int), "q": ("endgame", int),
-             "a": ("adapt", int), "p": ("prune", float),
-             "l": ("last_depth", int), "h": ("horizon", int), **({"k": ("fronts", int)} if alphamu else {})}
-    options = {"worlds": worlds, **_options(spec, arg, names, ("k=K: K vectors a node (alpha-mu), " * alphamu +
+             "p": ("prune", float), "l": ("last_depth", int)}
+    options = {"worlds": worlds, **_options(spec, arg, names, (
         "d=depth, t=temperature, n=worlds, e=depth once the worlds are enumerated, x=1: the last deal exact, "
-        "m=learned, q=H: the endgame equilibrium once at most H cards are hidden, a=1: the model's temperature "
-        "learnt from the opponent's plays, p=P: opponent moves below probability P not followed, l=L: depth L "
-        "in the last deal, h=H: the sampled worlds searched H plies past the deal's end, then scored statically"))}
-    if "model" in options:
-        if options["model"] != "learned":
-            raise ScopaError(f"bot {excerpt(spec)}: the model is m=learned (the fitted weights) or left out")
-        from ..imperfect.learned import learned_model
-        options["model"] = learned_model()
-        options.setdefault("temperature", 1.0)
+        "q=H: the endgame equilibrium once at most H cards are hidden, p=P: opponent moves below probability P "
+        "not followed, l=L: depth L in the last deal"))}
     if "endgame" in options:
         from ..imperfect.equilibrium import EquilibriumEndgame
         try:
@@ -608,7 +587,7 @@ def _epimc(spec: str, arg: str, worlds: int, seed: int, threads: Optional[int], 
         except ValueError as error:
             raise ScopaError(f"bot {excerpt(spec)}: q=H needs a positive number of hidden cards ({error})") from None
     try:
-        return (AlphaMuBot if alphamu else EPIMCBot)(seed=seed, threads=threads, time_limit=time_limit, **options)
+        return EPIMCBot(seed=seed, threads=threads, time_limit=time_limit, **options)
     except ValueError as error:
         raise ScopaError(f"bot {excerpt(spec)}: {error}") from None
 

@@ -307,14 +307,6 @@ def graphviz_available() -> bool:
     return shutil.which("dot") is not None
 
 
-def matplotlib_available() -> bool:
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 def render(graph: nx.DiGraph, path: "os.PathLike[str] | str", *, engine: Optional[str] = None,
            rankdir: Optional[str] = None, dpi: int = 110) -> str:
     """Draw a tree to `path` (``.svg``, ``.png`` or ``.pdf``, by the suffix).
