@@ -63,16 +63,16 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
 
 
+# The public API (docs/api.md): what a user needs. Every other name above stays importable from
+# here for older code (result types, the specific errors, DECK, ...); each lives in its module.
 __all__ = [
-    "Card", "DECK", "Rules", "Move", "Position", "RoundScore", "PlayerScore",
-    "play_round", "play_match", "RoundResult", "MatchResult",
-    "solve", "analyze", "solve_many", "analyze_many", "solve_values", "SearchResult", "MoveValue",
-    "solve_iter", "analyze_iter", "Analysis",
-    "ScopaError", "CardError", "DuplicateCardError", "IllegalMoveError", "NotationError",
-    "PositionError", "RulesError", "LimitError",
-    "View", "ViewError", "suggest", "Suggestion", "MoveStats", "equilibrium", "Equilibrium", "EquilibriumEndgame",
-    "Bot", "RandomBot", "GreedyBot", "PIMCBot", "InferenceBot", "EPIMCBot", "OracleBot", "arena", "ArenaResult", "MultiArenaResult",
-    "to_networkx", "write_tree", "read_tree", "TreeTooLargeError",
-    "GameRecord", "RoundRecord", "RecordError", "review", "Review",
+    "Card", "Rules", "Position", "Move",
+    "solve", "analyze", "solve_many", "analyze_many", "solve_iter", "analyze_iter", "SearchResult", "MoveValue",
+    "View", "suggest", "Suggestion", "equilibrium", "EquilibriumEndgame",
+    "RandomBot", "GreedyBot", "PIMCBot", "InferenceBot", "EPIMCBot", "OracleBot",
+    "play_round", "play_match", "arena",
+    "GameRecord", "review",
+    "to_networkx", "write_tree", "read_tree",
+    "ScopaError",
 ]
 __version__ = "0.1.0"

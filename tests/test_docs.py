@@ -84,3 +84,12 @@ def test_relative_links_point_at_files():
             if not (doc.parent / file_part).exists():
                 broken.append(f"{doc.relative_to(ROOT)}: ]({target})")
     assert not broken, "links to missing files:\n" + "\n".join(broken)
+
+
+def test_the_api_page_names_every_public_name_and_only_those():
+    # docs/api.md: one row per name of scopa_solver.__all__, each importable
+    import scopa_solver
+    text = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([A-Za-z_]+)[(`]", text, re.M)
+    assert sorted(rows) == sorted(scopa_solver.__all__) and len(rows) == len(set(rows))
+    assert all(getattr(scopa_solver, name) is not None for name in scopa_solver.__all__)

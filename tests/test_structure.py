@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -272,3 +273,12 @@ def test_solving_loads_no_heavy_module():
     out = _run(code)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout) == []
+
+
+def test_the_type_hints_ship():
+    # PEP 561: py.typed (and the kernel's stub) are package data, in the wheel and the sdist
+    assert (ROOT / "scopa_solver" / "py.typed").is_file() and (ROOT / "scopa_solver" / "_kernel.pyi").is_file()
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert re.search(r'^scopa_solver = \[.*"py\.typed"', pyproject, re.M)
+    manifest = (ROOT / "MANIFEST.in").read_text(encoding="utf-8")
+    assert "scopa_solver/py.typed" in manifest
