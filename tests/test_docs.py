@@ -1,8 +1,12 @@
-"""The documentation stays true: README's Python examples run, no machine path is committed,
+"""The documentation stays true: README's Python examples run and print what they show, its
+commands print what they show, no machine path is committed,
 and the relative links of README.md and docs/*.md point at files that exist."""
+import doctest
 import os
 import re
+import shlex
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -26,13 +30,54 @@ def test_readme_has_python_examples():
     assert len(readme_blocks()) >= 5
 
 
-@pytest.mark.parametrize("index", range(len(readme_blocks())))
-def test_readme_python_block_runs(index, tmp_path, monkeypatch, capsys):
-    """Each ```python block of README.md runs as-is, in a fresh namespace, in a scratch folder
-    (examples may write files such as tree.svg or game.json)."""
-    code = readme_blocks()[index]
+def test_readme_python_examples_run_and_print_what_they_show(tmp_path, monkeypatch):
+    """The ```python blocks of README.md run in order in one namespace, as a reader would type
+    them, in a scratch folder (examples write files such as tree.svg or game.json). A block in
+    the interpreter's form (>>>) is a doctest: what it shows printed must be printed (``...``
+    stands for timings); any other block must run."""
     monkeypatch.chdir(tmp_path)
-    exec(compile(code, f"README.md python block {index + 1}", "exec"), {"__name__": "__readme__"})
+    namespace = {"__name__": "__readme__"}
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    for index, code in enumerate(readme_blocks(), 1):
+        name = f"README.md python block {index}"
+        if ">>>" not in code:
+            exec(compile(code, name, "exec"), namespace)
+            continue
+        test, report = parser.get_doctest(code, namespace, name, "README.md", 0), []
+        failed = runner.run(test, out=report.append, clear_globs=False).failed
+        assert not failed, "".join(report)
+        namespace.update(test.globs)       # a doctest runs in a copy of the namespace
+
+
+CONSOLE_BLOCK = re.compile(r"^```console[ \t]*\n(.*?)^```[ \t]*$", re.S | re.M)
+
+
+def readme_commands():
+    """(command, expected output) for every `$ scopa-solver ...` line of a ```console block."""
+    pairs = []
+    for block in CONSOLE_BLOCK.findall(README.read_text(encoding="utf-8")):
+        for chunk in re.split(r"^\$ ", block, flags=re.M)[1:]:
+            command, _, output = chunk.partition("\n")
+            pairs.append((command, output))
+    return pairs
+
+
+def test_readme_shows_commands_with_their_output():
+    assert readme_commands()
+
+
+@pytest.mark.parametrize("command,expected", readme_commands(), ids=[c for c, _ in readme_commands()])
+def test_readme_command_prints_what_it_shows(command, expected, tmp_path):
+    words = shlex.split(command)
+    assert words[0] == "scopa-solver"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    done = subprocess.run([sys.executable, "-m", "scopa_solver", *words[1:]], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    checker = doctest.OutputChecker()
+    assert checker.check_output(expected, done.stdout, doctest.ELLIPSIS), \
+        f"$ {command}\nshown:\n{expected}\nprinted:\n{done.stdout}"
 
 
 def tracked_files():
