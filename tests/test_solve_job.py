@@ -178,11 +178,13 @@ def test_folders_and_checkpoints_that_are_not_the_jobs_are_refused(tmp_path, cap
     (folder / "notes.txt").unlink()
     items = folder / "items.jsonl"
     good = items.read_text()
-    key = json.loads(good.splitlines()[0])["key"]
+    key, value = json.loads(good.splitlines()[0])["key"], json.loads(good.splitlines()[0])["result"]["value"]
     for text, match in (('{"key": "7d/3c 4s -/- - 0/0 0 1 -", "index": 0, "ok": true, "result": {"value": 1}}\n',
                          "does not have"),
                         (json.dumps({"key": key, "index": 0, "ok": True, "result": {"value": 99}}) + "\n",
                          "outside its bounds"),
+                        (json.dumps({"key": key, "index": 0, "ok": True, "result": {"value": value, "nodes": "x"}})
+                         + "\n", "effort"),
                         ("some notes\n", "not a batch output")):
         items.write_text(good + text)
         with pytest.raises(DealJobError, match=match):
@@ -217,3 +219,19 @@ def test_folders_and_checkpoints_that_are_not_the_jobs_are_refused(tmp_path, cap
         assert main(argv) == 2, argv
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and err.startswith("scopa-solver: error:"), (argv, err)
+
+
+def test_the_benchmark_runs_small_and_projects():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("bench_job_test", ROOT / "benchmarks" / "bench_job.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    rows = bench.run(rows=("scientifico-3",), count=1, splits=(1, 2), workers=1)
+    assert [j["split"] for j in rows[0]["jobs"]] == [1, 2] and rows[0]["jobs"][0]["nodes"] > 0
+    family = [{"row": f"scientifico-{k}", "median_nodes": n, "cpu_median_ms": ms}
+              for k, n, ms in ((5, 1e5, 10.0), (6, 2e6, 300.0), (7, 6e7, 12_000.0))]
+    projection = bench.project(family, overhead=2.0, workers=(1, 10))
+    assert projection["fits"]["nodes-last"]["factor"] == pytest.approx(30.0)
+    assert projection["fits"]["nodes-last"]["k"][10] == pytest.approx(6e7 * 30 ** 3)
+    assert projection["workers"][10]["last"] == pytest.approx(12.0 * 40 ** 3 * 2 / 10)
+    assert "k=10" in bench.report(rows, projection)

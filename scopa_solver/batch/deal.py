@@ -86,7 +86,8 @@ class JobResult:
     the bounds on its value: equal when exact), the items: all of them, `solved` (now or before),
     `pruned` (that can no longer change the value), `remaining`, `solved_now` in this run; the
     kernel's nodes and CPU seconds over every solved item, this run's wall `seconds`, and
-    `stopped` (None when complete, else "limit", "time", "stop" or "interrupt")."""
+    `stopped` (None when complete, else "limit", "time" or "stop"; result.json also says
+    "interrupt" or "error" for a run that Ctrl-C or a failing item ended)."""
 
     position: str
     value: Optional[int]
@@ -294,6 +295,10 @@ def _solved(writer: ResultWriter, items: dict[str, Position], ranges: dict) -> d
         if type(value) is not int or not lo <= value <= hi:
             raise DealJobError(f"{excerpt(str(writer.journal))}: the item {excerpt(key)} has the value "
                                f"{excerpt(value)}, outside its bounds {lo}..{hi}: not this job's checkpoint")
+        nodes, cpu = result.get("nodes"), result.get("cpu")
+        if type(nodes) is not int or nodes < 0 or type(cpu) not in (int, float) or not 0 <= cpu < math.inf:
+            raise DealJobError(f"{excerpt(str(writer.journal))}: the item {excerpt(key)} has no effort figures "
+                               "(nodes, cpu) of ours: not this job's checkpoint")
         done[key] = result
     return done
 
@@ -383,7 +388,7 @@ def solve_job(position: Optional[Position], directory: Union[str, "os.PathLike[s
         _back_up(root, ranges)
         out: list[str] = []
         _live(root, -math.inf, math.inf, out, every_root_move)
-        return out
+        return list(dict.fromkeys(out))     # a transposition's item once
 
     def result() -> JobResult:
         todo = live()
@@ -395,8 +400,8 @@ def solve_job(position: Optional[Position], directory: Union[str, "os.PathLike[s
                          upper=root.hi, best_moves=best, moves=moves, items=len(items),
                          solved=sum(lo == hi for lo, hi in ranges.values()), remaining=len(todo),
                          pruned=sum(lo != hi for lo, hi in ranges.values()) - len(todo),
-                         solved_now=state["now"], nodes=sum(int(r.get("nodes", 0)) for r in effort),
-                         cpu_seconds=sum(float(r.get("cpu", 0.0)) for r in effort),
+                         solved_now=state["now"], nodes=sum(r["nodes"] for r in effort),
+                         cpu_seconds=sum(r["cpu"] for r in effort),
                          seconds=time.perf_counter() - start, stopped=None if decided else state["stopped"],
                          directory=str(directory), engine=runner.name, workers=runner.workers, split=split)
 
@@ -472,11 +477,11 @@ def solve_job(position: Optional[Position], directory: Union[str, "os.PathLike[s
                 if getattr(future, "key", None) is not None:    # a Dask task: cancelled; a local one runs out
                     future.cancel()
                     running.pop(future)
-    except BaseException:       # Ctrl-C: keep what was written, stop the workers now
+    except BaseException as exc:    # Ctrl-C, an item that failed: keep what was written, stop the workers now
         writer.close()
         bar.close()
         runner.close(cancel=True)
-        _save(directory, result(), "interrupt")
+        _save(directory, result(), "interrupt" if isinstance(exc, KeyboardInterrupt) else "error")
         raise
     writer.close()
     bar.close()
