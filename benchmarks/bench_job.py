@@ -40,7 +40,7 @@ RULES = Rules(players=4, game="scientifico")
 
 
 def run(rows=("scientifico-6",), count: int = 3, seed: int = 2026, splits=(1, 2), workers: int = 2,
-        tt_mb: float = 64.0) -> list[dict]:
+        tt_mb: float = 64.0, on_row=lambda row: None) -> list[dict]:
     out = []
     searcher = new_searcher(tt_mb, family=True)
     for name in rows:
@@ -62,6 +62,7 @@ def run(rows=("scientifico-6",), count: int = 3, seed: int = 2026, splits=(1, 2)
                                         nodes=job.nodes, cpu=job.cpu_seconds, wall=wall,
                                         node_ratio=job.nodes / max(1, r.nodes), cpu_ratio=job.cpu_seconds / max(cpu, 1e-9)))
             out.append(row)
+            on_row(row)
     return out
 
 
@@ -135,7 +136,8 @@ def main(argv: list[str] | None = None) -> None:
         splits = [int(s) for s in args.splits.split(",")]
     except ValueError:
         ap.error(f"--splits takes plies like 1,2, not {args.splits[:40]!r}")
-    rows = run(args.rows, args.positions, args.seed, splits, args.workers, args.tt_mb) if args.positions else []
+    rows = run(args.rows, args.positions, args.seed, splits, args.workers, args.tt_mb,
+               on_row=lambda row: print(json.dumps(row), file=sys.stderr, flush=True)) if args.positions else []
     projection = None
     if args.project:
         with open(args.project) as f:

@@ -41,7 +41,7 @@ from ..errors import ScopaError, excerpt
 from ..files import write_text_atomic
 from ..progress import progress_bar
 from ..text import plural
-from .engines import make_engine
+from .engines import lost, make_engine
 from .jobs import Item, JobOptions
 from .outputs import BatchOutputError, ResultWriter
 
@@ -331,7 +331,6 @@ def solve_job(position: Optional[Position], directory: Union[str, "os.PathLike[s
     table. `on_item(result)` after each solved item with the bounds so far; `say(text)` news
     for a person. Ctrl-C stops the workers (what was solved stays) and raises KeyboardInterrupt.
     """
-    from .runner import _lost
     if split is not None and (type(split) is not int or not 1 <= split <= MAX_SPLIT):
         raise DealJobError(f"split must be a whole number of plies from 1 to {MAX_SPLIT}, not {excerpt(split)}")
     if limit is not None and (type(limit) is not int or limit < 0):
@@ -454,7 +453,7 @@ def solve_job(position: Optional[Position], directory: Union[str, "os.PathLike[s
                         raise DealJobError(f"the item {excerpt(key)} failed {failures[key]} times "
                                            f"({type(exc).__name__}: {str(exc)[:200]})") from None
                     runner.restart()        # a broken local pool fails every item it held
-                    for f in [f for f in running if _lost(f)]:
+                    for f in [f for f in running if lost(f)]:
                         running.pop(f)
                     continue
                 if not row["ok"]:

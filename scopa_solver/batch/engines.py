@@ -25,7 +25,7 @@ from typing import Any, Optional, Sequence
 from ..errors import ScopaError, excerpt
 from .jobs import Item, JobOptions, run_chunk
 
-__all__ = ["ENGINES", "LocalEngine", "DaskEngine", "make_engine", "BatchEngineError"]
+__all__ = ["ENGINES", "LocalEngine", "DaskEngine", "make_engine", "lost", "BatchEngineError"]
 
 ENGINES = ("local", "dask")
 
@@ -181,6 +181,11 @@ class DaskEngine:
             self._own, self._cluster = [], False
             for name, level in levels.items():
                 logging.getLogger(name).setLevel(level)
+
+
+def lost(future: Any) -> bool:
+    """A local future that a broken pool has failed (Dask futures never are: their chunks rerun)."""
+    return getattr(future, "done", lambda: False)() and not hasattr(future, "key") and future.exception() is not None
 
 
 def _quiet_dask_logs() -> dict:
