@@ -207,6 +207,11 @@ def test_folders_and_checkpoints_that_are_not_the_jobs_are_refused(tmp_path, cap
         assert main(["solve", "--job", str(folder), "--resume"]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and err.startswith("scopa-solver: error:"), err
+    description.write_text(saved)
+    (folder / "result.json").unlink()
+    (folder / "result.json").mkdir()
+    with pytest.raises(DealJobError, match="is a folder"):
+        job(pos, tmp_path, resume=True)
     with pytest.raises(DealJobError, match="no job to resume"):
         job(pos, tmp_path, "empty", resume=True)
     (tmp_path / "a-file").write_text("x")

@@ -261,6 +261,9 @@ def _folder(directory: Path, resume: bool, overwrite: bool) -> Optional[dict]:
     if names - set(_FILES):
         raise DealJobError(f"{excerpt(str(directory))} holds files that are not a solve job's "
                            f"({excerpt(', '.join(sorted(names - set(_FILES))))}): not touching it (choose another folder)")
+    for name in names:
+        if (directory / name).is_dir():
+            raise DealJobError(f"{excerpt(str(directory / name))} is a folder, not a solve job's file: not touching it")
     if not names:
         if resume:
             raise DealJobError(f"no job to resume in {excerpt(str(directory))}")
