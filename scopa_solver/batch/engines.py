@@ -8,7 +8,7 @@
   the run (one single-threaded worker process per worker); each chunk is one task, a worker
   process's searchers are reused across its tasks, a chunk lost with a worker is run again.
 
-Both hand out futures with ``result()``; `wait_any` blocks until one is done.
+Both hand out futures with ``result()``; `wait_any` blocks until one is done (or a timeout).
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from typing import Any, Optional, Sequence
 from ..errors import ScopaError, excerpt
 from .jobs import Item, JobOptions, run_chunk
 
-__all__ = ["ENGINES", "LocalEngine", "DaskEngine", "make_engine", "BatchEngineError"]
+__all__ = ["ENGINES", "LocalEngine", "DaskEngine", "make_engine", "lost", "BatchEngineError"]
 
 ENGINES = ("local", "dask")
 
@@ -94,8 +94,8 @@ class LocalEngine:
             return future
         return self._pool.submit(run_chunk, job, list(chunk), options)
 
-    def wait_any(self, futures: set) -> set:
-        return cf.wait(futures, return_when=cf.FIRST_COMPLETED)[0]
+    def wait_any(self, futures: set, timeout: Optional[float] = None) -> set:
+        return cf.wait(futures, timeout, return_when=cf.FIRST_COMPLETED)[0]
 
     def restart(self) -> None:
         """A new pool after a worker process died (a broken pool takes no more work)."""
@@ -152,9 +152,12 @@ class DaskEngine:
     def submit(self, job: str, chunk: Sequence[Item], options: JobOptions) -> Any:
         return self.client.submit(run_chunk, job, list(chunk), options, pure=False)
 
-    def wait_any(self, futures: set) -> set:
+    def wait_any(self, futures: set, timeout: Optional[float] = None) -> set:
         from distributed import wait
-        return set(wait(list(futures), return_when="FIRST_COMPLETED").done)
+        try:
+            return set(wait(list(futures), timeout=timeout, return_when="FIRST_COMPLETED").done)
+        except TimeoutError:        # none finished within `timeout`
+            return set()
 
     def restart(self) -> None:
         pass        # the scheduler replaces lost workers and reruns their tasks itself
@@ -178,6 +181,11 @@ class DaskEngine:
             self._own, self._cluster = [], False
             for name, level in levels.items():
                 logging.getLogger(name).setLevel(level)
+
+
+def lost(future: Any) -> bool:
+    """A local future that a broken pool has failed (Dask futures never are: their chunks rerun)."""
+    return getattr(future, "done", lambda: False)() and not hasattr(future, "key") and future.exception() is not None
 
 
 def _quiet_dask_logs() -> dict:

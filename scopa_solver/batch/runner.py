@@ -11,7 +11,7 @@ from typing import Any, Callable, Optional, Sequence, Union
 from ..errors import excerpt
 from ..progress import progress_bar
 from ..text import plural
-from .engines import make_engine
+from .engines import lost, make_engine
 from .inputs import read_items
 from .jobs import JOBS, LABEL_WORLDS, BatchItemError, Item, JobOptions
 from .outputs import FORMATS, BatchOutputError, ResultWriter
@@ -200,7 +200,7 @@ def _run_chunks(runner: Any, job: str, chunks: list[list[Item]], options: JobOpt
                 if failures[i] <= _RETRIES:
                     runner.restart()        # a broken local pool fails every chunk it held
                     queue.append(i)
-                    queue.extend(running.pop(f) for f in list(running) if _lost(f))
+                    queue.extend(running.pop(f) for f in list(running) if lost(f))
                     continue
                 message = f"{type(exc).__name__}: the chunk's worker failed {failures[i]} times: {exc}"[:500]
                 rows = [{"key": it.key, "index": it.index, "ok": False, "error": message, "seconds": 0.0,
@@ -212,8 +212,3 @@ def _run_chunks(runner: Any, job: str, chunks: list[list[Item]], options: JobOpt
             if on_chunk is not None:
                 on_chunk(rows)
     return done, errors
-
-
-def _lost(future: Any) -> bool:
-    """A local future that a broken pool has failed (Dask futures never are: their chunks rerun)."""
-    return getattr(future, "done", lambda: False)() and not hasattr(future, "key") and future.exception() is not None

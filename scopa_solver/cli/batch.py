@@ -1,5 +1,6 @@
 """``scopa-solver batch JOB INPUT -o OUTPUT``: the command of `scopa_solver.batch.run_job` (its
-grammar is `parser.add_batch_parser`)."""
+grammar is `parser.add_batch_parser`); ``scopa-solver solve POSITION --job DIR``: the command of
+`scopa_solver.batch.solve_job` (its grammar `parser._job`)."""
 from __future__ import annotations
 
 import sys
@@ -37,4 +38,36 @@ def batch_command(args) -> int:
         print_json(summary.to_dict())
     else:
         print(summary)
+    return 0
+
+
+def solve_job_command(args, position) -> int:
+    """`solve --job DIR`: the bounds after each work item (standard error, when it is a
+    terminal: the progress bar's), the job's result at the end, or where it stopped."""
+    from ..batch import solve_job
+    if args.max_nodes is not None or args.horizon is not None or args.objective != "value":
+        raise UsageError("a job solves exactly under --objective value: no --max-nodes, --horizon or maxn")
+    if args.scheduler is not None and args.engine != "dask":
+        raise UsageError("--scheduler is for --engine dask")
+    if args.resume and args.overwrite:
+        raise UsageError("--resume and --overwrite contradict each other: choose one")
+
+    def say(text: str) -> None:
+        print(text, file=sys.stderr)
+
+    try:
+        result = solve_job(position, args.job, split=args.split, every_root_move=args.every_root_move,
+                           engine=args.engine, workers=args.workers, scheduler=args.scheduler, resume=args.resume,
+                           overwrite=args.overwrite, force=args.force, limit=args.limit,
+                           time_limit=args.time_limit, tt_mb=args.tt_mb, progress=False if args.json else None,
+                           say=say)
+    except KeyboardInterrupt:
+        say(f"scopa-solver: interrupted; what was solved is in {args.job} (--resume continues)")
+        return 130
+    if args.json:
+        print_json(result.to_dict())
+        return 0
+    print(result)
+    for move, lower, upper in result.moves:
+        print(f"  {move:<20} {f'{lower:+d}' if lower == upper else f'{lower:+d}..{upper:+d}':>8}")
     return 0

@@ -15,7 +15,7 @@ from ..play.display import show_position, show_score
 from ..play.game import random_position
 from ..search.solver import analyze_iter, solve_iter
 from ..text import plural
-from .batch import batch_command
+from .batch import batch_command, solve_job_command
 from .output import check_writable, print_json, save_game, save_record, stream_ok, write_atomic
 from .parser import UsageError
 
@@ -244,6 +244,13 @@ def _value_name(pos: Position, objective: str) -> str:
 
 
 def solve_command(args) -> int:
+    if args.job is not None:
+        return solve_job_command(args, None if args.position is None and args.resume else _position(args))
+    for name in ("split", "every_root_move", "scheduler", "workers", "limit"):
+        if getattr(args, name) is not None:
+            raise UsageError(f"--{name.replace('_', '-')} is for a checkpointed job (--job DIR)")
+    if args.engine != "local" or args.resume or args.overwrite or args.force:
+        raise UsageError("--engine, --resume, --overwrite and --force are for a checkpointed job (--job DIR)")
     pos = _position(args)
     result = _searched(args, pos, solve_iter)
     if args.json:

@@ -158,6 +158,25 @@ def _objective(p: argparse.ArgumentParser) -> None:
                         "seat maximises its own side's points")
 
 
+def _job(p: argparse.ArgumentParser) -> None:
+    """`solve --job DIR`: the position as a checkpointed job over work items (docs/batch.md)."""
+    g = p.add_argument_group("a checkpointed job (--job DIR; then --time-limit is this run's seconds)")
+    g.add_argument("--job", metavar="DIR", default=None,
+                   help="solve as a job of work items in the folder DIR: resumable, on local processes or Dask")
+    g.add_argument("--split", type=count_arg, default=None,
+                   help="plies the tree is cut below the position into work items (default 2)")
+    g.add_argument("--every-root-move", action="store_true", default=None,
+                   help="the exact value of every move of the position (no pruning of its moves)")
+    g.add_argument("--engine", choices=("local", "dask"), default="local",
+                   help="local: processes on this machine (default); dask: a dask.distributed cluster")
+    g.add_argument("--scheduler", metavar="ADDR", default=None, help="--engine dask: the scheduler's address")
+    g.add_argument("--workers", type=count_arg, default=None, help="workers (default: every core)")
+    g.add_argument("--resume", action="store_true", help="continue the job in DIR (the position may be left out)")
+    g.add_argument("--overwrite", action="store_true", help="start the job in DIR again")
+    g.add_argument("--force", action="store_true", help="--resume through a symbolic link")
+    g.add_argument("--limit", type=count_arg, default=None, help="at most this many work items in this run")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser of every command; each sets `command` (its name) as its default."""
     parser = OneLineParser(prog="scopa-solver", description="Exact Scopa solver and analyzer.")
@@ -180,6 +199,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="search H plies deep and score there by the static evaluation (0: the exact search alone)")
         p.add_argument("--tt-mb", type=tt_mb_arg, default=None, help="transposition table size (MiB)")
         _objective(p)
+        if name == "solve":
+            _job(p)
 
     p = _common(sub.add_parser("tree", help="the game tree: a picture (.svg/.png) or data (.graphml/.gexf/.json/.dot)"))
     p.add_argument("--mode", choices=("minimax", "pv", "search"), default="minimax",

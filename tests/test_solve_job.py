@@ -1,0 +1,242 @@
+"""A whole deal as a job (scopa_solver.batch.solve_job, `scopa-solver solve --job DIR`): the value
+equals `solve`'s on every game and cut, the bounds only narrow and always hold the value, a run
+stopped by a limit, a time limit, a stop event, Ctrl-C or SIGKILL resumes to the same value,
+a killed worker (local pool and a two-worker Dask LocalCluster) changes nothing, and a folder
+that is not the job's, or a damaged checkpoint, is refused with one clear line."""
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from scopa_solver import Position, Rules, analyze, solve
+from scopa_solver.batch import DealJobError, read_rows, solve_job
+from scopa_solver.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def played(rules: Rules, seed: int, cards_left: int) -> Position:
+    """A seeded deal played at random until `cards_left` cards are in the hands and stock."""
+    rng = random.Random(seed)
+    pos = Position.new_round(seed=seed, rules=rules)
+    while sum(pos.hand_sizes()) + pos.stock_size() > cards_left:
+        pos = pos.play(rng.choice(pos.legal_moves()))
+    return pos
+
+
+SCIENTIFICO = Rules(players=4, game="scientifico")
+GAMES = [(Rules(), 12), (Rules(), 9), (Rules(players=3), 9), (Rules(players=3), 6), (Rules(players=4), 12),
+         (SCIENTIFICO, 12), (SCIENTIFICO, 16)]
+
+
+def job(pos, tmp_path, name="job", **kw):
+    kw.setdefault("workers", 1)
+    kw.setdefault("progress", False)
+    return solve_job(pos, tmp_path / name, **kw)
+
+
+@pytest.mark.parametrize("rules,left", GAMES)
+def test_the_value_is_solves_on_every_game_and_cut(rules, left, tmp_path):
+    for seed in range(3):
+        pos = played(rules, seed, left)
+        want = solve(pos).value
+        moves = {str(m.move): m.value for m in analyze(pos)}
+        for split in (1, 2, 3):
+            r = job(pos, tmp_path, f"{seed}-{split}", split=split)
+            assert (r.value, r.lower, r.upper, r.complete) == (want, want, want, True), (pos.to_string(), split)
+            assert r.best_moves and all(moves[m] == want for m in r.best_moves)
+            assert all(lo <= moves[m] <= hi for m, lo, hi in r.moves)
+            assert r.solved + r.pruned == r.items and r.remaining == 0
+            every = job(pos, tmp_path, f"{seed}-{split}-every", split=split, every_root_move=True)
+            assert {m: lo for m, lo, hi in every.moves if lo == hi} == moves
+            assert sorted(every.best_moves) == sorted(m for m, v in moves.items() if v == want)
+
+
+def test_the_bounds_narrow_and_hold_the_value_then_a_limit_resumes(tmp_path):
+    pos = played(SCIENTIFICO, 4, 16)
+    want = solve(pos).value
+    seen: list = []
+    first = job(pos, tmp_path, limit=3, on_item=seen.append)
+    assert (first.stopped, first.solved_now, first.value, first.complete) == ("limit", 3, None, False)
+    assert first.lower <= want <= first.upper and first.remaining > 0
+    assert "--resume" in str(first) and json.loads((tmp_path / "job" / "result.json").read_text())["stopped"] == "limit"
+    rest = job(pos, tmp_path, resume=True, on_item=seen.append)
+    assert (rest.value, rest.complete, rest.solved_now) == (want, True, rest.solved - 3)
+    for before, after in zip(seen, seen[1:]):
+        assert before.lower <= after.lower <= want <= after.upper <= before.upper
+    again = job(None, tmp_path, resume=True)       # a finished job: nothing more to do
+    assert (again.value, again.solved_now, again.nodes) == (want, 0, rest.nodes)
+
+
+def test_time_limit_and_stop_event_leave_a_job_to_resume(tmp_path):
+    pos = played(SCIENTIFICO, 6, 16)
+    want = solve(pos).value
+    r = job(pos, tmp_path, time_limit=1e-6)
+    assert r.stopped == "time" and r.value is None
+    stop = threading.Event()
+    r = job(pos, tmp_path, resume=True, on_item=lambda now: stop.set(), stop=stop)
+    assert r.stopped == "stop" and r.solved_now == 1
+    assert job(pos, tmp_path, resume=True).value == want
+
+
+def test_a_killed_local_worker_changes_nothing(tmp_path):
+    pos = played(SCIENTIFICO, 8, 16)
+    killed: list = []
+
+    def kill_one(now):
+        if not killed:
+            pool = [p for p in multiprocessing.active_children() if "Dask" not in p.name]
+            os.kill(pool[0].pid, signal.SIGKILL)
+            killed.append(pool[0].pid)
+    r = job(pos, tmp_path, workers=2, on_item=kill_one)
+    assert killed and r.value == solve(pos).value and r.complete
+
+
+@pytest.fixture(scope="module")
+def client():
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0")
+    c = distributed.Client(cluster)
+    yield c
+    c.close()
+    cluster.close()
+
+
+def test_dask_gives_the_value_and_survives_a_killed_worker(client, tmp_path):
+    for seed in (1, 2):
+        pos = played(SCIENTIFICO, seed, 16)
+        r = job(pos, tmp_path, f"d{seed}", engine="dask", client=client)
+        assert (r.value, r.engine, r.workers) == (solve(pos).value, "dask", 2)
+    pids = list(client.run(os.getpid).values())
+    killed: list = []
+
+    def kill_one(now):
+        if not killed:
+            os.kill(pids[0], signal.SIGKILL)
+            killed.append(pids[0])
+    pos = played(SCIENTIFICO, 3, 16)
+    r = job(pos, tmp_path, "killed", engine="dask", client=client, on_item=kill_one)
+    assert killed and r.value == solve(pos).value and r.complete
+
+
+def _run_until_a_row(argv, items: Path, sig):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-m", "scopa_solver"] + argv, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    give_up, before = time.monotonic() + 60, len(read_rows(items))
+    while len(read_rows(items)) == before and time.monotonic() < give_up and proc.poll() is None:
+        time.sleep(0.02)
+    assert proc.poll() is None, "the job ended before it could be stopped"
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=30)
+    return proc.returncode, out, err
+
+
+def test_the_command_killed_or_interrupted_then_resumed(tmp_path, capsys):
+    pos = played(SCIENTIFICO, 2, 20)        # five cards a hand: long enough to stop in the middle
+    want = solve(pos).value
+    folder = tmp_path / "cli"
+    code, _, err = _run_until_a_row(["solve", pos.to_string(), "--job", str(folder), "--workers", "1"],
+                                    folder / "items.jsonl", signal.SIGKILL)
+    assert code == -signal.SIGKILL
+    code, _, err = _run_until_a_row(["solve", "--job", str(folder), "--resume", "--workers", "1"],
+                                    folder / "items.jsonl", signal.SIGINT)
+    assert code in (0, 130) and "Traceback" not in err
+    assert code == 0 or "--resume" in err
+    assert main(["solve", "--job", str(folder), "--resume", "--workers", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["value"], data["complete"]) == (want, True)
+    assert main(["solve", "--job", str(folder), "--resume"]) == 0
+    assert f"value {want:+d}" in capsys.readouterr().out
+
+
+def test_folders_and_checkpoints_that_are_not_the_jobs_are_refused(tmp_path, capsys):
+    pos = played(SCIENTIFICO, 5, 12)
+    other = played(SCIENTIFICO, 6, 12)
+    folder = tmp_path / "job"
+    job(pos, tmp_path, limit=2)
+    for kw, match in ((dict(), "holds a solve job"), (dict(resume=True, split=3), "split=2"),
+                      (dict(resume=True, overwrite=True), "contradict")):
+        with pytest.raises(DealJobError, match=match):
+            job(pos, tmp_path, **kw)
+    with pytest.raises(DealJobError, match="another position"):
+        job(other, tmp_path, resume=True)
+    (folder / "notes.txt").write_text("mine")
+    with pytest.raises(DealJobError, match="not a solve job's"):
+        job(pos, tmp_path, overwrite=True)
+    assert (folder / "notes.txt").read_text() == "mine"     # never removed
+    (folder / "notes.txt").unlink()
+    items = folder / "items.jsonl"
+    good = items.read_text()
+    key, value = json.loads(good.splitlines()[0])["key"], json.loads(good.splitlines()[0])["result"]["value"]
+    for text, match in (('{"key": "7d/3c 4s -/- - 0/0 0 1 -", "index": 0, "ok": true, "result": {"value": 1}}\n',
+                         "does not have"),
+                        (json.dumps({"key": key, "index": 0, "ok": True, "result": {"value": 99}}) + "\n",
+                         "outside its bounds"),
+                        (json.dumps({"key": key, "index": 0, "ok": True, "result": {"value": value, "nodes": "x"}})
+                         + "\n", "effort"),
+                        ("some notes\n", "not a batch output")):
+        items.write_text(good + text)
+        with pytest.raises(DealJobError, match=match):
+            job(pos, tmp_path, resume=True)
+    items.write_text(good + good.splitlines()[0][:20])       # the cut last line of a killed run is fine
+    assert job(pos, tmp_path, resume=True).value == solve(pos).value
+    items.rename(tmp_path / "elsewhere.jsonl")
+    items.symlink_to(tmp_path / "elsewhere.jsonl")
+    with pytest.raises(DealJobError, match="symbolic link"):
+        job(pos, tmp_path, resume=True)
+    assert job(pos, tmp_path, resume=True, force=True).value == solve(pos).value
+    description = folder / "job.json"
+    saved = description.read_text()
+    for text in ("[" * 100000, '{"format": "scopa-solver solve job", "version": 1}', "\x00\xff", "{}",
+                 saved.replace('"version": 1', '"version": 9'), saved.replace('"split": 2', '"split": 1'),
+                 saved.replace(pos.to_string()[:10], "not a pos.")):
+        description.write_text(text, errors="surrogateescape")
+        with pytest.raises(DealJobError):
+            job(pos, tmp_path, resume=True)
+        assert main(["solve", "--job", str(folder), "--resume"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith("scopa-solver: error:"), err
+    description.write_text(saved)
+    (folder / "result.json").unlink()
+    (folder / "result.json").mkdir()
+    with pytest.raises(DealJobError, match="is a folder"):
+        job(pos, tmp_path, resume=True)
+    with pytest.raises(DealJobError, match="no job to resume"):
+        job(pos, tmp_path, "empty", resume=True)
+    (tmp_path / "a-file").write_text("x")
+    with pytest.raises(DealJobError, match="is a file"):
+        job(pos, tmp_path, "a-file")
+    for argv in (["solve", pos.to_string(), "--workers", "2"], ["solve", pos.to_string(), "--resume"],
+                 ["solve", pos.to_string(), "--job", str(tmp_path / "x"), "--objective", "maxn"],
+                 ["solve", pos.to_string(), "--job", str(tmp_path / "x"), "--split", "9"],
+                 ["solve", pos.to_string(), "--job", str(tmp_path / "x"), "--scheduler", "tcp://127.0.0.1:1"]):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith("scopa-solver: error:"), (argv, err)
+
+
+def test_the_benchmark_runs_small_and_projects():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("bench_job_test", ROOT / "benchmarks" / "bench_job.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    rows = bench.run(rows=("scientifico-3",), count=1, splits=(1, 2), workers=1)
+    assert [j["split"] for j in rows[0]["jobs"]] == [1, 2] and rows[0]["jobs"][0]["nodes"] > 0
+    family = [{"row": f"scientifico-{k}", "median_nodes": n, "cpu_median_ms": ms}
+              for k, n, ms in ((5, 1e5, 10.0), (6, 2e6, 300.0), (7, 6e7, 12_000.0))]
+    projection = bench.project(family, overhead=2.0, workers=(1, 10))
+    assert projection["fits"]["nodes-last"]["factor"] == pytest.approx(30.0)
+    assert projection["fits"]["nodes-last"]["k"][10] == pytest.approx(6e7 * 30 ** 3)
+    assert projection["workers"][10]["last"] == pytest.approx(12.0 * 40 ** 3 * 2 / 10)
+    assert "k=10" in bench.report(rows, projection)
