@@ -234,10 +234,6 @@ cdef class FamilySearcher:
         self.F.history_weight = 0
         self.F.use_bounds = 64
         self.F.use_equiv = 1
-        self.F.rel_table = <uint64_t*>calloc(2 << REL_BITS, sizeof(uint64_t))
-        if self.F.rel_table == NULL:
-            raise MemoryError("cannot allocate the relevance array")
-        self.F.use_partition = 1
         self.F.sweep_look_cards = 10
         # malloc, not calloc: only the levels a search reaches are ever touched
         self.F.moves = <uint64_t*>malloc(FMAX_PLIES * FMAX_MOVES * sizeof(uint64_t))
@@ -247,7 +243,6 @@ cdef class FamilySearcher:
     def __dealloc__(self):
         table_free(&self.F.S.table)
         free(self.F.moves)
-        free(self.F.rel_table)
 
     def clear(self):
         """Forget every stored position."""
@@ -290,15 +285,6 @@ cdef class FamilySearcher:
         """Play one of the moves that differ only by same-rank cards whose suits cannot change
         any score (on by default; tuning and tests)."""
         self.F.use_equiv = enabled
-
-    def set_partition(self, bint enabled):
-        """Skip the moves that are same-rank images of a searched move outside the cards whose
-        suit could change its result (partition search, family_partition.pxi; on by default;
-        tuning and tests). Forgets every stored position: entries stored without relevance
-        sets must not be read with them."""
-        table_clear(&self.F.S.table)
-        memset(self.F.rel_table, 0, (2 << REL_BITS) * sizeof(uint64_t))
-        self.F.use_partition = enabled
 
     def request_stop(self):
         """Ask a search running in another thread to stop soon (it reports an interrupt)."""

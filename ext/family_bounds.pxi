@@ -192,7 +192,7 @@ cdef inline bint _decide(int lo, int hi, int alpha, int beta, int* value) noexce
 
 
 cdef inline bint f_two_bounds_cut(const FSearch* F, const FState* s, int alpha, int beta,
-                                  int* value, bint* read_primiera) noexcept nogil:
+                                  int* value) noexcept nogil:
     """f_bounds_cut for two sides, straight (the scopas made cancel out of points to come)."""
     cdef const FGame* g = &F.game
     cdef int me = g.side[s.to_move], p, rules = g.rules, lo, hi, m, d, t
@@ -249,8 +249,6 @@ cdef inline bint f_two_bounds_cut(const FSearch* F, const FState* s, int alpha, 
         return True
     if hi - 2 > alpha and lo + 2 < beta:
         return False
-    if read_primiera != NULL:
-        read_primiera[0] = True
     lo += sign(primiera_total(mine, rules) - primiera_total(theirs | in_play, rules))
     hi += sign(primiera_total(mine | in_play, rules) - primiera_total(theirs, rules))
     if _decide(lo, hi, alpha, beta, value):
@@ -265,20 +263,18 @@ cdef inline bint f_two_bounds_cut(const FSearch* F, const FState* s, int alpha, 
     return _decide(lo, hi, alpha, beta, value)
 
 
-cdef bint f_bounds_cut(const FSearch* F, const FState* s, int alpha, int beta, int* value,
-                       bint* read_primiera=NULL) noexcept nogil:
+cdef bint f_bounds_cut(const FSearch* F, const FState* s, int alpha, int beta, int* value) noexcept nogil:
     """True, with a fail-soft bound in `value`, when the bounds alone decide the node for the
     window (alpha, beta). The primiera and the next seat's sweep (the dearest parts) are looked
     at only when they can matter: left out, every side's high bound counted with the primiera's
-    point and no low bound with it, and the sweep counted, the value bounds are loose by at most 3.
-    `read_primiera` (if given) is set when the primiera was looked at (partition search)."""
+    point and no low bound with it, and the sweep counted, the value bounds are loose by at most 3."""
     cdef uint64_t piles[FMAX_SEATS]
     cdef int low[FMAX_SEATS]
     cdef int high[FMAX_SEATS]
     cdef int lo, hi, i
     cdef uint64_t in_play = s.in_hands | s.table | F.stock_mask[s.deals_left]
     if F.mode == F_TWO:
-        return f_two_bounds_cut(F, s, alpha, beta, value, read_primiera)
+        return f_two_bounds_cut(F, s, alpha, beta, value)
     cdef int loose[FMAX_SEATS]
     side_piles(s, &F.game, piles)
     f_side_bounds(F, s, in_play, piles, False, low, high)
@@ -289,8 +285,6 @@ cdef bint f_bounds_cut(const FSearch* F, const FState* s, int alpha, int beta, i
         return True
     if hi - 3 > alpha and lo + 3 < beta:
         return False
-    if read_primiera != NULL:
-        read_primiera[0] = True
     f_side_bounds_rest(F, s, in_play, piles, low, high)
     _frame(F, s, low, high, &lo, &hi)
     return _decide(lo, hi, alpha, beta, value)

@@ -49,9 +49,8 @@ cdef inline int _others_top_coins(const uint64_t* piles, int ns, int i) noexcept
     return top
 
 
-cdef uint64_t f_plain_cards(const FSearch* F, const FState* s, bint by_suits_only=False) noexcept nogil:
-    """The cards whose suit can no longer change any score (see above); `by_suits_only`: the
-    primiera by the held suits alone, not by its being settled (partition search)."""
+cdef uint64_t f_plain_cards(const FSearch* F, const FState* s) noexcept nogil:
+    """The cards whose suit can no longer change any score (see above)."""
     cdef const FGame* g = &F.game
     cdef int ns = g.nsides, i, suit, best, rules = g.rules, mc, top
     cdef uint64_t piles[FMAX_SEATS]
@@ -79,9 +78,7 @@ cdef uint64_t f_plain_cards(const FSearch* F, const FState* s, bint by_suits_onl
         for i in range(ns):
             best = min(best, PRIMIERA_BEST[(piles[i] >> (10 * suit)) & 0x3FF])
         prim |= PRIMIERA_UPTO[best] << (10 * suit)
-    if by_suits_only:
-        plain &= prim
-    elif (plain & ~prim) & (s.hand[s.to_move] | s.table):
+    if (plain & ~prim) & (s.hand[s.to_move] | s.table):
         for i in range(ns):
             plow[i] = primiera_total(piles[i], rules)
             phigh[i] = primiera_total(piles[i] | in_play, rules)
@@ -97,19 +94,16 @@ cdef uint64_t f_plain_cards(const FSearch* F, const FState* s, bint by_suits_onl
     return plain
 
 
-cdef int f_drop_equivalent(const FSearch* F, const FState* s, uint64_t* moves, int n,
-                           uint64_t* rel=NULL) noexcept nogil:
+cdef int f_drop_equivalent(const FSearch* F, const FState* s, uint64_t* moves, int n) noexcept nogil:
     """Keep one move of each class of moves equivalent by exchanges of plain cards (in place,
-    canonical order kept); return the new count. With `rel` (partition search), add to it what
-    the drops rely on (family_partition.pxi): the exchanged cards and every side's best card of
-    each suit."""
+    canonical order kept); return the new count."""
     cdef uint64_t hand = s.hand[s.to_move], plain, hand_dups, table_dups, m, capture, cls, sel, low
     cdef int i, k = 0, card, r, top
     hand_dups = rank_dups(hand)
     table_dups = rank_dups(s.table)
     if not (hand_dups | table_dups):
         return n
-    plain = f_plain_cards(F, s, rel != NULL)
+    plain = f_plain_cards(F, s)
     hand_dups = rank_dups(hand & plain)
     table_dups = rank_dups(s.table & plain)
     if not (hand_dups | table_dups):
@@ -134,7 +128,4 @@ cdef int f_drop_equivalent(const FSearch* F, const FState* s, uint64_t* moves, i
                 continue                    # a lower plain equal left on the table: taken instead, the same
         moves[k] = m
         k += 1
-    if rel != NULL and k < n:
-        low = (hand & plain & spread_ranks(hand_dups)) | (s.table & plain & spread_ranks(table_dups))
-        rel[0] |= low | f_rel_anchors(F, s) | (COINS if low & COINS else 0)
     return k

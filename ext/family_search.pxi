@@ -44,9 +44,6 @@ ctypedef struct FSearch:
     int sweep_look_cards             # bounds: the next seat's sweep looked at when the mover holds at most this many cards
     int use_equiv                    # play one of the moves equivalent by same-rank exchanges (family_equiv.pxi)
     int use_bounds                   # cut on the value's bounds (family_bounds.pxi) with at most this many cards in hands
-    int use_partition                # skip same-rank images of searched moves by suit relevance (family_partition.pxi)
-    uint64_t rel                     # partition: the relevant cards of the node just searched
-    uint64_t* rel_table              # partition: the table entries' relevant cards (direct-mapped)
 
 
 ctypedef struct FRootResult:
@@ -271,43 +268,27 @@ cdef inline int f_child_value(FSearch* F, const FState* s, const FState* child, 
 
 cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) noexcept nogil:
     """Fail-soft alpha-beta (F_TWO, F_PARANOID): the exact value inside (alpha, beta), else a
-    bound beyond it. With the partition search on, F.rel is left holding the node's relevant
-    cards (family_partition.pxi)."""
+    bound beyond it."""
     cdef Search* S = &F.S
     cdef FState child
-    cdef FState end
-    cdef uint64_t key = 0, table_move = 0, best_move, rel = 0, rel_cut, fp = 0
+    cdef uint64_t key = 0, table_move = 0, best_move
     cdef uint64_t* moves
     cdef int n, i, r, v, best, lower, upper, a, cards
-    cdef bint use_table, part = F.use_partition and not F.horizon_left, read_primiera = False, dups
+    cdef bint use_table
     S.nodes += 1
     if S.nodes >= S.next_check:
         check_limits(S)
     if S.stop:
         return 0
     if s.in_hands == 0:                 # f_apply_move deals: the end of the round
-        v = f_leaf(F, s)
-        if part: F.rel = f_rel_end(F, s, &v, alpha, beta)
-        return v
+        return f_leaf(F, s)
     if F.horizon_left and f_at_horizon(F, s):
         return f_horizon_value(F, s)
     if f_last_card_fast(F, s):
-        v = f_last_card_value(F, s)
-        if part:
-            f_last_card_end(F, s, &end)
-            # the end's seat to move may be of the other team: its value, window and sides then turn
-            if F.team[end.to_move] == F.team[s.to_move]:
-                F.rel = f_rel_end(F, &end, &v, alpha, beta)
-            else:
-                v = -v
-                F.rel = f_rel_end(F, &end, &v, -beta, -alpha)
-                v = -v
-        return v
+        return f_last_card_value(F, s)
     cards = popcount(s.in_hands)
     # the bounds are of the final points: not of a horizon's estimates (nor in its units)
-    if cards <= F.use_bounds and not F.horizon_left and f_bounds_cut(F, s, alpha, beta, &v, &read_primiera):
-        if part:
-            F.rel = f_rel_bound(F, s, &v, alpha, beta, read_primiera)
+    if cards <= F.use_bounds and not F.horizon_left and f_bounds_cut(F, s, alpha, beta, &v):
         return v
     use_table = (S.use_table and cards >= F.table_min_cards
                  and (F.table_stride <= 1 or cards % F.table_stride == 0))
@@ -315,15 +296,10 @@ cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) 
     if use_table:
         key = f_position_key(F, s)
         if table_probe(&S.table, key, &lower, &upper, &table_move):
-            if part:
-                fp = piles_fingerprint(F, s)
-                rel = rel_probe(F, key, fp)
             if S.trace != NULL and (lower >= beta or upper <= alpha): trace_event(S.trace, EVENT_TABLE, ply, lower, upper, table_move, 0, 0)
             if lower >= beta:
-                if part: F.rel = rel
                 return lower
             if upper <= alpha:
-                if part: F.rel = rel
                 return upper
             if lower > alpha:
                 alpha = lower
@@ -331,19 +307,14 @@ cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) 
                 beta = upper
     n = f_generate_moves(s, F.game.rules, moves)
     if n == 0:
-        v = f_leaf(F, s)
-        if part: F.rel = f_rel_end(F, s, &v, alpha, beta)
-        return v
-    rel_cut = rel                       # a fail high rests on the cutting child (and the entry)
+        return f_leaf(F, s)
     if F.use_equiv:
-        n = f_drop_equivalent(F, s, moves, n, &rel if part else NULL)
-    dups = part and (rank_dups(s.hand[s.to_move]) | rank_dups(s.table)) != 0
+        n = f_drop_equivalent(F, s, moves, n)
     f_order_moves(s, &F.game, moves, n, table_move, F, ply)
     best = -VALUE_INF
     best_move = moves[0]
     a = alpha
-    i = 0
-    while i < n:
+    for i in range(n):
         child = s[0]
         r = f_apply_move(&child, &F.game, moves[i]) * F.scale
         if F.mode != F_TWO:
@@ -362,21 +333,10 @@ cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) 
                         F.killer[ply][1] = F.killer[ply][0]
                         F.killer[ply][0] = best_move
                     F.history[s.to_move][move_card(best_move)] += popcount(s.in_hands) * popcount(s.in_hands)
-                    if part: rel = rel_cut | F.rel
                     break
-        if part:
-            rel |= F.rel
-            if dups:
-                n = f_skip_images(moves, i, n, F.rel)
-        i += 1
     if use_table:
         table_store(&S.table, key, best if best > alpha else -VALUE_INF, best if best < beta else VALUE_INF,
                     best_move, f_plies(F, s))
-        if part:
-            if fp == 0:
-                fp = piles_fingerprint(F, s)
-            rel_store(F, key, fp, rel)
-    if part: F.rel = rel
     return best
 
 

@@ -10,7 +10,7 @@ import random
 import pytest
 from test_family_kernel import GAMES, brute_value, deal, final_points, random_until
 
-from scopa_solver.kernel import RULE_BITS, WANT_ALL, WANT_BEST, WANT_PV, family_legal_moves, family_play, family_side_bounds, new_searcher
+from scopa_solver.kernel import WANT_ALL, WANT_BEST, WANT_PV, family_legal_moves, family_play, family_side_bounds, new_searcher
 
 
 def inside(bounds, points) -> bool:
@@ -64,15 +64,13 @@ SEARCHED = [("4 partnerships", 12), ("scientifico", 12), ("3 players", 12), ("fi
 
 
 @pytest.mark.parametrize("name,cards", SEARCHED)
-@pytest.mark.parametrize("switch", ["bounds", "equivalence", "both", "partition"])
+@pytest.mark.parametrize("switch", ["bounds", "equivalence", "both"])
 def test_pruning_keeps_values_and_best_moves(name, cards, switch):
     rng = random.Random(f"search {name}")
     on, off = new_searcher(8, family=True), new_searcher(8, family=True)
-    if switch == "partition":
-        off.set_partition(False)
-    if switch in ("bounds", "both"):
+    if switch != "equivalence":
         off.set_bounds(0)
-    if switch in ("equivalence", "both"):
+    if switch != "bounds":
         off.set_equivalence(False)
     for seed in range(25):
         s = random_until(deal(seed=500 + seed, **GAMES[name]), rng, rng.randint(3, cards))
@@ -83,40 +81,15 @@ def test_pruning_keeps_values_and_best_moves(name, cards, switch):
         assert a.nodes <= b.nodes * 1.5 + 50
 
 
-PARTITION_GAMES = dict(GAMES, **{"scientifico napola re bello": dict(
-    players=4, game="scientifico", rules=RULE_BITS["napola"] | RULE_BITS["re_bello"]),
-    "2 players re bello zero": dict(players=2, rules=RULE_BITS["re_bello"] | RULE_BITS["primiera_zero"])})
-
-
-@pytest.mark.parametrize("name", sorted(PARTITION_GAMES))
-def test_partition_keeps_values_in_every_window(name):
-    # the partition search skips by the relevant cards of a subtree searched in some window, and
-    # the table keeps them: every value and bound agrees with the search without it, searched
-    # one after another in one table (MTD(f)'s passes, move values, best moves, the pv)
-    rng = random.Random(f"partition {name}")
-    on, off = new_searcher(8, family=True), new_searcher(8, family=True)
-    on.set_partition(True)
-    off.set_partition(False)
-    for seed in range(30):
-        s = random_until(deal(seed=1000 + seed, **PARTITION_GAMES[name]), rng, rng.randint(4, 16))
-        a = on.search(s, WANT_BEST | WANT_ALL | WANT_PV)
-        b = off.search(s, WANT_BEST | WANT_ALL | WANT_PV)
-        assert (a.lower, a.upper, a.move_bounds, sorted(a.best)) == (b.lower, b.upper, b.move_bounds, sorted(b.best)), (name, seed)
-        assert a.points == b.points, (name, seed)
-
-
 def test_the_pruning_prunes():
     # not vacuous: each one saves nodes on the benchmark's kind of position
     rng = random.Random("prunes")
     saved = {"bounds": 0, "equivalence": 0}
     for seed in range(12):
         s = random_until(deal(seed=700 + seed, **GAMES["scientifico"]), rng, 16)
-        plain = new_searcher(8, family=True)
-        plain.set_partition(False)
-        base = plain.search(s, 0).nodes
+        base = new_searcher(8, family=True).search(s, 0).nodes
         for switch in saved:
             off = new_searcher(8, family=True)
-            off.set_partition(False)
             getattr(off, f"set_{switch}")(0)
             saved[switch] += off.search(s, 0).nodes - base
     assert saved["bounds"] > 0 and saved["equivalence"] > 0, saved
