@@ -312,22 +312,26 @@ cdef class FamilySearcher:
 
     def search(self, object pos, int want=WANT_BEST | WANT_PV, object max_nodes=0,
                object time_limit=0.0, bint check_signals=True, str objective="value",
-               object horizon=0):
+               object horizon=0, int threads=1):
         """Search one family position; see search_many."""
-        results = self.search_many([pos], want, max_nodes, time_limit, check_signals, objective, horizon)
+        results = self.search_many([pos], want, max_nodes, time_limit, check_signals, objective, horizon,
+                                   threads)
         if results[0].stop == STOP_INTERRUPT:
             raise KeyboardInterrupt
         return results[0]
 
     def search_many(self, list positions, int want=WANT_BEST | WANT_PV, object max_nodes=0,
                     object time_limit=0.0, bint check_signals=False, str objective="value",
-                    object horizon=0):
+                    object horizon=0, int threads=1):
         """Search many family positions with the GIL released; limits apply to each.
 
         objective "value": two sides the margin, three or more the paranoid value; "maxn": every
         side's points with each seat maximising its own side's. horizon: 0 (or None) searches
         exactly; h > 0 stops h plies below the root and scores there by the static evaluation
-        (family_eval.pxi), unless the round ends within h plies (the result is then exact)."""
+        (family_eval.pxi), unless the round ends within h plies (the result is then exact).
+        threads > 1: each position is searched by that many threads sharing this searcher's
+        table (family_parallel.pxi; "value" only, max^n searches on one): the same results,
+        `nodes` those of every thread, `max_nodes` for all of them together."""
         cdef uint64_t node_limit = _count(max_nodes, "max_nodes")
         cdef double seconds = _seconds(time_limit)
         cdef int count = len(positions), i, status = 0, mode
@@ -381,7 +385,10 @@ cdef class FamilySearcher:
                     F.evaluations = 0
                     F.S.nodes = 0
                     F.S.deadline = monotonic() + seconds if seconds > 0 else 0.0
-                    status = f_root_search(F, &states[i], want, &results[i])
+                    if threads > 1 and modes[i] != F_MAXN:
+                        status = f_parallel_search(F, &states[i], want, &results[i], threads)
+                    else:
+                        status = f_root_search(F, &states[i], want, &results[i])
                     evaluations[i] = F.evaluations
                     if status != 0 or results[i].R.stop == STOP_INTERRUPT:
                         break
