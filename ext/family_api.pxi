@@ -209,6 +209,7 @@ cdef class FamilySearcher:
     """A family search context (a Searcher's methods and limits); one per thread, reusable."""
     cdef FSearch F
     cdef readonly double tt_mb
+    cdef double cpu[2]
 
     def __cinit__(self, tt_mb=64.0):
         cdef double mb
@@ -285,6 +286,18 @@ cdef class FamilySearcher:
         """Play one of the moves that differ only by same-rank cards whose suits cannot change
         any score (on by default; tuning and tests)."""
         self.F.use_equiv = enabled
+
+    def set_parallel(self, int busy_cards=0, double region_mb=0):
+        """Parallel search (tuning): put off the moves another thread is searching at nodes with
+        at least `busy_cards` cards in hands (0: BUSY_MIN_CARDS, 12; more than any position:
+        never, plain Lazy SMP), in a table region of at most `region_mb` MiB (0: 16)."""
+        self.F.busy_cards = busy_cards
+        self.F.parallel_mb = region_mb
+
+    def parallel_cpu(self):
+        """The last parallel search's (most CPU seconds of one thread, CPU seconds of them all):
+        on a loaded machine the first is what its wall time would be with a core per thread."""
+        return self.cpu[0], self.cpu[1]
 
     def request_stop(self):
         """Ask a search running in another thread to stop soon (it reports an interrupt)."""
@@ -386,7 +399,7 @@ cdef class FamilySearcher:
                     F.S.nodes = 0
                     F.S.deadline = monotonic() + seconds if seconds > 0 else 0.0
                     if threads > 1 and modes[i] != F_MAXN:
-                        status = f_parallel_search(F, &states[i], want, &results[i], threads)
+                        status = f_parallel_search(F, &states[i], want, &results[i], threads, self.cpu)
                     else:
                         status = f_root_search(F, &states[i], want, &results[i])
                     evaluations[i] = F.evaluations

@@ -46,6 +46,7 @@ ctypedef struct FSearch:
     int use_bounds                   # cut on the value's bounds (family_bounds.pxi) with at most this many cards in hands
     uint64_t* busy                   # parallel search: the moves other threads are searching (family_parallel.pxi; NULL: one thread)
     int busy_cards                   # defer those only at nodes with at least this many cards in hands
+    double parallel_mb               # the most table a parallel search uses, MiB (0: PARALLEL_MB)
 
 
 ctypedef struct FRootResult:

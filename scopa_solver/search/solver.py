@@ -469,8 +469,8 @@ def solve(position: Position, *, max_nodes: Optional[int] = None, time_limit: Op
     three or more sides) or "maxn" (see the module docstring); `horizon` plies (None: exact)
     searches that deep and scores there by the static evaluation (through the family kernel,
     every game; with a limit, deepening 4, 8, ... plies up to it). `threads` (default 1, 0:
-    every core) search a family position together, sharing one table (docs/family.md#one-
-    position-on-every-core): the same answer sooner, `nodes` counting every thread's,
+    every core) search a family position together, sharing one table (docs/family.md, "One
+    position on every core"): the same answer sooner, `nodes` counting every thread's,
     `max_nodes` for all of them; two-player Scopa and max^n search on one. Ctrl-C interrupts.
 
     >>> from scopa_solver import Rules
