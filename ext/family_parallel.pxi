@@ -3,14 +3,16 @@
 # search context (killers, move stack, counters, stop) and one shared table, so that what one
 # thread proves the others read. Alone that would make them search the same tree side by side;
 # they split it as in simplified ABDADA (Weill's ABDADA, Kerrigan's form): at a node with at
-# least `busy_cards` cards, a move other than the first that another thread is searching right
+# least `busy_cards` cards, a move from the third on that another thread is searching right
 # now (a small shared set of (position, move) hashes) is put off to the end of the move list,
-# by when its value is usually in the table. The first move is searched by every thread (at a
-# cut node it is nearly always the one that cuts). The first thread to end gives the answer and
-# stops the others; the answer is the one-thread answer (each thread's search is exact over a
-# table that holds only true bounds: values, best moves and pv do not depend on the order).
-# The table (tt.pxi) is lockless (a torn entry is a miss) and, for the while, its region fixed
-# (growing or halving it moves entries under the other threads' feet) at PARALLEL_MB.
+# by when its value is usually in the table. The first two moves are searched by every thread
+# (at a cut node one of them nearly always cuts; putting off from the second on: x1.21 nodes
+# at k = 6 against x1.13, k = 7 x1.43 against x1.38). The first thread to end gives the
+# answer and stops the others; the answer is the one-thread answer (each thread's search is
+# exact over a table that holds only true bounds: values, best moves and pv do not depend on
+# the order). The table (tt.pxi) is lockless (a torn entry is a miss) and, for the while, its
+# region fixed at PARALLEL_MB at most (growing or halving it would move entries under the
+# other threads' feet).
 
 from posix.types cimport sigset_t
 from posix.time cimport CLOCK_THREAD_CPUTIME_ID
@@ -37,6 +39,7 @@ cdef enum:
     FMAX_THREADS = 256
     BUSY_SLOTS = 16384          # moves being searched: 128 KiB, stays in cache
     BUSY_MIN_CARDS = 12         # nodes that put busy moves off (smaller subtrees: not worth a hash)
+    BUSY_FROM = 2               # the moves before this one are searched by every thread
     PARALLEL_MB = 16            # the table region of a parallel search, at most
 
 
@@ -44,9 +47,12 @@ cdef inline bint f_busy_defer(FSearch* F, uint64_t key, uint64_t* moves, int i, 
                               uint64_t* mark) noexcept nogil:
     """Move i of a node (not its first): True if another thread is searching it (it is copied to
     the end of the list, searched there without this test); else it is marked as searched by
-    this thread (`mark`, for f_busy_done)."""
-    cdef uint64_t h = mix64(key ^ (moves[i] * 0x9E3779B97F4A7C15ULL)) | 1
-    cdef uint64_t* slot = F.busy + (h & (BUSY_SLOTS - 1))
+    this thread (`mark`, for f_busy_done). The first BUSY_FROM moves are neither."""
+    cdef uint64_t h, *slot
+    if i < BUSY_FROM:
+        return False
+    h = mix64(key ^ (moves[i] * 0x9E3779B97F4A7C15ULL)) | 1
+    slot = F.busy + (h & (BUSY_SLOTS - 1))
     if TT_LOAD(slot) == h and n[0] < FMAX_MOVES:
         moves[n[0]] = moves[i]
         n[0] += 1

@@ -142,13 +142,12 @@ cdef void table_free(Table* t) noexcept nogil:
 
 cdef inline bint table_probe(Table* t, uint64_t key, int* lower, int* upper, uint64_t* move) noexcept nogil:
     cdef TTEntry* e = t.entries + (key & t.mask) * BUCKET
-    cdef uint64_t lock = key & KEY_BITS, data, word
+    cdef uint64_t lock = key & KEY_BITS | IN_USE, data     # IN_USE: an empty slot never matches
     cdef int i
     t.probes += 1
     for i in range(BUCKET):
         data = TT_LOAD(&e[i].data)
-        word = TT_LOAD(&e[i].lock) ^ data
-        if (word & KEY_BITS) == lock and word != 0:
+        if ((TT_LOAD(&e[i].lock) ^ data) & (KEY_BITS | IN_USE)) == lock:
             t.hits += 1
             move[0] = data & ((1ULL << 46) - 1)
             lower[0] = <int>((data >> 46) & 0xFF) - 128
@@ -162,13 +161,13 @@ cdef inline void table_store(Table* t, uint64_t key, int lower, int upper, uint6
     older search or, failing that, the one with the smallest subtree. `move` must reach at least
     `lower` (when lower is a bound), and the entry keeps that: its move reaches its lower bound."""
     cdef TTEntry* e = t.entries + (key & t.mask) * BUCKET
-    cdef uint64_t lock = key & KEY_BITS, data, word
+    cdef uint64_t lock = key & KEY_BITS | IN_USE, data, word
     cdef int i, victim = 0, worst = 1 << 30, cost, old_lower, old_upper
     t.stores += 1
     for i in range(BUCKET):
         data = TT_LOAD(&e[i].data)
         word = TT_LOAD(&e[i].lock) ^ data
-        if (word & KEY_BITS) == lock and word != 0:
+        if (word & (KEY_BITS | IN_USE)) == lock:
             old_lower = <int>((data >> 46) & 0xFF) - 128
             old_upper = <int>((data >> 54) & 0xFF) - 128
             if old_lower > lower:       # the stored move proves the higher bound: keep it
@@ -193,6 +192,6 @@ cdef inline void table_store(Table* t, uint64_t key, int lower, int upper, uint6
         t.fresh += 1
     data = (move & ((1ULL << 46) - 1)) | (<uint64_t>(lower + 128) << 46) | (<uint64_t>(upper + 128) << 54)
     TT_STORE(&e[victim].data, data)
-    TT_STORE(&e[victim].lock, (lock | IN_USE | (<uint64_t>(plies & 0x3F) << 5) | t.generation) ^ data)
+    TT_STORE(&e[victim].lock, (lock | (<uint64_t>(plies & 0x3F) << 5) | t.generation) ^ data)
     if 2 * t.fresh > (t.mask + 1) * BUCKET and t.mask < t.max_mask:
         table_grow(t)
