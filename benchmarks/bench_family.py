@@ -6,6 +6,13 @@ nodes, nodes per second. Run from the repository root with PYTHONPATH=. so that 
 of this checkout is measured.
 
     python benchmarks/bench_family.py [--positions 20] [--seed 2026] [--rows NAME,...] [--json FILE]
+    python benchmarks/bench_family.py --threads 2 --rows scientifico-7    # the parallel search
+
+With --threads N each position's value is searched on one thread and on N (the parallel search
+of one position, ext/family_parallel.pxi), interleaved, each from a cleared table: the ratio of
+the total wall times 1 / N (the speedup; honest only on an idle machine: `uptime` is printed),
+of the nodes (every thread's) N / 1, and the speedup the threads' CPU times give (one thread's
+CPU time over the busiest of the N threads': what the wall ratio would be with a core each).
 
 Rows (targets from the family issue; "pure Python" = median nodes of a plain pure-Python
 alpha-beta + TT + MTD(f) with capture-first ordering, given for comparison):
@@ -102,6 +109,37 @@ def run(name: str, count: int, seed: int, tt_mb: float, solve: bool, budget: flo
     return row
 
 
+def run_threads(name: str, count: int, seed: int, tt_mb: float, threads: int, budget: float,
+                busy_cards: int = 0, region_mb: float = 0.0) -> dict:
+    objective = ROWS[name][4]
+    searcher = new_searcher(tt_mb, family=True)
+    searcher.set_parallel(busy_cards, region_mb)
+    wall = {1: [], threads: []}
+    nodes = {1: [], threads: []}
+    cpu_one, cpu_busiest = [], []
+    start = time.perf_counter()
+    for s in positions(name, count, seed):
+        for n in (1, threads):
+            searcher.clear()
+            t, c = time.perf_counter(), time.thread_time()
+            r = searcher.search(s, 0, objective=objective, threads=n)
+            wall[n].append(time.perf_counter() - t)
+            nodes[n].append(r.nodes)
+            if n == 1:
+                cpu_one.append(time.thread_time() - c)
+                value = r.lower
+            else:
+                cpu_busiest.append(searcher.parallel_cpu()[0])
+                assert r.lower == value and r.stop == 0
+        if time.perf_counter() - start > budget:
+            break
+    return dict(row=name, positions=len(cpu_one), threads=threads,
+                wall_1_ms=1000 * statistics.median(wall[1]), wall_n_ms=1000 * statistics.median(wall[threads]),
+                speedup=sum(wall[1]) / sum(wall[threads]), cpu_speedup=sum(cpu_one) / sum(cpu_busiest),
+                nodes_1=statistics.median(nodes[1]), nodes_n=statistics.median(nodes[threads]),
+                nodes_ratio=sum(nodes[threads]) / sum(nodes[1]), load=os.getloadavg()[0])
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = OneLineParser(prog=os.path.basename(__file__), description=__doc__.splitlines()[0])
     ap.add_argument("--positions", type=int, default=20)
@@ -111,9 +149,29 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--no-solve", action="store_true", help="value searches only")
     ap.add_argument("--budget", type=float, default=300.0, help="seconds per row at most")
     ap.add_argument("--min-cards", type=int, help="probe the table only with this many cards in hands (tuning)")
+    ap.add_argument("--threads", type=int, help="compare the parallel search of one position on this many threads")
+    ap.add_argument("--busy-cards", type=int, default=0,
+                    help="parallel: defer busy moves from this many cards in hands (tuning; 0: default, 99: never)")
+    ap.add_argument("--region-mb", type=float, default=0.0, help="parallel: table region MiB (tuning; 0: default)")
     ap.add_argument("--json")
     args = ap.parse_args(argv)
     rows = []
+    if args.threads:
+        print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+        print(f"{'row':18} {'n':>3} {'threads':>7} {'wall 1 med':>10} {'wall N med':>10} {'speedup':>7} "
+              f"{'cpu spdup':>9} {'nodes 1 med':>11} {'nodes N med':>11} {'nodes N/1':>9} {'load':>5}")
+        for name in args.rows:
+            row = run_threads(name, args.positions, args.seed, args.tt_mb, args.threads, args.budget,
+                              args.busy_cards, args.region_mb)
+            rows.append(row)
+            print(f"{name:18} {row['positions']:3d} {args.threads:7d} {row['wall_1_ms']:10.1f} "
+                  f"{row['wall_n_ms']:10.1f} {row['speedup']:7.2f} {row['cpu_speedup']:9.2f} "
+                  f"{row['nodes_1']:11.0f} {row['nodes_n']:11.0f} {row['nodes_ratio']:9.3f} {row['load']:5.2f}",
+                  flush=True)
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(rows, f, indent=1)
+        return
     print(f"{'row':18} {'n':>3} {'median ms':>10} {'max ms':>9} {'cpu med':>9} {'cpu max':>9} {'target':>7} "
           f"{'med nodes':>10} {'max nodes':>10} {'py nodes':>9} {'Mnodes/s':>8} {'cpu Mn/s':>8} "
           f"{'solve med':>10} {'solve max':>10}")

@@ -209,6 +209,7 @@ cdef class FamilySearcher:
     """A family search context (a Searcher's methods and limits); one per thread, reusable."""
     cdef FSearch F
     cdef readonly double tt_mb
+    cdef double cpu[2]
 
     def __cinit__(self, tt_mb=64.0):
         cdef double mb
@@ -286,6 +287,18 @@ cdef class FamilySearcher:
         any score (on by default; tuning and tests)."""
         self.F.use_equiv = enabled
 
+    def set_parallel(self, int busy_cards=0, double region_mb=0):
+        """Parallel search (tuning): put off the moves another thread is searching at nodes with
+        at least `busy_cards` cards in hands (0: BUSY_MIN_CARDS, 12; more than any position:
+        never, plain Lazy SMP), in a table region of at most `region_mb` MiB (0: 16)."""
+        self.F.busy_cards = busy_cards
+        self.F.parallel_mb = region_mb
+
+    def parallel_cpu(self):
+        """The last parallel search's (most CPU seconds of one thread, CPU seconds of them all):
+        on a loaded machine the first is what its wall time would be with a core per thread."""
+        return self.cpu[0], self.cpu[1]
+
     def request_stop(self):
         """Ask a search running in another thread to stop soon (it reports an interrupt)."""
         self.F.S.abort = 1
@@ -312,22 +325,26 @@ cdef class FamilySearcher:
 
     def search(self, object pos, int want=WANT_BEST | WANT_PV, object max_nodes=0,
                object time_limit=0.0, bint check_signals=True, str objective="value",
-               object horizon=0):
+               object horizon=0, int threads=1):
         """Search one family position; see search_many."""
-        results = self.search_many([pos], want, max_nodes, time_limit, check_signals, objective, horizon)
+        results = self.search_many([pos], want, max_nodes, time_limit, check_signals, objective, horizon,
+                                   threads)
         if results[0].stop == STOP_INTERRUPT:
             raise KeyboardInterrupt
         return results[0]
 
     def search_many(self, list positions, int want=WANT_BEST | WANT_PV, object max_nodes=0,
                     object time_limit=0.0, bint check_signals=False, str objective="value",
-                    object horizon=0):
+                    object horizon=0, int threads=1):
         """Search many family positions with the GIL released; limits apply to each.
 
         objective "value": two sides the margin, three or more the paranoid value; "maxn": every
         side's points with each seat maximising its own side's. horizon: 0 (or None) searches
         exactly; h > 0 stops h plies below the root and scores there by the static evaluation
-        (family_eval.pxi), unless the round ends within h plies (the result is then exact)."""
+        (family_eval.pxi), unless the round ends within h plies (the result is then exact).
+        threads > 1: each position is searched by that many threads sharing this searcher's
+        table (family_parallel.pxi; "value" only, max^n searches on one): the same results,
+        `nodes` those of every thread, `max_nodes` for all of them together."""
         cdef uint64_t node_limit = _count(max_nodes, "max_nodes")
         cdef double seconds = _seconds(time_limit)
         cdef int count = len(positions), i, status = 0, mode
@@ -379,7 +396,10 @@ cdef class FamilySearcher:
                     F.evaluations = 0
                     F.S.nodes = 0
                     F.S.deadline = monotonic() + seconds if seconds > 0 else 0.0
-                    status = f_root_search(F, &states[i], want, &results[i])
+                    if threads > 1 and modes[i] != F_MAXN:
+                        status = f_parallel_search(F, &states[i], want, &results[i], threads, self.cpu)
+                    else:
+                        status = f_root_search(F, &states[i], want, &results[i])
                     evaluations[i] = F.evaluations
                     if status != 0 or results[i].R.stop == STOP_INTERRUPT:
                         break

@@ -44,6 +44,9 @@ ctypedef struct FSearch:
     int sweep_look_cards             # bounds: the next seat's sweep looked at when the mover holds at most this many cards
     int use_equiv                    # play one of the moves equivalent by same-rank exchanges (family_equiv.pxi)
     int use_bounds                   # cut on the value's bounds (family_bounds.pxi) with at most this many cards in hands
+    uint64_t* busy                   # parallel search: the moves other threads are searching (family_parallel.pxi; NULL: one thread)
+    int busy_cards                   # defer those only at nodes with at least this many cards in hands
+    double parallel_mb               # the most table a parallel search uses, MiB (0: PARALLEL_MB)
 
 
 ctypedef struct FRootResult:
@@ -273,7 +276,8 @@ cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) 
     cdef FState child
     cdef uint64_t key = 0, table_move = 0, best_move
     cdef uint64_t* moves
-    cdef int n, i, r, v, best, lower, upper, a, cards
+    cdef int n, i, r, v, best, lower, upper, a, cards, first
+    cdef uint64_t mark
     cdef bint use_table
     S.nodes += 1
     if S.nodes >= S.next_check:
@@ -314,13 +318,22 @@ cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) 
     best = -VALUE_INF
     best_move = moves[0]
     a = alpha
-    for i in range(n):
+    # parallel: a move another thread is searching waits at the end of the list (first = n)
+    first = n if F.busy != NULL and use_table and cards >= F.busy_cards else 0
+    i = -1
+    while i + 1 < n:
+        i += 1
+        mark = 0
+        if 0 < i < first and f_busy_defer(F, key, moves, i, &n, &mark):
+            continue
         child = s[0]
         r = f_apply_move(&child, &F.game, moves[i]) * F.scale
         if F.mode != F_TWO:
             r = 0                       # paranoid values are absolute: scopas are in the state
         if S.trace != NULL: S.trace.next_move = moves[i]
         v = f_child_value(F, s, &child, r, a, beta, ply + 1)
+        if mark:
+            f_busy_done(F, mark)
         if S.stop:
             return 0
         if v > best:

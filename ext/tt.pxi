@@ -8,6 +8,10 @@
 # (cards still to play) and a generation for replacement (the bucket, at least 2^12 of them
 # unless the table is tiny, supplies those bits), then the best move and a lower and an upper
 # bound on the points still to come for the side to move.
+# Lockless (Hyatt): the first word holds that key word XOR the data word, so that an entry torn
+# by two threads writing it at once (a parallel search shares one table: family_parallel.pxi)
+# fails its key check and is a miss, never a wrong bound. Each word is read once (relaxed
+# atomic loads: plain moves, the compiler may not read twice).
 
 from libc.stdlib cimport malloc, free, calloc
 from libc.string cimport memset
@@ -25,11 +29,19 @@ cdef enum:
     FIRST_REGION = 4096         # buckets (256 KiB): the active region of a fresh or cleared table
     TT_MAX_MB = 65536           # the largest table table_init makes (2^30 buckets)
 
+cdef extern from *:
+    """
+    #define TT_LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+    #define TT_STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+    """
+    uint64_t TT_LOAD(uint64_t* p) noexcept nogil
+    void TT_STORE(uint64_t* p, uint64_t v) noexcept nogil
+
 cdef const uint64_t KEY_BITS = ~0xFFFULL
 cdef const uint64_t IN_USE = 0x800ULL
 
 ctypedef struct TTEntry:
-    uint64_t lock     # key & KEY_BITS | IN_USE | plies << 5 | generation (5 bits)
+    uint64_t lock     # (key & KEY_BITS | IN_USE | plies << 5 | generation (5 bits)) ^ data
     uint64_t data     # move (46 bits) | (lower + 128) << 46 | (upper + 128) << 54
 
 ctypedef struct Table:
@@ -106,9 +118,9 @@ cdef void table_grow(Table* t) noexcept nogil:
         twin = e + half * BUCKET
         kept = moved = 0
         for i in range(BUCKET):
-            if e[i].lock == 0:
+            if e[i].lock ^ e[i].data == 0:
                 break
-            if e[i].lock & half:
+            if (e[i].lock ^ e[i].data) & half:
                 twin[moved] = e[i]
                 moved += 1
             else:
@@ -130,15 +142,16 @@ cdef void table_free(Table* t) noexcept nogil:
 
 cdef inline bint table_probe(Table* t, uint64_t key, int* lower, int* upper, uint64_t* move) noexcept nogil:
     cdef TTEntry* e = t.entries + (key & t.mask) * BUCKET
-    cdef uint64_t lock = key & KEY_BITS
+    cdef uint64_t lock = key & KEY_BITS | IN_USE, data     # IN_USE: an empty slot never matches
     cdef int i
     t.probes += 1
     for i in range(BUCKET):
-        if (e[i].lock & KEY_BITS) == lock and e[i].lock != 0:
+        data = TT_LOAD(&e[i].data)
+        if ((TT_LOAD(&e[i].lock) ^ data) & (KEY_BITS | IN_USE)) == lock:
             t.hits += 1
-            move[0] = e[i].data & ((1ULL << 46) - 1)
-            lower[0] = <int>((e[i].data >> 46) & 0xFF) - 128
-            upper[0] = <int>((e[i].data >> 54) & 0xFF) - 128
+            move[0] = data & ((1ULL << 46) - 1)
+            lower[0] = <int>((data >> 46) & 0xFF) - 128
+            upper[0] = <int>((data >> 54) & 0xFF) - 128
             return True
     return False
 
@@ -148,24 +161,26 @@ cdef inline void table_store(Table* t, uint64_t key, int lower, int upper, uint6
     older search or, failing that, the one with the smallest subtree. `move` must reach at least
     `lower` (when lower is a bound), and the entry keeps that: its move reaches its lower bound."""
     cdef TTEntry* e = t.entries + (key & t.mask) * BUCKET
-    cdef uint64_t lock = key & KEY_BITS
+    cdef uint64_t lock = key & KEY_BITS | IN_USE, data, word
     cdef int i, victim = 0, worst = 1 << 30, cost, old_lower, old_upper
     t.stores += 1
     for i in range(BUCKET):
-        if (e[i].lock & KEY_BITS) == lock and e[i].lock != 0:
-            old_lower = <int>((e[i].data >> 46) & 0xFF) - 128
-            old_upper = <int>((e[i].data >> 54) & 0xFF) - 128
+        data = TT_LOAD(&e[i].data)
+        word = TT_LOAD(&e[i].lock) ^ data
+        if (word & (KEY_BITS | IN_USE)) == lock:
+            old_lower = <int>((data >> 46) & 0xFF) - 128
+            old_upper = <int>((data >> 54) & 0xFF) - 128
             if old_lower > lower:       # the stored move proves the higher bound: keep it
                 lower = old_lower
-                move = e[i].data & ((1ULL << 46) - 1)
+                move = data & ((1ULL << 46) - 1)
             if old_upper < upper:
                 upper = old_upper
             victim = i
             break
-        if e[i].lock == 0:
+        if word == 0:
             cost = -2000
         else:
-            cost = <int>((e[i].lock >> 5) & 0x3F) + (0 if (e[i].lock & 31) == t.generation else -1000)
+            cost = <int>((word >> 5) & 0x3F) + (0 if (word & 31) == t.generation else -1000)
         if cost < worst:
             worst = cost
             victim = i
@@ -175,7 +190,8 @@ cdef inline void table_store(Table* t, uint64_t key, int lower, int upper, uint6
         if worst == -2000:
             t.filled += 1
         t.fresh += 1
-    e[victim].lock = lock | IN_USE | (<uint64_t>(plies & 0x3F) << 5) | t.generation
-    e[victim].data = (move & ((1ULL << 46) - 1)) | (<uint64_t>(lower + 128) << 46) | (<uint64_t>(upper + 128) << 54)
+    data = (move & ((1ULL << 46) - 1)) | (<uint64_t>(lower + 128) << 46) | (<uint64_t>(upper + 128) << 54)
+    TT_STORE(&e[victim].data, data)
+    TT_STORE(&e[victim].lock, (lock | (<uint64_t>(plies & 0x3F) << 5) | t.generation) ^ data)
     if 2 * t.fresh > (t.mask + 1) * BUCKET and t.mask < t.max_mask:
         table_grow(t)

@@ -251,14 +251,17 @@ class FamilySearcher:
 
     def search(self, pos: FamilyPosition, want: int = 3, max_nodes: int = 0, time_limit: float = 0.0,
                check_signals: bool = True, objective: str = "value",
-               horizon: Optional[int] = 0) -> FamilyResult:
+               horizon: Optional[int] = 0, threads: int = 1) -> FamilyResult:
         """Search one family position; KeyboardInterrupt if interrupted."""
 
     def search_many(self, positions: list[FamilyPosition], want: int = 3, max_nodes: int = 0,
                     time_limit: float = 0.0, check_signals: bool = False,
-                    objective: str = "value", horizon: Optional[int] = 0) -> list[FamilyResult]:
+                    objective: str = "value", horizon: Optional[int] = 0,
+                    threads: int = 1) -> list[FamilyResult]:
         """As Searcher.search_many, under `objective` ("value" or "maxn"; ValueError otherwise);
-        `horizon` > 0 plies: scored statically there unless the round ends sooner (exact)."""
+        `horizon` > 0 plies: scored statically there unless the round ends sooner (exact).
+        `threads` > 1: each position searched by that many threads sharing the table (the
+        same results; `nodes` every thread's, `max_nodes` for all; max^n on one thread)."""
 
     def trace(self, pos: FamilyPosition, want: int = 0,
               max_events: int = 100000) -> tuple[list[tuple], FamilyResult]:
@@ -287,6 +290,14 @@ class FamilySearcher:
     def set_equivalence(self, enabled: bool) -> None:
         """Play one of the moves that differ only by same-rank cards whose suits cannot change
         any score (on by default; tuning and tests)."""
+
+    def set_parallel(self, busy_cards: int = 0, region_mb: float = 0.0) -> None:
+        """Parallel search (tuning): put off the moves another thread is searching at nodes with
+        at least `busy_cards` cards in hands (0: 12), in a table region of at most `region_mb`
+        MiB (0: 16)."""
+
+    def parallel_cpu(self) -> tuple[float, float]:
+        """The last parallel search's CPU seconds: of its busiest thread, of all its threads."""
 
     def set_ordering(self, killer_bonus: int, history_weight: int) -> None:
         """Move-ordering knobs (tuning): a killer move's bonus (default 300) and the weight of

@@ -404,7 +404,8 @@ def _sigint_held() -> Iterator[None]:
 
 def deepen(searcher: Any, state: FamilyState, want: int, nodes: int = 0, seconds: float = 0.0,
            deadline: Optional[float] = None, signals: bool = False, objective: str = "value",
-           first: int = 0, settle: bool = False, last: int = 0, near: int = 0) -> Iterator[Any]:
+           first: int = 0, settle: bool = False, last: int = 0, near: int = 0,
+           threads: int = 1) -> Iterator[Any]:
     """Iterative deepening of one state towards exact on one searcher: yields every complete
     search, at horizons `first` (default `DEEPEN_STEP`), then `DEEPEN_STEP` plies deeper each
     time up to `last` plies (0: on to exact, `horizon` None, if the budget reaches the round's
@@ -418,11 +419,12 @@ def deepen(searcher: Any, state: FamilyState, want: int, nodes: int = 0, seconds
     if it completes (or the budget cut it), else deepening goes on (its nodes count).
     The searcher's table keys carry the horizon, so a depth's values never meet another's.
     Yields (result, nodes of every search so far). The `time_box`es around it cut it too (a
-    cancelled one raises its `TimeLimitError`)."""
+    cancelled one raises its `TimeLimitError`). `threads` search each depth together (one
+    position on every core: `run_batch`'s `search_threads`)."""
     with _boxed(searcher) as boxes:
         try:
             yield from _deepen_steps(searcher, state, want, nodes, seconds, deadline, signals, objective,
-                                     first, settle, last, near)
+                                     first, settle, last, near, threads)
         except KeyboardInterrupt:
             _raise_cancelled(boxes)
             raise
@@ -430,7 +432,7 @@ def deepen(searcher: Any, state: FamilyState, want: int, nodes: int = 0, seconds
 
 def _deepen_steps(searcher: Any, state: FamilyState, want: int, nodes: int, seconds: float,
                   deadline: Optional[float], signals: bool, objective: str, first: int, settle: bool,
-                  last: int, near: int) -> Iterator[Any]:
+                  last: int, near: int, threads: int = 1) -> Iterator[Any]:
     start = time.monotonic()
     end = start + seconds if seconds else math.inf
     deadline = budget_deadline(deadline)
@@ -451,7 +453,7 @@ def _deepen_steps(searcher: Any, state: FamilyState, want: int, nodes: int, seco
             retry = False
             cap = 2 * raw.nodes if not nodes else min(2 * raw.nodes, nodes - used)
             exact = searcher.search_many([state], want, max(1, cap), 0.0 if end == math.inf else max(left, 1e-6),
-                                         signals, objective, 0)[0]
+                                         signals, objective, 0, threads)[0]
             used += exact.nodes
             if exact.stop == 3:
                 raise KeyboardInterrupt
@@ -462,7 +464,7 @@ def _deepen_steps(searcher: Any, state: FamilyState, want: int, nodes: int, seco
         free = settle and not done
         raw = searcher.search_many([state], want, 0 if free or not nodes else nodes - used,
                                    0.0 if free or end == math.inf else max(left, 1e-6), signals, objective,
-                                   depth)[0]
+                                   depth, threads)[0]
         used += raw.nodes
         if raw.stop == 3:
             raise KeyboardInterrupt
@@ -477,10 +479,11 @@ def _deepen_steps(searcher: Any, state: FamilyState, want: int, nodes: int, seco
 
 
 def _deepen(searcher: Any, state: FamilyState, want: int, nodes: int, seconds: float,
-            deadline: Optional[float], signals: bool, objective: str, first: int) -> Any:
+            deadline: Optional[float], signals: bool, objective: str, first: int, threads: int = 1) -> Any:
     """run_batch's `deepen`: the deepest complete search of `deepen` (the first, stopped, if none)."""
     best = None
-    for raw, _ in deepen(searcher, state, want, nodes, seconds, deadline, signals, objective, first):
+    for raw, _ in deepen(searcher, state, want, nodes, seconds, deadline, signals, objective, first,
+                         threads=threads):
         if best is None or not raw.stop:
             best = raw
     return best
@@ -627,7 +630,7 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
               tt_mb: Optional[float] = None, threads: int = 1, total: Optional[int] = None,
               batch: Optional[int] = None, progress: Any = None,
               family: bool = False, objective: str = "value", horizon: Optional[int] = None,
-              deepen: bool = False) -> list:
+              deepen: bool = False, search_threads: int = 1) -> list:
     """Search every state; the `KernelResult`s in order (None for a state never searched).
 
     `states` may be a lazy iterator: it is drawn from in batches, under a lock, only as workers
@@ -648,7 +651,10 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
     searches each state at horizons `horizon` (default `DEEPEN_STEP`), then `DEEPEN_STEP` plies
     deeper each time, until a search is exact or the state's `time_limit` / `max_nodes` (both
     for all its searches together) or the `deadline` is spent; its result is the deepest
-    complete search (the first, stopped, if none completed).
+    complete search (the first, stopped, if none completed). `search_threads` > 1: each state
+    is searched by that many threads together, sharing one table (ext/family_parallel.pxi; the
+    same results, `nodes` of every thread, `max_nodes` for all of them; max^n on one thread):
+    for a single position, `threads` 1.
 
     Inside a `time_box` its deadline is also the batch's (a decision's `time_budget` too), and
     a batch a strict box cut (or any box cancelled) raises the box's `TimeLimitError` instead of
@@ -662,7 +668,7 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
             deadline = box.deadline if deadline is None else min(deadline, box.deadline)
     try:
         results = _run_batch(states, want, nodes, seconds, deadline, tt_mb, threads, total, batch, progress,
-                             family, objective, horizon, deepen, boxes)
+                             family, objective, horizon, deepen, boxes, max(1, search_threads))
     except SearchInterrupted:
         _raise_cancelled(boxes)
         raise
@@ -674,7 +680,8 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
 
 def _run_batch(states: Iterable[Any], want: int, nodes: int, seconds: float, deadline: Optional[float],
                tt_mb: Optional[float], threads: int, total: Optional[int], batch: Optional[int], progress: Any,
-               family: bool, objective: str, horizon: Optional[int], deepen: bool, boxes: tuple) -> list:
+               family: bool, objective: str, horizon: Optional[int], deepen: bool, boxes: tuple,
+               search_threads: int = 1) -> list:
     depth = check_horizon(horizon)
     if (depth or deepen) and not family:
         raise RulesError("horizon search is for family states (family=True)")
@@ -737,7 +744,7 @@ def _run_batch(states: Iterable[Any], want: int, nodes: int, seconds: float, dea
 
     def call(s: Any, part: list, limit: float, signals: bool) -> list:
         if family:
-            return s.search_many(part, want, nodes, limit, signals, objective, depth)
+            return s.search_many(part, want, nodes, limit, signals, objective, depth, search_threads)
         return s.search_many(part, want, nodes, limit, signals)
 
     def paced(s: Any, chunk: list, signals: bool) -> list:
@@ -765,7 +772,8 @@ def _run_batch(states: Iterable[Any], want: int, nodes: int, seconds: float, dea
             first, chunk = job
             try:    # an interrupted batch raises (the kernel never returns a stop-3 result)
                 if deepen:
-                    raws = [_deepen(s, state, want, nodes, seconds, deadline, signals, objective, depth)
+                    raws = [_deepen(s, state, want, nodes, seconds, deadline, signals, objective, depth,
+                                    search_threads)
                             for state in chunk]
                 elif deadline is not None:
                     raws = paced(s, chunk, signals)

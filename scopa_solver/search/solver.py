@@ -260,7 +260,8 @@ def _run(positions: Sequence[Position], want: int, max_nodes: Optional[int],
     """Search every position through the kernel face's scheduler; KernelResults in order.
     Two-player Scopa under "value" goes to the two-player kernel, everything else (the family
     games, max^n, horizon searches) to the family kernel; a batch that mixes them runs as two
-    batches."""
+    batches. A single family position with `threads` > 1 is searched by that many threads
+    together (the parallel search: ext/family_parallel.pxi)."""
     _check_objective(objective)
     depth = kernel.check_horizon(horizon)
     positions = [_check(p) for p in positions]
@@ -277,9 +278,10 @@ def _run(positions: Sequence[Position], want: int, max_nodes: Optional[int],
             continue
         states = [positions[i].family_state() if kind else positions[i].kernel_state() for i in index]
         workers = kernel.worker_count(threads, len(states))
+        together = kernel.check_threads(threads) if kind and len(states) == 1 else 1
         raws = kernel.run_batch(states, want=want, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb,
                                 threads=workers, family=kind, objective=objective if kind else "value",
-                                horizon=depth if kind else None)
+                                horizon=depth if kind else None, search_threads=together)
         for i, raw in zip(index, raws):
             results[i] = raw
     return results
@@ -359,7 +361,8 @@ def _analysis(result: SearchResult) -> Analysis:
 
 
 def _deepening(position: Position, want: int, nodes: int, seconds: float, tt_mb: Optional[float],
-               objective: str, last: int, tried: Optional["kernel.KernelResult"] = None) -> Iterator[SearchResult]:
+               objective: str, last: int, tried: Optional["kernel.KernelResult"] = None,
+               threads: int = 1) -> Iterator[SearchResult]:
     """Iterative deepening of one position on one family searcher (`kernel.deepen`): a
     SearchResult per completed depth, every one but the last stop -1 (a deeper search follows);
     the last one's stop says what ended the deepening. The exact try `tried` (stopped) counts
@@ -373,7 +376,7 @@ def _deepening(position: Position, want: int, nodes: int, seconds: float, tt_mb:
     with kernel.borrow_searcher(tt_mb, family=True) as searcher:
         steps = kernel.deepen(searcher, position.family_state(), want, max(1, nodes - used) if nodes else 0,
                               max(1e-6, seconds - elapsed) if seconds else 0.0, None, signals, objective,
-                              settle=True, last=last, near=2 * kernel.DEEPEN_STEP)
+                              settle=True, last=last, near=2 * kernel.DEEPEN_STEP, threads=threads)
         try:
             for raw, done in steps:
                 used = spent + done
@@ -392,24 +395,26 @@ def _deepening(position: Position, want: int, nodes: int, seconds: float, tt_mb:
 
 
 def _searches(position: Position, want: int, max_nodes: Optional[int], time_limit: Optional[float],
-              tt_mb: Optional[float], objective: str, horizon: Optional[int]) -> Iterator[SearchResult]:
+              tt_mb: Optional[float], objective: str, horizon: Optional[int],
+              threads: Optional[int] = None) -> Iterator[SearchResult]:
     """`solve_iter` / `analyze_iter`: an exact try, then depth by depth (docs/search.md); with a
     `horizon` asked for, depth by depth up to it (no exact try); with `horizon` 0 the exact
-    search alone."""
+    search alone. `threads` search the position together (family positions)."""
+    together = kernel.check_threads(threads)
     nodes, seconds = kernel.check_limits(max_nodes, time_limit)
     last = kernel.check_horizon(horizon)
     _check(position)
     _check_objective(objective)
     if horizon == 0:        # the exact search alone
-        yield SearchResult(position, _run([position], want, max_nodes, time_limit, tt_mb, 1, objective)[0])
+        yield SearchResult(position, _run([position], want, max_nodes, time_limit, tt_mb, together, objective)[0])
         return
     tried = None
     if not last:
-        tried = _exact_try([position], want, nodes, seconds, tt_mb, 1, objective)[0]
+        tried = _exact_try([position], want, nodes, seconds, tt_mb, together, objective)[0]
         if tried.stop == 0:
             yield SearchResult(position, tried)
             return
-    yield from _deepening(position, want, nodes, seconds, tt_mb, objective, last, tried)
+    yield from _deepening(position, want, nodes, seconds, tt_mb, objective, last, tried, together)
 
 
 def _exact_try(positions: Sequence[Position], want: int, nodes: int, seconds: float, tt_mb: Optional[float],
@@ -435,23 +440,25 @@ def _limited(positions: Sequence[Position], want: int, max_nodes: Optional[int],
     exact (or `horizon`) search each, as the kernel gives it. With one, the exact tries of all
     positions in one batch (`threads` workers); a position they do not finish is deepened (4,
     8, ... plies), one after another in this thread, within what is left of its budget, and
-    gets its deepest complete depth. With a limit and a `horizon`, each is deepened up to it."""
+    gets its deepest complete depth (its searches on `threads` threads together). With a limit
+    and a `horizon`, each is deepened up to it."""
     if (max_nodes is None and time_limit is None) or horizon == 0:
         return [SearchResult(p, raw) for p, raw in
                 zip(positions, _run(positions, want, max_nodes, time_limit, tt_mb, threads, objective, horizon))]
     nodes, seconds = kernel.check_limits(max_nodes, time_limit)
     last = kernel.check_horizon(horizon)
     if last:
-        return [_final(_searches(p, want, max_nodes, time_limit, tt_mb, objective, horizon)) for p in positions]
+        return [_final(_searches(p, want, max_nodes, time_limit, tt_mb, objective, horizon, threads))
+                for p in positions]
     raws = _exact_try(positions, want, nodes, seconds, tt_mb, threads, objective)
     return [SearchResult(p, raw) if raw.stop == 0 else
-            _final(_deepening(p, want, nodes, seconds, tt_mb, objective, 0, raw))
+            _final(_deepening(p, want, nodes, seconds, tt_mb, objective, 0, raw, kernel.check_threads(threads)))
             for p, raw in zip(positions, raws)]
 
 
 def solve(position: Position, *, max_nodes: Optional[int] = None, time_limit: Optional[float] = None,
           tt_mb: Optional[float] = None, full_window: bool = False, objective: str = "value",
-          horizon: Optional[int] = None) -> SearchResult:
+          horizon: Optional[int] = None, threads: Optional[int] = None) -> SearchResult:
     """The exact value, every optimal move and a principal variation of a known position.
 
     `max_nodes` / `time_limit` bound the work: a position the exact search does not finish in
@@ -461,7 +468,10 @@ def solve(position: Position, *, max_nodes: Optional[int] = None, time_limit: Op
     one full-window alpha-beta (for comparison); `objective` "value" (the margin, paranoid with
     three or more sides) or "maxn" (see the module docstring); `horizon` plies (None: exact)
     searches that deep and scores there by the static evaluation (through the family kernel,
-    every game; with a limit, deepening 4, 8, ... plies up to it). Ctrl-C interrupts.
+    every game; with a limit, deepening 4, 8, ... plies up to it). `threads` (default 1, 0:
+    every core) search a family position together, sharing one table (docs/family.md, "One
+    position on every core"): the same answer sooner, `nodes` counting every thread's,
+    `max_nodes` for all of them; two-player Scopa and max^n search on one. Ctrl-C interrupts.
 
     >>> from scopa_solver import Rules
     >>> early = Position.new_round(seed=7, rules=Rules(players=4, game="scientifico"))
@@ -470,30 +480,32 @@ def solve(position: Position, *, max_nodes: Optional[int] = None, time_limit: Op
     (4, 4, True)
     """
     want = _SOLVE | (kernel.FULL_WINDOW if full_window else 0)
-    return _limited([position], want, max_nodes, time_limit, tt_mb, 1, objective, horizon)[0]
+    return _limited([position], want, max_nodes, time_limit, tt_mb, kernel.check_threads(threads), objective,
+                    horizon)[0]
 
 
 def solve_iter(position: Position, *, max_nodes: Optional[int] = None, time_limit: Optional[float] = None,
                tt_mb: Optional[float] = None, objective: str = "value",
-               horizon: Optional[int] = None) -> Iterator[SearchResult]:
+               horizon: Optional[int] = None, threads: Optional[int] = None) -> Iterator[SearchResult]:
     """`solve` depth by depth: see `analyze_iter` (the same, without every move's value)."""
-    return _searches(position, _SOLVE, max_nodes, time_limit, tt_mb, objective, horizon)
+    return _searches(position, _SOLVE, max_nodes, time_limit, tt_mb, objective, horizon, threads)
 
 
 def analyze(position: Position, *, max_nodes: Optional[int] = None, time_limit: Optional[float] = None,
             tt_mb: Optional[float] = None, objective: str = "value",
-            horizon: Optional[int] = None) -> Analysis:
+            horizon: Optional[int] = None, threads: Optional[int] = None) -> Analysis:
     """Every legal move with its exact value for the side to move, best first (under "maxn":
     the mover's side's points after the move, every seat then maximising its own); with a
     `horizon`, or a limit the exact search does not finish in, the deepest depth-limited
-    search's estimates (`MoveValue.horizon`, `Analysis.horizon`). An `Analysis`: a list."""
-    return _analysis(_limited([position], _analyze_want(max_nodes, time_limit), max_nodes, time_limit, tt_mb, 1,
-                              objective, horizon)[0])
+    search's estimates (`MoveValue.horizon`, `Analysis.horizon`). An `Analysis`: a list.
+    `threads` as for `solve`: a family position searched by that many threads together."""
+    return _analysis(_limited([position], _analyze_want(max_nodes, time_limit), max_nodes, time_limit, tt_mb,
+                              kernel.check_threads(threads), objective, horizon)[0])
 
 
 def analyze_iter(position: Position, *, max_nodes: Optional[int] = None, time_limit: Optional[float] = None,
                  tt_mb: Optional[float] = None, objective: str = "value",
-                 horizon: Optional[int] = None) -> Iterator[Analysis]:
+                 horizon: Optional[int] = None, threads: Optional[int] = None) -> Iterator[Analysis]:
     """`analyze` depth by depth, as a chess engine's lines: an `Analysis` for every depth that
     completes, deepest last. First an exact try (at most EXACT_TRY_NODES nodes and half the
     time limit): a position it solves gives one exact Analysis. Otherwise horizons 4, 8, 12, ...
@@ -508,7 +520,8 @@ def analyze_iter(position: Position, *, max_nodes: Optional[int] = None, time_li
     >>> [(a.horizon, len(a)) for a in analyze_iter(early, horizon=8)]
     [(4, 10), (8, 10)]
     """
-    return (_analysis(r) for r in _searches(position, _ANALYZE, max_nodes, time_limit, tt_mb, objective, horizon))
+    return (_analysis(r) for r in _searches(position, _ANALYZE, max_nodes, time_limit, tt_mb, objective, horizon,
+                                            threads))
 
 
 def solve_many(positions: Iterable[Position], *, threads: Optional[int] = None,
