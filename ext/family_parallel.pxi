@@ -48,7 +48,8 @@ cdef inline bint f_busy_defer(FSearch* F, uint64_t key, uint64_t* moves, int i, 
     """Move i of a node (not its first): True if another thread is searching it (it is copied to
     the end of the list, searched there without this test); else it is marked as searched by
     this thread (`mark`, for f_busy_done). The first BUSY_FROM moves are neither."""
-    cdef uint64_t h, *slot
+    cdef uint64_t h
+    cdef uint64_t* slot
     if i < BUSY_FROM:
         return False
     h = mix64(key ^ (moves[i] * 0x9E3779B97F4A7C15ULL)) | 1
