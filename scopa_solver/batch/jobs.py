@@ -135,7 +135,7 @@ def position_of(item: Item, options: JobOptions, seed: int) -> Position:
 def view_of(item: Item, options: JobOptions, seed: int) -> Any:
     """A player's view: view notation (with "?"), a JSON object's "view" field, or a position's
     view of the player to move."""
-    from ..imperfect.view import View
+    from ..core.view import View
     _readable(item)
     data = None if item.kind in ("random", "record") else _payload(item)
     text = data if isinstance(data, str) else _text_field(data, "view") if isinstance(data, dict) else None

@@ -67,7 +67,7 @@ def _example(rules: Rules) -> Position:
 
 def _view(args):
     """A view from view text, or the side to move's view of a full position."""
-    from ..imperfect.view import View
+    from ..core.view import View
     text = args.position
     if text is not None and text != "example" and "?" in text:
         return _with_rules(View.from_string(text), args)

@@ -514,7 +514,7 @@ def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Opti
     if not isinstance(spec, str):
         raise TypeError(f"a bot name is text, not {type(spec).__name__}")
     from .bots import GreedyBot, OracleBot, PhaseBot, PIMCBot, RandomBot
-    from ..imperfect.inference import InferenceBot
+    from .inference import InferenceBot
     if "/" in spec:
         early, _, late = spec.partition("/")
         return PhaseBot(make_bot(early, worlds, seed, threads, rules, time_limit),
@@ -572,7 +572,7 @@ def _options(spec: str, arg: str, names: dict, meaning: str) -> dict:
 def _epimc(spec: str, arg: str, worlds: int, seed: int, threads: Optional[int],
            time_limit: Optional[float] = DECISION_SECONDS):
     """epimc:d=D,t=T,n=N,... as an `EPIMCBot`."""
-    from ..imperfect.epimc import EPIMCBot
+    from .epimc import EPIMCBot
     names = {"d": ("depth", int), "t": ("temperature", float), "n": ("worlds", int),
              "e": ("enumerated_depth", int), "x": ("exact_last", int), "q": ("endgame", int),
              "p": ("prune", float), "l": ("last_depth", int)}
