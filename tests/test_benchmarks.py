@@ -80,7 +80,7 @@ def test_the_hand_seers_see_only_the_opponents_hand():
 
 def _known(name: str) -> list[str]:
     """The names a benchmark's bad-name error must list."""
-    from scopa_solver.play.arena import BOT_NAMES
+    from scopa_solver.play.bot_names import BOT_NAMES
     module = load(name)
     return {"bench_family": lambda: list(module.ROWS), "bench_horizon": lambda: list(module.ROWS),
             "bench_pimc": lambda: list(module.BENCHMARKS), "bench_batch": lambda: ["local", "dask"],

@@ -93,7 +93,7 @@ def _seed(args) -> int:
 
 
 def _make_bot(spec: str, args, seed: int):
-    from ..play.arena import make_bot
+    from ..play.bot_names import make_bot
     from ..play.bots import DECISION_SECONDS
     limit = getattr(args, "time_limit", None)
     return make_bot(spec, worlds=args.worlds, seed=seed, threads=args.threads, rules=_rules(args),
