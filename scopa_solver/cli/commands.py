@@ -538,7 +538,8 @@ def bench(args) -> int:
 
 def arena_command(args) -> int:
     from ..play.arena import arena
-    from ..play.record import GameRecord, RecordingBot, rounds_from_log
+    from ..play.record import GameRecord
+    from ..play.recording import RecordingBot, rounds_from_log
     if args.save:
         check_writable(args.save, force=args.force)
     seed = _seed(args)
