@@ -35,8 +35,10 @@ import random  # noqa: E402
 from scopa_solver.cli.parser import OneLineParser  # noqa: E402
 from scopa_solver.core.rules import Rules  # noqa: E402
 from scopa_solver.errors import ScopaError  # noqa: E402
-from scopa_solver.play.arena import BOT_NAMES, ArenaResult, arena, make_bot  # noqa: E402
-from scopa_solver.play.bots import Bot, PIMCBot, view_seed  # noqa: E402
+from scopa_solver.play.arena import ArenaResult, arena  # noqa: E402
+from scopa_solver.play.bot_names import BOT_NAMES, make_bot  # noqa: E402
+from scopa_solver.core.view import view_seed  # noqa: E402
+from scopa_solver.play.bots import Bot, PIMCBot  # noqa: E402
 from scopa_solver.core.cards import iter_cards  # noqa: E402
 from scopa_solver.imperfect.pimc import EXACT_LIMIT, solve_worlds, value_matrix  # noqa: E402
 

@@ -29,7 +29,7 @@ except ImportError:  # run from a checkout that is not installed: use the checko
 from scopa_solver.cli.parser import OneLineParser  # noqa: E402
 from scopa_solver.core.position import Position  # noqa: E402
 from scopa_solver.errors import ScopaError  # noqa: E402
-from scopa_solver.play.arena import make_bot  # noqa: E402
+from scopa_solver.play.bot_names import make_bot  # noqa: E402
 from scopa_solver.play.bots import DECISION_SECONDS  # noqa: E402
 from scopa_solver.play.game import play_round  # noqa: E402
 

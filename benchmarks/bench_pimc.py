@@ -34,7 +34,7 @@ except ImportError:  # run from a checkout that is not installed: use the checko
 
 from scopa_solver import GreedyBot, Position, View, arena, suggest  # noqa: E402
 from scopa_solver.cli.parser import OneLineParser  # noqa: E402
-from scopa_solver.play.arena import make_bot  # noqa: E402
+from scopa_solver.play.bot_names import make_bot  # noqa: E402
 from scopa_solver.kernel import clear_tables  # noqa: E402
 from scopa_solver.progress import progress_bar  # noqa: E402
 

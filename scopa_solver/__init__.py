@@ -34,9 +34,9 @@ from .search.solver import (Analysis, MoveValue, SearchResult, analyze, analyze_
 
 # name -> module that defines it, imported on first use (PEP 562)
 _LAZY = {
-    "View": "imperfect.view",
+    "View": "core.view",
     "suggest": "imperfect.pimc", "Suggestion": "imperfect.pimc", "MoveStats": "imperfect.pimc",
-    "InferenceBot": "imperfect.inference", "EPIMCBot": "imperfect.epimc",
+    "InferenceBot": "play.inference", "EPIMCBot": "play.epimc",
     "equilibrium": "imperfect.equilibrium", "Equilibrium": "imperfect.equilibrium",
     "EquilibriumEndgame": "imperfect.equilibrium",
     "play_round": "play.game", "play_match": "play.game", "RoundResult": "play.game", "MatchResult": "play.game",

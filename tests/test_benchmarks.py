@@ -80,7 +80,7 @@ def test_the_hand_seers_see_only_the_opponents_hand():
 
 def _known(name: str) -> list[str]:
     """The names a benchmark's bad-name error must list."""
-    from scopa_solver.play.arena import BOT_NAMES
+    from scopa_solver.play.bot_names import BOT_NAMES
     module = load(name)
     return {"bench_family": lambda: list(module.ROWS), "bench_horizon": lambda: list(module.ROWS),
             "bench_pimc": lambda: list(module.BENCHMARKS), "bench_batch": lambda: ["local", "dask"],
@@ -104,15 +104,3 @@ def test_a_benchmark_refuses_an_unknown_name_with_one_line_naming_the_known_ones
     assert exc.value.code == 2 and out == ""
     assert err.startswith(f"{name}.py: error: ") and err.count("\n") == 1, err
     assert all(known in err for known in _known(name)), err
-
-
-@pytest.mark.parametrize("argv", [["bench", "family", "--rows", "nonsense"], ["bench", "nonsense"],
-                                  ["bench", "pimc", "--only", "nonsense"]])
-def test_the_cli_bench_refuses_an_unknown_row_or_suite_with_one_line(capsys, argv):
-    from scopa_solver.cli import main
-    assert main(argv) == 2
-    out, err = capsys.readouterr()
-    known = {"--rows": load("bench_family").ROWS, "--only": load("bench_pimc").BENCHMARKS}.get(
-        argv[2] if len(argv) > 2 else "", ("search", "movegen", "pimc", "family", "all"))
-    assert out == "" and err.startswith("scopa-solver: error: ") and err.count("\n") == 1, err
-    assert all(k in err for k in known), err

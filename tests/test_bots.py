@@ -8,7 +8,7 @@ from helpers import random_positions
 
 from scopa_solver import (ArenaResult, GreedyBot, Move, OracleBot, PIMCBot, Position, RandomBot,
                           View, arena, play_round, solve)
-from scopa_solver.play.arena import make_bot
+from scopa_solver.play.bot_names import make_bot
 from scopa_solver.play.bots import Bot, PhaseBot
 
 

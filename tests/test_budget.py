@@ -13,7 +13,7 @@ from helpers import run_cli
 from scopa_solver import Position, Rules, kernel, suggest
 from scopa_solver.core.cards import popcount
 from scopa_solver.imperfect.pimc import SUGGEST_SECONDS, solve_worlds
-from scopa_solver.play.arena import make_bot
+from scopa_solver.play.bot_names import make_bot
 from scopa_solver.play.bots import DECISION_SECONDS, GreedyBot, OracleBot, PIMCBot, is_exact
 
 # the two last-but-one-deal decisions of issue 29 that took 22-29 s of CPU with epimc:q=12

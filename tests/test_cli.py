@@ -129,25 +129,6 @@ def test_suggest_human_output_and_a_full_position(capsys):
     assert set(m["move"] for m in data["moves"]) == {str(m) for m in pos.legal_moves()}
 
 
-# -- bench -----------------------------------------------------------------------------------------
-
-def test_bench_movegen_and_pimc(capsys):
-    code, out, err = run(capsys, "bench", "movegen", "--rounds", "3", "--repeats", "1", "--kernel-factor", "1")
-    assert code == 0 and "== movegen ==" in out and "kernel" in out and "python" in out and "moves/s" in out
-    data = run_json(capsys, "bench", "movegen", "--rounds", "3", "--repeats", "1", "--kernel-factor", "1")
-    assert data["movegen"]["python"]["rounds"] == 3 and data["movegen"]["kernel"]["rounds"] == 3
-    data = run_json(capsys, "bench", "pimc", "--only", "last_but_one", "--cases", "1", "--threads", "1")
-    assert data["pimc"]["last_but_one"]["cases"] == 1 and data["pimc"]["last_but_one"]["worlds"] == 1680
-
-
-def test_bench_without_the_repository(capsys, monkeypatch, tmp_path):
-    monkeypatch.setattr(commands, "benchmarks_dir", lambda: tmp_path)
-    code, out, err = run(capsys, "bench", "movegen")
-    assert code == 2 and out == ""
-    assert err.startswith("scopa-solver: error: the benchmarks live in the source repository")
-    assert err.count("\n") == 1
-
-
 # -- arena -----------------------------------------------------------------------------------------
 
 def test_arena_json_agrees_and_saves_a_record(capsys, tmp_path):
@@ -356,7 +337,7 @@ def test_bad_input_exit_code_2_and_one_line(capsys, argv, message):
 
 def test_help_exits_0(capsys):
     code, out, err = run(capsys, "--help")
-    assert code == 0 and "suggest" in out and "review" in out and "arena" in out and "bench" in out
+    assert code == 0 and "suggest" in out and "review" in out and "arena" in out
     code, out, err = run(capsys, "review", "--help")
     assert code == 0 and "--worlds" in out
 

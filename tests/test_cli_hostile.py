@@ -59,7 +59,6 @@ def test_every_command_prints_valid_json(capsys, tmp_path, monkeypatch, record_p
         ["arena", "greedy", "random", "--rounds", "1", "--seed", "2"],        # one deal: no spread
         ["play", "--bot", "greedy", "--seed", "1", "--rounds", "1", "--save", str(tmp_path / "p.json")],
         ["review", str(record_path), "--no-fair", "--round", "1"],
-        ["bench", "movegen", "--rounds", "2", "--repeats", "1", "--kernel-factor", "1"],
     ]
     seen = set()
     for argv in commands:
@@ -69,7 +68,7 @@ def test_every_command_prints_valid_json(capsys, tmp_path, monkeypatch, record_p
         data = strict_json(out)
         assert isinstance(data, dict) and data, argv
         seen.add(argv[0])
-    assert seen == {"deal", "show", "solve", "analyze", "tree", "suggest", "arena", "play", "review", "bench"}
+    assert seen == {"deal", "show", "solve", "analyze", "tree", "suggest", "arena", "play", "review"}
     data = strict_json(run(capsys, "suggest", VIEW, "--worlds", "1", "--seed", "1", "--threads", "1", "--json")[1])
     assert data["moves"][0]["stderr"] is None and data["player"] == 0
     data = strict_json(run(capsys, "arena", "greedy", "random", "--rounds", "1", "--seed", "2", "--json")[1])
@@ -94,12 +93,10 @@ def test_every_command_prints_valid_json(capsys, tmp_path, monkeypatch, record_p
     (["arena", "greedy", "pimc", "--threads", "two"], "expected a whole number"),
     (["play", "--threads", "-3"], "threads"),
     (["review", "game.json", "--threads", "-1"], "threads"),
-    (["bench", "pimc", "--threads", "-1"], "threads"),
     (["arena", "greedy", "pimc", "--worlds", "0"], "expected 1 or more"),
     (["play", "--worlds", "1e400"], "expected a whole number"),
     (["suggest", VIEW, "--worlds", "inf"], "expected a whole number"),
     (["tree", LAST, "--depth", "-2"], "expected 0 or more"),
-    (["bench", "movegen", "--rounds", "0"], "expected 1 or more"),
 ])
 def test_bad_limits_are_one_line_and_exit_2(capsys, monkeypatch, argv, message):
     monkeypatch.setattr(builtins, "input", no_input)
@@ -197,7 +194,7 @@ def test_default_names_are_unique(tmp_path, monkeypatch):
 
 def test_an_error_during_the_game_saves_the_record(capsys, monkeypatch, tmp_path):
     from scopa_solver.errors import ScopaError
-    from scopa_solver.play import arena, terminal
+    from scopa_solver.play import bot_names, terminal
     monkeypatch.setattr(terminal, "ask_move", lambda pos, ask, say: pos.legal_moves()[0])
 
     class Failing:
@@ -209,7 +206,7 @@ def test_an_error_during_the_game_saves_the_record(capsys, monkeypatch, tmp_path
             if self.calls > 2:
                 raise ScopaError("the bot gave up")
             return pos.legal_moves()[0]
-    monkeypatch.setattr(arena, "make_bot", lambda *a, **k: Failing())
+    monkeypatch.setattr(bot_names, "make_bot", lambda *a, **k: Failing())
     path = tmp_path / "g.json"
     code, out, err = run(capsys, "play", "--seed", "1", "--save", str(path))
     assert code == 2 and err == "scopa-solver: error: the bot gave up\n"

@@ -14,10 +14,10 @@ import pytest
 from scopa_solver import GreedyBot, Position, View, analyze, suggest
 from scopa_solver.core.cards import iter_cards
 from scopa_solver.errors import ScopaError
-from scopa_solver.imperfect.epimc import EPIMCBot, nonfused_values
-from scopa_solver.imperfect.inference import modelled_values
-from scopa_solver.imperfect.worlds import cut
-from scopa_solver.play.arena import make_bot
+from scopa_solver.play.epimc import EPIMCBot, nonfused_values
+from scopa_solver.play.inference import modelled_values
+from scopa_solver.core.worlds import cut
+from scopa_solver.play.bot_names import make_bot
 
 T = 0.5
 

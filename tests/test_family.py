@@ -10,7 +10,7 @@ from scopa_solver.core import flow
 from scopa_solver.core.cards import DECK, KINGS_MASK, Card, cards_text, popcount
 from scopa_solver.core.position import Move
 from scopa_solver.errors import NotationError, PositionError, RulesError, ViewError
-from scopa_solver.imperfect.view import View
+from scopa_solver.core.view import View
 from scopa_solver.search.solver import analyze, analyze_many, solve, solve_many, solve_values
 
 GAMES = {

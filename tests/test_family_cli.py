@@ -129,22 +129,12 @@ def test_two_player_show_is_unchanged(capsys):
      "not objective='maxn'"),
     (["solve", "7d/3c/Rb 4s3s -/-/- - 0/0/0 0 2 - players=3", "--rules", "players=4"], "disagree"),
     (["play", "--rules", "players=4", "game=scientifico", "--seat", "4"], "--seat must be 0 to 3"),
-    (["bench", "family", "--rows", "nonsense"], "no family benchmark row"),
-    (["bench", "family", "--rules", "players=4", "game=scopone"], "no rows for"),
 ])
 def test_bad_family_input_is_one_line_exit_2(capsys, argv, message):
     code, out, err = run(capsys, *argv)
     assert code == 2, (argv, out, err)
     assert err.startswith("scopa-solver: error: ") and message in err, err
     assert err.count("\n") == 1 and "Traceback" not in err and "internal error" not in err
-
-
-def test_bench_family_rows_of_a_game(capsys):
-    data = run_json(capsys, "bench", "family", "--quick", "--positions", "2", "--rules", "players=3")
-    rows = data["family"]
-    assert [r["row"] for r in rows] == ["paranoid3-1deal"] and rows[0]["positions"] == 2
-    code, out, err = run(capsys, "bench", "family", "--rows", "maxn3-1deal", "--positions", "2", "--quick")
-    assert code == 0 and "maxn3-1deal" in out and "median nodes" in out
 
 
 @pytest.mark.parametrize("rules_text", ["players=3", "players=4 game=scientifico", "players=6"])

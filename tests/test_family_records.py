@@ -15,7 +15,8 @@ from scopa_solver import Position, Rules, analyze
 from scopa_solver.core import flow
 from scopa_solver.errors import RecordError
 from scopa_solver.play import record as record_module
-from scopa_solver.play.record import VERSION, GameRecord, RecordingBot, RoundRecord, rounds_from_log
+from scopa_solver.play.record import VERSION, GameRecord, RoundRecord
+from scopa_solver.play.recording import RecordingBot, rounds_from_log
 from scopa_solver.play.review import review
 
 GAMES = {

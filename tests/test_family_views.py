@@ -19,8 +19,8 @@ from scopa_solver import (DuplicateCardError, GreedyBot, LimitError, Move, Notat
                           Position, RandomBot, Rules, ScopaError, View, ViewError, analyze, solve,
                           suggest)
 from scopa_solver.core.cards import DECK, card_list, iter_cards, popcount
-from scopa_solver.imperfect import worlds as world_math
-from scopa_solver.imperfect.inference import InferenceBot
+from scopa_solver.core import worlds as world_math
+from scopa_solver.play.inference import InferenceBot
 from scopa_solver.play.bots import PhaseBot
 
 GAMES = {

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from scopa_solver import (Card, LimitError, Move, Position, PositionError, Rules, RulesError,
                           ScopaError, View, kernel, solve, solve_many, suggest)
-from scopa_solver.imperfect.view import MAX_SAMPLES
+from scopa_solver.core.view import MAX_SAMPLES
 
 ROOT = Path(__file__).resolve().parent.parent
 SETTINGS = dict(deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))

@@ -12,7 +12,7 @@ from helpers import random_positions
 
 from scopa_solver import GreedyBot, PIMCBot, Position, RandomBot, Rules, play_round
 from scopa_solver import analyze
-from scopa_solver.imperfect.inference import InferenceBot, hand_posterior, modelled_values, read_opening_play
+from scopa_solver.play.inference import InferenceBot, hand_posterior, modelled_values, read_opening_play
 from scopa_solver.imperfect.pimc import solve_worlds, value_matrix
 
 

@@ -8,7 +8,8 @@ import pytest
 
 from scopa_solver import DECK, GreedyBot, Move, Position, RandomBot, Rules, arena, play_match, play_round
 from scopa_solver.errors import RecordError, ScopaError
-from scopa_solver.play.record import FORMAT, VERSION, GameRecord, RecordingBot, RoundRecord, rounds_from_log
+from scopa_solver.play.record import FORMAT, VERSION, GameRecord, RoundRecord
+from scopa_solver.play.recording import RecordingBot, rounds_from_log
 
 
 class Logger:

@@ -13,6 +13,7 @@ from scopa_solver import GreedyBot, Position, RandomBot, Rules, play_match, play
 from scopa_solver.cli import main
 from scopa_solver.core import flow
 from scopa_solver.errors import RecordError
+from scopa_solver import jsontext
 from scopa_solver.play import record as record_module
 from scopa_solver.play.record import MAX_BYTES, MAX_DEPTH, MAX_NAME, GameRecord, RoundRecord
 
@@ -83,7 +84,7 @@ def test_deep_nesting_is_refused_before_parsing(match):
 
 
 def test_too_many_values_are_refused(monkeypatch, match):
-    monkeypatch.setattr(record_module, "MAX_VALUES", 1000)
+    monkeypatch.setattr(jsontext, "MAX_VALUES", 1000)
     assert "more than 1,000 values" in error("[" + "[]," * 2000 + "[]]")
     assert "more than 1,000 values" in error("[" + "1," * 2000 + "1]")
     GameRecord.from_json(match[0].to_json())      # a real record has a few values a round

@@ -24,7 +24,8 @@ from scopa_solver.tree.render import graphviz_available
 from scopa_solver import kernel as kernel_module
 from scopa_solver.kernel import FULL_WINDOW, WANT_ALL, WANT_BEST, WANT_PV
 from scopa_solver.tree import MAX_TREE_NODES, ROOT, count_tree, read_tree, search_graph, tree_size, tree_text
-from scopa_solver.tree import base as base_module, build as build_module, io as io_module
+from scopa_solver.tree import attributes as attributes_module, build as build_module, io as io_module
+from scopa_solver.tree import base as base_module, size as size_module
 from scopa_solver.tree import outline as outline_module, trace as trace_module
 
 # the module, not the function `render` that the package re-exports under the same name
@@ -529,7 +530,7 @@ def test_a_tree_too_large_fails_fast_naming_its_size_and_the_cap(monkeypatch):
     assert exact.exact and exact.nodes > 1000
     # fast: refused from one count of at most COUNT_BUDGET positions, before anything is built
     counted = []
-    monkeypatch.setattr(build_module, "tree_size", lambda *a, **kw: counted.append(kw["budget"]) or tree_size(*a, **kw))
+    monkeypatch.setattr(size_module, "tree_size", lambda *a, **kw: counted.append(kw["budget"]) or tree_size(*a, **kw))
     monkeypatch.setattr(build_module, "_build", lambda *a, **kw: pytest.fail("built before it was refused"))
     for kwargs, size in ((dict(max_nodes=MAX_TREE_NODES), r"at least [\d,]{11,} nodes"),
                          (dict(max_nodes=50_000, merge_transpositions=True), r"more than 100,000 distinct positions"),
@@ -538,7 +539,7 @@ def test_a_tree_too_large_fails_fast_naming_its_size_and_the_cap(monkeypatch):
         with pytest.raises(TreeTooLargeError, match=f"has {size}.*, more than max_nodes={kwargs['max_nodes']:,}") \
                 as caught:
             to_networkx(NEW_ROUND, **kwargs)
-        assert counted == [build_module.COUNT_BUDGET] == [100_000], kwargs      # about 0.5 s
+        assert counted == [size_module.COUNT_BUDGET] == [100_000], kwargs      # about 0.5 s
         assert len(str(caught.value)) < 300
     # the lower bound is a real bound: counted subtrees only
     size = tree_size(EARLY, budget=200)
@@ -549,13 +550,13 @@ def test_a_tree_too_large_fails_fast_naming_its_size_and_the_cap(monkeypatch):
 
 
 def test_past_the_count_budget_merged_trees_are_counted_and_others_checked_as_built(monkeypatch):
-    monkeypatch.setattr(build_module, "COUNT_BUDGET", 100)
+    monkeypatch.setattr(size_module, "COUNT_BUDGET", 100)
     distinct, nodes = len(enumerate_positions(EARLY)), enumerate_paths(EARLY)
     with pytest.raises(TreeTooLargeError, match=f"more than max_nodes={distinct - 1:,} distinct positions"):
         to_networkx(EARLY, merge_transpositions=True, max_nodes=distinct - 1)
-    assert build_module.check_size(EARLY, None, distinct, merge=True) == distinct
+    assert size_module.check_size(EARLY, None, distinct, merge=True) == distinct
     assert to_networkx(EARLY, merge_transpositions=True, max_nodes=distinct).number_of_nodes() == distinct
-    assert build_module.check_size(EARLY, None, nodes) is None       # not known: the build checks
+    assert size_module.check_size(EARLY, None, nodes) is None       # not known: the build checks
     with pytest.raises(TreeTooLargeError, match=f"more than max_nodes={nodes - 1:,} nodes"):
         to_networkx(EARLY, max_nodes=nodes - 1)
     assert to_networkx(EARLY, max_nodes=nodes).number_of_nodes() == nodes
@@ -604,7 +605,7 @@ def test_cli_tree_hostile_limits(capsys, monkeypatch):
 
 def test_each_module_does_its_job(tmp_path):
     g = build_module.to_networkx(SMALL)
-    assert build_module.count_tree(SMALL) == (g.number_of_nodes(), len(enumerate_positions(SMALL)))
+    assert size_module.count_tree(SMALL) == (g.number_of_nodes(), len(enumerate_positions(SMALL)))
     assert outline_module.tree_text(g).splitlines()[0].startswith(SMALL.to_string())
     data = io_module.node_link(g)
     assert len(data["nodes"]) == g.number_of_nodes() and len(data["edges"]) == g.number_of_edges()
@@ -614,7 +615,7 @@ def test_each_module_does_its_job(tmp_path):
     s = trace_module.search_tree(SMALL, tt_mb=1)
     assert s.graph["tree_mode"] == "search" and s.graph["value"] == solve(SMALL).value
     move = SMALL.legal_moves()[0]
-    assert base_module.move_attributes(move, 0, True) == dict(
+    assert attributes_module.move_attributes(move, 0, True) == dict(
         move=str(move), card=str(move.card), captures="+".join(str(c) for c in sorted(move.captures)),
         player=0, scopa=True)
     assert base_module.check_depth(None) is None and base_module.check_max_nodes(7) == 7

@@ -230,7 +230,7 @@ def _digest(keys: Any) -> str:
 
 def _read_job(path: Path) -> dict:
     """job.json, checked to be a job of this kind, else a `DealJobError` saying why."""
-    from ..play.record import parse_json
+    from ..jsontext import parse_json
     if path.is_symlink():
         raise DealJobError(f"{excerpt(str(path))} is a symbolic link: not reading a job through it")
     if not path.is_file():

@@ -83,9 +83,9 @@ def item_seed(job_seed: int, key: str) -> int:
 # -- reading an item ------------------------------------------------------------------------------
 
 def json_line(text: str) -> Any:
-    """A JSON line's value, read within a game record's limits (`record.parse_json`: nesting,
+    """A JSON line's value, read within a game record's limits (`jsontext.parse_json`: nesting,
     values, digits), else a `BatchItemError`: a hostile line is its item's error, never the run's."""
-    from ..play.record import parse_json
+    from ..jsontext import parse_json
     try:
         return parse_json(text)
     except ValueError as exc:
@@ -135,7 +135,7 @@ def position_of(item: Item, options: JobOptions, seed: int) -> Position:
 def view_of(item: Item, options: JobOptions, seed: int) -> Any:
     """A player's view: view notation (with "?"), a JSON object's "view" field, or a position's
     view of the player to move."""
-    from ..imperfect.view import View
+    from ..core.view import View
     _readable(item)
     data = None if item.kind in ("random", "record") else _payload(item)
     text = data if isinstance(data, str) else _text_field(data, "view") if isinstance(data, dict) else None

@@ -2,11 +2,9 @@
 `to_dict()` as JSON. Each returns the exit code."""
 from __future__ import annotations
 
-import importlib.util
 import os
 import random
 import sys
-from pathlib import Path
 from typing import Any, Optional
 
 from ..core.position import Position
@@ -21,7 +19,6 @@ from .parser import UsageError
 
 # A built-in example: a seeded deal played forward to two deals before the end.
 EXAMPLE_SEED = 7
-BENCH_SUITES = ("search", "movegen", "pimc")
 
 
 # -- reading the input ----------------------------------------------------------------------------
@@ -67,7 +64,7 @@ def _example(rules: Rules) -> Position:
 
 def _view(args):
     """A view from view text, or the side to move's view of a full position."""
-    from ..imperfect.view import View
+    from ..core.view import View
     text = args.position
     if text is not None and text != "example" and "?" in text:
         return _with_rules(View.from_string(text), args)
@@ -93,7 +90,7 @@ def _seed(args) -> int:
 
 
 def _make_bot(spec: str, args, seed: int):
-    from ..play.arena import make_bot
+    from ..play.bot_names import make_bot
     from ..play.bots import DECISION_SECONDS
     limit = getattr(args, "time_limit", None)
     return make_bot(spec, worlds=args.worlds, seed=seed, threads=args.threads, rules=_rules(args),
@@ -435,110 +432,10 @@ def suggest_command(args) -> int:
     return 0
 
 
-def benchmarks_dir() -> Path:
-    """benchmarks/ of the source repository (beside the package folder)."""
-    return Path(__file__).resolve().parents[2] / "benchmarks"
-
-
-def load_benchmark(name: str):
-    """benchmarks/bench_NAME.py of the source repository, imported by path (the benchmarks are
-    not part of the package); each has `run(**options) -> dict` and `report(figures) -> str`."""
-    path = benchmarks_dir() / f"bench_{name}.py"
-    if not path.is_file():
-        raise UsageError(f"the benchmarks live in the source repository (benchmarks/bench_{name}.py beside "
-                         "scopa_solver/), which this installation does not include: run it from a checkout "
-                         "(pip install -e .)")
-    spec = importlib.util.spec_from_file_location(f"scopa_bench_{name}", path)
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
-
-
-def _bench_options(name: str, args) -> dict:
-    """The options of `run` of benchmark `name` from the command line (None: its default)."""
-    quick, progress = args.quick, not args.json and sys.stderr.isatty()
-    if name == "search":
-        return dict(per_group=args.positions or (10 if quick else 50), seed=args.seed or 2026, quick=quick,
-                    progress=progress)
-    if name == "movegen":
-        options: dict[str, Any] = dict(seed=args.seed or 1, rules=_rules(args))
-        for key, value, small in (("rounds", args.rounds, 200), ("repeats", args.repeats, 3),
-                                  ("kernel_factor", args.kernel_factor, 20)):
-            if value or quick:
-                options[key] = value or small
-        return options
-    options = dict(cases=args.cases or (2 if quick else None), seed=args.seed or 1, threads=args.threads,
-                   progress=None if progress else False)
-    if args.only:
-        options["only"] = args.only
-    return options
-
-
-QUICK_FAMILY_ROWS = ("scopa4-1deal", "paranoid3-1deal", "maxn3-1deal", "scientifico-3", "fifteen2")
-
-
-def _family_rows(module, args) -> list[str]:
-    """The rows of benchmarks/bench_family.py to run: --rows, else those of the --rules game,
-    else every default row (--quick: the small ones)."""
-    if args.rows:
-        unknown = [r for r in args.rows if r not in module.ROWS]
-        if unknown:
-            raise UsageError(f"no family benchmark row {unknown[0][:40]!r}; rows: {', '.join(module.ROWS)}")
-        return list(args.rows)
-    if args.rules:
-        rules = _rules(args)
-        rows = [name for name, (players, game, capture, *_) in module.ROWS.items()
-                if (players, game, capture or "standard") == (rules.players, rules.game, rules.capture)
-                and name in module.DEFAULT]
-        if not rows:
-            raise UsageError(f"the family benchmark has no rows for {' '.join(rules.tokens()) or 'two-player Scopa'}; "
-                             f"rows: {', '.join(module.ROWS)}")
-        return rows[:1] if args.quick else rows
-    return list(QUICK_FAMILY_ROWS) if args.quick else list(module.DEFAULT)
-
-
-def _family_report(rows: list[dict]) -> str:
-    lines = [f"{'row':18} {'n':>3} {'median ms':>10} {'max ms':>9} {'median nodes':>13} {'max nodes':>11} "
-             f"{'Mnodes/s':>9} {'target ms':>10}"]
-    for r in rows:
-        lines.append(f"{r['row']:18} {r['positions']:3d} {r['median_ms']:10.3f} {r['max_ms']:9.2f} "
-                     f"{r['median_nodes']:13,.0f} {r['max_nodes']:11,d} {r['nodes_per_s'] / 1e6:9.2f} "
-                     f"{r['target_ms'] if r['target_ms'] else '':>10}")
-    return "\n".join(lines)
-
-
-def _bench_family(args) -> int:
-    module = load_benchmark("family")
-    names = _family_rows(module, args)
-    count = args.positions or (5 if args.quick else 20)
-    rows = [module.run(name, count, args.seed or 2026, 64.0, not args.quick, 300.0) for name in names]
-    if args.json:
-        print_json({"family": rows})
-    else:
-        print(f"== family ==\n{plural(count, 'position')} per row from seeded round starts and random play, "
-              f"seed {args.seed or 2026}, value searches on a cleared table\n{_family_report(rows)}")
-    return 0
-
-
-def bench(args) -> int:
-    if args.suite == "family":
-        return _bench_family(args)
-    suites = BENCH_SUITES if args.suite == "all" else (args.suite,)
-    modules = {name: load_benchmark(name) for name in suites}
-    figures, texts = {}, []
-    for name, module in modules.items():
-        figures[name] = module.run(**_bench_options(name, args))
-        texts.append(f"== {name} ==\n{module.report(figures[name])}")
-    if args.json:
-        print_json(figures)
-    else:
-        print("\n\n".join(texts))
-    return 0
-
-
 def arena_command(args) -> int:
     from ..play.arena import arena
-    from ..play.record import GameRecord, RecordingBot, rounds_from_log
+    from ..play.record import GameRecord
+    from ..play.recording import RecordingBot, rounds_from_log
     if args.save:
         check_writable(args.save, force=args.force)
     seed = _seed(args)
@@ -712,5 +609,5 @@ def serve(args) -> int:
 
 
 COMMANDS = {"deal": deal, "show": show, "solve": solve_command, "analyze": analyze_command, "tree": tree,
-            "suggest": suggest_command, "equilibrium": equilibrium_command, "bench": bench, "arena": arena_command, "play": play,
+            "suggest": suggest_command, "equilibrium": equilibrium_command, "arena": arena_command, "play": play,
             "review": review_command, "serve": serve, "batch": batch_command}

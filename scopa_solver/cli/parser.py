@@ -243,25 +243,6 @@ def build_parser() -> argparse.ArgumentParser:
                    help="exploitability to reach, in round points (default 0.01)")
     p.add_argument("--max-nodes", type=max_nodes_arg, default=None, help="node budget of one last-deal search")
 
-    p = _common(sub.add_parser("bench", help="run the benchmark suites and print their tables"), position=False)
-    p.add_argument("suite", nargs="?", choices=("search", "movegen", "pimc", "family", "all"), default="all",
-                   help="all: search, movegen and pimc; family: the family games' rows (--rules picks a game's)")
-    p.add_argument("--quick", action="store_true",
-                   help="smaller suites: 10 search positions per group, 200 movegen deals, 2 pimc cases")
-    p.add_argument("--seed", type=_whole, default=None)
-    p.add_argument("--positions", type=positive_int, default=None,
-                   help="search: positions per group (default 50); family: per row (default 20)")
-    p.add_argument("--rows", nargs="+", default=None, metavar="ROW", help="family: which rows (default: every row "
-                   "but scientifico-8, or those of the --rules game)")
-    p.add_argument("--rounds", type=positive_int, default=None, help="movegen: deals per repeat (default 2000)")
-    p.add_argument("--repeats", type=positive_int, default=None, help="movegen: runs per engine (default 5)")
-    p.add_argument("--kernel-factor", type=positive_int, default=None,
-                   help="movegen: kernel rounds per deal (default 100)")
-    p.add_argument("--cases", type=positive_int, default=None, help="pimc: cases per benchmark")
-    p.add_argument("--only", nargs="+", choices=("last_but_one", "first_play", "duplicate_deal"), default=None,
-                   help="pimc: which benchmarks")
-    _threads(p, "pimc: workers")
-
     p = _common(sub.add_parser("arena", help="bot against bot, duplicate deals"), position=False)
     p.add_argument("bot_a", metavar="BOT_A", help="random, greedy, greedy:NAME=W,..., pimc, pimc:N, model, model:T, "
                    "infer, infer:T, epimc, epimc:d=D,t=T,n=N,q=H (docs/play.md), oracle, or EARLY/LATE (one bot "

@@ -39,7 +39,7 @@ from .score import PlayerScore, RoundScore  # noqa: F401  (re-exported)
 from .state import RoundState, per_seat, place_masks, whole
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..imperfect.view import View
+    from .view import View
 
 
 @dataclass(frozen=True)
@@ -324,7 +324,7 @@ class Position(RoundState):
         >>> pos.view(1).to_string()
         '?3/7c2s3s 7dAc5s7s -/- ?30 0/0 0 1 -'
         """
-        from ..imperfect.view import View
+        from .view import View
         return View.from_position(self, player)
 
     def cards_in_play(self) -> int:

@@ -29,7 +29,7 @@ import numpy as np
 from .. import kernel
 from ..core.cards import ALL_MASK, iter_cards, popcount
 from ..errors import LimitError, ViewError
-from .view import View
+from ..core.view import View
 
 __all__ = ["EndgameGame", "Layer", "build_game", "check_view", "DEALS_PER_LEAF"]
 

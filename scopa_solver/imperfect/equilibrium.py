@@ -47,7 +47,7 @@ from ..text import plural
 from ..core.position import Move
 from ..errors import LimitError, excerpt
 from .endgame_game import EndgameGame, build_game, check_view
-from .view import View
+from ..core.view import View, view_seed
 
 __all__ = ["equilibrium", "Equilibrium", "EquilibriumEndgame", "solve_game", "strategy_profile", "DEFAULT_TARGET", "DEFAULT_MAX_ITERATIONS"]
 
@@ -442,7 +442,6 @@ class EquilibriumEndgame:
         self.calls += 1
         if not self.mixed:
             return eq.best
-        from ..play.bots import view_seed     # play imports imperfect: import on use
         moves = eq.moves_by_probability()
         return random.Random(view_seed(self.seed, view)).choices(moves, [eq.strategy[m] for m in moves])[0]
 

@@ -34,7 +34,7 @@ from ..core.position import Move, Position
 from ..errors import LimitError, ViewError, excerpt
 from ..progress import progress_bar
 from ..text import plural
-from .view import MAX_SAMPLES, View
+from ..core.view import MAX_SAMPLES, View
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np

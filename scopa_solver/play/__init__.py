@@ -1,1 +1,3 @@
-"""Playing: bots, the duplicate arena, rounds and matches, game records, review and the terminal game."""
+"""Playing: bots (with the opponent model of inference.py and epimc.py), the bot names, the
+duplicate arena, rounds and matches, game records and their recording, review and the terminal
+game."""

@@ -29,7 +29,6 @@ True
 from __future__ import annotations
 
 import random
-import zlib
 from typing import Callable, Optional, TypeVar, Union
 
 from .. import kernel
@@ -37,7 +36,7 @@ from ..core.cards import COINS_MASK, DECK, SETTEBELLO_MASK, iter_cards, popcount
 from ..imperfect.pimc import EXACT_LIMIT, suggest
 from ..core.position import Move, Position
 from ..search.solver import solve
-from ..imperfect.view import View
+from ..core.view import View, view_seed
 from ..errors import LimitError
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "PIMCBot", "OracleBot", "PhaseBot", "DECISION_SECONDS", "within",
@@ -59,11 +58,6 @@ def within(share: float, search: Callable[[], T]) -> T:
 
 _SETTEBELLO = SETTEBELLO_MASK
 _SEVENS = sum(DECK[s * 10 + 6].mask for s in range(4))
-
-
-def view_seed(seed: int, view: View) -> int:
-    """A seed drawn from the bot's seed and the view only (stable across machines and runs)."""
-    return (seed * 0x9E3779B1 + zlib.crc32(view.to_string().encode())) & 0xFFFFFFFFFFFF
 
 
 class Bot:

@@ -93,14 +93,11 @@ True
 """
 from __future__ import annotations
 
-import itertools
-import json
 import os
-import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
-from typing import Any, Callable, Iterable, Iterator, NamedTuple, Optional, Sequence, Union
+from typing import Any, Iterable, Iterator, NamedTuple, Optional, Sequence, Union
 
 from ..core import flow
 from ..core.cards import DECK, KINGS_MASK, Card, card_list, iter_cards, parse_cards, popcount
@@ -110,9 +107,10 @@ from ..core.rules import Rules
 from ..core.state import whole
 from ..errors import RecordError, ScopaError, excerpt
 from ..files import write_text_atomic
+from ..jsontext import MAX_DEPTH, MAX_VALUES, LongNumber, dumps, parse_json, read_at_most
 
-__all__ = ["GameRecord", "RoundRecord", "ReplayedRound", "RecordingBot", "rounds_from_log", "write_text_atomic",
-           "FORMAT", "VERSION", "MAX_BYTES", "MAX_DEPTH", "MAX_VALUES", "MAX_NAME", "parse_json"]
+# (MAX_DEPTH, MAX_VALUES and parse_json are jsontext's: a record is read within its limits)
+__all__ = ["GameRecord", "RoundRecord", "ReplayedRound", "FORMAT", "VERSION", "MAX_BYTES", "MAX_NAME"]
 
 FORMAT = "scopa-solver-game"
 VERSION = 2
@@ -120,13 +118,8 @@ VERSION = 2
 KINDS = ("match", "rounds")
 MAX_BYTES = 64 * 2 ** 20
 """The largest record file read (64 MiB: about 200,000 rounds)."""
-MAX_DEPTH = 100
-"""The deepest nesting of lists and objects read (a record itself nests 4 deep)."""
-MAX_VALUES = 4_000_000
-"""The most list items and object members read (a round written by scopa-solver has about 12)."""
 MAX_NAME = 100
 """The longest player name, in characters."""
-_MAX_DIGITS = 30
 _MAX_DATE = 100
 
 
@@ -486,7 +479,7 @@ class GameRecord:
     def to_json(self, version: Optional[int] = None) -> str:
         """The record as JSON text (`to_dict`'s `version`): short lists and objects on one
         line, the rest indented."""
-        return _dumps(self.to_dict(version)) + "\n"
+        return dumps(self.to_dict(version)) + "\n"
 
     def save(self, path: Union[str, "os.PathLike[str]"], *, overwrite: bool = False,
              version: Optional[int] = None) -> str:
@@ -601,7 +594,7 @@ class GameRecord:
                 size = os.fstat(f.fileno()).st_size
                 if size > MAX_BYTES:
                     raise RecordError(f"{name}: {size:,} bytes; a record has at most {MAX_BYTES:,} (64 MiB)")
-                raw = _read_at_most(f, size, MAX_BYTES + 1)
+                raw = read_at_most(f, size, MAX_BYTES + 1)
         except OSError as exc:
             raise RecordError(f"cannot read {name}: {exc.strerror or exc}") from None
         if len(raw) > MAX_BYTES:
@@ -615,17 +608,6 @@ class GameRecord:
             return cls.from_json(text)
         except RecordError as exc:
             raise RecordError(f"{name}: {exc}") from None
-
-
-def _read_at_most(f: Any, size: int, limit: int) -> bytes:
-    """At most `limit` bytes of `f`, whose size is said to be `size` (a special file says 0 and
-    may never end; reading `limit` bytes at once would take that much memory first)."""
-    parts = [f.read(min(size + 1, limit))]
-    got = len(parts[0])
-    while parts[-1] and got < limit:
-        parts.append(f.read(min(2 ** 20, limit - got)))
-        got += len(parts[-1])
-    return b"".join(parts)
 
 
 def _add(totals: list[int], points: Optional[tuple[int, ...]]) -> None:
@@ -713,65 +695,9 @@ def _meta(meta: Any) -> dict:
                 stack.append((item, depth + 1))
         elif isinstance(value, list):
             stack.extend((item, depth + 1) for item in value)
-        elif not (value is None or isinstance(value, (str, int, float))) or isinstance(value, _LongNumber):
+        elif not (value is None or isinstance(value, (str, int, float))) or isinstance(value, LongNumber):
             raise RecordError(f"meta: {excerpt(value)} is not a JSON value")
     return dict(meta)
-
-
-class _LongNumber:
-    """A whole number of more than _MAX_DIGITS digits, as read (no field takes one)."""
-
-    def __init__(self, text: str) -> None:
-        self.digits = len(text.lstrip("-"))
-
-    def __repr__(self) -> str:
-        return f"<a number of {self.digits:,} digits>"
-
-
-def _parse_int(text: str) -> Union[int, _LongNumber]:
-    return int(text) if len(text) <= _MAX_DIGITS else _LongNumber(text)
-
-
-def parse_json(text: str) -> Any:
-    """JSON text read within a record's limits (`MAX_DEPTH`, `MAX_VALUES`, whole numbers of at
-    most 30 digits, no NaN), else a `RecordError`: `json.loads` alone recurses once per level
-    and ends in a RecursionError on deep input. Also the batch jobs' reader of JSON lines."""
-    _check_shape(text)
-    try:
-        return json.loads(text, parse_int=_parse_int, parse_constant=_refuse_constant)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
-
-
-def _refuse_constant(name: str) -> None:
-    raise RecordError(f"not JSON: {name} is not a JSON number")
-
-
-_STRING = re.compile(r'"[^"]*"?')           # once escapes are gone; an open string runs to the end
-_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
-_DEPTH_STEP = [0] * 256
-_DEPTH_STEP[ord("[")] = _DEPTH_STEP[ord("{")] = 1
-_DEPTH_STEP[ord("]")] = _DEPTH_STEP[ord("}")] = -1
-
-
-def _check_shape(text: str) -> None:
-    """Refuse JSON nested more than MAX_DEPTH deep or with more than about MAX_VALUES values,
-    before `json.loads` (which recurses once per level and takes up to 60 bytes a value). Each
-    step runs at C speed: text may be 64 MiB of anything."""
-    # Inside a string every backslash escapes the next character: drop the escaped backslashes,
-    # then the escaped quotes, and every string is a quote, non-quotes, and a quote.
-    text = text.replace("\\\\", "").replace('\\"', "")
-    too_many = f"more than {MAX_VALUES:,} values (list items and object members); too many for a record"
-    if text.count('"') > 4 * MAX_VALUES:
-        raise RecordError(too_many)
-    bare = _STRING.sub("", text)
-    del text
-    if bare.count(",") + bare.count("[") + bare.count("{") > MAX_VALUES:
-        raise RecordError(too_many)
-    brackets = bare.encode("utf-8", "surrogatepass").translate(None, _NOT_BRACKETS)
-    depth = max(itertools.accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0)
-    if depth > MAX_DEPTH:
-        raise RecordError(f"lists and objects nested {depth:,} deep; a record nests at most {MAX_DEPTH}")
 
 
 def _file_name(path: Any) -> str:
@@ -779,18 +705,6 @@ def _file_name(path: Any) -> str:
     name = os.fspath(path)
     name = name if isinstance(name, str) else os.fsdecode(name)
     return name if len(name) <= 80 else "..." + name[-77:]
-
-
-def _dumps(obj: Any, indent: str = "", width: int = 100) -> str:
-    flat = json.dumps(obj, ensure_ascii=False)
-    if len(flat) + len(indent) <= width or not isinstance(obj, (dict, list)) or not obj:
-        return flat
-    inner = indent + "  "
-    if isinstance(obj, dict):
-        items = [f"{inner}{json.dumps(k, ensure_ascii=False)}: {_dumps(v, inner, width)}" for k, v in obj.items()]
-        return "{\n" + ",\n".join(items) + f"\n{indent}}}"
-    items = [inner + _dumps(v, inner, width) for v in obj]
-    return "[\n" + ",\n".join(items) + f"\n{indent}]"
 
 
 def _pair(x: Any) -> str:
@@ -812,45 +726,3 @@ def _names(names: Any, what: str, players: int = 2) -> tuple[str, ...]:
         raise RecordError(f"{what} must be {_count(players)} names ({seats}) of 1 to {MAX_NAME} "
                           f"characters, not {excerpt(names)}")
     return tuple(names)
-
-
-# -- recording bots ------------------------------------------------------------------------------
-
-Log = list  # of (bot name, position, move)
-
-
-class RecordingBot:
-    """Wraps a chooser (position -> move) and appends (name, position, move) to `log` at every
-    decision, so that the rounds an arena plays can be saved (`rounds_from_log`)."""
-
-    def __init__(self, bot: Callable[[Position], Any], log: Log) -> None:
-        self.bot = bot
-        self.log = log
-        self.name = getattr(bot, "name", None) or getattr(bot, "__name__", None) or type(bot).__name__
-
-    def __call__(self, position: Position) -> Move:
-        move = Move.parse(self.bot(position), position)
-        self.log.append((self.name, position, move))
-        return move
-
-
-def rounds_from_log(log: Sequence[tuple[str, Position, Move]]) -> list[RoundRecord]:
-    """Split a decision log (of `RecordingBot`s sharing it) into round records, with the names
-    of the bots that sat in each seat of each round (any game)."""
-    rounds: list[RoundRecord] = []
-    names: list[list[Optional[str]]] = []
-    expected: Optional[Position] = None
-    for name, pos, move in log:
-        if expected is None or pos != expected:
-            if not pos.is_round_start():
-                raise RecordError("the decision log does not follow one round after another")
-            rounds.append(RoundRecord.from_play(pos))
-            names.append([None] * pos.rules.players)
-        rounds[-1].moves.append(move)
-        seat = names[-1]
-        if seat[pos.to_move] is None:
-            seat[pos.to_move] = name
-        expected = pos.play(move)
-    for rec, seat in zip(rounds, names):
-        rec.players = tuple(n or f"player {p}" for p, n in enumerate(seat))
-    return rounds

@@ -1,10 +1,12 @@
-"""Game trees: networkx graphs of the game (build.py) or of a search as it ran (trace.py), their
-files (io.py), pictures (render.py) and outlines (outline.py).
+"""Game trees: networkx graphs of the game (build.py: the walk; size.py: the size check first;
+values.py: the nodes' values; attributes.py: what a node and an edge hold) or of a search as it
+ran (trace.py), their files (io.py), pictures (render.py) and outlines (outline.py).
 
 Importing this package imports networkx; `import scopa_solver` alone does not.
 """
 from .base import MAX_TREE_NODES, ROOT, TreeTooLargeError
-from .build import MODES, count_tree, to_networkx, tree_size
+from .build import MODES, to_networkx
+from .size import count_tree, tree_size
 from .io import node_link, read_tree, write_tree
 from .outline import tree_text
 from .render import render, to_dot

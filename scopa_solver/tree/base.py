@@ -1,6 +1,6 @@
 """What every tree module shares: the root's id, the error for a tree too large, the node cap and
-the argument checks, and the attributes of a move's edge. (Here, not in build.py, so that the
-builder can call the traced search and the trace can use these without an import circle.)
+the argument checks. (Here, not in build.py, so that the builder can call the traced search and
+the trace can use these without an import circle.)
 
 >>> check_max_nodes(10_000)
 10000
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ..core.position import Move, Position
+from ..core.position import Position
 from ..errors import LimitError, ScopaError, excerpt
 
 ROOT = "/"
@@ -55,11 +55,3 @@ def check_depth(depth: Any) -> Optional[int]:
         shown = _number(depth) if isinstance(depth, int) and not isinstance(depth, bool) else excerpt(depth)
         raise LimitError(f"depth must be a whole number of plies, 0 or more, not {shown}")
     return None if depth is not None and depth >= 1 << 30 else depth
-
-
-def move_attributes(move: Move, player: int, scopa: bool) -> dict:
-    """The attributes of a move's edge: the move's text, its card, the cards it captures (``+``
-    between them), the player making it (-1: unknown) and whether it scored a scopa."""
-    return dict(move=str(move), card=str(move.card),
-                captures="+".join(str(c) for c in sorted(move.captures)),
-                player=player, scopa=bool(scopa))

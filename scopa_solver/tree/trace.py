@@ -20,7 +20,8 @@ from .. import kernel
 from ..core.position import Move, Position
 from ..errors import ScopaError, excerpt
 from ..progress import progress_bar
-from .base import TreeTooLargeError, check_depth, check_max_nodes, check_position, move_attributes
+from .attributes import move_attributes
+from .base import TreeTooLargeError, check_depth, check_max_nodes, check_position
 
 SEARCHES = {"solve": kernel.WANT_BEST | kernel.WANT_PV, "value": 0, "analyze": kernel.WANT_ALL}
 EVENTS_PER_NODE = 4         # a node makes at most 3 events (enter, tt or leaf, exit), and one pass

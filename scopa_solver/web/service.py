@@ -36,7 +36,7 @@ from ..core.position import Move, Position
 from ..core.rules import CAPTURES, GAMES, PLAYERS, Rules
 from ..core.state import RoundState
 from ..errors import LimitError, NotationError, PositionError, RecordError, RulesError, excerpt
-from ..imperfect.view import View
+from ..core.view import View
 from ..search.solver import analyze, solve
 
 __all__ = ["LIMITS", "BOTS", "OBJECTIVES", "info", "read_state", "read_position", "board", "board_of", "compose",

@@ -44,12 +44,12 @@ import numpy as np
 
 from .. import kernel
 from ..errors import LimitError, ViewError, excerpt
-from ..play.bots import DECISION_SECONDS, GreedyBot, PIMCBot, view_seed, within
+from .bots import DECISION_SECONDS, GreedyBot, PIMCBot, within
 from ..core.cards import ALL_MASK, iter_cards, popcount
-from .pimc import EXACT_LIMIT, solve_worlds, value_matrix
+from ..imperfect.pimc import EXACT_LIMIT, solve_worlds, value_matrix
 from ..core.position import Move, Position
-from .view import View
-from .worlds import cut
+from ..core.view import View, view_seed
+from ..core.worlds import cut
 
 SHARPER = (0.05, 0.1, 0.2, 0.35)
 """The temperatures an adaptive `InferenceBot` may sharpen its model to, below its own."""

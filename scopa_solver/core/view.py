@@ -40,19 +40,20 @@ True
 from __future__ import annotations
 
 import re
+import zlib
 from typing import Any, Iterator, Optional, Sequence, Union
 
 from .. import kernel
-from ..core import notation
-from ..core.cards import ALL_MASK, CardsLike, card_list, cards_text, iter_cards, popcount
-from ..core.flow import check_seed
-from ..core.position import Move, MoveLike, Position
-from ..core.rules import Rules
-from ..core.state import RoundState, per_seat, place_masks, whole
+from . import notation
+from .cards import ALL_MASK, CardsLike, card_list, cards_text, iter_cards, popcount
+from .flow import check_seed
+from .position import Move, MoveLike, Position
+from .rules import Rules
+from .state import RoundState, per_seat, place_masks, whole
 from ..errors import DuplicateCardError, IllegalMoveError, LimitError, PositionError, ViewError, excerpt
 from . import worlds as _worlds
 
-__all__ = ["View"]
+__all__ = ["View", "view_seed"]
 
 _VIEW_TOKEN = re.compile(r"view=([0-9])")
 MAX_SAMPLES = 10_000_000
@@ -555,3 +556,9 @@ def _check_samples(n: Any) -> int:
     if n > MAX_SAMPLES:
         raise LimitError(f"{excerpt(n)} worlds is more than one call samples (at most {MAX_SAMPLES:,})")
     return n
+
+
+def view_seed(seed: int, view: View) -> int:
+    """A seed drawn from `seed` and the view only (stable across machines and runs): what a bot
+    that must be a pure function of what its player knows draws its randomness from."""
+    return (seed * 0x9E3779B1 + zlib.crc32(view.to_string().encode())) & 0xFFFFFFFFFFFF

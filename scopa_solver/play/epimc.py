@@ -37,10 +37,10 @@ from .. import kernel
 from ..core.cards import popcount
 from ..core.position import Move
 from ..errors import LimitError, ViewError, excerpt
-from ..play.bots import DECISION_SECONDS, GreedyBot, within
+from .bots import DECISION_SECONDS, GreedyBot, within
 from .inference import InferenceBot, OpponentPlay, model_replies
-from .pimc import EXACT_LIMIT, solve_worlds, value_matrix
-from .view import View
+from ..imperfect.pimc import EXACT_LIMIT, solve_worlds, value_matrix
+from ..core.view import View
 
 __all__ = ["nonfused_values", "EPIMCBot", "MAX_DEPTH"]
 

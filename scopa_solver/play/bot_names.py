@@ -1,0 +1,134 @@
+"""Bots by name, the one language of the command line and the benchmarks: ``random``,
+``greedy`` (``greedy:scopa=8,sweepable=4``), ``pimc`` (``pimc:300``), ``infer`` / ``model``
+(``model:0.5``), ``epimc`` (``epimc:d=2,n=30``), ``oracle``, and ``EARLY/LATE`` (``greedy/pimc``).
+
+>>> make_bot("pimc:300").worlds, make_bot("greedy/oracle").name
+(300, 'Greedy/Oracle')
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from .bots import DECISION_SECONDS
+from ..core.rules import Rules
+from ..errors import ScopaError, excerpt
+
+__all__ = ["make_bot", "BOT_NAMES"]
+
+
+BOT_NAMES = ("random", "greedy", "pimc", "infer", "model", "epimc", "oracle")
+
+
+def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Optional[int] = 1,
+             rules: Optional[Rules] = None, time_limit: Optional[float] = DECISION_SECONDS):
+    """The one reader of bot names (the CLI's and the benchmarks'). A bot by name: random, greedy
+    (greedy:scopa=8,sweepable=4 for other weights), pimc (`worlds` per decision, or pimc:N for
+    N), model (PIMC with the opponent model: inference of its hand and its modelled reply,
+    `InferenceBot`; model:T for the model's temperature T, 0.5 by default), infer (the same with
+    the inference only: `reply=False`; infer:T), epimc (the opponent model with the
+    perfect-information solve postponed by 3 plies, `EPIMCBot`; epimc:d=D,t=T,n=N,e=E,x=1,q=H,p=P,l=L
+    for depth D, temperature T, N worlds instead of `worlds`, depth E once the worlds are
+    enumerated, the last deal solved exactly, the endgame equilibrium at the last-but-one deal
+    once at most H cards are hidden from the public (12: every play of that deal), opponent moves
+    below probability P not followed, depth L in the last deal) or oracle; EARLY/LATE (say
+    greedy/pimc) plays EARLY until the last three deals and LATE in them.
+    A name it does not know is a `ScopaError`; so is, with the `rules` of a family game, a bot
+    that plays two-player Scopa only (model, infer, epimc: the opponent model).
+    `time_limit`: every searching bot's per-decision budget (None: none; the oracle, exact, has none)."""
+    if not isinstance(spec, str):
+        raise TypeError(f"a bot name is text, not {type(spec).__name__}")
+    from .bots import GreedyBot, OracleBot, PhaseBot, PIMCBot, RandomBot
+    from .inference import InferenceBot
+    if "/" in spec:
+        early, _, late = spec.partition("/")
+        return PhaseBot(make_bot(early, worlds, seed, threads, rules, time_limit),
+                        make_bot(late, worlds, seed, threads, rules, time_limit))
+    kind, _, arg = spec.strip().lower().partition(":")
+    if kind not in BOT_NAMES or (arg and kind in ("random", "oracle")):
+        raise ScopaError(f"unknown bot {excerpt(spec)}: choose {', '.join(BOT_NAMES)} (pimc:N for N worlds per "
+                         f"move, model:T or infer:T for the opponent model's temperature T, epimc:d=D,t=T,n=N "
+                         f"for the non-fused search's depth, temperature and worlds, greedy:NAME=W,... "
+                         f"for other weights, EARLY/LATE for one bot before the last three deals and another "
+                         f"in them)")
+    if kind in ("infer", "model", "epimc") and rules is not None and rules.is_family:
+        raise ScopaError(f"bot {excerpt(spec)}: the opponent model plays two-player Scopa only, not "
+                         f"{' '.join(rules.tokens())}; choose random, greedy, pimc or oracle")
+    if kind == "random":
+        return RandomBot(seed=seed)
+    if kind == "greedy":
+        return GreedyBot(**_weights(arg)) if arg else GreedyBot()
+    if kind == "oracle":
+        return OracleBot()
+    if kind == "epimc":
+        return _epimc(spec, arg, worlds, seed or 0, threads, time_limit=time_limit)
+    if kind in ("infer", "model"):
+        reply = kind == "model"
+        if not arg:
+            return InferenceBot(worlds=worlds, seed=seed or 0, threads=threads, reply=reply, time_limit=time_limit)
+        try:
+            return InferenceBot(worlds=worlds, seed=seed or 0, threads=threads, temperature=float(arg), reply=reply,
+                                time_limit=time_limit)
+        except ValueError:
+            raise ScopaError(f"{kind}:T needs a positive temperature, not {excerpt(arg)}") from None
+    if arg:
+        if not arg.isdigit() or int(arg) < 1:
+            raise ScopaError(f"pimc:N needs a positive number of worlds, not {excerpt(arg)}")
+        worlds = int(arg)
+    return PIMCBot(worlds=worlds, seed=seed or 0, threads=threads, time_limit=time_limit)
+
+
+def _options(spec: str, arg: str, names: dict, meaning: str) -> dict:
+    """KEY=VALUE,... options of a bot name: {name: value} by `names` (key: (name, type));
+    `meaning` lists them in the error for an unknown one."""
+    options: dict = {}
+    for item in filter(None, arg.split(",")):
+        key, _, value = item.partition("=")
+        if key.strip() not in names:
+            raise ScopaError(f"bot {excerpt(spec)}: unknown option {excerpt(item)} ({meaning})")
+        name, kind = names[key.strip()]
+        try:
+            options[name] = kind(value)
+        except ValueError:
+            raise ScopaError(f"bot {excerpt(spec)}: {excerpt(item)} needs a number") from None
+    return options
+
+
+def _epimc(spec: str, arg: str, worlds: int, seed: int, threads: Optional[int],
+           time_limit: Optional[float] = DECISION_SECONDS):
+    """epimc:d=D,t=T,n=N,... as an `EPIMCBot`."""
+    from .epimc import EPIMCBot
+    names = {"d": ("depth", int), "t": ("temperature", float), "n": ("worlds", int),
+             "e": ("enumerated_depth", int), "x": ("exact_last", int), "q": ("endgame", int),
+             "p": ("prune", float), "l": ("last_depth", int)}
+    options = {"worlds": worlds, **_options(spec, arg, names, (
+        "d=depth, t=temperature, n=worlds, e=depth once the worlds are enumerated, x=1: the last deal exact, "
+        "q=H: the endgame equilibrium once at most H cards are hidden, p=P: opponent moves below probability P "
+        "not followed, l=L: depth L in the last deal"))}
+    if "endgame" in options:
+        from ..imperfect.equilibrium import EquilibriumEndgame
+        try:
+            options["endgame"] = EquilibriumEndgame(max_hidden=options["endgame"], threads=threads)
+        except ValueError as error:
+            raise ScopaError(f"bot {excerpt(spec)}: q=H needs a positive number of hidden cards ({error})") from None
+    try:
+        return EPIMCBot(seed=seed, threads=threads, time_limit=time_limit, **options)
+    except ValueError as error:
+        raise ScopaError(f"bot {excerpt(spec)}: {error}") from None
+
+
+def _weights(arg: str) -> dict[str, float]:
+    """greedy:NAME=W,... as GreedyBot keyword arguments."""
+    from .bots import GreedyBot
+    known = tuple(GreedyBot().weights)
+    weights = {}
+    for item in arg.split(","):
+        name, _, value = item.partition("=")
+        try:
+            weights[name.strip()] = float(value)
+        except ValueError:
+            raise ScopaError(f"greedy:NAME=W,... needs numbers, not {excerpt(item)}") from None
+    unknown = [name for name in weights if name not in known]
+    if unknown:
+        raise ScopaError(f"unknown GreedyBot weight {excerpt(unknown[0])}: choose {', '.join(known)}")
+    return weights
+
