@@ -45,10 +45,11 @@ cdef enum:
     KILLER_BONUS = 300       # measured: 10-20% fewer nodes; 100..1000 no better
 
 
-cdef inline int f_guess_depth(int plies) noexcept nogil:
-    """The first guess's horizon: a third of the plies, 8 to 12 (measured on k = 5..7 and the
-    whole rounds: shallower guesses worse, deeper ones dearer than they save)."""
-    return max(8, min(12, plies // 3))
+cdef inline int f_guess_depth(int plies, int players) noexcept nogil:
+    """The first guess's horizon: a third of the plies, at least 8 and at most a deal's plays
+    (measured on scientifico k = 5..7, the whole rounds and the last deals: shallower guesses
+    worse, deeper ones dearer than they save)."""
+    return max(8, min(plies // 3, 3 * players))
 
 
 cdef void f_order_moves(const FState* s, const FGame* g, uint64_t* moves, int n, uint64_t first,
@@ -111,7 +112,7 @@ cdef int f_first_guess(FSearch* F, const FState* root) noexcept nogil:
     cdef Search* S = &F.S
     cdef uint64_t evaluations = F.evaluations, game_key = F.game_key
     cdef int v, scale = F.scale, plies = f_plies(F, root), depth
-    depth = F.guess_depth if F.guess_depth >= 0 else f_guess_depth(plies)
+    depth = F.guess_depth if F.guess_depth >= 0 else f_guess_depth(plies, F.game.players)
     F.guess_horizon = 0
     if depth == 0:
         return f_leaf(F, root)
