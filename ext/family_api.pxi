@@ -361,7 +361,7 @@ cdef class FamilySearcher:
                     F.horizon_left = f_plies(F, &states[i]) - depth if depth > 0 else 0
                     F.scale = 1
                     if F.horizon_left > 0:
-                        F.game_key = mix64(F.game_key ^ (0xA24BAED4963EE407ULL * <uint64_t>F.horizon_left))
+                        F.game_key = f_horizon_key(F)
                         if LEARNED_KEY:
                             F.game_key = mix64(F.game_key ^ LEARNED_KEY)
                         horizons[i] = depth

@@ -3,7 +3,7 @@
 # shallow horizon search of the root stored for it (high in the tree), then the moves by their
 # static scores (f_move_score), the ply's two killer moves (the last that cut there) raised.
 # The first guess of a large search is that horizon search's value (family_eval.pxi's static
-# evaluation GUESS_DEPTH plies below the root): it saves MTD(f) passes, and its stored moves order
+# evaluation f_guess_depth plies below the root): it saves MTD(f) passes, and its stored moves order
 # the first pass, which the exact table cannot yet. What did not pay is in docs/family.md.
 
 cdef inline int f_move_score(const FState* s, const FGame* g, uint64_t move) noexcept nogil:
