@@ -231,11 +231,9 @@ cdef class FamilySearcher:
         self.F.table_min_cards = F_TABLE_MIN_CARDS
         self.F.scale = 1
         self.F.table_stride = 1
-        self.F.killer_bonus = 300       # measured: 10-20% fewer nodes; history counts only cost nodes
-        self.F.history_weight = 0
+        self.F.guess_depth = -1
         self.F.use_bounds = 64
         self.F.use_equiv = 1
-        self.F.sweep_look_cards = 10
         # malloc, not calloc: only the levels a search reaches are ever touched
         self.F.moves = <uint64_t*>malloc(FMAX_PLIES * FMAX_MOVES * sizeof(uint64_t))
         if self.F.moves == NULL:
@@ -266,21 +264,15 @@ cdef class FamilySearcher:
         self.F.table_min_cards = max(0, cards)
         self.F.table_stride = max(1, stride)
 
-    def set_ordering(self, int killer_bonus, int history_weight):
-        """Move-ordering knobs (tuning): the score bonus of a killer move and the weight of the
-        history counts (1024: one count, one point)."""
-        self.F.killer_bonus = killer_bonus
-        self.F.history_weight = history_weight
-
     def set_bounds(self, int max_cards):
         """Cut on the bounds of what a position can still be worth at nodes with at most
         `max_cards` cards in hands (0: never; tuning)."""
         self.F.use_bounds = max_cards
 
-    def set_sweep_look(self, int cards):
-        """Bounds: look at whether the next seat can sweep when the mover holds at most this
-        many cards (0: never; tuning)."""
-        self.F.sweep_look_cards = cards
+    def set_first_guess(self, int depth=-1):
+        """MTD(f)'s first guess: a horizon search `depth` plies deep (-1: by the plies, the
+        default; 0: the piles' margin as they are, as before the guess search; tuning, tests)."""
+        self.F.guess_depth = max(-1, depth)
 
     def set_equivalence(self, bint enabled):
         """Play one of the moves that differ only by same-rank cards whose suits cannot change
@@ -386,7 +378,7 @@ cdef class FamilySearcher:
                     F.horizon_left = f_plies(F, &states[i]) - depth if depth > 0 else 0
                     F.scale = 1
                     if F.horizon_left > 0:
-                        F.game_key = mix64(F.game_key ^ (0xA24BAED4963EE407ULL * <uint64_t>F.horizon_left))
+                        F.game_key = f_horizon_key(F)
                         horizons[i] = depth
                         if modes[i] != F_MAXN:      # max^n's table packs whole points
                             F.scale = HORIZON_SCALE

@@ -139,7 +139,7 @@ cdef void f_side_bounds_rest(const FSearch* F, const FState* s, uint64_t in_play
     cdef int ns = g.nsides, i, rules = g.rules
     cdef int plow[FMAX_SEATS]
     cdef int phigh[FMAX_SEATS]
-    if popcount(s.hand[s.to_move]) <= F.sweep_look_cards and not next_may_sweep(g, s):
+    if not next_may_sweep(g, s):
         high[g.side[g.next_seat[s.to_move]]] -= 1
     for i in range(ns):
         plow[i] = primiera_total(piles[i], rules)
@@ -255,7 +255,7 @@ cdef inline bint f_two_bounds_cut(const FSearch* F, const FState* s, int alpha, 
         return True
     if hi - 1 > alpha and lo + 1 < beta:
         return False
-    if popcount(s.hand[s.to_move]) <= F.sweep_look_cards and not next_may_sweep(g, s):
+    if not next_may_sweep(g, s):
         if g.side[g.next_seat[s.to_move]] == me:
             hi -= 1
         else:
@@ -303,7 +303,6 @@ def family_side_bounds(object state):
     load_family(state, &s, &g)
     memset(&F, 0, sizeof(FSearch))
     f_search_set_game(&F, &g, F_PARANOID, s.to_move)
-    F.sweep_look_cards = FMAX_HAND
     if f_round_over(&s):
         side_points(&s, &g, True, low)
         return [(low[i], low[i]) for i in range(g.nsides)]

@@ -48,7 +48,7 @@ cdef int f_root_value(FSearch* F, const FState* root, int want, FRootResult* FR)
             lower = -VALUE_INF
             upper = VALUE_INF
     else:
-        value = f_mtdf(F, root, f_leaf(F, root), &lower, &upper)
+        value = f_mtdf(F, root, f_first_guess(F, root), &lower, &upper)
     R.lower = lower + offset if lower > -VALUE_INF else -VALUE_INF
     R.upper = upper + offset if upper < VALUE_INF else VALUE_INF
 
@@ -236,7 +236,7 @@ cdef int f_root_search(FSearch* F, const FState* root, int want, FRootResult* FR
     check_limits(S)
     table_new_search(&S.table)
     memset(F.killer, 0, sizeof(F.killer))
-    memset(F.history, 0, sizeof(F.history))
+    F.guess_horizon = 0
     S.trace_depth = 0; S.trace_move = 0
     R.n_moves = f_generate_moves(root, F.game.rules, F.moves) if not f_round_over(root) else 0
     R.moves = <uint64_t*>malloc(R.n_moves * sizeof(uint64_t) + 1)

@@ -34,14 +34,14 @@ ctypedef struct FSearch:
     uint64_t* moves          # FMAX_PLIES levels of FMAX_MOVES moves
     int table_min_cards
     int table_stride         # probe only where the cards in hands are a multiple of it (1: everywhere)
+    # move ordering (family_ordering.pxi)
     uint64_t killer[FMAX_PLIES][2]   # the last two moves that cut off at each ply
-    int history[FMAX_SEATS][40]      # cutoffs by seat and card played, weighted by depth
-    int killer_bonus, history_weight  # ordering knobs (set_ordering)
+    int guess_depth                  # the first guess's horizon search: -1 by the plies (tuning)
+    int guess_horizon                # its horizon (cards left), whose stored moves order (0: none)
     int horizon_left         # horizon search: nodes with this many cards left are scored by
                              # family_eval.pxi (0: exact); its count is in game_key
     int scale                # value units per point: 1, HORIZON_SCALE in a horizon value search
     uint64_t evaluations     # static evaluations made (horizon nodes)
-    int sweep_look_cards             # bounds: the next seat's sweep looked at when the mover holds at most this many cards
     int use_equiv                    # play one of the moves equivalent by same-rank exchanges (family_equiv.pxi)
     int use_bounds                   # cut on the value's bounds (family_bounds.pxi) with at most this many cards in hands
     uint64_t* busy                   # parallel search: the moves other threads are searching (family_parallel.pxi; NULL: one thread)
@@ -152,70 +152,6 @@ cdef inline bint can_sweep(uint64_t table, int table_value, uint64_t hand, int r
         return True
     # a single card of value v, or a sum of several (none of them alone worth v)
     return table_value <= 10 and (hand & VALUE_CARDS[table_value]) != 0
-
-
-cdef inline int f_move_score(const FState* s, const FGame* g, uint64_t move) noexcept nogil:
-    """Ordering: sweeps, then captures by what they win (settebello, coins, sevens, sixes,
-    cards), then lay-downs; any move that leaves the next seat (its hand is known) a sweep
-    much later when that seat is an opponent."""
-    cdef int card = move_card(move), t, nxt = g.next_seat[s.to_move]
-    cdef uint64_t bit = 1ULL << card, capture = move_capture(move), won
-    cdef int score
-    if capture:
-        won = capture | bit
-        score = 1000 + 10 * popcount(won)
-        if capture == s.table:
-            score += 500
-        if won & (1ULL << SETTEBELLO):
-            score += 300
-        score += 40 * popcount(won & COINS) + 30 * popcount(won & VALUE_CARDS[7]) + 15 * popcount(won & VALUE_CARDS[6])
-        t = s.table_value - cards_value(capture)
-        if can_sweep(s.table & ~capture, t, s.hand[nxt], g.rules):
-            score += 100 if g.side[nxt] == g.side[s.to_move] else -600
-        return score
-    t = s.table_value + CARD_VALUE[card]
-    score = 0
-    if can_sweep(s.table | bit, t, s.hand[nxt], g.rules):
-        score = 100 if g.side[nxt] == g.side[s.to_move] else -600
-    if bit & COINS:
-        score -= 20
-    if CARD_VALUE[card] >= 6 and CARD_VALUE[card] <= 7:
-        score -= 30
-    if card == SETTEBELLO:
-        score -= 300
-    score -= CARD_VALUE[card]           # lay the small cards first: they leave the table less to take
-    return score
-
-
-cdef void f_order_moves(const FState* s, const FGame* g, uint64_t* moves, int n, uint64_t first,
-                        const FSearch* F=NULL, int ply=0) noexcept nogil:
-    cdef int scores[ORDER_LIMIT]
-    cdef int i, j, sc
-    cdef uint64_t m
-    if n < 2:
-        return
-    if n > ORDER_LIMIT:
-        for i in range(n):
-            if moves[i] == first:
-                moves[i] = moves[0]
-                moves[0] = first
-        return
-    for i in range(n):
-        scores[i] = (1 << 30) if moves[i] == first else f_move_score(s, g, moves[i])
-        if F != NULL:
-            if moves[i] == F.killer[ply][0] or moves[i] == F.killer[ply][1]:
-                scores[i] += F.killer_bonus
-            scores[i] += (F.history[s.to_move][move_card(moves[i])] * F.history_weight) >> 10
-    for i in range(1, n):
-        m = moves[i]
-        sc = scores[i]
-        j = i - 1
-        while j >= 0 and scores[j] < sc:
-            moves[j + 1] = moves[j]
-            scores[j + 1] = scores[j]
-            j -= 1
-        moves[j + 1] = m
-        scores[j + 1] = sc
 
 
 cdef inline int f_plies(const FSearch* F, const FState* s) noexcept nogil:
@@ -345,7 +281,6 @@ cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) 
                     if F.killer[ply][0] != best_move:
                         F.killer[ply][1] = F.killer[ply][0]
                         F.killer[ply][0] = best_move
-                    F.history[s.to_move][move_card(best_move)] += popcount(s.in_hands) * popcount(s.in_hands)
                     break
     if use_table:
         table_store(&S.table, key, best if best > alpha else -VALUE_INF, best if best < beta else VALUE_INF,
@@ -357,7 +292,7 @@ cdef int f_mtdf(FSearch* F, const FState* s, int guess, int* lower, int* upper) 
     cdef int g = guess, beta, v
     lower[0] = -VALUE_INF
     upper[0] = VALUE_INF
-    while lower[0] < upper[0]:
+    while lower[0] < upper[0] and not F.S.stop:     # (the first guess's search may have stopped)
         beta = g + 1 if g == lower[0] else g
         trace_pass(F.S.trace, F.S.trace_depth, 0, beta - 1, beta, F.S.trace_move)
         v = f_node(F, s, beta - 1, beta, 0)

@@ -283,10 +283,6 @@ class FamilySearcher:
         """Cut on the bounds of what a position can still be worth at nodes with at most
         `max_cards` cards in the hands (0: never; tuning)."""
 
-    def set_sweep_look(self, cards: int) -> None:
-        """Bounds: look at whether the next seat can sweep when the mover holds at most this
-        many cards (default 10: always; 0: never; tuning)."""
-
     def set_equivalence(self, enabled: bool) -> None:
         """Play one of the moves that differ only by same-rank cards whose suits cannot change
         any score (on by default; tuning and tests)."""
@@ -299,9 +295,9 @@ class FamilySearcher:
     def parallel_cpu(self) -> tuple[float, float]:
         """The last parallel search's CPU seconds: of its busiest thread, of all its threads."""
 
-    def set_ordering(self, killer_bonus: int, history_weight: int) -> None:
-        """Move-ordering knobs (tuning): a killer move's bonus (default 300) and the weight of
-        the history counts (1024: a count is a point; default 0)."""
+    def set_first_guess(self, depth: int = -1) -> None:
+        """MTD(f)'s first guess: a horizon search `depth` plies deep (default -1: by the plies,
+        the static evaluation below 20; 0: the piles' margin as they are; tuning, tests)."""
 
 
 def family_eval_weights(**weights: float) -> dict:

@@ -1,0 +1,42 @@
+"""The family search's ordering (ext/family_ordering.pxi): MTD(f)'s first guess from a shallow
+horizon search of the root, whose stored moves then order the search, never changes a value, a
+move's value or the set of best moves, and the pv stays optimal (its ties may resolve
+differently); node limits count the guess search's nodes."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from test_family_kernel import GAMES, deal, random_until
+
+from scopa_solver.kernel import WANT_ALL, WANT_BEST, WANT_PV, new_searcher
+
+
+@pytest.mark.parametrize("name,cards", [("4 partnerships", 24), ("3 players", 24), ("scientifico", 20),
+                                        ("fifteen 2", 22)])
+def test_first_guess_keeps_values_and_best_moves(name, cards):
+    rng = random.Random(f"guess {name}")
+    searchers = {}
+    for depth in (-1, 0, 4, 99):        # by the plies, the piles' margin, a fixed depth, static
+        searchers[depth] = new_searcher(16, family=True)
+        searchers[depth].set_first_guess(depth)
+    differ = 0
+    for seed in range(4):
+        s = random_until(deal(seed=1100 + seed, **GAMES[name]), rng, cards)
+        results = {d: se.search(s, WANT_BEST | WANT_ALL | WANT_PV) for d, se in searchers.items()}
+        a = results[0]
+        for d, r in results.items():
+            assert (r.lower, r.upper, r.move_bounds, sorted(r.best)) == (a.lower, a.upper, a.move_bounds,
+                                                                        sorted(a.best)), (name, seed, d)
+            # the pv starts with a best move and runs to the end of the round
+            assert r.pv and r.pv[0] in r.best and r.points is not None, (name, seed, d)
+        differ += results[-1].nodes != results[0].nodes
+    assert differ > 0                   # not vacuous: the guess search ran and changed the search
+
+
+def test_node_limit_counts_the_guess_search():
+    s = deal(seed=1200, **GAMES["scientifico"])     # a whole deal: the guess search runs
+    searcher = new_searcher(8, family=True)
+    for limit in (1, 10, 1000):
+        r = searcher.search(s, WANT_BEST, max_nodes=limit)
+        assert r.stop == 1 and 0 < r.nodes <= limit
