@@ -93,6 +93,8 @@ cdef uint64_t f_guess_move(const FSearch* F, const FState* s) noexcept nogil:
     cdef FSearch* G = <FSearch*>F          # the key is worked out under the guess's horizon
     cdef int horizon = F.horizon_left, lower, upper
     cdef uint64_t game_key = F.game_key, key, move = 0
+    if not F.S.use_table:
+        return 0
     G.horizon_left = F.guess_horizon
     G.game_key = f_horizon_key(G)
     key = f_position_key(G, s)

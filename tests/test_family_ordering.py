@@ -40,3 +40,16 @@ def test_node_limit_counts_the_guess_search():
     for limit in (1, 10, 1000):
         r = searcher.search(s, WANT_BEST, max_nodes=limit)
         assert r.stop == 1 and 0 < r.nodes <= limit
+
+
+def test_first_guess_without_a_table():
+    """No table (tt_mb=0, or switched off): the guess search has no moves to store, and the
+    search that follows must not look for them (it read a missing table before)."""
+    rng = random.Random("guess without a table")
+    s = random_until(deal(seed=1300, **GAMES["scientifico"]), rng, 20)
+    exact = new_searcher(16, family=True).search(s, WANT_BEST | WANT_PV)
+    off = new_searcher(16, family=True)
+    off.set_table(False)
+    for searcher in (new_searcher(0, family=True), off):
+        r = searcher.search(s, WANT_BEST | WANT_PV)
+        assert (r.lower, r.upper, sorted(r.best)) == (exact.lower, exact.upper, sorted(exact.best))
