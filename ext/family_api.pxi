@@ -229,11 +229,12 @@ cdef class FamilySearcher:
         self.F.S.use_table = self.F.S.table.entries != NULL
         self.F.table_min_cards = F_TABLE_MIN_CARDS
         self.F.scale = 1
-        self.F.table_stride = 1
+        self.F.table_stride = F_TABLE_STRIDE
         self.F.killer_bonus = 300       # measured: 10-20% fewer nodes; history counts only cost nodes
         self.F.history_weight = 0
         self.F.use_bounds = 64
         self.F.use_equiv = 1
+        self.F.use_last_round = 1
         self.F.sweep_look_cards = 10
         # malloc, not calloc: only the levels a search reaches are ever touched
         self.F.moves = <uint64_t*>malloc(FMAX_PLIES * FMAX_MOVES * sizeof(uint64_t))
@@ -260,8 +261,8 @@ cdef class FamilySearcher:
         self.F.S.use_table = enabled and self.F.S.table.entries != NULL
 
     def set_table_min_cards(self, int cards, int stride=1):
-        """Probe the table only at nodes with at least this many cards in hands, and where they
-        are a multiple of `stride` (tuning)."""
+        """Probe the table only at nodes with at least this many cards still to play (hands and
+        stock), and where the cards in hands are a multiple of `stride` (tuning)."""
         self.F.table_min_cards = max(0, cards)
         self.F.table_stride = max(1, stride)
 
@@ -285,6 +286,11 @@ cdef class FamilySearcher:
         """Play one of the moves that differ only by same-rank cards whose suits cannot change
         any score (on by default; tuning and tests)."""
         self.F.use_equiv = enabled
+
+    def set_last_round(self, bint enabled):
+        """Solve the last round (no hand holding two cards, the stock empty) by a walk along its
+        forced plays (on by default; off: the general search, for tests and tuning)."""
+        self.F.use_last_round = enabled
 
     def request_stop(self):
         """Ask a search running in another thread to stop soon (it reports an interrupt)."""

@@ -16,11 +16,17 @@
 # coin counts, best primiera card per suit, settebello and re bello, napola's coins (and in
 # paranoid the scopas).
 
+cdef extern from *:
+    void prefetch "__builtin_prefetch"(const void*) nogil
+
 cdef enum:
     F_TWO = 0
     F_PARANOID = 1
     F_MAXN = 2
-    F_TABLE_MIN_CARDS = 5    # as the two-player search: no probes in the last few plays
+    # probes where they pay in CPU time (a probe is a trip to memory; measured in docs/family.md):
+    # from 7 cards still to play, where the cards in hands are a multiple of 3
+    F_TABLE_MIN_CARDS = 7
+    F_TABLE_STRIDE = 3
 
 ctypedef struct FSearch:
     Search S                 # node counting, limits, stop, the table (its game and stock unused)
@@ -32,8 +38,8 @@ ctypedef struct FSearch:
     uint64_t stock_key[FMAX_DEALS + 1]
     uint64_t stock_mask[FMAX_DEALS + 1]
     uint64_t* moves          # FMAX_PLIES levels of FMAX_MOVES moves
-    int table_min_cards
-    int table_stride         # probe only where the cards in hands are a multiple of it (1: everywhere)
+    int table_min_cards      # probe only with at least this many cards still to play (hands and stock)
+    int table_stride         # and where the cards in hands are a multiple of it (1: everywhere)
     uint64_t killer[FMAX_PLIES][2]   # the last two moves that cut off at each ply
     int history[FMAX_SEATS][40]      # cutoffs by seat and card played, weighted by depth
     int killer_bonus, history_weight  # ordering knobs (set_ordering)
@@ -44,6 +50,7 @@ ctypedef struct FSearch:
     int sweep_look_cards             # bounds: the next seat's sweep looked at when the mover holds at most this many cards
     int use_equiv                    # play one of the moves equivalent by same-rank exchanges (family_equiv.pxi)
     int use_bounds                   # cut on the value's bounds (family_bounds.pxi) with at most this many cards in hands
+    int use_last_round               # solve the last round by family_lastround.pxi's forced walk
 
 
 ctypedef struct FRootResult:
@@ -286,15 +293,19 @@ cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) 
         return f_horizon_value(F, s)
     if f_last_card_fast(F, s):
         return f_last_card_value(F, s)
+    if f_in_last_round(F, s):
+        return f_last_round_value(F, s, alpha, beta, ply)
     cards = popcount(s.in_hands)
+    use_table = (S.use_table and f_plies(F, s) >= F.table_min_cards
+                 and (F.table_stride <= 1 or cards % F.table_stride == 0))
+    if use_table:                       # the bucket on its way from memory while the bounds are tried
+        key = f_position_key(F, s)
+        prefetch(S.table.entries + (key & S.table.mask) * BUCKET)
     # the bounds are of the final points: not of a horizon's estimates (nor in its units)
     if cards <= F.use_bounds and not F.horizon_left and f_bounds_cut(F, s, alpha, beta, &v):
         return v
-    use_table = (S.use_table and cards >= F.table_min_cards
-                 and (F.table_stride <= 1 or cards % F.table_stride == 0))
     moves = F.moves + ply * FMAX_MOVES
     if use_table:
-        key = f_position_key(F, s)
         if table_probe(&S.table, key, &lower, &upper, &table_move):
             if S.trace != NULL and (lower >= beta or upper <= alpha): trace_event(S.trace, EVENT_TABLE, ply, lower, upper, table_move, 0, 0)
             if lower >= beta:
@@ -398,6 +409,9 @@ cdef void f_maxn(FSearch* F, const FState* s, int ply, int* out) noexcept nogil:
     if f_last_card_fast(F, s):
         f_last_card_end(F, s, &child)
         side_points(&child, &F.game, False, out)
+        return
+    if f_in_last_round(F, s):
+        f_maxn_last_round(F, s, ply, out)
         return
     # without cutoffs every subtree is searched whole: the table pays from two cards fewer
     use_table = S.use_table and popcount(s.in_hands) >= F.table_min_cards - 2
