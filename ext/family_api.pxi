@@ -227,9 +227,9 @@ cdef class FamilySearcher:
         if table_init(&self.F.S.table, mb) != 0:
             raise MemoryError(f"cannot allocate a {mb:g} MiB transposition table")
         self.F.S.use_table = self.F.S.table.entries != NULL
-        self.F.table_min_cards = F_TABLE_MIN_CARDS
+        self.F.table_min_cards = -1     # by the game (family_search.pxi)
         self.F.scale = 1
-        self.F.table_stride = F_TABLE_STRIDE
+        self.F.table_stride = -1
         self.F.killer_bonus = 300       # measured: 10-20% fewer nodes; history counts only cost nodes
         self.F.history_weight = 0
         self.F.use_bounds = 64
@@ -262,7 +262,8 @@ cdef class FamilySearcher:
 
     def set_table_min_cards(self, int cards, int stride=1):
         """Probe the table only at nodes with at least this many cards still to play (hands and
-        stock), and where the cards in hands are a multiple of `stride` (tuning)."""
+        stock), and where the cards in hands are a multiple of `stride` (tuning; by default 7 and
+        3, two players 5 and 2)."""
         self.F.table_min_cards = max(0, cards)
         self.F.table_stride = max(1, stride)
 

@@ -24,9 +24,12 @@ cdef enum:
     F_PARANOID = 1
     F_MAXN = 2
     # probes where they pay in CPU time (a probe is a trip to memory; measured in docs/family.md):
-    # from 7 cards still to play, where the cards in hands are a multiple of 3
+    # from 7 cards still to play where the cards in hands are a multiple of 3; two players from 5
+    # at the round boundaries (a multiple of 2)
     F_TABLE_MIN_CARDS = 7
     F_TABLE_STRIDE = 3
+    F_TABLE_MIN_CARDS_TWO = 5
+    F_TABLE_STRIDE_TWO = 2
 
 ctypedef struct FSearch:
     Search S                 # node counting, limits, stop, the table (its game and stock unused)
@@ -40,6 +43,7 @@ ctypedef struct FSearch:
     uint64_t* moves          # FMAX_PLIES levels of FMAX_MOVES moves
     int table_min_cards      # probe only with at least this many cards still to play (hands and stock)
     int table_stride         # and where the cards in hands are a multiple of it (1: everywhere)
+    int probe_min, probe_stride      # those in force (set_table_min_cards's, or by the game: -1)
     uint64_t killer[FMAX_PLIES][2]   # the last two moves that cut off at each ply
     int history[FMAX_SEATS][40]      # cutoffs by seat and card played, weighted by depth
     int killer_bonus, history_weight  # ordering knobs (set_ordering)
@@ -67,6 +71,10 @@ cdef void f_search_set_game(FSearch* F, const FGame* g, int mode, int root_seat)
     cdef uint64_t key = 0, cards
     F.game = g[0]
     F.mode = mode
+    F.probe_min = F.table_min_cards if F.table_min_cards >= 0 else \
+        (F_TABLE_MIN_CARDS_TWO if g.players == 2 else F_TABLE_MIN_CARDS)
+    F.probe_stride = F.table_stride if F.table_stride >= 1 else \
+        (F_TABLE_STRIDE_TWO if g.players == 2 else F_TABLE_STRIDE)
     F.root_side = g.side[root_seat]
     for p in range(g.players):
         if mode == F_PARANOID:
@@ -296,8 +304,8 @@ cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) 
     if f_in_last_round(F, s):
         return f_last_round_value(F, s, alpha, beta, ply)
     cards = popcount(s.in_hands)
-    use_table = (S.use_table and f_plies(F, s) >= F.table_min_cards
-                 and (F.table_stride <= 1 or cards % F.table_stride == 0))
+    use_table = (S.use_table and f_plies(F, s) >= F.probe_min
+                 and (F.probe_stride <= 1 or cards % F.probe_stride == 0))
     if use_table:                       # the bucket on its way from memory while the bounds are tried
         key = f_position_key(F, s)
         prefetch(S.table.entries + (key & S.table.mask) * BUCKET)
@@ -414,7 +422,7 @@ cdef void f_maxn(FSearch* F, const FState* s, int ply, int* out) noexcept nogil:
         f_maxn_last_round(F, s, ply, out)
         return
     # without cutoffs every subtree is searched whole: the table pays from two cards fewer
-    use_table = S.use_table and popcount(s.in_hands) >= F.table_min_cards - 2
+    use_table = S.use_table and popcount(s.in_hands) >= F.probe_min - 2
     if use_table:
         key = f_position_key(F, s)
         if table_probe(&S.table, key, &lower, &upper, &vec):
