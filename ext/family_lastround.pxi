@@ -14,6 +14,12 @@ cdef inline bint f_in_last_round(const FSearch* F, const FState* s) noexcept nog
             and not F.horizon_left)
 
 
+cdef inline bint f_before_last_round(const FSearch* F, const FState* s, int cards) noexcept nogil:
+    """The round's last seat to play its second-last card: its children are walks, together
+    cheaper than trying the bounds first (measured: 2-5% less CPU time)."""
+    return s.deals_left == 0 and cards == F.game.players + 1 and F.use_last_round
+
+
 cdef inline int f_lr_moves(const FSearch* F, const FState* s, int card, uint64_t* out) noexcept nogil:
     """The legal plays of `card`, the mover's only card (the common cases without generating)."""
     cdef int rules = F.game.rules, v = CARD_VALUE[card]

@@ -310,7 +310,8 @@ cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) 
         key = f_position_key(F, s)
         prefetch(S.table.entries + (key & S.table.mask) * BUCKET)
     # the bounds are of the final points: not of a horizon's estimates (nor in its units)
-    if cards <= F.use_bounds and not F.horizon_left and f_bounds_cut(F, s, alpha, beta, &v):
+    if (cards <= F.use_bounds and not F.horizon_left and not f_before_last_round(F, s, cards)
+            and f_bounds_cut(F, s, alpha, beta, &v)):
         return v
     moves = F.moves + ply * FMAX_MOVES
     if use_table:
