@@ -228,12 +228,13 @@ cdef class FamilySearcher:
         if table_init(&self.F.S.table, mb) != 0:
             raise MemoryError(f"cannot allocate a {mb:g} MiB transposition table")
         self.F.S.use_table = self.F.S.table.entries != NULL
-        self.F.table_min_cards = F_TABLE_MIN_CARDS
+        self.F.table_min_cards = -1     # by the game (family_search.pxi)
         self.F.scale = 1
-        self.F.table_stride = 1
+        self.F.table_stride = -1
         self.F.guess_depth = -1
         self.F.use_bounds = 64
         self.F.use_equiv = 1
+        self.F.use_last_round = 1
         # malloc, not calloc: only the levels a search reaches are ever touched
         self.F.moves = <uint64_t*>malloc(FMAX_PLIES * FMAX_MOVES * sizeof(uint64_t))
         if self.F.moves == NULL:
@@ -259,8 +260,9 @@ cdef class FamilySearcher:
         self.F.S.use_table = enabled and self.F.S.table.entries != NULL
 
     def set_table_min_cards(self, int cards, int stride=1):
-        """Probe the table only at nodes with at least this many cards in hands, and where they
-        are a multiple of `stride` (tuning)."""
+        """Probe the table only at nodes with at least this many cards still to play (hands and
+        stock), and where the cards in hands are a multiple of `stride` (tuning; by default 7 and
+        3, two players 5 and 2)."""
         self.F.table_min_cards = max(0, cards)
         self.F.table_stride = max(1, stride)
 
@@ -290,6 +292,11 @@ cdef class FamilySearcher:
         """The last parallel search's (most CPU seconds of one thread, CPU seconds of them all):
         on a loaded machine the first is what its wall time would be with a core per thread."""
         return self.cpu[0], self.cpu[1]
+
+    def set_last_round(self, bint enabled):
+        """Solve the last round (no hand holding two cards, the stock empty) by a walk along its
+        forced plays (on by default; off: the general search, for tests and tuning)."""
+        self.F.use_last_round = enabled
 
     def request_stop(self):
         """Ask a search running in another thread to stop soon (it reports an interrupt)."""

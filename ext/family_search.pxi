@@ -16,11 +16,20 @@
 # coin counts, best primiera card per suit, settebello and re bello, napola's coins (and in
 # paranoid the scopas).
 
+cdef extern from *:
+    void prefetch "__builtin_prefetch"(const void*) nogil
+
 cdef enum:
     F_TWO = 0
     F_PARANOID = 1
     F_MAXN = 2
-    F_TABLE_MIN_CARDS = 5    # as the two-player search: no probes in the last few plays
+    # probes where they pay in CPU time (a probe is a trip to memory; measured in docs/family.md):
+    # from 7 cards still to play where the cards in hands are a multiple of 3; two players from 5
+    # at the round boundaries (a multiple of 2)
+    F_TABLE_MIN_CARDS = 7
+    F_TABLE_STRIDE = 3
+    F_TABLE_MIN_CARDS_TWO = 5
+    F_TABLE_STRIDE_TWO = 2
 
 ctypedef struct FSearch:
     Search S                 # node counting, limits, stop, the table (its game and stock unused)
@@ -32,8 +41,9 @@ ctypedef struct FSearch:
     uint64_t stock_key[FMAX_DEALS + 1]
     uint64_t stock_mask[FMAX_DEALS + 1]
     uint64_t* moves          # FMAX_PLIES levels of FMAX_MOVES moves
-    int table_min_cards
-    int table_stride         # probe only where the cards in hands are a multiple of it (1: everywhere)
+    int table_min_cards      # probe only with at least this many cards still to play (hands and stock)
+    int table_stride         # and where the cards in hands are a multiple of it (1: everywhere)
+    int probe_min, probe_stride      # those in force (set_table_min_cards's, or by the game: -1)
     # move ordering (family_ordering.pxi)
     uint64_t killer[FMAX_PLIES][2]   # the last two moves that cut off at each ply
     int guess_depth                  # the first guess's horizon search: -1 by the plies (tuning)
@@ -47,6 +57,7 @@ ctypedef struct FSearch:
     uint64_t* busy                   # parallel search: the moves other threads are searching (family_parallel.pxi; NULL: one thread)
     int busy_cards                   # defer those only at nodes with at least this many cards in hands
     double parallel_mb               # the most table a parallel search uses, MiB (0: PARALLEL_MB)
+    int use_last_round               # solve the last round by family_lastround.pxi's forced walk
 
 
 ctypedef struct FRootResult:
@@ -63,6 +74,10 @@ cdef void f_search_set_game(FSearch* F, const FGame* g, int mode, int root_seat)
     cdef uint64_t key = 0, cards
     F.game = g[0]
     F.mode = mode
+    F.probe_min = F.table_min_cards if F.table_min_cards >= 0 else \
+        (F_TABLE_MIN_CARDS_TWO if g.players == 2 else F_TABLE_MIN_CARDS)
+    F.probe_stride = F.table_stride if F.table_stride >= 1 else \
+        (F_TABLE_STRIDE_TWO if g.players == 2 else F_TABLE_STRIDE)
     F.root_side = g.side[root_seat]
     for p in range(g.players):
         if mode == F_PARANOID:
@@ -226,15 +241,20 @@ cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) 
         return f_horizon_value(F, s)
     if f_last_card_fast(F, s):
         return f_last_card_value(F, s)
+    if f_in_last_round(F, s):
+        return f_last_round_value(F, s, alpha, beta, ply)
     cards = popcount(s.in_hands)
+    use_table = (S.use_table and f_plies(F, s) >= F.probe_min
+                 and (F.probe_stride <= 1 or cards % F.probe_stride == 0))
+    if use_table:                       # the bucket on its way from memory while the bounds are tried
+        key = f_position_key(F, s)
+        prefetch(S.table.entries + (key & S.table.mask) * BUCKET)
     # the bounds are of the final points: not of a horizon's estimates (nor in its units)
-    if cards <= F.use_bounds and not F.horizon_left and f_bounds_cut(F, s, alpha, beta, &v):
+    if (cards <= F.use_bounds and not F.horizon_left and not f_before_last_round(F, s, cards)
+            and f_bounds_cut(F, s, alpha, beta, &v)):
         return v
-    use_table = (S.use_table and cards >= F.table_min_cards
-                 and (F.table_stride <= 1 or cards % F.table_stride == 0))
     moves = F.moves + ply * FMAX_MOVES
     if use_table:
-        key = f_position_key(F, s)
         if table_probe(&S.table, key, &lower, &upper, &table_move):
             if S.trace != NULL and (lower >= beta or upper <= alpha): trace_event(S.trace, EVENT_TABLE, ply, lower, upper, table_move, 0, 0)
             if lower >= beta:
@@ -347,8 +367,11 @@ cdef void f_maxn(FSearch* F, const FState* s, int ply, int* out) noexcept nogil:
         f_last_card_end(F, s, &child)
         side_points(&child, &F.game, False, out)
         return
+    if f_in_last_round(F, s):
+        f_maxn_last_round(F, s, ply, out)
+        return
     # without cutoffs every subtree is searched whole: the table pays from two cards fewer
-    use_table = S.use_table and popcount(s.in_hands) >= F.table_min_cards - 2
+    use_table = S.use_table and popcount(s.in_hands) >= F.probe_min - 2
     if use_table:
         key = f_position_key(F, s)
         if table_probe(&S.table, key, &lower, &upper, &vec):

@@ -29,7 +29,7 @@ cdef int f_traced_node(FSearch* F, const FState* s, int alpha, int beta, int ply
     if s.in_hands:                  # this node's move-stack level is free again
         n = f_generate_moves(s, F.game.rules, F.moves + ply * FMAX_MOVES)
     if (searched == 0 and t.count == start and not F.S.stop
-            and (n == 0 or f_last_card_fast(F, s) or (F.horizon_left and f_at_horizon(F, s)))):
+            and (n == 0 or f_last_card_fast(F, s) or f_in_last_round(F, s) or (F.horizon_left and f_at_horizon(F, s)))):
         trace_event(t, EVENT_LEAF, ply, v, v, 0, 0, 0)
     trace_event(t, EVENT_EXIT, ply, v, 0, 0, n, searched)
     return v

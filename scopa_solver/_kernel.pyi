@@ -275,9 +275,13 @@ class FamilySearcher:
         """Switch the transposition table off or back on."""
 
     def set_table_min_cards(self, cards: int, stride: int = 1) -> None:
-        """Probe the table only at nodes with at least this many cards in the hands, and where
-        that count is a multiple of `stride` (tuning; default 5 and 1: stride 2 measured about
-        20% less CPU time for about 12% more nodes in scientifico)."""
+        """Probe the table only at nodes with at least this many cards still to play (hands and
+        stock), and where the cards in the hands are a multiple of `stride` (tuning; the default,
+        7 and 3, two players 5 and 2, measured in docs/family.md)."""
+
+    def set_last_round(self, enabled: bool) -> None:
+        """Solve the last round (the stock empty, no hand holding two cards) by a walk along its
+        forced plays (on by default; off: the general search, for tests and tuning)."""
 
     def set_bounds(self, max_cards: int) -> None:
         """Cut on the bounds of what a position can still be worth at nodes with at most

@@ -156,7 +156,7 @@ def _node_label(d: dict, is_root: bool) -> str:
         if d.get("tt_hit"):
             rows.append(_row(_small(f"TT [{d.get('tt_lower')}, {d.get('tt_upper')}]", "#92400e")))
         if d.get("leaf"):
-            rows.append(_row(_small("last card, scored" if d.get("n_moves") else "end of round")))
+            rows.append(_row(_small("last plays, scored" if d.get("n_moves") else "end of round")))
         if d.get("cutoff"):
             rows.append(_row(_small(f"searched {d['n_searched']} of {d['n_moves']}", "#b91c1c")))
             if d.get("pruned"):
