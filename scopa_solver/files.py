@@ -52,6 +52,15 @@ def write_atomic(path: PathLike, write: Callable[[str], Any], *, overwrite: bool
             os.unlink(tmp)
 
 
+def is_atomic_leftover(name: str, of: str) -> bool:
+    """`name` is a temporary file `write_atomic` left beside `of` when its process was killed
+    in the middle of a write (a part of the file, never a user's own)."""
+    prefix, suffix = f".{of}.", f".tmp{os.path.splitext(of)[1]}"
+    middle = name[len(prefix):len(name) - len(suffix)]      # mkstemp's 8 random letters, digits, _
+    return name.startswith(prefix) and name.endswith(suffix) and len(middle) == 8 and \
+        all(c.isascii() and (c.isalnum() or c == "_") for c in middle)
+
+
 def write_text_atomic(path: PathLike, text: str, *, overwrite: bool = True) -> None:
     """`write_atomic` of `text` in UTF-8, flushed to the disk before the move."""
     def write(tmp: str) -> None:

@@ -204,6 +204,32 @@ def test_local_pool_survives_a_killed_worker_process(tmp_path):
     assert same(read_rows(out)) == same(read_rows(tmp_path / "one.jsonl"))
 
 
+def test_a_pool_broken_before_a_submit_fails_that_chunk_not_the_job():
+    """A worker killed between two results: the next submit meets a broken pool. It gets a
+    failed future (the caller's one path for a dead worker), never an exception of its own."""
+    import concurrent.futures as cf
+    import multiprocessing
+
+    from scopa_solver.batch.engines import LocalEngine, lost
+    engine = LocalEngine(2)
+    engine.start()
+    try:
+        chunk, options = [Item("1", 0, "text", "7d2c/4c3b 3s4s -/- - 0/0 0 1 -")], JobOptions()
+        assert engine.submit("solve", chunk, options).result()[0]["ok"]
+        victim = [p for p in multiprocessing.active_children() if "Dask" not in p.name][0]
+        os.kill(victim.pid, signal.SIGKILL)
+        give_up = time.monotonic() + 30
+        while time.monotonic() < give_up:       # until the pool has seen the death: it fails a chunk
+            if isinstance(engine.submit("solve", chunk, options).exception(timeout=30), cf.BrokenExecutor):
+                break
+        future = engine.submit("solve", chunk, options)     # on the pool known broken
+        assert lost(future) and isinstance(future.exception(), cf.BrokenExecutor)
+        engine.restart()
+        assert engine.submit("solve", chunk, options).result()[0]["ok"]
+    finally:
+        engine.close(cancel=True)
+
+
 def test_ctrl_c_on_the_command_line_then_resume(tmp_path):
     out = tmp_path / "c.jsonl"
     env = dict(os.environ, PYTHONPATH=str(ROOT))

@@ -38,7 +38,7 @@ from typing import Any, Callable, Optional, Union
 from .. import kernel
 from ..core.position import Move, Position
 from ..errors import ScopaError, excerpt
-from ..files import write_text_atomic
+from ..files import is_atomic_leftover, write_text_atomic
 from ..progress import progress_bar
 from ..text import plural
 from .engines import lost, make_engine
@@ -258,6 +258,9 @@ def _folder(directory: Path, resume: bool, overwrite: bool) -> Optional[dict]:
     if directory.exists() and not directory.is_dir():
         raise DealJobError(f"{excerpt(str(directory))} is a file, not a job folder")
     names = set(os.listdir(directory)) if directory.is_dir() else set()
+    for name in [n for n in names if any(is_atomic_leftover(n, of) for of in _FILES)]:
+        os.unlink(directory / name)     # a save cut by a kill: the file it was to replace stands
+        names.discard(name)
     if names - set(_FILES):
         raise DealJobError(f"{excerpt(str(directory))} holds files that are not a solve job's "
                            f"({excerpt(', '.join(sorted(names - set(_FILES))))}): not touching it (choose another folder)")

@@ -92,7 +92,14 @@ class LocalEngine:
             future: cf.Future = cf.Future()
             future.set_result(run_chunk(job, chunk, options))   # Ctrl-C raises here
             return future
-        return self._pool.submit(run_chunk, job, list(chunk), options)
+        try:
+            return self._pool.submit(run_chunk, job, list(chunk), options)
+        except cf.BrokenExecutor as exc:
+            # a worker died since the last result: fail this chunk like the ones the pool held,
+            # so the caller's one path for a dead worker (restart, run again) takes it
+            future = cf.Future()
+            future.set_exception(exc)
+            return future
 
     def wait_any(self, futures: set, timeout: Optional[float] = None) -> set:
         return cf.wait(futures, timeout, return_when=cf.FIRST_COMPLETED)[0]
