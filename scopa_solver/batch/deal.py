@@ -258,7 +258,8 @@ def _folder(directory: Path, resume: bool, overwrite: bool) -> Optional[dict]:
     if directory.exists() and not directory.is_dir():
         raise DealJobError(f"{excerpt(str(directory))} is a file, not a job folder")
     names = set(os.listdir(directory)) if directory.is_dir() else set()
-    for name in [n for n in names if any(is_atomic_leftover(n, of) for of in _FILES)]:
+    for name in [n for n in names if any(is_atomic_leftover(n, of) for of in _FILES)
+                 and not (directory / n).is_dir()]:
         os.unlink(directory / name)     # a save cut by a kill: the file it was to replace stands
         names.discard(name)
     if names - set(_FILES):
