@@ -33,7 +33,8 @@ def write_atomic(path: PathLike, write: Callable[[str], Any], *, overwrite: bool
     folder, name = os.path.split(os.path.abspath(path))
     if not overwrite and os.path.lexists(path):
         raise FileExistsError(path)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=f".tmp{os.path.splitext(name)[1]}")
+    prefix, suffix = _temporary_affixes(name)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=prefix, suffix=suffix)
     os.close(fd)
     try:
         write(tmp)
@@ -52,10 +53,16 @@ def write_atomic(path: PathLike, write: Callable[[str], Any], *, overwrite: bool
             os.unlink(tmp)
 
 
+def _temporary_affixes(name: str) -> tuple[str, str]:
+    """The start and end of the name of `write_atomic`'s temporary file for `name` (the same
+    suffix as `name`'s, for writers that go by it)."""
+    return f".{name}.", f".tmp{os.path.splitext(name)[1]}"
+
+
 def is_atomic_leftover(name: str, of: str) -> bool:
     """`name` is a temporary file `write_atomic` left beside `of` when its process was killed
     in the middle of a write (a part of the file, never a user's own)."""
-    prefix, suffix = f".{of}.", f".tmp{os.path.splitext(of)[1]}"
+    prefix, suffix = _temporary_affixes(of)
     middle = name[len(prefix):len(name) - len(suffix)]      # mkstemp's 8 random letters, digits, _
     return name.startswith(prefix) and name.endswith(suffix) and len(middle) == 8 and \
         all(c.isascii() and (c.isalnum() or c == "_") for c in middle)
