@@ -396,8 +396,9 @@ def test_a_players_view_and_a_suggestion(browser, base_url):
     assert shown == [(str(m.move), f"{m.mean:+.3f}") for m in expected.moves]
     assert "40 worlds" in text(browser, "#suggest-info") and "seed 3" in text(browser, "#suggest-info")
 
-    # a long search shows a spinner and can be cancelled (the server stops it at its time limit)
-    fill(browser, ("worlds", "2000"), ("suggest-time", "2"))
+    # a long search shows a spinner and can be cancelled (the server stops it when the page
+    # leaves; the limit is long enough that a busy machine cannot finish before the click)
+    fill(browser, ("worlds", "2000"), ("suggest-time", "20"))
     browser.find_element(By.ID, "suggest-btn").click()
     wait(browser, EC.visibility_of_element_located((By.ID, "status")))
     browser.find_element(By.ID, "cancel-btn").click()
