@@ -308,3 +308,11 @@ def test_the_type_hints_ship():
     assert re.search(r'^scopa_solver = \[.*"py\.typed"', pyproject, re.M)
     manifest = (ROOT / "MANIFEST.in").read_text(encoding="utf-8")
     assert "scopa_solver/py.typed" in manifest
+
+
+def test_every_package_ships():
+    # pyproject.toml lists the packages by hand: a subpackage left out would be missing from the wheel
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    listed = re.search(r"^packages = \[(.*)\]", pyproject, re.M)
+    assert listed is not None
+    assert set(re.findall(r'"([\w.]+)"', listed.group(1))) == {name for name in MODULES if _is_package(name)}

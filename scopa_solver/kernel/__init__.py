@@ -31,8 +31,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Iterable, Iterator, NamedTuple, Optional, Sequence
 
-from . import _kernel
-from .errors import LimitError, RulesError, TimeLimitError
+from .. import _kernel
+from ..errors import LimitError, RulesError, TimeLimitError
 
 __all__ = ["KernelState", "PlayEvents", "legal_moves", "play", "score_piles", "random_playouts",
            "Searcher", "KernelResult", "RULE_BITS", "WANT_BEST", "WANT_PV", "WANT_ALL", "FULL_WINDOW",
