@@ -198,7 +198,8 @@ def test_the_scanner_sees_the_package():
     # guards against a scanner that finds nothing and so can never fail
     assert "scopa_solver.kernel" in MODULES and "scopa_solver.core.position" in MODULES
     assert "scopa_solver.kernel" in IMPORTS["scopa_solver.core.position"].edges
-    assert IMPORTS["scopa_solver.kernel"].imports_kernel
+    assert IMPORTS["scopa_solver.kernel.face"].imports_kernel
+    assert "scopa_solver.kernel.face" in IMPORTS["scopa_solver.kernel.checks"].edges
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     probe = Imports("scopa_solver.search.solver",
                     "from .. import kernel\nfrom ..core.cards import _SEPARATORS\n"
@@ -251,7 +252,7 @@ def test_no_circles_between_subpackages():
 def test_only_the_kernel_face_imports_the_compiled_kernel():
     importers = sorted(name for name, imp in IMPORTS.items() if imp.imports_kernel)
     # the package __init__ only tries the import to give a helpful message when the build is missing
-    assert importers == ["scopa_solver", "scopa_solver.kernel"]
+    assert importers == ["scopa_solver", "scopa_solver.kernel.face"]
     init = IMPORTS["scopa_solver"]
     uses = [n for n in ast.walk(init.tree) if isinstance(n, ast.Name) and n.id == "_kernel"]
     assert not uses, "scopa_solver/__init__.py may import _kernel to check the build, never use it"
