@@ -11,7 +11,7 @@ from typing import Iterator, Optional
 
 __all__: list[str] = []         # for the scheduler only
 
-_lock = threading.Lock()        # the pool is made once, by the first batch that needs it
+_lock = threading.Lock()        # the executor is made once, by the first batch on threads
 _pool: Optional[ThreadPoolExecutor] = None
 
 
