@@ -3,6 +3,7 @@ CLI, an arena of a threaded bot) exits promptly on SIGINT sent at a random momen
 never hangs."""
 from __future__ import annotations
 
+import json
 import os
 import random
 import resource
@@ -155,3 +156,16 @@ def test_ctrl_c_stops_promptly(kind, runs):
 @pytest.mark.parametrize("kind", ["suggest", "solve_many", "analyze_many", "cli", "arena"])
 def test_ctrl_c_stops_promptly_many_times(kind):
     _check(kind, 25, seed=2)
+
+
+def test_the_searches_stop_before_the_executor_joins_their_threads():
+    # the threading exit hooks run last registered first, and the executor's joins the worker
+    # threads: the pool's stop of their searches must be registered after it, or an exit waits
+    # for every running search to end (seconds, as in solve_many above)
+    code = ("import json, threading, scopa_solver\n"
+            "print(json.dumps([f.func.__module__ for f in threading._threading_atexits]))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=_env(),
+                         timeout=60)
+    assert out.returncode == 0, out.stderr
+    hooks = json.loads(out.stdout)
+    assert hooks.index("scopa_solver.kernel.pool") > hooks.index("concurrent.futures.thread")

@@ -130,15 +130,25 @@ class Imports:
                             if alias.name.startswith("_") and not alias.name.startswith("__"):
                                 self.private_from.append((target, alias.name, node.lineno))
 
+    def _module_of(self, node: ast.AST) -> Optional[str]:
+        """The package module an expression names: a name bound by an import, or a submodule
+        reached through one (`kernel.pool`)."""
+        if isinstance(node, ast.Name):
+            return self.aliases.get(node.id)
+        if isinstance(node, ast.Attribute):
+            base = self._module_of(node.value)
+            if base is not None and f"{base}.{node.attr}" in MODULES:
+                return f"{base}.{node.attr}"
+        return None
+
     def private_attributes(self) -> list[tuple[str, str, int]]:
-        """`module._name` where `module` is another package module bound by an import."""
+        """`module._name` where `module` is another package module bound by an import (or a
+        submodule of one: `kernel.pool._name`)."""
         found = []
         for node in ast.walk(self.tree):
-            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                    and node.value.id in self.aliases and node.attr.startswith("_")
-                    and not node.attr.startswith("__")):
-                target = self.aliases[node.value.id]
-                if target != self.name:
+            if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
+                target = self._module_of(node.value)
+                if target is not None and target != self.name:
                     found.append((target, node.attr, node.lineno))
         return found
 
@@ -198,20 +208,24 @@ def test_the_scanner_sees_the_package():
     # guards against a scanner that finds nothing and so can never fail
     assert "scopa_solver.kernel" in MODULES and "scopa_solver.core.position" in MODULES
     assert "scopa_solver.kernel" in IMPORTS["scopa_solver.core.position"].edges
-    assert IMPORTS["scopa_solver.kernel"].imports_kernel
+    assert IMPORTS["scopa_solver.kernel.face"].imports_kernel
+    assert "scopa_solver.kernel.face" in IMPORTS["scopa_solver.kernel.checks"].edges
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     probe = Imports("scopa_solver.search.solver",
                     "from .. import kernel\nfrom ..core.cards import _SEPARATORS\n"
-                    "from ..core import position as p\nx = kernel._idle\ny = p.__doc__\n"
+                    "from ..core import position as p\nx = kernel._idle\ny = p.__doc__\nz = kernel.pool._lock\n"
                     "if TYPE_CHECKING:\n    from ..play import game\n"
                     "def f():\n    from ..core import view\n")
     assert probe.private_from == [("scopa_solver.core.cards", "_SEPARATORS", 2)]
-    assert probe.private_attributes() == [("scopa_solver.kernel", "_idle", 4)]
+    assert probe.private_attributes() == [("scopa_solver.kernel", "_idle", 4), ("scopa_solver.kernel.pool", "_lock", 6)]
     assert "scopa_solver.play.game" not in probe.edges and "scopa_solver.core.view" in probe.edges
     # function-level imports count: Position.view imports the View lazily
     assert "scopa_solver.core.view" in IMPORTS["scopa_solver.core.position"].edges
     # a package cycle made of edges that are no module cycle (the one play <-> imperfect had)
     assert _package_cycles({"p.x": {"i.y"}, "i.y": set(), "i.z": {"p.w"}, "p.w": set()}) == [["i", "p"]]
+    # a module importing its package's __init__, which imports it back (through a sibling too)
+    assert _back_into_package({"k": {"k.a", "k.b"}, "k.a": {"k"}, "k.b": {"k.c"}, "k.c": {"k"}, "k.d": {"k"}},
+                              {"k"}) == [("k.a", "k"), ("k.c", "k")]
 
 
 def test_no_import_circles():
@@ -222,6 +236,33 @@ def test_no_import_circles():
         if _allowed(name):
             graph[name] = set()
     assert _cycles(graph) == []
+
+
+def _reaches(graph: dict[str, set[str]], start: str, goal: str) -> bool:
+    seen, todo = set(), [start]
+    while todo:
+        v = todo.pop()
+        if v == goal:
+            return True
+        if v not in seen:
+            seen.add(v)
+            todo.extend(graph.get(v, ()))
+    return False
+
+
+def _back_into_package(graph: dict[str, set[str]], packages: set[str]) -> list[tuple[str, str]]:
+    """The edges from a module to a package it is in whose __init__ imports that module back
+    (directly or through others): circles that `_graph` hides, as it leaves out a package's
+    imports of its own modules."""
+    return sorted((name, t) for name, targets in graph.items() for t in targets
+                  if t in packages and name.startswith(t + ".") and _reaches(graph, t, name))
+
+
+def test_no_module_imports_its_package_back():
+    # `from . import name` in kernel/pool.py would read the name from kernel/__init__.py, which is
+    # still importing pool.py: a module imports its siblings, never the package that imports it
+    graph = {name: imp.edges - {name} for name, imp in IMPORTS.items()}
+    assert _back_into_package(graph, {name for name in MODULES if _is_package(name)}) == []
 
 
 def _package(name: str) -> str:
@@ -251,7 +292,7 @@ def test_no_circles_between_subpackages():
 def test_only_the_kernel_face_imports_the_compiled_kernel():
     importers = sorted(name for name, imp in IMPORTS.items() if imp.imports_kernel)
     # the package __init__ only tries the import to give a helpful message when the build is missing
-    assert importers == ["scopa_solver", "scopa_solver.kernel"]
+    assert importers == ["scopa_solver", "scopa_solver.kernel.face"]
     init = IMPORTS["scopa_solver"]
     uses = [n for n in ast.walk(init.tree) if isinstance(n, ast.Name) and n.id == "_kernel"]
     assert not uses, "scopa_solver/__init__.py may import _kernel to check the build, never use it"
@@ -308,3 +349,11 @@ def test_the_type_hints_ship():
     assert re.search(r'^scopa_solver = \[.*"py\.typed"', pyproject, re.M)
     manifest = (ROOT / "MANIFEST.in").read_text(encoding="utf-8")
     assert "scopa_solver/py.typed" in manifest
+
+
+def test_every_package_ships():
+    # pyproject.toml lists the packages by hand: a subpackage left out would be missing from the wheel
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    listed = re.search(r"^packages = \[(.*)\]", pyproject, re.M)
+    assert listed is not None
+    assert set(re.findall(r'"([\w.]+)"', listed.group(1))) == {name for name in MODULES if _is_package(name)}

@@ -1,0 +1,119 @@
+"""The searcher pool: the searchers (a transposition table and buffers each) kept for reuse in
+one bounded pool, lent out one call at a time, and the stop that reaches every busy one when the
+interpreter exits."""
+from __future__ import annotations
+
+# Before `_at_exit` is registered: the interpreter runs the threading exit hooks last registered
+# first, and the executor's joins the batches' worker threads, so ours must run before it to stop
+# their searches (else an exit waits for every running search to end).
+import concurrent.futures.thread  # noqa: F401
+import os
+import threading
+import time
+from contextlib import contextmanager
+from typing import Iterator, Optional
+
+from ..errors import LimitError
+from .checks import check_tt_mb
+from .face import FamilySearcher, Searcher
+
+__all__ = ["SearchInterrupted", "new_searcher", "borrow_searcher", "pool_stats", "clear_tables"]
+
+_lock = threading.Lock()
+_idle: list = []                 # searchers kept for reuse: one table size at a time, at most
+_KEEP = max(2, os.cpu_count() or 1)    # as many as there are cores
+_busy: set = set()               # searchers in use, so a stop reaches every one of them
+_closing = False                 # the interpreter is exiting: no new search starts
+
+
+class SearchInterrupted(KeyboardInterrupt):
+    """A search stopped by Ctrl-C, or by the interpreter's exit while it ran in a thread."""
+
+
+def new_searcher(tt_mb: Optional[float] = None,
+                 family: bool = False) -> "Searcher | FamilySearcher":
+    """A fresh searcher of its own (an empty table, for traces and cold measurements); a
+    `FamilySearcher` for `FamilyState`s when `family`."""
+    size = check_tt_mb(tt_mb)
+    try:
+        return (FamilySearcher if family else Searcher)(size)
+    except MemoryError:
+        raise LimitError(f"cannot allocate a {size:g} MiB transposition table: not enough "
+                         "memory (use a smaller tt_mb)") from None
+
+
+@contextmanager
+def borrow_searcher(tt_mb: Optional[float] = None,
+                    family: bool = False) -> Iterator["Searcher | FamilySearcher"]:
+    """A searcher for one call (a `FamilySearcher` when `family`); kept afterwards for reuse (a
+    large table is slow to allocate), at most one per core and one table size at a time."""
+    size = check_tt_mb(tt_mb)
+    kind = FamilySearcher if family else Searcher
+    with _lock:
+        if _closing:
+            raise SearchInterrupted
+        found = next((s for s in _idle if s.tt_mb == size and type(s) is kind), None)
+        if found is not None:
+            _idle.remove(found)
+    s = found if found is not None else new_searcher(size, family)
+    with _lock:
+        _busy.add(s)
+        if _closing:
+            s.request_stop()
+    try:
+        yield s
+    finally:
+        with _lock:
+            _busy.discard(s)
+            if not _closing:
+                if _idle and _idle[0].tt_mb != size:
+                    _idle.clear()
+                if sum(type(x) is type(s) for x in _idle) < _KEEP:
+                    _idle.append(s)
+
+
+def exiting() -> bool:
+    """The interpreter is exiting: no new search may start (batches stop handing out work)."""
+    return _closing
+
+
+def pool_stats() -> dict:
+    """The searchers kept for reuse after the calls (at most one per core of each kind) and their tables'
+    MiB, and the searchers in use right now.
+
+    >>> stats = pool_stats()
+    >>> stats["kept"] <= 2 * max(2, os.cpu_count() or 1), sorted(stats)   # per kind of searcher
+    (True, ['busy', 'kept', 'kept_mb'])
+    """
+    with _lock:
+        return {"kept": len(_idle), "kept_mb": sum(s.tt_mb for s in _idle), "busy": len(_busy)}
+
+
+def clear_tables() -> None:
+    """Empty every kept transposition table (for measurements that must start cold)."""
+    with _lock:
+        for s in _idle:
+            s.clear()
+
+
+def _at_exit() -> None:
+    """Before the interpreter joins its threads: stop every search still running in one. The
+    request is repeated until no searcher is busy (a searcher starting a batch clears its stop
+    flag, so a single request can be lost); no new batch starts once `_closing` is set."""
+    global _closing
+    with _lock:
+        _closing = True
+    give_up = time.monotonic() + 5.0
+    while time.monotonic() < give_up:
+        with _lock:
+            if not _busy:
+                return
+            for s in _busy:
+                s.request_stop()
+        time.sleep(0.005)
+
+
+try:    # run before the interpreter joins threads (where atexit would be too late)
+    threading._register_atexit(_at_exit)      # type: ignore[attr-defined]
+except (AttributeError, RuntimeError):  # pragma: no cover - Python < 3.9 or already exiting
+    pass
