@@ -1,16 +1,18 @@
 """The checks of the arguments every caller passes on to the kernel (`tt_mb`, `threads`,
-`horizon`, `max_nodes`, `time_limit`), once for all of them: each gives the value the kernel takes,
-or raises a `LimitError` that quotes at most a short excerpt of the argument."""
+`horizon`, `max_nodes`, `time_limit`, `objective`), once for all of them: each gives the value the
+kernel takes, or raises a `LimitError` (a `RulesError` for the objective) that quotes at most a
+short excerpt of the argument."""
 from __future__ import annotations
 
 import math
 import os
 from typing import Any, Optional
 
-from ..errors import LimitError
-from .face import MAX_TT_MB
+from ..errors import LimitError, RulesError, excerpt
+from .face import MAX_TT_MB, OBJECTIVES
 
-__all__ = ["DEFAULT_TT_MB", "check_tt_mb", "check_threads", "worker_count", "check_horizon", "check_limits"]
+__all__ = ["DEFAULT_TT_MB", "check_tt_mb", "check_threads", "worker_count", "check_horizon", "check_limits",
+           "check_objective"]
 
 DEFAULT_TT_MB = 64.0         # a table's MiB when the caller names none
 
@@ -97,7 +99,9 @@ def check_limits(max_nodes: Optional[int], time_limit: Optional[float]) -> tuple
     return (max_nodes or 0, time_limit or 0.0)
 
 
-def excerpt(x: Any) -> str:
-    """`x` as the errors quote it: its repr, cut to 40 characters."""
-    text = repr(x)
-    return text if len(text) <= 40 else text[:37] + "..."
+def check_objective(objective: Any) -> str:
+    """What a family search maximises: 'value' (the margin, paranoid with three or more sides)
+    or 'maxn' (every side its own points); `RulesError` otherwise."""
+    if not isinstance(objective, str) or objective not in OBJECTIVES:
+        raise RulesError(f"objective must be one of {', '.join(map(repr, OBJECTIVES))}, not {excerpt(objective)}")
+    return objective

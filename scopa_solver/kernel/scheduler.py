@@ -12,9 +12,8 @@ from concurrent.futures import wait
 from typing import Any, Iterable, Optional
 
 from ..errors import RulesError
-from .checks import check_horizon, check_limits, excerpt
+from .checks import check_horizon, check_limits, check_objective
 from .deepening import deepest_complete
-from .face import OBJECTIVES
 from .pool import SearchInterrupted, borrow_searcher, exiting
 from .timebox import nearest_box, open_boxes, raise_if_cancelled, searching_in
 from .workers import sigint_held, worker_pool
@@ -82,8 +81,7 @@ def _run_batch(states: Iterable[Any], want: int, nodes: int, seconds: float, dea
     depth = check_horizon(horizon)
     if (depth or deepen) and not family:
         raise RulesError("horizon search is for family states (family=True)")
-    if objective not in OBJECTIVES:
-        raise RulesError(f"objective must be one of {OBJECTIVES}, not {excerpt(objective)}")
+    check_objective(objective)
     if not family and objective != "value":
         raise RulesError("objective 'maxn' is for family states (family=True)")
     if isinstance(states, (list, tuple)):

@@ -36,7 +36,6 @@ from typing import Iterable, Iterator, Optional, Sequence
 
 from .. import kernel
 from ..core.position import Move, Position, RoundScore
-from ..errors import RulesError, excerpt
 
 _VALUE_INF = kernel.VALUE_INF
 
@@ -248,12 +247,6 @@ def _check(position: Position) -> Position:
     return position
 
 
-def _check_objective(objective: str) -> str:
-    if not isinstance(objective, str) or objective not in kernel.OBJECTIVES:
-        raise RulesError(f"objective must be 'value' or 'maxn', not {excerpt(objective)}")
-    return objective
-
-
 def _run(positions: Sequence[Position], want: int, max_nodes: Optional[int],
          time_limit: Optional[float], tt_mb: Optional[float], threads: Optional[int],
          objective: str = "value", horizon: Optional[int] = None) -> list:
@@ -262,7 +255,7 @@ def _run(positions: Sequence[Position], want: int, max_nodes: Optional[int],
     games, max^n, horizon searches) to the family kernel; a batch that mixes them runs as two
     batches. A single family position with `threads` > 1 is searched by that many threads
     together (the parallel search: ext/family_parallel.pxi)."""
-    _check_objective(objective)
+    kernel.check_objective(objective)
     depth = kernel.check_horizon(horizon)
     positions = [_check(p) for p in positions]
     if objective == "value" and not depth:
@@ -404,7 +397,7 @@ def _searches(position: Position, want: int, max_nodes: Optional[int], time_limi
     nodes, seconds = kernel.check_limits(max_nodes, time_limit)
     last = kernel.check_horizon(horizon)
     _check(position)
-    _check_objective(objective)
+    kernel.check_objective(objective)
     if horizon == 0:        # the exact search alone
         yield SearchResult(position, _run([position], want, max_nodes, time_limit, tt_mb, together, objective)[0])
         return

@@ -246,8 +246,7 @@ def to_networkx(position: Position, *, depth: Optional[int] = None, max_nodes: i
     kernel.check_limits(None, time_limit)
     if mode not in MODES:
         raise ScopaError(f"mode must be one of {', '.join(MODES)}, not {excerpt(mode)}")
-    if not isinstance(objective, str) or objective not in kernel.OBJECTIVES:
-        raise ScopaError(f"objective must be 'value' or 'maxn', not {excerpt(objective)}")
+    kernel.check_objective(objective)
     if mode == "search" and objective != "value":
         # the max^n search is not traced (ext/family_trace.pxi): refused, not imitated
         raise ScopaError("mode='search' traces the search of the value (the margin, or the paranoid value "
