@@ -179,12 +179,14 @@ def test_folders_and_checkpoints_that_are_not_the_jobs_are_refused(tmp_path, cap
         job(pos, tmp_path, overwrite=True)
     assert (folder / "notes.txt").read_text() == "mine"     # never removed
     (folder / "notes.txt").unlink()
-    (folder / ".result.json.ab_3xyz9.tmp.json").write_text("{")       # a save cut by a kill: removed
+    (folder / ".result.json.ab_3xyz9.tmp.json").write_text("{")       # a save cut by a kill
     (folder / ".result.json.mine.tmp.json").write_text("{")           # not one: refused
     with pytest.raises(DealJobError, match="mine.tmp"):
         job(pos, tmp_path, resume=True)
-    assert not (folder / ".result.json.ab_3xyz9.tmp.json").exists()
+    assert (folder / ".result.json.ab_3xyz9.tmp.json").exists()       # a folder refused is left as it was
     (folder / ".result.json.mine.tmp.json").unlink()
+    job(pos, tmp_path, resume=True)                                   # a job's folder: the leftover goes
+    assert not (folder / ".result.json.ab_3xyz9.tmp.json").exists()
     items = folder / "items.jsonl"
     good = items.read_text()
     key, value = json.loads(good.splitlines()[0])["key"], json.loads(good.splitlines()[0])["result"]["value"]

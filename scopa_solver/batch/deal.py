@@ -258,16 +258,17 @@ def _folder(directory: Path, resume: bool, overwrite: bool) -> Optional[dict]:
     if directory.exists() and not directory.is_dir():
         raise DealJobError(f"{excerpt(str(directory))} is a file, not a job folder")
     names = set(os.listdir(directory)) if directory.is_dir() else set()
-    for name in [n for n in names if any(is_atomic_leftover(n, of) for of in _FILES)
-                 and not (directory / n).is_dir()]:
-        os.unlink(directory / name)     # a save cut by a kill: the file it was to replace stands
-        names.discard(name)
+    # a save cut by a kill leaves its temporary file (the file it was to replace stands)
+    leftovers = {n for n in names if any(is_atomic_leftover(n, of) for of in _FILES) and not (directory / n).is_dir()}
+    names -= leftovers
     if names - set(_FILES):
         raise DealJobError(f"{excerpt(str(directory))} holds files that are not a solve job's "
                            f"({excerpt(', '.join(sorted(names - set(_FILES))))}): not touching it (choose another folder)")
     for name in names:
         if (directory / name).is_dir():
             raise DealJobError(f"{excerpt(str(directory / name))} is a folder, not a solve job's file: not touching it")
+    for name in leftovers:          # only in a folder known to be a job's
+        os.unlink(directory / name)
     if not names:
         if resume:
             raise DealJobError(f"no job to resume in {excerpt(str(directory))}")
