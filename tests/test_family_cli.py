@@ -10,13 +10,11 @@ from scopa_solver import Position, Rules, analyze, solve
 from scopa_solver.core.cards import iter_cards
 from scopa_solver.tree import read_tree
 
-from helpers import run_cli, run_cli_json
+from helpers import cli_text, games, run_cli, run_cli_json
 
-GAMES = {
-    "players=3": 0, "players=4": 0, "players=4 partnerships=0": 0, "players=6": 0,
-    "players=6 partnerships=0": 0, "capture=fifteen": 0,
-    "players=4 game=scopone": 3, "players=4 game=scientifico": 3,   # cards a hand (--cards-per-hand)
-}
+GAMES = {cli_text(rules): 3 if rules.game != "scopa" else 0         # cards a hand (--cards-per-hand)
+         for rules in games("3 players", "4 players", "4 alone", "6 players", "6 alone", "scopa a 15", "scopone",
+                            "scientifico").values()}
 
 
 run, run_json = run_cli, run_cli_json

@@ -253,16 +253,15 @@ def test_serve_refuses_a_busy_port_in_one_line(capsys):
 
 from scopa_solver import Rules  # noqa: E402
 
+import helpers  # noqa: E402
+
 SCOPONE = Rules(players=4, game="scopone")
 
 
 def late(rules, seed, left):
-    """A position of `rules` with `left` cards still to play, reached by play from a seeded deal."""
-    pos = Position.new_round(seed=seed, rules=rules)
-    while sum(pos.hand_sizes()) + pos.stock_size() > left:
-        moves = pos.legal_moves()
-        pos = pos.play(moves[len(moves) // 2])
-    return pos
+    """A position of `rules` with `left` cards still to play, reached from a seeded deal by
+    playing the middle legal move each time."""
+    return helpers.late(rules, seed, left, choose=helpers.middle)
 
 
 @pytest.mark.parametrize("rules", [Rules(players=3), SCOPONE, Rules(players=6), Rules(capture="fifteen")])
