@@ -5,7 +5,7 @@ Only the tests use this: it converts a Position to the reference's RefState thro
 from __future__ import annotations
 
 import random
-from typing import Iterator, Optional
+from typing import Callable, Iterator, Optional, Sequence
 
 from reference import RefRules, RefState
 
@@ -21,6 +21,68 @@ VARIANTS = {
     "fewest_cards": Rules(fewest_cards=True),
     "primiera_zero": Rules(primiera_missing_suit="zero"),
 }
+
+
+# The games of the family the tests run over: every player count, with partnerships or each
+# alone, the two Scopone games and Scopa a 15. A test file takes the ones it needs (`games`)
+# and adds the rule variants it is about.
+GAMES = {
+    "scopa": Rules(),
+    "scopa a 15": Rules(capture="fifteen"),
+    "3 players": Rules(players=3),
+    "4 players": Rules(players=4),
+    "4 alone": Rules(players=4, partnerships=False),
+    "6 players": Rules(players=6),
+    "6 alone": Rules(players=6, partnerships=False),
+    "scopone": Rules(players=4, game="scopone"),
+    "scientifico": Rules(players=4, game="scientifico"),
+}
+
+
+def games(*names: str, more: Optional[dict] = None) -> dict[str, Rules]:
+    """The games of GAMES `names` (all of them when none is named), then `more` {name: Rules}."""
+    out = {name: GAMES[name] for name in (names or GAMES)}
+    out.update(more or {})
+    return out
+
+
+def cli_text(rules: Rules) -> str:
+    """The rule options of a game as typed after --rules (players=4 game=scopone)."""
+    return " ".join(rules.tokens())
+
+
+def cards_to_play(state) -> int:
+    """The cards still in the hands and the stock, of a Position or of a kernel FamilyState."""
+    if isinstance(state, Position):
+        return sum(state.hand_sizes()) + state.stock_size()
+    return sum(bin(m).count("1") for m in list(state.hands) + [m for d in state.deals for m in d])
+
+
+def late(rules: Rules, seed: int, cards_left: int, play_seed: Optional[int] = None,
+         choose: Optional[Callable[[Sequence], object]] = None) -> Position:
+    """A position reached by play from `Position.new_round(seed=seed)`, with at most `cards_left`
+    cards still in the hands and the stock: random moves (`random.Random(play_seed)`, by default
+    the deal's seed), or the move `choose(legal moves)` picks."""
+    pos = Position.new_round(seed=seed, rules=rules)
+    rng = random.Random(seed if play_seed is None else play_seed)
+    choose = choose or rng.choice
+    while cards_to_play(pos) > cards_left:
+        pos = pos.play(choose(pos.legal_moves()))
+    return pos
+
+
+def middle(moves: Sequence):
+    """The middle one of the legal moves (a deterministic `choose` for `late`)."""
+    return moves[len(moves) // 2]
+
+
+def play_down(state, rng: random.Random, cards_left: int):
+    """A kernel FamilyState played at random (`rng`) until at most `cards_left` cards are in the
+    hands and the stock."""
+    from scopa_solver.kernel import family_legal_moves, family_play
+    while cards_to_play(state) > cards_left:
+        state, _ = family_play(state, rng.choice(family_legal_moves(state)))
+    return state
 
 
 def ref_rules(rules: Rules) -> RefRules:

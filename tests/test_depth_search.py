@@ -15,17 +15,9 @@ import scopa_solver.cli.commands as commands
 import scopa_solver.search.solver as solver
 from scopa_solver.play.game import random_position
 
-from helpers import run_cli, run_cli_json
+from helpers import games, run_cli, run_cli_json
 
-GAMES = {
-    "scopa": Rules(),
-    "3 players": Rules(players=3),
-    "4 players": Rules(players=4),
-    "6 players": Rules(players=6),
-    "scopone": Rules(players=4, game="scopone"),
-    "scientifico": Rules(players=4, game="scientifico"),
-    "scopa a 15": Rules(capture="fifteen"),
-}
+GAMES = games("scopa", "3 players", "4 players", "6 players", "scopone", "scientifico", "scopa a 15")
 BIG = Position.new_round(seed=3, rules=GAMES["scientifico"])      # 40 plies: days of exact search
 
 

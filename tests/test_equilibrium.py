@@ -15,14 +15,22 @@ import pytest
 from helpers import ref_rules, texts
 from reference import RefState, minimax_memo
 
-from scopa_solver import Move, Position, Rules, View, equilibrium, solve
-from scopa_solver.core.cards import popcount
+from scopa_solver import Move, Position, Rules, View, equilibrium, solve, solve_many
+from scopa_solver.core.cards import DECK, popcount
 from scopa_solver.errors import LimitError, ViewError
 from scopa_solver.imperfect.endgame_game import build_game
 from scopa_solver.imperfect.equilibrium import solve_game, strategy_profile
 from scopa_solver.play.game import random_position
 
 scipy_optimize = pytest.importorskip("scipy.optimize")
+scipy_sparse = pytest.importorskip("scipy.sparse")
+
+MASKS = {str(card): card.mask for card in DECK}
+
+
+def mask_of(cards) -> int:
+    """The mask of reference card texts."""
+    return sum(MASKS[c] for c in cards)
 
 
 # -- the reference: the game by the reference rules, its sequence-form LP ----------------------
@@ -56,19 +64,21 @@ class ReferenceGame:
             key = (state.table, state.piles, state.scopas, state.last_capturer)
             if key in leaf_memo:
                 return leaf_memo[key]
-            total = 0.0
+            deals = []
             for part in itertools.combinations(stock, 3):
                 order = list(part) + [c for c in stock if c not in part]
-                deal = RefState(((), ()), state.table, state.piles, state.scopas, order, to_move=1 - state.dealer,
-                                dealer=state.dealer, last_capturer=state.last_capturer, rules=rules)
-                if leaves == "reference":
-                    v = minimax_memo(deal, memo)
-                else:
-                    v = solve(Position(hands=tuple(" ".join(h) for h in deal.hands), table=" ".join(deal.table),
-                                       captured=tuple(" ".join(p) for p in deal.piles), scopas=deal.scopas,
-                                       to_move=deal.to_move, dealer=deal.dealer, last_capturer=deal.last_capturer,
-                                       rules=view.rules)).value
-                total += v if deal.to_move == a else -v
+                deals.append(RefState(((), ()), state.table, state.piles, state.scopas, order,
+                                      to_move=1 - state.dealer, dealer=state.dealer,
+                                      last_capturer=state.last_capturer, rules=rules))
+            if leaves == "reference":
+                values = [minimax_memo(deal, memo) for deal in deals]
+            else:   # the package's values of the same 20 deals (masks: no card text to parse)
+                values = [r.value for r in solve_many(
+                    [Position(hands=tuple(map(mask_of, deal.hands)), table=mask_of(deal.table),
+                              captured=tuple(map(mask_of, deal.piles)), scopas=deal.scopas,
+                              to_move=deal.to_move, dealer=deal.dealer, last_capturer=deal.last_capturer,
+                              rules=view.rules) for deal in deals], threads=1)]
+            total = sum(v if deal.to_move == a else -v for deal, v in zip(deals, values))
             leaf_memo[key] = total / 20
             return leaf_memo[key]
 
@@ -107,15 +117,14 @@ class ReferenceGame:
         for (i, j), w in payoff.items():
             self.M[i, j] += w
 
-    def constraints(self, p: int) -> np.ndarray:
-        rows = [np.eye(1, len(self.seqs[p]), 0)[0]]
-        for parent, children in self.isets[p].values():
-            row = np.zeros(len(self.seqs[p]))
-            row[self.seqs[p][parent]] = -1.0
-            for s in children:
-                row[self.seqs[p][s]] = 1.0
-            rows.append(row)
-        return np.array(rows)
+    def constraints(self, p: int):
+        """Player p's sequence-form constraints E x = e0 (sparse: the LPs solve ten times faster)."""
+        entries = [(0, 0, 1.0)]
+        for row, (parent, children) in enumerate(self.isets[p].values(), 1):
+            entries.append((row, self.seqs[p][parent], -1.0))
+            entries.extend((row, self.seqs[p][s], 1.0) for s in children)
+        rows, cols, data = zip(*entries)
+        return scipy_sparse.csr_matrix((data, (rows, cols)), shape=(len(self.isets[p]) + 1, len(self.seqs[p])))
 
     def value(self) -> float:
         """The exact value: max q_0 s.t. E x = e0, x >= 0, F^T q <= M^T x."""
@@ -123,9 +132,9 @@ class ReferenceGame:
         nx, nq = E.shape[1], F.shape[0]
         c = np.zeros(nx + nq)
         c[nx] = -1.0
-        a_ub = np.hstack([-self.M.T, F.T])
+        a_ub = scipy_sparse.hstack([scipy_sparse.csr_matrix(-self.M.T), F.T]).tocsr()
         res = scipy_optimize.linprog(c, A_ub=a_ub, b_ub=np.zeros(a_ub.shape[0]),
-                                     A_eq=np.hstack([E, np.zeros((E.shape[0], nq))]),
+                                     A_eq=scipy_sparse.hstack([E, scipy_sparse.csr_matrix((E.shape[0], nq))]).tocsr(),
                                      b_eq=np.eye(1, E.shape[0], 0)[0],
                                      bounds=[(0, None)] * nx + [(None, None)] * nq, method="highs")
         assert res.status == 0, res.message
@@ -221,7 +230,9 @@ def test_rule_variants_match_lp(rules: Rules) -> None:
 
 
 def test_mixing_position_matches_lp() -> None:
-    """A position where the viewer's equilibrium strategy is mixed."""
+    """A position where the viewer's equilibrium strategy is mixed. The LP's leaves are the
+    package's solves of the last deal (4.8 s less than the reference's minimax; the leaves by
+    the reference rules are checked in test_value_matches_sequence_form_lp)."""
     for seed in range(20, 60):
         view = late_view(seed, 2, True)
         eq = equilibrium(view, target=1e-4, threads=1)
@@ -229,7 +240,7 @@ def test_mixing_position_matches_lp() -> None:
             break
     else:  # pragma: no cover - the search above finds one
         pytest.skip("no mixing position among the seeds")
-    assert abs(eq.game_value - reference_value(view)) <= 2 * eq.exploitability + 1e-9
+    assert abs(eq.game_value - reference_value(view, "position")) <= 2 * eq.exploitability + 1e-9
     assert sum(p > 0.05 for p in eq.strategy.values()) >= 2
 
 
@@ -362,10 +373,10 @@ def test_time_limit_is_honoured() -> None:
     # stopped long before the whole solve (about 11 s here)
     assert time.process_time() - start < 3.5
     start = time.process_time()
-    eq = equilibrium(late_view(13, 2), time_limit=3, target=0.0, max_iterations=10 ** 6, threads=1)
+    eq = equilibrium(late_view(13, 2), time_limit=1, target=0.0, max_iterations=10 ** 6, threads=1)
     # it runs to the limit (the seconds it reports; a load only makes more) and stops within a few
-    # iterations of it (the CPU it used: about 3 s), its exploitability measured at the stop
-    assert eq.stopped == "time" and eq.seconds >= 2.9 and time.process_time() - start < 8
+    # iterations of it (the CPU it used: about 1 s), its exploitability measured at the stop
+    assert eq.stopped == "time" and eq.seconds >= 0.95 and time.process_time() - start < 6
     assert eq.history[-1] == (eq.iterations, eq.exploitability) and eq.exploitability > 0
 
 

@@ -13,20 +13,14 @@ from scopa_solver.errors import NotationError, PositionError, RulesError, ViewEr
 from scopa_solver.core.view import View
 from scopa_solver.search.solver import analyze, analyze_many, solve, solve_many, solve_values
 
-GAMES = {
-    "2 fifteen": Rules(capture="fifteen"),
-    "2 fifteen optional": Rules(capture="fifteen", optional_capture=True),
-    "2 last sweep": Rules(last_sweep_counts=True),
-    "3": Rules(players=3),
-    "3 fifteen": Rules(players=3, capture="fifteen"),
-    "4": Rules(players=4),
-    "4 alone": Rules(players=4, partnerships=False),
-    "6": Rules(players=6),
-    "6 alone": Rules(players=6, partnerships=False),
-    "scopone": Rules(players=4, game="scopone"),
-    "scientifico": Rules(players=4, game="scientifico"),
-    "scientifico last sweep napola": Rules(players=4, game="scientifico", last_sweep_counts=True, napola=True),
-}
+from helpers import games, late
+
+GAMES = games("scopa a 15", "3 players", "4 players", "4 alone", "6 players", "6 alone", "scopone", "scientifico",
+              more={"scopa a 15, optional capture": Rules(capture="fifteen", optional_capture=True),
+                    "scopa, last sweep": Rules(last_sweep_counts=True),
+                    "3 players, a 15": Rules(players=3, capture="fifteen"),
+                    "scientifico last sweep napola": Rules(players=4, game="scientifico", last_sweep_counts=True,
+                                                           napola=True)})
 
 
 NO_KINGS = [c for c in DECK if c.rank != 10]
@@ -225,7 +219,7 @@ def test_whole_rounds_round_trip_and_conserve_the_deck(name):
         assert sum(s.scopas for s in score.sides) == sum(end.scopas)
 
 
-@pytest.mark.parametrize("name", ["3", "4", "6", "2 fifteen"])
+@pytest.mark.parametrize("name", ["3 players", "4 players", "6 players", "scopa a 15"])
 def test_stock_goes_to_the_leader_first_and_the_dealer_last(name):
     rules = GAMES[name]
     n = rules.players
@@ -411,13 +405,9 @@ def test_maxn_limits_stop_the_search():
 
 
 def test_trees_of_two_sided_family_games_agree_with_analyze():
-    import random
     from scopa_solver import ScopaError, analyze, to_networkx
     for rules, left in ((Rules(players=4, game="scientifico"), 8), (Rules(players=4), 6), (Rules(capture="fifteen"), 4)):
-        pos = Position.new_round(seed=3, rules=rules)
-        rng = random.Random(1)
-        while sum(pos.hand_sizes()) + len(pos.stock) > left:
-            pos = pos.play(rng.choice(pos.legal_moves()))
+        pos = late(rules, 3, left, play_seed=1)
         g = to_networkx(pos, mode="minimax", max_nodes=100_000)
         assert g.graph["value"] == solve(pos).value
         edges = {e["move"]: e["value"] for _, _, e in g.out_edges("/", data=True)}

@@ -10,13 +10,11 @@ from scopa_solver import Position, Rules, analyze, solve
 from scopa_solver.core.cards import iter_cards
 from scopa_solver.tree import read_tree
 
-from helpers import run_cli, run_cli_json
+from helpers import cli_text, games, run_cli, run_cli_json
 
-GAMES = {
-    "players=3": 0, "players=4": 0, "players=4 partnerships=0": 0, "players=6": 0,
-    "players=6 partnerships=0": 0, "capture=fifteen": 0,
-    "players=4 game=scopone": 3, "players=4 game=scientifico": 3,   # cards a hand (--cards-per-hand)
-}
+GAMES = {cli_text(rules): 3 if rules.game != "scopa" else 0         # cards a hand (--cards-per-hand)
+         for rules in games("3 players", "4 players", "4 alone", "6 players", "6 alone", "scopa a 15", "scopone",
+                            "scientifico").values()}
 
 
 run, run_json = run_cli, run_cli_json
@@ -168,7 +166,13 @@ def test_arena_of_the_family_saves_a_record_that_reviews(capsys, monkeypatch, tm
     code, out, err = run(capsys, "arena", *names[:-1], "--rounds", "1", "--rules", *rules_text.split()) \
         if bots > 2 else run(capsys, "arena", *names, "b9", "--rounds", "1", "--rules", *rules_text.split())
     assert code == 2 and f"has {bots} sides: give {bots} bots" in err and err.count("\n") == 1
-    review = run_json(capsys, "review", str(path), "--no-fair")
+    # the hindsight within a node cap: every decision of every round reviewed, the last plays
+    # judged and the early ones over the cap (an exact review of the 24 rounds of four players
+    # each alone took 14 s)
+    review = run_json(capsys, "review", str(path), "--no-fair", "--max-nodes", "20000")
     assert review["game"] == str(path) and review["decisions"]
+    assert {d["round"] for d in review["decisions"]} == {r["round"] for r in review["rounds"]}
+    judged = [d["hindsight"]["judged"] for d in review["decisions"]]
+    assert any(judged) and not all(judged)
     code, out, err = run(capsys, "review", str(path), "--no-fair", "--rules", "players=6")
     assert code == 2 and "disagrees with the record's own rules" in err

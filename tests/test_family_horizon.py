@@ -17,17 +17,11 @@ from scopa_solver.kernel import (
     family_score, new_searcher, run_batch,
 )
 
-GAMES = {
-    "two players": Rules(),
-    "three players": Rules(players=3),
-    "four, partnerships": Rules(players=4),
-    "four, each alone": Rules(players=4, partnerships=False),
-    "six players": Rules(players=6),
-    "scopone": Rules(players=4, game="scopone"),
-    "scientifico": Rules(players=4, game="scientifico"),
-    "scopa a 15, three": Rules(players=3, capture="fifteen"),
-    "re bello and napola": Rules(players=4, re_bello=True, napola=True),
-}
+from helpers import games, play_down
+
+GAMES = games("scopa", "3 players", "4 players", "4 alone", "6 players", "scopone", "scientifico",
+              more={"3 players, a 15": Rules(players=3, capture="fifteen"),
+                    "re bello and napola": Rules(players=4, re_bello=True, napola=True)})
 
 
 def plies_left(state: FamilyState) -> int:
@@ -36,11 +30,7 @@ def plies_left(state: FamilyState) -> int:
 
 def walk(rules: Rules, seed: int, left: int) -> FamilyState:
     """A position reached by random play from a seeded deal, `left` plies before the end."""
-    state = Position.new_round(seed=seed, rules=rules).family_state()
-    rng = random.Random(seed)
-    while plies_left(state) > left:
-        state, _ = family_play(state, rng.choice(family_legal_moves(state)))
-    return state
+    return play_down(Position.new_round(seed=seed, rules=rules).family_state(), random.Random(seed), left)
 
 
 def sides_points(state: FamilyState) -> list[int]:

@@ -16,6 +16,8 @@ from scopa_solver.kernel import (
     family_play, family_score, legal_moves, new_searcher, run_batch,
 )
 
+from helpers import play_down
+
 FIFTEEN = RULE_BITS["fifteen"]
 OPTIONAL = RULE_BITS["optional_capture"]
 LAST_SWEEP = RULE_BITS["last_sweep_counts"]
@@ -84,13 +86,6 @@ GAMES = {
 
 def cards_in_play(s: FamilyState) -> list[int]:
     return list(s.hands) + [s.table] + list(s.piles) + [m for d in s.deals for m in d]
-
-
-def random_until(s: FamilyState, rng: random.Random, cards_left: int) -> FamilyState:
-    """Random play until at most `cards_left` cards remain in hands and stock."""
-    while sum(bin(m).count("1") for m in list(s.hands) + [m for d in s.deals for m in d]) > cards_left:
-        s, _ = family_play(s, rng.choice(family_legal_moves(s)))
-    return s
 
 
 # -- rules, moves, play ---------------------------------------------------------------------
@@ -225,7 +220,7 @@ def test_two_players_match_the_two_player_kernel():
     rng = random.Random(7)
     fam, two = new_searcher(16, family=True), new_searcher(16)
     for seed in range(30):
-        s = random_until(deal(2, seed=seed, rules=rng.choice([0, 8, 4, 16, 32, 3])), rng, rng.choice([5, 9, 14]))
+        s = play_down(deal(2, seed=seed, rules=rng.choice([0, 8, 4, 16, 32, 3])), rng, rng.choice([5, 9, 14]))
         assert sorted(family_legal_moves(s)) == sorted(legal_moves(to_kernel(s)))
         a = fam.search(s, WANT_BEST | WANT_PV)
         b = two.search(to_kernel(s), WANT_BEST | WANT_PV)
@@ -274,7 +269,7 @@ def test_search_agrees_with_brute_force(name, cards):
     rng = random.Random(name)
     searcher = new_searcher(8, family=True)
     for seed in range(8):
-        s = random_until(deal(seed=100 + seed, **GAMES[name]), rng, rng.randint(2, cards))
+        s = play_down(deal(seed=100 + seed, **GAMES[name]), rng, rng.randint(2, cards))
         me = s.sides[s.to_move]
         value = brute_value(s, me)
         r = searcher.search(s, WANT_BEST | WANT_PV | WANT_ALL)
@@ -301,7 +296,7 @@ def test_maxn_agrees_with_brute_force(name):
     rng = random.Random(name)
     searcher = new_searcher(8, family=True)
     for seed in range(6):
-        s = random_until(deal(seed=200 + seed, **GAMES[name]), rng, 3 * GAMES[name]["players"])
+        s = play_down(deal(seed=200 + seed, **GAMES[name]), rng, 3 * GAMES[name]["players"])
         want = brute_maxn(s)
         r = searcher.search(s, WANT_BEST | WANT_PV | WANT_ALL, objective="maxn")
         me = s.sides[s.to_move]
@@ -318,7 +313,7 @@ def test_maxn_agrees_with_brute_force(name):
 
 def test_paranoid_example():
     # FAMILY.md example 7: the value is own points minus the best other side's
-    s = random_until(deal(3, seed=5), random.Random(5), 1)
+    s = play_down(deal(3, seed=5), random.Random(5), 1)
     p = final_points(family_play(s, family_legal_moves(s)[0])[0])
     r = new_searcher(1, family=True).search(s, WANT_PV)
     me = s.to_move
@@ -350,7 +345,7 @@ def test_request_stop_and_batches():
         searcher.search_many([s], WANT_BEST, 0, 0.0, False, "value")
     assert time.process_time() - start < 2.0
     rng = random.Random(3)
-    states = [random_until(deal(3, seed=k), rng, 5) for k in range(20)]
+    states = [play_down(deal(3, seed=k), rng, 5) for k in range(20)]
     out = run_batch(states, want=WANT_BEST, family=True, threads=2, tt_mb=4)
     assert [r.lower for r in out] == [brute_value(st, st.sides[st.to_move]) for st in states]
     out = run_batch(states, want=WANT_BEST, family=True, objective="maxn", tt_mb=4)

@@ -7,7 +7,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_family_kernel import GAMES, deal, random_until
+from helpers import play_down
+from test_family_kernel import GAMES, deal
 
 from scopa_solver.kernel import WANT_ALL, WANT_BEST, WANT_PV, new_searcher
 
@@ -22,7 +23,7 @@ def test_first_guess_keeps_values_and_best_moves(name, cards):
         searchers[depth].set_first_guess(depth)
     differ = 0
     for seed in range(4):
-        s = random_until(deal(seed=1100 + seed, **GAMES[name]), rng, cards)
+        s = play_down(deal(seed=1100 + seed, **GAMES[name]), rng, cards)
         results = {d: se.search(s, WANT_BEST | WANT_ALL | WANT_PV) for d, se in searchers.items()}
         a = results[0]
         for d, r in results.items():
@@ -46,7 +47,7 @@ def test_first_guess_without_a_table():
     """No table (tt_mb=0, or switched off): the guess search has no moves to store, and the
     search that follows must not look for them (it read a missing table before)."""
     rng = random.Random("guess without a table")
-    s = random_until(deal(seed=1300, **GAMES["scientifico"]), rng, 20)
+    s = play_down(deal(seed=1300, **GAMES["scientifico"]), rng, 20)
     exact = new_searcher(16, family=True).search(s, WANT_BEST | WANT_PV)
     off = new_searcher(16, family=True)
     off.set_table(False)

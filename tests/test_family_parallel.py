@@ -12,23 +12,16 @@ import pytest
 
 from scopa_solver import Position, Rules, analyze, solve
 from scopa_solver.errors import LimitError
-from scopa_solver.kernel import clear_tables, WANT_ALL, WANT_BEST, WANT_PV, family_legal_moves, family_play, new_searcher
+from scopa_solver.kernel import clear_tables, WANT_ALL, WANT_BEST, WANT_PV, new_searcher
+from helpers import play_down
 from test_family_kernel import GAMES, deal
 
 EVERYTHING = WANT_BEST | WANT_PV | WANT_ALL
 
 
-def cards_left(s) -> int:
-    return sum(bin(m).count("1") for m in list(s.hands) + [m for d in s.deals for m in d])
-
-
 def walk(name: str, seed: int, left: int):
     """A position of game `name` reached by random play with at most `left` cards to play."""
-    rng = random.Random(f"{name}-{seed}")
-    s = deal(seed=seed, **GAMES[name])
-    while cards_left(s) > left:
-        s, _ = family_play(s, rng.choice(family_legal_moves(s)))
-    return s
+    return play_down(deal(seed=seed, **GAMES[name]), random.Random(f"{name}-{seed}"), left)
 
 
 def same(a, b) -> None:

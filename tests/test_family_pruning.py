@@ -8,7 +8,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_family_kernel import GAMES, brute_value, deal, final_points, random_until
+from helpers import play_down
+from test_family_kernel import GAMES, brute_value, deal, final_points
 
 from scopa_solver.kernel import WANT_ALL, WANT_BEST, WANT_PV, family_legal_moves, family_play, family_side_bounds, new_searcher
 
@@ -32,7 +33,7 @@ def test_bounds_hold_on_every_line(name):
     rng = random.Random(f"lines {name}")
     players = GAMES[name]["players"]
     for seed in range(12):
-        s = random_until(deal(seed=300 + seed, **GAMES[name]), rng, rng.randint(1, min(6, 2 * players)))
+        s = play_down(deal(seed=300 + seed, **GAMES[name]), rng, rng.randint(1, min(6, 2 * players)))
         bounds = family_side_bounds(s)
         ends = []
         every_end(s, ends)
@@ -73,7 +74,7 @@ def test_pruning_keeps_values_and_best_moves(name, cards, switch):
     if switch != "bounds":
         off.set_equivalence(False)
     for seed in range(25):
-        s = random_until(deal(seed=500 + seed, **GAMES[name]), rng, rng.randint(3, cards))
+        s = play_down(deal(seed=500 + seed, **GAMES[name]), rng, rng.randint(3, cards))
         a = on.search(s, WANT_BEST | WANT_ALL)
         b = off.search(s, WANT_BEST | WANT_ALL)
         assert (a.lower, a.upper) == (b.lower, b.upper), (name, seed)
@@ -87,7 +88,7 @@ def test_the_pruning_prunes():
     rng = random.Random("prunes")
     saved = {"bounds": 0, "equivalence": 0}
     for seed in range(12):
-        s = random_until(deal(seed=700 + seed, **GAMES["scientifico"]), rng, 20)
+        s = play_down(deal(seed=700 + seed, **GAMES["scientifico"]), rng, 20)
         base = new_searcher(8, family=True).search(s, 0).nodes
         for switch in saved:
             off = new_searcher(8, family=True)
@@ -101,7 +102,7 @@ def test_pruning_agrees_with_brute_force(name):
     rng = random.Random(f"brute {name}")
     searcher = new_searcher(8, family=True)
     for seed in range(10):
-        s = random_until(deal(seed=600 + seed, **GAMES[name]), rng, rng.randint(2, 7))
+        s = play_down(deal(seed=600 + seed, **GAMES[name]), rng, rng.randint(2, 7))
         r = searcher.search(s, 0)
         assert r.lower == r.upper == brute_value(s, s.sides[s.to_move]), (name, seed)
 
@@ -114,7 +115,7 @@ def test_maxn_stop_keeps_the_vector_and_line(name):
     on, off = new_searcher(8, family=True), new_searcher(8, family=True)
     off.set_bounds(0)
     for seed in range(12):
-        s = random_until(deal(seed=800 + seed, **GAMES[name]), rng, rng.randint(3, 2 * GAMES[name]["players"]))
+        s = play_down(deal(seed=800 + seed, **GAMES[name]), rng, rng.randint(3, 2 * GAMES[name]["players"]))
         a = on.search(s, WANT_BEST | WANT_ALL | WANT_PV, objective="maxn")
         b = off.search(s, WANT_BEST | WANT_ALL | WANT_PV, objective="maxn")
         assert (a.points, a.move_bounds, a.pv, sorted(a.best)) == (b.points, b.move_bounds, b.pv, sorted(b.best))
@@ -129,7 +130,7 @@ def test_bounds_stay_out_of_horizon_searches(name):
     on, off = new_searcher(8, family=True), new_searcher(8, family=True)
     off.set_bounds(0)
     for seed in range(12):
-        s = random_until(deal(seed=900 + seed, **GAMES[name]), rng, rng.randint(8, 14))
+        s = play_down(deal(seed=900 + seed, **GAMES[name]), rng, rng.randint(8, 14))
         for objective in ("value", "maxn"):
             a = on.search(s, WANT_BEST | WANT_ALL, objective=objective, horizon=4)
             b = off.search(s, WANT_BEST | WANT_ALL, objective=objective, horizon=4)

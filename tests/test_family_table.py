@@ -15,12 +15,12 @@ from scopa_solver.core.cards import iter_cards
 from scopa_solver.play.bots import GreedyBot
 from scopa_solver.play.display import cards_line
 
-from helpers import run_cli, run_cli_json
+from helpers import cli_text, games, run_cli, run_cli_json
 
 # each game, and the cards a hand of the position `suggest` is asked about (a last deal, or
 # three cards a hand in the one-deal games, so that the worlds solve in milliseconds)
-GAMES = {"players=3": None, "players=4": None, "players=4 game=scopone": 3,
-         "players=4 game=scientifico": 3, "players=6": None, "capture=fifteen": None}
+GAMES = {cli_text(rules): 3 if rules.game != "scopa" else None      # cards a hand (--cards-per-hand)
+         for rules in games("3 players", "4 players", "scopone", "scientifico", "6 players", "scopa a 15").values()}
 
 
 def run(capsys, *argv, stdin: str = ""):

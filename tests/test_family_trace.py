@@ -4,33 +4,20 @@ untraced search counts, the value `solve` gives, every node a legal successor of
 every node's value and bound agreeing with the exact (minimax) value of its position."""
 from __future__ import annotations
 
-import random
 
 import networkx as nx
 import pytest
 
-from scopa_solver import Position, Rules, ScopaError, TreeTooLargeError, solve, to_networkx
+from scopa_solver import Position, ScopaError, TreeTooLargeError, solve, to_networkx
 from scopa_solver import _kernel
 from scopa_solver import kernel as kernel_module
 from scopa_solver.cli import main
 from scopa_solver.kernel import FULL_WINDOW, WANT_ALL, WANT_BEST, WANT_PV
 
-GAMES = {
-    "partnerships": Rules(players=4, partnerships=True),
-    "scientifico": Rules(players=4, game="scientifico"),
-    "three": Rules(players=3),
-}
+from helpers import games, late
+
+GAMES = games("4 players", "scientifico", "3 players")
 WANTS = {"solve": WANT_BEST | WANT_PV, "value": 0, "analyze": WANT_ALL}
-
-
-def late(rules: Rules, seed: int, cards_left: int) -> Position:
-    """A position reached by random play from a seeded round start, with at most `cards_left`
-    cards still in the hands and the stock."""
-    pos = Position.new_round(seed=seed, rules=rules)
-    rng = random.Random(seed)
-    while sum(pos.hand_sizes()) + len(pos.stock) > cards_left:
-        pos = pos.play(rng.choice(pos.legal_moves()))
-    return pos
 
 
 def search_nodes(g: nx.DiGraph) -> list[tuple[str, dict]]:
@@ -42,7 +29,7 @@ def search_nodes(g: nx.DiGraph) -> list[tuple[str, dict]]:
                                                 ("analyze", False)])
 def test_traced_nodes_are_the_searchs_nodes(game, search, full_window):
     for seed in (1, 2):
-        pos = late(GAMES[game], seed, 12 if game != "three" else 10)
+        pos = late(GAMES[game], seed, 12 if game != "3 players" else 10)
         g = to_networkx(pos, mode="search", tt_mb=1, search=search, full_window=full_window,
                         max_nodes=100_000)
         want = WANTS[search] | (FULL_WINDOW if full_window else 0)
@@ -140,10 +127,10 @@ def test_every_traced_node_is_consistent(game):
 
 
 def test_max_n_is_refused_and_the_cli_draws_the_family_search(capsys, tmp_path):
-    pos = late(GAMES["three"], 1, 6)
+    pos = late(GAMES["3 players"], 1, 6)
     with pytest.raises(ScopaError, match="not objective='maxn'"):
         to_networkx(pos, mode="search", objective="maxn")
-    line = late(GAMES["partnerships"], 1, 8).to_string()
+    line = late(GAMES["4 players"], 1, 8).to_string()
     assert main(["tree", line, "--mode", "search", "--tt-mb", "1"]) == 0
     assert "pass" in capsys.readouterr().out
     out = tmp_path / "search.graphml"
@@ -161,7 +148,7 @@ def test_the_documented_three_player_search():
 
 
 def test_family_search_depth_and_size_limits():
-    pos = late(GAMES["partnerships"], 2, 12)
+    pos = late(GAMES["4 players"], 2, 12)
     full = to_networkx(pos, mode="search", tt_mb=1, max_nodes=100_000)
     g = to_networkx(pos, mode="search", tt_mb=1, depth=2)
     shown = [d for _, d in search_nodes(g)]

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import random
 import re
 from pathlib import Path
 
@@ -16,18 +15,10 @@ import pytest
 from scopa_solver import Position, Rules, ScopaError, analyze, solve
 from scopa_solver.tree import read_tree, to_networkx, tree_size, tree_text, write_tree
 
+from helpers import late
+
 render_module = importlib.import_module("scopa_solver.tree.render")
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "trees.md"
-
-
-def late(rules: Rules, seed: int, cards_left: int) -> Position:
-    """A position reached by random play from a seeded round start, with at most `cards_left`
-    cards still in the hands and the stock."""
-    pos = Position.new_round(seed=seed, rules=rules)
-    rng = random.Random(seed)
-    while sum(pos.hand_sizes()) + len(pos.stock) > cards_left:
-        pos = pos.play(rng.choice(pos.legal_moves()))
-    return pos
 
 
 def paranoid(pos: Position, side: int) -> int:

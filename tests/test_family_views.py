@@ -23,18 +23,11 @@ from scopa_solver.core import worlds as world_math
 from scopa_solver.play.inference import InferenceBot
 from scopa_solver.play.bots import PhaseBot
 
-GAMES = {
-    "2p": Rules(),
-    "3p": Rules(players=3),
-    "4p": Rules(players=4),
-    "4p-individual": Rules(players=4, partnerships=False),
-    "6p": Rules(players=6),
-    "scopone": Rules(players=4, game="scopone"),
-    "scientifico": Rules(players=4, game="scientifico"),
-    "scopa15": Rules(capture="fifteen"),
-    "scopa15-4p": Rules(players=4, capture="fifteen"),
-}
-FAMILY = [name for name in GAMES if name != "2p"]
+from helpers import games
+
+GAMES = games("scopa", "3 players", "4 players", "4 alone", "6 players", "scopone", "scientifico", "scopa a 15",
+              more={"4 players, a 15": Rules(players=4, capture="fifteen")})
+FAMILY = [name for name in GAMES if name != "scopa"]
 
 
 def played(rules: Rules, seed: int, plays: int) -> Position:
@@ -348,7 +341,7 @@ def twin_worlds(view: View, seed: int) -> tuple[Position, Position]:
 @pytest.mark.parametrize("name", list(GAMES))
 def test_views_leak_nothing_to_the_bots(name: str) -> None:
     rules = GAMES[name]
-    cheap = name in ("2p", "3p", "4p", "6p", "scopa15")     # worlds within the node budget from the start
+    cheap = name in ("scopa", "3 players", "4 players", "6 players", "scopa a 15")     # worlds within the node budget from the start
     for seed, plays in ((1, 0), (2, 6), (3, 25)):
         pos = played(rules, seed, plays)
         if pos.is_round_over():

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
-import random
 import signal
 import subprocess
 import sys
@@ -18,20 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from scopa_solver import Position, Rules, analyze, solve
+from scopa_solver import Rules, analyze, solve
 from scopa_solver.batch import DealJobError, read_rows, solve_job
 from scopa_solver.cli import main
 
+from helpers import late
+
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def played(rules: Rules, seed: int, cards_left: int) -> Position:
-    """A seeded deal played at random until `cards_left` cards are in the hands and stock."""
-    rng = random.Random(seed)
-    pos = Position.new_round(seed=seed, rules=rules)
-    while sum(pos.hand_sizes()) + pos.stock_size() > cards_left:
-        pos = pos.play(rng.choice(pos.legal_moves()))
-    return pos
 
 
 SCIENTIFICO = Rules(players=4, game="scientifico")
@@ -48,7 +40,7 @@ def job(pos, tmp_path, name="job", **kw):
 @pytest.mark.parametrize("rules,left", GAMES)
 def test_the_value_is_solves_on_every_game_and_cut(rules, left, tmp_path):
     for seed in range(3):
-        pos = played(rules, seed, left)
+        pos = late(rules, seed, left)
         want = solve(pos).value
         moves = {str(m.move): m.value for m in analyze(pos)}
         for split in (1, 2, 3):
@@ -63,7 +55,7 @@ def test_the_value_is_solves_on_every_game_and_cut(rules, left, tmp_path):
 
 
 def test_the_bounds_narrow_and_hold_the_value_then_a_limit_resumes(tmp_path):
-    pos = played(SCIENTIFICO, 4, 16)
+    pos = late(SCIENTIFICO, 4, 16)
     want = solve(pos).value
     seen: list = []
     first = job(pos, tmp_path, limit=3, on_item=seen.append)
@@ -79,7 +71,7 @@ def test_the_bounds_narrow_and_hold_the_value_then_a_limit_resumes(tmp_path):
 
 
 def test_time_limit_and_stop_event_leave_a_job_to_resume(tmp_path):
-    pos = played(SCIENTIFICO, 6, 16)
+    pos = late(SCIENTIFICO, 6, 16)
     want = solve(pos).value
     r = job(pos, tmp_path, time_limit=1e-6)
     assert r.stopped == "time" and r.value is None
@@ -90,7 +82,7 @@ def test_time_limit_and_stop_event_leave_a_job_to_resume(tmp_path):
 
 
 def test_a_killed_local_worker_changes_nothing(tmp_path):
-    pos = played(SCIENTIFICO, 8, 16)
+    pos = late(SCIENTIFICO, 8, 16)
     killed: list = []
 
     def kill_one(now):
@@ -114,7 +106,7 @@ def client():
 
 def test_dask_gives_the_value_and_survives_a_killed_worker(client, tmp_path):
     for seed in (1, 2):
-        pos = played(SCIENTIFICO, seed, 16)
+        pos = late(SCIENTIFICO, seed, 16)
         r = job(pos, tmp_path, f"d{seed}", engine="dask", client=client)
         assert (r.value, r.engine, r.workers) == (solve(pos).value, "dask", 2)
     pids = list(client.run(os.getpid).values())
@@ -124,7 +116,7 @@ def test_dask_gives_the_value_and_survives_a_killed_worker(client, tmp_path):
         if not killed:
             os.kill(pids[0], signal.SIGKILL)
             killed.append(pids[0])
-    pos = played(SCIENTIFICO, 3, 16)
+    pos = late(SCIENTIFICO, 3, 16)
     r = job(pos, tmp_path, "killed", engine="dask", client=client, on_item=kill_one)
     assert killed and r.value == solve(pos).value and r.complete
 
@@ -144,7 +136,7 @@ def _run_until_a_row(argv, items: Path, sig, may_end: bool = False):
 
 
 def test_the_command_killed_or_interrupted_then_resumed(tmp_path, capsys):
-    pos = played(SCIENTIFICO, 2, 20)        # five cards a hand: long enough to stop in the middle
+    pos = late(SCIENTIFICO, 2, 20)        # five cards a hand: long enough to stop in the middle
     want = solve(pos).value
     folder = tmp_path / "cli"
     code, _, err = _run_until_a_row(["solve", pos.to_string(), "--job", str(folder), "--workers", "1"],
@@ -164,8 +156,8 @@ def test_the_command_killed_or_interrupted_then_resumed(tmp_path, capsys):
 
 
 def test_folders_and_checkpoints_that_are_not_the_jobs_are_refused(tmp_path, capsys):
-    pos = played(SCIENTIFICO, 5, 12)
-    other = played(SCIENTIFICO, 6, 12)
+    pos = late(SCIENTIFICO, 5, 12)
+    other = late(SCIENTIFICO, 6, 12)
     folder = tmp_path / "job"
     job(pos, tmp_path, limit=2)
     for kw, match in ((dict(), "holds a solve job"), (dict(resume=True, split=3), "split=2"),

@@ -253,16 +253,15 @@ def test_serve_refuses_a_busy_port_in_one_line(capsys):
 
 from scopa_solver import Rules  # noqa: E402
 
+import helpers  # noqa: E402
+
 SCOPONE = Rules(players=4, game="scopone")
 
 
 def late(rules, seed, left):
-    """A position of `rules` with `left` cards still to play, reached by play from a seeded deal."""
-    pos = Position.new_round(seed=seed, rules=rules)
-    while sum(pos.hand_sizes()) + pos.stock_size() > left:
-        moves = pos.legal_moves()
-        pos = pos.play(moves[len(moves) // 2])
-    return pos
+    """A position of `rules` with `left` cards still to play, reached from a seeded deal by
+    playing the middle legal move each time."""
+    return helpers.late(rules, seed, left, choose=helpers.middle)
 
 
 @pytest.mark.parametrize("rules", [Rules(players=3), SCOPONE, Rules(players=6), Rules(capture="fifteen")])
@@ -403,9 +402,10 @@ def test_bad_family_requests(client, path, body, words):
 
 
 @pytest.mark.parametrize("rules", ["players=3", "players=4 game=scopone", "capture=fifteen"])
-def test_a_game_of_the_family_is_played_then_reviewed(client, rules):
+def test_a_game_of_the_family_is_played_then_reviewed(client, monkeypatch, rules):
     """A round of the family against the random bot, the human's moves picked by the package,
-    then its review: a decision for every move of every seat."""
+    then its review: a decision for every move of every seat. Scopone's review has a 1 s budget
+    (judging its early decisions takes 7 s): it returns every decision, the late ones judged."""
     game = Rules.from_tokens(rules.split())
     g = post(client, "play/new", {"bot": "random", "seat": 0, "seed": 3, "rules": rules})
     assert len(g["board"]["hands"]) == game.players and g["board"]["rules"] == game.tokens()
@@ -422,8 +422,11 @@ def test_a_game_of_the_family_is_played_then_reviewed(client, rules):
     assert len(g["log"]) == len(record.rounds[0].moves) == dealt and record.rules == game
     assert {e["player"] for e in g["log"]} == set(range(game.players))
 
+    if game.game == "scopone":
+        monkeypatch.setitem(LIMITS, "review_time", 1.0)
     r = post(client, "review", {"record": g["record"], "worlds": 3})
     assert len(r["decisions"]) == dealt
+    assert any(d["hindsight"]["judged"] and not d["forced"] for d in r["decisions"])
     assert {d["player"] for d in r["decisions"]} == set(range(game.players))
     assert r["decisions"][0]["position"] == record.replay()[0].positions[0].to_string()
     assert "seat" in post(client, "play/new", {"rules": rules, "seat": 6}, 422)["error"]

@@ -45,6 +45,7 @@ from scopa_solver import (GameRecord, GreedyBot, Position, RandomBot, RoundRecor
                           play_round, solve, suggest)
 from scopa_solver.core.cards import iter_cards  # noqa: E402
 from scopa_solver.web.app import free_port, make_server  # noqa: E402
+import helpers  # noqa: E402
 
 ARTIFACTS = Path(os.environ.get("SCOPA_ARTIFACTS") or Path(__file__).parent / "artifacts")
 START = Position.new_round(seed=5)
@@ -544,12 +545,9 @@ def test_review_a_record_from_a_file(browser, base_url, tmp_path):
 # -- the editor and the family ---------------------------------------------------------------------
 
 def late(rules, seed, left):
-    """A position of `rules` with `left` cards still to play, reached by play from a seeded deal."""
-    pos = Position.new_round(seed=seed, rules=rules)
-    while sum(pos.hand_sizes()) + pos.stock_size() > left:
-        moves = pos.legal_moves()
-        pos = pos.play(moves[len(moves) // 2])
-    return pos
+    """A position of `rules` with `left` cards still to play, reached from a seeded deal by
+    playing the middle legal move each time."""
+    return helpers.late(rules, seed, left, choose=helpers.middle)
 
 
 def move_table(driver):
