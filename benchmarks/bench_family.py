@@ -36,7 +36,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 from scopa_solver import Position, Rules  # noqa: E402
 from scopa_solver.cli.parser import OneLineParser, names_arg  # noqa: E402
 
-from scopa_solver.kernel import WANT_BEST, WANT_PV, family_legal_moves, family_play, new_searcher  # noqa: E402
+from scopa_solver.kernel import WANT_BEST, WANT_PV, legal_moves, play, new_searcher  # noqa: E402
 
 # name: (players, game, rules, cards left in hands + stock, objective, target ms, pure-Python nodes)
 ROWS = {
@@ -66,9 +66,9 @@ def positions(name: str, count: int, seed: int) -> list:
     out = []
     for k in range(count):
         capture = rules or "standard"
-        s = Position.new_round(seed=rng.getrandbits(32), rules=Rules(players=players, game=game, capture=capture)).family_state()
+        s = Position.new_round(seed=rng.getrandbits(32), rules=Rules(players=players, game=game, capture=capture)).kernel_state()
         while sum(bin(m).count("1") for m in list(s.hands) + [m for d in s.deals for m in d]) > left:
-            s, _ = family_play(s, rng.choice(family_legal_moves(s)))
+            s, _ = play(s, rng.choice(legal_moves(s)))
         out.append(s)
     return out
 
@@ -76,7 +76,7 @@ def positions(name: str, count: int, seed: int) -> list:
 def run(name: str, count: int, seed: int, tt_mb: float, solve: bool, budget: float,
         min_cards: int | None = None, stride: int = 3) -> dict:
     players, game, rules, left, objective, target, python_nodes = ROWS[name]
-    searcher = new_searcher(tt_mb, family=True)
+    searcher = new_searcher(tt_mb)
     if min_cards is not None:
         searcher.set_table_min_cards(min_cards, stride)
     times, nodes, solve_times, cpu = [], [], [], []
@@ -112,7 +112,7 @@ def run(name: str, count: int, seed: int, tt_mb: float, solve: bool, budget: flo
 def run_threads(name: str, count: int, seed: int, tt_mb: float, threads: int, budget: float,
                 busy_cards: int = 0, region_mb: float = 0.0) -> dict:
     objective = ROWS[name][4]
-    searcher = new_searcher(tt_mb, family=True)
+    searcher = new_searcher(tt_mb)
     searcher.set_parallel(busy_cards, region_mb)
     wall = {1: [], threads: []}
     nodes = {1: [], threads: []}

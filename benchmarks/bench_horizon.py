@@ -25,7 +25,7 @@ from typing import Optional, Sequence
 from scopa_solver import Position, Rules
 from scopa_solver.cli.parser import OneLineParser, names_arg
 from scopa_solver.kernel import (
-    WANT_ALL, WANT_BEST, family_evaluate, family_legal_moves, family_play, family_score, new_searcher,
+    WANT_ALL, WANT_BEST, family_evaluate, legal_moves, play, family_score, new_searcher,
 )
 
 # name: (rules, plies left: cards in hands + stock)
@@ -54,9 +54,9 @@ def positions(name: str, count: int, seed: int) -> list:
     rng = random.Random(f"{seed}-{name}")
     out = []
     for _ in range(count):
-        state = Position.new_round(seed=rng.getrandbits(32), rules=rules).family_state()
+        state = Position.new_round(seed=rng.getrandbits(32), rules=rules).kernel_state()
         while plies_left(state) > left:
-            state, _ = family_play(state, rng.choice(family_legal_moves(state)))
+            state, _ = play(state, rng.choice(legal_moves(state)))
         out.append(state)
     return out
 
@@ -104,7 +104,7 @@ def run(rows: Optional[Sequence[str]] = None, count: int = 20, seed: int = 2026,
         horizons: Sequence[int] = HORIZONS, tt_mb: float = 16.0, progress: bool = False) -> dict:
     """Figures per row: the exact search's effort, then per horizon (and "static", "score so
     far") the value's error against the exact value and the best move's agreement."""
-    searcher = new_searcher(tt_mb, family=True)
+    searcher = new_searcher(tt_mb)
     figures: dict = {"seed": seed, "positions": count, "rows": {}}
     for name in rows or list(ROWS):
         states = positions(name, count, seed)

@@ -42,7 +42,7 @@ RULES = Rules(players=4, game="scientifico")
 def run(rows=("scientifico-6",), count: int = 3, seed: int = 2026, splits=(1, 2), workers: int = 2,
         tt_mb: float = 64.0, on_row=lambda row: None) -> list[dict]:
     out = []
-    searcher = new_searcher(tt_mb, family=True)
+    searcher = new_searcher(tt_mb)
     for name in rows:
         for i, state in enumerate(positions(name, count, seed)):
             searcher.clear()

@@ -1,7 +1,10 @@
-# The family's Python face. A position crosses the boundary as a FamilyState (an 11-tuple):
+# The kernel's Python face. A position of any game crosses the boundary as one 11-tuple:
 #   (players, hands, table, piles, scopas, to_move, dealer, last_capturer, deals, rules, sides)
 # hands/piles/scopas/sides one entry per seat, deals the stock's future deals next first (each one
-# 3-card mask per seat), rules the RULE_* bits (FAMILY_RULE_ALL). Everything is checked here.
+# 3-card mask per seat), rules the RULE_* bits (FAMILY_RULE_ALL). Everything is checked here, so
+# nothing the caller passes can make the C code read or write out of bounds.
+# Two players under the two-player rules take the fast path: the two-player engine (search.pxi,
+# endgame.pxi, root.pxi) moves, plays and searches them; everything else the family engine.
 
 FAMILY_RULE_BITS = {"fifteen": RULE_FIFTEEN, "optional_capture": RULE_OPTIONAL_CAPTURE,
                     "last_sweep_counts": RULE_LAST_SWEEP_COUNTS}
@@ -11,7 +14,21 @@ OBJECTIVES = ("value", "maxn")
 FAMILY_MAX_MOVES = FMAX_MOVES
 
 
+cdef inline int _seat_small(object value, str what, int seat, int low, int high) except? -999:
+    """_small for one seat's entry, named only for an error (see _seat_cards)."""
+    cdef long v
+    try:
+        v = value
+    except (TypeError, OverflowError):
+        v = low - 1
+    if low <= v <= high:
+        return <int>v
+    return _small(value, f"{what} {seat}", low, high)
+
+
 cdef tuple _seq(object value, str what, int n):
+    if type(value) is tuple and len(<tuple>value) == n:
+        return <tuple>value
     if not isinstance(value, (tuple, list)):
         raise ValueError(f"{what}: one entry per seat, a tuple of {n}, not {type(value).__name__}")
     value = tuple(value)
@@ -20,14 +37,27 @@ cdef tuple _seq(object value, str what, int n):
     return value
 
 
-cdef int load_family(object state, FState* s, FGame* g) except -1:
+cdef void f_keys(FState* s, FGame* g) noexcept nogil:
+    """The Zobrist keys of a loaded position (its cards, each deal's) that the family engine's
+    search and play keep up to date."""
+    cdef int k, p
+    for k in range(s.deals_left):
+        g.deal_key[k] = 0
+        for p in range(g.players):
+            g.deal_key[k] ^= f_hand_key(p, g.deal[k][p])
+    s.zkey = f_cards_key(s, g.players)
+
+
+cdef int load_family(object state, FState* s, FGame* g, bint keys=True) except -1:
+    """Check and load a KernelState; `keys`: also its Zobrist keys (f_keys; the fast path and
+    the calls that only move need none)."""
     cdef int n, p, k, c, nd, expect, first, i
     cdef uint64_t seen = 0, m
     if not isinstance(state, tuple):
-        raise TypeError(f"a family position is a FamilyState (an 11-tuple), not {type(state).__name__}")
+        raise TypeError(f"a kernel position is a KernelState (an 11-tuple), not {type(state).__name__}")
     cdef tuple pos = <tuple>state
     if len(pos) != 11:
-        raise ValueError("a family position is an 11-tuple")
+        raise ValueError("a kernel position is an 11-tuple")
     memset(s, 0, sizeof(FState))
     memset(g, 0, sizeof(FGame))
     n = _small(pos[0], "players", 2, FMAX_SEATS)
@@ -48,20 +78,24 @@ cdef int load_family(object state, FState* s, FGame* g) except -1:
     if g.nsides < 2:
         raise ValueError("a round needs at least two sides")
 
-    def take(object value, str what, int most):
-        cdef uint64_t v = _cards(value, what, most)
-        nonlocal seen
-        if v & seen:
-            raise ValueError(f"{what}: a card is in two places")
-        seen |= v
-        return v
-
     for p in range(n):
-        s.hand[p] = take(hands[p], f"hand {p}", FMAX_HAND)
-        s.in_hands |= s.hand[p]
-        s.pile[p] = take(piles[p], f"pile {p}", NCARDS)
-        s.scopas[p] = _small(scopas[p], f"scopas {p}", 0, 40)
-    s.table = take(pos[2], "table", NCARDS)
+        m = _seat_cards(hands[p], "hand", p, FMAX_HAND)
+        if m & seen:
+            raise ValueError(f"hand {p}: a card is in two places")
+        seen |= m
+        s.hand[p] = m
+        s.in_hands |= m
+        m = _seat_cards(piles[p], "pile", p, NCARDS)
+        if m & seen:
+            raise ValueError(f"pile {p}: a card is in two places")
+        seen |= m
+        s.pile[p] = m
+        s.scopas[p] = _seat_small(scopas[p], "scopas", p, 0, 40)
+    m = _cards(pos[2], "table", NCARDS)
+    if m & seen:
+        raise ValueError("table: a card is in two places")
+    seen |= m
+    s.table = m
     s.to_move = _small(pos[5], "to_move", 0, n - 1)
     s.dealer = _small(pos[6], "dealer", 0, n - 1)
     s.last_capturer = _small(pos[7], "last_capturer", -1, n - 1)
@@ -76,12 +110,14 @@ cdef int load_family(object state, FState* s, FGame* g) except -1:
     for k in range(nd):
         deal = _seq(deals[k], "a deal", n)
         for p in range(n):
-            m = take(deal[p], "stock deal", MAX_HAND)
+            m = _seat_cards(deal[p], "stock deal for seat", p, MAX_HAND)
+            if m & seen:
+                raise ValueError("stock deal: a card is in two places")
+            seen |= m
             if popcount(m) != MAX_HAND:
                 raise ValueError("every deal in the stock gives 3 cards to each seat")
             g.deal[nd - 1 - k][p] = m
             g.deal_cards[nd - 1 - k] |= m
-            g.deal_key[nd - 1 - k] ^= f_hand_key(p, m)
     g.rules = _small(pos[9], "rules", 0, FAMILY_RULE_ALL)
     if s.in_hands:
         # play goes leader (dealer + 1), leader + 1, ...: the seats that have played this turn hold
@@ -96,8 +132,9 @@ cdef int load_family(object state, FState* s, FGame* g) except -1:
                                  f"(seat {s.to_move} to move, dealer {s.dealer}) needs {max(expect, 0)}")
     elif nd:
         raise ValueError("every hand is empty while the stock still holds deals")
-    s.zkey = f_cards_key(s, n)
     s.table_value = cards_value(s.table)
+    if keys:
+        f_keys(s, g)
     return 0
 
 
@@ -108,15 +145,81 @@ cdef tuple dump_family(const FState* s, const FGame* g, tuple deals):
             deals[len(deals) - s.deals_left:], g.rules, tuple([g.side[p] for p in range(n)]))
 
 
-def family_legal_moves(object state):
-    """The legal moves of the seat to move, packed (card << 40 | captured mask), canonical order."""
+cdef bint fast_two(const FState* s, const FGame* g) noexcept nogil:
+    """Is this a position of the two-player engine: two players, two-player rules, hands of at
+    most 3 cards? (Its results are those of the family engine, measured faster: docs/search.md.)"""
+    return (g.players == 2 and not (g.rules & ~RULE_ALL) and popcount(s.hand[0]) <= MAX_HAND
+            and popcount(s.hand[1]) <= MAX_HAND and s.deals_left <= MAX_DEALS - 1)
+
+
+cdef void two_player_of(const FState* fs, const FGame* fg, State* s, Game* g) noexcept nogil:
+    """The two-player engine's state of a checked `fast_two` position: its deals are (non-dealer,
+    dealer) pairs where the family's are one mask per seat."""
+    cdef int k, p, d = fs.dealer
+    memset(s, 0, sizeof(State))
+    memset(g, 0, sizeof(Game))
+    for p in range(2):
+        s.hand[p] = fs.hand[p]
+        s.pile[p] = fs.pile[p]
+        s.scopas[p] = fs.scopas[p]
+    s.table = fs.table
+    s.to_move = fs.to_move
+    s.dealer = fs.dealer
+    s.last_capturer = fs.last_capturer
+    s.deals_left = fs.deals_left
+    s.zkey = cards_key(s)
+    s.table_value = fs.table_value
+    g.rules = fg.rules
+    for k in range(fs.deals_left):
+        g.deal[k][0] = fg.deal[k][1 - d]
+        g.deal[k][1] = fg.deal[k][d]
+
+
+cdef int fast_root_search(FSearch* F, const FState* root, const FGame* g, int want,
+                          FRootResult* FR) noexcept nogil:
+    """f_root_search's result for a `fast_two` position, searched by the two-player engine in F.S
+    (the same table, counters and limits)."""
+    cdef State s2
+    cdef Game g2
+    cdef FState node
+    cdef int p, status
+    two_player_of(root, g, &s2, &g2)
+    search_set_game(&F.S, &g2)
+    status = root_search(&F.S, &s2, want, &FR.R)
+    FR.nsides = 2
+    FR.has_points = 0
+    if status == 0 and FR.R.stop == STOP_NONE and FR.R.pv_len:
+        node = root[0]
+        for p in range(2):
+            node.pile[p] = FR.end_pile[p] = FR.R.end_pile[p]
+            node.scopas[p] = FR.end_scopas[p] = FR.R.end_scopas[p]
+        side_points(&node, g, True, FR.points)
+        FR.has_points = 1
+    return status
+
+
+cdef tuple dump_two_player(const State* s, tuple deals, int rules):
+    return (2, (s.hand[0], s.hand[1]), s.table, (s.pile[0], s.pile[1]), (s.scopas[0], s.scopas[1]),
+            s.to_move, s.dealer, s.last_capturer, deals[len(deals) - s.deals_left:], rules, (0, 1))
+
+
+def legal_moves(object state):
+    """The legal moves of the seat to move, packed (card << 40 | captured mask): two-player Scopa
+    in the two-player engine's order, the family in the canonical one ([] when the round is over)."""
     cdef FState s
     cdef FGame g
+    cdef State s2
+    cdef Game g2
     cdef uint64_t* moves
     cdef int n, i
-    load_family(state, &s, &g)
+    cdef uint64_t few[MAX_MOVES]
+    load_family(state, &s, &g, False)
     if f_round_over(&s):
         return []
+    if fast_two(&s, &g):
+        two_player_of(&s, &g, &s2, &g2)
+        n = generate_moves(&s2, g2.rules, few)
+        return [few[i] for i in range(n)]
     moves = <uint64_t*>malloc(FMAX_MOVES * sizeof(uint64_t))
     if moves == NULL:
         raise MemoryError
@@ -127,27 +230,94 @@ def family_legal_moves(object state):
         free(moves)
 
 
-def family_play(object state, object packed_move):
-    """(after, scopa, dealt, leftovers, leftovers_to) for a legal packed move; ValueError otherwise."""
+def play(object state, object packed_move):
+    """(after, scopa, dealt, leftovers, leftovers_to) for a legal packed move; ValueError otherwise.
+
+    after: the position after it; scopa: whether it scored one; dealt: whether it emptied the
+    hands and the next deal came from the stock; leftovers: the table cards that went to the last
+    capturer as it ended the round (0 if none), leftovers_to: that seat (-1 if none). Worked out
+    from the states before and after, so the engines' apply_move stays as the search uses it."""
     cdef FState s, before
     cdef FGame g
+    cdef State s2
+    cdef Game g2
     cdef uint64_t move, table, leftovers = 0
-    cdef int scopa, to = -1
-    load_family(state, &s, &g)
+    cdef int scopa, to = -1, deals_before
+    load_family(state, &s, &g, False)
     try:
         move = packed_move
     except (TypeError, OverflowError):
         raise ValueError(f"not a packed move: {packed_move!r}") from None
-    if move not in family_legal_moves(state):
+    if move not in legal_moves(state):
         raise ValueError("illegal move")
-    before = s
+    table = (s.table & ~move_capture(move)) | (0 if move_capture(move) else 1ULL << move_card(move))
+    deals_before = s.deals_left
+    if fast_two(&s, &g):
+        two_player_of(&s, &g, &s2, &g2)
+        scopa = apply_move(&s2, &g2, move)
+        if round_over(&s2) and s2.last_capturer >= 0 and table:
+            leftovers = table
+            to = s2.last_capturer
+        return (dump_two_player(&s2, tuple(state[8]), g.rules), scopa != 0, s2.deals_left < deals_before,
+                leftovers, to)
     scopa = f_apply_move(&s, &g, move)
-    table = (before.table & ~move_capture(move)) | (0 if move_capture(move) else 1ULL << move_card(move))
     if f_round_over(&s) and s.last_capturer >= 0 and table:
         leftovers = table
         to = s.last_capturer
-    return (dump_family(&s, &g, tuple(state[8])), scopa != 0, s.deals_left < before.deals_left,
-            leftovers, to)
+    return (dump_family(&s, &g, tuple(state[8])), scopa != 0, s.deals_left < deals_before, leftovers, to)
+
+
+def random_playouts(object state, object playouts, uint64_t seed=1):
+    """Play `playouts` uniformly random rounds from the state in C; return the number of moves made.
+
+    Any count (clamped to 2^64 - 1): Ctrl-C is checked every PLAYOUT_SIGNALS_EVERY moves and
+    raises KeyboardInterrupt."""
+    cdef FState root, s
+    cdef FGame g
+    cdef State root2, s2
+    cdef Game g2
+    cdef uint64_t* moves
+    cdef uint64_t rng = seed * 0x9E3779B97F4A7C15ULL + 1, total = 0, count, i = 0, next_check
+    cdef int n
+    cdef bint fast
+    count = _count(playouts, "playouts")
+    load_family(state, &root, &g, False)
+    if f_round_over(&root):
+        return 0
+    fast = fast_two(&root, &g)
+    if fast:
+        two_player_of(&root, &g, &root2, &g2)
+    moves = <uint64_t*>malloc(FMAX_MOVES * sizeof(uint64_t))
+    if moves == NULL:
+        raise MemoryError
+    next_check = PLAYOUT_SIGNALS_EVERY
+    try:
+        with nogil:
+            while i < count:
+                if fast:
+                    s2 = root2
+                    while not round_over(&s2):
+                        n = generate_moves(&s2, g2.rules, moves)
+                        if n == 0:          # cannot happen in a checked position; never divide by 0
+                            break
+                        apply_move(&s2, &g2, moves[xorshift(&rng) % n])
+                        total += 1
+                else:
+                    s = root
+                    while not f_round_over(&s):
+                        n = f_generate_moves(&s, g.rules, moves)
+                        if n == 0:
+                            break
+                        f_apply_move(&s, &g, moves[xorshift(&rng) % n])
+                        total += 1
+                i += 1
+                if total + i >= next_check:  # playouts counted too, in case one ever made no move
+                    next_check = total + i + PLAYOUT_SIGNALS_EVERY
+                    with gil:
+                        PyErr_CheckSignals()
+    finally:
+        free(moves)
+    return total
 
 
 def family_score(object piles, object scopas, object sides, object rules):
@@ -186,30 +356,112 @@ def family_score(object piles, object scopas, object sides, object rules):
                 re_bello=opt(d.re_bello))
 
 
-cdef class FamilyResult(KernelResult):
-    """A KernelResult for a family position: also `points`, every side's round points at the end
-    of the pv (value objective, with WANT_PV) or the max^n vector (None when stopped or not
-    asked), `objective` ("value" or "maxn"), and `end` the (piles, scopas) the pv ends with.
-    `horizon`: None for an exact search, else the plies from the root where the search stopped
-    and scored the positions statically (the values are then estimates, the pv ends there, no
-    end and no points under "value", the max^n vector estimated); `evaluations` how many
-    static evaluations it made."""
-    cdef readonly object points
+cdef class KernelResult:
+    """What one root search found, in plain values (moves packed as card << 40 | captures).
+
+    lower/upper bound the value (equal when complete; scopas already made included); stop is
+    0 when complete, else 1 nodes, 2 time, 3 interrupt (nodes is then at most max_nodes); best
+    lists the optimal moves (WANT_BEST; a stopped search lists them only when it had proved the
+    value and tested every move against it, so lower == upper, else best is None),
+    move_bounds each move's (lower, upper) (WANT_ALL), pv the principal variation (WANT_PV) and
+    end the (piles, scopas) it ends with, one entry per seat (None when stopped, without a pv or
+    under a horizon), points every side's round points at the end of the pv (objective "value",
+    WANT_PV) or the max^n vector (None when stopped or not asked); objective "value" or "maxn";
+    horizon None for an exact search, else the plies from the root where the search stopped and
+    scored the positions statically (the values are then estimates), evaluations how many static
+    evaluations it made; probes/hits/stores count this search's table use and fill is the
+    table's fill afterwards. The lists are built from the C result on each access (a batch of
+    small searches would otherwise spend much of its time making them)."""
+    cdef FRootResult FR
+    cdef RootResult* R          # &FR.R
+    cdef int seats
+    cdef readonly double fill
     cdef readonly str objective
     cdef readonly object horizon
     cdef readonly uint64_t evaluations
-    cdef object _end
+
+    def __cinit__(self):
+        self.R = &self.FR.R
+
+    def __dealloc__(self):
+        result_free(&self.FR.R)
+
+    @property
+    def lower(self):
+        return self.R.lower
+
+    @property
+    def upper(self):
+        return self.R.upper
+
+    @property
+    def stop(self):
+        return self.R.stop
+
+    @property
+    def nodes(self):
+        return self.R.nodes
+
+    @property
+    def seconds(self):
+        return self.R.seconds
+
+    @property
+    def probes(self):
+        return self.R.probes
+
+    @property
+    def hits(self):
+        return self.R.hits
+
+    @property
+    def stores(self):
+        return self.R.stores
+
+    @property
+    def moves(self):
+        return [self.R.moves[i] for i in range(self.R.n_moves)]
+
+    @property
+    def best(self):
+        if self.R.is_best == NULL:
+            return None
+        return [self.R.moves[i] for i in range(self.R.n_moves) if self.R.is_best[i]]
+
+    @property
+    def move_bounds(self):
+        if self.R.move_lower == NULL:
+            return None
+        return [(self.R.move_lower[i], self.R.move_upper[i]) for i in range(self.R.n_moves)]
+
+    @property
+    def pv(self):
+        return [self.R.pv[i] for i in range(self.R.pv_len)]
 
     @property
     def end(self):
-        return self._end
+        cdef int i
+        if self.FR.R.stop != STOP_NONE or not self.FR.R.pv_len or self.horizon is not None:
+            return None
+        return (tuple([self.FR.end_pile[i] for i in range(self.seats)]),
+                tuple([self.FR.end_scopas[i] for i in range(self.seats)]))
+
+    @property
+    def points(self):
+        cdef int i
+        return tuple([self.FR.points[i] for i in range(self.FR.nsides)]) if self.FR.has_points else None
 
 
-cdef class FamilySearcher:
-    """A family search context (a Searcher's methods and limits); one per thread, reusable."""
+cdef class Searcher:
+    """A search context for every game: the transposition table, the move stacks and the node
+    counters. One Searcher per thread; it may be reused for many positions of any games (the
+    table keys include the whole position, stock, rules and seats included, so entries stay
+    valid across positions). Two-player Scopa takes the fast path, the two-player engine on one
+    thread, for exact "value" searches; `set_fast_path(False)` sends it to the family engine."""
     cdef FSearch F
     cdef readonly double tt_mb
     cdef double cpu[2]
+    cdef bint fast
 
     def __cinit__(self, tt_mb=64.0):
         cdef double mb
@@ -237,19 +489,29 @@ cdef class FamilySearcher:
         self.F.use_last_round = 1
         # malloc, not calloc: only the levels a search reaches are ever touched
         self.F.moves = <uint64_t*>malloc(FMAX_PLIES * FMAX_MOVES * sizeof(uint64_t))
-        if self.F.moves == NULL:
+        # the fast path searches in F.S (the same table and counters) with its own move stack
+        self.F.S.move_stack = <uint64_t*>malloc(MAX_PLIES * MAX_MOVES * sizeof(uint64_t))
+        if self.F.moves == NULL or self.F.S.move_stack == NULL:
             raise MemoryError("cannot allocate the move stack")
+        self.fast = True
 
     def __dealloc__(self):
         table_free(&self.F.S.table)
         free(self.F.moves)
+        free(self.F.S.move_stack)
+
+    def set_fast_path(self, bint enabled):
+        """Search two-player Scopa in the two-player engine (on by default) or in the family
+        engine (off: the same values by another engine, for tests and measurements)."""
+        self.fast = enabled
 
     def clear(self):
         """Forget every stored position."""
         table_clear(&self.F.S.table)
 
     def table_stats(self):
-        """Transposition-table figures since the searcher was made (see Searcher.table_stats)."""
+        """Transposition-table figures since the Searcher was made: probes, hits, stores, fill,
+        and `active`, the entries of the region in use (it grows with the searches, see tt.pxi)."""
         cdef Table* t = &self.F.S.table
         return dict(probes=t.probes, hits=t.hits, stores=t.stores, filled=t.filled,
                     capacity=t.capacity, fill=(<double>t.filled / t.capacity) if t.capacity else 0.0,
@@ -302,30 +564,26 @@ cdef class FamilySearcher:
         """Ask a search running in another thread to stop soon (it reports an interrupt)."""
         self.F.S.abort = 1
 
-    cdef FamilyResult _convert(self, FRootResult* FR, const FGame* g, str objective, int horizon,
+    cdef KernelResult _convert(self, FRootResult* FR, const FGame* g, str objective, int horizon,
                                uint64_t evaluations):
-        cdef FamilyResult k = FamilyResult.__new__(FamilyResult)
-        cdef int i
+        """Move the C result (and its buffers) into a KernelResult."""
+        cdef KernelResult k = KernelResult.__new__(KernelResult)
         k.horizon = horizon if horizon > 0 else None
         k.evaluations = evaluations
-        k.R = FR.R
+        k.FR = FR[0]
+        k.seats = g.players
         FR.R.moves = NULL
         FR.R.is_best = NULL
         FR.R.move_lower = NULL
         FR.R.move_upper = NULL
         k.fill = (<double>self.F.S.table.filled / self.F.S.table.capacity) if self.F.S.table.capacity else 0.0
         k.objective = objective
-        k.points = tuple([FR.points[i] for i in range(FR.nsides)]) if FR.has_points else None
-        k._end = None
-        if FR.R.stop == STOP_NONE and FR.R.pv_len and horizon == 0:
-            k._end = (tuple([FR.end_pile[i] for i in range(g.players)]),
-                      tuple([FR.end_scopas[i] for i in range(g.players)]))
         return k
 
     def search(self, object pos, int want=WANT_BEST | WANT_PV, object max_nodes=0,
                object time_limit=0.0, bint check_signals=True, str objective="value",
                object horizon=0, int threads=1):
-        """Search one family position; see search_many."""
+        """Search one position; see search_many."""
         results = self.search_many([pos], want, max_nodes, time_limit, check_signals, objective, horizon,
                                    threads)
         if results[0].stop == STOP_INTERRUPT:
@@ -335,8 +593,10 @@ cdef class FamilySearcher:
     def search_many(self, list positions, int want=WANT_BEST | WANT_PV, object max_nodes=0,
                     object time_limit=0.0, bint check_signals=False, str objective="value",
                     object horizon=0, int threads=1):
-        """Search many family positions with the GIL released; limits apply to each.
+        """Search many positions with the GIL released; limits apply to each.
 
+        max_nodes: any int >= 0 (0: none; clamped to 2^64 - 1), and a stopped search has
+        visited at most that many nodes; time_limit: seconds >= 0 (0 or inf: none).
         objective "value": two sides the margin, three or more the paranoid value; "maxn": every
         side's points with each seat maximising its own side's. horizon: 0 (or None) searches
         exactly; h > 0 stops h plies below the root and scores there by the static evaluation
@@ -368,7 +628,11 @@ cdef class FamilySearcher:
                     or horizons == NULL or evaluations == NULL):
                 raise MemoryError("cannot allocate the batch")
             for i in range(count):
-                load_family(positions[i], &states[i], &games[i])
+                load_family(positions[i], &states[i], &games[i], False)
+                if self.fast and objective == "value" and depth == 0 and fast_two(&states[i], &games[i]):
+                    modes[i] = -1           # the fast path, on one thread (a whole round takes ~1 ms)
+                    continue
+                f_keys(&states[i], &games[i])
                 if objective == "maxn":
                     modes[i] = F_MAXN
                 else:
@@ -379,6 +643,14 @@ cdef class FamilySearcher:
             F.S.trace = NULL
             with nogil:
                 for i in range(count):
+                    if modes[i] < 0:
+                        F.S.nodes = 0
+                        F.S.deadline = monotonic() + seconds if seconds > 0 else 0.0
+                        horizons[i] = 0
+                        status = fast_root_search(F, &states[i], &games[i], want, &results[i])
+                        if status != 0 or results[i].R.stop == STOP_INTERRUPT:
+                            break
+                        continue
                     f_search_set_game(F, &games[i], modes[i], states[i].to_move)
                     # the horizon as cards left, so that every search of the root (moves, pv)
                     # cuts at the same positions; their values never meet exact ones in the table
@@ -422,11 +694,14 @@ cdef class FamilySearcher:
 
 
     def trace(self, object pos, int want=0, int max_events=100000):
-        """Search one family position exactly under objective "value" (the margin with two
-        sides, the paranoid value with more) recording every event, as Searcher.trace does;
-        returns (events, result) in its format. Node values and windows are the mover's team's
-        (its side's with two sides; in paranoid the root's side or its opponents). Max^n is not
-        traced. ValueError if the search needs more than `max_events` events."""
+        """Search one position exactly under objective "value" (the margin with two sides, the
+        paranoid value with more) recording every event (see trace.pxi); returns (events, result).
+
+        Events are tuples: ("pass", depth, alpha, beta, move), ("enter", depth, alpha, beta, move),
+        ("tt", depth, lower, upper), ("leaf", depth, value), ("exit", depth, value, n_moves,
+        n_searched). Node values and windows are the mover's (in the family engine the mover's
+        team's: its side's with two sides; in paranoid the root's side or its opponents). Max^n
+        is not traced. ValueError if the search needs more than `max_events` events."""
         cdef FTrace* ft
         cdef FState s
         cdef FGame g
@@ -452,12 +727,15 @@ cdef class FamilySearcher:
             F.S.deadline = 0.0
             F.S.abort = 0
             F.S.check_signals = True
-            f_search_set_game(F, &g, F_TWO if g.nsides == 2 else F_PARANOID, s.to_move)
-            F.horizon_left = 0
-            F.scale = 1
-            F.evaluations = 0
             F.S.nodes = 0
-            status = f_root_search(F, &s, want, &FR)
+            if self.fast and fast_two(&s, &g):
+                status = fast_root_search(F, &s, &g, want, &FR)
+            else:
+                f_search_set_game(F, &g, F_TWO if g.nsides == 2 else F_PARANOID, s.to_move)
+                F.horizon_left = 0
+                F.scale = 1
+                F.evaluations = 0
+                status = f_root_search(F, &s, want, &FR)
             if status != 0:
                 raise MemoryError("out of memory during the search")
             if FR.R.stop == STOP_INTERRUPT:

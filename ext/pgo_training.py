@@ -18,7 +18,7 @@ def load(path: str):
 
 
 def new_round(rng: random.Random, rules: int) -> tuple:
-    """A shuffled deck dealt as a round starts (the kernel's position tuple, see ext/api.pxi)."""
+    """A shuffled deck dealt as a round starts (the kernel's position tuple, see ext/family_api.pxi)."""
     cards = list(range(40))
     rng.shuffle(cards)
 
@@ -28,13 +28,17 @@ def new_round(rng: random.Random, rules: int) -> tuple:
     dealer = rng.randrange(2)
     hands = [0, 0]
     hands[1 - dealer], hands[dealer] = mask(cards[0:3]), mask(cards[3:6])
-    deals = tuple((mask(cards[i:i + 3]), mask(cards[i + 3:i + 6])) for i in range(10, 40, 6))
-    return (hands[0], hands[1], mask(cards[6:10]), 0, 0, 0, 0, 1 - dealer, dealer, -1, deals, rules)
+    deals = []
+    for i in range(10, 40, 6):          # 3 cards to the non-dealer, then 3 to the dealer
+        deal = [0, 0]
+        deal[1 - dealer], deal[dealer] = mask(cards[i:i + 3]), mask(cards[i + 3:i + 6])
+        deals.append(tuple(deal))
+    return (2, tuple(hands), mask(cards[6:10]), (0, 0), (0, 0), 1 - dealer, dealer, -1, tuple(deals), rules, (0, 1))
 
 
 def advance(kernel, rng: random.Random, pos: tuple, deals_left: int) -> tuple:
     """Random play up to the start of the deal with `deals_left` deals still in the stock."""
-    while len(pos[10]) > deals_left or bin(pos[0] | pos[1]).count("1") != 6:
+    while len(pos[8]) > deals_left or bin(pos[1][0] | pos[1][1]).count("1") != 6:
         pos = kernel.play(pos, rng.choice(kernel.legal_moves(pos)))[0]
     return pos
 

@@ -1,19 +1,23 @@
 """Type stub of scopa_solver._kernel, the Cython search kernel built from ext/ (api.pxi is its
 Python face).
 
-A position crosses the boundary as a plain 12-tuple (``KernelPosition``):
+A position of any game crosses the boundary as one 11-tuple (``KernelPosition``):
 
-    (hand0, hand1, table, pile0, pile1, scopas0, scopas1, to_move, dealer, last_capturer,
-     deals, rules)
+    (players, hands, table, piles, scopas, to_move, dealer, last_capturer, deals, rules, sides)
 
-card sets as 40-bit masks (bit = card index), scopas 0..40, to_move and dealer 0 or 1,
-last_capturer -1 (nobody yet), 0 or 1, deals a tuple of (non-dealer mask, dealer mask) pairs of
-3 cards each, next deal first (at most 5), and rules a set of RULE_BITS. Every field is
-range-checked: a bad one raises ValueError. A move is packed as ``card << 40 | captured mask``.
+2..6 seats in playing order; hands (at most 10 cards each), piles, scopas (0..40) and sides one
+entry per seat; card sets as 40-bit masks (bit = card index); last_capturer -1 (nobody yet) or a
+seat; deals the stock's deals next first (at most 6), each one 3-card mask per seat; rules up to
+FAMILY_RULE_ALL; sides numbered 0.. in order of their first seat, at least two. The cards must all
+be in different places, and the hands must fit the play order (the seats from the leader,
+dealer + 1, up to the seat to move hold one card fewer). ValueError otherwise. A move is packed
+as ``card << 40 | captured mask``. Two players under the two-player rules take the fast path
+(the two-player engine) inside the kernel; the answers are the same.
 """
 from typing import Optional, Sequence
 
-KernelPosition = tuple[int, int, int, int, int, int, int, int, int, int, tuple[tuple[int, int], ...], int]
+KernelPosition = tuple[int, tuple[int, ...], int, tuple[int, ...], tuple[int, ...], int, int, int,
+                       tuple[tuple[int, ...], ...], int, tuple[int, ...]]
 
 WANT_FLAGS: tuple[int, int, int, int]
 """(WANT_BEST, WANT_PV, WANT_ALL, FULL_WINDOW): what a search is asked for: every optimal root
@@ -34,7 +38,7 @@ FAMILY_RULE_ALL: int
 """Every rule bit the family kernel takes (511)."""
 
 OBJECTIVES: tuple[str, str]
-"""("value", "maxn"): what a FamilySearcher searches for."""
+"""("value", "maxn"): what a Searcher searches for."""
 
 FAMILY_MAX_MOVES: int
 """Room for the legal moves of one family node (16384; the worst case is 11,894)."""
@@ -44,13 +48,15 @@ MAX_TT_MB: int
 
 
 def legal_moves(pos: KernelPosition) -> list[int]:
-    """The packed legal moves of the side to move, in the kernel's order ([] when the round is over)."""
+    """The packed legal moves of the seat to move ([] when the round is over): two-player Scopa
+    in the two-player engine's order, the family games in the canonical one (cards by index; for
+    each its single captures by index, then its sum captures, then its lay-down when legal)."""
 
 
 def play(pos: KernelPosition, packed_move: int) -> tuple[KernelPosition, bool, bool, int, int]:
     """(after, scopa, dealt, leftovers, leftovers_to): the position after the move, whether it
-    scored a scopa, whether it emptied both hands and the next deal came from the stock, the
-    table cards the last capturer took at the end of the round (0 if none) and that player
+    scored a scopa, whether it emptied the hands and the next deal came from the stock, the
+    table cards the last capturer took at the end of the round (0 if none) and that seat
     (-1 if none). ValueError if the move is illegal or not a packed move."""
 
 
@@ -66,8 +72,9 @@ def random_playouts(pos: KernelPosition, playouts: int, seed: int = 1) -> int:
 
 
 class KernelResult:
-    """What one root search found. Moves are packed; values are round margins for the side to
-    move, scopas already made included."""
+    """What one root search found. Moves are packed. Values, scopas already made included:
+    "value" with two sides the margin of the side to move, with three or more the paranoid value
+    (own side's points minus the best other side's); "maxn" the mover's side's points."""
 
     @property
     def lower(self) -> int:
@@ -124,88 +131,9 @@ class KernelResult:
         """A principal variation to the end of the round (WANT_PV); empty if stopped."""
 
     @property
-    def end(self) -> Optional[tuple[int, int, int, int]]:
-        """(pile0, pile1, scopas0, scopas1) at the end of the pv; None if stopped or no pv."""
-
-
-class Searcher:
-    """A search context: transposition table, move stack, node counters. One per thread."""
-
-    def __init__(self, tt_mb: float = 64.0) -> None:
-        """A table of about tt_mb MiB (a power-of-two number of 64-byte buckets; 0: none).
-        ValueError if tt_mb is NaN, infinite, negative or over MAX_TT_MB; MemoryError if the
-        memory cannot be had."""
-
-    @property
-    def tt_mb(self) -> float:
-        """The table size asked for, in MiB."""
-
-    def clear(self) -> None:
-        """Forget every stored position."""
-
-    def table_stats(self) -> dict:
-        """probes, hits, stores, filled, capacity (entries), fill (share), active (entries in use)."""
-
-    def search(self, pos: KernelPosition, want: int = 3, max_nodes: int = 0, time_limit: float = 0.0,
-               check_signals: bool = True) -> KernelResult:
-        """Search one position (want: WANT_FLAGS bits; limits as in search_many).
-        KeyboardInterrupt if interrupted."""
-
-    def search_many(self, positions: list[KernelPosition], want: int = 3, max_nodes: int = 0,
-                    time_limit: float = 0.0, check_signals: bool = False) -> list[KernelResult]:
-        """Search each position with the GIL released, the limits applying to each. max_nodes:
-        int >= 0 (0: none, larger than 2**64 - 1: clamped); time_limit: seconds >= 0 (0 or inf:
-        none); ValueError for negatives and NaN. KeyboardInterrupt if interrupted (Ctrl-C when
-        check_signals, or request_stop)."""
-
-    def trace(self, pos: KernelPosition, want: int = 0, max_events: int = 100000) -> tuple[list[tuple], KernelResult]:
-        """(events, result): every event of the search as tuples ("pass", depth, alpha, beta,
-        move), ("enter", depth, alpha, beta, move), ("tt", depth, lower, upper), ("leaf",
-        depth, value), ("exit", depth, value, n_moves, n_searched). ValueError past max_events."""
-
-    def request_stop(self) -> None:
-        """Ask a search running in another thread to stop; it raises KeyboardInterrupt there."""
-
-    def set_table(self, enabled: bool) -> None:
-        """Switch the transposition table off or back on."""
-
-
-# -- the family kernel (ext/family_*.pxi) -------------------------------------------------------
-
-FamilyPosition = tuple[int, tuple[int, ...], int, tuple[int, ...], tuple[int, ...], int, int, int,
-                       tuple[tuple[int, ...], ...], int, tuple[int, ...]]
-"""(players, hands, table, piles, scopas, to_move, dealer, last_capturer, deals, rules, sides):
-2..6 seats in playing order; hands (at most 10 cards each), piles, scopas (0..40) and sides one
-entry per seat; deals the stock's deals next first (at most 6), each one 3-card mask per seat;
-rules up to FAMILY_RULE_ALL; sides numbered 0.. in order of their first seat, at least two. The
-cards must all be in different places, and the hands must fit the play order (the seats from
-the leader, dealer + 1, up to the seat to move hold one card fewer). ValueError otherwise."""
-
-
-def family_legal_moves(pos: FamilyPosition) -> list[int]:
-    """The packed legal moves of the seat to move ([] when the round is over), canonical order:
-    cards by index; for each its single captures by index, then its sum captures, then its
-    lay-down when legal (nothing to take, or optional_capture)."""
-
-
-def family_play(pos: FamilyPosition, packed_move: int) -> tuple[FamilyPosition, bool, bool, int, int]:
-    """(after, scopa, dealt, leftovers, leftovers_to) as play(); ValueError if illegal."""
-
-
-def family_score(piles: tuple[int, ...], scopas: tuple[int, ...], sides: tuple[int, ...], rules: int) -> dict:
-    """Per-side breakdown: lists cards, coins, primiera (None: disqualified), napola, scopas,
-    points (scopas included); winners carte, denari, settebello, primiera_winner, re_bello as
-    a side or None (nobody: a shared top, or nobody holds the card)."""
-
-
-def family_side_bounds(pos: FamilyPosition) -> list[tuple[int, int]]:
-    """Every side's (low, high) final round points (scopas included) from `pos` on."""
-
-
-class FamilyResult(KernelResult):
-    """A KernelResult for a family position. Values: "value" with two sides the margin of the
-    side to move, with three or more the paranoid value (own side's points minus the best other
-    side's); "maxn" the mover's side's points (move_bounds: each move's)."""
+    def end(self) -> Optional[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """(piles, scopas), one entry per seat, at the end of the pv; None if stopped, without a
+        pv or under a horizon."""
 
     @property
     def points(self) -> Optional[tuple[int, ...]]:
@@ -226,18 +154,31 @@ class FamilyResult(KernelResult):
         """Static evaluations the search made (0 when exact)."""
 
 
-def family_evaluate(pos: FamilyPosition, root_seat: Optional[int] = None) -> tuple[tuple[float, ...], float]:
+def family_score(piles: tuple[int, ...], scopas: tuple[int, ...], sides: tuple[int, ...], rules: int) -> dict:
+    """Per-side breakdown: lists cards, coins, primiera (None: disqualified), napola, scopas,
+    points (scopas included); winners carte, denari, settebello, primiera_winner, re_bello as
+    a side or None (nobody: a shared top, or nobody holds the card)."""
+
+
+def family_side_bounds(pos: KernelPosition) -> list[tuple[int, int]]:
+    """Every side's (low, high) final round points (scopas included) from `pos` on."""
+
+
+def family_evaluate(pos: KernelPosition, root_seat: Optional[int] = None) -> tuple[tuple[float, ...], float]:
     """The horizon search's static evaluation: every side's expected round points (scopas made
     not included) and the value a "value" search rooted at `root_seat` (default: the seat to
     move) gives the position at a horizon, for its seat to move (in quarter points: the
     search's resolution there; it reports whole points)."""
 
 
-class FamilySearcher:
-    """A family search context (the Searcher's methods, limits and table policy). One per thread."""
+class Searcher:
+    """A search context for every game: transposition table, move stacks, node counters. One
+    per thread; reusable across positions and games."""
 
     def __init__(self, tt_mb: float = 64.0) -> None:
-        """As Searcher."""
+        """A table of about tt_mb MiB (a power-of-two number of 64-byte buckets; 0: none).
+        ValueError if tt_mb is NaN, infinite, negative or over MAX_TT_MB; MemoryError if the
+        memory cannot be had."""
 
     @property
     def tt_mb(self) -> float:
@@ -247,32 +188,43 @@ class FamilySearcher:
         """Forget every stored position."""
 
     def table_stats(self) -> dict:
-        """As Searcher.table_stats."""
+        """probes, hits, stores, filled, capacity (entries), fill (share), active (entries in use)."""
 
-    def search(self, pos: FamilyPosition, want: int = 3, max_nodes: int = 0, time_limit: float = 0.0,
+    def search(self, pos: KernelPosition, want: int = 3, max_nodes: int = 0, time_limit: float = 0.0,
                check_signals: bool = True, objective: str = "value",
-               horizon: Optional[int] = 0, threads: int = 1) -> FamilyResult:
-        """Search one family position; KeyboardInterrupt if interrupted."""
+               horizon: Optional[int] = 0, threads: int = 1) -> KernelResult:
+        """Search one position (want: WANT_FLAGS bits; limits as in search_many).
+        KeyboardInterrupt if interrupted."""
 
-    def search_many(self, positions: list[FamilyPosition], want: int = 3, max_nodes: int = 0,
+    def search_many(self, positions: list[KernelPosition], want: int = 3, max_nodes: int = 0,
                     time_limit: float = 0.0, check_signals: bool = False,
                     objective: str = "value", horizon: Optional[int] = 0,
-                    threads: int = 1) -> list[FamilyResult]:
-        """As Searcher.search_many, under `objective` ("value" or "maxn"; ValueError otherwise);
+                    threads: int = 1) -> list[KernelResult]:
+        """Search each position with the GIL released, the limits applying to each. max_nodes:
+        int >= 0 (0: none, larger than 2**64 - 1: clamped); time_limit: seconds >= 0 (0 or inf:
+        none); ValueError for negatives and NaN. KeyboardInterrupt if interrupted (Ctrl-C when
+        check_signals, or request_stop). Under `objective` ("value" or "maxn"; ValueError otherwise);
         `horizon` > 0 plies: scored statically there unless the round ends sooner (exact).
         `threads` > 1: each position searched by that many threads sharing the table (the
         same results; `nodes` every thread's, `max_nodes` for all; max^n on one thread)."""
 
-    def trace(self, pos: FamilyPosition, want: int = 0,
-              max_events: int = 100000) -> tuple[list[tuple], FamilyResult]:
-        """As Searcher.trace, for the exact search under objective "value" (the margin with two
-        sides, the paranoid value with more); values and windows are the mover's team's."""
+    def trace(self, pos: KernelPosition, want: int = 0,
+              max_events: int = 100000) -> tuple[list[tuple], KernelResult]:
+        """(events, result) of the exact search under objective "value": every event as tuples
+        ("pass", depth, alpha, beta, move), ("enter", depth, alpha, beta, move), ("tt", depth,
+        lower, upper), ("leaf", depth, value), ("exit", depth, value, n_moves, n_searched);
+        values and windows are the mover's (the family engine's: the mover's team's).
+        ValueError past max_events."""
 
     def request_stop(self) -> None:
         """Ask a search running in another thread to stop; it raises KeyboardInterrupt there."""
 
     def set_table(self, enabled: bool) -> None:
         """Switch the transposition table off or back on."""
+
+    def set_fast_path(self, enabled: bool) -> None:
+        """Search two-player Scopa in the two-player engine (on by default) or in the family
+        engine (off: the same answers by another engine; tests and measurements)."""
 
     def set_table_min_cards(self, cards: int, stride: int = 1) -> None:
         """Probe the table only at nodes with at least this many cards still to play (hands and

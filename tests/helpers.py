@@ -52,7 +52,7 @@ def cli_text(rules: Rules) -> str:
 
 
 def cards_to_play(state) -> int:
-    """The cards still in the hands and the stock, of a Position or of a kernel FamilyState."""
+    """The cards still in the hands and the stock, of a Position or of a kernel KernelState."""
     if isinstance(state, Position):
         return sum(state.hand_sizes()) + state.stock_size()
     return sum(bin(m).count("1") for m in list(state.hands) + [m for d in state.deals for m in d])
@@ -76,12 +76,21 @@ def middle(moves: Sequence):
     return moves[len(moves) // 2]
 
 
+def family_searcher(tt_mb: float = 16):
+    """A fresh Searcher whose two-player positions go to the family engine too (its fast path
+    off): for the tests of the family engine on every game."""
+    from scopa_solver.kernel import new_searcher
+    searcher = new_searcher(tt_mb)
+    searcher.set_fast_path(False)
+    return searcher
+
+
 def play_down(state, rng: random.Random, cards_left: int):
-    """A kernel FamilyState played at random (`rng`) until at most `cards_left` cards are in the
+    """A kernel KernelState played at random (`rng`) until at most `cards_left` cards are in the
     hands and the stock."""
-    from scopa_solver.kernel import family_legal_moves, family_play
+    from scopa_solver.kernel import legal_moves, play
     while cards_to_play(state) > cards_left:
-        state, _ = family_play(state, rng.choice(family_legal_moves(state)))
+        state, _ = play(state, rng.choice(legal_moves(state)))
     return state
 
 

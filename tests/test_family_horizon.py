@@ -13,39 +13,39 @@ import pytest
 from scopa_solver import Position, Rules, analyze, analyze_many, solve, solve_many
 from scopa_solver.errors import LimitError, RulesError
 from scopa_solver.kernel import (
-    WANT_ALL, WANT_BEST, WANT_PV, FamilyState, family_evaluate, family_legal_moves, family_play,
+    WANT_ALL, WANT_BEST, WANT_PV, KernelState, family_evaluate, legal_moves, play,
     family_score, new_searcher, run_batch,
 )
 
-from helpers import games, play_down
+from helpers import games, play_down, family_searcher
 
 GAMES = games("scopa", "3 players", "4 players", "4 alone", "6 players", "scopone", "scientifico",
               more={"3 players, a 15": Rules(players=3, capture="fifteen"),
                     "re bello and napola": Rules(players=4, re_bello=True, napola=True)})
 
 
-def plies_left(state: FamilyState) -> int:
+def plies_left(state: KernelState) -> int:
     return sum(bin(h).count("1") for h in state.hands) + 3 * state.players * len(state.deals)
 
 
-def walk(rules: Rules, seed: int, left: int) -> FamilyState:
+def walk(rules: Rules, seed: int, left: int) -> KernelState:
     """A position reached by random play from a seeded deal, `left` plies before the end."""
-    return play_down(Position.new_round(seed=seed, rules=rules).family_state(), random.Random(seed), left)
+    return play_down(Position.new_round(seed=seed, rules=rules).kernel_state(), random.Random(seed), left)
 
 
-def sides_points(state: FamilyState) -> list[int]:
+def sides_points(state: KernelState) -> list[int]:
     return family_score(state.piles, state.scopas, state.sides, state.rules)["points"]
 
 
 QUARTERS = 4       # the horizon search counts quarter points
 
 
-def reference(state: FamilyState, depth: int, root_side: int) -> int:
+def reference(state: KernelState, depth: int, root_side: int) -> int:
     """Depth-limited minimax, the root side's value in quarter points: with two sides its final
     margin, with more its points minus the best other side's (paranoid); at depth 0 the static
     value."""
     me = state.sides[state.to_move]
-    moves = family_legal_moves(state)
+    moves = legal_moves(state)
     if not moves:
         points = sides_points(state)
         return QUARTERS * (points[root_side] - max(p for s, p in enumerate(points) if s != root_side))
@@ -58,17 +58,17 @@ def reference(state: FamilyState, depth: int, root_side: int) -> int:
                 made[state.sides[seat]] += scopas
             value += QUARTERS * (made[me] - made[1 - me])
         return value if me == root_side else -value
-    values = [reference(family_play(state, m)[0], depth - 1, root_side) for m in moves]
+    values = [reference(play(state, m)[0], depth - 1, root_side) for m in moves]
     return max(values) if me == root_side else min(values)
 
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_horizon_at_or_beyond_the_end_is_exact(game):
     rules = GAMES[game]
-    searcher = new_searcher(4, family=True)
+    searcher = family_searcher(4)
     for seed in range(4):
         state = walk(rules, seed, 2 * rules.players + 2)
-        exact = new_searcher(4, family=True).search(state)
+        exact = family_searcher(4).search(state)
         for depth in (plies_left(state), plies_left(state) + 3, 1000):
             r = searcher.search(state, horizon=depth)
             assert r.horizon is None and r.evaluations == 0
@@ -82,7 +82,7 @@ def test_horizon_at_or_beyond_the_end_is_exact(game):
 @pytest.mark.parametrize("game", list(GAMES))
 def test_horizon_equals_depth_limited_minimax_over_the_evaluation(game):
     rules = GAMES[game]
-    searcher = new_searcher(4, family=True)
+    searcher = family_searcher(4)
     for seed in range(3):
         state = walk(rules, 10 + seed, min(rules.players + 3, 7))
         root_side = state.sides[state.to_move]
@@ -92,8 +92,8 @@ def test_horizon_equals_depth_limited_minimax_over_the_evaluation(game):
             quarters = reference(state, depth, root_side)
             assert r.lower == r.upper == math.floor(quarters / QUARTERS + 0.5)   # reported in points
             # every best move reaches the value in quarters, the others do not
-            for m in family_legal_moves(state):
-                child = family_play(state, m)[0]
+            for m in legal_moves(state):
+                child = play(state, m)[0]
                 v = reference(child, depth - 1, root_side)
                 assert (v == quarters) == (m in r.best), (m, v, quarters)
             assert len(r.pv) == depth and r.end is None
@@ -105,10 +105,10 @@ def test_horizon_entries_never_reach_exact_searches():
     for rules in (Rules(players=4, game="scientifico"), Rules(players=3), Rules()):
         for seed in range(3):
             state = walk(rules, 20 + seed, 12)
-            fresh = new_searcher(4, family=True)
+            fresh = family_searcher(4)
             exact = fresh.search(state)
             shallow = fresh.search(state, horizon=3)
-            used = new_searcher(4, family=True)
+            used = family_searcher(4)
             for depth in (2, 3, 5, 8):
                 used.search(state, horizon=depth)
             again = used.search(state)
@@ -170,33 +170,36 @@ def test_bad_horizons_are_refused(bad):
     with pytest.raises(LimitError, match="horizon"):
         solve(pos, horizon=bad)
     with pytest.raises(LimitError, match="horizon"):
-        run_batch([pos.family_state()], want=0, family=True, horizon=bad)
+        run_batch([pos.kernel_state()], want=0, horizon=bad)
 
 
-def test_horizon_is_for_the_family_kernel():
+def test_two_player_states_take_horizons_and_deepening_too():
+    """One searcher for every game: a two-player state searched to a horizon goes to the family
+    engine (the fast path is exact only), deepening ends exact with the fast path's value."""
     two = Position.new_round(seed=1)
-    with pytest.raises(RulesError, match="family"):
-        run_batch([two.kernel_state()], want=0, horizon=4)
-    with pytest.raises(RulesError, match="family"):
-        run_batch([two.kernel_state()], want=0, deepen=True)
+    exact = run_batch([two.kernel_state()], want=WANT_BEST)[0]
+    cut = run_batch([two.kernel_state()], want=WANT_BEST, horizon=4)[0]
+    assert exact.horizon is None and cut.horizon == 4 and cut.evaluations > 0 and cut.best
+    deep = run_batch([two.kernel_state()], want=WANT_BEST, deepen=True)[0]
+    assert deep.horizon is None and deep.lower == deep.upper == exact.lower
     with pytest.raises(ValueError, match="horizon"):
-        new_searcher(1, family=True).search(two.family_state(), horizon=-2)
+        family_searcher(1).search(two.kernel_state(), horizon=-2)
 
 
 def test_deepen_reaches_exact_or_the_deepest_complete_horizon():
     late = walk(Rules(players=4, game="scientifico"), 4, 14)
-    exact = new_searcher(4, family=True).search(late)
-    deep = run_batch([late], want=WANT_BEST | WANT_PV, family=True, deepen=True)[0]
+    exact = family_searcher(4).search(late)
+    deep = run_batch([late], want=WANT_BEST | WANT_PV, deepen=True)[0]
     assert deep.horizon is None and deep.lower == exact.lower
-    start = Position.new_round(seed=4, rules=Rules(players=4, game="scientifico")).family_state()
-    budget = run_batch([start, start], want=WANT_BEST, family=True, deepen=True, max_nodes=20000)
+    start = Position.new_round(seed=4, rules=Rules(players=4, game="scientifico")).kernel_state()
+    budget = run_batch([start, start], want=WANT_BEST, deepen=True, max_nodes=20000)
     for r in budget:
         assert r.stop == 0 and r.horizon is not None and r.horizon % 4 == 0
-        alone = new_searcher(4, family=True).search(start, want=WANT_BEST, horizon=r.horizon)
+        alone = family_searcher(4).search(start, want=WANT_BEST, horizon=r.horizon)
         assert alone.lower == r.lower
-    deeper = run_batch([start], want=WANT_BEST, family=True, deepen=True, max_nodes=200000)[0]
+    deeper = run_batch([start], want=WANT_BEST, deepen=True, max_nodes=200000)[0]
     assert deeper.horizon > budget[0].horizon
-    tiny = run_batch([start], want=WANT_BEST, family=True, deepen=True, max_nodes=5)[0]
+    tiny = run_batch([start], want=WANT_BEST, deepen=True, max_nodes=5)[0]
     assert tiny.stop == 1          # not even the first horizon completed: that search, stopped
 
 
@@ -218,7 +221,7 @@ def test_the_benchmark_runs_small():
 
 
 def test_maxn_takes_a_horizon_too():
-    searcher = new_searcher(4, family=True)
+    searcher = family_searcher(4)
     for seed in range(3):
         state = walk(Rules(players=3), 40 + seed, 9)
         exact = searcher.search(state, objective="maxn")
@@ -233,8 +236,8 @@ def test_maxn_takes_a_horizon_too():
 
 def test_deepen_within_a_time_budget():
     import time
-    start = Position.new_round(seed=8, rules=Rules(players=4, game="scientifico")).family_state()
+    start = Position.new_round(seed=8, rules=Rules(players=4, game="scientifico")).kernel_state()
     t = time.process_time()     # CPU seconds, one thread: the work done, whatever the machine's load
-    r = run_batch([start], want=WANT_ALL, family=True, deepen=True, time_limit=0.2)[0]
+    r = run_batch([start], want=WANT_ALL, deepen=True, time_limit=0.2)[0]
     assert time.process_time() - t < 3.0            # the budget, with room
     assert r.stop == 0 and r.horizon is not None and r.horizon >= 4 and r.move_bounds

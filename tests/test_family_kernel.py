@@ -1,6 +1,6 @@
 """The family kernel's own checks (3, 4, 6 players, partnerships, Scopone, scientifico, Scopa a
 15): move generation and play conserve the 40 cards through whole rounds in every game; a small
-brute-force minimax over family_legal_moves / family_play / family_score agrees with the search
+brute-force minimax over legal_moves / play / family_score agrees with the search
 (two sides, paranoid, max^n) on small positions; the two-player family path agrees with the
 two-player kernel; limits stop searches. (tests/family_reference.py is the independent one.)"""
 from __future__ import annotations
@@ -12,11 +12,11 @@ import time
 import pytest
 
 from scopa_solver.kernel import (
-    RULE_BITS, WANT_ALL, WANT_BEST, WANT_PV, FamilyState, KernelState, family_legal_moves,
-    family_play, family_score, legal_moves, new_searcher, run_batch,
+    RULE_BITS, WANT_ALL, WANT_BEST, WANT_PV, KernelState, KernelState, legal_moves,
+    play, family_score, legal_moves, new_searcher, run_batch,
 )
 
-from helpers import play_down
+from helpers import play_down, family_searcher
 
 FIFTEEN = RULE_BITS["fifteen"]
 OPTIONAL = RULE_BITS["optional_capture"]
@@ -34,7 +34,7 @@ def move(card: str, takes: str = "") -> int:
 
 
 def deal(players: int, seed: int, game: str = "scopa", rules: int = 0, partnerships: bool = True,
-         dealer: int | None = None) -> FamilyState:
+         dealer: int | None = None) -> KernelState:
     """A new round from a seeded deck in deal order: each seat from the leader its cards, then
     the table, then the stock, 3 cards a seat per deal in seat order from the leader."""
     rng = random.Random(seed)
@@ -61,7 +61,7 @@ def deal(players: int, seed: int, game: str = "scopa", rules: int = 0, partnersh
         sides = tuple(range(players))
     else:
         sides = tuple(p % 2 for p in range(players))
-    return FamilyState(players, tuple(hands), table, (0,) * players, (0,) * players, order[0], dealer, -1,
+    return KernelState(players, tuple(hands), table, (0,) * players, (0,) * players, order[0], dealer, -1,
                        tuple(deals), rules, sides)
 
 
@@ -84,7 +84,7 @@ GAMES = {
 }
 
 
-def cards_in_play(s: FamilyState) -> list[int]:
+def cards_in_play(s: KernelState) -> list[int]:
     return list(s.hands) + [s.table] + list(s.piles) + [m for d in s.deals for m in d]
 
 
@@ -100,13 +100,13 @@ def test_whole_rounds_conserve_the_cards(name):
         while True:
             masks = cards_in_play(s)
             assert sum(masks) == (1 << 40) - 1 and sum(bin(m).count("1") for m in masks) == 40
-            moves = family_legal_moves(s)
+            moves = legal_moves(s)
             if not moves:
                 break
             assert len(set(moves)) == len(moves)
             before = s
             m = rng.choice(moves)
-            s, ev = family_play(s, m)
+            s, ev = play(s, m)
             plies += 1
             card, takes = m >> 40, m & ((1 << 40) - 1)
             mover = before.to_move
@@ -128,7 +128,7 @@ def test_whole_rounds_conserve_the_cards(name):
 
 def _state(players, hands, table, to_move=0, dealer=None, rules=FIFTEEN, sides=None, piles=None):
     dealer = (to_move - 1) % players if dealer is None else dealer
-    return FamilyState(players, tuple(mask(h) if h else 0 for h in hands), mask(table),
+    return KernelState(players, tuple(mask(h) if h else 0 for h in hands), mask(table),
                        piles or (0,) * players, (0,) * players, to_move, dealer, -1, (), rules,
                        sides or tuple(range(players)))
 
@@ -136,33 +136,33 @@ def _state(players, hands, table, to_move=0, dealer=None, rules=FIFTEEN, sides=N
 def test_fifteen_examples():
     # FAMILY.md example 1: 7d on 5c 3s 8b Ad: 7dx8b and 7dx5c+3s; Rb on the same table: only Rbx5c
     s = _state(2, ["7d Rb", "2c 2s"], "5c 3s 8b Ad")
-    moves = set(family_legal_moves(s))
+    moves = set(legal_moves(s))
     assert {m for m in moves if m >> 40 == CARD["7d"]} == {move("7d", "8b"), move("7d", "5c 3s")}
     assert {m for m in moves if m >> 40 == CARD["Rb"]} == {move("Rb", "5c")}
     # example 2: 7c on 8c 5s 3b: both; no priority of the single card
     s = _state(2, ["7c", "2c"], "8c 5s 3b")
-    assert set(family_legal_moves(s)) == {move("7c", "8c"), move("7c", "5s 3b")}
+    assert set(legal_moves(s)) == {move("7c", "8c"), move("7c", "5s 3b")}
     # optional capture: the lay-down too; fewest cards: only the single
-    assert set(family_legal_moves(s._replace(rules=FIFTEEN | OPTIONAL))) == {
+    assert set(legal_moves(s._replace(rules=FIFTEEN | OPTIONAL))) == {
         move("7c", "8c"), move("7c", "5s 3b"), move("7c")}
-    assert family_legal_moves(s._replace(rules=FIFTEEN | RULE_BITS["fewest_cards"])) == [move("7c", "8c")]
+    assert legal_moves(s._replace(rules=FIFTEEN | RULE_BITS["fewest_cards"])) == [move("7c", "8c")]
 
 
 def test_standard_rule_and_scientifico_lead():
     s = _state(4, ["7d", "Ac", "2c", "3c"], "7c 5s 2b Ad", rules=0, sides=(0, 1, 0, 1))
-    assert family_legal_moves(s) == [move("7d", "7c")]
+    assert legal_moves(s) == [move("7d", "7c")]
     s = deal(4, seed=3, game="scientifico")
-    moves = family_legal_moves(s)
+    moves = legal_moves(s)
     assert len(moves) == 10 and all(m & ((1 << 40) - 1) == 0 for m in moves)
 
 
 def test_last_play_sweep():
     # a sweep on the round's last play scores only under last_sweep_counts
     s = _state(2, ["7d", ""], "4s 3s", to_move=0, dealer=0, rules=0)
-    assert not family_play(s, move("7d", "4s 3s"))[1].scopa
-    assert family_play(s._replace(rules=LAST_SWEEP), move("7d", "4s 3s"))[1].scopa
+    assert not play(s, move("7d", "4s 3s"))[1].scopa
+    assert play(s._replace(rules=LAST_SWEEP), move("7d", "4s 3s"))[1].scopa
     s = _state(2, ["7d", "Ac"], "4s 3s", rules=0)
-    after, ev = family_play(s, move("7d", "4s 3s"))
+    after, ev = play(s, move("7d", "4s 3s"))
     assert ev.scopa and after.scopas == (1, 0) and after.to_move == 1
 
 
@@ -200,59 +200,60 @@ def test_bad_states_are_refused():
                 s._replace(rules=1 << 12), s._replace(deals=s.deals[:1] + ((7, 0, 0, 0),)),
                 s._replace(sides=(0, 0, 0, 0))):
         with pytest.raises(ValueError):
-            family_legal_moves(bad)
+            legal_moves(bad)
     with pytest.raises(TypeError):
-        family_legal_moves(list(s))
+        legal_moves(list(s))
     with pytest.raises(ValueError):
-        family_play(s, 12345)
+        play(s, 12345)
 
 
-# -- the two-player family path against the two-player kernel ---------------------------------
+# -- the family engine on two-player games against the fast path ------------------------------
 
-def to_kernel(s: FamilyState) -> KernelState:
-    nd = 1 - s.dealer
-    return KernelState(s.hands[0], s.hands[1], s.table, s.piles[0], s.piles[1], s.scopas[0], s.scopas[1],
-                       s.to_move, s.dealer, s.last_capturer, tuple((d[nd], d[s.dealer]) for d in s.deals),
-                       s.rules)
-
-
-def test_two_players_match_the_two_player_kernel():
+def test_two_players_match_the_fast_path():
+    """The Searcher sends two-player Scopa to the two-player engine; with the fast path off the
+    family engine searches it: the same value, optimal moves and end points."""
     rng = random.Random(7)
-    fam, two = new_searcher(16, family=True), new_searcher(16)
+    fam, fast = family_searcher(16), new_searcher(16)
+    differ = 0
     for seed in range(30):
         s = play_down(deal(2, seed=seed, rules=rng.choice([0, 8, 4, 16, 32, 3])), rng, rng.choice([5, 9, 14]))
-        assert sorted(family_legal_moves(s)) == sorted(legal_moves(to_kernel(s)))
         a = fam.search(s, WANT_BEST | WANT_PV)
-        b = two.search(to_kernel(s), WANT_BEST | WANT_PV)
+        b = fast.search(s, WANT_BEST | WANT_PV)
         assert (a.lower, a.upper) == (b.lower, b.upper)
         assert sorted(a.best) == sorted(b.best)
-        assert a.points[s.sides[s.to_move]] - a.points[1 - s.sides[s.to_move]] == a.lower
+        assert a.evaluations == b.evaluations == 0 and a.horizon is b.horizon is None
+        differ += a.nodes != b.nodes        # two engines did search
+        for r in (a, b):
+            assert r.points[s.sides[s.to_move]] - r.points[1 - s.sides[s.to_move]] == r.lower
+            piles, scopas = r.end
+            assert list(r.points) == family_score(piles, scopas, s.sides, s.rules)["points"]
+    assert differ > 10
 
 
 # -- brute force ------------------------------------------------------------------------------
 
-def final_points(s: FamilyState) -> list[int]:
+def final_points(s: KernelState) -> list[int]:
     return family_score(s.piles, s.scopas, s.sides, s.rules)["points"]
 
 
-def brute_value(s: FamilyState, root_side: int) -> int:
+def brute_value(s: KernelState, root_side: int) -> int:
     """Two sides: the root side's margin; more: its points minus the best other side's. Every
     seat of the root side maximises it, every other seat minimises it."""
-    moves = family_legal_moves(s)
+    moves = legal_moves(s)
     if not moves:
         p = final_points(s)
         return p[root_side] - max(v for i, v in enumerate(p) if i != root_side)
-    values = [brute_value(family_play(s, m)[0], root_side) for m in moves]
+    values = [brute_value(play(s, m)[0], root_side) for m in moves]
     return max(values) if s.sides[s.to_move] == root_side else min(values)
 
 
-def brute_maxn(s: FamilyState) -> list[int]:
-    moves = family_legal_moves(s)
+def brute_maxn(s: KernelState) -> list[int]:
+    moves = legal_moves(s)
     if not moves:
         return final_points(s)
     me, best = s.sides[s.to_move], None
     for m in moves:
-        v = brute_maxn(family_play(s, m)[0])
+        v = brute_maxn(play(s, m)[0])
         if best is None or v[me] > best[me]:
             best = v
     return best
@@ -267,23 +268,23 @@ SMALL = [("2 players", 6), ("fifteen 2", 6), ("4 partnerships", 8), ("scopone", 
 @pytest.mark.parametrize("name,cards", SMALL)
 def test_search_agrees_with_brute_force(name, cards):
     rng = random.Random(name)
-    searcher = new_searcher(8, family=True)
+    searcher = family_searcher(8)
     for seed in range(8):
         s = play_down(deal(seed=100 + seed, **GAMES[name]), rng, rng.randint(2, cards))
         me = s.sides[s.to_move]
         value = brute_value(s, me)
         r = searcher.search(s, WANT_BEST | WANT_PV | WANT_ALL)
         assert r.stop == 0 and r.lower == r.upper == value, (name, seed)
-        moves = family_legal_moves(s)
+        moves = legal_moves(s)
         assert r.moves == moves
-        each = [brute_value(family_play(s, m)[0], me) for m in moves]
+        each = [brute_value(play(s, m)[0], me) for m in moves]
         assert r.move_bounds == [(v, v) for v in each]
         assert sorted(r.best) == sorted(m for m, v in zip(moves, each) if v == value)
         # the pv ends where its points say, and those points give the value
         end = s
         for m in r.pv:
-            end, _ = family_play(end, m)
-        assert not family_legal_moves(end) and list(r.points) == final_points(end)
+            end, _ = play(end, m)
+        assert not legal_moves(end) and list(r.points) == final_points(end)
         assert r.points[me] - max(v for i, v in enumerate(r.points) if i != me) == value
         # value alone and best alone, on a fresh table
         searcher.clear()
@@ -294,28 +295,28 @@ def test_search_agrees_with_brute_force(name, cards):
 @pytest.mark.parametrize("name", ["3 players", "fifteen 3", "4 alone", "2 players", "4 partnerships"])
 def test_maxn_agrees_with_brute_force(name):
     rng = random.Random(name)
-    searcher = new_searcher(8, family=True)
+    searcher = family_searcher(8)
     for seed in range(6):
         s = play_down(deal(seed=200 + seed, **GAMES[name]), rng, 3 * GAMES[name]["players"])
         want = brute_maxn(s)
         r = searcher.search(s, WANT_BEST | WANT_PV | WANT_ALL, objective="maxn")
         me = s.sides[s.to_move]
         assert r.objective == "maxn" and list(r.points) == want and r.lower == r.upper == want[me]
-        moves = family_legal_moves(s)
-        each = [brute_maxn(family_play(s, m)[0]) for m in moves]
+        moves = legal_moves(s)
+        each = [brute_maxn(play(s, m)[0]) for m in moves]
         assert r.move_bounds == [(v[me], v[me]) for v in each]
         assert sorted(r.best) == sorted(m for m, v in zip(moves, each) if v[me] == want[me])
         end = s
         for m in r.pv:                  # the max^n line: the first best move at each seat
-            end, _ = family_play(end, m)
+            end, _ = play(end, m)
         assert final_points(end) == want
 
 
 def test_paranoid_example():
     # FAMILY.md example 7: the value is own points minus the best other side's
     s = play_down(deal(3, seed=5), random.Random(5), 1)
-    p = final_points(family_play(s, family_legal_moves(s)[0])[0])
-    r = new_searcher(1, family=True).search(s, WANT_PV)
+    p = final_points(play(s, legal_moves(s)[0])[0])
+    r = family_searcher(1).search(s, WANT_PV)
     me = s.to_move
     assert r.points == tuple(p) and r.lower == p[me] - max(p[(me + 1) % 3], p[(me + 2) % 3])
 
@@ -324,7 +325,7 @@ def test_paranoid_example():
 
 def test_node_and_time_limits():
     s = deal(4, seed=11, game="scientifico")
-    searcher = new_searcher(8, family=True)
+    searcher = family_searcher(8)
     for limit in (1, 2, 17, 1000, 54321):
         for objective in ("value", "maxn"):
             r = searcher.search(s, WANT_BEST | WANT_PV | WANT_ALL, max_nodes=limit, objective=objective)
@@ -337,7 +338,7 @@ def test_node_and_time_limits():
 
 def test_request_stop_and_batches():
     s = deal(4, seed=12, game="scientifico")
-    searcher = new_searcher(8, family=True)
+    searcher = family_searcher(8)
     timer = threading.Timer(0.05, searcher.request_stop)
     timer.start()
     start = time.process_time()     # CPU seconds: the work done, whatever the machine's load
@@ -346,7 +347,7 @@ def test_request_stop_and_batches():
     assert time.process_time() - start < 2.0
     rng = random.Random(3)
     states = [play_down(deal(3, seed=k), rng, 5) for k in range(20)]
-    out = run_batch(states, want=WANT_BEST, family=True, threads=2, tt_mb=4)
+    out = run_batch(states, want=WANT_BEST, threads=2, tt_mb=4)
     assert [r.lower for r in out] == [brute_value(st, st.sides[st.to_move]) for st in states]
-    out = run_batch(states, want=WANT_BEST, family=True, objective="maxn", tt_mb=4)
+    out = run_batch(states, want=WANT_BEST, objective="maxn", tt_mb=4)
     assert [r.points for r in out] == [tuple(brute_maxn(st)) for st in states]

@@ -8,10 +8,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import play_down
+from helpers import play_down, family_searcher
 from test_family_kernel import GAMES, brute_value, deal, final_points
 
-from scopa_solver.kernel import WANT_ALL, WANT_BEST, WANT_PV, family_legal_moves, family_play, family_side_bounds, new_searcher
+from scopa_solver.kernel import WANT_ALL, WANT_BEST, WANT_PV, legal_moves, play, family_side_bounds, new_searcher
 
 
 def inside(bounds, points) -> bool:
@@ -20,12 +20,12 @@ def inside(bounds, points) -> bool:
 
 def every_end(s, out):
     """Append the final points of every line from s."""
-    moves = family_legal_moves(s)
+    moves = legal_moves(s)
     if not moves:
         out.append(final_points(s))
         return
     for m in moves:
-        every_end(family_play(s, m)[0], out)
+        every_end(play(s, m)[0], out)
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
@@ -39,7 +39,7 @@ def test_bounds_hold_on_every_line(name):
         every_end(s, ends)
         assert ends and all(inside(bounds, p) for p in ends), (name, seed)
         # tight where nothing is left to play
-        if not family_legal_moves(s):
+        if not legal_moves(s):
             assert bounds == [(p, p) for p in final_points(s)]
 
 
@@ -49,9 +49,9 @@ def test_bounds_hold_along_random_rounds(name):
     for seed in range(6):
         s = deal(seed=400 + seed, **GAMES[name])
         seen = []
-        while family_legal_moves(s):
+        while legal_moves(s):
             seen.append(family_side_bounds(s))
-            s, _ = family_play(s, rng.choice(family_legal_moves(s)))
+            s, _ = play(s, rng.choice(legal_moves(s)))
         end = final_points(s)
         assert all(inside(b, end) for b in seen), (name, seed)
         # each side's bounds only narrow as the round goes on
@@ -68,7 +68,7 @@ SEARCHED = [("4 partnerships", 12), ("scientifico", 12), ("3 players", 12), ("fi
 @pytest.mark.parametrize("switch", ["bounds", "equivalence", "both"])
 def test_pruning_keeps_values_and_best_moves(name, cards, switch):
     rng = random.Random(f"search {name}")
-    on, off = new_searcher(8, family=True), new_searcher(8, family=True)
+    on, off = family_searcher(8), family_searcher(8)
     if switch != "equivalence":
         off.set_bounds(0)
     if switch != "bounds":
@@ -89,9 +89,9 @@ def test_the_pruning_prunes():
     saved = {"bounds": 0, "equivalence": 0}
     for seed in range(12):
         s = play_down(deal(seed=700 + seed, **GAMES["scientifico"]), rng, 20)
-        base = new_searcher(8, family=True).search(s, 0).nodes
+        base = family_searcher(8).search(s, 0).nodes
         for switch in saved:
-            off = new_searcher(8, family=True)
+            off = family_searcher(8)
             getattr(off, f"set_{switch}")(0)
             saved[switch] += off.search(s, 0).nodes - base
     assert saved["bounds"] > 0 and saved["equivalence"] > 0, saved
@@ -100,7 +100,7 @@ def test_the_pruning_prunes():
 @pytest.mark.parametrize("name", ["4 partnerships", "3 players", "scientifico", "6 alone", "fifteen 3"])
 def test_pruning_agrees_with_brute_force(name):
     rng = random.Random(f"brute {name}")
-    searcher = new_searcher(8, family=True)
+    searcher = family_searcher(8)
     for seed in range(10):
         s = play_down(deal(seed=600 + seed, **GAMES[name]), rng, rng.randint(2, 7))
         r = searcher.search(s, 0)
@@ -112,7 +112,7 @@ def test_maxn_stop_keeps_the_vector_and_line(name):
     # max^n stops at a node once a move reaches the most its side can get: the same vector,
     # move values and first-best line as without
     rng = random.Random(f"maxn {name}")
-    on, off = new_searcher(8, family=True), new_searcher(8, family=True)
+    on, off = family_searcher(8), family_searcher(8)
     off.set_bounds(0)
     for seed in range(12):
         s = play_down(deal(seed=800 + seed, **GAMES[name]), rng, rng.randint(3, 2 * GAMES[name]["players"]))
@@ -127,7 +127,7 @@ def test_bounds_stay_out_of_horizon_searches(name):
     # the bounds are of final points, not of a horizon's estimates (counted in finer units):
     # a horizon search gives the same values with the bounds on or off
     rng = random.Random(f"horizon {name}")
-    on, off = new_searcher(8, family=True), new_searcher(8, family=True)
+    on, off = family_searcher(8), family_searcher(8)
     off.set_bounds(0)
     for seed in range(12):
         s = play_down(deal(seed=900 + seed, **GAMES[name]), rng, rng.randint(8, 14))

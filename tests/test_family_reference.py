@@ -306,7 +306,7 @@ def rule_bits(r: FamRules) -> int:
 
 
 def to_kernel(s: FamState):
-    return kernel.FamilyState(
+    return kernel.KernelState(
         players=s.rules.players, hands=tuple(mask(h) for h in s.hands), table=mask(s.table),
         piles=tuple(mask(p) for p in s.piles), scopas=tuple(s.scopas), to_move=s.to_move, dealer=s.dealer,
         last_capturer=-1 if s.last_capturer is None else s.last_capturer,
@@ -325,7 +325,7 @@ def unpack(packed: int) -> tuple:
 
 
 def kernel_order(s: FamState) -> list:
-    return [unpack(p) for p in kernel.family_legal_moves(to_kernel(s))]
+    return [unpack(p) for p in kernel.legal_moves(to_kernel(s))]
 
 
 def kernel_score(s: FamState) -> dict:
@@ -347,7 +347,7 @@ def check_round(s: FamState, rng: random.Random, every_move: bool) -> int:
     while True:
         assert from_kernel(k, rules) == s, s.show()
         assert sum(bin(m).count("1") for m in (*k.hands, k.table, *k.piles, *(h for d in k.deals for h in d))) == 40
-        packed = kernel.family_legal_moves(k)
+        packed = kernel.legal_moves(k)
         assert len(set(packed)) == len(packed), s.show()
         assert {unpack(p) for p in packed} == s.moves(), s.show()
         seen += 1
@@ -360,7 +360,7 @@ def check_round(s: FamState, rng: random.Random, every_move: bool) -> int:
             move = unpack(p)
             where = f"{s.show()} move {move[0]}x{sorted(move[1])}"
             try:
-                after, events = kernel.family_play(k, p)
+                after, events = kernel.play(k, p)
             except ValueError as error:
                 raise AssertionError(f"{where}: {error}") from None
             ref_after = s.play(move)
@@ -429,8 +429,8 @@ def test_the_last_play_sweep(name: str) -> None:
         (move,) = [m for m in s.moves() if m[1]]
         after = s.play(move)
         assert after.is_over() and sum(after.scopas) - sum(s.scopas) == int(rules.last_sweep_counts)
-        packed = [p for p in kernel.family_legal_moves(to_kernel(s)) if unpack(p) == move]
-        k_after, events = kernel.family_play(to_kernel(s), packed[0])
+        packed = [p for p in kernel.legal_moves(to_kernel(s)) if unpack(p) == move]
+        k_after, events = kernel.play(to_kernel(s), packed[0])
         assert from_kernel(k_after, rules) == after, s.show()
         assert events.scopa == rules.last_sweep_counts and events.leftovers == 0, s.show()
         assert kernel_score(after)["points"] == after.points(), s.show()
@@ -495,7 +495,7 @@ def end_positions(name: str, count: int, seed: int, plays: tuple) -> list:
 def values_agree(name: str, count: int, seed: int, plays: tuple) -> None:
     states = end_positions(name, count, seed, plays)
     results = kernel.run_batch([to_kernel(s) for s in states], want=kernel.WANT_ALL | kernel.WANT_BEST,
-                               family=True, objective="value")
+                               objective="value")
     for s, res in zip(states, results):
         values = fr.move_values(s)
         best = max(values.values())
@@ -528,7 +528,7 @@ def test_values_agree_on_round_ends_slow(name: str) -> None:
 
 def maxn_agrees(name: str, count: int, seed: int, plays: tuple) -> None:
     states = end_positions(name, count, seed, plays)
-    results = kernel.run_batch([to_kernel(s) for s in states], want=kernel.WANT_BEST, family=True,
+    results = kernel.run_batch([to_kernel(s) for s in states], want=kernel.WANT_BEST,
                                objective="maxn")
     for s, res in zip(states, results):
         points, move = fr.maxn(s, order=kernel_order)
@@ -591,7 +591,7 @@ def positions_agree(name: str, rounds: int, seed: int) -> None:
         pos = Position.from_deck(deck, dealer=dealer, rules=prules)
         assert pos.is_round_start()
         while True:
-            assert from_kernel(pos.family_state(), rules) == s, s.show()
+            assert from_kernel(pos.kernel_state(), rules) == s, s.show()
             assert move_texts(pos.legal_moves()) == s.moves(), s.show()
             if s.is_over():
                 break
@@ -628,7 +628,7 @@ def test_solve_agrees(name: str) -> None:
     from scopa_solver import solve
     for s in end_positions(name, 4, seed=3, plays=small_plays(name)[:3]):
         pos = package_position(s)
-        assert from_kernel(pos.family_state(), s.rules) == s
+        assert from_kernel(pos.kernel_state(), s.rules) == s
         values = fr.move_values(s)
         best = max(values.values())
         result = solve(pos)

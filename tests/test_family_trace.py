@@ -33,7 +33,7 @@ def test_traced_nodes_are_the_searchs_nodes(game, search, full_window):
         g = to_networkx(pos, mode="search", tt_mb=1, search=search, full_window=full_window,
                         max_nodes=100_000)
         want = WANTS[search] | (FULL_WINDOW if full_window else 0)
-        raw = _kernel.FamilySearcher(1.0).search(pos.kernel_state(), want)
+        raw = _kernel.Searcher(1.0).search(pos.kernel_state(), want)
         nodes = search_nodes(g)
         assert len(nodes) == g.graph["search_nodes"] == g.graph["traced_nodes"] == raw.nodes
         assert sorted(d["order"] for _, d in nodes) == list(range(1, raw.nodes + 1))
@@ -54,7 +54,7 @@ def test_traced_nodes_are_the_searchs_nodes(game, search, full_window):
 @pytest.mark.parametrize("game", GAMES)
 def test_tracing_changes_nothing_in_the_search(game):
     """The same searcher traced and untraced, in turns: the same values, nodes, moves and pv."""
-    searcher = _kernel.FamilySearcher(1.0)
+    searcher = _kernel.Searcher(1.0)
     for seed in range(3):
         state = late(GAMES[game], seed, 12).kernel_state()
         for want in (0, WANT_BEST | WANT_PV, WANT_ALL, WANT_BEST | FULL_WINDOW):

@@ -316,28 +316,39 @@ def with_field(index: int, value) -> tuple:
     return BASE_TUPLE[:index] + (value,) + BASE_TUPLE[index + 1:]
 
 
+def with_seat(index: int, seat: int, value) -> tuple:
+    """The base tuple with one seat's entry of a per-seat field (hands, piles, scopas) changed."""
+    entries = list(BASE_TUPLE[index])
+    entries[seat] = value
+    return with_field(index, tuple(entries))
+
+
 GARBAGE = {
-    "hand bit beyond 40": with_field(0, 1 << 40),
-    "hand bit 63": with_field(1, 1 << 63),
+    "hand bit beyond 40": with_seat(1, 0, 1 << 40),
+    "hand bit 63": with_seat(1, 1, 1 << 63),
     "table beyond 64 bits": with_field(2, 1 << 70),
-    "pile all ones": with_field(3, (1 << 64) - 1),
-    "negative hand": with_field(0, -1),
-    "negative pile": with_field(4, -8),
-    "negative scopas": with_field(5, -1),
-    "huge scopas": with_field(6, 10 ** 30),
-    "to_move 2": with_field(7, 2),
-    "negative dealer": with_field(8, -1),
-    "last capturer -2": with_field(9, -2),
-    "4-card hand": with_field(0, 0b1111),
-    "40-card hand": with_field(1, (1 << 40) - 1),
-    "7 deals": with_field(10, ((0b111, 0b111 << 3),) * 7),
-    "deal with 4 cards": with_field(10, ((0b1111, 0),)),
-    "deal of 3 parts": with_field(10, ((1, 2, 4),)),
-    "negative deal": with_field(10, ((-1, 0),)),
-    "rules 64": with_field(11, 64),
-    "negative rules": with_field(11, -1),
-    "11-tuple": BASE_TUPLE[:11],
-    "13-tuple": BASE_TUPLE + (0,),
+    "pile all ones": with_seat(3, 0, (1 << 64) - 1),
+    "negative hand": with_seat(1, 0, -1),
+    "negative pile": with_seat(3, 1, -8),
+    "negative scopas": with_seat(4, 0, -1),
+    "huge scopas": with_seat(4, 1, 10 ** 30),
+    "to_move 2": with_field(5, 2),
+    "negative dealer": with_field(6, -1),
+    "last capturer -2": with_field(7, -2),
+    "4-card hand": with_seat(1, 0, 0b1111),
+    "40-card hand": with_seat(1, 1, (1 << 40) - 1),
+    "a card in two hands": with_seat(1, 1, BASE_TUPLE[1][0]),
+    "7 deals": with_field(8, ((0b111, 0b111 << 3),) * 7),
+    "deal with 4 cards": with_field(8, ((0b1111, 0),)),
+    "deal of 3 parts": with_field(8, ((1, 2, 4),)),
+    "negative deal": with_field(8, ((-1, 0),)),
+    "rules 512": with_field(9, 512),
+    "negative rules": with_field(9, -1),
+    "one side": with_field(10, (0, 0)),
+    "three hands for two players": with_field(1, BASE_TUPLE[1] + (0,)),
+    "seven players": with_field(0, 7),
+    "10-tuple": BASE_TUPLE[:10],
+    "12-tuple": BASE_TUPLE + (0,),
     "empty tuple": (),
 }
 
@@ -365,7 +376,7 @@ def test_kernel_rejects_garbage_tuples(call: str, garbage: str, searcher) -> Non
 def test_kernel_accepts_the_base_tuple(searcher) -> None:
     # the garbage above differs from a tuple the kernel accepts in one field only
     assert _kernel.legal_moves(BASE_TUPLE)
-    assert _kernel.play(BASE_TUPLE, A_LEGAL_MOVE)[0][7] == 1 - BASE.to_move
+    assert _kernel.play(BASE_TUPLE, A_LEGAL_MOVE)[0][5] == 1 - BASE.to_move
     assert _kernel.random_playouts(BASE_TUPLE, 2, 1) == 72
     assert searcher.search(BASE_TUPLE, max_nodes=10000).moves == _kernel.legal_moves(BASE_TUPLE)
 

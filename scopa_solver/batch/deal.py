@@ -141,7 +141,7 @@ def _side_range(pos: Position, me: Optional[int] = None) -> tuple[int, int]:
     """The widest range of `pos`'s value in the frame of side `me` (default: the side to move):
     from every side's bounds on its final points (two sides: the margin; more: the paranoid
     value); the value itself once the round is over."""
-    bounds = kernel.family_side_bounds(pos.family_state())
+    bounds = kernel.family_side_bounds(pos.kernel_state())
     me = pos.rules.sides[pos.to_move] if me is None else me
     others = [b for s, b in enumerate(bounds) if s != me]
     return bounds[me][0] - max(h for _, h in others), bounds[me][1] - max(lo for lo, _ in others)
@@ -152,7 +152,7 @@ def _estimate(pos: Position, side: int) -> float:
     first, so that the pruning starts early)."""
     if pos.is_round_over():
         return _side_range(pos, side)[0]
-    expected, _ = kernel.family_evaluate(pos.family_state())
+    expected, _ = kernel.family_evaluate(pos.kernel_state())
     sides = pos.rules.sides
     points = list(expected)
     for seat, scopas in enumerate(pos.scopas):

@@ -290,8 +290,7 @@ def exact_item(item: Item, options: JobOptions, seed: int) -> dict:
     pos = position_of(item, options, seed)
     state = pos.kernel_state()
     start = time.thread_time()
-    raw = kernel.run_batch([state], want=0, time_limit=options.time_limit, tt_mb=options.tt_mb,
-                           family=type(state) is kernel.FamilyState)[0]
+    raw = kernel.run_batch([state], want=0, time_limit=options.time_limit, tt_mb=options.tt_mb)[0]
     cpu = time.thread_time() - start
     if raw.stop != 0:
         raise TimeLimitError(f"stopped after {options.time_limit} s, at the job's time limit")

@@ -4,9 +4,9 @@ A Position is an immutable, fully known state of a round: both hands, the table,
 piles, the scopas made, the stock in deal order, who is to move, the dealer, the last capturer
 and the rules. The rules themselves live in the kernel; this module checks input and names things.
 
-The family games (docs/FAMILY.md: 3, 4 or 6 players, Scopone, Scopa a 15; `Rules.is_family`)
-are Positions too, with one hand, pile and scopa count per seat; they go to the family kernel
-(`kernel.FamilyState`). The stock is in deal order: 3 cards to the leader (the seat after the
+The family games (docs/FAMILY.md: 3, 4 or 6 players, Scopone, Scopa a 15) are Positions too,
+with one hand, pile and scopa count per seat; every game crosses to the kernel as one
+`kernel.KernelState`. The stock is in deal order: 3 cards to the leader (the seat after the
 dealer), 3 to the next seat, ..., 3 to the dealer, then the next deal.
 
 >>> r = Rules(players=3)
@@ -203,61 +203,35 @@ class Position(RoundState):
 
     # -- the kernel ---------------------------------------------------------------------------
 
-    def kernel_state(self) -> Union[kernel.KernelState, "kernel.FamilyState"]:
-        """The position as the kernel reads it (made once): a `KernelState` for two-player
-        Scopa, a `FamilyState` for the family games (`Rules.is_family`)."""
+    def kernel_state(self) -> kernel.KernelState:
+        """The position as the kernel reads it (made once), for every game. Each deal of the
+        stock is one mask per seat: 3 cards each in seat order from the leader, the dealer last."""
         if self._state is None:
-            self._state = self.family_state() if self.rules.is_family else self._two_player_state()
+            n = self.rules.players
+            masks = [c.mask for c in self.stock]
+            leader = (self.dealer + 1) % n
+            deals = []
+            for start in range(0, len(masks), 3 * n):
+                part = [sum(masks[start + 3 * k:start + 3 * k + 3]) for k in range(n)]
+                deals.append(tuple(part[(seat - leader) % n] for seat in range(n)))
+            last = -1 if self.last_capturer is None else self.last_capturer
+            self._state = kernel.KernelState(n, self.hands, self.table, self.piles, self.scopas, self.to_move,
+                                             self.dealer, last, tuple(deals), self.rules.flags, self.rules.sides)
         return self._state
 
-    def _two_player_state(self) -> kernel.KernelState:
-        masks = [c.mask for c in self.stock]
-        deals = tuple((sum(masks[i:i + 3]), sum(masks[i + 3:i + 6])) for i in range(0, len(masks), 6))
-        last = -1 if self.last_capturer is None else self.last_capturer
-        return kernel.KernelState(
-            self.hands[0], self.hands[1], self.table, self.piles[0], self.piles[1], self.scopas[0],
-            self.scopas[1], self.to_move, self.dealer, last, deals, self.rules.flags)
-
-    def family_state(self) -> "kernel.FamilyState":
-        """The position as the family kernel reads it, for every game (also two-player Scopa,
-        which the max^n search takes through the family kernel). Each deal of the stock is one
-        mask per seat: 3 cards each in seat order from the leader, the dealer last."""
-        if self._state is not None and not isinstance(self._state, kernel.KernelState):
-            return self._state
-        n = self.rules.players
-        masks = [c.mask for c in self.stock]
-        leader = (self.dealer + 1) % n
-        deals = []
-        for start in range(0, len(masks), 3 * n):
-            part = [sum(masks[start + 3 * k:start + 3 * k + 3]) for k in range(n)]
-            deals.append(tuple(part[(seat - leader) % n] for seat in range(n)))
-        last = -1 if self.last_capturer is None else self.last_capturer
-        return kernel.FamilyState(n, self.hands, self.table, self.piles, self.scopas, self.to_move, self.dealer,
-                                  last, tuple(deals), self.rules.flags, self.rules.sides)
-
     @classmethod
-    def from_kernel_state(cls, state: Union[kernel.KernelState, "kernel.FamilyState"], rules: Rules,
+    def from_kernel_state(cls, state: kernel.KernelState, rules: Rules,
                           stock: Optional[Sequence[Card]] = None) -> "Position":
-        """The position of a kernel state (a `KernelState` or a `FamilyState`). `stock` gives
-        the stock's order (its last cards are the state's deals); without it each 3-card part
-        is in card order."""
-        family = not isinstance(state, kernel.KernelState)
+        """The position of a kernel state. `stock` gives the stock's order (its last cards are
+        the state's deals); without it each 3-card part is in card order."""
+        n = state.players
         if stock is None:
-            if family:
-                n, leader = state.players, (state.dealer + 1) % state.players
-                stock = tuple(card for deal in state.deals for k in range(n)
-                              for card in iter_cards(deal[(leader + k) % n]))
-            else:
-                stock = tuple(card for deal in state.deals for part in deal for card in iter_cards(part))
+            leader = (state.dealer + 1) % n
+            stock = tuple(card for deal in state.deals for k in range(n)
+                          for card in iter_cards(deal[(leader + k) % n]))
         pos = object.__new__(cls)
-        if family:
-            pos.hands, pos.piles, pos.scopas = tuple(state.hands), tuple(state.piles), tuple(state.scopas)
-            dealt = 3 * state.players * len(state.deals)
-        else:
-            pos.hands = (state.hand0, state.hand1)
-            pos.piles = (state.pile0, state.pile1)
-            pos.scopas = (state.scopas0, state.scopas1)
-            dealt = 6 * len(state.deals)
+        pos.hands, pos.piles, pos.scopas = tuple(state.hands), tuple(state.piles), tuple(state.scopas)
+        dealt = 3 * n * len(state.deals)
         pos.table = state.table
         pos.to_move = state.to_move
         pos.dealer = state.dealer
@@ -265,7 +239,7 @@ class Position(RoundState):
         pos.stock = tuple(stock[len(stock) - dealt:])
         pos.rules = rules
         pos._moves = None
-        pos._state = state if family == rules.is_family else None
+        pos._state = state
         return pos
 
     # -- play ---------------------------------------------------------------------------------
@@ -273,9 +247,7 @@ class Position(RoundState):
     def legal_moves(self) -> list[Move]:
         """Every legal move of the side to move (empty when the round is over)."""
         if self._moves is None:
-            state = self.kernel_state()
-            packed = kernel.family_legal_moves(state) if self.rules.is_family else kernel.legal_moves(state)
-            self._moves = [Move.from_packed(m) for m in packed]
+            self._moves = [Move.from_packed(m) for m in kernel.legal_moves(self.kernel_state())]
         return list(self._moves)
 
     def _check_legal(self, move: Move) -> None:
@@ -300,8 +272,7 @@ class Position(RoundState):
         (True, True)
         """
         move = Move.parse(move, self)
-        play = kernel.family_play if self.rules.is_family else kernel.play
-        after, events = play(self.kernel_state(), move.packed)
+        after, events = kernel.play(self.kernel_state(), move.packed)
         return Position.from_kernel_state(after, self.rules, self.stock), events
 
     def is_scopa(self, move: MoveLike) -> bool:
@@ -311,9 +282,7 @@ class Position(RoundState):
     def round_score(self) -> RoundScore:
         """The score of the piles as they are (the final score once the round is over); for
         the family games per side (`RoundScore.sides`, `total` per side)."""
-        if self.rules.is_family:
-            return RoundScore.of_seats(self.piles, self.scopas, self.rules)
-        return RoundScore.of(self.piles[0], self.piles[1], self.scopas, self.rules)
+        return RoundScore.of_piles(self.piles, self.scopas, self.rules)
 
     def view(self, player: int) -> "View":
         """What `player` knows of this position: the own hand, the table, every pile, the scopas,

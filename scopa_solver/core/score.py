@@ -88,6 +88,14 @@ class RoundScore:
                    re_bello=who(d["re_bello"]))
 
     @classmethod
+    def of_piles(cls, piles: Sequence[int], scopas: Sequence[int], rules: Rules) -> "RoundScore":
+        """The score of every seat's pile and scopas: two-player Scopa per player (`of`), the
+        family games per side (`of_seats`)."""
+        if rules.is_family:
+            return cls.of_seats(piles, scopas, rules)
+        return cls.of(piles[0], piles[1], (scopas[0], scopas[1]), rules)
+
+    @classmethod
     def of_seats(cls, piles: Sequence[int], scopas: Sequence[int], rules: Rules) -> "RoundScore":
         """The family games' score of every seat's pile and scopas, per side (`rules.sides`)."""
         sides = rules.sides

@@ -376,33 +376,24 @@ class View(RoundState):
         return self.to_move == self.player and not self.is_round_over()
 
     def group_sizes(self) -> list[int]:
-        """The sizes of the hidden groups a world fills: with two players the opponent's hand,
-        then each deal's non-dealer and dealer parts (3 cards each); in the family games every
-        other seat's hand in seat order, then each deal's 3 cards per seat in seat order."""
-        if not self.rules.is_family:
-            return [self.hidden_hands[1 - self.player]] + [3] * (2 * self.deals_left)
+        """The sizes of the hidden groups a world fills: every other seat's hand in seat order,
+        then each deal's 3 cards per seat in playing order from the leader (with two players the
+        non-dealer's, then the dealer's)."""
         n = self.rules.players
         return [c for p, c in enumerate(self.hidden_hands) if p != self.player] + [3] * (n * self.deals_left)
 
-    def state_of(self, groups: Sequence[int]) -> Union[kernel.KernelState, kernel.FamilyState]:
-        """The kernel state of the world whose hidden groups (see `group_sizes`) are these masks:
-        a `KernelState` for two-player Scopa, a `FamilyState` for the family games."""
+    def state_of(self, groups: Sequence[int]) -> kernel.KernelState:
+        """The kernel state of the world whose hidden groups (see `group_sizes`) are these masks."""
         last = -1 if self.last_capturer is None else self.last_capturer
-        if not self.rules.is_family:
-            hands = [0, 0]
-            hands[self.player] = self.hand
-            hands[1 - self.player] = groups[0]
-            deals = tuple((groups[i], groups[i + 1]) for i in range(1, len(groups), 2))
-            return kernel.KernelState(hands[0], hands[1], self.table, self.piles[0], self.piles[1], self.scopas[0],
-                                      self.scopas[1], self.to_move, self.dealer, last, deals, self.rules.flags)
         n = self.rules.players
         others = iter(groups[:n - 1])
         hands = tuple(self.hand if p == self.player else next(others) for p in range(n))
-        deals = tuple(tuple(groups[i:i + n]) for i in range(n - 1, len(groups), n))
-        return kernel.FamilyState(n, hands, self.table, self.piles, self.scopas, self.to_move, self.dealer,
+        leader = (self.dealer + 1) % n
+        deals = tuple(tuple(groups[i + (seat - leader) % n] for seat in range(n)) for i in range(n - 1, len(groups), n))
+        return kernel.KernelState(n, hands, self.table, self.piles, self.scopas, self.to_move, self.dealer,
                                   last, deals, self.rules.flags, self.rules.sides)
 
-    def any_world_state(self) -> Union[kernel.KernelState, kernel.FamilyState]:
+    def any_world_state(self) -> kernel.KernelState:
         """One world (the unseen cards in index order): for what does not depend on them."""
         return self.state_of(_worlds.cut([c.mask for c in iter_cards(self.unseen)], self.group_sizes()))
 
@@ -453,7 +444,7 @@ class View(RoundState):
         """`n` uniform draws of the hidden groups, lazily (see `sample_states`)."""
         return _worlds.sample_groups(self.unseen, self.group_sizes(), _check_samples(n), check_seed(seed))
 
-    def enumerate_states(self) -> Iterator[Union[kernel.KernelState, kernel.FamilyState]]:
+    def enumerate_states(self) -> Iterator[kernel.KernelState]:
         """Every canonical world as a kernel state, lazily, in a fixed order (`worlds` gives the
         same worlds as Positions). Mind `count_worlds()` before listing them all.
 
@@ -464,13 +455,13 @@ class View(RoundState):
         for groups in self.enumerate_groups():
             yield self.state_of(groups)
 
-    def sample_states(self, n: int, seed: Any = None) -> Iterator[Union[kernel.KernelState, kernel.FamilyState]]:
+    def sample_states(self, n: int, seed: Any = None) -> Iterator[kernel.KernelState]:
         """`n` worlds drawn uniformly (with replacement) as kernel states, lazily: nothing is
         made before it is asked for. The same seed gives the same worlds on every machine."""
         for groups in self.sample_groups(n, seed):
             yield self.state_of(groups)
 
-    def world_position(self, state: Union[kernel.KernelState, kernel.FamilyState]) -> Position:
+    def world_position(self, state: kernel.KernelState) -> Position:
         """The Position of a world's kernel state (each 3-card part of the stock in card order)."""
         return Position.from_kernel_state(state, self.rules)
 

@@ -151,7 +151,7 @@ def build_game(view: View, *, threads: int = 1, deadline: Optional[float] = None
     npool = len(pool)
     root = view.any_world_state()
     seat = (a, b)                    # kernel seat of A and B
-    pub_states = [[(root.table, root.pile0, root.pile1, root.scopas0, root.scopas1, root.last_capturer)]]
+    pub_states = [[(root.table, root.piles[0], root.piles[1], root.scopas[0], root.scopas[1], root.last_capturer)]]
     pub_played = [[(0, 0)]]          # (A's played pool bits, B's)
     pub_moves: list = [[]]           # per depth >= 1: the packed move into each node
     child_start: list = []           # per depth: (n_pub x npool) first child of (node, card)
@@ -169,11 +169,11 @@ def build_game(view: View, *, threads: int = 1, deadline: Optional[float] = None
         else here (never the round's last play), so each pair is asked of the kernel once."""
         found = cache.get((table, card))
         if found is None:
-            st = kernel.KernelState(card, card, table, 0, 0, 0, 0, 0, view.dealer, -1, (), view.rules.flags)
+            st = kernel.lone_card_state(table, card, view.rules.flags)
             found = []
-            for mv in kernel.legal_moves(st):        # a card in the other hand too: the deal does not end here
+            for mv in kernel.legal_moves(st):
                 after, events = kernel.play(st, mv)
-                found.append((mv, after.table, after.pile0, int(events.scopa)))
+                found.append((mv, after.table, after.piles[0], int(events.scopa)))
             cache[(table, card)] = found
         return found
     for depth in range(plays):
@@ -250,7 +250,7 @@ def build_game(view: View, *, threads: int = 1, deadline: Optional[float] = None
             if depth == 0:      # the viewer's last card of the deal: its options' values
                 ci0 = pool_index[view.hand]
                 s0, c0 = int(child_start[0][0, ci0]), int(child_count[0][0, ci0])
-                st0 = root._replace(hand0=pool[ci0], hand1=pool[ci0], to_move=seat[0], deals=())
+                st0 = kernel.lone_card_state(root.table, pool[ci0], view.rules.flags)
                 root_moves = list(zip(kernel.legal_moves(st0), leaf_values[s0:s0 + c0].tolist()))
             break
         # information sets of this layer: (public node, the mover's hand)
@@ -318,8 +318,8 @@ def _leaf_values(view: View, uniq: list, threads: int, deadline: Optional[float]
                 hands = [0, 0]
                 hands[nondealer] = x
                 hands[view.dealer] = stock & ~x
-                yield kernel.KernelState(hands[0], hands[1], table, pile0, pile1, 0, 0, nondealer, view.dealer,
-                                         lc, (), rules)
+                yield kernel.KernelState(2, tuple(hands), table, (pile0, pile1), (0, 0), nondealer, view.dealer,
+                                         lc, (), rules, (0, 1))
 
     total = len(uniq) * DEALS_PER_LEAF
     workers = kernel.worker_count(threads, total)

@@ -155,18 +155,18 @@ def _finite(x: float) -> Optional[float]:
 
 # -- solving many worlds --------------------------------------------------------------------------
 
-def solve_worlds(states: Iterable[Union[kernel.KernelState, kernel.FamilyState]], *, threads: Optional[int] = None,
+def solve_worlds(states: Iterable[kernel.KernelState], *, threads: Optional[int] = None,
                  time_limit: Optional[float] = None, progress: Any = None, tt_mb: Optional[float] = None,
-                 total: Optional[int] = None, family: bool = False, max_nodes: Optional[int] = None,
+                 total: Optional[int] = None, max_nodes: Optional[int] = None,
                  horizon: Optional[int] = None, deepen: bool = False) -> list:
     """Every root move's exact value in each world (kernel states; a lazy iterator is drawn from
     only as the workers get to it): the kernel's results in order, None for a world the
     `time_limit` left unsolved. Runs on the kernel face's one scheduler (`threads` workers,
-    None or 0: every core). `family`: the states are `FamilyState`s (values: the margin of the
-    mover's side with two sides, the paranoid value with more). `max_nodes` bounds each world:
-    a world it cuts is a `LimitError` naming the budget. `horizon`, `deepen` (family only): each
-    world searched to that horizon, or deepened from it towards exact within its budget (see
-    `kernel.run_batch`; `FamilyResult.horizon` says where each world's search stopped).
+    None or 0: every core). Values: the margin of the mover's side with two sides, the paranoid
+    value with more. `max_nodes` bounds each world: a world it cuts is a `LimitError` naming
+    the budget. `horizon`, `deepen`: each world searched to that horizon, or deepened from it
+    towards exact within its budget (see `kernel.run_batch`; `KernelResult.horizon` says where
+    each world's search stopped).
     Without a `time_limit` every world is needed: a decision's `kernel.time_budget` that cuts one
     is `kernel.BudgetSpent`."""
     if isinstance(states, (list, tuple)):
@@ -175,7 +175,7 @@ def solve_worlds(states: Iterable[Union[kernel.KernelState, kernel.FamilyState]]
     deadline = None if time_limit is None else time.monotonic() + kernel.check_limits(None, time_limit)[1]
     raws = kernel.run_batch(states, want=kernel.WANT_ALL, deadline=deadline, tt_mb=tt_mb,
                             threads=workers, total=total, batch=None if deadline is None else 8,
-                            progress=progress, family=family, max_nodes=max_nodes, horizon=horizon,
+                            progress=progress, max_nodes=max_nodes, horizon=horizon,
                             deepen=deepen)
     if any(raw is not None and raw.stop == 1 for raw in raws):
         how = f"to a horizon of {plural(horizon, 'ply', 'plies')}" if horizon else "of exact search"
@@ -226,7 +226,7 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
     "confidence" and `worlds` tells how many were solved; `worlds` is the most that are solved).
 
     Every game of the family (docs/FAMILY.md) is suggested the same way, each world a
-    `FamilyState` searched by the family kernel, its value the margin of the player's side with
+    `KernelState`, its value the margin of the player's side with
     two sides (partnerships, Scopone, scientifico) and the paranoid value (own side's points
     minus the best other side's) with three or more. Where a world cannot be solved exactly
     within `max_nodes` (the node budget of one world, default `FAMILY_WORLD_NODES`; none for
@@ -309,7 +309,7 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
                 chunk = 1       # the probe: a world over the budget is refused before many are tried
             left = None if deadline is None else max(1e-6, deadline - time.monotonic())
             part = solve_worlds(itertools.islice(states, chunk), threads=threads, time_limit=left,
-                                progress=bar, tt_mb=tt_mb, total=chunk, family=family, max_nodes=budget,
+                                progress=bar, tt_mb=tt_mb, total=chunk, max_nodes=budget,
                                 horizon=depth)
             raws += part
             if len(part) < chunk or any(r is None for r in part):
@@ -331,12 +331,12 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
     return result
 
 
-def _probe_horizon(state: kernel.FamilyState, max_nodes: int, first: Optional[int],
+def _probe_horizon(state: kernel.KernelState, max_nodes: int, first: Optional[int],
                    deadline: Optional[float]) -> int:
     """The horizon for every world of a view: the first world deepened from `first` plies (by
     `kernel.DEEPEN_STEP`) until exact (0) or `max_nodes` (for all its searches) is spent, on a
     fresh table of its own, so that the same world always reaches the same horizon."""
-    searcher = kernel.new_searcher(_PROBE_TT_MB, family=True)
+    searcher = kernel.new_searcher(_PROBE_TT_MB)
     depth = kernel.check_horizon(first) or kernel.DEEPEN_STEP
     used, reached = 0, None
     signals = threading.current_thread() is threading.main_thread()

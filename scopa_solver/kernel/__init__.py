@@ -2,7 +2,7 @@
 
 Everything the Python layer asks of the kernel goes through here, one job a module:
 
-- `face`: `KernelState` and `FamilyState`, the named states a position crosses the boundary as
+- `face`: `KernelState`, the one named state a position of any game crosses the boundary as
   (card sets as 40-bit masks); `legal_moves`, `play` (the next state and its `PlayEvents`),
   scoring, the kernel's types and constants; the only module that imports ``_kernel``;
 - `checks`: the checks of `tt_mb`, `threads`, `horizon`, `max_nodes` and `time_limit`, once for

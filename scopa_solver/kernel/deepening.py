@@ -1,4 +1,4 @@
-"""Iterative deepening of one family state towards exact on one searcher: horizon searches
+"""Iterative deepening of one state towards exact on one searcher: horizon searches
 `DEEPEN_STEP` plies deeper each time, under one budget for all of them."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import math
 import time
 from typing import Any, Iterator, Optional
 
-from .face import FamilyState
+from .face import KernelState
 from .timebox import budget_deadline, open_boxes, raise_if_cancelled, searching_in
 
 __all__ = ["DEEPEN_STEP", "deepen"]
@@ -14,7 +14,7 @@ __all__ = ["DEEPEN_STEP", "deepen"]
 DEEPEN_STEP = 4              # run_batch(deepen=True): horizons 4, 8, 12, ... plies
 
 
-def deepen(searcher: Any, state: FamilyState, want: int, nodes: int = 0, seconds: float = 0.0,
+def deepen(searcher: Any, state: KernelState, want: int, nodes: int = 0, seconds: float = 0.0,
            deadline: Optional[float] = None, signals: bool = False, objective: str = "value",
            first: int = 0, settle: bool = False, last: int = 0, near: int = 0,
            threads: int = 1) -> Iterator[Any]:
@@ -43,7 +43,7 @@ def deepen(searcher: Any, state: FamilyState, want: int, nodes: int = 0, seconds
             raise
 
 
-def _deepen_steps(searcher: Any, state: FamilyState, want: int, nodes: int, seconds: float,
+def _deepen_steps(searcher: Any, state: KernelState, want: int, nodes: int, seconds: float,
                   deadline: Optional[float], signals: bool, objective: str, first: int, settle: bool,
                   last: int, near: int, threads: int = 1) -> Iterator[Any]:
     start = time.monotonic()
@@ -91,7 +91,7 @@ def _deepen_steps(searcher: Any, state: FamilyState, want: int, nodes: int, seco
         retry = bool(near) and plies - depth <= near and (not last or last >= plies)
 
 
-def deepest_complete(searcher: Any, state: FamilyState, want: int, nodes: int, seconds: float,
+def deepest_complete(searcher: Any, state: KernelState, want: int, nodes: int, seconds: float,
                      deadline: Optional[float], signals: bool, objective: str, first: int,
                      threads: int = 1) -> Any:
     """run_batch's `deepen`: the deepest complete search of `deepen` (the first, stopped, if none)."""

@@ -5,8 +5,8 @@ moves, `play` (the next state and its `PlayEvents`), scoring, and the kernel's t
 >>> from scopa_solver import Position
 >>> state = Position(hands=("7d", "3c"), table="4s 3s", dealer=1).kernel_state()
 >>> after, events = play(state, legal_moves(state)[0])
->>> events.scopa, after.hand0, after.to_move
-(True, 0, 1)
+>>> events.scopa, after.hands, after.to_move
+(True, (0, 4096), 1)
 """
 from __future__ import annotations
 
@@ -15,92 +15,30 @@ from typing import Any, NamedTuple, Optional, Sequence
 from .. import _kernel
 
 __all__ = ["KernelState", "PlayEvents", "legal_moves", "play", "score_piles", "random_playouts",
-           "Searcher", "KernelResult", "RULE_BITS", "WANT_BEST", "WANT_PV", "WANT_ALL", "FULL_WINDOW",
-           "STOP_REASONS", "VALUE_INF", "MAX_TT_MB", "FamilyState", "family_legal_moves", "family_play",
-           "family_score", "FamilySearcher", "FamilyResult", "OBJECTIVES", "FAMILY_RULE_ALL", "family_evaluate",
-           "family_side_bounds"]
+           "lone_card_state", "Searcher", "KernelResult", "RULE_BITS", "WANT_BEST", "WANT_PV", "WANT_ALL", "FULL_WINDOW",
+           "STOP_REASONS", "VALUE_INF", "MAX_TT_MB", "family_score", "OBJECTIVES", "FAMILY_RULE_ALL",
+           "family_evaluate", "family_side_bounds"]
 
 
 Searcher = _kernel.Searcher
 KernelResult = _kernel.KernelResult
-FamilySearcher = _kernel.FamilySearcher
-FamilyResult = _kernel.FamilyResult
 OBJECTIVES: tuple = tuple(_kernel.OBJECTIVES)
 FAMILY_RULE_ALL: int = _kernel.FAMILY_RULE_ALL
 WANT_BEST, WANT_PV, WANT_ALL, FULL_WINDOW = _kernel.WANT_FLAGS
 RULE_BITS: dict = dict(_kernel.RULE_BITS)
-"""The kernel's rule switches by option name (``primiera_zero`` for ``primiera_missing_suit="zero"``);
-``fifteen`` (capture="fifteen"), ``optional_capture`` and ``last_sweep_counts`` only in the family
-kernel (a two-player `KernelState` takes the bits of ``RULE_ALL``)."""
+"""The kernel's rule switches by option name (``primiera_zero`` for ``primiera_missing_suit="zero"``,
+``fifteen`` for capture="fifteen", ``optional_capture``, ``last_sweep_counts``)."""
 STOP_REASONS = {0: None, 1: "nodes", 2: "time", 3: "interrupt"}
 VALUE_INF = 127
 MAX_TT_MB = float(_kernel.MAX_TT_MB)     # the kernel's cap on one table
 
 
 class KernelState(NamedTuple):
-    """A fully known round state as the kernel reads it: card sets are 40-bit masks (bit =
-    suit * 10 + rank - 1), `deals` the stock's deals next first, each a (non-dealer's 3 cards,
-    dealer's 3 cards) pair of masks, `rules` the kernel's rule bits (`RULE_BITS`)."""
-
-    hand0: int
-    hand1: int
-    table: int
-    pile0: int
-    pile1: int
-    scopas0: int
-    scopas1: int
-    to_move: int
-    dealer: int
-    last_capturer: int     # -1: nobody has captured yet
-    deals: tuple
-    rules: int
-
-
-class PlayEvents(NamedTuple):
-    """What a move did besides moving cards: a scopa, a fresh deal from the stock, and at the end
-    of the round the leftover table cards (mask) and the seat that took them (-1: none)."""
-
-    scopa: bool
-    dealt: bool
-    leftovers: int
-    leftovers_to: int
-
-
-def legal_moves(state: "KernelState | FamilyState") -> list[int]:
-    """The legal moves of the side to move, packed (card index << 40 | captured mask); a
-    `FamilyState` goes to `family_legal_moves`."""
-    if type(state) is FamilyState:
-        return _kernel.family_legal_moves(state)
-    return _kernel.legal_moves(state)
-
-
-def play(state: "KernelState | FamilyState", packed_move: int) -> tuple[Any, PlayEvents]:
-    """The state after a legal packed move and its events; ValueError if the move is illegal
-    (a `FamilyState` goes to `family_play`)."""
-    if type(state) is FamilyState:
-        return family_play(state, packed_move)
-    after, scopa, dealt, leftovers, leftovers_to = _kernel.play(state, packed_move)
-    return KernelState._make(after), PlayEvents(bool(scopa), bool(dealt), leftovers, leftovers_to)
-
-
-def score_piles(pile0: int, pile1: int, rules: int) -> dict:
-    """The end-of-round breakdown of two capture piles (scopas excluded)."""
-    return _kernel.score_piles_detail(pile0, pile1, rules)
-
-
-def random_playouts(state: KernelState, playouts: int, seed: int = 1) -> int:
-    """Play `playouts` uniformly random rounds from `state` in C; the number of moves made."""
-    return _kernel.random_playouts(state, playouts, seed)
-
-
-# -- the family: 3, 4 and 6 players, partnerships, Scopone, scientifico, Scopa a 15 -------------
-
-class FamilyState(NamedTuple):
-    """A fully known family round state as the family kernel reads it: seats 0..players-1 in
-    playing order, one 40-bit mask per seat in `hands` and `piles`, `deals` the stock's future
-    deals next first (each one 3-card mask per seat), `rules` the `RULE_BITS` (with ``fifteen``,
-    ``optional_capture``, ``last_sweep_counts``), `sides` each seat's side, numbered 0.. in
-    order of first seat: (0, 1, 0, 1) for partnerships, (0, 1, 2) for three players."""
+    """A fully known round state of any game as the kernel reads it: seats 0..players-1 in
+    playing order, one 40-bit mask per seat in `hands` and `piles` (bit = suit * 10 + rank - 1),
+    `deals` the stock's future deals next first (each one 3-card mask per seat), `rules` the
+    `RULE_BITS`, `sides` each seat's side, numbered 0.. in order of first seat: (0, 1) for two
+    players, (0, 1, 0, 1) for partnerships, (0, 1, 2) for three players."""
 
     players: int
     hands: tuple
@@ -115,16 +53,46 @@ class FamilyState(NamedTuple):
     sides: tuple
 
 
-def family_legal_moves(state: FamilyState) -> list[int]:
-    """The legal moves of the seat to move, packed (card index << 40 | captured mask), in the
-    canonical order: cards by index; for each, single captures, then sums, then the lay-down."""
-    return _kernel.family_legal_moves(state)
+class PlayEvents(NamedTuple):
+    """What a move did besides moving cards: a scopa, a fresh deal from the stock, and at the end
+    of the round the leftover table cards (mask) and the seat that took them (-1: none)."""
+
+    scopa: bool
+    dealt: bool
+    leftovers: int
+    leftovers_to: int
 
 
-def family_play(state: FamilyState, packed_move: int) -> tuple[FamilyState, PlayEvents]:
-    """The family state after a legal packed move and its events; ValueError if it is illegal."""
-    after, scopa, dealt, leftovers, leftovers_to = _kernel.family_play(state, packed_move)
-    return FamilyState._make(after), PlayEvents(bool(scopa), bool(dealt), leftovers, leftovers_to)
+def legal_moves(state: KernelState) -> list[int]:
+    """The legal moves of the seat to move, packed (card index << 40 | captured mask): two-player
+    Scopa in the two-player engine's order, the family games in the canonical order (cards by
+    index; for each, single captures, then sums, then the lay-down)."""
+    return _kernel.legal_moves(state)
+
+
+def play(state: KernelState, packed_move: int) -> tuple[KernelState, PlayEvents]:
+    """The state after a legal packed move and its events; ValueError if the move is illegal."""
+    after, scopa, dealt, leftovers, leftovers_to = _kernel.play(state, packed_move)
+    return KernelState._make(after), PlayEvents(bool(scopa), bool(dealt), leftovers, leftovers_to)
+
+
+def lone_card_state(table: int, card: int, rules: int) -> KernelState:
+    """A two-player state in which seat 0 leads with `card` (a mask) alone onto `table`, the
+    other seat holding one spare card, so that the play is never the round's last: the moves of
+    one card on a table and whether each sweeps, which depend on nothing else."""
+    spare = (1 << 40) - 1 & ~(table | card)
+    spare &= -spare
+    return KernelState(2, (card, spare), table, (0, 0), (0, 0), 0, 1, -1, (), rules, (0, 1))
+
+
+def score_piles(pile0: int, pile1: int, rules: int) -> dict:
+    """The end-of-round breakdown of two capture piles (scopas excluded)."""
+    return _kernel.score_piles_detail(pile0, pile1, rules)
+
+
+def random_playouts(state: KernelState, playouts: int, seed: int = 1) -> int:
+    """Play `playouts` uniformly random rounds from `state` in C; the number of moves made."""
+    return _kernel.random_playouts(state, playouts, seed)
 
 
 def family_score(piles: Sequence[int], scopas: Sequence[int], sides: Sequence[int], rules: int) -> dict:
@@ -135,7 +103,7 @@ def family_score(piles: Sequence[int], scopas: Sequence[int], sides: Sequence[in
     return _kernel.family_score(piles, scopas, sides, rules)
 
 
-def family_evaluate(state: FamilyState, root_seat: Optional[int] = None) -> tuple[tuple[float, ...], float]:
+def family_evaluate(state: KernelState, root_seat: Optional[int] = None) -> tuple[tuple[float, ...], float]:
     """The horizon search's static evaluation (ext/family_eval.pxi; docs/family.md): every
     side's expected round points from its pile and the cards still in play (scopas made not
     included), and the value a "value" search rooted at `root_seat` (default: the seat to move)
@@ -146,7 +114,7 @@ def family_evaluate(state: FamilyState, root_seat: Optional[int] = None) -> tupl
     return _kernel.family_evaluate(state, root_seat)
 
 
-def family_side_bounds(state: FamilyState) -> list[tuple[int, int]]:
+def family_side_bounds(state: KernelState) -> list[tuple[int, int]]:
     """Every side's (low, high): its final round points, scopas included, lie between them
     whatever is played from `state`; the bounds the family search cuts on (for tests)."""
     return _kernel.family_side_bounds(state)

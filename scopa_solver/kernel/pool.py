@@ -15,7 +15,7 @@ from typing import Iterator, Optional
 
 from ..errors import LimitError
 from .checks import check_tt_mb
-from .face import FamilySearcher, Searcher
+from .face import Searcher
 
 __all__ = ["SearchInterrupted", "new_searcher", "borrow_searcher", "pool_stats", "clear_tables"]
 
@@ -30,32 +30,28 @@ class SearchInterrupted(KeyboardInterrupt):
     """A search stopped by Ctrl-C, or by the interpreter's exit while it ran in a thread."""
 
 
-def new_searcher(tt_mb: Optional[float] = None,
-                 family: bool = False) -> "Searcher | FamilySearcher":
-    """A fresh searcher of its own (an empty table, for traces and cold measurements); a
-    `FamilySearcher` for `FamilyState`s when `family`."""
+def new_searcher(tt_mb: Optional[float] = None) -> Searcher:
+    """A fresh searcher of its own (an empty table, for traces and cold measurements)."""
     size = check_tt_mb(tt_mb)
     try:
-        return (FamilySearcher if family else Searcher)(size)
+        return Searcher(size)
     except MemoryError:
         raise LimitError(f"cannot allocate a {size:g} MiB transposition table: not enough "
                          "memory (use a smaller tt_mb)") from None
 
 
 @contextmanager
-def borrow_searcher(tt_mb: Optional[float] = None,
-                    family: bool = False) -> Iterator["Searcher | FamilySearcher"]:
-    """A searcher for one call (a `FamilySearcher` when `family`); kept afterwards for reuse (a
+def borrow_searcher(tt_mb: Optional[float] = None) -> Iterator[Searcher]:
+    """A searcher for one call; kept afterwards for reuse (a
     large table is slow to allocate), at most one per core and one table size at a time."""
     size = check_tt_mb(tt_mb)
-    kind = FamilySearcher if family else Searcher
     with _lock:
         if _closing:
             raise SearchInterrupted
-        found = next((s for s in _idle if s.tt_mb == size and type(s) is kind), None)
+        found = next((s for s in _idle if s.tt_mb == size), None)
         if found is not None:
             _idle.remove(found)
-    s = found if found is not None else new_searcher(size, family)
+    s = found if found is not None else new_searcher(size)
     with _lock:
         _busy.add(s)
         if _closing:

@@ -11,7 +11,6 @@ import time
 from concurrent.futures import wait
 from typing import Any, Iterable, Optional
 
-from ..errors import RulesError
 from .checks import check_horizon, check_limits, check_objective
 from .deepening import deepest_complete
 from .pool import SearchInterrupted, borrow_searcher, exiting
@@ -25,7 +24,7 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
               time_limit: Optional[float] = None, deadline: Optional[float] = None,
               tt_mb: Optional[float] = None, threads: int = 1, total: Optional[int] = None,
               batch: Optional[int] = None, progress: Any = None,
-              family: bool = False, objective: str = "value", horizon: Optional[int] = None,
+              objective: str = "value", horizon: Optional[int] = None,
               deepen: bool = False, search_threads: int = 1) -> list:
     """Search every state; the `KernelResult`s in order (None for a state never searched).
 
@@ -38,12 +37,11 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
     small enough for eight batches a worker, at most 64); `total` helps size them for an
     iterator. `progress.update(n)` is called from the calling thread.
     Ctrl-C, or the interpreter's exit, stops every worker within milliseconds and raises
-    `SearchInterrupted`. `family`: the states are `FamilyState`s, searched by `FamilySearcher`s
-    under `objective` ("value": the margin with two sides, the paranoid value with more;
-    "maxn"); the results are `FamilyResult`s.
+    `SearchInterrupted`. The states (`KernelState`s of any game) are searched under `objective`
+    ("value": the margin with two sides, the paranoid value with more; "maxn").
 
-    Family only: `horizon` plies (None/0: exact) stops each search that deep and scores the
-    positions there statically (`FamilyResult.horizon` says where; None: exact). `deepen`
+    `horizon` plies (None/0: exact) stops each search that deep and scores the
+    positions there statically (`KernelResult.horizon` says where; None: exact). `deepen`
     searches each state at horizons `horizon` (default `DEEPEN_STEP`), then `DEEPEN_STEP` plies
     deeper each time, until a search is exact or the state's `time_limit` / `max_nodes` (both
     for all its searches together) or the `deadline` is spent; its result is the deepest
@@ -64,7 +62,7 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
             deadline = box.deadline if deadline is None else min(deadline, box.deadline)
     try:
         results = _run_batch(states, want, nodes, seconds, deadline, tt_mb, threads, total, batch, progress,
-                             family, objective, horizon, deepen, boxes, max(1, search_threads))
+                             objective, horizon, deepen, boxes, max(1, search_threads))
     except SearchInterrupted:
         raise_if_cancelled(boxes)
         raise
@@ -76,14 +74,10 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
 
 def _run_batch(states: Iterable[Any], want: int, nodes: int, seconds: float, deadline: Optional[float],
                tt_mb: Optional[float], threads: int, total: Optional[int], batch: Optional[int], progress: Any,
-               family: bool, objective: str, horizon: Optional[int], deepen: bool, boxes: tuple,
+               objective: str, horizon: Optional[int], deepen: bool, boxes: tuple,
                search_threads: int = 1) -> list:
     depth = check_horizon(horizon)
-    if (depth or deepen) and not family:
-        raise RulesError("horizon search is for family states (family=True)")
     check_objective(objective)
-    if not family and objective != "value":
-        raise RulesError("objective 'maxn' is for family states (family=True)")
     if isinstance(states, (list, tuple)):
         total = len(states)
     source = iter(states)
@@ -119,7 +113,7 @@ def _run_batch(states: Iterable[Any], want: int, nodes: int, seconds: float, dea
             return first, chunk
 
     def work(signals: bool, bar: Any) -> None:
-        with borrow_searcher(tt_mb, family) as s:
+        with borrow_searcher(tt_mb) as s:
             with lock:
                 if shared["stop"]:
                     return
@@ -133,9 +127,7 @@ def _run_batch(states: Iterable[Any], want: int, nodes: int, seconds: float, dea
                     shared["active"] -= 1
 
     def call(s: Any, part: list, limit: float, signals: bool) -> list:
-        if family:
-            return s.search_many(part, want, nodes, limit, signals, objective, depth, search_threads)
-        return s.search_many(part, want, nodes, limit, signals)
+        return s.search_many(part, want, nodes, limit, signals, objective, depth, search_threads)
 
     def paced(s: Any, chunk: list, signals: bool) -> list:
         """A deadline's chunk, one state a kernel call (a call costs microseconds): a call gives

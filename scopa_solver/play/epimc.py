@@ -84,14 +84,14 @@ def _check_prune(prune: object) -> float:
 def _observation(state: kernel.KernelState, me: int) -> tuple:
     """What the player sees of a world state: its own hand and everything public (with the
     public plays since the root, the key of the player's information set)."""
-    hands = (state.hand0, state.hand1)
-    return (hands[me], state.table, state.pile0, state.pile1, state.scopas0, state.scopas1, state.to_move,
+    hands = state.hands
+    return (hands[me], state.table, state.piles[0], state.piles[1], state.scopas[0], state.scopas[1], state.to_move,
             state.last_capturer, popcount(hands[1 - me]), len(state.deals))
 
 
 def _is_over(state: kernel.KernelState) -> bool:
     """The round is over in a world state: both hands played out and no deal left."""
-    return not state.hand0 and not state.hand1 and not state.deals
+    return not any(state.hands) and not state.deals
 
 
 def _check_search(view: View, worlds: Sequence[tuple[int, ...]], weights: Optional[Sequence[float]],

@@ -81,23 +81,10 @@ class OpponentPlay:
 
 # -- reading the plays from the views ----------------------------------------------------------
 
-def _decision_state(before: View, opponent_hand: int) -> kernel.KernelState:
-    """A kernel position for the opponent's decision in `before` with `opponent_hand`: the
-    player keeps one card (a move before the round's last is never its last play) and the stock
-    is left empty (neither changes the opponent's legal moves nor whether a move sweeps)."""
-    hands = [0, 0]
-    hands[before.player] = before.hand & -before.hand
-    hands[1 - before.player] = opponent_hand
-    last = -1 if before.last_capturer is None else before.last_capturer
-    return kernel.KernelState(hands[0], hands[1], before.table, before.piles[0], before.piles[1],
-                              before.scopas[0], before.scopas[1], 1 - before.player, before.dealer, last,
-                              (), before.rules.flags)
-
-
 def _card_moves(before: View, card: int) -> list[tuple[Move, bool]]:
     """The opponent's legal moves with the card `card` (a mask) in `before`, each with whether
-    it sweeps."""
-    state = _decision_state(before, card)
+    it sweeps (a move before the round's last is never its last play)."""
+    state = kernel.lone_card_state(before.table, card, before.rules.flags)
     return [(Move.from_packed(p), kernel.play(state, p)[1].scopa) for p in kernel.legal_moves(state)]
 
 
@@ -115,8 +102,8 @@ def after_own_move(before: View, move: Move, now: View) -> Optional[View]:
         hand, opponent_cards, stock = now.hand, 3, stock - 6     # a new deal, from the next view
     last = None if after.last_capturer < 0 else after.last_capturer
     return View(me, hand=list(iter_cards(hand)), table=list(iter_cards(after.table)),
-                captured=(list(iter_cards(after.pile0)), list(iter_cards(after.pile1))),
-                scopas=(after.scopas0, after.scopas1), to_move=1 - me, dealer=before.dealer, last_capturer=last,
+                captured=(list(iter_cards(after.piles[0])), list(iter_cards(after.piles[1]))),
+                scopas=after.scopas, to_move=1 - me, dealer=before.dealer, last_capturer=last,
                 opponent_cards=opponent_cards, stock_cards=stock, rules=before.rules)
 
 
@@ -230,8 +217,8 @@ def model_replies(state: kernel.KernelState, model: GreedyBot, temperature: floa
     from the state without building it) at `temperature`, without the moves below `prune` (the
     rest renormalized; the likeliest always stays)."""
     mover = state.to_move
-    hands = (state.hand0, state.hand1)
-    unseen = ALL_MASK & ~(hands[mover] | state.table | state.pile0 | state.pile1)   # as the mover sees it
+    hands = state.hands
+    unseen = ALL_MASK & ~(hands[mover] | state.table | state.piles[0] | state.piles[1])   # as the mover sees it
     next_hand = popcount(hands[1 - mover]) or (3 if state.deals else 0)
     packed = kernel.legal_moves(state)
     scores = [model.move_score(Move.from_packed(p), state.table, kernel.play(state, p)[1].scopa, unseen, next_hand)
@@ -262,7 +249,7 @@ def modelled_values(view: View, worlds: Sequence[tuple[int, ...]], temperature: 
         world = view.state_of(groups)
         for j, move in enumerate(moves):
             child = kernel.play(world, move.packed)[0]
-            if not (child.hand0 or child.hand1 or child.deals):      # the round is over
+            if not (any(child.hands) or child.deals):      # the round is over
                 values[i, j] = view.world_position(child).round_score().margin(me)
             else:       # the opponent replies (after a deal's last card, leading the next deal)
                 replies.append((i, j, child))

@@ -170,12 +170,7 @@ class SearchResult:
         rules = self.position.rules
         if end is None:
             return self.position.round_score() if self.exact and self.position.is_round_over() else None
-        if isinstance(self._raw, kernel.FamilyResult):
-            piles, scopas = end
-            if rules.is_family:
-                return RoundScore.of_seats(piles, scopas, rules)
-            return RoundScore.of(piles[0], piles[1], tuple(scopas), rules)  # type: ignore[arg-type]
-        return RoundScore.of(end[0], end[1], (end[2], end[3]), rules)
+        return RoundScore.of_piles(end[0], end[1], rules)
 
     @property
     def nodes(self) -> int:
@@ -221,9 +216,8 @@ class SearchResult:
                "nodes": self.nodes, "seconds": self.seconds, "tt_probes": self.tt_probes,
                "tt_hits": self.tt_hits, "tt_stores": self.tt_stores, "tt_fill": self.tt_fill}
         out.update(exact=self.exact, horizon=self.horizon)
-        if isinstance(self._raw, kernel.FamilyResult):
-            points = self.points
-            out.update(objective=self.objective, points=None if points is None else list(points))
+        points = self.points
+        out.update(objective=self.objective, points=None if points is None else list(points))
         return out
 
     def __repr__(self) -> str:
@@ -250,34 +244,16 @@ def _check(position: Position) -> Position:
 def _run(positions: Sequence[Position], want: int, max_nodes: Optional[int],
          time_limit: Optional[float], tt_mb: Optional[float], threads: Optional[int],
          objective: str = "value", horizon: Optional[int] = None) -> list:
-    """Search every position through the kernel face's scheduler; KernelResults in order.
-    Two-player Scopa under "value" goes to the two-player kernel, everything else (the family
-    games, max^n, horizon searches) to the family kernel; a batch that mixes them runs as two
-    batches. A single family position with `threads` > 1 is searched by that many threads
-    together (the parallel search: ext/family_parallel.pxi)."""
+    """Search every position through the kernel face's scheduler; KernelResults in order. A
+    single position with `threads` > 1 is searched by that many threads together (the parallel
+    search: ext/family_parallel.pxi)."""
     kernel.check_objective(objective)
     depth = kernel.check_horizon(horizon)
-    positions = [_check(p) for p in positions]
-    if objective == "value" and not depth:
-        states = [p.kernel_state() for p in positions]
-        if {type(state) for state in states} <= {kernel.KernelState}:     # the common case
-            return kernel.run_batch(states, want=want, max_nodes=max_nodes, time_limit=time_limit,
-                                    tt_mb=tt_mb, threads=kernel.worker_count(threads, len(states)))
-    family = [objective == "maxn" or bool(depth) or p.rules.is_family for p in positions]
-    results: list = [None] * len(positions)
-    for kind in (True, False):
-        index = [i for i, f in enumerate(family) if f == kind]
-        if not index and (kind or any(family)):    # an empty batch still checks its limits
-            continue
-        states = [positions[i].family_state() if kind else positions[i].kernel_state() for i in index]
-        workers = kernel.worker_count(threads, len(states))
-        together = kernel.check_threads(threads) if kind and len(states) == 1 else 1
-        raws = kernel.run_batch(states, want=want, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb,
-                                threads=workers, family=kind, objective=objective if kind else "value",
-                                horizon=depth if kind else None, search_threads=together)
-        for i, raw in zip(index, raws):
-            results[i] = raw
-    return results
+    states = [_check(p).kernel_state() for p in positions]
+    together = kernel.check_threads(threads) if len(states) == 1 else 1
+    return kernel.run_batch(states, want=want, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb,
+                            threads=kernel.worker_count(threads, len(states)), objective=objective,
+                            horizon=depth, search_threads=together)
 
 
 # The exact try before depth-limited search: a position it solves is exact at once (the whole
@@ -356,7 +332,7 @@ def _analysis(result: SearchResult) -> Analysis:
 def _deepening(position: Position, want: int, nodes: int, seconds: float, tt_mb: Optional[float],
                objective: str, last: int, tried: Optional["kernel.KernelResult"] = None,
                threads: int = 1) -> Iterator[SearchResult]:
-    """Iterative deepening of one position on one family searcher (`kernel.deepen`): a
+    """Iterative deepening of one position on one searcher (`kernel.deepen`): a
     SearchResult per completed depth, every one but the last stop -1 (a deeper search follows);
     the last one's stop says what ended the deepening. The exact try `tried` (stopped) counts
     towards the budget and gives the bounds; the first depth always completes."""
@@ -366,8 +342,8 @@ def _deepening(position: Position, want: int, nodes: int, seconds: float, tt_mb:
     signals = threading.current_thread() is threading.main_thread()
     result: Optional[SearchResult] = None
     stop = 0
-    with kernel.borrow_searcher(tt_mb, family=True) as searcher:
-        steps = kernel.deepen(searcher, position.family_state(), want, max(1, nodes - used) if nodes else 0,
+    with kernel.borrow_searcher(tt_mb) as searcher:
+        steps = kernel.deepen(searcher, position.kernel_state(), want, max(1, nodes - used) if nodes else 0,
                               max(1e-6, seconds - elapsed) if seconds else 0.0, None, signals, objective,
                               settle=True, last=last, near=2 * kernel.DEEPEN_STEP, threads=threads)
         try:

@@ -28,10 +28,9 @@ EVENTS_PER_NODE = 4         # a node makes at most 3 events (enter, tt or leaf, 
 TRACE_NODE_CAP = 500_000    # searched nodes traced at most: 2,000,000 events of 24 bytes
 
 
-def _fresh_searcher(tt_mb: Optional[float], family: bool = False) -> "kernel.Searcher | kernel.FamilySearcher":
-    """A searcher with an empty table of its own (so the node count is reproducible); the family
-    kernel's for the family games."""
-    searcher = kernel.new_searcher(tt_mb, family)
+def _fresh_searcher(tt_mb: Optional[float]) -> kernel.Searcher:
+    """A searcher with an empty table of its own (so the node count is reproducible)."""
+    searcher = kernel.new_searcher(tt_mb)
     if searcher.tt_mb == 0:
         searcher.set_table(False)
     return searcher
@@ -41,7 +40,7 @@ def search_size(position: Position, want: int, tt_mb: Optional[float] = None) ->
     """The nodes the search `want` of `position` visits on a fresh table, or None when it visits
     more than `TRACE_NODE_CAP` (the search is stopped there: a fraction of a second)."""
     state = check_position(position).kernel_state()
-    result = _fresh_searcher(tt_mb, position.rules.is_family).search(state, want, max_nodes=TRACE_NODE_CAP)
+    result = _fresh_searcher(tt_mb).search(state, want, max_nodes=TRACE_NODE_CAP)
     return None if result.stop else result.nodes
 
 
@@ -56,7 +55,7 @@ def trace_search(position: Position, want: int, tt_mb: Optional[float] = None,
         raise TreeTooLargeError(
             f"the search visits more than {TRACE_NODE_CAP:,} nodes: too many to trace; "
             "trace a position nearer the end of the round")
-    searcher = _fresh_searcher(tt_mb, position.rules.is_family)
+    searcher = _fresh_searcher(tt_mb)
     return searcher.trace(position.kernel_state(), want, EVENTS_PER_NODE * nodes + 64)
 
 
