@@ -64,8 +64,12 @@ def test_minimax_values_equal_solve_and_analyze_at_every_node(pos):
     g = to_networkx(pos)
     assert g.number_of_nodes() == enumerate_paths(pos)
     assert nx.is_tree(g) and g.graph["value"] == solve(pos).value
+    # the same graph attributes as every game's (docs/trees.md)
+    assert (g.graph["objective"], g.graph["players"], g.graph["sides"], g.graph["root_side"]) == \
+        ("value", 2, 2, pos.to_move)
     for n, d in g.nodes(data=True):
         node = Position.from_string(d["position"])
+        assert d["side"] == node.to_move and "hand2" not in d
         assert d["value"] == solve(node).value, n
         assert d["value_p0"] == (d["value"] if node.to_move == 0 else -d["value"])
         assert d["to_move"] == node.to_move and d["terminal"] == node.is_round_over()
@@ -197,9 +201,11 @@ def _clear_solver_tables(tt_mb):
 def test_search_nodes_are_consistent():
     g = to_networkx(EARLY, mode="search", tt_mb=1)
     assert g.graph["cutoffs"] > 0     # (table answers depend on the kernel's table policy)
+    assert g.graph["root_side"] == EARLY.to_move and g.nodes["root"]["side"] == EARLY.to_move
     for n, d in g.nodes(data=True):
         if d["kind"] != "node":
             continue
+        assert d["side"] == Position.from_string(d["position"]).to_move and "root_team" not in d
         kids = list(g.successors(n))
         assert len(kids) == d["n_searched"] or d["leaf"]
         assert d["subtree_nodes"] == 1 + sum(g.nodes[c]["subtree_nodes"] for c in kids)

@@ -71,8 +71,8 @@ def node_attributes(pos: Position, depth: int, value: int, kind: str = "position
     """The attributes of a minimax or pv node: the position, `value` for the side to move and
     (`margin` trees: two sides, objective "value") for player 0, the cards in each place,
     `dealt` (the move into it dealt new hands from the stock) and, at the end of the round,
-    the score (`score_attributes`). `pv`, `expanded` and `truncated` start False. The family
-    games add the mover's `side` and every seat's hand and scopas."""
+    the score (`score_attributes`), the mover's `side` and every seat's hand and scopas. `pv`,
+    `expanded` and `truncated` start False."""
     terminal = pos.is_round_over()
     rules = pos.rules
     attrs = dict(kind=kind, position=pos.to_string(), to_move=pos.to_move, depth=depth, value=value)
@@ -82,11 +82,10 @@ def node_attributes(pos: Position, depth: int, value: int, kind: str = "position
                  table=cards_text(pos.table), hand0=cards_text(pos.hands[0]),
                  hand1=cards_text(pos.hands[1]), stock=len(pos.stock),
                  scopas0=pos.scopas[0], scopas1=pos.scopas[1])
-    if rules.is_family:
-        attrs["side"] = rules.sides[pos.to_move]
-        for p in range(2, rules.players):
-            attrs[f"hand{p}"] = cards_text(pos.hands[p])
-            attrs[f"scopas{p}"] = pos.scopas[p]
+    attrs["side"] = rules.sides[pos.to_move]
+    for p in range(2, rules.players):
+        attrs[f"hand{p}"] = cards_text(pos.hands[p])
+        attrs[f"scopas{p}"] = pos.scopas[p]
     if terminal:
         attrs.update(score_attributes(pos.round_score(), rules))
     return attrs

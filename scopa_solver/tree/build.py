@@ -74,9 +74,8 @@ def _new_graph(position: Position, mode: str, depth: Optional[int], merge: bool,
     g.graph.update(tree_mode=mode, root=ROOT, position=position.to_string(), to_move=position.to_move,
                    depth=-1 if depth is None else depth, merge_transpositions=merge, truncated=False)
     rules = position.rules
-    if rules.is_family:
-        g.graph.update(objective=objective, players=rules.players, sides=rules.side_count,
-                       root_side=rules.sides[position.to_move])
+    g.graph.update(objective=objective, players=rules.players, sides=rules.side_count,
+                   root_side=rules.sides[position.to_move])
     return g
 
 

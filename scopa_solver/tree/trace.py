@@ -130,8 +130,7 @@ def search_graph(position: Position, events: Sequence[tuple], raw: Any, *,
     sides = rules.sides
     root_side = sides[position.to_move]
     paranoid = rules.side_count > 2
-    if rules.is_family:
-        g.graph.update(objective="value", players=rules.players, sides=rules.side_count, root_side=root_side)
+    g.graph.update(objective="value", players=rules.players, sides=rules.side_count, root_side=root_side)
     lower, upper = raw.lower, raw.upper
     if complete and lower is not None and lower == upper:
         g.graph["value"] = int(lower)
@@ -141,8 +140,7 @@ def search_graph(position: Position, events: Sequence[tuple], raw: Any, *,
         g.graph["pv"] = " ".join(map(str, pv_moves))
     g.add_node("root", kind="root", position=position.to_string(), to_move=position.to_move,
                depth=0, terminal=position.is_round_over(), truncated=False)
-    if rules.is_family:
-        g.nodes["root"]["side"] = root_side
+    g.nodes["root"]["side"] = root_side
 
     stack: list[dict] = []          # the open visited nodes, innermost last
     pas: Optional[dict] = None      # the current pass
@@ -238,10 +236,10 @@ def search_graph(position: Position, events: Sequence[tuple], raw: Any, *,
                                position=pos.to_string() if pos is not None else "",
                                to_move=pos.to_move if pos is not None else -1, pass_index=passes,
                                tt_hit=False, leaf=False, cutoff=False, truncated=False, hidden=0)
-                    if rules.is_family:     # the values are the mover's team's (see docs/trees.md)
-                        g.nodes[nid]["side"] = sides[pos.to_move] if pos is not None else -1
-                        if paranoid:
-                            g.nodes[nid]["root_team"] = pos is not None and sides[pos.to_move] == root_side
+                    # the values are the mover's team's (see docs/trees.md)
+                    g.nodes[nid]["side"] = sides[pos.to_move] if pos is not None else -1
+                    if paranoid:
+                        g.nodes[nid]["root_team"] = pos is not None and sides[pos.to_move] == root_side
                     attrs: dict = dict(order=len(stack[-1]["searched"]) if stack else 1)
                     if move is not None:
                         attrs.update(move_attributes(move, parent_pos.to_move if parent_pos is not None else -1,
