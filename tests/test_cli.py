@@ -373,7 +373,10 @@ def test_console_script_in_a_subprocess():
     analyzed = subprocess.run([sys.executable, "-m", "scopa_solver", "analyze", line, "--json"],
                               capture_output=True, text=True, env=_env(), cwd=ROOT, timeout=60)
     assert analyzed.returncode == 0
-    assert json.loads(analyzed.stdout)["moves"][0]["value"] == analyze(Position.from_string(line))[0].value
+    data = json.loads(analyzed.stdout)
+    assert data["moves"][0]["value"] == analyze(Position.from_string(line))[0].value
+    # every game's JSON has the objective and the mover's side
+    assert data["objective"] == "value" and data["side"] == Position.from_string(line).to_move
     bad = subprocess.run(entry + ["analyze", "garbage"], capture_output=True, text=True, env=_env(), cwd=ROOT,
                          timeout=60)
     assert bad.returncode == 2 and bad.stdout == "" and bad.stderr.startswith("scopa-solver: error:")

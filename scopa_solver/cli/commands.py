@@ -233,10 +233,10 @@ def _value_name(pos: Position, objective: str) -> str:
     side = rules.sides[pos.to_move]
     if objective == "maxn":
         return f"max^n points of side {side} (player {pos.to_move} to move)"
-    if not rules.is_family:
-        return f"value for player {pos.to_move}"
     if rules.side_count > 2:
         return f"paranoid value for side {side} (player {pos.to_move} to move)"
+    if rules.players == 2:          # the sides are the players
+        return f"value for player {pos.to_move}"
     return f"value for side {side} (player {pos.to_move} to move)"
 
 
@@ -282,8 +282,7 @@ def analyze_command(args) -> int:
     if args.json:
         data = dict(position=pos.to_string(), to_move=pos.to_move, horizon=rows.horizon, exact=rows.exact,
                     stopped=rows.stopped, moves=[r.to_dict() for r in rows])
-        if pos.rules.is_family or args.objective != "value":     # the two-player data stays as it was
-            data.update(objective=args.objective, side=pos.rules.sides[pos.to_move])
+        data.update(objective=args.objective, side=pos.rules.sides[pos.to_move])
         print_json(data)
         return 0
     print(show_position(pos))
@@ -417,7 +416,7 @@ def suggest_command(args) -> int:
     print(s)
     print()
     rules = view.rules
-    if not rules.is_family:
+    if rules.players == 2:          # the sides are the players
         print(f"best for player {view.player}: {s.best} (mean round margin {s.moves[0].mean:+.3f})")
     else:
         what = "round margin" if rules.side_count == 2 else "paranoid value"
@@ -456,7 +455,7 @@ def arena_command(args) -> int:
     result = arena(players[0], players[1], **common) if len(players) == 2 else arena(bots=players, **common)
     saved = None
     if args.save:
-        seats = tuple(bots[side].name for side in rules.sides) if rules.is_family else (bots[0].name, bots[1].name)
+        seats = tuple(bots[side].name for side in rules.sides)
         record = GameRecord(rules=rules, players=seats, kind="rounds", rounds=rounds_from_log(log),
                             meta=dict(program="scopa-solver arena", bots=specs, seed=seed,
                                       rounds=args.rounds, matches=args.matches))

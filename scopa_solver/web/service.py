@@ -180,9 +180,7 @@ def game_name(rules: Rules) -> str:
 
 def _score(view: View) -> Any:
     from ..core.score import RoundScore
-    if view.rules.is_family:
-        return RoundScore.of_seats(view.piles, view.scopas, view.rules)
-    return RoundScore.of(view.piles[0], view.piles[1], view.scopas, view.rules)
+    return RoundScore.of_piles(view.piles, view.scopas, view.rules)
 
 
 def board_of(text: Any, player: Any = None, moves: Any = None) -> dict:
