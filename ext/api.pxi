@@ -1,5 +1,4 @@
-# The kernel face's shared parts: the range checks every argument passes and the two-player score
-# breakdown. The functions, the Searcher and its result are in family_api.pxi (a position of any
+# The kernel face's shared parts: the range checks every argument passes. The functions, the Searcher and its result are in family_api.pxi (a position of any
 # game crosses the boundary as one tuple, described there).
 
 from cpython.exc cimport PyErr_CheckSignals
@@ -77,19 +76,6 @@ cdef double _seconds(object value) except? -1.0:
     if t < 0:
         raise ValueError(f"time_limit must be 0 (none) or more seconds, not {t:g}")
     return 0.0 if t > NO_TIME_LIMIT else t
-
-
-def score_piles_detail(pile0, pile1, int rules):
-    """The end-of-round breakdown of two capture piles (scopas excluded) as a dict."""
-    cdef ScoreDetail d
-    score_piles(_cards(pile0, "pile 0", NCARDS), _cards(pile1, "pile 1", NCARDS),
-                _small(rules, "rules", 0, RULE_ALL), &d)
-    return dict(cards=(d.cards[0], d.cards[1]), coins=(d.coins[0], d.coins[1]),
-                primiera=(d.primiera[0] if d.primiera[0] >= 0 else None,
-                          d.primiera[1] if d.primiera[1] >= 0 else None),
-                napola=(d.napola[0], d.napola[1]), carte=d.carte_winner, denari=d.denari_winner,
-                settebello=d.settebello_owner, primiera_winner=d.primiera_winner,
-                re_bello=d.re_bello_owner, points=(d.points[0], d.points[1]))
 
 
 cdef inline uint64_t xorshift(uint64_t* x) noexcept nogil:

@@ -345,6 +345,8 @@ def family_score(object piles, object scopas, object sides, object rules):
         m = _cards(piles[p], f"pile {p}", NCARDS)
         side_pile[k] |= m
         side_scopas[k] += _small(scopas[p], f"scopas {p}", 0, 40)
+    if nsides < 2:
+        raise ValueError("a round needs at least two sides")
     f_score(side_pile, nsides, r, &d)
     opt = lambda w: None if w < 0 else w
     return dict(cards=[d.cards[k] for k in range(nsides)], coins=[d.coins[k] for k in range(nsides)],

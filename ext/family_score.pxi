@@ -1,7 +1,7 @@
 # Family scoring, per side: a side's pile is the union of its seats' piles. Each category goes to
 # the side with strictly the most (a shared top: nobody); settebello and re bello to the side
 # holding the card; primiera per side (-1, a missing suit, never wins unless "zero"); napola per
-# side. With two sides this is score_piles exactly.
+# side. With two sides its points are those of score.pxi's points_difference.
 
 ctypedef struct FScore:
     int cards[FMAX_SEATS]

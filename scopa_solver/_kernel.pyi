@@ -60,12 +60,6 @@ def play(pos: KernelPosition, packed_move: int) -> tuple[KernelPosition, bool, b
     (-1 if none). ValueError if the move is illegal or not a packed move."""
 
 
-def score_piles_detail(pile0: int, pile1: int, rules: int) -> dict:
-    """The end-of-round breakdown of two piles (scopas excluded): keys cards, coins, primiera,
-    napola, points (pairs, primiera None for a player without a primiera), and the winners
-    carte, denari, settebello, primiera_winner, re_bello (0, 1 or -1 for nobody)."""
-
-
 def random_playouts(pos: KernelPosition, playouts: int, seed: int = 1) -> int:
     """Play `playouts` uniformly random rounds from pos (any count >= 0, clamped to 2**64 - 1)
     and return the number of moves made. Checks Ctrl-C every 100,000 moves: KeyboardInterrupt."""

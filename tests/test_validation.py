@@ -388,11 +388,14 @@ def test_kernel_play_rejects_a_move_that_is_not_legal(move: int) -> None:
 
 
 @pytest.mark.parametrize("args", [
-    (1 << 40, 0, 0), (0, 1 << 41, 0), (-1, 0, 0), (0, -1, 0), (0, 0, 64), (0, 0, -1), (1 << 80, 0, 0),
+    ((1 << 40, 0), (0, 0), (0, 1), 0), ((0, 1 << 41), (0, 0), (0, 1), 0), ((-1, 0), (0, 0), (0, 1), 0),
+    ((0, -1), (0, 0), (0, 1), 0), ((0, 0), (0, 0), (0, 1), 512), ((0, 0), (0, 0), (0, 1), -1),
+    ((1 << 80, 0), (0, 0), (0, 1), 0), ((0, 0), (-1, 0), (0, 1), 0), ((0, 0), (0, 0), (0, 0), 0),
+    ((0,), (0,), (0,), 0), ((0, 0), (0, 0, 0), (0, 1), 0),
 ])
 def test_kernel_score_rejects_garbage(args: tuple) -> None:
     with pytest.raises(ValueError):
-        _kernel.score_piles_detail(*args)
+        _kernel.family_score(*args)
 
 
 def run_isolated(code: str) -> subprocess.CompletedProcess:

@@ -20,7 +20,6 @@ from dataclasses import asdict, dataclass
 from typing import Optional, Sequence
 
 from .. import kernel
-from .cards import SETTEBELLO_MASK
 from .rules import Rules
 
 
@@ -71,39 +70,13 @@ class RoundScore:
         return total[player] - max(t for s, t in enumerate(total) if s != player)
 
     @classmethod
-    def of(cls, pile0: int, pile1: int, scopas: tuple[int, int], rules: Rules) -> "RoundScore":
-        d = kernel.score_piles(pile0, pile1, rules.flags)
-
-        def who(w: int) -> Optional[int]:
-            return None if w < 0 else w
-
-        piles = (pile0, pile1)
-        players = tuple(
-            PlayerScore(cards=d["cards"][p], coins=d["coins"][p], settebello=bool(piles[p] & SETTEBELLO_MASK),
-                        primiera=d["primiera"][p], scopas=scopas[p], napola=d["napola"][p],
-                        re_bello=d["re_bello"] == p, points=d["points"][p] + scopas[p])
-            for p in (0, 1))
-        return cls(players=players, carte=who(d["carte"]), denari=who(d["denari"]),  # type: ignore[arg-type]
-                   settebello=who(d["settebello"]), primiera=who(d["primiera_winner"]),
-                   re_bello=who(d["re_bello"]))
-
-    @classmethod
     def of_piles(cls, piles: Sequence[int], scopas: Sequence[int], rules: Rules) -> "RoundScore":
-        """The score of every seat's pile and scopas: two-player Scopa per player (`of`), the
-        family games per side (`of_seats`)."""
-        if rules.is_family:
-            return cls.of_seats(piles, scopas, rules)
-        return cls.of(piles[0], piles[1], (scopas[0], scopas[1]), rules)
-
-    @classmethod
-    def of_seats(cls, piles: Sequence[int], scopas: Sequence[int], rules: Rules) -> "RoundScore":
-        """The family games' score of every seat's pile and scopas, per side (`rules.sides`)."""
+        """The score of every seat's pile and scopas, per side (`rules.sides`; with two players
+        the sides are the players, and `seat_sides` is None)."""
         sides = rules.sides
         d = kernel.family_score(tuple(piles), tuple(scopas), sides, rules.flags)
-        pooled = [0] * rules.side_count
         made = [0] * rules.side_count
         for seat, side in enumerate(sides):
-            pooled[side] |= piles[seat]
             made[side] += scopas[seat]
         players = tuple(
             PlayerScore(cards=d["cards"][s], coins=d["coins"][s], settebello=d["settebello"] == s,
@@ -111,7 +84,8 @@ class RoundScore:
                         re_bello=d["re_bello"] == s, points=d["points"][s])
             for s in range(rules.side_count))
         return cls(players=players, carte=d["carte"], denari=d["denari"], settebello=d["settebello"],
-                   primiera=d["primiera_winner"], re_bello=d["re_bello"], seat_sides=tuple(sides))
+                   primiera=d["primiera_winner"], re_bello=d["re_bello"],
+                   seat_sides=None if rules.players == 2 else tuple(sides))
 
     def to_dict(self) -> dict:
         """Plain data (JSON-ready): each player's (side's) figures, the winners and the totals."""

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple, Optional, Sequence
 
 from .. import _kernel
 
-__all__ = ["KernelState", "PlayEvents", "legal_moves", "play", "score_piles", "random_playouts",
+__all__ = ["KernelState", "PlayEvents", "legal_moves", "play", "random_playouts",
            "lone_card_state", "Searcher", "KernelResult", "RULE_BITS", "WANT_BEST", "WANT_PV", "WANT_ALL", "FULL_WINDOW",
            "STOP_REASONS", "VALUE_INF", "MAX_TT_MB", "family_score", "OBJECTIVES", "FAMILY_RULE_ALL",
            "family_evaluate", "family_side_bounds"]
@@ -83,11 +83,6 @@ def lone_card_state(table: int, card: int, rules: int) -> KernelState:
     spare = (1 << 40) - 1 & ~(table | card)
     spare &= -spare
     return KernelState(2, (card, spare), table, (0, 0), (0, 0), 0, 1, -1, (), rules, (0, 1))
-
-
-def score_piles(pile0: int, pile1: int, rules: int) -> dict:
-    """The end-of-round breakdown of two capture piles (scopas excluded)."""
-    return _kernel.score_piles_detail(pile0, pile1, rules)
 
 
 def random_playouts(state: KernelState, playouts: int, seed: int = 1) -> int:
