@@ -1,21 +1,17 @@
-"""Rounds, matches, random positions and the arena for every game of the family (docs/FAMILY.md,
-docs/play.md), with position-level choosers written here (the bots are tested in test_bots.py)."""
+"""Random positions and the arena for every game of the family (docs/FAMILY.md, docs/play.md),
+with position-level choosers written here (the bots are tested in test_bots.py; play_round and
+play_match for every game in test_game.py)."""
 from __future__ import annotations
 
 import itertools
 import random
 from collections import Counter
-from types import SimpleNamespace
 
 import pytest
 
-from scopa_solver import (ArenaResult, IllegalMoveError, Move, MultiArenaResult, OracleBot, Position, Rules, RulesError, ScopaError,
-                          arena, play_match, play_round)
-from scopa_solver.core.cards import ALL_MASK, iter_cards, popcount
-from scopa_solver.core.flow import match_winner
+from scopa_solver import ArenaResult, MultiArenaResult, OracleBot, Position, Rules, RulesError, ScopaError, arena
 from scopa_solver.errors import PositionError
 from scopa_solver.play import arena as arena_module
-from scopa_solver.play import game
 from scopa_solver.play.game import random_position
 
 GAMES = {
@@ -57,142 +53,6 @@ def capture_greedy(pos: Position):
         return (sweep, len(move.captures), sum(c.suit == "d" for c in cards), sum(c.rank == 7 for c in cards),
                 -move.card.rank, str(move))
     return max(pos.legal_moves(), key=key)
-
-
-# --------------------------------------------------------------------------------------------
-# play_round
-# --------------------------------------------------------------------------------------------
-
-@pytest.mark.parametrize("name", GAMES)
-def test_play_round_plays_every_game_to_the_end(name: str) -> None:
-    rules = GAMES[name]
-    n = rules.players
-    start = Position.new_round(seed=len(name), rules=rules, dealer=len(name) % n)
-    turns = []
-
-    def seat_chooser(seat: int):
-        rng = random.Random(seat)
-
-        def choose(pos: Position):
-            assert pos.to_move == seat          # each chooser plays its own seat only
-            turns.append(seat)
-            return rng.choice(pos.legal_moves())
-        return choose
-
-    result = play_round(start, *[seat_chooser(s) for s in range(n)])
-    final = result.final
-    assert result.start == start and final.is_round_over()
-    assert len(result.moves) == 40 - rules.table_start == len(turns)
-    assert Counter(turns) == {s: (40 - rules.table_start) // n for s in range(n)}
-    assert turns[0] == (start.dealer + 1) % n
-    # the 40 cards are all in the piles (or on the table, for the leftovers of no capture at all)
-    masks = list(final.piles) + [final.table]
-    assert sum(map(popcount, masks)) == 40 and (final.table | sum(final.piles)) == ALL_MASK
-    assert result.score == final.round_score()
-    assert result.points == final.round_score().total and len(result.points) == rules.side_count
-    data = result.to_dict()
-    assert data["points"] == list(result.points) and Position.from_string(data["final"]) == final
-    assert data["moves"] == [str(m) for m in result.moves]
-    pos = start
-    for move in result.moves:
-        pos = pos.play(move)
-    assert pos == final
-
-
-@pytest.mark.parametrize("name", ["3 players", "4 players, partnerships", "scientifico"])
-def test_play_round_wants_one_chooser_per_seat(name: str) -> None:
-    rules = GAMES[name]
-    start = Position.new_round(seed=1, rules=rules)
-    with pytest.raises(ScopaError, match=f"one chooser per seat: {rules.players} for {rules.players} players, not 2"):
-        play_round(start, first_move, first_move)
-    with pytest.raises(TypeError, match="seat 1"):
-        play_round(start, first_move, "first", *[first_move] * (rules.players - 2))
-
-
-def test_play_round_names_the_seat_of_an_illegal_choice() -> None:
-    start = Position.new_round(seed=4, rules=Rules(players=4))
-    leader = (start.dealer + 1) % 4
-
-    def cheat(pos: Position):
-        return Move(next(iter_cards(pos.hands[(pos.to_move + 1) % 4])))     # the next seat's card
-    choosers = [first_move] * 4
-    choosers[leader] = cheat
-    with pytest.raises(IllegalMoveError, match=f"player {leader}'s chooser returned an illegal move.*does not hold"):
-        play_round(start, *choosers)
-
-
-# --------------------------------------------------------------------------------------------
-# play_match
-# --------------------------------------------------------------------------------------------
-
-@pytest.mark.parametrize("name", GAMES)
-def test_play_match_reaches_the_target_rotating_the_deal(name: str) -> None:
-    rules = Rules(**{**GAMES[name].changes(), "target": 4})
-    n = rules.players
-    result = play_match(*[random_chooser(s) for s in range(n)], rules=rules, seed=7)
-    assert [r.start.dealer for r in result.rounds] == [(n - 1 + i) % n for i in range(len(result.rounds))]
-    totals = [0] * rules.side_count
-    for i, r in enumerate(result.rounds):
-        assert r.start.rules == rules and r.final.is_round_over() and r.score == r.final.round_score()
-        totals = [t + p for t, p in zip(totals, r.points)]
-        assert (match_winner(totals, 4) is not None) == (i == len(result.rounds) - 1)
-    assert tuple(totals) == result.totals and len(result.totals) == rules.side_count
-    w = result.winner
-    assert result.totals[w] >= 4 and all(result.totals[w] > t for s, t in enumerate(result.totals) if s != w)
-    data = result.to_dict()
-    assert data["totals"] == list(result.totals) and len(data["rounds"]) == len(result.rounds)
-    again = play_match(*[random_chooser(s) for s in range(n)], rules=GAMES[name], seed=7, target=4)
-    assert again.totals == result.totals and [r.moves for r in again.rounds] == [r.moves for r in result.rounds]
-    assert again.rounds[0].start.rules == rules
-
-
-def scripted(monkeypatch, totals: list) -> list:
-    """Make play_match's rounds score `totals` in order; return the positions dealt."""
-    dealt, scores = [], iter(totals)
-
-    def fake_play_round(position, *choosers):
-        dealt.append(position)
-        return game.RoundResult(start=position, final=position, moves=[],
-                                score=SimpleNamespace(total=next(scores)))  # type: ignore[arg-type]
-    monkeypatch.setattr(game, "play_round", fake_play_round)
-    return dealt
-
-
-def never_called(pos):
-    raise AssertionError("chooser called")
-
-
-def test_three_sides_tied_at_the_target_play_on_and_the_highest_total_wins(monkeypatch) -> None:
-    # 11 / 11 / 4: two sides reached the target together with the same total, nobody has won;
-    # then 11 / 11 / 12: the third side passes both and wins
-    dealt = scripted(monkeypatch, [(6, 6, 0), (5, 5, 4), (0, 0, 8)])
-    result = play_match(never_called, never_called, never_called, rules=Rules(players=3), seed=1)
-    assert result.totals == (11, 11, 12) and result.winner == 2 and len(result.rounds) == 3
-    assert [p.dealer for p in dealt] == [2, 0, 1]
-
-
-def test_three_sides_over_the_target_the_unique_highest_wins(monkeypatch) -> None:
-    scripted(monkeypatch, [(6, 6, 0), (6, 7, 5)])
-    result = play_match(never_called, never_called, never_called, rules=Rules(players=3), seed=1)
-    assert result.totals == (12, 13, 5) and result.winner == 1
-
-
-def test_partnerships_tied_over_the_target_play_another_round(monkeypatch) -> None:
-    dealt = scripted(monkeypatch, [(5, 6), (7, 6), (1, 1), (0, 2)])
-    result = play_match(*[never_called] * 4, rules=Rules(players=4, game="scientifico"), seed=1, first_dealer=1)
-    assert result.totals == (13, 15) and result.winner == 1 and len(result.rounds) == 4
-    assert [p.dealer for p in dealt] == [1, 2, 3, 0]
-
-
-def test_play_match_bad_arguments() -> None:
-    with pytest.raises(ScopaError, match="one chooser per seat: 3 for 3 players, not 2"):
-        play_match(first_move, first_move, rules=Rules(players=3))
-    with pytest.raises(ScopaError, match="first_dealer must be a seat, 0 to 3"):
-        play_match(*[first_move] * 4, rules=Rules(players=4), first_dealer=4)
-    with pytest.raises(ScopaError, match="rules must be a Rules value"):
-        play_match(first_move, first_move, rules="players=4")  # type: ignore[arg-type]
-    with pytest.raises(RulesError, match="target must be a whole number of points, 1 or more, not 0"):
-        play_match(first_move, first_move, target=0)
 
 
 # --------------------------------------------------------------------------------------------

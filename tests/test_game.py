@@ -1,12 +1,23 @@
-"""Playing rounds and matches with move choosers, and dealing new rounds."""
+"""Playing rounds and matches with move choosers (every game of the family), and dealing new
+two-player rounds."""
 from __future__ import annotations
 
 import random
+from collections import Counter
+from types import SimpleNamespace
 
 import pytest
 
-from scopa_solver import IllegalMoveError, Move, Position, Rules, play_match, play_round
-from scopa_solver.core.cards import ALL_MASK, iter_cards
+from helpers import games
+
+from scopa_solver import IllegalMoveError, Move, Position, Rules, RulesError, ScopaError, play_match, play_round
+from scopa_solver.core.cards import ALL_MASK, iter_cards, popcount
+from scopa_solver.core.flow import match_winner
+from scopa_solver.play import game
+
+GAMES = games("scopa", "scopa a 15", "3 players", "4 players", "4 alone", "6 players", "6 alone", "scopone",
+              more={"scopa a 15 optional": Rules(capture="fifteen", optional_capture=True),
+                    "scientifico last sweep": Rules(players=4, game="scientifico", last_sweep_counts=True)})
 
 
 def random_chooser(seed: int):
@@ -26,37 +37,45 @@ def kings_on_table(pos: Position) -> int:
 # play_round
 # --------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("seed", range(6))
-def test_play_round_from_a_new_round_plays_36_moves_to_the_end(seed: int) -> None:
-    start = Position.new_round(seed=seed, dealer=seed % 2)
-    result = play_round(start, random_chooser(seed), random_chooser(seed + 100))
-    assert result.start == start
-    assert len(result.moves) == 36
-    assert len({m.card for m in result.moves}) == 36
-    assert result.final.is_round_over()
-    assert result.final.piles[0] | result.final.piles[1] | result.final.table == ALL_MASK
-    assert result.score == result.final.round_score()
+ROUNDS = [("scopa", seed) for seed in range(6)] + [(name, len(name)) for name in GAMES if name != "scopa"]
+
+
+@pytest.mark.parametrize("name, seed", ROUNDS)
+def test_play_round_plays_every_game_to_the_end(name: str, seed: int) -> None:
+    rules = GAMES[name]
+    n = rules.players
+    start = Position.new_round(seed=seed, rules=rules, dealer=seed % n)
+    turns = []
+
+    def seat_chooser(seat: int):
+        rng = random.Random(seed + 100 * seat)
+
+        def choose(pos: Position):
+            assert pos.to_move == seat          # each chooser plays its own seat only
+            turns.append(seat)
+            return rng.choice(pos.legal_moves())
+        return choose
+
+    result = play_round(start, *[seat_chooser(s) for s in range(n)])
+    final = result.final
+    assert result.start == start and final.is_round_over()
+    assert len(result.moves) == 40 - rules.table_start == len(turns) == len({m.card for m in result.moves})
+    assert rules.players != 2 or len(result.moves) == 36
+    assert Counter(turns) == {s: (40 - rules.table_start) // n for s in range(n)}
+    assert turns[0] == (start.dealer + 1) % n
+    # the 40 cards are all in the piles (or on the table, for the leftovers of no capture at all)
+    masks = list(final.piles) + [final.table]
+    assert sum(map(popcount, masks)) == 40 and (final.table | sum(final.piles)) == ALL_MASK
+    assert result.score == final.round_score()
+    assert result.points == final.round_score().total and len(result.points) == rules.side_count
+    data = result.to_dict()
+    assert data["points"] == list(result.points) and Position.from_string(data["final"]) == final
+    assert data["moves"] == [str(m) for m in result.moves]
     # replaying the recorded moves reaches the same end
     pos = start
     for move in result.moves:
         pos = pos.play(move)
-    assert pos == result.final
-
-
-def test_play_round_choosers_play_only_their_own_turns() -> None:
-    start = Position.new_round(seed=3)
-    turns = []
-
-    def chooser(player: int):
-        def choose(pos: Position) -> Move:
-            assert pos.to_move == player
-            turns.append(player)
-            return pos.legal_moves()[-1]
-        return choose
-
-    result = play_round(start, chooser(0), chooser(1))
-    assert turns.count(0) == turns.count(1) == 18
-    assert turns[0] == 1 - start.dealer
+    assert pos == final
 
 
 def test_play_round_accepts_move_text() -> None:
@@ -80,18 +99,31 @@ def test_play_round_on_a_finished_round_plays_nothing() -> None:
     assert result.moves == [] and result.final == over
 
 
-@pytest.mark.parametrize("cheater", [0, 1])
-def test_play_round_illegal_choice_names_the_player(cheater: int) -> None:
-    start = Position.new_round(seed=21)
+@pytest.mark.parametrize("name, seed, cheater", [("scopa", 21, 0), ("scopa", 21, 1), ("4 players", 4, "leader")])
+def test_play_round_illegal_choice_names_the_player(name: str, seed: int, cheater) -> None:
+    rules = GAMES[name]
+    n = rules.players
+    start = Position.new_round(seed=seed, rules=rules)
+    if cheater == "leader":
+        cheater = (start.dealer + 1) % n
 
     def cheat(pos: Position) -> Move:
-        return Move(next(iter_cards(pos.hands[1 - pos.to_move])))     # a card of the opponent
+        return Move(next(iter_cards(pos.hands[(pos.to_move + 1) % n])))     # the next seat's card
 
-    choosers = [first_move, first_move]
+    choosers = [first_move] * n
     choosers[cheater] = cheat
-    with pytest.raises(IllegalMoveError, match=f"player {cheater}") as info:
+    with pytest.raises(IllegalMoveError, match=f"player {cheater}'s chooser returned an illegal move.*does not hold"):
         play_round(start, *choosers)
-    assert "does not hold" in str(info.value)
+
+
+@pytest.mark.parametrize("name", ["3 players", "4 players", "scientifico last sweep"])
+def test_play_round_wants_one_chooser_per_seat(name: str) -> None:
+    rules = GAMES[name]
+    start = Position.new_round(seed=1, rules=rules)
+    with pytest.raises(ScopaError, match=f"one chooser per seat: {rules.players} for {rules.players} players, not 2"):
+        play_round(start, first_move, first_move)
+    with pytest.raises(TypeError, match="seat 1"):
+        play_round(start, first_move, "first", *[first_move] * (rules.players - 2))
 
 
 def test_play_round_illegal_capture_names_the_player() -> None:
@@ -105,22 +137,36 @@ def test_play_round_illegal_capture_names_the_player() -> None:
 # play_match
 # --------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("seed, first_dealer, target", [(1, 1, 11), (2, 0, 11), (3, 1, 21), (4, 0, 1)])
-def test_play_match_reaches_the_target_alternating_the_deal(seed, first_dealer, target) -> None:
-    rules = Rules(target=target)
-    result = play_match(random_chooser(seed), random_chooser(seed + 50), rules=rules, seed=seed,
+MATCHES = ([("scopa", seed, first_dealer, target) for seed, first_dealer, target in [(1, 1, 11), (2, 0, 11), (3, 1, 21), (4, 0, 1)]]
+           + [(name, 7, None, 4) for name in GAMES])
+
+
+@pytest.mark.parametrize("name, seed, first_dealer, target", MATCHES)
+def test_play_match_reaches_the_target_rotating_the_deal(name: str, seed: int, first_dealer, target: int) -> None:
+    """From the first dealer (the last seat unless given) the deal passes to the next seat; the
+    match ends at the first round after which one side alone has the highest total, at the target."""
+    rules = Rules(**{**GAMES[name].changes(), "target": target})
+    n = rules.players
+    result = play_match(*[random_chooser(seed + 50 * s) for s in range(n)], rules=rules, seed=seed,
                         first_dealer=first_dealer)
-    assert [r.start.dealer for r in result.rounds] == [(first_dealer + i) % 2 for i, _ in enumerate(result.rounds)]
-    assert all(r.start.rules == rules and len(r.moves) == 36 for r in result.rounds)
-    totals = [0, 0]
+    first = n - 1 if first_dealer is None else first_dealer
+    assert [r.start.dealer for r in result.rounds] == [(first + i) % n for i in range(len(result.rounds))]
+    totals = [0] * rules.side_count
     for i, r in enumerate(result.rounds):
-        assert r.score == r.final.round_score()
-        totals = [totals[p] + r.score.total[p] for p in (0, 1)]
-        decided = max(totals) >= target and totals[0] != totals[1]
-        assert decided == (i == len(result.rounds) - 1), (i, totals)
-    assert tuple(totals) == result.totals
+        assert r.start.rules == rules and r.final.is_round_over() and r.score == r.final.round_score()
+        assert len(r.moves) == 40 - rules.table_start
+        totals = [t + p for t, p in zip(totals, r.points)]
+        decided = max(totals) >= target and totals.count(max(totals)) == 1
+        assert decided == (i == len(result.rounds) - 1) == (match_winner(totals, target) is not None), (i, totals)
+    assert tuple(totals) == result.totals and len(result.totals) == rules.side_count
     w = result.winner
-    assert result.totals[w] >= target and result.totals[w] > result.totals[1 - w]
+    assert result.totals[w] >= target and all(result.totals[w] > t for s, t in enumerate(result.totals) if s != w)
+    data = result.to_dict()
+    assert data["totals"] == list(result.totals) and len(data["rounds"]) == len(result.rounds)
+    again = play_match(*[random_chooser(seed + 50 * s) for s in range(n)], rules=GAMES[name], seed=seed,
+                       first_dealer=first_dealer, target=target)
+    assert again.totals == result.totals and [r.moves for r in again.rounds] == [r.moves for r in result.rounds]
+    assert again.rounds[0].start.rules == rules
 
 
 def test_play_match_is_deterministic_for_a_seed() -> None:
@@ -130,6 +176,55 @@ def test_play_match_is_deterministic_for_a_seed() -> None:
     assert a.totals == b.totals and a.winner == b.winner
     c = play_match(first_move, first_move, seed=78)
     assert [r.start for r in c.rounds] != [r.start for r in a.rounds]
+
+
+def scripted(monkeypatch, totals: list) -> list:
+    """Make play_match's rounds score `totals` in order; return the positions dealt."""
+    dealt, scores = [], iter(totals)
+
+    def fake_play_round(position, *choosers):
+        dealt.append(position)
+        return game.RoundResult(start=position, final=position, moves=[],
+                                score=SimpleNamespace(total=next(scores)))  # type: ignore[arg-type]
+    monkeypatch.setattr(game, "play_round", fake_play_round)
+    return dealt
+
+
+def never_called(pos):
+    raise AssertionError("chooser called")
+
+
+def test_three_sides_tied_at_the_target_play_on_and_the_highest_total_wins(monkeypatch) -> None:
+    # 11 / 11 / 4: two sides reached the target together with the same total, nobody has won;
+    # then 11 / 11 / 12: the third side passes both and wins
+    dealt = scripted(monkeypatch, [(6, 6, 0), (5, 5, 4), (0, 0, 8)])
+    result = play_match(never_called, never_called, never_called, rules=Rules(players=3), seed=1)
+    assert result.totals == (11, 11, 12) and result.winner == 2 and len(result.rounds) == 3
+    assert [p.dealer for p in dealt] == [2, 0, 1]
+
+
+def test_three_sides_over_the_target_the_unique_highest_wins(monkeypatch) -> None:
+    scripted(monkeypatch, [(6, 6, 0), (6, 7, 5)])
+    result = play_match(never_called, never_called, never_called, rules=Rules(players=3), seed=1)
+    assert result.totals == (12, 13, 5) and result.winner == 1
+
+
+def test_partnerships_tied_over_the_target_play_another_round(monkeypatch) -> None:
+    dealt = scripted(monkeypatch, [(5, 6), (7, 6), (1, 1), (0, 2)])
+    result = play_match(*[never_called] * 4, rules=Rules(players=4, game="scientifico"), seed=1, first_dealer=1)
+    assert result.totals == (13, 15) and result.winner == 1 and len(result.rounds) == 4
+    assert [p.dealer for p in dealt] == [1, 2, 3, 0]
+
+
+def test_play_match_bad_arguments() -> None:
+    with pytest.raises(ScopaError, match="one chooser per seat: 3 for 3 players, not 2"):
+        play_match(first_move, first_move, rules=Rules(players=3))
+    with pytest.raises(ScopaError, match="first_dealer must be a seat, 0 to 3"):
+        play_match(*[first_move] * 4, rules=Rules(players=4), first_dealer=4)
+    with pytest.raises(ScopaError, match="rules must be a Rules value"):
+        play_match(first_move, first_move, rules="players=4")  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="target must be a whole number of points, 1 or more, not 0"):
+        play_match(first_move, first_move, target=0)
 
 
 # --------------------------------------------------------------------------------------------

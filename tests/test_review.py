@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
-from scopa_solver import DECK, OracleBot, Position, analyze, suggest
+from helpers import games
+
+from scopa_solver import DECK, OracleBot, Position, Rules, analyze, suggest
 from scopa_solver.play.record import GameRecord, RoundRecord
 from scopa_solver.play.review import BLUNDER, MISTAKE, Review, mark, review
 
@@ -156,3 +159,86 @@ def test_equilibrium_judges_the_last_two_deals():
     data = json.loads(json.dumps(r.to_dict(), allow_nan=False))
     assert data["equilibrium"] is True
     assert data["decisions"][r.decisions.index(late[0])]["equilibrium"]["loss"] == late[0].eq_loss
+
+
+# -- the review of every game of the family ------------------------------------------------------------------------------------------
+
+# the family's games, reviewed (the two-player review: the tests above)
+REVIEWED = games("3 players", "4 players", "6 players", "scopone",
+                 more={"scientifico napola": Rules(players=4, game="scientifico", napola=True)})
+
+
+@pytest.mark.parametrize("game", REVIEWED)
+def test_review_losses_are_analyze_differences(game):
+    """One round of random play reviewed within a small budget: every judged decision's loss
+    is analyze's best value minus the played move's; the last deal is always judged; what is
+    not judged says why."""
+    rules = REVIEWED[game]
+    rng = random.Random(7)
+    start = pos = Position.new_round(seed=7, rules=rules)
+    moves = []
+    while not pos.is_round_over():
+        moves.append(rng.choice(pos.legal_moves()))
+        pos = pos.play(moves[-1])
+    names = [f"P{p}" for p in range(rules.players)]
+    rec = GameRecord(rules=rules, players=names, kind="rounds")
+    rec.add_round(RoundRecord.from_play(start, moves))
+    budget = 300_000
+    r = review(rec, worlds=None, max_nodes=budget, progress=False, threads=1)
+    assert [d.played for d in r.decisions] == moves and len(r.decisions) == len(moves)
+    judged = [d for d in r.decisions if not d.forced and d.judged]
+    assert judged and all(d.judged for d in r.decisions[-2 * rules.players:])
+    for d in judged:
+        values = {row.move: row.value for row in analyze(d.position)}
+        assert d.best_value == max(values.values()) and d.played_value == values[d.played]
+        assert d.loss == d.best_value - d.played_value >= 0
+        assert set(d.best) == {m for m, v in values.items() if v == d.best_value}
+        assert d.side == rules.sides[d.player] and d.name == names[d.player]
+    unjudged = [d for d in r.decisions if not d.judged]
+    for d in unjudged:
+        assert d.loss is None and d.best_value is None and d.mark == ""
+        assert "300,000 nodes" in d.hindsight_reason
+    if unjudged:                    # only a round's first plays: every later one is judged
+        assert max(d.number for d in unjudged) < min(d.number for d in judged)
+    if rules.game != "scopa":
+        assert unjudged and r.decisions[0].hindsight_reason.startswith("not searched")
+    # summaries per name and per seat count every decision once
+    for by in ("name", "seat"):
+        s = r.summaries(by)
+        assert sum(x.decisions + x.forced for x in s.values()) == len(moves)
+        assert sum(x.judged for x in s.values()) == len(judged)
+        assert sum(x.loss for x in s.values()) == sum(d.loss for d in judged)
+    data = json.loads(json.dumps(r.to_dict()))
+    assert data["rounds"][0]["score"] == list(pos.round_score().total)
+    assert data["rounds"][0]["sides"] == list(rec.side_names(0)) and data["seat_sides"] == list(rules.sides)
+    assert [x["name"] for x in data["seat_summary"]] == [f"seat {p}" for p in range(rules.players)]
+    text = r.format()
+    head = f"round 1: {names[rules.players - 1]} deals; " + ", ".join(
+        f"{side} {points}" for side, points in zip(rec.side_names(0), pos.round_score().total))
+    assert head in text
+    assert ("not judged by hindsight" in text) == bool(unjudged)
+
+
+def test_fair_review_works_or_says_why():
+    """The fair judgement needs the player's view: for a game whose views are not supported
+    (yet), each decision says so instead of failing; where they are, it is PIMC's figures."""
+    rules = Rules(players=4)
+    start = Position.new_round(seed=2, rules=rules)
+    pos, moves = start, []
+    while not pos.is_round_over():
+        moves.append(pos.legal_moves()[-1])
+        pos = pos.play(moves[-1])
+    rec = GameRecord(rules=rules, players=("A", "B", "C", "D"), kind="rounds")
+    rec.add_round(RoundRecord.from_play(start, moves))
+    r = review(rec, worlds=2, seed=1, rounds=[1], players=["A"], progress=False, threads=1)
+    assert {d.name for d in r.decisions} == {"A"} and len(r.decisions) == len(moves) // 4
+    for d in r.decisions:
+        if d.forced:
+            continue
+        if d.fair_reason is not None:
+            assert d.fair_loss is None and d.fair_best is None and "view" in d.fair_reason
+            assert d.to_dict()["fair"]["reason"] == d.fair_reason
+        else:
+            assert d.fair_best in d.position.legal_moves() and d.fair_loss >= 0
+    text = r.format()
+    assert "not judged fairly" in text or "not judged" not in text
