@@ -1,13 +1,9 @@
 # The Scopa family (3, 4 and 6 players, partnerships, Scopone, scientifico, Scopa a 15 for any
-# number of players) as C structs: a separate code path, so the two-player kernel stays as it is.
+# number of players) as C structs (the rule bits are all in rules.pxi).
 # Seats 0..players-1 in playing order; each seat belongs to a side (sides numbered 0.. in order
 # of their first seat); captures stay in the capturing seat's pile and score for its side.
 
 cdef enum:
-    RULE_FIFTEEN = 64              # Scopa a 15: a card of value v takes one or more cards summing to 15 - v
-    RULE_OPTIONAL_CAPTURE = 128    # a card that could capture may also be laid down
-    RULE_LAST_SWEEP_COUNTS = 256   # the round's very last play scores its sweep too
-    FAMILY_RULE_ALL = 511
     FMAX_SEATS = 6
     FMAX_HAND = 10                 # scientifico: 10 cards each
     FMAX_DEALS = 6                 # deals still in the stock (two players: at most 5)

@@ -7,7 +7,12 @@ cdef enum:
     RULE_NAPOLA = 8
     RULE_FEWEST_CARDS = 16
     RULE_PRIMIERA_ZERO = 32
-    RULE_ALL = 63
+    RULE_ALL = 63                  # every bit the two-player engine knows (its fast path)
+    # the family engine's too
+    RULE_FIFTEEN = 64              # Scopa a 15: a card of value v takes one or more cards summing to 15 - v
+    RULE_OPTIONAL_CAPTURE = 128    # a card that could capture may also be laid down
+    RULE_LAST_SWEEP_COUNTS = 256   # the round's very last play scores its sweep too
+    FAMILY_RULE_ALL = 511
 
 ctypedef struct State:
     uint64_t hand[2]
