@@ -175,13 +175,16 @@ cdef void two_player_of(const FState* fs, const FGame* fg, State* s, Game* g) no
         g.deal[k][1] = fg.deal[k][d]
 
 
+cdef enum:
+    POINTS_FROM_END = 2         # FRootResult.has_points: score the end piles when asked
+
+
 cdef int fast_root_search(FSearch* F, const FState* root, const FGame* g, int want,
                           FRootResult* FR) noexcept nogil:
     """f_root_search's result for a `fast_two` position, searched by the two-player engine in F.S
     (the same table, counters and limits)."""
     cdef State s2
     cdef Game g2
-    cdef FState node
     cdef int p, status
     two_player_of(root, g, &s2, &g2)
     search_set_game(&F.S, &g2)
@@ -189,12 +192,10 @@ cdef int fast_root_search(FSearch* F, const FState* root, const FGame* g, int wa
     FR.nsides = 2
     FR.has_points = 0
     if status == 0 and FR.R.stop == STOP_NONE and FR.R.pv_len:
-        node = root[0]
         for p in range(2):
-            node.pile[p] = FR.end_pile[p] = FR.R.end_pile[p]
-            node.scopas[p] = FR.end_scopas[p] = FR.R.end_scopas[p]
-        side_points(&node, g, True, FR.points)
-        FR.has_points = 1
+            FR.end_pile[p] = FR.R.end_pile[p]
+            FR.end_scopas[p] = FR.R.end_scopas[p]
+        FR.has_points = POINTS_FROM_END       # scored when asked (a batch of small searches)
     return status
 
 
@@ -377,6 +378,7 @@ cdef class KernelResult:
     cdef FRootResult FR
     cdef RootResult* R          # &FR.R
     cdef int seats
+    cdef int rules
     cdef readonly double fill
     cdef readonly str objective
     cdef readonly object horizon
@@ -451,6 +453,14 @@ cdef class KernelResult:
     @property
     def points(self):
         cdef int i
+        cdef uint64_t piles[FMAX_SEATS]
+        cdef FScore d
+        if self.FR.has_points == POINTS_FROM_END:      # the fast path's: two seats, two sides
+            piles[0], piles[1] = self.FR.end_pile[0], self.FR.end_pile[1]
+            f_score(piles, 2, self.rules, &d)
+            for i in range(2):
+                self.FR.points[i] = d.points[i] + self.FR.end_scopas[i]
+            self.FR.has_points = 1
         return tuple([self.FR.points[i] for i in range(self.FR.nsides)]) if self.FR.has_points else None
 
 
@@ -574,6 +584,7 @@ cdef class Searcher:
         k.evaluations = evaluations
         k.FR = FR[0]
         k.seats = g.players
+        k.rules = g.rules
         FR.R.moves = NULL
         FR.R.is_best = NULL
         FR.R.move_lower = NULL
