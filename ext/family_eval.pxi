@@ -27,45 +27,20 @@
 # made (the best other side's against the root side's) and takes EVAL_PARANOID_CARD off the
 # root side per card still to play (colluding opponents do better than a pooled share: the bias
 # measured without it grew with the cards left; 0.04 a card once the leftover lean is in). F_MAXN: every side's
-# expected points, rounded. The weights were set with benchmarks/bench_horizon.py
-# (family_eval_weights changes them for such measurements); values are whole points, as exact.
+# expected points, rounded. The weights were set with benchmarks/bench_horizon.py (fixed: no
+# process-wide state that every search thread would read); values are whole points, as exact.
 # Cost: popcounts and a few erf/exp per side pair, only at horizon nodes.
 
 from libc.math cimport erf, exp, pow, sqrt, floor
 
-cdef double EVAL_THREAT = 0.6     # a sweep the seat to move can make now
-cdef double EVAL_HELD = 0.6       # settebello / re bello in a seat's hand: its side's chance
-cdef double EVAL_TAKE = 0.8       # on the table, the seat to move able to take it
-cdef double EVAL_PRIMIERA_WIDTH = 0.15   # logistic width per primiera point still open
-cdef double EVAL_LEFTOVER = 4.0   # cards in play expected to end with the dealer's side (measured)
-cdef int EVAL_PARANOID_TEAMS = 1  # paranoid: the other sides pool their chances (as they play)
-cdef double EVAL_PARANOID_CARD = 0.04  # paranoid: the root side's loss per card still to play (measured)
+cdef const double EVAL_THREAT = 0.6     # a sweep the seat to move can make now
+cdef const double EVAL_HELD = 0.6       # settebello / re bello in a seat's hand: its side's chance
+cdef const double EVAL_TAKE = 0.8       # on the table, the seat to move able to take it
+cdef const double EVAL_PRIMIERA_WIDTH = 0.15   # logistic width per primiera point still open
+cdef const double EVAL_LEFTOVER = 4.0   # cards in play expected to end with the dealer's side (measured)
+cdef const int EVAL_PARANOID_TEAMS = 1  # paranoid: the other sides pool their chances (as they play)
+cdef const double EVAL_PARANOID_CARD = 0.04  # paranoid: the root side's loss per card still to play (measured)
 
-
-def family_eval_weights(**weights):
-    """The static evaluation's weights (tuning: bench_horizon.py); set those given, return all."""
-    global EVAL_THREAT, EVAL_HELD, EVAL_TAKE, EVAL_PRIMIERA_WIDTH, EVAL_PARANOID_TEAMS
-    global EVAL_PARANOID_CARD, EVAL_LEFTOVER
-    for name, value in weights.items():
-        if name == "threat":
-            EVAL_THREAT = value
-        elif name == "held":
-            EVAL_HELD = value
-        elif name == "take":
-            EVAL_TAKE = value
-        elif name == "primiera_width":
-            EVAL_PRIMIERA_WIDTH = value
-        elif name == "paranoid_teams":
-            EVAL_PARANOID_TEAMS = value
-        elif name == "leftover":
-            EVAL_LEFTOVER = value
-        elif name == "paranoid_card":
-            EVAL_PARANOID_CARD = value
-        else:
-            raise ValueError(f"no evaluation weight {name!r}")
-    return dict(threat=EVAL_THREAT, held=EVAL_HELD, take=EVAL_TAKE, primiera_width=EVAL_PRIMIERA_WIDTH,
-                paranoid_teams=EVAL_PARANOID_TEAMS, paranoid_card=EVAL_PARANOID_CARD,
-                leftover=EVAL_LEFTOVER)
 
 # PRIMIERA_ABOVE[v]: the ranks (10-bit mask) whose primiera value is more than v.
 cdef uint16_t PRIMIERA_ABOVE[22]

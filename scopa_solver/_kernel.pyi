@@ -248,8 +248,3 @@ class Searcher:
     def set_first_guess(self, depth: int = -1) -> None:
         """MTD(f)'s first guess: a horizon search `depth` plies deep (default -1: by the plies,
         the static evaluation below 20; 0: the piles' margin as they are; tuning, tests)."""
-
-
-def family_eval_weights(**weights: float) -> dict:
-    """The static evaluation's weights (threat, held, take, primiera_width, leftover,
-    paranoid_teams, paranoid_card; ext/family_eval.pxi): set those given, return all. For measurements only."""
