@@ -25,7 +25,7 @@ from scopa_solver.play.record import GameRecord
 from scopa_solver.play.review import review
 from scopa_solver.tree import read_tree
 
-from helpers import GAMES, games, run_cli, run_cli_json
+from helpers import GAMES, run_cli, run_cli_json
 
 ROOT = Path(__file__).resolve().parent.parent
 LAST = "5c5bFd/4d6sRb 3c5dRs2b -/- - 0/0 0 1 -"
