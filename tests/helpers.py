@@ -76,6 +76,31 @@ def middle(moves: Sequence):
     return moves[len(moves) // 2]
 
 
+def played(rules: Rules, seed: int, plays: int) -> Position:
+    """A round of `rules` after `plays` random moves (fewer if the round ends first)."""
+    rng = random.Random(seed)
+    pos = Position.new_round(seed=seed, rules=rules)
+    for _ in range(plays):
+        if pos.is_round_over():
+            break
+        pos = pos.play(rng.choice(pos.legal_moves()))
+    return pos
+
+
+def few_worlds(rules: Rules, seed: int, most: int = 300) -> Position:
+    """A position of `rules` (not over) whose mover's view has at most `most` worlds (and more
+    than one, with more than one legal move)."""
+    rng = random.Random(seed)
+    for attempt in range(200):
+        pos = Position.new_round(seed=seed * 1000 + attempt, rules=rules)
+        while not pos.is_round_over():
+            view = pos.view(pos.to_move)
+            if 1 < view.count_worlds() <= most and len(view.legal_moves()) > 1:
+                return pos
+            pos = pos.play(rng.choice(pos.legal_moves()))
+    raise AssertionError("no small position found")
+
+
 def family_searcher(tt_mb: float = 16):
     """A fresh Searcher whose two-player positions go to the family engine too (its fast path
     off): for the tests of the family engine on every game."""

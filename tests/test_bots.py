@@ -1,15 +1,22 @@
 """Bots and the arena: legal play, no hidden card leaking into a decision, the documented
-heuristic, the oracle's optimality, and the duplicate format's bookkeeping."""
+heuristic, the oracle's optimality, and the duplicate format's bookkeeping; the bots of every
+game of the family (views that leak nothing, the greedy weighing of the next seat by side and
+of sums to fifteen, the oracle and the phase bot, whole rounds of mixed bots)."""
 from __future__ import annotations
 
 import pytest
 
-from helpers import random_positions
+from helpers import few_worlds, games, played, random_positions
 
-from scopa_solver import (ArenaResult, GreedyBot, Move, OracleBot, PIMCBot, Position, RandomBot,
-                          View, arena, play_round, solve)
+from scopa_solver import (ArenaResult, GreedyBot, Move, OracleBot, PIMCBot, Position, RandomBot, Rules,
+                          View, ViewError, arena, play_round, solve)
 from scopa_solver.play.bot_names import make_bot
+from scopa_solver.core.cards import DECK, card_list, popcount
 from scopa_solver.play.bots import Bot, PhaseBot
+from scopa_solver.play.inference import InferenceBot
+
+GAMES = games("scopa", "3 players", "4 players", "4 alone", "6 players", "scopone", "scientifico", "scopa a 15",
+              more={"4 players, a 15": Rules(players=4, capture="fifteen")})
 
 
 def twins(count: int, seed: int, **kw) -> list[tuple[Position, Position]]:
@@ -186,3 +193,87 @@ def test_make_bot_reads_weights_and_the_opponent_model() -> None:
                           ("oracle:2", "unknown bot")]:
         with pytest.raises(ValueError, match=message):
             make_bot(spec)
+
+
+# -- every game of the family ------------------------------------------------------------------
+
+def twin_worlds(view: View, seed: int) -> tuple[Position, Position]:
+    """Two different worlds with the same view."""
+    worlds = view.sample_worlds(30, seed=seed)
+    a = worlds[0]
+    b = next(w for w in worlds if w.hands != a.hands)
+    return a, b
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_views_leak_nothing_to_the_bots(name: str) -> None:
+    rules = GAMES[name]
+    cheap = name in ("scopa", "3 players", "4 players", "6 players", "scopa a 15")     # worlds within the node budget from the start
+    for seed, plays in ((1, 0), (2, 6), (3, 25)):
+        pos = played(rules, seed, plays)
+        if pos.is_round_over():
+            continue
+        view = pos.view(pos.to_move)
+        a, b = twin_worlds(view, seed)
+        assert a.view(view.player) == b.view(view.player) == view
+        # PIMC early in the big games: its worlds to a horizon, the tables warm from the last call
+        budget = None if cheap or plays >= 25 else 20_000
+        bots = [RandomBot(seed=7), GreedyBot(), PIMCBot(worlds=4, seed=2, threads=1, max_nodes=budget)]
+        for bot in bots:
+            assert bot(a) == bot(b) == bot.choose(view), bot
+
+
+def test_greedy_weighs_the_next_seat_by_side() -> None:
+    bot = GreedyBot()
+    lay = Move.parse("5c")
+    unseen = sum(c.mask for c in card_list("6d 6c 2b 3s"))
+    table = sum(c.mask for c in card_list("Ac"))
+    cost = bot.move_score(lay, table, scopa=False, unseen=unseen, next_hand=2)
+    gain = bot.move_score(lay, table, scopa=False, unseen=unseen, next_hand=2, next_is_partner=True)
+    plain = bot.move_score(lay, table, scopa=False, unseen=unseen, next_hand=0)
+    assert cost < plain < gain and gain - plain == pytest.approx(plain - cost)
+    # at the table: four players, seat 0 to move, the next seat (an opponent) may hold the 6d;
+    # laying 5c leaves Ac+5c = 6 for it to sweep, laying 4d leaves 5 and every 5 is seen
+    hands = ("5c 4d", "6d 2b", "3c 3s", "Rb Rs")
+    rest = [c for c in DECK if str(c) not in " ".join(hands) + " Ac"]
+    pos = Position(hands=hands, table="Ac", captured=(rest, (), (), ()), last_capturer=0, dealer=3,
+                   rules=Rules(players=4))
+    scores = {str(m): score for m, score in bot.scores(pos.view(0))}
+    assert scores["5c"] < scores["4d"] and str(bot(pos)) == "4d"
+    assert scores["5c"] == pytest.approx(-0.02 * DECK[14].primiera - 8.0 / 3)
+
+
+def test_greedy_sweeps_to_fifteen_in_scopa_a_15() -> None:
+    bot = GreedyBot()
+    lay = Move.parse("5c")
+    table = sum(c.mask for c in card_list("3d"))            # 5c on 3d leaves 8: a 7 sweeps to 15
+    sevens = sum(c.mask for c in card_list("7d 7s 2b"))
+    eights = sum(c.mask for c in card_list("8d 8s 2b"))
+    assert bot.move_score(lay, table, False, sevens, 3, fifteen=True) < bot.move_score(lay, table, False, sevens, 3)
+    assert bot.move_score(lay, table, False, eights, 3, fifteen=True) > bot.move_score(lay, table, False, eights, 3)
+
+
+def test_oracle_and_phase_bots_play_the_family() -> None:
+    pos = few_worlds(Rules(players=4), 3, most=2000)
+    assert OracleBot()(pos) == solve(pos).best_moves[0]
+    bot = PhaseBot(GreedyBot(), RandomBot(seed=1), late_deals=1)
+    start = Position.new_round(seed=1, rules=Rules(players=4))
+    assert bot(start) == GreedyBot()(start)          # 2 deals left in the stock: early
+    assert bot(pos) == (RandomBot(seed=1) if pos.deals_left < 1 else GreedyBot())(pos)
+    last = played(Rules(players=4), 5, 26)          # the last deal: the late bot plays
+    assert last.deals_left == 0 and bot(last) == RandomBot(seed=1)(last)
+
+
+def test_a_whole_round_of_every_game_with_mixed_bots() -> None:
+    for name, rules in GAMES.items():
+        pos = Position.new_round(seed=2, rules=rules)
+        bots = [GreedyBot(), RandomBot(seed=3)] * 3
+        while not pos.is_round_over():
+            pos = pos.play(bots[pos.to_move](pos))
+        assert pos.is_round_over() and sum(map(popcount, pos.piles)) == 40
+
+
+def test_the_opponent_model_is_two_player_only() -> None:
+    pos = Position.new_round(seed=3, rules=Rules(players=4))
+    with pytest.raises(ViewError, match="two-player Scopa only"):
+        InferenceBot(worlds=4)(pos)

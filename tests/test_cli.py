@@ -1,4 +1,8 @@
-"""The command line through `main(argv)`: output, --json against the library, bad input, play, review."""
+"""The command line through `main(argv)`: output, --json against the library, bad input, play, review.
+
+deal -> show -> solve -> analyze -> tree (JSON, GraphML, DOT) run for every game of the family
+(helpers.GAMES) and checked against the library; the arena and review of the family games too
+(play, suggest and review of the family in play: tests/test_family_table.py)."""
 from __future__ import annotations
 
 import builtins
@@ -13,13 +17,15 @@ from pathlib import Path
 
 import pytest
 
-from scopa_solver import (GreedyBot, Position, RandomBot, View, analyze, arena, solve, suggest)
+from scopa_solver import (GreedyBot, Position, RandomBot, Rules, View, analyze, arena, solve, suggest)
 import scopa_solver.cli.commands as commands
 from scopa_solver.cli import main
+from scopa_solver.core.cards import iter_cards
 from scopa_solver.play.record import GameRecord
 from scopa_solver.play.review import review
+from scopa_solver.tree import read_tree
 
-from helpers import run_cli, run_cli_json
+from helpers import GAMES, run_cli, run_cli_json
 
 ROOT = Path(__file__).resolve().parent.parent
 LAST = "5c5bFd/4d6sRb 3c5dRs2b -/- - 0/0 0 1 -"
@@ -30,52 +36,78 @@ VIEW = "7cRs4b/?3 3d4c7sRb Fd3c2sAbFb/Ad2d6dCdAc2c5c6cFcCcRc3s5sFsCs2b3b6bCb ?6 
 run, run_json = run_cli, run_cli_json
 
 
-# -- deal, show, solve, analyze -------------------------------------------------------------------
+# -- deal, show, solve, analyze, tree: every game ---------------------------------------------------
 
-def test_deal_prints_one_line_of_notation(capsys):
-    code, out, err = run(capsys, "deal", "--seed", "7", "--deals-left", "1")
-    assert code == 0 and err == ""
-    assert out.count("\n") == 1
+def rules_args(rules: Rules) -> list[str]:
+    """`--rules` and the game's options, or nothing for the default game (two-player Scopa)."""
+    return ["--rules", *rules.tokens()] if rules.tokens() else []
+
+
+def small(capsys, rules: Rules, seed: int = 5) -> str:
+    """`deal` of the game's last deal; for Scopone and scientifico (one deal) with three cards
+    a hand, so that the whole round solves in milliseconds."""
+    per_hand = 3 if rules.game != "scopa" else 0            # cards a hand (--cards-per-hand)
+    extra = ["--cards-per-hand", str(per_hand)] if per_hand else []
+    code, out, err = run(capsys, "deal", "--seed", str(seed), "--deals-left", "0", *extra, *rules_args(rules))
+    assert code == 0 and err == "" and out.count("\n") == 1, err
     pos = Position.from_string(out.strip())
-    assert pos.deals_left == 1 and bin(pos.hands[0] | pos.hands[1]).count("1") == 6
-    assert run(capsys, "deal", "--seed", "7", "--deals-left", "1")[1] == out
-    code, out2, _ = run(capsys, "deal", "--seed", "7")
-    assert Position.from_string(out2.strip()) == Position.new_round(seed=7)
+    if per_hand:
+        assert pos.hand_sizes() == (per_hand,) * 4
+    return pos.to_string()
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_deal_of_every_game(capsys, game):
+    rules = GAMES[game]
+    code, out, err = run(capsys, "deal", "--seed", "9", *rules_args(rules))
+    assert code == 0 and err == "" and out.count("\n") == 1          # one line of notation
+    assert Position.from_string(out.strip()) == Position.new_round(seed=9, rules=rules)
+    assert run(capsys, "deal", "--seed", "9", *rules_args(rules))[1] == out      # seeded
+    for left in range(rules.deals):
+        code, out, err = run(capsys, "deal", "--seed", "9", "--deals-left", str(left), *rules_args(rules))
+        pos = Position.from_string(out.strip())
+        assert pos.rules == rules and pos.deals_left == left
+        assert pos.hand_sizes() == (rules.hand_size,) * rules.players      # the first play of a deal
+    code, out, err = run(capsys, "deal", "--deals-left", str(rules.deals), *rules_args(rules))
+    assert code == 2 and err.count("\n") == 1 and f"0 to {rules.deals - 1}" in err
+
+
+def test_deal_shows_answers_json_and_takes_a_rule_variant(capsys):
+    code, out, _ = run(capsys, "deal", "--seed", "7", "--deals-left", "1")
     code, shown, _ = run(capsys, "deal", "--seed", "7", "--deals-left", "1", "--show")
     assert shown.splitlines()[0] == out.strip() and "table:" in shown and "stock:" in shown
     data = run_json(capsys, "deal", "--seed", "7", "--deals-left", "1")
     assert data["position"] == out.strip() and data["deals_left"] == 1
-    code, out3, _ = run(capsys, "deal", "--seed", "3", "--rules", "napola")
-    assert Position.from_string(out3.strip()).rules.napola
+    code, out, _ = run(capsys, "deal", "--seed", "3", "--rules", "napola")
+    assert Position.from_string(out.strip()).rules.napola
 
 
-def test_analyze_of_a_deal_works(capsys):
-    """scopa-solver analyze "$(scopa-solver deal --seed 7 --deals-left 1)" """
-    line = run(capsys, "deal", "--seed", "7", "--deals-left", "1")[1].strip()
-    code, out, err = run(capsys, "analyze", line)
-    assert code == 0
-    rows = analyze(Position.from_string(line))
-    for r in rows:
-        assert re.search(rf"^{re.escape(str(r.move))}\s+{r.value:+d}", out, re.M)
-    assert f"value for player {Position.from_string(line).to_move}: {rows[0].value:+d}" in out
+@pytest.mark.parametrize("game", list(GAMES))
+def test_deal_show_solve_analyze_tree(capsys, tmp_path, game):
+    text = small(capsys, GAMES[game])
+    pos = Position.from_string(text)
+    rules = pos.rules
 
+    code, shown, err = run(capsys, "show", text)
+    assert code == 0 and err == ""
+    for p in range(rules.players):
+        assert f"player {p}" in shown
+        assert f"hand {' '.join(str(c) for c in iter_cards(pos.hands[p])) or '(none)'}" in shown
+    assert "table:" in shown and f"stock: {len(pos.stock)} cards" in shown
+    if rules.side_count < rules.players:
+        assert all(f"side {k} (players" in shown for k in range(rules.side_count))
+    assert run_json(capsys, "show", text)["position"] == pos.to_string()
 
-def test_analyze_example(capsys):
-    code, out, err = run(capsys, "analyze", "example")
-    assert code == 0 and "move" in out and "value" in out
-    assert run(capsys, "analyze")[1] == out
-
-
-def test_solve_output_and_json(capsys):
-    pos = Position.from_string(LAST)
     result = solve(pos)
-    code, out, err = run(capsys, "solve", LAST)
-    assert code == 0
-    assert f"value for player 0: {result.value:+d}" in out
+    code, out, err = run(capsys, "solve", text)
+    assert code == 0 and f"{result.value:+d}" in out
+    if rules.players == 2:
+        assert f"value for player {pos.to_move}: {result.value:+d}" in out
+    assert ("paranoid value for side" in out) == (rules.side_count > 2)
     assert "best moves: " + " ".join(map(str, result.best_moves)) in out
     assert "principal variation: " + " ".join(map(str, result.pv)) in out
     assert "settebello" in out and "primiera" in out and "points" in out
-    data = run_json(capsys, "solve", LAST)
+    data = run_json(capsys, "solve", text)
     assert data["value"] == result.value and data["complete"]
     assert data["best_moves"] == [str(m) for m in result.best_moves]
     assert data["pv"] == [str(m) for m in result.pv]
@@ -84,19 +116,77 @@ def test_solve_output_and_json(capsys):
     assert data["outcome"]["settebello"] == result.outcome.settebello
     assert set(data) == set(result.to_dict()) and data["position"] == pos.to_string()
 
+    rows = analyze(pos)
+    data = run_json(capsys, "analyze", text)
+    assert [(r["move"], r["value"]) for r in data["moves"]] == [(str(r.move), r.value) for r in rows]
+    assert data["to_move"] == pos.to_move
+    if rules.players == 2:
+        code, out, err = run(capsys, "analyze", text)
+        assert code == 0
+        for r in rows:
+            assert re.search(rf"^{re.escape(str(r.move))}\s+{re.escape(f'{r.value:+d}')}\s", out, re.M)
+        assert f"value for player {pos.to_move}: {rows[0].value:+d}" in out
+    if rules.side_count > 2:
+        maxn = run_json(capsys, "analyze", text, "--objective", "maxn")
+        assert maxn["objective"] == "maxn"
+        assert [r["value"] for r in maxn["moves"]] == [r.value for r in analyze(pos, objective="maxn")]
+        data = run_json(capsys, "solve", text, "--objective", "maxn")
+        assert data["points"] == list(solve(pos, objective="maxn").points)
 
-def test_analyze_json_agrees(capsys):
-    data = run_json(capsys, "analyze", LAST)
-    rows = analyze(Position.from_string(LAST))
-    assert [(m["move"], m["value"]) for m in data["moves"]] == [(str(r.move), r.value) for r in rows]
-    assert data["to_move"] == 0
+    if rules.players == 2 and rules.capture == "standard":
+        return          # the two-player trees of Scopa: tests/test_tree.py
+    objective = "maxn" if rules.side_count > 2 else "value"
+    for suffix in (".json", ".graphml", ".dot"):
+        path = tmp_path / f"tree{suffix}"
+        code, out, err = run(capsys, "tree", text, "--depth", "2", "--objective", objective, "-o", str(path))
+        assert code == 0 and err == "" and out.startswith("minimax tree:"), err
+        if suffix == ".dot":
+            assert path.read_text().startswith("digraph")
+            continue
+        g = read_tree(path)
+        assert g.nodes["/"]["value"] == (solve(pos, objective=objective).value)
+        assert g.number_of_nodes() == 1 + len(pos.legal_moves()) + sum(
+            len(pos.play(m).legal_moves()) for m in pos.legal_moves())
+    data = run_json(capsys, "tree", text, "--mode", "pv")      # node-link data
+    assert data["graph"]["pv"] == " ".join(map(str, result.pv))
+    assert {e["move"] for e in data["edges"] if e["source"] == "/"} == {str(m) for m in pos.legal_moves()}
+    code, out, err = run(capsys, "tree", text, "--depth", "1")
+    assert code == 0 and out.splitlines()[0].startswith(pos.to_string())
+
+
+def test_analyze_example(capsys):
+    code, out, err = run(capsys, "analyze", "example")
+    assert code == 0 and "move" in out and "value" in out
+    assert run(capsys, "analyze")[1] == out
+
+
+@pytest.mark.parametrize("game", ["3 players", "scientifico", "6 players"])
+def test_the_example_of_every_game_solves(capsys, game):
+    data = run_json(capsys, "solve", *rules_args(GAMES[game]))
+    pos = Position.from_string(data["position"])
+    assert pos.rules == GAMES[game] and max(pos.hand_sizes()) <= 3
+    assert data["complete"] and data["value"] == solve(pos).value
 
 
 def test_show(capsys):
-    code, out, _ = run(capsys, "show", SMALL)
-    assert code == 0 and "player 0 (to move): hand 7d 2c" in out
+    """The two-player picture (one line a player); four players sit around the table."""
+    code, out, err = run(capsys, "show", SMALL)
+    assert code == 0 and out == ("player 0 (to move): hand 7d 2c\n  captured 0 cards (0 coins), scopas 0\n"
+                                 "table: 3s 4s\nplayer 1 (dealer): hand 4c 3b\n  captured 0 cards (0 coins), "
+                                 "scopas 0\nstock: 0 cards (0 deals)\n")
     data = run_json(capsys, "show", SMALL)
     assert data["position"] == SMALL and data["legal_moves"] == ["7dx3s+4s", "2c"]
+
+
+def test_show_draws_four_seats_around_the_table(capsys):
+    text = small(capsys, GAMES["4 players"])
+    code, out, err = run(capsys, "show", text)
+    lines = out.splitlines()
+    north = next(i for i, line in enumerate(lines) if "N  player 2" in line)
+    west = next(i for i, line in enumerate(lines) if line.startswith("W  player 3"))
+    south = next(i for i, line in enumerate(lines) if "S  player 0" in line)
+    assert north < west < south and "E  player 1" in lines[west]
+    assert lines[south].index("S") == lines[north].index("N")
 
 
 def test_rules_option_applies_to_a_position(capsys):
@@ -145,6 +235,40 @@ def test_arena_json_agrees_and_saves_a_record(capsys, tmp_path):
     assert greedy / 4 == pytest.approx(lib.a_points)
     code, out, err = run(capsys, "arena", "greedy", "greedy", "--rounds", "1", "--seed", "1")
     assert code == 0 and "Greedy A vs Greedy B" in out and "margin of Greedy A per round: +0.000" in out
+
+
+class FirstMove:
+    """A bot that needs no view: the first legal move."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __call__(self, position: Position):
+        return position.legal_moves()[0]
+
+
+@pytest.mark.parametrize("game", ["3 players", "4 players", "4 alone"])
+def test_arena_of_the_family_saves_a_record_that_reviews(capsys, monkeypatch, tmp_path, game):
+    rules = GAMES[game]
+    bots = rules.side_count
+    monkeypatch.setattr(commands, "_make_bot", lambda spec, args, seed: FirstMove(spec))
+    path = tmp_path / "arena.json"
+    names = [f"b{k}" for k in range(bots)]
+    data = run_json(capsys, "arena", *names, "--rounds", "1", "--seed", "2", "--save", str(path), *rules_args(rules))
+    assert data["saved"] == str(path) and data["seed"] == 2
+    code, out, err = run(capsys, "arena", *names[:-1], "--rounds", "1", *rules_args(rules)) \
+        if bots > 2 else run(capsys, "arena", *names, "b9", "--rounds", "1", *rules_args(rules))
+    assert code == 2 and f"has {bots} sides: give {bots} bots" in err and err.count("\n") == 1
+    # the hindsight within a node cap: every decision of every round reviewed, the last plays
+    # judged and the early ones over the cap (an exact review of the 24 rounds of four players
+    # each alone took 14 s)
+    review = run_json(capsys, "review", str(path), "--no-fair", "--max-nodes", "20000")
+    assert review["game"] == str(path) and review["decisions"]
+    assert {d["round"] for d in review["decisions"]} == {r["round"] for r in review["rounds"]}
+    judged = [d["hindsight"]["judged"] for d in review["decisions"]]
+    assert any(judged) and not all(judged)
+    code, out, err = run(capsys, "review", str(path), "--no-fair", "--rules", "players=6")
+    assert code == 2 and "disagrees with the record's own rules" in err
 
 
 # -- play ------------------------------------------------------------------------------------------
@@ -327,12 +451,22 @@ def test_review_bad_records(capsys, tmp_path, arena_record):
     (["arena", "greedy", "random", "--rounds", "-1"], "rounds must be a whole number"),
     (["play", "--seat", "2"], "--seat must be 0 or 1"),
     (["solve", LAST, "--max-nodes", "0"], "max_nodes must be a positive"),
+    # the family's
+    (["deal", "--rules", "players=5"], "players must be 2, 3, 4 or 6"),
+    (["deal", "--rules", "game=scopone"], "is played by 4 players"),
+    (["show", "7d/3c 4s3s -/- - 0/0 0 1 - players=3"], "hands must be three parts"),
+    (["solve", "7d/3c/Rb 4s3s -/-/- - 0/0/0 0 2 -"], "hands must be two parts"),
+    (["analyze", "7d/3c/Rb 4s3s -/-/- - 0/0/0 0 2 - players=3", "--objective", "best"], "invalid choice"),
+    (["tree", "7d/3c/Rb 4s3s -/-/- - 0/0/0 0 2 - players=3", "--mode", "search", "--objective", "maxn"],
+     "not objective='maxn'"),
+    (["solve", "7d/3c/Rb 4s3s -/-/- - 0/0/0 0 2 - players=3", "--rules", "players=4"], "disagree"),
+    (["play", "--rules", "players=4", "game=scientifico", "--seat", "4"], "--seat must be 0 to 3"),
 ])
 def test_bad_input_exit_code_2_and_one_line(capsys, argv, message):
     code, out, err = run(capsys, *argv)
-    assert code == 2, (argv, err)
-    assert err.startswith("scopa-solver: error: ") and message in err
-    assert err.count("\n") == 1 and "Traceback" not in err
+    assert code == 2, (argv, out, err)
+    assert err.startswith("scopa-solver: error: ") and message in err, err
+    assert err.count("\n") == 1 and "Traceback" not in err and "internal error" not in err
 
 
 def test_help_exits_0(capsys):

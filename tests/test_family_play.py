@@ -14,18 +14,12 @@ from scopa_solver.errors import PositionError
 from scopa_solver.play import arena as arena_module
 from scopa_solver.play.game import random_position
 
-GAMES = {
-    "two players": Rules(),
-    "Scopa a 15": Rules(capture="fifteen"),
-    "Scopa a 15, optional capture": Rules(capture="fifteen", optional_capture=True),
-    "3 players": Rules(players=3),
-    "4 players, partnerships": Rules(players=4),
-    "4 players alone": Rules(players=4, partnerships=False),
-    "6 players, teams": Rules(players=6),
-    "6 players alone": Rules(players=6, partnerships=False),
-    "Scopone": Rules(players=4, game="scopone"),
-    "scientifico": Rules(players=4, game="scientifico", last_sweep_counts=True),
-}
+from helpers import games
+
+# helpers' games, Scopa a 15 with the optional capture, and scientifico with its last sweep counted
+GAMES = games("scopa", "scopa a 15", "3 players", "4 players", "4 alone", "6 players", "6 alone", "scopone",
+              more={"scopa a 15, optional capture": Rules(capture="fifteen", optional_capture=True),
+                    "scientifico, last sweep": Rules(players=4, game="scientifico", last_sweep_counts=True)})
 TWO_SIDED = [name for name, rules in GAMES.items() if rules.side_count == 2]
 MANY_SIDED = [name for name, rules in GAMES.items() if rules.side_count > 2]
 
@@ -178,7 +172,7 @@ def test_a_deterministic_bot_in_every_seat_scores_the_same(name: str) -> None:
     assert sum(result.round_wins) + result.round_ties == pytest.approx(1.0)
 
 
-@pytest.mark.parametrize("name", ["4 players, partnerships", "3 players", "Scopone"])
+@pytest.mark.parametrize("name", ["4 players", "3 players", "scopone"])
 def test_arena_seeds_reproduce(name: str) -> None:
     rules = GAMES[name]
     def run(seed):

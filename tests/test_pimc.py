@@ -1,6 +1,8 @@
 """suggest: the exhaustive figures equal the average of exact values computed independently (the
 reference minimax on tiny late-game views, the package's own `analyze` world by world on a
-larger one); sampled runs are reproducible from the seed; bad requests are rejected."""
+larger one, and on small views of every game of the family); sampled runs are reproducible
+from the seed; bad requests are rejected; the family's big worlds are searched to a horizon
+within a node budget."""
 from __future__ import annotations
 
 import math
@@ -9,13 +11,17 @@ import statistics
 import numpy as np
 import pytest
 
-from helpers import random_positions, to_ref
+from helpers import few_worlds, games, played, random_positions, to_ref
 from reference import minimax_memo
 
-from scopa_solver import (MoveStats, Position, Suggestion, View, ViewError, analyze, suggest)
+from scopa_solver import (LimitError, MoveStats, Position, Rules, Suggestion, View, ViewError, analyze, suggest)
 
 SMALL = "?/7sCs 5dAc6b 2dFd2c4c3sFsRsAb2b4bRb/Ad4dCdRd5c6c7cCcRc4s5s6s3b5b7bFbCb ?6 0/1 1 1 1"
 LAST_BUT_ONE = "6dRsFb/?3 FdRc RdAc2c4c5c3s5sCs4bCbRb/Ad2d4d5d7dCd6c7cCc2s4s6s7s5b6b ?6 1/0 0 1 1"
+
+GAMES = games("scopa", "3 players", "4 players", "4 alone", "6 players", "scopone", "scientifico", "scopa a 15",
+              more={"4 players, a 15": Rules(players=4, capture="fifteen")})
+FAMILY = [name for name in GAMES if name != "scopa"]
 
 
 def ref_move_values(pos: Position, cache: dict) -> dict[str, int]:
@@ -65,14 +71,24 @@ def test_exhaustive_means_equal_the_reference_average() -> None:
         check_against(s, per_world)
 
 
-def test_exhaustive_means_equal_analyze_world_by_world() -> None:
-    view = View.from_string(LAST_BUT_ONE)
-    s = suggest(view, progress=False)
-    assert s.exact and s.worlds == 1680 and s.seed is None
-    per_world = [{str(mv.move): mv.value for mv in analyze(w)} for w in view.worlds()]
-    check_against(s, per_world)
-    assert s.values.shape == (1680, len(s.moves))
-    assert [str(m.move) for m in s.moves] == ["FbxFd", "6d", "RsxRc"]
+@pytest.mark.parametrize("name", list(GAMES))
+def test_exhaustive_means_equal_analyze_world_by_world(name: str) -> None:
+    """Every world as a Position, solved on its own: small views of every game (two each), and
+    the 1,680 worlds of a two-player last-but-one deal."""
+    rules = GAMES[name]
+    cases = [(pos.view(pos.to_move), {"worlds": "all", "threads": 1})
+             for pos in (few_worlds(rules, seed, most=120) for seed in (21, 22))]
+    if name == "scopa":      # the defaults: every world (1,680 are within the exact limit), every thread
+        cases.insert(0, (View.from_string(LAST_BUT_ONE), {}))       # (first: the tables the last test made)
+    for view, options in cases:
+        s = suggest(view, progress=False, **options)
+        assert s.exact and s.worlds == s.total_worlds == view.count_worlds() and s.seed is None
+        per_world = [{str(mv.move): mv.value for mv in analyze(w)} for w in view.worlds()]
+        assert {str(m.move) for m in s.moves} == set(per_world[0])
+        check_against(s, per_world)
+        assert s.values.shape == (view.count_worlds(), len(s.moves))
+        if not options:
+            assert s.worlds == 1680 and [str(m.move) for m in s.moves] == ["FbxFd", "6d", "RsxRc"]
 
 
 def test_threads_do_not_change_the_figures() -> None:
@@ -181,3 +197,60 @@ def test_confidence_on_a_clear_first_play() -> None:
     s = suggest(Position.new_round(seed=11).view(0), worlds=256, seed=2, confidence=2.0,
                 progress=False, threads=1)
     assert str(s.best) == "Fdx7d+Ac" and s.worlds == 32 and s.stopped == "confidence" and not s.exact
+
+
+# -- the family's sampled and horizon suggestions -------------------------------------------------
+
+def test_sampled_suggest_for_every_family_game_is_reproducible() -> None:
+    for name in FAMILY:
+        pos = played(GAMES[name], 3, 30 if GAMES[name].game != "scopa" else 4)
+        if pos.is_round_over():
+            continue
+        view = pos.view(pos.to_move)
+        a = suggest(view, worlds=6, seed=4, progress=False, threads=1)
+        b = suggest(view, worlds=6, seed=4, progress=False, threads=2)
+        assert a.to_dict()["moves"] == b.to_dict()["moves"] and a.seed == 4
+        assert {str(m) for m in view.legal_moves()} == {str(m.move) for m in a.moves}
+
+
+def test_big_worlds_are_searched_to_a_horizon_within_the_budget() -> None:
+    view = Position.new_round(seed=5, rules=Rules(players=4, game="scientifico")).view(0)
+    s = suggest(view, worlds=4, seed=1, progress=False, threads=1, max_nodes=20_000)
+    assert not s.exact and s.exact_worlds == 0 and s.horizon is not None and s.horizon >= 4
+    assert s.world_horizons == [s.horizon] * 4 and s.values.shape[0] == 4
+    assert s.to_dict()["horizon"] == s.horizon and s.to_dict()["exact_worlds"] == 0
+    assert f"horizon of {s.horizon}+ plies" in str(s)
+    # the same worlds, each searched alone at the horizon each reached, give the same means
+    deeper = suggest(view, worlds=4, seed=1, progress=False, threads=1, max_nodes=20_000, horizon=s.horizon)
+    assert [m.mean for m in deeper.moves] == [m.mean for m in s.moves]
+    with pytest.raises(LimitError, match="more than max_nodes=100 nodes even to a horizon of 4 plies"):
+        suggest(view, worlds=4, seed=1, progress=False, threads=1, max_nodes=100)
+    with pytest.raises(LimitError, match="horizon must be"):
+        suggest(view, worlds=4, seed=1, progress=False, threads=1, horizon=-1)
+    with pytest.raises(LimitError, match="horizon search is for the family games"):
+        suggest(Position.new_round(seed=5).view(0), worlds=4, horizon=4, progress=False)
+
+
+def test_horizon_suggestions_do_not_depend_on_threads_or_warm_tables() -> None:
+    view = Position.new_round(seed=7, rules=Rules(players=4, game="scopone")).view(0)
+    runs = [suggest(view, worlds=6, seed=3, progress=False, threads=t, max_nodes=30_000).to_dict()
+            for t in (1, 2, 1)]
+    assert runs[0]["horizon"] is not None
+    for run in runs[1:]:
+        assert run["moves"] == runs[0]["moves"] and run["horizon"] == runs[0]["horizon"]
+
+
+def test_time_limit_and_confidence_for_the_family() -> None:
+    view = Position.new_round(seed=4, rules=Rules(players=3)).view(0)
+    s = suggest(view, worlds=100_000, seed=1, progress=False, threads=1, time_limit=1.0, max_nodes=20_000)
+    assert s.stopped == "time" and 0 < s.worlds < 100_000 and not s.exact
+    pos = few_worlds(Rules(players=4), 5, most=2000)
+    c = suggest(pos.view(pos.to_move), worlds=1000, seed=1, progress=False, threads=1, confidence=2.0)
+    assert c.worlds <= 1000 and (c.stopped == "confidence" or c.worlds == min(1000, c.total_worlds))
+
+
+def test_late_family_worlds_are_exact_and_say_so() -> None:
+    pos = few_worlds(Rules(players=4, game="scientifico"), 3, most=2000)
+    s = suggest(pos.view(pos.to_move), worlds=10, seed=2, progress=False, threads=1)
+    assert s.exact_worlds == s.worlds and s.horizon is None
+    assert s.world_horizons == [None] * s.worlds
