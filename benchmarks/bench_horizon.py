@@ -25,7 +25,7 @@ from typing import Optional, Sequence
 from scopa_solver import Position, Rules
 from scopa_solver.cli.parser import OneLineParser, names_arg
 from scopa_solver.kernel import (
-    WANT_ALL, WANT_BEST, family_evaluate, legal_moves, play, family_score, new_searcher,
+    WANT_ALL, WANT_BEST, evaluate, legal_moves, play, score, new_searcher,
 )
 
 # name: (rules, plies left: cards in hands + stock)
@@ -63,14 +63,14 @@ def positions(name: str, count: int, seed: int) -> list:
 
 def score_so_far(state) -> int:
     """The mover's side's round points now minus the best other side's (scopas included)."""
-    points = family_score(state.piles, state.scopas, state.sides, state.rules)["points"]
+    points = score(state.piles, state.scopas, state.sides, state.rules)["points"]
     me = state.sides[state.to_move]
     return points[me] - max(p for side, p in enumerate(points) if side != me)
 
 
 def static_value(state) -> int:
     """The evaluation of the position itself as a value for the seat to move (the search's)."""
-    _, value = family_evaluate(state)
+    _, value = evaluate(state)
     me = state.sides[state.to_move]
     if len(set(state.sides)) == 2:              # points to come: add the scopas made
         made = [0, 0]

@@ -321,8 +321,8 @@ def random_playouts(object state, object playouts, uint64_t seed=1):
     return total
 
 
-def family_score(object piles, object scopas, object sides, object rules):
-    """Per-side breakdown of the seats' piles (dict; see kernel.family_score)."""
+def score(object piles, object scopas, object sides, object rules):
+    """Per-side breakdown of the seats' piles (dict; see kernel.score)."""
     cdef uint64_t side_pile[FMAX_SEATS]
     cdef FScore d
     cdef int n, p, k, nsides = 0, r
@@ -773,7 +773,7 @@ cdef class Searcher:
             free(ft.t.events)
             free(ft)
 
-def family_evaluate(object state, object root_seat=None):
+def evaluate(object state, object root_seat=None):
     """The horizon search's static evaluation of a family position (family_eval.pxi): every
     side's expected round points (scopas made not included) and the value the "value" search
     gives the position at a horizon, for its seat to move in a search rooted at `root_seat`'s

@@ -290,7 +290,7 @@ cdef bint f_bounds_cut(const FSearch* F, const FState* s, int alpha, int beta, i
     return _decide(lo, hi, alpha, beta, value)
 
 
-def family_side_bounds(object state):
+def side_bounds(object state):
     """[(low, high), ...]: every side's final round points (scopas included) lie between them,
     whatever is played from `state` (the bounds the search cuts on; for tests)."""
     cdef FState s

@@ -30,7 +30,7 @@ cdef inline int owner_sign(uint64_t mine, uint64_t theirs, int card) noexcept no
 
 cdef inline int points_difference(uint64_t mine, uint64_t theirs, int rules) noexcept nogil:
     """The piles' round points of `mine` minus those of `theirs` (scopas not included): the
-    search's leaf evaluation, the same scoring as family_score.pxi's f_score without the breakdown."""
+    search's leaf evaluation, the same scoring as score.pxi's f_score without the breakdown."""
     cdef int d = sign(popcount(mine) - popcount(theirs))
     d += sign(popcount(mine & COINS) - popcount(theirs & COINS))
     d += owner_sign(mine, theirs, SETTEBELLO)

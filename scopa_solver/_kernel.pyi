@@ -148,17 +148,17 @@ class KernelResult:
         """Static evaluations the search made (0 when exact)."""
 
 
-def family_score(piles: tuple[int, ...], scopas: tuple[int, ...], sides: tuple[int, ...], rules: int) -> dict:
+def score(piles: tuple[int, ...], scopas: tuple[int, ...], sides: tuple[int, ...], rules: int) -> dict:
     """Per-side breakdown: lists cards, coins, primiera (None: disqualified), napola, scopas,
     points (scopas included); winners carte, denari, settebello, primiera_winner, re_bello as
     a side or None (nobody: a shared top, or nobody holds the card)."""
 
 
-def family_side_bounds(pos: KernelPosition) -> list[tuple[int, int]]:
+def side_bounds(pos: KernelPosition) -> list[tuple[int, int]]:
     """Every side's (low, high) final round points (scopas included) from `pos` on."""
 
 
-def family_evaluate(pos: KernelPosition, root_seat: Optional[int] = None) -> tuple[tuple[float, ...], float]:
+def evaluate(pos: KernelPosition, root_seat: Optional[int] = None) -> tuple[tuple[float, ...], float]:
     """The horizon search's static evaluation: every side's expected round points (scopas made
     not included) and the value a "value" search rooted at `root_seat` (default: the seat to
     move) gives the position at a horizon, for its seat to move (in quarter points: the

@@ -1,6 +1,6 @@
 """Horizon search (family kernel, every game): a horizon at or beyond the round's end is the exact
 search; a shorter one equals a plain depth-limited minimax over the static evaluation
-(`family_evaluate`) and says where it cut; its table entries never reach exact searches; bad
+(`evaluate`) and says where it cut; its table entries never reach exact searches; bad
 horizons are refused; the evaluation stays within the points still possible; `deepen` deepens
 to exact within a budget."""
 from __future__ import annotations
@@ -13,8 +13,8 @@ import pytest
 from scopa_solver import Position, Rules, analyze, analyze_many, solve, solve_many
 from scopa_solver.errors import LimitError, RulesError
 from scopa_solver.kernel import (
-    WANT_ALL, WANT_BEST, WANT_PV, KernelState, family_evaluate, legal_moves, play,
-    family_score, new_searcher, run_batch,
+    WANT_ALL, WANT_BEST, WANT_PV, KernelState, evaluate, legal_moves, play,
+    score, new_searcher, run_batch,
 )
 
 from helpers import games, play_down, family_searcher
@@ -34,7 +34,7 @@ def walk(rules: Rules, seed: int, left: int) -> KernelState:
 
 
 def sides_points(state: KernelState) -> list[int]:
-    return family_score(state.piles, state.scopas, state.sides, state.rules)["points"]
+    return score(state.piles, state.scopas, state.sides, state.rules)["points"]
 
 
 QUARTERS = 4       # the horizon search counts quarter points
@@ -50,7 +50,7 @@ def reference(state: KernelState, depth: int, root_side: int) -> int:
         points = sides_points(state)
         return QUARTERS * (points[root_side] - max(p for s, p in enumerate(points) if s != root_side))
     if depth == 0:
-        _, value = family_evaluate(state, root_seat=state.sides.index(root_side))
+        _, value = evaluate(state, root_seat=state.sides.index(root_side))
         value = round(QUARTERS * value)         # a whole number of quarters already
         if len(set(state.sides)) == 2:      # points to come for the mover: add the scopas made
             made = [0, 0]
@@ -124,7 +124,7 @@ def test_evaluation_within_the_points_possible(game):
     rules = GAMES[game]
     for seed in range(12):
         state = walk(rules, 30 + seed, random.Random(seed).randrange(1, 40 - 4 * (game == "scientifico")))
-        expected, value = family_evaluate(state)
+        expected, value = evaluate(state)
         play = state.table | sum(state.hands) | sum(sum(d) for d in state.deals)
         nsides = len(expected)
         for side, e in enumerate(expected):
@@ -135,10 +135,10 @@ def test_evaluation_within_the_points_possible(game):
                 if state.sides[seat] != side:
                     piles[seat] = state.piles[seat]
             piles[seats[0]] = play | sum(state.piles[s] for s in seats)
-            most = family_score(piles, [0] * state.players, state.sides, state.rules)["points"][side]
+            most = score(piles, [0] * state.players, state.sides, state.rules)["points"][side]
             assert 0 <= e <= most + 0.6 + 1e-9, (side, e, most)
         # a value never exceeds every point of the round to one side (scopas made, one more sweep)
-        everything = family_score([(1 << 40) - 1] + [0] * (state.players - 1), [0] * state.players,
+        everything = score([(1 << 40) - 1] + [0] * (state.players - 1), [0] * state.players,
                                   state.sides, state.rules)["points"][0]
         assert abs(value) <= everything + sum(state.scopas) + 1
         assert nsides == len(set(state.sides))

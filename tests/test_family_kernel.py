@@ -1,6 +1,6 @@
 """The family kernel's own checks (3, 4, 6 players, partnerships, Scopone, scientifico, Scopa a
 15): move generation and play conserve the 40 cards through whole rounds in every game; a small
-brute-force minimax over legal_moves / play / family_score agrees with the search
+brute-force minimax over legal_moves / play / score agrees with the search
 (two sides, paranoid, max^n) on small positions; the two-player family path agrees with the
 two-player kernel; limits stop searches. (tests/family_reference.py is the independent one.)"""
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 
 from scopa_solver.kernel import (
     RULE_BITS, WANT_ALL, WANT_BEST, WANT_PV, KernelState, KernelState, legal_moves,
-    play, family_score, legal_moves, new_searcher, run_batch,
+    play, score, legal_moves, new_searcher, run_batch,
 )
 
 from helpers import play_down, family_searcher
@@ -120,8 +120,8 @@ def test_whole_rounds_conserve_the_cards(name):
             seen["leftovers"] += ev.leftovers != 0
         assert plies == 40 - (0 if GAMES[name].get("game") == "scientifico" else 4)
         assert s.table == 0 or s.last_capturer == -1
-        score = family_score(s.piles, s.scopas, s.sides, s.rules)
-        assert sum(score["cards"]) == 40 - bin(s.table).count("1")
+        detail = score(s.piles, s.scopas, s.sides, s.rules)
+        assert sum(detail["cards"]) == 40 - bin(s.table).count("1")
     assert seen["scopa"] > 0 and seen["leftovers"] > 0
     assert seen["dealt"] > 0 or GAMES[name].get("game") in ("scopone", "scientifico")
 
@@ -170,27 +170,27 @@ def test_scoring_per_side():
     # FAMILY.md example 3: 14 + 8 cards for side {0, 2} against 10 + 8
     deck = list(range(40))
     piles = [sum(1 << c for c in deck[a:b]) for a, b in ((0, 14), (22, 32), (14, 22), (32, 40))]
-    score = family_score(piles, (0, 1, 2, 0), (0, 1, 0, 1), 0)
-    assert score["cards"] == [22, 18] and score["carte"] == 0 and score["scopas"] == [2, 1]
-    assert all(len(score[k]) == 2 for k in ("cards", "coins", "primiera", "napola", "scopas", "points"))
+    detail = score(piles, (0, 1, 2, 0), (0, 1, 0, 1), 0)
+    assert detail["cards"] == [22, 18] and detail["carte"] == 0 and detail["scopas"] == [2, 1]
+    assert all(len(detail[k]) == 2 for k in ("cards", "coins", "primiera", "napola", "scopas", "points"))
     # example 4: three players, cards 14 / 14 / 12: carte shared, nobody; coins 4 / 3 / 3: seat 0
     coins = [list(range(0, 4)), list(range(4, 7)), list(range(7, 10))]
     rest = list(range(10, 40))
     piles = [coins[0] + rest[:10], coins[1] + rest[10:21], coins[2] + rest[21:30]]
-    score = family_score([sum(1 << c for c in p) for p in piles], (0, 2, 0), (0, 1, 2), 0)
-    assert score["cards"] == [14, 14, 12] and score["carte"] is None
-    assert score["coins"] == [4, 3, 3] and score["denari"] == 0
-    assert score["settebello"] == 1 and score["scopas"] == [0, 2, 0]
-    assert score["points"][1] == 3 + (score["primiera_winner"] == 1)
+    detail = score([sum(1 << c for c in p) for p in piles], (0, 2, 0), (0, 1, 2), 0)
+    assert detail["cards"] == [14, 14, 12] and detail["carte"] is None
+    assert detail["coins"] == [4, 3, 3] and detail["denari"] == 0
+    assert detail["settebello"] == 1 and detail["scopas"] == [0, 2, 0]
+    assert detail["points"][1] == 3 + (detail["primiera_winner"] == 1)
     # primiera: a side missing a suit cannot win it, unless "zero"
     piles = [mask("7d 7c 7s"), mask("Ad Ac As Ab"), 0]
-    score = family_score(piles, (0, 0, 0), (0, 1, 2), 0)
-    assert score["primiera"][0] is None and score["primiera_winner"] == 1
-    score = family_score(piles, (0, 0, 0), (0, 1, 2), RULE_BITS["primiera_zero"])
-    assert score["primiera"] == [63, 64, 0] and score["primiera_winner"] == 1
+    detail = score(piles, (0, 0, 0), (0, 1, 2), 0)
+    assert detail["primiera"][0] is None and detail["primiera_winner"] == 1
+    detail = score(piles, (0, 0, 0), (0, 1, 2), RULE_BITS["primiera_zero"])
+    assert detail["primiera"] == [63, 64, 0] and detail["primiera_winner"] == 1
     # two sides: the two-player breakdown
     piles = [mask("7d 6c 7b 5s"), mask("6d 7c Ab 7s")]
-    assert family_score(piles, (0, 0), (0, 1), 0)["primiera"] == [75, 76]
+    assert score(piles, (0, 0), (0, 1), 0)["primiera"] == [75, 76]
 
 
 def test_bad_states_are_refused():
@@ -226,14 +226,14 @@ def test_two_players_match_the_fast_path():
         for r in (a, b):
             assert r.points[s.sides[s.to_move]] - r.points[1 - s.sides[s.to_move]] == r.lower
             piles, scopas = r.end
-            assert list(r.points) == family_score(piles, scopas, s.sides, s.rules)["points"]
+            assert list(r.points) == score(piles, scopas, s.sides, s.rules)["points"]
     assert differ > 10
 
 
 # -- brute force ------------------------------------------------------------------------------
 
 def final_points(s: KernelState) -> list[int]:
-    return family_score(s.piles, s.scopas, s.sides, s.rules)["points"]
+    return score(s.piles, s.scopas, s.sides, s.rules)["points"]
 
 
 def brute_value(s: KernelState, root_side: int) -> int:

@@ -11,7 +11,7 @@ import pytest
 from helpers import play_down, family_searcher
 from test_family_kernel import GAMES, brute_value, deal, final_points
 
-from scopa_solver.kernel import WANT_ALL, WANT_BEST, WANT_PV, legal_moves, play, family_side_bounds, new_searcher
+from scopa_solver.kernel import WANT_ALL, WANT_BEST, WANT_PV, legal_moves, play, side_bounds, new_searcher
 
 
 def inside(bounds, points) -> bool:
@@ -34,7 +34,7 @@ def test_bounds_hold_on_every_line(name):
     players = GAMES[name]["players"]
     for seed in range(12):
         s = play_down(deal(seed=300 + seed, **GAMES[name]), rng, rng.randint(1, min(6, 2 * players)))
-        bounds = family_side_bounds(s)
+        bounds = side_bounds(s)
         ends = []
         every_end(s, ends)
         assert ends and all(inside(bounds, p) for p in ends), (name, seed)
@@ -50,7 +50,7 @@ def test_bounds_hold_along_random_rounds(name):
         s = deal(seed=400 + seed, **GAMES[name])
         seen = []
         while legal_moves(s):
-            seen.append(family_side_bounds(s))
+            seen.append(side_bounds(s))
             s, _ = play(s, rng.choice(legal_moves(s)))
         end = final_points(s)
         assert all(inside(b, end) for b in seen), (name, seed)

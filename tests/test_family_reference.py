@@ -329,7 +329,7 @@ def kernel_order(s: FamState) -> list:
 
 
 def kernel_score(s: FamState) -> dict:
-    return kernel.family_score(tuple(mask(p) for p in s.piles), tuple(s.scopas), s.rules.sides(),
+    return kernel.score(tuple(mask(p) for p in s.piles), tuple(s.scopas), s.rules.sides(),
                                rule_bits(s.rules))
 
 
@@ -459,7 +459,7 @@ def scores_agree(name: str, count: int, seed: int) -> None:
     ties = 0
     for _ in range(count):
         piles, scopas = random_piles(rng, rules)
-        got = kernel.family_score(tuple(mask(p) for p in piles), scopas, rules.sides(), rule_bits(rules))
+        got = kernel.score(tuple(mask(p) for p in piles), scopas, rules.sides(), rule_bits(rules))
         want = score(piles, scopas, rules)
         assert same_score(got, want), (piles, scopas)
         ties += want["carte"] is None or want["primiera_winner"] is None
@@ -470,7 +470,7 @@ def scores_agree(name: str, count: int, seed: int) -> None:
 def test_score_lists_have_one_entry_per_side(name: str) -> None:
     rules = GAMES[name]
     piles, scopas = random_piles(random.Random(1), rules)
-    got = kernel.family_score(tuple(mask(p) for p in piles), scopas, rules.sides(), rule_bits(rules))
+    got = kernel.score(tuple(mask(p) for p in piles), scopas, rules.sides(), rule_bits(rules))
     for key in ("cards", "coins", "primiera", "napola", "scopas", "points"):
         assert len(got[key]) == rules.side_count(), (key, got[key])
 

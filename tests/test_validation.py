@@ -395,7 +395,7 @@ def test_kernel_play_rejects_a_move_that_is_not_legal(move: int) -> None:
 ])
 def test_kernel_score_rejects_garbage(args: tuple) -> None:
     with pytest.raises(ValueError):
-        _kernel.family_score(*args)
+        _kernel.score(*args)
 
 
 def run_isolated(code: str) -> subprocess.CompletedProcess:

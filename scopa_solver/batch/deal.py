@@ -7,7 +7,7 @@ is written to the job's folder as it finishes. The values are backed up the cut 
 in the root's frame (the margin with two sides; with three or more the paranoid value, every
 other seat minimising, so that the cut goes on until the root's side is to move again: a
 paranoid value is only the root's from a seat of its side). An item not solved yet counts as
-the widest range its side bounds allow (`kernel.family_side_bounds`: the points each side can
+the widest range its side bounds allow (`kernel.side_bounds`: the points each side can
 still end with), so the root's proven lower and upper bound narrow with every item, and an
 item that can no longer change the root's value (its range outside the window its ancestors'
 other moves leave, as alpha-beta prunes) is never solved. A killed run resumes from the folder.
@@ -141,7 +141,7 @@ def _side_range(pos: Position, me: Optional[int] = None) -> tuple[int, int]:
     """The widest range of `pos`'s value in the frame of side `me` (default: the side to move):
     from every side's bounds on its final points (two sides: the margin; more: the paranoid
     value); the value itself once the round is over."""
-    bounds = kernel.family_side_bounds(pos.kernel_state())
+    bounds = kernel.side_bounds(pos.kernel_state())
     me = pos.rules.sides[pos.to_move] if me is None else me
     others = [b for s, b in enumerate(bounds) if s != me]
     return bounds[me][0] - max(h for _, h in others), bounds[me][1] - max(lo for lo, _ in others)
@@ -152,7 +152,7 @@ def _estimate(pos: Position, side: int) -> float:
     first, so that the pruning starts early)."""
     if pos.is_round_over():
         return _side_range(pos, side)[0]
-    expected, _ = kernel.family_evaluate(pos.kernel_state())
+    expected, _ = kernel.evaluate(pos.kernel_state())
     sides = pos.rules.sides
     points = list(expected)
     for seat, scopas in enumerate(pos.scopas):

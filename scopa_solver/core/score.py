@@ -74,7 +74,7 @@ class RoundScore:
         """The score of every seat's pile and scopas, per side (`rules.sides`; with two players
         the sides are the players, and `seat_sides` is None)."""
         sides = rules.sides
-        d = kernel.family_score(tuple(piles), tuple(scopas), sides, rules.flags)
+        d = kernel.score(tuple(piles), tuple(scopas), sides, rules.flags)
         made = [0] * rules.side_count
         for seat, side in enumerate(sides):
             made[side] += scopas[seat]

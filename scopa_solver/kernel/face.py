@@ -16,8 +16,8 @@ from .. import _kernel
 
 __all__ = ["KernelState", "PlayEvents", "legal_moves", "play", "random_playouts",
            "lone_card_state", "Searcher", "KernelResult", "RULE_BITS", "WANT_BEST", "WANT_PV", "WANT_ALL", "FULL_WINDOW",
-           "STOP_REASONS", "VALUE_INF", "MAX_TT_MB", "family_score", "OBJECTIVES", "FAMILY_RULE_ALL",
-           "family_evaluate", "family_side_bounds"]
+           "STOP_REASONS", "VALUE_INF", "MAX_TT_MB", "score", "OBJECTIVES", "FAMILY_RULE_ALL",
+           "evaluate", "side_bounds"]
 
 
 Searcher = _kernel.Searcher
@@ -90,15 +90,15 @@ def random_playouts(state: KernelState, playouts: int, seed: int = 1) -> int:
     return _kernel.random_playouts(state, playouts, seed)
 
 
-def family_score(piles: Sequence[int], scopas: Sequence[int], sides: Sequence[int], rules: int) -> dict:
+def score(piles: Sequence[int], scopas: Sequence[int], sides: Sequence[int], rules: int) -> dict:
     """The end-of-round breakdown per side: lists (one entry per side) `cards`, `coins`,
     `primiera` (None when disqualified), `napola`, `scopas`, `points` (round points, scopas
     included); the category winners `carte`, `denari`, `settebello`, `primiera_winner`,
     `re_bello` as a side or None (a shared top scores for nobody)."""
-    return _kernel.family_score(piles, scopas, sides, rules)
+    return _kernel.score(piles, scopas, sides, rules)
 
 
-def family_evaluate(state: KernelState, root_seat: Optional[int] = None) -> tuple[tuple[float, ...], float]:
+def evaluate(state: KernelState, root_seat: Optional[int] = None) -> tuple[tuple[float, ...], float]:
     """The horizon search's static evaluation (ext/family_eval.pxi; docs/family.md): every
     side's expected round points from its pile and the cards still in play (scopas made not
     included), and the value a "value" search rooted at `root_seat` (default: the seat to move)
@@ -106,10 +106,10 @@ def family_evaluate(state: KernelState, root_seat: Optional[int] = None) -> tupl
     of points to come, with more the paranoid value (scopas made included). The search counts
     quarter points (this value's resolution) and reports its results rounded to whole points;
     its best moves are those of the finer values."""
-    return _kernel.family_evaluate(state, root_seat)
+    return _kernel.evaluate(state, root_seat)
 
 
-def family_side_bounds(state: KernelState) -> list[tuple[int, int]]:
+def side_bounds(state: KernelState) -> list[tuple[int, int]]:
     """Every side's (low, high): its final round points, scopas included, lie between them
     whatever is played from `state`; the bounds the family search cuts on (for tests)."""
-    return _kernel.family_side_bounds(state)
+    return _kernel.side_bounds(state)
