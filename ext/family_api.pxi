@@ -175,10 +175,6 @@ cdef void two_player_of(const FState* fs, const FGame* fg, State* s, Game* g) no
         g.deal[k][1] = fg.deal[k][d]
 
 
-cdef enum:
-    POINTS_FROM_END = 2         # FRootResult.has_points: score the end piles when asked
-
-
 cdef int fast_root_search(FSearch* F, const FState* root, const FGame* g, int want,
                           FRootResult* FR) noexcept nogil:
     """f_root_search's result for a `fast_two` position, searched by the two-player engine in F.S
@@ -190,12 +186,7 @@ cdef int fast_root_search(FSearch* F, const FState* root, const FGame* g, int wa
     search_set_game(&F.S, &g2)
     status = root_search(&F.S, &s2, want, &FR.R)
     FR.nsides = 2
-    FR.has_points = 0
-    if status == 0 and FR.R.stop == STOP_NONE and FR.R.pv_len:
-        for p in range(2):
-            FR.end_pile[p] = FR.R.end_pile[p]
-            FR.end_scopas[p] = FR.R.end_scopas[p]
-        FR.has_points = POINTS_FROM_END       # scored when asked (a batch of small searches)
+    FR.has_points = 0           # the result scores its end piles when asked
     return status
 
 
@@ -375,20 +366,25 @@ cdef class KernelResult:
     evaluations it made; probes/hits/stores count this search's table use and fill is the
     table's fill afterwards. The lists are built from the C result on each access (a batch of
     small searches would otherwise spend much of its time making them)."""
-    cdef FRootResult FR
-    cdef RootResult* R          # &FR.R
-    cdef int seats
-    cdef int rules
+    # Kept within 512 bytes, so that Python's small-object allocator makes it (a batch of small
+    # searches made one a position; 0.43 -> 0.27 us a position when it first fitted).
+    cdef RootResult R
     cdef readonly double fill
-    cdef readonly str objective
-    cdef readonly object horizon
     cdef readonly uint64_t evaluations
-
-    def __cinit__(self):
-        self.R = &self.FR.R
+    cdef int16_t _horizon       # 0: exact
+    cdef int16_t _rules
+    cdef int8_t _maxn
 
     def __dealloc__(self):
-        result_free(&self.FR.R)
+        result_free(&self.R)
+
+    @property
+    def objective(self):
+        return "maxn" if self._maxn else "value"
+
+    @property
+    def horizon(self):
+        return self._horizon if self._horizon > 0 else None
 
     @property
     def lower(self):
@@ -444,24 +440,34 @@ cdef class KernelResult:
 
     @property
     def end(self):
-        cdef int i
-        if self.FR.R.stop != STOP_NONE or not self.FR.R.pv_len or self.horizon is not None:
+        if self.R.stop != STOP_NONE or not self.R.pv_len:
             return None
-        return (tuple([self.FR.end_pile[i] for i in range(self.seats)]),
-                tuple([self.FR.end_scopas[i] for i in range(self.seats)]))
+        return ((self.R.end_pile[0], self.R.end_pile[1]), (self.R.end_scopas[0], self.R.end_scopas[1]))
 
     @property
     def points(self):
-        cdef int i
         cdef uint64_t piles[FMAX_SEATS]
         cdef FScore d
-        if self.FR.has_points == POINTS_FROM_END:      # the fast path's: two seats, two sides
-            piles[0], piles[1] = self.FR.end_pile[0], self.FR.end_pile[1]
-            f_score(piles, 2, self.rules, &d)
-            for i in range(2):
-                self.FR.points[i] = d.points[i] + self.FR.end_scopas[i]
-            self.FR.has_points = 1
-        return tuple([self.FR.points[i] for i in range(self.FR.nsides)]) if self.FR.has_points else None
+        if self.R.stop != STOP_NONE or not self.R.pv_len:
+            return None
+        # the fast path's: two seats, two sides, scored from the end piles when asked
+        piles[0], piles[1] = self.R.end_pile[0], self.R.end_pile[1]
+        f_score(piles, 2, self._rules, &d)
+        return (d.points[0] + self.R.end_scopas[0], d.points[1] + self.R.end_scopas[1])
+
+
+cdef class _SeatsResult(KernelResult):
+    """A KernelResult of the family engine: its end piles and points per seat and side come
+    with it (the fast path's are read from the two-player result when asked)."""
+    cdef object _end, _points
+
+    @property
+    def end(self):
+        return self._end
+
+    @property
+    def points(self):
+        return self._points
 
 
 cdef class Searcher:
@@ -577,20 +583,31 @@ cdef class Searcher:
         self.F.S.abort = 1
 
     cdef KernelResult _convert(self, FRootResult* FR, const FGame* g, str objective, int horizon,
-                               uint64_t evaluations):
+                               uint64_t evaluations, bint fast=False):
         """Move the C result (and its buffers) into a KernelResult."""
-        cdef KernelResult k = KernelResult.__new__(KernelResult)
-        k.horizon = horizon if horizon > 0 else None
+        cdef KernelResult k
+        cdef _SeatsResult f
+        cdef int i
+        if fast:
+            k = KernelResult.__new__(KernelResult)
+        else:
+            f = _SeatsResult.__new__(_SeatsResult)
+            f._end = None
+            if FR.R.stop == STOP_NONE and FR.R.pv_len and horizon == 0:
+                f._end = (tuple([FR.end_pile[i] for i in range(g.players)]),
+                          tuple([FR.end_scopas[i] for i in range(g.players)]))
+            f._points = tuple([FR.points[i] for i in range(FR.nsides)]) if FR.has_points else None
+            k = f
+        k._horizon = horizon
         k.evaluations = evaluations
-        k.FR = FR[0]
-        k.seats = g.players
-        k.rules = g.rules
+        k.R = FR.R
+        k._rules = g.rules
+        k._maxn = objective == "maxn"
         FR.R.moves = NULL
         FR.R.is_best = NULL
         FR.R.move_lower = NULL
         FR.R.move_upper = NULL
         k.fill = (<double>self.F.S.table.filled / self.F.S.table.capacity) if self.F.S.table.capacity else 0.0
-        k.objective = objective
         return k
 
     def search(self, object pos, int want=WANT_BEST | WANT_PV, object max_nodes=0,
@@ -691,7 +708,8 @@ cdef class Searcher:
                 raise MemoryError("out of memory during the search")
             out = []
             for i in range(count):
-                out.append(self._convert(&results[i], &games[i], objective, horizons[i], evaluations[i]))
+                out.append(self._convert(&results[i], &games[i], objective, horizons[i], evaluations[i],
+                                         modes[i] < 0))
                 if results[i].R.stop == STOP_INTERRUPT:
                     raise KeyboardInterrupt
             return out
@@ -721,6 +739,7 @@ cdef class Searcher:
         cdef FRootResult FR
         cdef int status, i
         cdef TraceEvent* e
+        cdef bint fast
         cdef FSearch* F = &self.F
         if max_events < 1:
             raise ValueError("max_events must be positive")
@@ -741,7 +760,8 @@ cdef class Searcher:
             F.S.abort = 0
             F.S.check_signals = True
             F.S.nodes = 0
-            if self.fast and fast_two(&s, &g):
+            fast = self.fast and fast_two(&s, &g)
+            if fast:
                 status = fast_root_search(F, &s, &g, want, &FR)
             else:
                 f_search_set_game(F, &g, F_TWO if g.nsides == 2 else F_PARANOID, s.to_move)
@@ -766,7 +786,7 @@ cdef class Searcher:
                     events.append((names[e.kind], e.depth, e.a, e.b))
                 else:
                     events.append((names[e.kind], e.depth, e.a))
-            return events, self._convert(&FR, &g, "value", 0, 0)
+            return events, self._convert(&FR, &g, "value", 0, 0, fast)
         finally:
             F.S.trace = NULL
             result_free(&FR.R)
