@@ -181,7 +181,7 @@ cdef int fast_root_search(FSearch* F, const FState* root, const FGame* g, int wa
     (the same table, counters and limits)."""
     cdef State s2
     cdef Game g2
-    cdef int p, status
+    cdef int status
     two_player_of(root, g, &s2, &g2)
     search_set_game(&F.S, &g2)
     status = root_search(&F.S, &s2, want, &FR.R)

@@ -189,3 +189,17 @@ def run_cli_json(capsys, *argv: str) -> object:
     code, out, err = run_cli(capsys, *argv, "--json")
     assert code == 0, err
     return json.loads(out)
+
+
+def count_plays(monkeypatch) -> list:
+    """A list that gets one entry per `Position.play_events` call from now on (how often a
+    record is replayed)."""
+    calls: list = []
+    play = Position.play_events
+
+    def counting(self, move):
+        calls.append(1)
+        return play(self, move)
+
+    monkeypatch.setattr(Position, "play_events", counting)
+    return calls

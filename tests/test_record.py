@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import games
+from helpers import count_plays, games
 
 from scopa_solver import DECK, GreedyBot, Move, Position, RandomBot, Rules, arena, play_match, play_round
 from scopa_solver.core import flow
@@ -553,14 +553,7 @@ def test_version_2_fields_are_checked(four, where, field, value, expected):
 
 def test_a_version_2_record_is_replayed_once(four, monkeypatch):
     text = four.to_json()
-    calls = []
-    play = Position.play_events
-
-    def counting(self, move):
-        calls.append(1)
-        return play(self, move)
-
-    monkeypatch.setattr(Position, "play_events", counting)
+    calls = count_plays(monkeypatch)
     rec = GameRecord.from_json(text)
     assert len(calls) == sum(len(r.moves) for r in four.rounds)
     assert rec.to_json() == text and rec.totals == four.totals and len(calls) == sum(len(r.moves) for r in four.rounds)

@@ -8,6 +8,7 @@ import os
 import tracemalloc
 
 import pytest
+from helpers import count_plays
 
 from scopa_solver import GreedyBot, Position, RandomBot, Rules, play_match, play_round
 from scopa_solver.cli import main
@@ -283,16 +284,6 @@ def test_the_deck_follows_the_deal_order():
 
 # -- one replay, bounded memory ----------------------------------------------------------------------
 
-def count_plays(monkeypatch):
-    calls = []
-    play = Position.play_events
-
-    def counting(self, move):
-        calls.append(1)
-        return play(self, move)
-
-    monkeypatch.setattr(Position, "play_events", counting)
-    return calls
 
 
 def test_loading_replays_each_round_once(match, monkeypatch):
