@@ -1,9 +1,12 @@
 """The worker threads every multi-threaded batch runs on: one lasting pool of them, started with
-Ctrl-C held back so that an interrupt cannot leave a thread the pool does not know of."""
+Ctrl-C held back so that an interrupt cannot leave a thread the pool does not know of; and a
+Ctrl-C that Python would drop in a finalizer passed on to the main thread."""
 from __future__ import annotations
 
+import _thread
 import os
 import signal
+import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -51,3 +54,31 @@ def sigint_held() -> Iterator[None]:
             signal.signal(signal.SIGINT, old)
             if caught:
                 signal.raise_signal(signal.SIGINT)      # the usual handler: KeyboardInterrupt here
+
+
+
+class _Interrupt:
+    """Trips Ctrl-C for the main thread as it is freed: `_thread.interrupt_main` is a built-in,
+    so Python calls it as the finalizer with no arguments and runs no code of ours after it."""
+    __del__ = _thread.interrupt_main
+
+
+def _pass_on_lost_interrupts(previous):
+    """An unraisable-exception hook that gives a lost Ctrl-C back to the main thread. Python runs
+    a signal's handler in whatever code the main thread runs next, finalizers included (a
+    `__del__`, a weak reference's callback such as the import system's module locks have): a
+    KeyboardInterrupt raised there is only printed ("Exception ignored in ..."), and a long
+    arena or batch runs on. So it is tripped again once this hook has returned (tripped here,
+    it would land in the hook): the hook returns an `_Interrupt`, which Python frees at once.
+    Every other unraisable exception goes to the hook before."""
+    def hook(unraisable):
+        if (issubclass(unraisable.exc_type, KeyboardInterrupt)
+                and threading.current_thread() is threading.main_thread()):
+            return _Interrupt()
+        return previous(unraisable)
+    hook.scopa_solver = True
+    return hook
+
+
+if not getattr(sys.unraisablehook, "scopa_solver", False):     # once, chained to the hook before
+    sys.unraisablehook = _pass_on_lost_interrupts(sys.unraisablehook)
