@@ -227,8 +227,12 @@ def test_big_worlds_are_searched_to_a_horizon_within_the_budget() -> None:
         suggest(view, worlds=4, seed=1, progress=False, threads=1, max_nodes=100)
     with pytest.raises(LimitError, match="horizon must be"):
         suggest(view, worlds=4, seed=1, progress=False, threads=1, horizon=-1)
-    with pytest.raises(LimitError, match="horizon search is for the family games"):
-        suggest(Position.new_round(seed=5).view(0), worlds=4, horizon=4, progress=False)
+    # two-player worlds the same way: exact within the default budget, else to a horizon
+    two = Position.new_round(seed=5).view(0)
+    exact = suggest(two, worlds=4, seed=1, progress=False, threads=1)
+    assert exact.horizon is None and exact.exact_worlds == 4
+    cut = suggest(two, worlds=4, seed=1, progress=False, threads=1, max_nodes=2_000)
+    assert 4 <= cut.horizon < 36 and cut.exact_worlds == 0 and cut.world_horizons == [cut.horizon] * 4
 
 
 def test_horizon_suggestions_do_not_depend_on_threads_or_warm_tables() -> None:

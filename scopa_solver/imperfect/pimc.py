@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
 __all__ = ["suggest", "Suggestion", "MoveStats", "solve_worlds", "value_matrix", "DEFAULT_SAMPLES",
-           "EXACT_LIMIT", "FAMILY_WORLD_NODES", "SUGGEST_SECONDS"]
+           "EXACT_LIMIT", "WORLD_NODES", "SUGGEST_SECONDS"]
 
 SUGGEST_SECONDS = 10.0
 """`suggest`'s default time limit, in seconds: a wait a player accepts for advice. A two-player
@@ -54,9 +54,9 @@ EXACT_LIMIT = 2000
 """`suggest` enumerates every world when there are at most this many (the start of the
 last-but-one deal has at most 84 x 20 = 1,680)."""
 
-FAMILY_WORLD_NODES = 1_000_000
-"""The node budget of one world's search in the family games (`suggest`'s default `max_nodes`
-there). The first world is searched to a horizon, deeper and deeper (4, 8, 12, ... plies), until
+WORLD_NODES = 1_000_000
+"""The node budget of one world's search (`suggest`'s default `max_nodes`; a two-player world
+takes a few thousand nodes, so they are all exact). The first world is searched to a horizon, deeper and deeper (4, 8, 12, ... plies), until
 the search is exact or the budget is spent, on a fresh table so that the depth reached is the
 same on every run; every world is then searched to that horizon (exact if the first was).
 Measured (docs/imperfect.md, 50 worlds, 2 threads): a first-play
@@ -66,6 +66,8 @@ cards a hand on every scientifico world is exact (0.8 s). Raise it for deeper, s
 
 _WORLD_SAFETY = 20     # a world may take this many times the budget at the probe's horizon
 _PROBE_TT_MB = 16.0    # the probe's own fresh table: its node counts, hence its horizon, reproducible
+_PROBE_EXACT_NODES = 50_000     # the probe first tries the world exactly, with no time limit (a
+                                # two-player world, or a late one: a few ms; else ~20 ms lost)
 
 _FIRST_CHUNK = 32
 _SHUFFLE_LIMIT = 1_000_000
@@ -229,8 +231,7 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
     `KernelState`, its value the margin of the player's side with
     two sides (partnerships, Scopone, scientifico) and the paranoid value (own side's points
     minus the best other side's) with three or more. Where a world cannot be solved exactly
-    within `max_nodes` (the node budget of one world, default `FAMILY_WORLD_NODES`; none for
-    two-player Scopa) it is searched to a horizon and scored there by the kernel's static
+    within `max_nodes` (the node budget of one world, default `WORLD_NODES`) it is searched to a horizon and scored there by the kernel's static
     evaluation (docs/family.md): the first world is deepened from `horizon` plies (default 4)
     by 4 at a time until exact or the budget is spent, and every world is then searched to the
     horizon it reached (a fixed horizon gives the same values whatever the tables hold, so the
@@ -266,12 +267,9 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
     if confidence is not None and not (isinstance(confidence, (int, float)) and confidence > 0):
         raise LimitError(f"confidence must be a positive number of standard errors, not {excerpt(confidence)}")
     seed = check_seed(seed)
-    family = view.rules.is_family
-    if max_nodes is None and family:
-        max_nodes = FAMILY_WORLD_NODES
+    if max_nodes is None:
+        max_nodes = WORLD_NODES
     kernel.check_limits(max_nodes, None)
-    if horizon is not None and not family:
-        raise LimitError("horizon search is for the family games: two-player worlds are solved exactly")
     kernel.check_horizon(horizon)
     start = time.perf_counter()
     exact, count = _plan(view, worlds)
@@ -292,12 +290,10 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
         states = view.sample_states(count, seed)      # lazy: drawn as the workers get to them
-    depth, budget = None, max_nodes
-    if family:
-        first = next(states)
-        states = itertools.chain([first], states)
-        depth = _probe_horizon(first, max_nodes, horizon, deadline)
-        budget = max_nodes * _WORLD_SAFETY
+    first = next(states)
+    states = itertools.chain([first], states)
+    depth = _probe_horizon(first, max_nodes, horizon, deadline)
+    budget = max_nodes * _WORLD_SAFETY
     bar = progress_bar(count, "worlds", progress, unit="world")
     raws: list = []
     reason = None
@@ -305,8 +301,6 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
         while len(raws) < count:
             chunk = count - len(raws) if confidence is None or exact else max(_FIRST_CHUNK, len(raws))
             chunk = min(chunk, count - len(raws))
-            if max_nodes is not None and not raws and not family:
-                chunk = 1       # the probe: a world over the budget is refused before many are tried
             left = None if deadline is None else max(1e-6, deadline - time.monotonic())
             part = solve_worlds(itertools.islice(states, chunk), threads=threads, time_limit=left,
                                 progress=bar, tt_mb=tt_mb, total=chunk, max_nodes=budget,
@@ -335,11 +329,17 @@ def _probe_horizon(state: kernel.KernelState, max_nodes: int, first: Optional[in
                    deadline: Optional[float]) -> int:
     """The horizon for every world of a view: the first world deepened from `first` plies (by
     `kernel.DEEPEN_STEP`) until exact (0) or `max_nodes` (for all its searches) is spent, on a
-    fresh table of its own, so that the same world always reaches the same horizon."""
+    fresh table of its own, so that the same world always reaches the same horizon. With no
+    `first`, it is tried exactly first, within `_PROBE_EXACT_NODES` and no time limit: a
+    two-player world or a late one is exact at once (and so, as before any deadline, all are)."""
     searcher = kernel.new_searcher(_PROBE_TT_MB)
     depth = kernel.check_horizon(first) or kernel.DEEPEN_STEP
-    used, reached = 0, None
     signals = threading.current_thread() is threading.main_thread()
+    if first is None:       # exact if cheap: then every world is solved exactly, as before a deadline
+        raw = searcher.search_many([state], kernel.WANT_ALL, min(max_nodes, _PROBE_EXACT_NODES), 0.0, signals)[0]
+        if not raw.stop:
+            return 0
+    used, reached = 0, None
     while True:
         left = 0.0 if deadline is None else max(1e-6, deadline - time.monotonic())
         raw = searcher.search_many([state], kernel.WANT_ALL, max_nodes - used, left, signals, "value", depth)[0]

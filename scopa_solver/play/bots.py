@@ -187,8 +187,8 @@ class PIMCBot(Bot):
     errors ahead (see `suggest`), so `worlds` is then a cap, spent on the close decisions.
     The worlds are drawn from a seed made of the bot's `seed` and the view, so the bot is
     reproducible and a pure function of what the player knows. `max_nodes` is each world's
-    node budget (see `suggest`: in the family games a world that cannot be solved exactly
-    within it is searched to a horizon; default `FAMILY_WORLD_NODES` there, none with two players).
+    node budget (see `suggest`: a world that cannot be solved exactly within it is
+    searched to a horizon; default `WORLD_NODES`).
     `time_limit` is the decision's budget: the worlds solved by then decide (`suggest`), and
     `GreedyBot` when not one was.
 

@@ -146,9 +146,7 @@ def search_graph(position: Position, events: Sequence[tuple], raw: Any, *,
     pas: Optional[dict] = None      # the current pass
     order = shown = passes = tests = 0
     full = False
-    counts = dict(tt_hits=0, cutoffs=0, leaves=0)
-    if rules.is_family:
-        counts["bounds_cuts"] = 0
+    counts = dict(tt_hits=0, cutoffs=0, leaves=0, bounds_cuts=0)
 
     def start_pass(ply: int, alpha: int, beta: int, packed: int) -> dict:
         nonlocal passes, tests
@@ -265,8 +263,9 @@ def search_graph(position: Position, events: Sequence[tuple], raw: Any, *,
                     stack[-1]["subtree"] += node["subtree"]
                 cut = n_searched < n_moves and node["tt"] is None and not node["leaf"]
                 counts["cutoffs"] += cut
-                # the family kernel answers some nodes by its bounds alone (family_bounds.pxi)
-                bounds_cut = rules.is_family and cut and n_searched == 0
+                # a node the bounds answer searches no move (family_bounds.pxi; the fast path
+                # has no such node: its table answers are tt hits, not cuts)
+                bounds_cut = cut and n_searched == 0
                 if bounds_cut:
                     counts["bounds_cuts"] += 1
                 if node["visible"]:
@@ -280,8 +279,7 @@ def search_graph(position: Position, events: Sequence[tuple], raw: Any, *,
                                 n_moves=n_moves, n_searched=n_searched, cutoff=cut,
                                 pruned=" ".join(map(str, pruned)), leaf=node["leaf"],
                                 tt_hit=node["tt"] is not None, subtree_nodes=node["subtree"])
-                    if rules.is_family:
-                        data["bounds_cut"] = bounds_cut
+                    data["bounds_cut"] = bounds_cut
                     if node["tt"] is not None:
                         data.update(tt_lower=int(node["tt"][0]), tt_upper=int(node["tt"][1]))
                 if not stack and pas is not None and pas["id"] in g:

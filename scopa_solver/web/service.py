@@ -159,7 +159,7 @@ def board(state: RoundState) -> dict:
             "stock": state.stock_size(), "stock_cards": [str(c) for c in state.stock] if known else None,
             "to_move": None if over else state.to_move, "dealer": state.dealer,
             "last_capturer": state.last_capturer, "over": over, "legal": legal,
-            "players": rules.players, "sides": list(rules.sides), "family": rules.is_family,
+            "players": rules.players, "sides": list(rules.sides),
             "rules": rules.tokens(), "game": game_name(rules), "score": score.to_dict()}
 
 
