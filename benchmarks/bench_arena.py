@@ -94,7 +94,7 @@ def run(bot_a: str, bot_b: str, rounds: int = 100, matches: int = 0, seed: int =
     if len(specs) > sides:
         raise ScopaError(f"{' '.join(rules.tokens()) or 'two-player Scopa'} has {sides} sides: "
                          f"at most {sides} bots, not {len(specs)}")
-    if rules.is_family and any(spec in SEER_NAMES for spec in specs):
+    if not rules.is_standard and any(spec in SEER_NAMES for spec in specs):
         raise ScopaError("the hand seers measure two-player Scopa only")
     specs += [bot_b] * (sides - len(specs))
     bots = [bot(spec, worlds, seed + j, threads) for j, spec in enumerate(specs)]

@@ -155,11 +155,12 @@ def test_rules_derived_figures():
         n = rules.players
         assert rules.table_start + rules.deals * rules.hand_size * n == 40
         assert len(rules.sides) == n and rules.sides[0] == 0
-        assert rules.is_family
+        assert not rules.is_standard
     assert Rules(players=6).sides == (0, 1, 0, 1, 0, 1)
     assert Rules(players=4, game="scientifico").hand_size == 10 and Rules(players=4, game="scientifico").table_start == 0
     assert Rules(players=4, game="scopone").hand_size == 9
-    assert not Rules().is_family and not Rules(napola=True).is_family
+    assert Rules().is_standard and Rules(napola=True).is_standard
+    assert not Rules(capture="fifteen").is_standard and not Rules(last_sweep_counts=True).is_standard
 
 
 @pytest.mark.parametrize("kwargs, words", [

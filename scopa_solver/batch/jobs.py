@@ -248,7 +248,7 @@ def label_item(item: Item, options: JobOptions, seed: int) -> dict:
     if item.kind == "random":
         pos = Position.new_round(seed=rng.getrandbits(64), rules=Rules.from_tokens(list(options.rules)),
                                  dealer=rng.randrange(2))
-        if pos.rules.is_family:
+        if not pos.rules.is_standard:
             raise BatchItemError("label makes two-player positions (the feature encoding is for two players)")
         ply = rng.randrange(sum(pos.hand_sizes()) + len(pos.stock))    # any ply of the round
         choose = _bot(options.bot, rng.getrandbits(32))
@@ -256,7 +256,7 @@ def label_item(item: Item, options: JobOptions, seed: int) -> dict:
             pos = pos.play(choose(pos))
     else:
         pos = position_of(item, options, seed)
-    if pos.rules.is_family:
+    if not pos.rules.is_standard:
         raise BatchItemError("label takes two-player positions (the feature encoding is for two players)")
     if pos.is_round_over():
         raise BatchItemError("the round is over: nothing to label")

@@ -15,10 +15,10 @@ The family (docs/FAMILY.md): `players` (2, 3, 4 or 6), `game` ("scopa", "scopone
 "fifteen", Scopa a 15), `optional_capture` (only with capture="fifteen"), `last_sweep_counts`.
 
 >>> r = Rules(players=4, game="scopone")
->>> r.tokens(), r.sides, r.deals, r.hand_size, r.table_start, r.is_family
-(['players=4', 'game=scopone'], (0, 1, 0, 1), 1, 9, 4, True)
->>> Rules(players=3).sides, Rules(players=4, partnerships=False).sides, Rules().is_family
-((0, 1, 2), (0, 1, 2, 3), False)
+>>> r.tokens(), r.sides, r.deals, r.hand_size, r.table_start, r.is_standard
+(['players=4', 'game=scopone'], (0, 1, 0, 1), 1, 9, 4, False)
+>>> Rules(players=3).sides, Rules(players=4, partnerships=False).sides, Rules().is_standard
+((0, 1, 2), (0, 1, 2, 3), True)
 """
 from __future__ import annotations
 
@@ -101,10 +101,11 @@ class Rules:
     # -- what the options imply ---------------------------------------------------------------
 
     @property
-    def is_family(self) -> bool:
-        """Not the two-player standard game: positions go to the family kernel. (Two-player
-        Scopa with `last_sweep_counts` or Scopa a 15 is family: the two-player kernel has neither.)"""
-        return self.players != 2 or self.capture != "standard" or self.last_sweep_counts
+    def is_standard(self) -> bool:
+        """Two-player Scopa, standard capture, no `last_sweep_counts`: the game the opponent
+        model, EPIMC, the endgame equilibrium and the learning labels are built for (every game
+        is solved, suggested and played alike)."""
+        return self.players == 2 and self.capture == "standard" and not self.last_sweep_counts
 
     @property
     def sides(self) -> tuple[int, ...]:

@@ -99,7 +99,7 @@ def check_view(view: Any) -> View:
     """The view if the equilibrium can be computed from it; a ViewError naming the problem."""
     if not isinstance(view, View):
         raise TypeError(f"expected a View, not {type(view).__name__}")
-    if view.rules.is_family:
+    if not view.rules.is_standard:
         raise ViewError(f"the endgame equilibrium is for two-player Scopa, not {view.rules.players} players "
                         f"({view.rules.game})")
     if view.is_round_over():

@@ -429,7 +429,7 @@ class EquilibriumEndgame:
         self.calls = 0          # equilibria computed
 
     def __call__(self, view: View) -> Optional[Move]:
-        if view.rules.is_family or view.stock_cards != 6 or not view.is_my_turn():
+        if not view.rules.is_standard or view.stock_cards != 6 or not view.is_my_turn():
             return None
         if popcount(view.hand | view.unseen) > self.max_hidden:
             return None

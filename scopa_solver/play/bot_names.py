@@ -50,7 +50,7 @@ def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Opti
                          f"for the non-fused search's depth, temperature and worlds, greedy:NAME=W,... "
                          f"for other weights, EARLY/LATE for one bot before the last three deals and another "
                          f"in them)")
-    if kind in ("infer", "model", "epimc") and rules is not None and rules.is_family:
+    if kind in ("infer", "model", "epimc") and rules is not None and not rules.is_standard:
         raise ScopaError(f"bot {excerpt(spec)}: the opponent model plays two-player Scopa only, not "
                          f"{' '.join(rules.tokens())}; choose random, greedy, pimc or oracle")
     if kind == "random":

@@ -99,7 +99,7 @@ def _check_search(view: View, worlds: Sequence[tuple[int, ...]], weights: Option
     """The checks of a search from the player's view over sampled worlds: the depth, and the
     worlds' weights (default: equal)."""
     depth = _check_depth(depth)
-    if view.rules.is_family:
+    if not view.rules.is_standard:
         raise ViewError("this search over the worlds is for two-player Scopa only")
     if view.to_move != view.player or view.is_round_over():
         raise ViewError(f"player {view.player} is not to move in this view")

@@ -361,7 +361,7 @@ class InferenceBot(PIMCBot):
         self.temperature = self.temperatures[best]
 
     def choose(self, view: View) -> Move:
-        if view.rules.is_family:
+        if not view.rules.is_standard:
             raise ViewError("the opponent model is for two-player Scopa only, not the family game "
                             f"{' '.join(view.rules.tokens())}: use PIMCBot (plain determinization) there")
         plays, completed = self._read(view)

@@ -476,7 +476,7 @@ def _judge_equilibrium(d: Decision, threads: Optional[int], time_limit: Optional
     are left alone, a limit reached leaves `d.eq_reason`."""
     from ..imperfect.equilibrium import equilibrium
     pos = d.position
-    if pos.rules.is_family or pos.deals_left > 1 or d.forced:
+    if not pos.rules.is_standard or pos.deals_left > 1 or d.forced:
         return
     try:
         eq = equilibrium(pos.view(d.player), threads=threads, time_limit=time_limit,
