@@ -63,21 +63,19 @@ MAX_SAMPLES = 10_000_000
 class View(RoundState):
     """What `player` knows of a round (see the module docstring).
 
-    Card lists may be text (``"7d Rb"``), iterables of card strings or Cards. `opponent_cards`
-    and `stock_cards` default to what the 40-card deck implies (every card not in the own hand,
-    on the table or in a pile is in the opponent's hand or the stock; the stock holds whole
-    deals of six). `to_move` defaults to what the hand sizes imply, like `Position`.
-
-    With more than two players (docs/FAMILY.md) `hidden_hands` gives the card count of every
-    seat's hand, one per seat (the player's own entry 0: it is not hidden); without it (and
-    `stock_cards`) the counts follow from the deck, the turn and the deal schedule when only one
-    reading fits. `opponent_cards` is then the cards in all hidden hands. (With two players
-    `hidden_hands` may stand for `opponent_cards`.)
+    Card lists may be text (``"7d Rb"``), iterables of card strings or Cards. `hidden_hands`
+    gives the card count of every seat's hand, one per seat (the player's own entry 0: it is not
+    hidden); with two players `opponent_cards` may stand for it. Without them (and
+    `stock_cards`) the counts follow from the deck, the turn and the deal schedule (every card
+    not in the own hand, on the table or in a pile is in a hidden hand or the stock, which holds
+    whole deals of 3 a seat) when only one reading fits; one way for every game.
+    `opponent_cards` is then the cards in all hidden hands. `to_move` defaults to what the hand
+    sizes imply, like `Position`.
 
     >>> View(0, hand="7c Rs 4b", table="3d 4c 5s", dealer=1)
     Traceback (most recent call last):
     ...
-    scopa_solver.errors.ViewError: 34 cards are hidden (40 less 6 known): that is not a hand of 0 to 3 cards plus whole deals of six
+    scopa_solver.errors.ViewError: 34 cards are hidden (40 less 6 known): no deal of scopa with 2 players leaves them in the other hands and whole deals of 3 per seat in the stock
     >>> v = View(0, hand="7c Rs 4b", table="3d 4c Ab Cs", dealer=1)
     >>> v.opponent_cards, v.stock_cards, v.to_move, v.deals_left
     (3, 30, 0, 5)
@@ -108,56 +106,22 @@ class View(RoundState):
         self.table = masks[1]
         self.piles = tuple(masks[2:])
         self.stock_cards = whole(stock_cards, "stock_cards", ViewError, None) if stock_cards is not None else None
-        if n == 2:
-            if hidden_hands is not None:
-                hidden = per_seat(hidden_hands, "hidden_hands", ViewError, 2)
-                if hidden[self.player] != 0:
-                    raise ViewError(f"hidden_hands gives player {self.player} {excerpt(hidden[self.player])} "
-                                    "hidden cards, but that is the player's own hand (write 0)")
-                if opponent_cards is not None and opponent_cards != hidden[1 - self.player]:
-                    raise ViewError("opponent_cards and hidden_hands disagree: give one of them")
-                opponent_cards = hidden[1 - self.player]
-            opponent = whole(opponent_cards, "opponent_cards", ViewError, None) \
-                if opponent_cards is not None else None
-            self._count_hidden(opponent)
-        else:
-            if opponent_cards is not None:
+        if opponent_cards is not None:      # two players' shorthand for hidden_hands
+            if n != 2:
                 raise ViewError(f"with {n} players give every hidden hand's count (hidden_hands), "
                                 "not opponent_cards")
-            self._count_family(hidden_hands)
+            opponent = whole(opponent_cards, "opponent_cards", ViewError, None)
+            if not 0 <= opponent <= 40:
+                raise ViewError(f"opponent_cards must be a whole number of cards from 0 to 40, not {excerpt(opponent)}")
+            seats = (0, opponent) if self.player == 0 else (opponent, 0)
+            if hidden_hands is not None and tuple(per_seat(hidden_hands, "hidden_hands", ViewError, 2)) != seats:
+                raise ViewError("opponent_cards and hidden_hands disagree: give one of them")
+            hidden_hands = seats
+        self._count_hidden(hidden_hands)
         self._check()
 
-    def _count_hidden(self, opponent_cards: Optional[int]) -> None:
-        """Fill in or check the two-player hidden counts against the 40-card deck."""
-        own = popcount(self.hand)
-        known = own + self.known_cards()
-        hidden = 40 - known
-        for name, value in (("opponent_cards", opponent_cards), ("stock_cards", self.stock_cards)):
-            if value is not None and not 0 <= value <= 40:
-                raise ViewError(f"{name} must be a whole number of cards from 0 to 40, not {excerpt(value)}")
-        if opponent_cards is None and self.stock_cards is None:
-            if hidden % 6 > 3:
-                raise ViewError(
-                    f"{hidden} cards are hidden (40 less {known} known): that is not a hand of 0 to 3 "
-                    "cards plus whole deals of six")
-            opponent_cards = hidden % 6
-            self.stock_cards = hidden - hidden % 6
-        elif opponent_cards is None:
-            opponent_cards = hidden - self.stock_cards
-        elif self.stock_cards is None:
-            self.stock_cards = hidden - opponent_cards
-        opp, stock = opponent_cards, self.stock_cards
-        if opp + stock != hidden or opp < 0 or stock < 0:
-            raise ViewError(
-                f"the counts add up to {known + opp + stock} cards (hand {own}, opponent {opp}, "
-                f"table {popcount(self.table)}, piles {popcount(self.piles[0]) + popcount(self.piles[1])}, "
-                f"stock {stock}), not 40")
-        counts = [0, 0]
-        counts[1 - self.player] = opp
-        self.hidden_hands = tuple(counts)
-
-    def _count_family(self, hidden_hands: Optional[Sequence[int]]) -> None:
-        """Fill in or check the hidden counts of every seat's hand and of the stock (N players)."""
+    def _count_hidden(self, hidden_hands: Optional[Sequence[int]]) -> None:
+        """Fill in or check the hidden counts of every seat's hand and of the stock."""
         n, me = self.rules.players, self.player
         own = popcount(self.hand)
         known = own + self.known_cards()
@@ -206,7 +170,8 @@ class View(RoundState):
             counts = [0] * n
             for k, seat in enumerate(order):
                 counts[seat] = 0 if seat == me else full - (1 if k < turn else 0)
-            if min(counts[s] for s in range(n) if s != me) >= 0 and tuple(counts) not in out:
+            others = [counts[s] for s in range(n) if s != me]
+            if 0 <= min(others) and max(others) <= self.rules.hand_size and tuple(counts) not in out:
                 out.append(tuple(counts))
         return out
 
@@ -262,10 +227,7 @@ class View(RoundState):
         view.hidden_hands = tuple(0 if p == player else popcount(h) for p, h in enumerate(position.hands))
         view.stock_cards = len(position.stock)
         view.rules = position.rules
-        if n == 2:
-            view._count_hidden(view.hidden_hands[1 - player])
-        else:
-            view._count_family(view.hidden_hands)
+        view._count_hidden(view.hidden_hands)
         view._check()
         return view
 
