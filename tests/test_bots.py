@@ -1,5 +1,5 @@
-"""Bots and the arena: legal play, no hidden card leaking into a decision, the documented
-heuristic, the oracle's optimality, and the duplicate format's bookkeeping; the bots of every
+"""The bots: legal play, no hidden card leaking into a decision, the documented heuristic,
+the oracle's optimality (the arena they meet in: test_arena.py); the bots of every
 game of the family (views that leak nothing, the greedy weighing of the next seat by side and
 of sums to fifteen, the oracle and the phase bot, whole rounds of mixed bots)."""
 from __future__ import annotations
@@ -8,8 +8,8 @@ import pytest
 
 from helpers import few_worlds, games, played, random_positions
 
-from scopa_solver import (ArenaResult, GreedyBot, Move, OracleBot, PIMCBot, Position, RandomBot, Rules,
-                          View, ViewError, arena, play_round, solve)
+from scopa_solver import (GreedyBot, Move, OracleBot, PIMCBot, Position, RandomBot, Rules, View, ViewError,
+                          play_round, solve)
 from scopa_solver.play.bot_names import make_bot
 from scopa_solver.core.cards import DECK, card_list, popcount
 from scopa_solver.play.bots import Bot, PhaseBot
@@ -103,47 +103,6 @@ def test_oracle_plays_an_optimal_move() -> None:
         assert move in solve(pos).best_moves
     with pytest.raises(TypeError, match="Position"):
         OracleBot().choose(Position.new_round(seed=1).view(0))
-
-
-def test_arena_duplicate_bookkeeping() -> None:
-    # a deterministic bot against itself: each deal's two plays are mirror images
-    same = arena(GreedyBot(), GreedyBot(), rounds=6, seed=2, progress=False)
-    assert isinstance(same, ArenaResult)
-    assert same.margins == [0.0] * 6 and same.mean == 0.0 and same.a_points == same.b_points
-    assert same.decisions == (6 * 36, 6 * 36) and same.rounds_played == 12
-    a = arena(GreedyBot(), RandomBot(seed=1), rounds=10, seed=3, progress=False)
-    b = arena(GreedyBot(), RandomBot(seed=1), rounds=10, seed=3, progress=False)
-    assert a.margins == b.margins and a.seed == 3
-    low, high = a.ci95
-    assert low < a.mean < high and a.stderr > 0
-    assert a.a_points - a.b_points == pytest.approx(a.mean)
-    assert 0 <= a.round_wins + a.round_ties <= 1 and a.decisions_per_second > 0
-    assert "Greedy vs Random: 10 duplicate deals (20 rounds)" in str(a)
-
-
-def test_arena_matches() -> None:
-    result = arena(GreedyBot(), GreedyBot(), rounds=0, matches=2, seed=4, progress=False,)
-    assert result.match_win_rate == 0.5 and result.matches == 2 and result.margins == []
-    assert "0 duplicate deals" in str(result) and "per round" not in str(result) and "nan" not in str(result)
-    result = arena(GreedyBot(), RandomBot(seed=2), rounds=1, matches=3, seed=5, progress=False)
-    assert 0.0 <= result.match_win_rate <= 1.0
-    low, high = result.match_ci95
-    assert 0.0 <= low <= result.match_win_rate <= high <= 1.0
-    assert "matches won by Greedy" in str(result)
-    # one deal has no spread: the report says so rather than printing an infinite interval
-    assert "margin of Greedy per round" in str(result) and "no 95% CI from fewer than two deals" in str(result)
-    assert "inf" not in str(result)
-    two = arena(GreedyBot(), RandomBot(seed=2), rounds=2, seed=5, progress=False)
-    assert "95% CI" in str(two) and "fewer than two deals" not in str(two)
-
-
-def test_arena_rejects_bad_arguments() -> None:
-    with pytest.raises(ValueError):
-        arena(GreedyBot(), GreedyBot(), rounds=-1)
-    with pytest.raises(ValueError, match="nothing to play"):
-        arena(GreedyBot(), GreedyBot(), rounds=0)
-    with pytest.raises(TypeError):
-        arena(GreedyBot(), "greedy", rounds=1)  # type: ignore[arg-type]
 
 
 class _Named(Bot):

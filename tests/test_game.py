@@ -1,5 +1,5 @@
-"""Playing rounds and matches with move choosers (every game of the family), and dealing new
-two-player rounds."""
+"""Playing rounds and matches with move choosers (every game of the family), dealing new
+rounds, and random_position."""
 from __future__ import annotations
 
 import random
@@ -13,7 +13,9 @@ from helpers import games
 from scopa_solver import IllegalMoveError, Move, Position, Rules, RulesError, ScopaError, play_match, play_round
 from scopa_solver.core.cards import ALL_MASK, iter_cards, popcount
 from scopa_solver.core.flow import match_winner
+from scopa_solver.errors import PositionError
 from scopa_solver.play import game
+from scopa_solver.play.game import random_position
 
 GAMES = games("scopa", "scopa a 15", "3 players", "4 players", "4 alone", "6 players", "6 alone", "scopone",
               more={"scopa a 15 optional": Rules(capture="fifteen", optional_capture=True),
@@ -262,3 +264,48 @@ def test_new_round_can_leave_three_kings_without_the_redeal_rule() -> None:
         assert kings_on_table(Position.new_round(seed=s)) < 3
     # without three kings the rule changes nothing: the same deal either way
     assert Position.new_round(seed=1, rules=off).hands == Position.new_round(seed=1).hands
+
+
+# --------------------------------------------------------------------------------------------
+# random_position: a seeded position of any game, for the CLI and the benchmarks
+# --------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", GAMES)
+def test_random_position_every_game(name: str) -> None:
+    rules = GAMES[name]
+    n, deals = rules.players, rules.deals
+    start = random_position(5, rules=rules)
+    assert start.is_round_start() and start == random_position(5, rules=rules)
+    for left in range(deals):
+        pos = random_position(5, left, rules)
+        assert pos.deals_left == left and pos.hand_sizes() == (rules.hand_size,) * n and pos == random_position(5, left, rules)
+        assert pos.to_move == (pos.dealer + 1) % n
+    for k in range(1, rules.hand_size + 1):
+        pos = random_position(5, rules=rules, cards_per_hand=k)
+        assert pos.hand_sizes() == (k,) * n and pos.deals_left == deals - 1
+        assert pos.to_move == (pos.dealer + 1) % n
+    last = random_position(5, 0, rules, cards_per_hand=1)
+    assert last.deals_left == 0 and last.hand_sizes() == (1,) * n
+
+
+def test_random_position_two_players_unchanged() -> None:
+    # the seeded two-player positions of the CLI and the benchmarks stay the same
+    pos = random_position(11, 2)
+    rng = random.Random(11)
+    expect = Position.new_round(seed=11)
+    while expect.deals_left > 2 or sum(expect.hand_sizes()) != 6:
+        expect = expect.play(rng.choice(expect.legal_moves()))
+    assert pos == expect
+
+
+def test_random_position_bad_arguments() -> None:
+    with pytest.raises(PositionError, match="deals_left must be 0 to 0"):
+        random_position(1, 1, Rules(players=4, game="scopone"))
+    with pytest.raises(PositionError, match="deals_left must be 0 to 3"):
+        random_position(1, 4, Rules(players=3))
+    with pytest.raises(PositionError, match="cards_per_hand must be 1 to 10"):
+        random_position(1, rules=Rules(players=4, game="scientifico"), cards_per_hand=11)
+    with pytest.raises(PositionError, match="cards_per_hand must be 1 to 3"):
+        random_position(1, rules=Rules(players=3), cards_per_hand=0)
+    with pytest.raises(PositionError, match="rules must be a Rules value"):
+        random_position(1, rules="players=3")  # type: ignore[arg-type]

@@ -1,6 +1,7 @@
-"""Random positions and the arena for every game of the family (docs/FAMILY.md, docs/play.md),
-with position-level choosers written here (the bots are tested in test_bots.py; play_round and
-play_match for every game in test_game.py)."""
+"""The arena for every game (docs/FAMILY.md, docs/play.md): duplicate deals, seatings, figures,
+matches, results, bad arguments, with position-level choosers written here and the package's
+bots (the bots themselves are tested in test_bots.py; play_round, play_match and
+random_position for every game in test_game.py)."""
 from __future__ import annotations
 
 import itertools
@@ -9,10 +10,9 @@ from collections import Counter
 
 import pytest
 
-from scopa_solver import ArenaResult, MultiArenaResult, OracleBot, Position, Rules, RulesError, ScopaError, arena
-from scopa_solver.errors import PositionError
+from scopa_solver import (ArenaResult, GreedyBot, MultiArenaResult, OracleBot, PIMCBot, Position, RandomBot, Rules,
+                          RulesError, ScopaError, arena)
 from scopa_solver.play import arena as arena_module
-from scopa_solver.play.game import random_position
 
 from helpers import games
 
@@ -47,51 +47,6 @@ def capture_greedy(pos: Position):
         return (sweep, len(move.captures), sum(c.suit == "d" for c in cards), sum(c.rank == 7 for c in cards),
                 -move.card.rank, str(move))
     return max(pos.legal_moves(), key=key)
-
-
-# --------------------------------------------------------------------------------------------
-# random_position
-# --------------------------------------------------------------------------------------------
-
-@pytest.mark.parametrize("name", GAMES)
-def test_random_position_every_game(name: str) -> None:
-    rules = GAMES[name]
-    n, deals = rules.players, rules.deals
-    start = random_position(5, rules=rules)
-    assert start.is_round_start() and start == random_position(5, rules=rules)
-    for left in range(deals):
-        pos = random_position(5, left, rules)
-        assert pos.deals_left == left and pos.hand_sizes() == (rules.hand_size,) * n and pos == random_position(5, left, rules)
-        assert pos.to_move == (pos.dealer + 1) % n
-    for k in range(1, rules.hand_size + 1):
-        pos = random_position(5, rules=rules, cards_per_hand=k)
-        assert pos.hand_sizes() == (k,) * n and pos.deals_left == deals - 1
-        assert pos.to_move == (pos.dealer + 1) % n
-    last = random_position(5, 0, rules, cards_per_hand=1)
-    assert last.deals_left == 0 and last.hand_sizes() == (1,) * n
-
-
-def test_random_position_two_players_unchanged() -> None:
-    # the seeded two-player positions of the CLI and the benchmarks stay the same
-    pos = random_position(11, 2)
-    rng = random.Random(11)
-    expect = Position.new_round(seed=11)
-    while expect.deals_left > 2 or sum(expect.hand_sizes()) != 6:
-        expect = expect.play(rng.choice(expect.legal_moves()))
-    assert pos == expect
-
-
-def test_random_position_bad_arguments() -> None:
-    with pytest.raises(PositionError, match="deals_left must be 0 to 0"):
-        random_position(1, 1, Rules(players=4, game="scopone"))
-    with pytest.raises(PositionError, match="deals_left must be 0 to 3"):
-        random_position(1, 4, Rules(players=3))
-    with pytest.raises(PositionError, match="cards_per_hand must be 1 to 10"):
-        random_position(1, rules=Rules(players=4, game="scientifico"), cards_per_hand=11)
-    with pytest.raises(PositionError, match="cards_per_hand must be 1 to 3"):
-        random_position(1, rules=Rules(players=3), cards_per_hand=0)
-    with pytest.raises(PositionError, match="rules must be a Rules value"):
-        random_position(1, rules="players=3")  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------------------------
@@ -318,11 +273,51 @@ def test_a_side_of_partners_one_bot_per_seat(monkeypatch) -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# the package's bots in the family arena
+# the package's bots in the arena
 # --------------------------------------------------------------------------------------------
 
+def test_arena_duplicate_bookkeeping() -> None:
+    # a deterministic bot against itself: each deal's two plays are mirror images
+    same = arena(GreedyBot(), GreedyBot(), rounds=6, seed=2, progress=False)
+    assert isinstance(same, ArenaResult)
+    assert same.margins == [0.0] * 6 and same.mean == 0.0 and same.a_points == same.b_points
+    assert same.decisions == (6 * 36, 6 * 36) and same.rounds_played == 12
+    a = arena(GreedyBot(), RandomBot(seed=1), rounds=10, seed=3, progress=False)
+    b = arena(GreedyBot(), RandomBot(seed=1), rounds=10, seed=3, progress=False)
+    assert a.margins == b.margins and a.seed == 3
+    low, high = a.ci95
+    assert low < a.mean < high and a.stderr > 0
+    assert a.a_points - a.b_points == pytest.approx(a.mean)
+    assert 0 <= a.round_wins + a.round_ties <= 1 and a.decisions_per_second > 0
+    assert "Greedy vs Random: 10 duplicate deals (20 rounds)" in str(a)
+
+
+def test_arena_matches() -> None:
+    result = arena(GreedyBot(), GreedyBot(), rounds=0, matches=2, seed=4, progress=False,)
+    assert result.match_win_rate == 0.5 and result.matches == 2 and result.margins == []
+    assert "0 duplicate deals" in str(result) and "per round" not in str(result) and "nan" not in str(result)
+    result = arena(GreedyBot(), RandomBot(seed=2), rounds=1, matches=3, seed=5, progress=False)
+    assert 0.0 <= result.match_win_rate <= 1.0
+    low, high = result.match_ci95
+    assert 0.0 <= low <= result.match_win_rate <= high <= 1.0
+    assert "matches won by Greedy" in str(result)
+    # one deal has no spread: the report says so rather than printing an infinite interval
+    assert "margin of Greedy per round" in str(result) and "no 95% CI from fewer than two deals" in str(result)
+    assert "inf" not in str(result)
+    two = arena(GreedyBot(), RandomBot(seed=2), rounds=2, seed=5, progress=False)
+    assert "95% CI" in str(two) and "fewer than two deals" not in str(two)
+
+
+def test_arena_rejects_bad_arguments() -> None:
+    with pytest.raises(ValueError):
+        arena(GreedyBot(), GreedyBot(), rounds=-1)
+    with pytest.raises(ValueError, match="nothing to play"):
+        arena(GreedyBot(), GreedyBot(), rounds=0)
+    with pytest.raises(TypeError):
+        arena(GreedyBot(), "greedy", rounds=1)  # type: ignore[arg-type]
+
+
 def test_the_packages_bots_in_the_family_arena() -> None:
-    from scopa_solver import GreedyBot, PIMCBot, RandomBot
     two = arena(GreedyBot(), RandomBot(seed=1), rounds=20, seed=1, rules=Rules(players=4), progress=False)
     assert two.ci95[0] > 0, str(two)
     many = arena(bots=[GreedyBot(), RandomBot(seed=1), RandomBot(seed=2)], rounds=6, seed=1, rules=Rules(players=3),
