@@ -207,16 +207,8 @@ class Position(RoundState):
         """The position as the kernel reads it (made once), for every game. Each deal of the
         stock is one mask per seat: 3 cards each in seat order from the leader, the dealer last."""
         if self._state is None:
-            n = self.rules.players
             masks = [c.mask for c in self.stock]
-            leader = (self.dealer + 1) % n
-            deals = []
-            for start in range(0, len(masks), 3 * n):
-                part = [sum(masks[start + 3 * k:start + 3 * k + 3]) for k in range(n)]
-                deals.append(tuple(part[(seat - leader) % n] for seat in range(n)))
-            last = -1 if self.last_capturer is None else self.last_capturer
-            self._state = kernel.KernelState(n, self.hands, self.table, self.piles, self.scopas, self.to_move,
-                                             self.dealer, last, tuple(deals), self.rules.flags, self.rules.sides)
+            self._state = self._kernel_state(self.hands, [sum(masks[k:k + 3]) for k in range(0, len(masks), 3)])
         return self._state
 
     @classmethod

@@ -11,6 +11,7 @@ from typing import Any, Optional, Sequence
 from . import notation
 from .cards import Card, CardsLike, card_list, cards_text, popcount
 from .rules import Rules
+from .. import kernel
 from ..errors import DuplicateCardError, excerpt
 
 
@@ -79,6 +80,18 @@ class RoundState:
 
     def _key(self) -> tuple:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    # -- the kernel's view of it ---------------------------------------------------------------
+
+    def _kernel_state(self, hands: Sequence[int], stock: Sequence[int]) -> kernel.KernelState:
+        """This round's kernel state with these hands and this stock: one mask of 3 cards per
+        seat and deal, each deal in playing order from the leader (the dealer's last)."""
+        n = self.rules.players
+        leader = (self.dealer + 1) % n
+        deals = tuple(tuple(stock[i + (seat - leader) % n] for seat in range(n)) for i in range(0, len(stock), n))
+        last = -1 if self.last_capturer is None else self.last_capturer
+        return kernel.KernelState(n, tuple(hands), self.table, self.piles, self.scopas, self.to_move, self.dealer,
+                                  last, deals, self.rules.flags, self.rules.sides)
 
     # -- construction -------------------------------------------------------------------------
 

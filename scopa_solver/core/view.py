@@ -346,14 +346,9 @@ class View(RoundState):
 
     def state_of(self, groups: Sequence[int]) -> kernel.KernelState:
         """The kernel state of the world whose hidden groups (see `group_sizes`) are these masks."""
-        last = -1 if self.last_capturer is None else self.last_capturer
         n = self.rules.players
         others = iter(groups[:n - 1])
-        hands = tuple(self.hand if p == self.player else next(others) for p in range(n))
-        leader = (self.dealer + 1) % n
-        deals = tuple(tuple(groups[i + (seat - leader) % n] for seat in range(n)) for i in range(n - 1, len(groups), n))
-        return kernel.KernelState(n, hands, self.table, self.piles, self.scopas, self.to_move, self.dealer,
-                                  last, deals, self.rules.flags, self.rules.sides)
+        return self._kernel_state([self.hand if p == self.player else next(others) for p in range(n)], groups[n - 1:])
 
     def any_world_state(self) -> kernel.KernelState:
         """One world (the unseen cards in index order): for what does not depend on them."""
