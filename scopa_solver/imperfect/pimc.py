@@ -55,10 +55,11 @@ EXACT_LIMIT = 2000
 last-but-one deal has at most 84 x 20 = 1,680)."""
 
 WORLD_NODES = 1_000_000
-"""The node budget of one world's search (`suggest`'s default `max_nodes`; a two-player world
-takes a few thousand nodes, so they are all exact). The first world is searched to a horizon, deeper and deeper (4, 8, 12, ... plies), until
-the search is exact or the budget is spent, on a fresh table so that the depth reached is the
-same on every run; every world is then searched to that horizon (exact if the first was).
+"""The node budget of one world's search (`suggest`'s default `max_nodes`; two-player worlds, at
+most tens of thousands of nodes, are all exact). The first world is searched to a horizon, deeper and
+deeper (4, 8, 12, ... plies), until the search is exact or the budget is spent, on a fresh
+table so that the depth reached is the same on every run; every world is then searched to that
+horizon (exact if the first was).
 Measured (docs/imperfect.md, 50 worlds, 2 threads): a first-play
 scientifico or Scopone world is scored at a horizon of 8 plies (about 1 s for the 50), a
 4-player partnership world is mostly exact, a 3- or 6-player one at 24 to 32 plies, and from 5
@@ -231,8 +232,8 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
     `KernelState`, its value the margin of the player's side with
     two sides (partnerships, Scopone, scientifico) and the paranoid value (own side's points
     minus the best other side's) with three or more. Where a world cannot be solved exactly
-    within `max_nodes` (the node budget of one world, default `WORLD_NODES`) it is searched to a horizon and scored there by the kernel's static
-    evaluation (docs/family.md): the first world is deepened from `horizon` plies (default 4)
+    within `max_nodes` (the node budget of one world, default `WORLD_NODES`) it is searched to
+    a horizon and scored there by the kernel's static evaluation (docs/family.md): the first world is deepened from `horizon` plies (default 4)
     by 4 at a time until exact or the budget is spent, and every world is then searched to the
     horizon it reached (a fixed horizon gives the same values whatever the tables hold, so the
     same seed still gives the same answer). `Suggestion.exact_worlds` counts the worlds solved
@@ -330,8 +331,8 @@ def _probe_horizon(state: kernel.KernelState, max_nodes: int, first: Optional[in
     """The horizon for every world of a view: the first world deepened from `first` plies (by
     `kernel.DEEPEN_STEP`) until exact (0) or `max_nodes` (for all its searches) is spent, on a
     fresh table of its own, so that the same world always reaches the same horizon. With no
-    `first`, it is tried exactly first, within `_PROBE_EXACT_NODES` and no time limit: a
-    two-player world or a late one is exact at once (and so, as before any deadline, all are)."""
+    `first`, it is tried exactly first, within `_PROBE_EXACT_NODES` (besides `max_nodes`) and no
+    time limit: a two-player world or a late one is exact at once, and so are all the worlds."""
     searcher = kernel.new_searcher(_PROBE_TT_MB)
     depth = kernel.check_horizon(first) or kernel.DEEPEN_STEP
     signals = threading.current_thread() is threading.main_thread()
