@@ -375,6 +375,11 @@ cdef class KernelResult:
     cdef int16_t _rules
     cdef int8_t _maxn
 
+    def __repr__(self):
+        # one name for both engines' results (the family engine's is a private subclass)
+        return (f"<KernelResult lower={self.lower} upper={self.upper} stop={self.stop} nodes={self.nodes} "
+                f"objective={self.objective!r} horizon={self.horizon}>")
+
     def __dealloc__(self):
         result_free(&self.R)
 
