@@ -72,7 +72,7 @@ def _pass_on_lost_interrupts(previous):
     it would land in the hook): the hook returns an `_Interrupt`, which Python frees at once.
     Every other unraisable exception goes to the hook before."""
     def hook(unraisable):
-        if (issubclass(unraisable.exc_type, KeyboardInterrupt)
+        if (isinstance(unraisable.exc_type, type) and issubclass(unraisable.exc_type, KeyboardInterrupt)
                 and threading.current_thread() is threading.main_thread()):
             return _Interrupt()
         return previous(unraisable)
