@@ -69,6 +69,7 @@ _WORLD_SAFETY = 20     # a world may take this many times the budget at the prob
 _PROBE_TT_MB = 16.0    # the probe's own fresh table: its node counts, hence its horizon, reproducible
 _PROBE_EXACT_NODES = 50_000     # the probe first tries the world exactly, with no time limit (a
                                 # two-player world, or a late one: a few ms; else ~20 ms lost)
+_EXACT_TRY_TT_MB = 0.25         # its table (16 MiB took 1-4 ms to allocate: a small suggest's time)
 
 _FIRST_CHUNK = 32
 _SHUFFLE_LIMIT = 1_000_000
@@ -292,11 +293,13 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
             seed = random.SystemRandom().getrandbits(63)
         states = view.sample_states(count, seed)      # lazy: drawn as the workers get to them
     first = next(states)
-    states = itertools.chain([first], states)
-    depth = _probe_horizon(first, max_nodes, horizon, deadline)
+    depth, solved = _probe_horizon(first, max_nodes, horizon, deadline)
+    if solved is None:
+        states = itertools.chain([first], states)
     budget = max_nodes * _WORLD_SAFETY
     bar = progress_bar(count, "worlds", progress, unit="world")
-    raws: list = []
+    raws: list = [] if solved is None else [solved]     # the probe's exact search is the first world's
+    bar.update(len(raws))
     reason = None
     try:
         while len(raws) < count:
@@ -327,19 +330,22 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
 
 
 def _probe_horizon(state: kernel.KernelState, max_nodes: int, first: Optional[int],
-                   deadline: Optional[float]) -> int:
+                   deadline: Optional[float]) -> tuple[int, Any]:
     """The horizon for every world of a view: the first world deepened from `first` plies (by
     `kernel.DEEPEN_STEP`) until exact (0) or `max_nodes` (for all its searches) is spent, on a
     fresh table of its own, so that the same world always reaches the same horizon. With no
     `first`, it is tried exactly first, within `_PROBE_EXACT_NODES` (besides `max_nodes`) and no
-    time limit: a two-player world or a late one is exact at once, and so are all the worlds."""
-    searcher = kernel.new_searcher(_PROBE_TT_MB)
+    time limit, on a small table: a two-player world or a late one is exact at once, and so are
+    all the worlds. Returns the horizon (0: exact) and that exact search's result (else None),
+    which is the first world's."""
     depth = kernel.check_horizon(first) or kernel.DEEPEN_STEP
     signals = threading.current_thread() is threading.main_thread()
     if first is None:       # exact if cheap: then every world is solved exactly, as before a deadline
-        raw = searcher.search_many([state], kernel.WANT_ALL, min(max_nodes, _PROBE_EXACT_NODES), 0.0, signals)[0]
+        raw = kernel.new_searcher(_EXACT_TRY_TT_MB).search_many(
+            [state], kernel.WANT_ALL, min(max_nodes, _PROBE_EXACT_NODES), 0.0, signals)[0]
         if not raw.stop:
-            return 0
+            return 0, raw
+    searcher = kernel.new_searcher(_PROBE_TT_MB)
     used, reached = 0, None
     while True:
         left = 0.0 if deadline is None else max(1e-6, deadline - time.monotonic())
@@ -348,7 +354,7 @@ def _probe_horizon(state: kernel.KernelState, max_nodes: int, first: Optional[in
         if raw.stop:
             break
         if raw.horizon is None:
-            return 0
+            return 0, None
         reached = depth
         depth += kernel.DEEPEN_STEP
         if used >= max_nodes or (deadline is not None and time.monotonic() >= deadline):
@@ -358,7 +364,7 @@ def _probe_horizon(state: kernel.KernelState, max_nodes: int, first: Optional[in
             raise LimitError("the time limit ran out before a single world was searched: allow more time")
         raise LimitError(f"a world needs more than max_nodes={max_nodes:,} nodes even to a horizon of "
                          f"{depth} plies (raise max_nodes)")
-    return reached
+    return reached, None
 
 
 def value_matrix(moves: list[Move], solved: list) -> tuple["np.ndarray", int]:
