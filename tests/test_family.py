@@ -332,7 +332,7 @@ def test_views_of_family_positions_work():
     assert pos.view(2).to_string().startswith("?3/?3/")
     view = View.from_string("?3/?3/7c2s3s 7dAc5s7s -/-/- ?27 0/0/0 0 2 - players=3")
     assert view.player == 2 and view.hidden_hands == (3, 3, 0)
-    with pytest.raises(ViewError, match="39 cards are hidden .* no deal of scopa with 2 players"):
+    with pytest.raises(ViewError, match=r"39 cards are hidden .* no deal of the game \(Scopa a 15\)"):
         View(0, hand="7c", rules=Rules(capture="fifteen"))
 
 

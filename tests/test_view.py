@@ -226,7 +226,7 @@ def test_bad_keyword_views_are_rejected() -> None:
         View(0, hand="7c Rs 4b", table="3d 4c Ab Cs", hidden_hands=(3, 3))
     assert View(0, hand="7c Rs 4b", table="3d 4c Ab Cs", hidden_hands=(0, 3)) == \
         View(0, hand="7c Rs 4b", table="3d 4c Ab Cs", opponent_cards=3)
-    with pytest.raises(ViewError, match="no deal of scopone"):
+    with pytest.raises(ViewError, match=r"no deal of the game \(Scopone\)"):
         View(0, hand="Ad 2d", table="Ac", rules=scopone)
 
 

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from scopa_solver.core.cards import iter_cards  # noqa: E402
 from scopa_solver import GameRecord, Position, analyze, solve, suggest  # noqa: E402
 from scopa_solver.web import create_app  # noqa: E402
-from scopa_solver.web.service import LIMITS, game_name  # noqa: E402
+from scopa_solver.web.service import LIMITS  # noqa: E402
 
 SMALL = "7d2c/3b4c 3s4s -/- - 0/0 0 1 -"
 START = Position.new_round(seed=5).to_string()
@@ -269,7 +269,7 @@ def test_board_of_a_family_position_has_every_seat(client, rules):
     pos = late(rules, 5, 12)
     b = post(client, "board", {"position": pos.to_string()})
     n = rules.players
-    assert b["players"] == n and b["sides"] == list(rules.sides) and b["game"] == game_name(rules)
+    assert b["players"] == n and b["sides"] == list(rules.sides) and b["game"] == rules.name
     assert [h["cards"] for h in b["hands"]] == [[str(c) for c in iter_cards(h)] for h in pos.hands]
     assert [sorted(p) for p in b["piles"]] == [sorted(str(c) for c in iter_cards(p)) for p in pos.piles]
     assert len(b["scopas"]) == n and b["stock_cards"] == [str(c) for c in pos.stock]

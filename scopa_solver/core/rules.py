@@ -108,6 +108,21 @@ class Rules:
         return self.players == 2 and self.capture == "standard" and not self.last_sweep_counts
 
     @property
+    def name(self) -> str:
+        """The game's name for people: "Scopa", "Scopone scientifico", "Scopa a 15, 3 players"...
+
+        >>> Rules().name, Rules(players=4, game="scopone").name, Rules(players=6).name
+        ('Scopa', 'Scopone', 'Scopa, 6 players in 2 teams of 3')
+        """
+        name = {"scopa": "Scopa", "scopone": "Scopone", "scientifico": "Scopone scientifico"}[self.game]
+        if self.capture == "fifteen":
+            name += " a 15"
+        if self.game == "scopa" and self.players > 2:
+            teams = {4: " in 2 teams of 2", 6: " in 2 teams of 3"}.get(self.players, "") if self.partnerships else ""
+            name += f", {self.players} players{teams}"
+        return name
+
+    @property
     def sides(self) -> tuple[int, ...]:
         """The side of each seat, sides numbered in order of their first seat:
         (0, 1, 0, 1) for 4-player partnerships, (0, 1, 2) for 3 players."""

@@ -75,7 +75,7 @@ class View(RoundState):
     >>> View(0, hand="7c Rs 4b", table="3d 4c 5s", dealer=1)
     Traceback (most recent call last):
     ...
-    scopa_solver.errors.ViewError: 34 cards are hidden (40 less 6 known): no deal of scopa with 2 players leaves them in the other hands and whole deals of 3 per seat in the stock
+    scopa_solver.errors.ViewError: 34 cards are hidden (40 less 6 known): no deal of the game (Scopa) leaves them in the other hands and whole deals of 3 per seat in the stock
     >>> v = View(0, hand="7c Rs 4b", table="3d 4c Ab Cs", dealer=1)
     >>> v.opponent_cards, v.stock_cards, v.to_move, v.deals_left
     (3, 30, 0, 5)
@@ -133,8 +133,8 @@ class View(RoundState):
                         and 0 <= hidden - sum(r) <= 40 and (hidden - sum(r)) % (3 * n) == 0]
             if not readings:
                 raise ViewError(
-                    f"{hidden} cards are hidden (40 less {known} known): no deal of {self.rules.game} with "
-                    f"{n} players leaves them in the other hands and whole deals of 3 per seat in the stock")
+                    f"{hidden} cards are hidden (40 less {known} known): no deal of the game ({self.rules.name}) "
+                    "leaves them in the other hands and whole deals of 3 per seat in the stock")
             if len(readings) > 1:
                 raise ViewError(f"{hidden} hidden cards can be dealt to the other hands in several ways: "
                                 "give hidden_hands (or to_move)")

@@ -160,22 +160,7 @@ def board(state: RoundState) -> dict:
             "to_move": None if over else state.to_move, "dealer": state.dealer,
             "last_capturer": state.last_capturer, "over": over, "legal": legal,
             "players": rules.players, "sides": list(rules.sides),
-            "rules": rules.tokens(), "game": game_name(rules), "score": score.to_dict()}
-
-
-def game_name(rules: Rules) -> str:
-    """The game's name for people: "Scopa", "Scopone scientifico", "Scopa a 15, 3 players"...
-
-    >>> game_name(Rules()), game_name(Rules(players=4, game="scopone")), game_name(Rules(players=6))
-    ('Scopa', 'Scopone', 'Scopa, 6 players in 2 teams of 3')
-    """
-    name = {"scopa": "Scopa", "scopone": "Scopone", "scientifico": "Scopone scientifico"}[rules.game]
-    if rules.capture == "fifteen":
-        name += " a 15"
-    if rules.game == "scopa" and rules.players > 2:
-        teams = {4: " in 2 teams of 2", 6: " in 2 teams of 3"}.get(rules.players, "") if rules.partnerships else ""
-        name += f", {rules.players} players{teams}"
-    return name
+            "rules": rules.tokens(), "game": rules.name, "score": score.to_dict()}
 
 
 def _score(view: View) -> Any:
