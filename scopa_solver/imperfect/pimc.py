@@ -68,7 +68,7 @@ cards a hand on every scientifico world is exact (0.8 s). Raise it for deeper, s
 _WORLD_SAFETY = 20     # a world may take this many times the budget at the probe's horizon
 _PROBE_TT_MB = 16.0    # the probe's own fresh table: its node counts, hence its horizon, reproducible
 _PROBE_EXACT_NODES = 50_000     # the probe first tries the world exactly, with no time limit (a
-                                # two-player world, or a late one: a few ms; else ~20 ms lost)
+                                # two-player world, or a late one: a few ms; else 5-10 ms lost, measured)
 _EXACT_TRY_TT_MB = 0.25         # its table (16 MiB took 1-4 ms to allocate: a small suggest's time)
 
 _FIRST_CHUNK = 32
