@@ -1,5 +1,8 @@
-# The kernel face's shared parts: the range checks every argument passes. The functions, the Searcher and its result are in family_api.pxi (a position of any
-# game crosses the boundary as one tuple, described there).
+# The kernel's Python face. A position of any game crosses the boundary as one 11-tuple:
+#   (players, hands, table, piles, scopas, to_move, dealer, last_capturer, deals, rules, sides)
+# hands/piles/scopas/sides one entry per seat, deals the stock's future deals next first (each one
+# 3-card mask per seat), rules the RULE_* bits (RULE_ALL). Everything is checked here, so nothing
+# the caller passes can make the C code read or write out of bounds.
 
 from cpython.exc cimport PyErr_CheckSignals
 from cpython.number cimport PyNumber_Index
@@ -43,12 +46,13 @@ cdef int _small(object value, str what, int low, int high) except? -999:
     return <int>v
 
 
-# What root_search can be asked for (root.pxi), for the Python side: best, pv, all, full window.
+# What f_root_search can be asked for (root.pxi), for the Python side: best, pv, all, full window.
 WANT_FLAGS = (WANT_BEST, WANT_PV, WANT_ALL, FULL_WINDOW)
 # The rule switches as the kernel numbers them (rules.pxi), so that Python never copies them.
 RULE_BITS = {"asso_piglia_tutto": RULE_ASSO_PIGLIA_TUTTO, "ace_sweep_is_scopa": RULE_ACE_SWEEP_IS_SCOPA,
              "re_bello": RULE_RE_BELLO, "napola": RULE_NAPOLA, "fewest_cards": RULE_FEWEST_CARDS,
-             "primiera_zero": RULE_PRIMIERA_ZERO}
+             "primiera_zero": RULE_PRIMIERA_ZERO, "fifteen": RULE_FIFTEEN,
+             "optional_capture": RULE_OPTIONAL_CAPTURE, "last_sweep_counts": RULE_LAST_SWEEP_COUNTS}
 globals()["RULE_ALL"] = RULE_ALL        # the C name is taken by the enum; the value is the same
 # The largest transposition table a Searcher makes, in MiB (tt.pxi).
 MAX_TT_MB = TT_MAX_MB
@@ -87,3 +91,671 @@ cdef inline uint64_t xorshift(uint64_t* x) noexcept nogil:
 
 cdef enum:
     PLAYOUT_SIGNALS_EVERY = 100000      # moves (or playouts) between Ctrl-C checks
+
+OBJECTIVES = ("value", "maxn")
+MAX_MOVES = FMAX_MOVES
+
+
+cdef inline int _seat_small(object value, str what, int seat, int low, int high) except? -999:
+    """_small for one seat's entry, named only for an error (see _seat_cards)."""
+    cdef long v
+    try:
+        v = value
+    except (TypeError, OverflowError):
+        v = low - 1
+    if low <= v <= high:
+        return <int>v
+    return _small(value, f"{what} {seat}", low, high)
+
+
+cdef tuple _seq(object value, str what, int n):
+    if type(value) is tuple and len(<tuple>value) == n:
+        return <tuple>value
+    if not isinstance(value, (tuple, list)):
+        raise ValueError(f"{what}: one entry per seat, a tuple of {n}, not {type(value).__name__}")
+    value = tuple(value)
+    if len(value) != n:
+        raise ValueError(f"{what}: {len(value)} entries for {n} seats")
+    return value
+
+
+cdef void f_keys(FState* s, FGame* g) noexcept nogil:
+    """The Zobrist keys of a loaded position (its cards, each deal's) that the family engine's
+    search and play keep up to date."""
+    cdef int k, p
+    for k in range(s.deals_left):
+        g.deal_key[k] = 0
+        for p in range(g.players):
+            g.deal_key[k] ^= f_hand_key(p, g.deal[k][p])
+    s.zkey = f_cards_key(s, g.players)
+
+
+cdef int load_family(object state, FState* s, FGame* g, bint keys=True) except -1:
+    """Check and load a KernelState; `keys`: also its Zobrist keys (f_keys; the calls that only
+    move need none)."""
+    cdef int n, p, k, c, nd, expect, first, i
+    cdef uint64_t seen = 0, m
+    if not isinstance(state, tuple):
+        raise TypeError(f"a kernel position is a KernelState (an 11-tuple), not {type(state).__name__}")
+    cdef tuple pos = <tuple>state
+    if len(pos) != 11:
+        raise ValueError("a kernel position is an 11-tuple")
+    memset(s, 0, sizeof(FState))
+    memset(g, 0, sizeof(FGame))
+    n = _small(pos[0], "players", 2, FMAX_SEATS)
+    g.players = n
+    hands = _seq(pos[1], "hands", n)
+    piles = _seq(pos[3], "piles", n)
+    scopas = _seq(pos[4], "scopas", n)
+    sides = _seq(pos[10], "sides", n)
+    g.nsides = 0
+    for p in range(n):
+        k = _small(sides[p], "side", 0, n - 1)
+        if k > g.nsides:
+            raise ValueError("sides must be numbered 0.. in order of their first seat")
+        if k == g.nsides:
+            g.nsides += 1
+        g.side[p] = k
+        g.next_seat[p] = (p + 1) % n
+    if g.nsides < 2:
+        raise ValueError("a round needs at least two sides")
+
+    for p in range(n):
+        m = _seat_cards(hands[p], "hand", p, FMAX_HAND)
+        if m & seen:
+            raise ValueError(f"hand {p}: a card is in two places")
+        seen |= m
+        s.hand[p] = m
+        s.in_hands |= m
+        m = _seat_cards(piles[p], "pile", p, NCARDS)
+        if m & seen:
+            raise ValueError(f"pile {p}: a card is in two places")
+        seen |= m
+        s.pile[p] = m
+        s.scopas[p] = _seat_small(scopas[p], "scopas", p, 0, 40)
+    m = _cards(pos[2], "table", NCARDS)
+    if m & seen:
+        raise ValueError("table: a card is in two places")
+    seen |= m
+    s.table = m
+    s.to_move = _small(pos[5], "to_move", 0, n - 1)
+    s.dealer = _small(pos[6], "dealer", 0, n - 1)
+    s.last_capturer = _small(pos[7], "last_capturer", -1, n - 1)
+    deals = pos[8]
+    if not isinstance(deals, (tuple, list)):
+        raise ValueError("deals: a tuple of deals, each one mask per seat")
+    deals = tuple(deals)
+    nd = len(deals)
+    if nd > FMAX_DEALS:
+        raise ValueError(f"at most {FMAX_DEALS} deals in the stock, not {nd}")
+    s.deals_left = nd
+    for k in range(nd):
+        deal = _seq(deals[k], "a deal", n)
+        for p in range(n):
+            m = _seat_cards(deal[p], "stock deal for seat", p, MAX_HAND)
+            if m & seen:
+                raise ValueError("stock deal: a card is in two places")
+            seen |= m
+            if popcount(m) != MAX_HAND:
+                raise ValueError("every deal in the stock gives 3 cards to each seat")
+            g.deal[nd - 1 - k][p] = m
+            g.deal_cards[nd - 1 - k] |= m
+    g.rules = _small(pos[9], "rules", 0, RULE_ALL)
+    if s.in_hands:
+        # play goes leader (dealer + 1), leader + 1, ...: the seats that have played this turn hold
+        # one card fewer than the seat to move and those after it
+        c = popcount(s.hand[s.to_move])
+        first = (s.to_move - s.dealer - 1 + 2 * n) % n      # seats that have played this turn
+        for i in range(n):
+            p = (s.dealer + 1 + i) % n
+            expect = c - 1 if i < first else c
+            if popcount(s.hand[p]) != expect:
+                raise ValueError(f"seat {p} holds {popcount(s.hand[p])} cards where play order "
+                                 f"(seat {s.to_move} to move, dealer {s.dealer}) needs {max(expect, 0)}")
+    elif nd:
+        raise ValueError("every hand is empty while the stock still holds deals")
+    s.table_value = cards_value(s.table)
+    if keys:
+        f_keys(s, g)
+    return 0
+
+
+cdef tuple dump_family(const FState* s, const FGame* g, tuple deals):
+    cdef int n = g.players, p
+    return (n, tuple([s.hand[p] for p in range(n)]), s.table, tuple([s.pile[p] for p in range(n)]),
+            tuple([s.scopas[p] for p in range(n)]), s.to_move, s.dealer, s.last_capturer,
+            deals[len(deals) - s.deals_left:], g.rules, tuple([g.side[p] for p in range(n)]))
+
+
+def legal_moves(object state):
+    """The legal moves of the seat to move, packed (card << 40 | captured mask), in the canonical
+    order (movegen.pxi; [] when the round is over)."""
+    cdef FState s
+    cdef FGame g
+    cdef uint64_t* moves
+    cdef int n, i
+    load_family(state, &s, &g, False)
+    if f_round_over(&s):
+        return []
+    moves = <uint64_t*>malloc(FMAX_MOVES * sizeof(uint64_t))
+    if moves == NULL:
+        raise MemoryError
+    try:
+        n = f_generate_moves(&s, g.rules, moves)
+        return [moves[i] for i in range(n)]
+    finally:
+        free(moves)
+
+
+def play(object state, object packed_move):
+    """(after, scopa, dealt, leftovers, leftovers_to) for a legal packed move; ValueError otherwise.
+
+    after: the position after it; scopa: whether it scored one; dealt: whether it emptied the
+    hands and the next deal came from the stock; leftovers: the table cards that went to the last
+    capturer as it ended the round (0 if none), leftovers_to: that seat (-1 if none). Worked out
+    from the states before and after, so f_apply_move stays as the search uses it."""
+    cdef FState s
+    cdef FGame g
+    cdef uint64_t move, table, leftovers = 0
+    cdef int scopa, to = -1, deals_before
+    load_family(state, &s, &g, False)
+    try:
+        move = packed_move
+    except (TypeError, OverflowError):
+        raise ValueError(f"not a packed move: {packed_move!r}") from None
+    if move not in legal_moves(state):
+        raise ValueError("illegal move")
+    table = (s.table & ~move_capture(move)) | (0 if move_capture(move) else 1ULL << move_card(move))
+    deals_before = s.deals_left
+    scopa = f_apply_move(&s, &g, move)
+    if f_round_over(&s) and s.last_capturer >= 0 and table:
+        leftovers = table
+        to = s.last_capturer
+    return (dump_family(&s, &g, tuple(state[8])), scopa != 0, s.deals_left < deals_before, leftovers, to)
+
+
+def random_playouts(object state, object playouts, uint64_t seed=1):
+    """Play `playouts` uniformly random rounds from the state in C; return the number of moves made.
+
+    Any count (clamped to 2^64 - 1): Ctrl-C is checked every PLAYOUT_SIGNALS_EVERY moves and
+    raises KeyboardInterrupt."""
+    cdef FState root, s
+    cdef FGame g
+    cdef uint64_t* moves
+    cdef uint64_t rng = seed * 0x9E3779B97F4A7C15ULL + 1, total = 0, count, i = 0, next_check
+    cdef int n
+    count = _count(playouts, "playouts")
+    load_family(state, &root, &g, False)
+    if f_round_over(&root):
+        return 0
+    moves = <uint64_t*>malloc(FMAX_MOVES * sizeof(uint64_t))
+    if moves == NULL:
+        raise MemoryError
+    next_check = PLAYOUT_SIGNALS_EVERY
+    try:
+        with nogil:
+            while i < count:
+                s = root
+                while not f_round_over(&s):
+                    n = f_generate_moves(&s, g.rules, moves)
+                    if n == 0:              # cannot happen in a checked position; never divide by 0
+                        break
+                    f_apply_move(&s, &g, moves[xorshift(&rng) % n])
+                    total += 1
+                i += 1
+                if total + i >= next_check:  # playouts counted too, in case one ever made no move
+                    next_check = total + i + PLAYOUT_SIGNALS_EVERY
+                    with gil:
+                        PyErr_CheckSignals()
+    finally:
+        free(moves)
+    return total
+
+
+def score(object piles, object scopas, object sides, object rules):
+    """Per-side breakdown of the seats' piles (dict; see kernel.score)."""
+    cdef uint64_t side_pile[FMAX_SEATS]
+    cdef FScore d
+    cdef int n, p, k, nsides = 0, r
+    if not isinstance(piles, (tuple, list)):
+        raise ValueError("piles: one mask per seat")
+    n = len(piles)
+    if n < 2 or n > FMAX_SEATS:
+        raise ValueError(f"between 2 and {FMAX_SEATS} seats, not {n}")
+    scopas = _seq(scopas, "scopas", n)
+    sides = _seq(sides, "sides", n)
+    r = _small(rules, "rules", 0, RULE_ALL)
+    for p in range(FMAX_SEATS):
+        side_pile[p] = 0
+    side_scopas = [0] * n
+    for p in range(n):
+        k = _small(sides[p], "side", 0, n - 1)
+        if k > nsides:
+            raise ValueError("sides must be numbered 0.. in order of their first seat")
+        if k == nsides:
+            nsides += 1
+        m = _cards(piles[p], f"pile {p}", NCARDS)
+        side_pile[k] |= m
+        side_scopas[k] += _small(scopas[p], f"scopas {p}", 0, 40)
+    if nsides < 2:
+        raise ValueError("a round needs at least two sides")
+    f_score(side_pile, nsides, r, &d)
+    opt = lambda w: None if w < 0 else w
+    return dict(cards=[d.cards[k] for k in range(nsides)], coins=[d.coins[k] for k in range(nsides)],
+                primiera=[d.primiera[k] if d.primiera[k] >= 0 else None for k in range(nsides)],
+                napola=[d.napola[k] for k in range(nsides)],
+                points=[d.points[k] + side_scopas[k] for k in range(nsides)],
+                scopas=side_scopas[:nsides], carte=opt(d.carte), denari=opt(d.denari),
+                settebello=opt(d.settebello), primiera_winner=opt(d.primiera_winner),
+                re_bello=opt(d.re_bello))
+
+
+cdef class KernelResult:
+    """What one root search found, in plain values (moves packed as card << 40 | captures).
+
+    lower/upper bound the value (equal when complete; scopas already made included); stop is
+    0 when complete, else 1 nodes, 2 time, 3 interrupt (nodes is then at most max_nodes); best
+    lists the optimal moves (WANT_BEST; a stopped search lists them only when it had proved the
+    value and tested every move against it, so lower == upper, else best is None),
+    move_bounds each move's (lower, upper) (WANT_ALL), pv the principal variation (WANT_PV) and
+    end the (piles, scopas) it ends with, one entry per seat (None when stopped, without a pv or
+    under a horizon), points every side's round points at the end of the pv (objective "value",
+    WANT_PV) or the max^n vector (None when stopped or not asked); objective "value" or "maxn";
+    horizon None for an exact search, else the plies from the root where the search stopped and
+    scored the positions statically (the values are then estimates), evaluations how many static
+    evaluations it made; probes/hits/stores count this search's table use and fill is the
+    table's fill afterwards. The lists are built from the C result on each access (a batch of
+    small searches would otherwise spend much of its time making them)."""
+    # Kept within 512 bytes, so that Python's small-object allocator makes it (a batch of small
+    # searches made one a position; 0.43 -> 0.27 us a position when it first fitted).
+    cdef RootResult R
+    cdef readonly double fill
+    cdef readonly uint64_t evaluations
+    cdef int16_t _horizon       # 0: exact
+    cdef int8_t _maxn
+
+    def __repr__(self):
+        return (f"<KernelResult lower={self.lower} upper={self.upper} stop={self.stop} nodes={self.nodes} "
+                f"objective={self.objective!r} horizon={self.horizon}>")
+
+    def __dealloc__(self):
+        result_free(&self.R)
+
+    @property
+    def objective(self):
+        return "maxn" if self._maxn else "value"
+
+    @property
+    def horizon(self):
+        return self._horizon if self._horizon > 0 else None
+
+    @property
+    def lower(self):
+        return self.R.lower
+
+    @property
+    def upper(self):
+        return self.R.upper
+
+    @property
+    def stop(self):
+        return self.R.stop
+
+    @property
+    def nodes(self):
+        return self.R.nodes
+
+    @property
+    def seconds(self):
+        return self.R.seconds
+
+    @property
+    def probes(self):
+        return self.R.probes
+
+    @property
+    def hits(self):
+        return self.R.hits
+
+    @property
+    def stores(self):
+        return self.R.stores
+
+    @property
+    def moves(self):
+        return [self.R.moves[i] for i in range(self.R.n_moves)]
+
+    @property
+    def best(self):
+        if self.R.is_best == NULL:
+            return None
+        return [self.R.moves[i] for i in range(self.R.n_moves) if self.R.is_best[i]]
+
+    @property
+    def move_bounds(self):
+        if self.R.move_lower == NULL:
+            return None
+        return [(self.R.move_lower[i], self.R.move_upper[i]) for i in range(self.R.n_moves)]
+
+    @property
+    def pv(self):
+        return [self.R.pv[i] for i in range(self.R.pv_len)]
+
+    @property
+    def end(self):
+        cdef int p
+        if not self.R.has_end or self.R.stop != STOP_NONE or not self.R.pv_len or self._horizon > 0:
+            return None
+        return (tuple([self.R.end_pile[p] for p in range(self.R.players)]),
+                tuple([self.R.end_scopas[p] for p in range(self.R.players)]))
+
+    @property
+    def points(self):
+        cdef int i
+        if not self.R.has_points:
+            return None
+        return tuple([self.R.points[i] for i in range(self.R.nsides)])
+
+
+cdef class Searcher:
+    """A search context for every game: the transposition table, the move stacks and the node
+    counters. One Searcher per thread; it may be reused for many positions of any games (the
+    table keys include the whole position, stock, rules and seats included, so entries stay
+    valid across positions)."""
+    cdef FSearch F
+    cdef readonly double tt_mb
+    cdef double cpu[2]
+
+    def __cinit__(self, tt_mb=64.0):
+        cdef double mb
+        memset(&self.F, 0, sizeof(FSearch))
+        try:
+            mb = tt_mb
+        except OverflowError:
+            mb = float("inf")
+        if mb != mb or mb < 0 or mb == float("inf"):
+            raise ValueError(f"the transposition table size must be a finite number of MiB, "
+                             f"0 or more, not {mb:g}")
+        if mb > TT_MAX_MB:
+            raise ValueError(f"a transposition table of {mb:g} MiB is over the limit of "
+                             f"{TT_MAX_MB} MiB")
+        self.tt_mb = mb
+        if table_init(&self.F.S.table, mb) != 0:
+            raise MemoryError(f"cannot allocate a {mb:g} MiB transposition table")
+        self.F.S.use_table = self.F.S.table.entries != NULL
+        self.F.table_min_cards = -1     # by the game (family_search.pxi)
+        self.F.scale = 1
+        self.F.table_stride = -1
+        self.F.guess_depth = -1
+        self.F.use_bounds = 64
+        self.F.use_equiv = 1
+        self.F.use_last_round = 1
+        # malloc, not calloc: only the levels a search reaches are ever touched
+        self.F.moves = <uint64_t*>malloc(FMAX_PLIES * FMAX_MOVES * sizeof(uint64_t))
+        if self.F.moves == NULL:
+            raise MemoryError("cannot allocate the move stack")
+
+    def __dealloc__(self):
+        table_free(&self.F.S.table)
+        free(self.F.moves)
+
+    def clear(self):
+        """Forget every stored position."""
+        table_clear(&self.F.S.table)
+
+    def table_stats(self):
+        """Transposition-table figures since the Searcher was made: probes, hits, stores, fill,
+        and `active`, the entries of the region in use (it grows with the searches, see tt.pxi)."""
+        cdef Table* t = &self.F.S.table
+        return dict(probes=t.probes, hits=t.hits, stores=t.stores, filled=t.filled,
+                    capacity=t.capacity, fill=(<double>t.filled / t.capacity) if t.capacity else 0.0,
+                    active=(t.mask + 1) * BUCKET if t.capacity else 0)
+
+    def set_table(self, bint enabled):
+        """Switch the transposition table off (baseline measurements) or back on."""
+        self.F.S.use_table = enabled and self.F.S.table.entries != NULL
+
+    def set_table_min_cards(self, int cards, int stride=1):
+        """Probe the table only at nodes with at least this many cards still to play (hands and
+        stock), and where the cards in hands are a multiple of `stride` (tuning; by default 7 and
+        3, two players 5 and 3)."""
+        self.F.table_min_cards = max(0, cards)
+        self.F.table_stride = max(1, stride)
+
+    def set_bounds(self, int max_cards):
+        """Cut on the bounds of what a position can still be worth at nodes with at most
+        `max_cards` cards in hands (0: never; tuning)."""
+        self.F.use_bounds = max_cards
+
+    def set_first_guess(self, int depth=-1):
+        """MTD(f)'s first guess: a horizon search `depth` plies deep (-1: by the plies, the
+        default; 0: the piles' margin as they are, as before the guess search; tuning, tests)."""
+        self.F.guess_depth = max(-1, depth)
+
+    def set_equivalence(self, bint enabled):
+        """Play one of the moves that differ only by same-rank cards whose suits cannot change
+        any score (on by default; tuning and tests)."""
+        self.F.use_equiv = enabled
+
+    def set_parallel(self, int busy_cards=0, double region_mb=0):
+        """Parallel search (tuning): put off the moves another thread is searching at nodes with
+        at least `busy_cards` cards in hands (0: BUSY_MIN_CARDS, 12; more than any position:
+        never, plain Lazy SMP), in a table region of at most `region_mb` MiB (0: 16)."""
+        self.F.busy_cards = busy_cards
+        self.F.parallel_mb = region_mb
+
+    def parallel_cpu(self):
+        """The last parallel search's (most CPU seconds of one thread, CPU seconds of them all):
+        on a loaded machine the first is what its wall time would be with a core per thread."""
+        return self.cpu[0], self.cpu[1]
+
+    def set_last_round(self, bint enabled):
+        """Solve the last round (no hand holding two cards, the stock empty) by a walk along its
+        forced plays (on by default; off: the general search, for tests and tuning)."""
+        self.F.use_last_round = enabled
+
+    def request_stop(self):
+        """Ask a search running in another thread to stop soon (it reports an interrupt)."""
+        self.F.S.abort = 1
+
+    cdef KernelResult _convert(self, RootResult* R, str objective, int horizon, uint64_t evaluations):
+        """Move the C result (and its buffers) into a KernelResult."""
+        cdef KernelResult k = KernelResult.__new__(KernelResult)
+        k._horizon = horizon
+        k.evaluations = evaluations
+        k.R = R[0]
+        k._maxn = objective == "maxn"
+        R.moves = NULL
+        R.is_best = NULL
+        R.move_lower = NULL
+        R.move_upper = NULL
+        R.pv = NULL
+        k.fill = (<double>self.F.S.table.filled / self.F.S.table.capacity) if self.F.S.table.capacity else 0.0
+        return k
+
+    def search(self, object pos, int want=WANT_BEST | WANT_PV, object max_nodes=0,
+               object time_limit=0.0, bint check_signals=True, str objective="value",
+               object horizon=0, int threads=1):
+        """Search one position; see search_many."""
+        results = self.search_many([pos], want, max_nodes, time_limit, check_signals, objective, horizon,
+                                   threads)
+        if results[0].stop == STOP_INTERRUPT:
+            raise KeyboardInterrupt
+        return results[0]
+
+    def search_many(self, list positions, int want=WANT_BEST | WANT_PV, object max_nodes=0,
+                    object time_limit=0.0, bint check_signals=False, str objective="value",
+                    object horizon=0, int threads=1):
+        """Search many positions with the GIL released; limits apply to each.
+
+        max_nodes: any int >= 0 (0: none; clamped to 2^64 - 1), and a stopped search has
+        visited at most that many nodes; time_limit: seconds >= 0 (0 or inf: none).
+        objective "value": two sides the margin, three or more the paranoid value; "maxn": every
+        side's points with each seat maximising its own side's. horizon: 0 (or None) searches
+        exactly; h > 0 stops h plies below the root and scores there by the static evaluation
+        (family_eval.pxi), unless the round ends within h plies (the result is then exact).
+        threads > 1: each position is searched by that many threads sharing this searcher's
+        table (family_parallel.pxi; "value" only, max^n searches on one): the same results,
+        `nodes` those of every thread, `max_nodes` for all of them together."""
+        cdef uint64_t node_limit = _count(max_nodes, "max_nodes")
+        cdef double seconds = _seconds(time_limit)
+        cdef int count = len(positions), i, status = 0, mode
+        cdef FState* states = NULL
+        cdef FGame* games = NULL
+        cdef RootResult* results = NULL
+        cdef int* modes = NULL
+        cdef int* horizons = NULL
+        cdef uint64_t* evaluations = NULL
+        cdef int depth = 0 if horizon is None else _small(horizon, "horizon", 0, 1 << 20)
+        cdef FSearch* F = &self.F
+        if objective not in OBJECTIVES:
+            raise ValueError(f"objective must be 'value' or 'maxn', not {objective[:20]!r}")
+        states = <FState*>malloc((count + 1) * sizeof(FState))
+        games = <FGame*>malloc((count + 1) * sizeof(FGame))
+        results = <RootResult*>calloc(count + 1, sizeof(RootResult))
+        modes = <int*>malloc((count + 1) * sizeof(int))
+        horizons = <int*>malloc((count + 1) * sizeof(int))
+        evaluations = <uint64_t*>calloc(count + 1, sizeof(uint64_t))
+        try:
+            if (states == NULL or games == NULL or results == NULL or modes == NULL
+                    or horizons == NULL or evaluations == NULL):
+                raise MemoryError("cannot allocate the batch")
+            for i in range(count):
+                load_family(positions[i], &states[i], &games[i])
+                if objective == "maxn":
+                    modes[i] = F_MAXN
+                else:
+                    modes[i] = F_TWO if games[i].nsides == 2 else F_PARANOID
+            F.S.max_nodes = node_limit
+            F.S.check_signals = check_signals
+            F.S.abort = 0
+            F.S.trace = NULL
+            with nogil:
+                for i in range(count):
+                    f_search_set_game(F, &games[i], modes[i], states[i].to_move)
+                    # the horizon as cards left, so that every search of the root (moves, pv)
+                    # cuts at the same positions; their values never meet exact ones in the table
+                    F.horizon_left = f_plies(F, &states[i]) - depth if depth > 0 else 0
+                    F.scale = 1
+                    if F.horizon_left > 0:
+                        F.game_key = f_horizon_key(F)
+                        horizons[i] = depth
+                        if modes[i] != F_MAXN:      # max^n's table packs whole points
+                            F.scale = HORIZON_SCALE
+                    else:
+                        F.horizon_left = 0
+                        horizons[i] = 0
+                    F.evaluations = 0
+                    F.S.nodes = 0
+                    F.S.deadline = monotonic() + seconds if seconds > 0 else 0.0
+                    # two players: a whole round takes about a millisecond, on one thread
+                    if threads > 1 and modes[i] != F_MAXN and games[i].players > 2:
+                        status = f_parallel_search(F, &states[i], want, &results[i], threads, self.cpu)
+                    else:
+                        status = f_root_search(F, &states[i], want, &results[i])
+                    evaluations[i] = F.evaluations
+                    if status != 0 or results[i].stop == STOP_INTERRUPT:
+                        break
+            if status != 0:
+                raise MemoryError("out of memory during the search")
+            out = []
+            for i in range(count):
+                out.append(self._convert(&results[i], objective, horizons[i], evaluations[i]))
+                if results[i].stop == STOP_INTERRUPT:
+                    raise KeyboardInterrupt
+            return out
+        finally:
+            for i in range(count if results != NULL else 0):
+                result_free(&results[i])
+            free(states)
+            free(games)
+            free(results)
+            free(modes)
+            free(horizons)
+            free(evaluations)
+
+
+    def trace(self, object pos, int want=0, int max_events=100000):
+        """Search one position exactly under objective "value" (the margin with two sides, the
+        paranoid value with more) recording every event (see trace.pxi); returns (events, result).
+
+        Events are tuples: ("pass", depth, alpha, beta, move), ("enter", depth, alpha, beta, move),
+        ("tt", depth, lower, upper), ("leaf", depth, value), ("exit", depth, value, n_moves,
+        n_searched). Node values and windows are the mover's (in the family engine the mover's
+        team's: its side's with two sides; in paranoid the root's side or its opponents). Max^n
+        is not traced. ValueError if the search needs more than `max_events` events."""
+        cdef FTrace* ft
+        cdef FState s
+        cdef FGame g
+        cdef RootResult R
+        cdef int status, i
+        cdef TraceEvent* e
+        cdef FSearch* F = &self.F
+        if max_events < 1:
+            raise ValueError("max_events must be positive")
+        load_family(pos, &s, &g)
+        ft = <FTrace*>calloc(1, sizeof(FTrace))
+        if ft == NULL:
+            raise MemoryError("cannot allocate the trace")
+        memset(&R, 0, sizeof(RootResult))
+        ft.t.events = <TraceEvent*>malloc(max_events * sizeof(TraceEvent))
+        ft.t.capacity = max_events
+        names = ("pass", "enter", "tt", "leaf", "exit")
+        try:
+            if ft.t.events == NULL:
+                raise MemoryError("cannot allocate the trace")
+            F.S.trace = &ft.t
+            F.S.max_nodes = 0
+            F.S.deadline = 0.0
+            F.S.abort = 0
+            F.S.check_signals = True
+            F.S.nodes = 0
+            f_search_set_game(F, &g, F_TWO if g.nsides == 2 else F_PARANOID, s.to_move)
+            F.horizon_left = 0
+            F.scale = 1
+            F.evaluations = 0
+            status = f_root_search(F, &s, want, &R)
+            if status != 0:
+                raise MemoryError("out of memory during the search")
+            if R.stop == STOP_INTERRUPT:
+                raise KeyboardInterrupt
+            if ft.t.overflow:
+                raise ValueError(f"the search needs more than {max_events} trace events")
+            events = []
+            for i in range(ft.t.count):
+                e = ft.t.events + i
+                if e.kind == EVENT_PASS or e.kind == EVENT_ENTER:
+                    events.append((names[e.kind], e.depth, e.a, e.b, e.move))
+                elif e.kind == EVENT_EXIT:
+                    events.append((names[e.kind], e.depth, e.a, e.n_moves, e.n_searched))
+                elif e.kind == EVENT_TABLE:
+                    events.append((names[e.kind], e.depth, e.a, e.b))
+                else:
+                    events.append((names[e.kind], e.depth, e.a))
+            return events, self._convert(&R, "value", 0, 0)
+        finally:
+            F.S.trace = NULL
+            result_free(&R)
+            free(ft.t.events)
+            free(ft)
+
+def evaluate(object state, object root_seat=None):
+    """The horizon search's static evaluation of a family position (family_eval.pxi): every
+    side's expected round points (scopas made not included) and the value the "value" search
+    gives the position at a horizon, for its seat to move in a search rooted at `root_seat`'s
+    side (default: the seat to move): with two sides the expected margin of points to come,
+    with more the paranoid value (scopas made included); in points, to the quarter point the
+    horizon search counts in."""
+    cdef FSearch F
+    cdef FState s
+    cdef FGame g
+    cdef double e[FMAX_SEATS]
+    cdef int seat, value
+    load_family(state, &s, &g)
+    seat = s.to_move if root_seat is None else _small(root_seat, "root_seat", 0, g.players - 1)
+    memset(&F, 0, sizeof(FSearch))
+    f_search_set_game(&F, &g, F_TWO if g.nsides == 2 else F_PARANOID, seat)
+    F.scale = HORIZON_SCALE
+    f_expected_points(&s, &g, g.side, g.nsides, F.stock_mask[s.deals_left], e)
+    value = f_horizon_value(&F, &s)
+    return tuple([e[seat] for seat in range(g.nsides)]), value / <double>HORIZON_SCALE

@@ -10,8 +10,7 @@ cdef enum:
     NCARDS = 40
     SETTEBELLO = 6      # 7 of coins
     KING_OF_COINS = 9   # re bello
-    MAX_HAND = 3
-    MAX_DEALS = 6       # deals still in the stock: at most 5 in a real round, 6 leaves room
+    MAX_HAND = 3        # cards a deal from the stock gives each seat
 
 cdef uint64_t ALL_CARDS = (1ULL << 40) - 1
 cdef uint64_t COINS = 0x3FF
@@ -56,8 +55,9 @@ _init_cards()
 
 
 cdef inline int cards_value(uint64_t cards) noexcept nogil:
-    """Sum of the capture values of a set of cards."""
-    cdef int v, total = 0
-    for v in range(1, 11):
-        total += v * popcount(cards & VALUE_CARDS[v])
+    """Sum of the capture values of a set of cards (most sets are a capture: a card or two)."""
+    cdef int total = 0
+    while cards:
+        total += CARD_VALUE[lowest_bit(cards)]
+        cards &= cards - 1
     return total

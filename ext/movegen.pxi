@@ -1,10 +1,9 @@
-# Legal move generation. A move is packed in a uint64: bits 0-39 the captured table cards,
-# bits 40-45 the played card. A lay-down captures nothing.
-
-cdef enum:
-    # Worst case for one node: three kings in hand against a table holding every card below 10
-    # gives 3 x 1,698 sum captures (counted exhaustively); round up.
-    MAX_MOVES = 5120
+# Legal move generation for every game. A move is packed in a uint64: bits 0-39 the captured
+# table cards, bits 40-45 the played card; a lay-down captures nothing. The standard rule: a
+# single match first, else a sum of two or more cards; Scopa a 15: any set of one or more table
+# cards adding up to 15 - v, no priority of singles. The order (canonical, legal_moves): cards by
+# index; for each card the singles by index, then the sums as _sum_captures finds them, then the
+# lay-down when it is legal.
 
 cdef inline uint64_t make_move(int card, uint64_t capture) noexcept nogil:
     return (<uint64_t>card << 40) | capture
@@ -48,35 +47,65 @@ cdef int _keep_fewest(uint64_t* out, int start, int n) noexcept nogil:
     return k
 
 
-cdef int generate_moves(const State* s, int rules, uint64_t* out) noexcept nogil:
-    """Write the legal moves of the side to move to out (room for MAX_MOVES); return the count."""
-    cdef int n = 0, start, card, v, b
+cdef int f_generate_moves(const FState* s, int rules, uint64_t* out) noexcept nogil:
+    """Write the legal moves of the seat to move to out (room for FMAX_MOVES); return the count."""
+    cdef int n = 0, start, card, v, b, need
     cdef uint64_t singles, hand = s.hand[s.to_move] & ALL_CARDS, table = s.table & ALL_CARDS
+    cdef bint fifteen = (rules & RULE_FIFTEEN) != 0
     while hand:
         card = lowest_bit(hand)
         hand &= hand - 1
         v = CARD_VALUE[card]
-        if v > s.table_value:                     # the whole table adds up to less: nothing to take
+        need = 15 - v if fifteen else v
+        if need > s.table_value:                  # the whole table adds up to less: nothing to take
             out[n] = make_move(card, 0)
             n += 1
             continue
-        if v == 1 and (rules & RULE_ASSO_PIGLIA_TUTTO) and table and not (table & VALUE_CARDS[1]):
+        if (not fifteen and v == 1 and (rules & RULE_ASSO_PIGLIA_TUTTO) and table
+                and not (table & VALUE_CARDS[1])):
             out[n] = make_move(card, table)       # the ace takes the whole table
             n += 1
-            continue
-        singles = table & VALUE_CARDS[v]
-        if singles:                               # single match first: exactly one of them
-            while singles:
-                b = lowest_bit(singles)
-                singles &= singles - 1
-                out[n] = make_move(card, 1ULL << b)
+            if rules & RULE_OPTIONAL_CAPTURE:
+                out[n] = make_move(card, 0)
                 n += 1
             continue
         start = n
-        n = _sum_captures(table, v, 0, card, out, n)
-        if n > start and (rules & RULE_FEWEST_CARDS):
-            n = _keep_fewest(out, start, n)
-        if n == start:
-            out[n] = make_move(card, 0)            # nothing to take: the card is laid down
+        singles = table & VALUE_CARDS[need] if need <= 10 else 0
+        while singles:
+            b = lowest_bit(singles)
+            singles &= singles - 1
+            out[n] = make_move(card, 1ULL << b)
+            n += 1
+        if fifteen or n == start:                 # standard: sums only without a single match
+            n = _sum_captures(table, need, 0, card, out, n)
+            if n > start and (rules & RULE_FEWEST_CARDS):
+                n = _keep_fewest(out, start, n)
+        if n == start or (rules & RULE_OPTIONAL_CAPTURE):
+            out[n] = make_move(card, 0)            # nothing to take (or taking is optional): laid down
             n += 1
     return n
+
+
+cdef inline bint can_capture(int card, uint64_t table, int rules) noexcept nogil:
+    """Does playing `card` on `table` take anything: a single match, a sum, the ace's sweep, or
+    in Scopa a 15 a set adding up to 15 - v?"""
+    cdef int v = CARD_VALUE[card], need, b
+    cdef uint32_t sums = 1                   # bit t: some set of the cards looked at adds up to t
+    cdef uint64_t low
+    if not table:
+        return False
+    if rules & RULE_FIFTEEN:
+        need = 15 - v
+        low = table & LOW_CARDS[need]
+    else:
+        if table & VALUE_CARDS[v]:
+            return True
+        if v == 1:
+            return (rules & RULE_ASSO_PIGLIA_TUTTO) != 0
+        need = v
+        low = table & LOW_CARDS[v - 1]
+    while low:
+        b = lowest_bit(low)
+        low &= low - 1
+        sums |= sums << CARD_VALUE[b]
+    return (sums >> need) & 1

@@ -1,12 +1,9 @@
-# The root: the value, every optimal move, the principal variation, or the value of every move.
-# Works with nogil so batches run on several threads; buffers are malloc'd and freed by the caller.
+# The root: the value (MTD(f)), every optimal move (WANT_BEST), a principal variation (WANT_PV)
+# and every move's value (WANT_ALL); under max^n the vector of every side's points, each move's
+# value for the seat to move, and the max^n line. Works with nogil so batches run on several
+# threads; buffers are malloc'd here and freed by result_free.
 
 from libc.string cimport memcpy
-
-cdef enum:
-    # every card the kernel can be given to play: two hands and MAX_DEALS deals (the result
-    # then stays small enough for Python's own allocator)
-    MAX_PV = 6 * (MAX_DEALS + 1)
 
 cdef enum:
     WANT_BEST = 1       # mark every optimal root move
@@ -15,6 +12,8 @@ cdef enum:
     FULL_WINDOW = 8     # baseline: one full-window search instead of the zero-window driver
 
 ctypedef struct RootResult:
+    # Kept small (the pv and the per-move arrays are malloc'd): a Python KernelResult holds one,
+    # and a batch of small searches makes one a position.
     int lower, upper          # bounds on the value, scopas already made included (equal: exact)
     int stop                  # STOP_* reason, STOP_NONE when complete
     int n_moves
@@ -22,41 +21,17 @@ ctypedef struct RootResult:
     uint8_t* is_best          # WANT_BEST: 1 for each optimal move
     int* move_lower           # WANT_ALL: bounds on each move's value
     int* move_upper
+    uint64_t* pv              # WANT_PV: the principal variation (room for FMAX_PLIES moves)
     int pv_len
-    uint64_t pv[MAX_PV]
-    uint64_t end_pile[2]      # WANT_PV: the piles and scopas at the end of the pv
-    int end_scopas[2]
+    int8_t players, nsides
+    int8_t has_end            # end_pile, end_scopas: where the pv ends (exact searches)
+    int8_t has_points         # points: every side's round points at the end of the pv, or the max^n vector
+    uint64_t end_pile[FMAX_SEATS]
+    int8_t end_scopas[FMAX_SEATS]
+    int8_t points[FMAX_SEATS]
     uint64_t nodes
     double seconds
     uint64_t probes, hits, stores   # transposition-table use by this search
-
-
-cdef inline bint achieves(Search* S, const State* s, int depth, uint64_t move, int value) noexcept nogil:
-    """Does `move` reach at least `value` (points to come) at s, `depth` plies below the root?
-    One zero-window search of the child (from move-stack level 1)."""
-    cdef State child = s[0]
-    cdef int r = apply_move(&child, &S.game, move)
-    trace_pass(S.trace, depth + 1, 1, r - value, r - value + 1, move)
-    return r - alphabeta(S, &child, r - value, r - value + 1, 1) >= value
-
-
-cdef bint _is_listed_best(const RootResult* R, uint64_t move) noexcept nogil:
-    cdef int i
-    for i in range(R.n_moves):
-        if R.moves[i] == move:
-            return R.is_best[i]
-    return False
-
-
-cdef bint _table_proves_first(Search* S, const State* s, uint64_t first, int value) noexcept nogil:
-    """Does the table show that `first` reaches `value` at s? An entry's move reaches its lower
-    bound (table_store keeps it so), so no test is needed when that move comes first anyway."""
-    cdef int lower, upper
-    cdef uint64_t move
-    if not S.use_table or popcount(s.hand[0] | s.hand[1]) < TABLE_MIN_HAND_CARDS:
-        return False
-    return table_probe(&S.table, position_key(S, s), &lower, &upper, &move) and lower >= value \
-        and move == first
 
 
 cdef void result_free(RootResult* R) noexcept nogil:
@@ -64,29 +39,80 @@ cdef void result_free(RootResult* R) noexcept nogil:
     free(R.is_best)
     free(R.move_lower)
     free(R.move_upper)
+    free(R.pv)
     R.moves = NULL
     R.is_best = NULL
     R.move_lower = NULL
     R.move_upper = NULL
+    R.pv = NULL
 
 
-cdef int last_deal_root(Search* S, const State* root, RootResult* R, int* lower, int* upper) noexcept nogil:
-    """A root in the last deal: one full-window pass over its moves, the window kept one point
-    below the best value so far, so that every move tying it comes out exact. The value and
-    (in R.is_best, when given) every optimal move at once: on trees this small the zero-window
-    passes and the tests of each move cost more nodes than this one pass."""
-    cdef State child
-    cdef uint64_t* order = S.move_stack       # level 0: the searches below start at level 1
+cdef inline bint f_achieves(FSearch* F, const FState* s, uint64_t move, int value) noexcept nogil:
+    """Does `move` reach at least `value` at s? One zero-window search of the child (level 1)."""
+    cdef FState child = s[0]
+    cdef int r = f_apply_move(&child, &F.game, move) * F.scale
+    if F.mode != F_TWO:
+        r = 0
+    if F.S.trace != NULL: f_trace_child_pass(F, s, &child, r, value - 1, value, move)
+    return f_child_value(F, s, &child, r, value - 1, value, 1) >= value
+
+
+cdef inline int f_scopa_offset(const FSearch* F, const FState* s) noexcept nogil:
+    """F_TWO: the scopas already made, own side minus the other (values are points to come)."""
+    cdef int p, d = 0
+    if F.mode != F_TWO:
+        return 0
+    for p in range(F.game.players):
+        d += s.scopas[p] if F.team[p] == F.team[s.to_move] else -s.scopas[p]
+    return d
+
+
+cdef bint f_listed_best(const RootResult* R, uint64_t move) noexcept nogil:
+    cdef int i
+    for i in range(R.n_moves):
+        if R.moves[i] == move:
+            return R.is_best[i]
+    return False
+
+
+cdef void f_result_end(FSearch* F, const FState* node, RootResult* R, bint points) noexcept nogil:
+    """Where the pv ends: the piles and scopas, and (`points`) every side's round points."""
+    cdef int p
+    cdef int out[FMAX_SEATS]
+    for p in range(F.game.players):
+        R.end_pile[p] = node.pile[p]
+        R.end_scopas[p] = node.scopas[p]
+    R.has_end = 1
+    if points:
+        side_points(node, &F.game, True, out)
+        for p in range(F.game.nsides):
+            R.points[p] = out[p]
+        R.has_points = 1
+
+
+cdef enum:
+    ONE_PASS_PLIES = 6      # roots this small: one pass (f_one_pass_root) instead of MTD(f)
+
+
+cdef int f_one_pass_root(FSearch* F, const FState* root, RootResult* R, int* lower, int* upper) noexcept nogil:
+    """A small root: one pass over its moves, the window kept one point below the best value so
+    far, so that every move tying it comes out exact. The value and (in R.is_best, when given)
+    every optimal move at once: on trees this small the zero-window passes and the test of each
+    move cost more nodes than this one pass."""
+    cdef FState child
+    cdef uint64_t* order = F.moves       # level 0: the searches below start at level 1
     cdef int n = R.n_moves, i, j, r, v, a, best = -VALUE_INF
     memcpy(order, R.moves, n * sizeof(uint64_t))
-    order_moves(root, order, n, 0)
+    f_order_moves(F, root, order, n, 0, -1)
     for i in range(n):
         a = best - 1 if R.is_best != NULL and best > -VALUE_INF else best
         child = root[0]
-        r = apply_move(&child, &S.game, order[i])
-        trace_pass(S.trace, 1, 1, r - VALUE_INF, r - a, order[i])
-        v = r - alphabeta(S, &child, r - VALUE_INF, r - a, 1)
-        if S.stop:
+        r = f_apply_move(&child, &F.game, order[i]) * F.scale
+        if F.mode != F_TWO:
+            r = 0
+        if F.S.trace != NULL: f_trace_child_pass(F, root, &child, r, a, VALUE_INF, order[i])
+        v = f_child_value(F, root, &child, r, a, VALUE_INF, 1)
+        if F.S.stop:
             lower[0] = -VALUE_INF
             upper[0] = VALUE_INF
             return 0
@@ -102,50 +128,45 @@ cdef int last_deal_root(Search* S, const State* root, RootResult* R, int* lower,
     return best
 
 
-cdef int root_search(Search* S, const State* root, int want, RootResult* R) noexcept nogil:
-    """Search `root` as `want` asks; return -1 if memory ran out, else 0 (R.stop tells limits)."""
-    cdef State node, child
-    cdef int scopas = root.scopas[root.to_move] - root.scopas[1 - root.to_move]
-    cdef int lower, upper, value, i, j, n, r, found
+cdef bint f_table_proves_first(FSearch* F, const FState* s, uint64_t first, int value) noexcept nogil:
+    """Does the table show that `first` reaches `value` at s? An entry's move reaches its lower
+    bound (f_alphabeta stores it so), so no test is needed when that move comes first anyway."""
+    cdef int lower, upper
+    cdef uint64_t move
+    if not F.S.use_table or f_plies(F, s) < F.probe_min:    # (each pv node was a root child)
+        return False
+    return table_probe(&F.S.table, f_position_key(F, s), &lower, &upper, &move) and lower >= value \
+        and move == first
+
+
+cdef int f_root_value(FSearch* F, const FState* root, int want, RootResult* R) noexcept nogil:
+    cdef Search* S = &F.S
+    cdef FState node, child
+    cdef int offset = f_scopa_offset(F, root) * F.scale, lower, upper, value, i, j, n, r, found
+    cdef bint same
     cdef uint64_t* moves
-    cdef double start = monotonic()
-    cdef uint64_t nodes_before = S.nodes
-    cdef uint64_t probes = S.table.probes, hits = S.table.hits, stores = S.table.stores
-    R.moves = NULL
-    R.is_best = NULL
-    R.move_lower = NULL
-    R.move_upper = NULL
-    R.pv_len = 0
-    R.n_moves = 0
-    S.stop = STOP_NONE
-    S.next_signal_check = 0
-    check_limits(S)             # sets the first check: a node limit is exact
-    table_new_search(&S.table)
-    S.trace_depth = 0
-    S.trace_move = 0
-    R.n_moves = generate_moves(root, S.game.rules, S.move_stack) if not round_over(root) else 0
-    R.moves = <uint64_t*>malloc(R.n_moves * sizeof(uint64_t) + 1)
-    if R.moves == NULL:
-        return -1
-    memcpy(R.moves, S.move_stack, R.n_moves * sizeof(uint64_t))
-    if round_over(root):
-        lower = upper = value = pile_margin(root, S.game.rules)
+    if f_round_over(root):
+        lower = upper = value = f_leaf(F, root)
     elif want & FULL_WINDOW:
-        value = full_window(S, root, &lower, &upper)
-    elif root.deals_left == 0 and not (want & WANT_ALL):
+        trace_pass(S.trace, 0, 0, -VALUE_INF, VALUE_INF, 0)
+        value = f_node(F, root, -VALUE_INF, VALUE_INF, 0)
+        lower = upper = value
+        if S.stop:
+            lower = -VALUE_INF
+            upper = VALUE_INF
+    elif f_plies(F, root) <= ONE_PASS_PLIES and not (want & WANT_ALL):
         if want & WANT_BEST:
             R.is_best = <uint8_t*>calloc(R.n_moves + 1, 1)
             if R.is_best == NULL:
                 return -1
-        value = last_deal_root(S, root, R, &lower, &upper)
+        value = f_one_pass_root(F, root, R, &lower, &upper)
         if S.stop:                      # a pass cut short proves no move optimal
             free(R.is_best)
             R.is_best = NULL
     else:
-        # first guess: the piles' score as they stand (late in a round most points are settled)
-        value = mtdf(S, root, pile_margin(root, S.game.rules), &lower, &upper)
-    R.lower = lower + scopas if lower > -VALUE_INF else -VALUE_INF
-    R.upper = upper + scopas if upper < VALUE_INF else VALUE_INF
+        value = f_mtdf(F, root, f_first_guess(F, root), &lower, &upper)
+    R.lower = lower + offset if lower > -VALUE_INF else -VALUE_INF
+    R.upper = upper + offset if upper < VALUE_INF else VALUE_INF
 
     if (want & WANT_ALL) and not S.stop:
         R.move_lower = <int*>malloc(R.n_moves * sizeof(int) + 1)
@@ -154,17 +175,22 @@ cdef int root_search(Search* S, const State* root, int want, RootResult* R) noex
             return -1
         for i in range(R.n_moves):
             child = root[0]
-            r = apply_move(&child, &S.game, R.moves[i])
-            if round_over(&child):
-                lower = upper = pile_margin(&child, S.game.rules)
+            r = f_apply_move(&child, &F.game, R.moves[i]) * F.scale
+            if F.mode != F_TWO:
+                r = 0
+            same = F.team[child.to_move] == F.team[root.to_move]
+            if f_round_over(&child):
+                lower = upper = f_leaf(F, &child)
             else:
-                S.trace_depth = 1
-                S.trace_move = R.moves[i]
-                mtdf(S, &child, r - value, &lower, &upper)
-            # the child's bounds are for the opponent: negate and swap
-            R.move_lower[i] = r - upper + scopas if upper < VALUE_INF else -VALUE_INF
-            R.move_upper[i] = r - lower + scopas if lower > -VALUE_INF else VALUE_INF
-            if S.stop:                  # the rest stay unknown: no node past the limit
+                S.trace_depth = 1; S.trace_move = R.moves[i]
+                f_mtdf(F, &child, value - r if same else r - value, &lower, &upper)
+            if same:
+                R.move_lower[i] = r + lower + offset if lower > -VALUE_INF else -VALUE_INF
+                R.move_upper[i] = r + upper + offset if upper < VALUE_INF else VALUE_INF
+            else:
+                R.move_lower[i] = r - upper + offset if upper < VALUE_INF else -VALUE_INF
+                R.move_upper[i] = r - lower + offset if lower > -VALUE_INF else VALUE_INF
+            if S.stop:
                 for j in range(i, R.n_moves):
                     R.move_lower[j] = -VALUE_INF
                     R.move_upper[j] = VALUE_INF
@@ -176,49 +202,183 @@ cdef int root_search(Search* S, const State* root, int want, RootResult* R) noex
             return -1
         for i in range(R.n_moves):
             if R.move_lower != NULL:
-                R.is_best[i] = R.move_lower[i] == value + scopas
+                R.is_best[i] = R.move_lower[i] == value + offset and R.move_upper[i] == value + offset
             else:
-                R.is_best[i] = R.n_moves == 1 or achieves(S, root, 0, R.moves[i], value)
+                R.is_best[i] = R.n_moves == 1 or f_achieves(F, root, R.moves[i], value)
                 if S.stop:
                     break
-        if S.stop:                      # tests cut short prove nothing: report no best moves
+        if S.stop:
             free(R.is_best)
             R.is_best = NULL
 
     if (want & WANT_PV) and not S.stop:
         node = root[0]
-        while not round_over(&node) and R.pv_len < MAX_PV and not S.stop:
-            moves = S.move_stack      # level 0 is free here: achieves() searches from level 1
-            n = generate_moves(&node, S.game.rules, moves)
-            order_moves(&node, moves, n, 0)
+        while not f_round_over(&node) and not f_at_horizon(F, &node) and R.pv_len < FMAX_PLIES and not S.stop:
+            moves = F.moves           # level 0 is free: the tests search from level 1
+            S.trace_depth = R.pv_len
+            n = f_generate_moves(&node, F.game.rules, moves)
+            f_order_moves(F, &node, moves, n, 0, -1)
             found = -1
-            if n > 1 and _table_proves_first(S, &node, moves[0], value):
+            if n > 1 and f_table_proves_first(F, &node, moves[0], value):
                 found = 0
             for i in range(n if found < 0 else 0):
                 # a forced move needs no test; at the root an optimal move may be known already
-                if n == 1 or (R.pv_len == 0 and R.is_best != NULL and _is_listed_best(R, moves[i])) \
-                        or achieves(S, &node, R.pv_len, moves[i], value):
+                if n == 1 or (R.pv_len == 0 and R.is_best != NULL and f_listed_best(R, moves[i])) \
+                        or f_achieves(F, &node, moves[i], value):
                     found = i
                     break
                 if S.stop:              # each further test would count a node past the limit
                     break
-            if found < 0:               # only when a limit stopped the search
+            if found < 0:
                 break
             R.pv[R.pv_len] = moves[found]
             R.pv_len += 1
-            r = apply_move(&node, &S.game, moves[found])
-            value = r - value
-        if S.stop:                      # a line cut short is no principal variation
+            child = node
+            r = f_apply_move(&node, &F.game, moves[found]) * F.scale
+            if F.mode != F_TWO:
+                r = 0
+            value = value - r if F.team[node.to_move] == F.team[child.to_move] else r - value
+        if S.stop:
             R.pv_len = 0
-        R.end_pile[0] = node.pile[0]
-        R.end_pile[1] = node.pile[1]
-        R.end_scopas[0] = node.scopas[0]
-        R.end_scopas[1] = node.scopas[1]
+        elif not F.horizon_left:      # a horizon search's line ends mid-round
+            f_result_end(F, &node, R, True)
+    return 0
 
+
+cdef int f_root_maxn(FSearch* F, const FState* root, int want, RootResult* R) noexcept nogil:
+    cdef Search* S = &F.S
+    cdef FState node, child
+    cdef int ns = F.game.nsides, i, j, n, r, me, found, best_value
+    cdef int made[FMAX_SEATS]
+    cdef int cv[FMAX_SEATS]
+    cdef int best[FMAX_SEATS]
+    cdef uint64_t* moves
+    for i in range(ns):
+        made[i] = 0
+    for i in range(F.game.players):
+        made[F.game.side[i]] += root.scopas[i]
+    R.move_lower = <int*>malloc(R.n_moves * sizeof(int) + 1)
+    R.move_upper = <int*>malloc(R.n_moves * sizeof(int) + 1)
+    R.is_best = <uint8_t*>calloc(R.n_moves + 1, 1)
+    if R.move_lower == NULL or R.move_upper == NULL or R.is_best == NULL:
+        return -1
+    me = F.game.side[root.to_move]
+    if f_round_over(root):
+        side_points(root, &F.game, False, best)
+    else:
+        S.nodes += 1                    # the root, as f_maxn counts every node
+        if S.nodes >= S.next_check:
+            check_limits(S)
+        for i in range(R.n_moves if not S.stop else 0):
+            child = root[0]
+            r = f_apply_move(&child, &F.game, R.moves[i])
+            f_maxn(F, &child, 1, cv)
+            if S.stop:
+                break
+            cv[me] += r
+            R.move_lower[i] = R.move_upper[i] = cv[me] + made[me]
+            if i == 0 or cv[me] > best[me]:
+                for j in range(ns):
+                    best[j] = cv[j]
+    if S.stop:
+        R.lower = -VALUE_INF
+        R.upper = VALUE_INF
+        free(R.is_best)
+        free(R.move_lower)
+        free(R.move_upper)
+        R.is_best = NULL
+        R.move_lower = R.move_upper = NULL
+        return 0
+    best_value = best[me] + made[me]
+    R.lower = R.upper = best_value
+    for i in range(R.n_moves):
+        R.is_best[i] = R.move_lower[i] == best_value
+    if not (want & WANT_ALL):
+        free(R.move_lower)
+        free(R.move_upper)
+        R.move_lower = R.move_upper = NULL
+    if not (want & WANT_BEST):
+        free(R.is_best)
+        R.is_best = NULL
+    for i in range(ns):
+        R.points[i] = best[i] + made[i]
+    R.has_points = 1
+    if want & WANT_PV:
+        node = root[0]
+        while not f_round_over(&node) and not f_at_horizon(F, &node) and R.pv_len < FMAX_PLIES:
+            moves = F.moves
+            n = f_generate_moves(&node, F.game.rules, moves)
+            me = F.game.side[node.to_move]
+            found = 0
+            best_value = 0
+            for i in range(n if n > 1 else 0):
+                child = node
+                r = f_apply_move(&child, &F.game, moves[i])
+                f_maxn(F, &child, 1, cv)
+                if S.stop:
+                    break
+                if i == 0 or cv[me] + r > best_value:
+                    best_value = cv[me] + r
+                    found = i
+            if S.stop:
+                break
+            R.pv[R.pv_len] = moves[found]
+            R.pv_len += 1
+            f_apply_move(&node, &F.game, moves[found])
+        if S.stop:                      # the line cut short: the vector is still exact
+            R.pv_len = 0
+        else:
+            f_result_end(F, &node, R, False)
+    return 0
+
+
+cdef int f_root_search(FSearch* F, const FState* root, int want, RootResult* R) noexcept nogil:
+    """Search `root` as `want` asks under F.mode; -1 if memory ran out, else 0."""
+    cdef Search* S = &F.S
+    cdef double start = monotonic()
+    cdef uint64_t nodes_before = S.nodes
+    cdef uint64_t probes = S.table.probes, hits = S.table.hits, stores = S.table.stores
+    cdef int status
+    R.moves = NULL
+    R.is_best = NULL
+    R.move_lower = NULL
+    R.move_upper = NULL
+    R.pv_len = 0
+    R.n_moves = 0
+    R.pv = NULL
+    R.players = F.game.players
+    R.nsides = F.game.nsides
+    R.has_end = 0
+    R.has_points = 0
+    S.stop = STOP_NONE
+    S.next_signal_check = 0
+    check_limits(S)
+    table_new_search(&S.table)
+    memset(F.killer, 0, sizeof(F.killer))
+    F.guess_horizon = 0
+    S.trace_depth = 0; S.trace_move = 0
+    R.n_moves = f_generate_moves(root, F.game.rules, F.moves) if not f_round_over(root) else 0
+    R.moves = <uint64_t*>malloc(R.n_moves * sizeof(uint64_t) + 1)
+    if R.moves == NULL:
+        return -1
+    memcpy(R.moves, F.moves, R.n_moves * sizeof(uint64_t))
+    if want & WANT_PV:
+        R.pv = <uint64_t*>malloc(FMAX_PLIES * sizeof(uint64_t))
+        if R.pv == NULL:
+            return -1
+    if F.mode == F_MAXN:
+        status = f_root_maxn(F, root, want, R)
+    else:
+        status = f_root_value(F, root, want, R)
+    if S.stop:
+        R.has_points = 0
+        R.has_end = 0
+    if F.scale > 1:
+        f_unscale(R, F.scale)
     R.stop = S.stop
     R.probes = S.table.probes - probes
     R.hits = S.table.hits - hits
     R.stores = S.table.stores - stores
     R.nodes = S.nodes - nodes_before
     R.seconds = monotonic() - start
-    return 0
+    return status

@@ -1,12 +1,6 @@
-# Position keys for the transposition table. Card locations (hands, table, stock slots) use
-# Zobrist keys updated incrementally by apply_move; the capture piles enter only through a packed
-# summary of what can still decide the score, so piles that score alike share table entries.
-
-cdef uint64_t Z_STOCK[MAX_DEALS][2][40]
-cdef uint64_t Z_SIDE[2]
-cdef uint64_t Z_DEALER[2]
-cdef uint64_t Z_LAST[3]
-
+# Position keys for the transposition table. Card locations (hands by seat, table, stock slots)
+# use Zobrist keys updated incrementally by f_apply_move; the capture piles enter only through a
+# packed summary of what can still decide the score, so piles that score alike share entries.
 
 cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
     # splitmix64 finaliser: a cheap, well-spread hash of one word
@@ -18,41 +12,35 @@ cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
     return x
 
 
-cdef void _init_zobrist() noexcept:
-    cdef uint64_t seed = 0x5C0BA5C0BA5C0BA5ULL
-    cdef int i, j, c
+cdef uint64_t ZF_HAND[FMAX_SEATS][40]
+cdef uint64_t Z_TABLE[40]
+cdef uint64_t ZF_SEAT[FMAX_SEATS]
+cdef uint64_t ZF_DEALER[FMAX_SEATS]
+cdef uint64_t ZF_LAST[FMAX_SEATS + 1]
+cdef uint64_t ZF_STOCK[FMAX_DEALS][FMAX_SEATS][40]
 
-    for c in range(40):
-        for i in range(2):
+
+cdef void _init_zobrist() noexcept:
+    cdef uint64_t seed = 0xFA3117FA3117FA31ULL
+    cdef int i, j, c
+    for i in range(FMAX_SEATS):
+        for c in range(40):
             seed += 0x9E3779B97F4A7C15ULL
-            Z_HAND[i][c] = mix64(seed)
-        seed += 0x9E3779B97F4A7C15ULL
-        Z_TABLE[c] = mix64(seed)
-        for j in range(MAX_DEALS):
-            for i in range(2):
+            ZF_HAND[i][c] = mix64(seed)
+            for j in range(FMAX_DEALS):
                 seed += 0x9E3779B97F4A7C15ULL
-                Z_STOCK[j][i][c] = mix64(seed)
-    for i in range(2):
+                ZF_STOCK[j][i][c] = mix64(seed)
         seed += 0x9E3779B97F4A7C15ULL
-        Z_SIDE[i] = mix64(seed)
+        ZF_SEAT[i] = mix64(seed)
         seed += 0x9E3779B97F4A7C15ULL
-        Z_DEALER[i] = mix64(seed)
-    for i in range(3):
+        ZF_DEALER[i] = mix64(seed)
+    for i in range(FMAX_SEATS + 1):
         seed += 0x9E3779B97F4A7C15ULL
-        Z_LAST[i] = mix64(seed)
+        ZF_LAST[i] = mix64(seed)
+    for c in range(40):
+        Z_TABLE[c] = mix64(0x5C0BA5C0BA5C0BA5ULL + (15 * c + 3) * 0x9E3779B97F4A7C15ULL)
 
 _init_zobrist()
-
-
-cdef uint64_t cards_key(const State* s) noexcept nogil:
-    """The Zobrist key of hands and table computed from scratch (apply_move keeps it up to date)."""
-    cdef uint64_t key = hand_key(0, s.hand[0]) ^ hand_key(1, s.hand[1]), t = s.table
-    cdef int b
-    while t:
-        b = lowest_bit(t)
-        t &= t - 1
-        key ^= Z_TABLE[b]
-    return key
 
 
 cdef inline int clamp(int x, int limit) noexcept nogil:
@@ -72,11 +60,6 @@ cdef int primiera_outcome(uint64_t p0, uint64_t p1, uint64_t in_play, int rules)
     if low0 == high0 and low1 == high1:
         return 0                    # both totals final and equal (the cases above excluded)
     return 2
-
-
-cdef uint64_t score_summary(const State* s, int rules, uint64_t in_play) noexcept nogil:
-    # not inline: inlined into the search loop it cost the two-player whole round about 4% (A/B)
-    return piles_summary(s.pile[0], s.pile[1], rules, in_play)
 
 
 cdef inline uint64_t piles_summary(uint64_t p0, uint64_t p1, int rules, uint64_t in_play) noexcept nogil:

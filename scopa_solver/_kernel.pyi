@@ -8,11 +8,10 @@ A position of any game crosses the boundary as one 11-tuple (``KernelPosition``)
 2..6 seats in playing order; hands (at most 10 cards each), piles, scopas (0..40) and sides one
 entry per seat; card sets as 40-bit masks (bit = card index); last_capturer -1 (nobody yet) or a
 seat; deals the stock's deals next first (at most 6), each one 3-card mask per seat; rules up to
-FAMILY_RULE_ALL; sides numbered 0.. in order of their first seat, at least two. The cards must all
+RULE_ALL; sides numbered 0.. in order of their first seat, at least two. The cards must all
 be in different places, and the hands must fit the play order (the seats from the leader,
 dealer + 1, up to the seat to move hold one card fewer). ValueError otherwise. A move is packed
-as ``card << 40 | captured mask``. Two players under the two-player rules take the fast path
-(the two-player engine) inside the kernel; the answers are the same.
+as ``card << 40 | captured mask``. One engine searches every game.
 """
 from typing import Optional, Sequence
 
@@ -25,32 +24,26 @@ move, a principal variation, the value of every root move, one full-window pass 
 
 RULE_BITS: dict[str, int]
 """The rule switches as the kernel numbers them: asso_piglia_tutto 1, ace_sweep_is_scopa 2,
-re_bello 4, napola 8, fewest_cards 16, primiera_zero 32; and for the family kernel only
-fifteen 64 (Scopa a 15), optional_capture 128, last_sweep_counts 256."""
+re_bello 4, napola 8, fewest_cards 16, primiera_zero 32, fifteen 64 (Scopa a 15),
+optional_capture 128, last_sweep_counts 256."""
 
 RULE_ALL: int
-"""Every rule bit of the two-player kernel together (63)."""
-
-FAMILY_RULE_BITS: dict[str, int]
-"""The family-only bits of RULE_BITS: fifteen, optional_capture, last_sweep_counts."""
-
-FAMILY_RULE_ALL: int
-"""Every rule bit the family kernel takes (511)."""
+"""Every rule bit together (511)."""
 
 OBJECTIVES: tuple[str, str]
 """("value", "maxn"): what a Searcher searches for."""
 
-FAMILY_MAX_MOVES: int
-"""Room for the legal moves of one family node (16384; the worst case is 11,894)."""
+MAX_MOVES: int
+"""Room for the legal moves of one node (16384; the worst case is 11,894)."""
 
 MAX_TT_MB: int
 """The largest transposition table a Searcher makes, in MiB (65536)."""
 
 
 def legal_moves(pos: KernelPosition) -> list[int]:
-    """The packed legal moves of the seat to move ([] when the round is over): two-player Scopa
-    in the two-player engine's order, the family games in the canonical one (cards by index; for
-    each its single captures by index, then its sum captures, then its lay-down when legal)."""
+    """The packed legal moves of the seat to move ([] when the round is over), in the canonical
+    order: cards by index; for each its single captures by index, then its sum captures, then
+    its lay-down when legal."""
 
 
 def play(pos: KernelPosition, packed_move: int) -> tuple[KernelPosition, bool, bool, int, int]:
@@ -207,7 +200,7 @@ class Searcher:
         """(events, result) of the exact search under objective "value": every event as tuples
         ("pass", depth, alpha, beta, move), ("enter", depth, alpha, beta, move), ("tt", depth,
         lower, upper), ("leaf", depth, value), ("exit", depth, value, n_moves, n_searched);
-        values and windows are the mover's (the family engine's: the mover's team's).
+        values and windows are the mover's team's (with two sides, the mover's side's).
         ValueError past max_events."""
 
     def request_stop(self) -> None:
@@ -216,14 +209,10 @@ class Searcher:
     def set_table(self, enabled: bool) -> None:
         """Switch the transposition table off or back on."""
 
-    def set_fast_path(self, enabled: bool) -> None:
-        """Search two-player Scopa in the two-player engine (on by default) or in the family
-        engine (off: the same answers by another engine; tests and measurements)."""
-
     def set_table_min_cards(self, cards: int, stride: int = 1) -> None:
         """Probe the table only at nodes with at least this many cards still to play (hands and
         stock), and where the cards in the hands are a multiple of `stride` (tuning; the default,
-        7 and 3, two players 5 and 2, measured in docs/family.md)."""
+        7 and 3, two players 5 and 3, measured in docs/family.md)."""
 
     def set_last_round(self, enabled: bool) -> None:
         """Solve the last round (the stock empty, no hand holding two cards) by a walk along its

@@ -101,15 +101,6 @@ def few_worlds(rules: Rules, seed: int, most: int = 300) -> Position:
     raise AssertionError("no small position found")
 
 
-def family_searcher(tt_mb: float = 16):
-    """A fresh Searcher whose two-player positions go to the family engine too (its fast path
-    off): for the tests of the family engine on every game."""
-    from scopa_solver.kernel import new_searcher
-    searcher = new_searcher(tt_mb)
-    searcher.set_fast_path(False)
-    return searcher
-
-
 def play_down(state, rng: random.Random, cards_left: int):
     """A kernel KernelState played at random (`rng`) until at most `cards_left` cards are in the
     hands and the stock."""

@@ -17,7 +17,7 @@ from scopa_solver.kernel import (
     score, new_searcher, run_batch,
 )
 
-from helpers import games, play_down, family_searcher
+from helpers import games, play_down
 
 GAMES = games("scopa", "3 players", "4 players", "4 alone", "6 players", "scopone", "scientifico",
               more={"3 players, a 15": Rules(players=3, capture="fifteen"),
@@ -65,10 +65,10 @@ def reference(state: KernelState, depth: int, root_side: int) -> int:
 @pytest.mark.parametrize("game", list(GAMES))
 def test_horizon_at_or_beyond_the_end_is_exact(game):
     rules = GAMES[game]
-    searcher = family_searcher(4)
+    searcher = new_searcher(4)
     for seed in range(4):
         state = walk(rules, seed, 2 * rules.players + 2)
-        exact = family_searcher(4).search(state)
+        exact = new_searcher(4).search(state)
         for depth in (plies_left(state), plies_left(state) + 3, 1000):
             r = searcher.search(state, horizon=depth)
             assert r.horizon is None and r.evaluations == 0
@@ -82,7 +82,7 @@ def test_horizon_at_or_beyond_the_end_is_exact(game):
 @pytest.mark.parametrize("game", list(GAMES))
 def test_horizon_equals_depth_limited_minimax_over_the_evaluation(game):
     rules = GAMES[game]
-    searcher = family_searcher(4)
+    searcher = new_searcher(4)
     for seed in range(3):
         state = walk(rules, 10 + seed, min(rules.players + 3, 7))
         root_side = state.sides[state.to_move]
@@ -105,10 +105,10 @@ def test_horizon_entries_never_reach_exact_searches():
     for rules in (Rules(players=4, game="scientifico"), Rules(players=3), Rules()):
         for seed in range(3):
             state = walk(rules, 20 + seed, 12)
-            fresh = family_searcher(4)
+            fresh = new_searcher(4)
             exact = fresh.search(state)
             shallow = fresh.search(state, horizon=3)
-            used = family_searcher(4)
+            used = new_searcher(4)
             for depth in (2, 3, 5, 8):
                 used.search(state, horizon=depth)
             again = used.search(state)
@@ -183,19 +183,19 @@ def test_two_player_states_take_horizons_and_deepening_too():
     deep = run_batch([two.kernel_state()], want=WANT_BEST, deepen=True)[0]
     assert deep.horizon is None and deep.lower == deep.upper == exact.lower
     with pytest.raises(ValueError, match="horizon"):
-        family_searcher(1).search(two.kernel_state(), horizon=-2)
+        new_searcher(1).search(two.kernel_state(), horizon=-2)
 
 
 def test_deepen_reaches_exact_or_the_deepest_complete_horizon():
     late = walk(Rules(players=4, game="scientifico"), 4, 14)
-    exact = family_searcher(4).search(late)
+    exact = new_searcher(4).search(late)
     deep = run_batch([late], want=WANT_BEST | WANT_PV, deepen=True)[0]
     assert deep.horizon is None and deep.lower == exact.lower
     start = Position.new_round(seed=4, rules=Rules(players=4, game="scientifico")).kernel_state()
     budget = run_batch([start, start], want=WANT_BEST, deepen=True, max_nodes=20000)
     for r in budget:
         assert r.stop == 0 and r.horizon is not None and r.horizon % 4 == 0
-        alone = family_searcher(4).search(start, want=WANT_BEST, horizon=r.horizon)
+        alone = new_searcher(4).search(start, want=WANT_BEST, horizon=r.horizon)
         assert alone.lower == r.lower
     deeper = run_batch([start], want=WANT_BEST, deepen=True, max_nodes=200000)[0]
     assert deeper.horizon > budget[0].horizon
@@ -221,7 +221,7 @@ def test_the_benchmark_runs_small():
 
 
 def test_maxn_takes_a_horizon_too():
-    searcher = family_searcher(4)
+    searcher = new_searcher(4)
     for seed in range(3):
         state = walk(Rules(players=3), 40 + seed, 9)
         exact = searcher.search(state, objective="maxn")

@@ -10,7 +10,6 @@ import random
 
 import pytest
 from test_family_reference import GAME_NAMES, GAMES, kernel_order, to_kernel, unpack
-from helpers import family_searcher
 
 import family_reference as fr
 from scopa_solver.kernel import WANT_ALL, WANT_BEST, WANT_PV, new_searcher
@@ -19,8 +18,8 @@ WANT = WANT_ALL | WANT_BEST | WANT_PV
 
 
 def searchers():
-    fast = family_searcher(1)
-    plain = family_searcher(1)
+    fast = new_searcher(1)
+    plain = new_searcher(1)
     plain.set_last_round(False)
     plain.set_table_min_cards(5)        # the probe policy before the solver: every node from 5 cards
     return fast, plain

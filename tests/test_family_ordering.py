@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import play_down, family_searcher
+from helpers import play_down
 from test_family_kernel import GAMES, deal
 
 from scopa_solver.kernel import WANT_ALL, WANT_BEST, WANT_PV, new_searcher
@@ -19,7 +19,7 @@ def test_first_guess_keeps_values_and_best_moves(name, cards):
     rng = random.Random(f"guess {name}")
     searchers = {}
     for depth in (-1, 0, 4, 99):        # by the plies, the piles' margin, a fixed depth, static
-        searchers[depth] = family_searcher(16)
+        searchers[depth] = new_searcher(16)
         searchers[depth].set_first_guess(depth)
     differ = 0
     for seed in range(4):
@@ -37,7 +37,7 @@ def test_first_guess_keeps_values_and_best_moves(name, cards):
 
 def test_node_limit_counts_the_guess_search():
     s = deal(seed=1200, **GAMES["scientifico"])     # a whole deal: the guess search runs
-    searcher = family_searcher(8)
+    searcher = new_searcher(8)
     for limit in (1, 10, 1000):
         r = searcher.search(s, WANT_BEST, max_nodes=limit)
         assert r.stop == 1 and 0 < r.nodes <= limit
@@ -48,9 +48,9 @@ def test_first_guess_without_a_table():
     search that follows must not look for them (it read a missing table before)."""
     rng = random.Random("guess without a table")
     s = play_down(deal(seed=1300, **GAMES["scientifico"]), rng, 20)
-    exact = family_searcher(16).search(s, WANT_BEST | WANT_PV)
-    off = family_searcher(16)
+    exact = new_searcher(16).search(s, WANT_BEST | WANT_PV)
+    off = new_searcher(16)
     off.set_table(False)
-    for searcher in (family_searcher(0), off):
+    for searcher in (new_searcher(0), off):
         r = searcher.search(s, WANT_BEST | WANT_PV)
         assert (r.lower, r.upper, sorted(r.best)) == (exact.lower, exact.upper, sorted(exact.best))

@@ -13,7 +13,7 @@ import pytest
 from scopa_solver import Position, Rules, analyze, solve
 from scopa_solver.errors import LimitError
 from scopa_solver.kernel import clear_tables, WANT_ALL, WANT_BEST, WANT_PV, new_searcher
-from helpers import play_down, family_searcher
+from helpers import play_down
 from test_family_kernel import GAMES, deal
 
 EVERYTHING = WANT_BEST | WANT_PV | WANT_ALL
@@ -39,7 +39,7 @@ CASES = [("2 players", 18, 6), ("3 players", 15, 6), ("4 partnerships", 16, 6), 
 
 @pytest.mark.parametrize("name,left,count", CASES)
 def test_threads_agree_with_one(name: str, left: int, count: int) -> None:
-    one, many = family_searcher(16), family_searcher(16)
+    one, many = new_searcher(16), new_searcher(16)
     for seed in range(count):
         s = walk(name, seed, left)
         for want in (0, EVERYTHING):
@@ -53,7 +53,7 @@ def test_threads_agree_with_one(name: str, left: int, count: int) -> None:
 
 
 def test_threads_agree_on_horizon_and_maxn() -> None:
-    one, many = family_searcher(16), family_searcher(16)
+    one, many = new_searcher(16), new_searcher(16)
     for seed in range(4):
         s = walk("scientifico", seed, 28)
         one.clear()
@@ -64,16 +64,16 @@ def test_threads_agree_on_horizon_and_maxn() -> None:
 
 
 def test_a_tiny_table_and_no_table() -> None:
-    tiny, off = family_searcher(0.1), family_searcher(0)
+    tiny, off = new_searcher(0.1), new_searcher(0)
     for seed in range(4):
         s = walk("scientifico", seed, 20)
-        a = family_searcher(16).search(s, EVERYTHING)
+        a = new_searcher(16).search(s, EVERYTHING)
         same(a, tiny.search(s, EVERYTHING, threads=2))     # a crowded table: replacement races
         same(a, off.search(s, EVERYTHING, threads=2))      # no table: one thread
 
 
 def test_node_limit_stops_every_thread() -> None:
-    searcher = family_searcher(16)
+    searcher = new_searcher(16)
     s = walk("scientifico", 1, 24)
     for limit in (1, 1000, 50_000):
         searcher.clear()
@@ -81,12 +81,12 @@ def test_node_limit_stops_every_thread() -> None:
         assert r.stop == 1 and r.best is None and r.pv == []
         assert r.nodes <= limit + 2 * 1024         # each thread its share, checked every 1024 nodes
         assert r.lower <= r.upper
-    exact = family_searcher(16).search(s, 0)
+    exact = new_searcher(16).search(s, 0)
     same(exact, searcher.search(s, 0, threads=2))       # the searcher still works
 
 
 def test_time_limit_and_request_stop_end_every_thread() -> None:
-    searcher = family_searcher(16)
+    searcher = new_searcher(16)
     s = walk("scientifico", 2, 32)                      # minutes of search
     start = time.monotonic()
     r = searcher.search(s, 0, time_limit=0.2, threads=2)
@@ -99,7 +99,7 @@ def test_time_limit_and_request_stop_end_every_thread() -> None:
     assert time.monotonic() - start < 5
     stopper.join()
     small = walk("scientifico", 2, 16)
-    same(family_searcher(16).search(small, EVERYTHING), searcher.search(small, EVERYTHING, threads=2))
+    same(new_searcher(16).search(small, EVERYTHING), searcher.search(small, EVERYTHING, threads=2))
 
 
 def test_solve_and_analyze_take_threads() -> None:

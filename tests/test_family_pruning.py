@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import play_down, family_searcher
+from helpers import play_down
 from test_family_kernel import GAMES, brute_value, deal, final_points
 
 from scopa_solver.kernel import WANT_ALL, WANT_BEST, WANT_PV, legal_moves, play, side_bounds, new_searcher
@@ -68,7 +68,7 @@ SEARCHED = [("4 partnerships", 12), ("scientifico", 12), ("3 players", 12), ("fi
 @pytest.mark.parametrize("switch", ["bounds", "equivalence", "both"])
 def test_pruning_keeps_values_and_best_moves(name, cards, switch):
     rng = random.Random(f"search {name}")
-    on, off = family_searcher(8), family_searcher(8)
+    on, off = new_searcher(8), new_searcher(8)
     if switch != "equivalence":
         off.set_bounds(0)
     if switch != "bounds":
@@ -89,9 +89,9 @@ def test_the_pruning_prunes():
     saved = {"bounds": 0, "equivalence": 0}
     for seed in range(12):
         s = play_down(deal(seed=700 + seed, **GAMES["scientifico"]), rng, 20)
-        base = family_searcher(8).search(s, 0).nodes
+        base = new_searcher(8).search(s, 0).nodes
         for switch in saved:
-            off = family_searcher(8)
+            off = new_searcher(8)
             getattr(off, f"set_{switch}")(0)
             saved[switch] += off.search(s, 0).nodes - base
     assert saved["bounds"] > 0 and saved["equivalence"] > 0, saved
@@ -100,7 +100,7 @@ def test_the_pruning_prunes():
 @pytest.mark.parametrize("name", ["4 partnerships", "3 players", "scientifico", "6 alone", "fifteen 3"])
 def test_pruning_agrees_with_brute_force(name):
     rng = random.Random(f"brute {name}")
-    searcher = family_searcher(8)
+    searcher = new_searcher(8)
     for seed in range(10):
         s = play_down(deal(seed=600 + seed, **GAMES[name]), rng, rng.randint(2, 7))
         r = searcher.search(s, 0)
@@ -112,7 +112,7 @@ def test_maxn_stop_keeps_the_vector_and_line(name):
     # max^n stops at a node once a move reaches the most its side can get: the same vector,
     # move values and first-best line as without
     rng = random.Random(f"maxn {name}")
-    on, off = family_searcher(8), family_searcher(8)
+    on, off = new_searcher(8), new_searcher(8)
     off.set_bounds(0)
     for seed in range(12):
         s = play_down(deal(seed=800 + seed, **GAMES[name]), rng, rng.randint(3, 2 * GAMES[name]["players"]))
@@ -127,7 +127,7 @@ def test_bounds_stay_out_of_horizon_searches(name):
     # the bounds are of final points, not of a horizon's estimates (counted in finer units):
     # a horizon search gives the same values with the bounds on or off
     rng = random.Random(f"horizon {name}")
-    on, off = family_searcher(8), family_searcher(8)
+    on, off = new_searcher(8), new_searcher(8)
     off.set_bounds(0)
     for seed in range(12):
         s = play_down(deal(seed=900 + seed, **GAMES[name]), rng, rng.randint(8, 14))

@@ -537,7 +537,7 @@ def test_stopped_searches_report_only_optimal_moves(variant: str) -> None:
     for pos in random_positions(25, variant_seed(variant, 55), rules, deals_left=1, cards_in_hands=6):
         true_value = solve(pos).value
         move_values = {r.move: r.value for r in analyze(pos)}
-        for max_nodes in (1024, 2048, 3072):
+        for max_nodes in (256, 512, 768):
             r = solve(pos, tt_mb=0, max_nodes=max_nodes, horizon=0)     # the exact search alone
             if r.complete:
                 break

@@ -16,14 +16,14 @@ from .. import _kernel
 
 __all__ = ["KernelState", "PlayEvents", "legal_moves", "play", "random_playouts",
            "lone_card_state", "Searcher", "KernelResult", "RULE_BITS", "WANT_BEST", "WANT_PV", "WANT_ALL", "FULL_WINDOW",
-           "STOP_REASONS", "VALUE_INF", "MAX_TT_MB", "score", "OBJECTIVES", "FAMILY_RULE_ALL",
+           "STOP_REASONS", "VALUE_INF", "MAX_TT_MB", "score", "OBJECTIVES", "RULE_ALL",
            "evaluate", "side_bounds"]
 
 
 Searcher = _kernel.Searcher
 KernelResult = _kernel.KernelResult
 OBJECTIVES: tuple = tuple(_kernel.OBJECTIVES)
-FAMILY_RULE_ALL: int = _kernel.FAMILY_RULE_ALL
+RULE_ALL: int = _kernel.RULE_ALL
 WANT_BEST, WANT_PV, WANT_ALL, FULL_WINDOW = _kernel.WANT_FLAGS
 RULE_BITS: dict = dict(_kernel.RULE_BITS)
 """The kernel's rule switches by option name (``primiera_zero`` for ``primiera_missing_suit="zero"``,

@@ -43,7 +43,7 @@ cdef bint next_may_sweep(const FGame* g, const FState* s) noexcept nogil:
             can = True                  # the ace takes the whole table: nothing left to sweep
             after = 0
         elif fifteen:
-            can = f_can_capture(v - 1, s.table, rules)
+            can = can_capture(v - 1, s.table, rules)
             after = s.table_value - (15 - v)
         else:
             can = can_capture(v - 1, s.table, rules)

@@ -75,7 +75,7 @@ ctypedef struct FWorker:
     int want
     int index
     int status
-    FRootResult FR
+    RootResult R
     FWorker* all                # every worker, for the first one to end to stop the others
     int n
     int* first                  # the worker that ended first (-1: none yet)
@@ -88,7 +88,7 @@ cdef void* f_worker_run(void* arg) noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
     w.cpu = -(ts.tv_sec + ts.tv_nsec * 1e-9)
-    w.status = f_root_search(w.F, w.root, w.want, &w.FR)
+    w.status = f_root_search(w.F, w.root, w.want, &w.R)
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
     w.cpu += ts.tv_sec + ts.tv_nsec * 1e-9
     if F_CLAIM(w.first, w.index):
@@ -98,7 +98,7 @@ cdef void* f_worker_run(void* arg) noexcept nogil:
     return NULL
 
 
-cdef int f_parallel_search(FSearch* F, const FState* root, int want, FRootResult* FR, int threads,
+cdef int f_parallel_search(FSearch* F, const FState* root, int want, RootResult* R, int threads,
                            double* cpu) noexcept nogil:
     """f_root_search of `root` on `threads` threads sharing F's table (this thread is one of
     them, the only one that looks at Ctrl-C); the same result, its nodes and table counts those
@@ -118,8 +118,8 @@ cdef int f_parallel_search(FSearch* F, const FState* root, int want, FRootResult
     cdef FWorker* w
     if workers == NULL or helpers == NULL or busy == NULL or ids == NULL or n == 1 or t.entries == NULL:
         free(workers); free(helpers); free(busy); free(ids)
-        status = f_root_search(F, root, want, FR)
-        cpu[0] = cpu[1] = FR.R.seconds
+        status = f_root_search(F, root, want, R)
+        cpu[0] = cpu[1] = R.seconds
         return status
     # a fixed region for the whole search: no grow (t.max_mask == t.mask for the while) and no
     # halving at its start (fresh); PARALLEL_MB of the table at most (measured: x1.3 faster than
@@ -177,10 +177,10 @@ cdef int f_parallel_search(FSearch* F, const FState* root, int want, FRootResult
         cpu[1] += workers[i].cpu
         if workers[i].status != 0:
             status = -1
-        nodes += workers[i].FR.R.nodes
-        probes += workers[i].FR.R.probes
-        hits += workers[i].FR.R.hits
-        stores += workers[i].FR.R.stores
+        nodes += workers[i].R.nodes
+        probes += workers[i].R.probes
+        hits += workers[i].R.hits
+        stores += workers[i].R.stores
         if i > 0:
             t.probes += helpers[i].S.table.probes
             t.hits += helpers[i].S.table.hits
@@ -188,23 +188,23 @@ cdef int f_parallel_search(FSearch* F, const FState* root, int want, FRootResult
             t.filled += helpers[i].S.table.filled
     # the answer: the first thread's if it completed, else this thread's, stopped for the reason
     # the first one had (a helper's stop of this thread is not a request from outside)
-    win = first if first > 0 and workers[first].FR.R.stop == STOP_NONE else 0
-    FR[0] = workers[win].FR
+    win = first if first > 0 and workers[first].R.stop == STOP_NONE else 0
+    R[0] = workers[win].R
     if first > 0:
         F.S.abort = 0
-        FR.R.stop = workers[first].FR.R.stop
+        R.stop = workers[first].R.stop
     for i in range(started):
         if i != win:
-            result_free(&workers[i].FR.R)
+            result_free(&workers[i].R)
     for i in range(1, started):
         F.evaluations += helpers[i].evaluations
     for i in range(1, n):
         free(helpers[i].moves)
-    FR.R.nodes = nodes
-    FR.R.probes = probes
-    FR.R.hits = hits
-    FR.R.stores = stores
-    FR.R.seconds = monotonic() - start
+    R.nodes = nodes
+    R.probes = probes
+    R.hits = hits
+    R.stores = stores
+    R.seconds = monotonic() - start
     F.S.max_nodes = max_nodes
     t.max_mask = saved_max
     F.busy = NULL
