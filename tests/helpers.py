@@ -1,7 +1,7 @@
 """Bridges between the package and the reference oracle, and seeded random positions.
 
-Only the tests use this: it converts a Position to the reference's RefState through card text
-(the reference shares no code with the package) and makes reproducible random positions."""
+Only the tests use this: it converts a Position of any game to the reference's RefState through
+card text (the reference shares no code with the package) and makes reproducible random positions."""
 from __future__ import annotations
 
 import random
@@ -110,10 +110,20 @@ def play_down(state, rng: random.Random, cards_left: int):
     return state
 
 
+# The rule options of a round, the same fields in the package's Rules and the reference's RefRules.
+RULE_FIELDS = ("players", "game", "partnerships", "capture", "optional_capture", "last_sweep_counts",
+               "asso_piglia_tutto", "ace_sweep_is_scopa", "fewest_cards", "re_bello", "napola",
+               "primiera_missing_suit", "redeal_three_kings")
+
+
 def ref_rules(rules: Rules) -> RefRules:
-    return RefRules(asso_piglia_tutto=rules.asso_piglia_tutto, ace_sweep_is_scopa=rules.ace_sweep_is_scopa,
-                    re_bello=rules.re_bello, napola=rules.napola, fewest_cards=rules.fewest_cards,
-                    primiera_missing_suit=rules.primiera_missing_suit)
+    """The reference's rules of a game (the match options, such as the target, play no part)."""
+    return RefRules(**{f: getattr(rules, f) for f in RULE_FIELDS})
+
+
+def package_rules(rules: RefRules) -> Rules:
+    """The package's rules of a reference game."""
+    return Rules(**{f: getattr(rules, f) for f in RULE_FIELDS})
 
 
 def texts(mask: int) -> list[str]:
@@ -121,9 +131,10 @@ def texts(mask: int) -> list[str]:
 
 
 def to_ref(pos: Position) -> RefState:
-    """The same position as the reference's RefState."""
-    return RefState(hands=(texts(pos.hands[0]), texts(pos.hands[1])), table=texts(pos.table),
-                    piles=(texts(pos.piles[0]), texts(pos.piles[1])), scopas=pos.scopas,
+    """The same position as the reference's RefState (the stock in its order, dealt by the
+    reference's rule)."""
+    return RefState(hands=[texts(h) for h in pos.hands], table=texts(pos.table),
+                    piles=[texts(p) for p in pos.piles], scopas=pos.scopas,
                     stock=[str(c) for c in pos.stock], to_move=pos.to_move, dealer=pos.dealer,
                     last_capturer=pos.last_capturer, rules=ref_rules(pos.rules))
 

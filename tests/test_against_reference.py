@@ -15,7 +15,8 @@ from typing import Optional
 import pytest
 
 from helpers import VARIANTS, move_set, random_positions, ref_rules, to_ref
-from reference import ALL_CARDS, RefState, ref_napola, ref_primiera, ref_round_points
+import reference
+from reference import DECK, RefState
 from scopa_solver import Move, Position, Rules
 from scopa_solver.core.cards import ALL_MASK, iter_cards
 
@@ -38,14 +39,16 @@ def texts(mask: int) -> frozenset[str]:
 
 
 def package_state(pos: Position) -> tuple:
+    """The package's position; its stock as the deals it makes, 3 cards to each player, the
+    non-dealer first (read by the reference's rule; the order within a 3-card part plays no part)."""
+    deals = reference.deals_of_stock([str(c) for c in pos.stock], 2, pos.dealer)
     return (texts(pos.hands[0]), texts(pos.hands[1]), texts(pos.table), texts(pos.piles[0]),
-            texts(pos.piles[1]), tuple(pos.scopas), pos.to_move, pos.dealer, pos.last_capturer,
-            tuple(str(c) for c in pos.stock))
+            texts(pos.piles[1]), tuple(pos.scopas), pos.to_move, pos.dealer, pos.last_capturer, deals)
 
 
-def reference_state(ref: RefState) -> tuple:
-    return (ref.hands[0], ref.hands[1], ref.table, ref.piles[0], ref.piles[1], tuple(ref.scopas),
-            ref.to_move, ref.dealer, ref.last_capturer, tuple(ref.stock))
+def reference_state(state: RefState) -> tuple:
+    return (state.hands[0], state.hands[1], state.table, state.piles[0], state.piles[1], tuple(state.scopas),
+            state.to_move, state.dealer, state.last_capturer, state.deals)
 
 
 @lru_cache(maxsize=None)
@@ -91,7 +94,7 @@ def random_split(rng: random.Random) -> tuple[list[str], list[str], tuple[int, i
     style = rng.randrange(4)
     piles: list[list[str]] = [[], []]
     p_out = (0.0, 0.0, 0.15, 0.6)[style]
-    for card in ALL_CARDS:
+    for card in DECK:
         r = rng.random()
         if r < p_out:
             continue
@@ -135,17 +138,18 @@ def test_round_score_matches_reference_on_random_splits(variant: str) -> None:
         assert pos.is_round_over()
         score = pos.round_score()
         where = pos.to_string()
-        assert score.total == ref_round_points(pile0, pile1, scopas, rref), where
+        want = reference.score((pile0, pile1), scopas, rref)
+        assert score.total == tuple(want["points"]), where
 
         piles = (pile0, pile1)
-        prim = tuple(ref_primiera(p, rules.primiera_missing_suit) for p in piles)
+        prim = tuple(reference.primiera_of(p, rules.primiera_missing_suit) for p in piles)
         for p in (0, 1):
             player = score.players[p]
             assert player.cards == len(piles[p]), where
             assert player.coins == sum(c.endswith("d") for c in piles[p]), where
             assert player.settebello == ("7d" in piles[p]), where
             assert player.primiera == prim[p], where
-            assert player.napola == (ref_napola(piles[p]) if rules.napola else 0), where
+            assert player.napola == (reference.napola_of(piles[p]) if rules.napola else 0), where
             assert player.scopas == scopas[p], where
             assert player.points == score.total[p], where
         assert score.carte == strictly_more(len(pile0), len(pile1)), where
@@ -157,12 +161,17 @@ def test_round_score_matches_reference_on_random_splits(variant: str) -> None:
         else:
             expected_primiera = 0 if prim[0] is not None else 1 if prim[1] is not None else None
         assert score.primiera == expected_primiera, where
+        # the reference's breakdown, player by player and category by category
+        assert [(pl.cards, pl.coins, pl.primiera, pl.napola, pl.scopas) for pl in score.players] == \
+            list(zip(want["cards"], want["coins"], want["primiera"], want["napola"], want["scopas"])), where
+        assert (score.carte, score.denari, score.settebello, score.primiera, score.re_bello) == \
+            (want["carte"], want["denari"], want["settebello"], want["primiera_winner"], want["re_bello"]), where
 
         seen["carte tie"] += score.carte is None
         seen["denari tie"] += score.denari is None
         seen["primiera tie"] += prim[0] is not None and prim[0] == prim[1]
-        seen["missing suit"] += any(ref_primiera(p) is None for p in piles)
-        seen["napola"] += max(ref_napola(p) for p in piles) > 0
+        seen["missing suit"] += any(reference.primiera_of(p) is None for p in piles)
+        seen["napola"] += max(reference.napola_of(p) for p in piles) > 0
         seen["nobody has the settebello"] += score.settebello is None
     # the random splits reach every special case of the scoring rules
     assert all(count > 0 for count in seen.values()), seen

@@ -13,7 +13,7 @@ import math
 import numpy as np
 import pytest
 from helpers import ref_rules, texts
-from reference import RefState, minimax_memo
+from reference import RefState, minimax
 
 from scopa_solver import Move, Position, Rules, View, equilibrium, solve, solve_many
 from scopa_solver.core.cards import DECK, popcount
@@ -71,7 +71,7 @@ class ReferenceGame:
                                       to_move=1 - state.dealer, dealer=state.dealer,
                                       last_capturer=state.last_capturer, rules=rules))
             if leaves == "reference":
-                values = [minimax_memo(deal, memo) for deal in deals]
+                values = [minimax(deal, memo=memo) for deal in deals]
             else:   # the package's values of the same 20 deals (masks: no card text to parse)
                 values = [r.value for r in solve_many(
                     [Position(hands=tuple(map(mask_of, deal.hands)), table=mask_of(deal.table),

@@ -2,7 +2,7 @@
 15): move generation and play conserve the 40 cards through whole rounds in every game; a small
 brute-force minimax over legal_moves / play / score agrees with the search
 (two sides, paranoid, max^n) on small positions; the two-player family path agrees with the
-two-player kernel; limits stop searches. (tests/family_reference.py is the independent one.)"""
+two-player kernel; limits stop searches. (tests/reference.py is the independent one.)"""
 from __future__ import annotations
 
 import random

@@ -1,6 +1,6 @@
 """The family's last-round solver (ext/family_lastround.pxi: every seat plays its last card in
 turn, only the captures left to choose) against the general search with it switched off and
-against the slow reference (tests/family_reference.py), on random last-round positions of every
+against the slow reference (tests/reference.py), on random last-round positions of every
 game (2-6 players, partnerships, Scopone, scientifico, Scopa a 15, optional capture, the last
 sweep, napola, re bello...), and through the searches above it (the last two rounds, deeper
 positions with the table's probe policy as before)."""
@@ -11,7 +11,7 @@ import random
 import pytest
 from test_family_reference import GAME_NAMES, GAMES, kernel_order, to_kernel, unpack
 
-import family_reference as fr
+import reference as fr
 from scopa_solver.kernel import WANT_ALL, WANT_BEST, WANT_PV, new_searcher
 
 WANT = WANT_ALL | WANT_BEST | WANT_PV

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from helpers import few_worlds, games, played, random_positions, to_ref
-from reference import minimax_memo
+from reference import minimax
 
 from scopa_solver import (LimitError, MoveStats, Position, Rules, Suggestion, View, ViewError, analyze, suggest)
 
@@ -30,8 +30,7 @@ def ref_move_values(pos: Position, cache: dict) -> dict[str, int]:
     out = {}
     for move in pos.legal_moves():
         child = state.play((str(move.card), frozenset(str(c) for c in move.captures)))
-        value = minimax_memo(child, cache)
-        out[str(move)] = -value if child.to_move != state.to_move else value
+        out[str(move)] = minimax(child, state.side_to_move(), cache)
     return out
 
 

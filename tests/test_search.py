@@ -1,6 +1,6 @@
 """Correctness of the exact search (solve, analyze, their batch forms) against the reference oracle.
 
-The oracle is tests/reference.py: plain minimax over RefState, memoized by `minimax_memo`. It can
+The oracle is tests/reference.py: plain minimax over RefState, memoized by a dict (`memo`). It can
 value positions with up to three deals left in reasonable time; whole rounds are checked for
 self-consistency instead (every table setting and driver agree, the principal variation is
 optimal for both sides, each move's value is the negated value of the position it leads to).
@@ -12,7 +12,7 @@ import random
 import pytest
 
 from helpers import VARIANTS, random_positions, texts, to_ref
-from reference import RefState, minimax_memo
+from reference import RefState, minimax
 
 from scopa_solver import Position, Rules, analyze, analyze_many, solve, solve_many
 from scopa_solver.kernel import WANT_ALL, WANT_BEST, WANT_PV, clear_tables
@@ -35,14 +35,12 @@ def ref_move(move) -> tuple[str, frozenset[str]]:
 
 def ref_value(pos: Position, cache: dict | None = None) -> int:
     """The reference value of `pos` for its side to move."""
-    return minimax_memo(to_ref(pos), {} if cache is None else cache)
+    return minimax(to_ref(pos), memo={} if cache is None else cache)
 
 
 def ref_move_value(state: RefState, move, cache: dict) -> int:
     """The reference value, for the side to move at `state`, of playing `move` there."""
-    child = state.play(ref_move(move))
-    v = minimax_memo(child, cache)
-    return -v if child.to_move != state.to_move else v
+    return minimax(state.play(ref_move(move)), state.side_to_move(), cache)
 
 
 def mixed_positions(rules: Rules, seed: int, count: int) -> list[Position]:
@@ -83,14 +81,14 @@ def report(mismatches: list) -> str:
 # --------------------------------------------------------------------------------------------
 
 def test_minimax_memo_equals_plain_minimax() -> None:
-    """The memoized oracle is the plain minimax, only faster."""
+    """The oracle with a memo is the plain minimax, only faster."""
     checked = 0
     for name, rules in VARIANTS.items():
         for deals_left, in_hands in ((0, None), (1, 2), (1, 1)):
             for pos in random_positions(3, variant_seed(name, 7, deals_left, in_hands or 0), rules,
                                         deals_left=deals_left, cards_in_hands=in_hands):
                 state = to_ref(pos)
-                assert minimax_memo(state) == state.minimax(), pos.to_string()
+                assert minimax(state, memo={}) == minimax(state), pos.to_string()
                 checked += 1
     assert checked == 3 * 3 * len(VARIANTS)
 
@@ -196,7 +194,7 @@ def test_analyze_agrees_with_solve_and_reference(variant: str) -> None:
         for r in rows:
             assert r.value == ref_move_value(state, r.move, cache), (where, str(r.move))
             checked_moves += 1
-        assert best == minimax_memo(state, cache), where
+        assert best == minimax(state, memo=cache), where
     assert checked_moves > 30
 
 
