@@ -98,7 +98,8 @@ ctypedef struct FSearch:
     uint64_t* moves          # FMAX_PLIES levels of FMAX_MOVES moves
     int table_min_cards      # probe only with at least this many cards still to play (hands and stock)
     int table_stride         # and where the cards in hands are a multiple of it (1: everywhere)
-    int probe_min, probe_stride      # those in force (set_table_min_cards's, or by the game: -1)
+    int probe_min                    # those in force (set_table_min_cards's, or by the game: -1)
+    uint64_t probe_hands             # bit c: probe with c cards in hands (the stride's multiples)
     # move ordering (family_ordering.pxi)
     uint64_t killer[FMAX_PLIES][2]   # the last two moves that cut off at each ply
     int guess_depth                  # the first guess's horizon search: -1 by the plies (tuning)
@@ -116,13 +117,16 @@ ctypedef struct FSearch:
 
 
 cdef void f_search_set_game(FSearch* F, const FGame* g, int mode, int root_seat) noexcept nogil:
-    cdef int k, p, b
+    cdef int k, p, b, stride
     cdef uint64_t key = 0, cards
     F.game = g[0]
     F.mode = mode
     F.probe_min = F.table_min_cards if F.table_min_cards >= 0 else \
         (F_TABLE_MIN_CARDS_TWO if g.players == 2 else F_TABLE_MIN_CARDS)
-    F.probe_stride = F.table_stride if F.table_stride >= 1 else F_TABLE_STRIDE
+    stride = F.table_stride if F.table_stride >= 1 else F_TABLE_STRIDE
+    F.probe_hands = 0
+    for k in range(0, 64, stride):      # a mask, not a division at every node
+        F.probe_hands |= 1ULL << k
     F.root_side = g.side[root_seat]
     for p in range(g.players):
         if mode == F_PARANOID:
@@ -275,7 +279,7 @@ cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) 
     cards = popcount(s.in_hands)
     # the root's children always: the tests of every root move and the pv search them again
     use_table = (S.use_table and f_plies(F, s) >= F.probe_min
-                 and (F.probe_stride <= 1 or cards % F.probe_stride == 0 or ply == 1))
+                 and ((F.probe_hands >> cards) & 1 or ply == 1))
     if use_table:                       # the bucket on its way from memory while the bounds are tried
         key = f_position_key(F, s)
         prefetch(S.table.entries + (key & S.table.mask) * BUCKET)
