@@ -128,21 +128,26 @@ cdef int f_one_pass_root(FSearch* F, const FState* root, RootResult* R, int* low
     return best
 
 
-cdef bint f_table_proves_first(FSearch* F, const FState* s, uint64_t first, int value) noexcept nogil:
-    """Does the table show that `first` reaches `value` at s? An entry's move reaches its lower
-    bound (f_alphabeta stores it so), so no test is needed when that move comes first anyway."""
-    cdef int lower, upper
+cdef int f_proven_move(FSearch* F, const FState* s, const uint64_t* moves, int n, int value) noexcept nogil:
+    """The index in `moves` of the move the table shows reaching `value` at s, or -1. An entry's
+    move reaches its lower bound (f_alphabeta stores it so, table_store keeps it so): that move
+    needs no test. (A move that is not in the list, a collision's, is ignored.)"""
+    cdef int lower, upper, i
     cdef uint64_t move
     if not F.S.use_table or f_plies(F, s) < F.probe_min:    # (each pv node was a root child)
-        return False
-    return table_probe(&F.S.table, f_position_key(F, s), &lower, &upper, &move) and lower >= value \
-        and move == first
+        return -1
+    if not table_probe(&F.S.table, f_position_key(F, s), &lower, &upper, &move) or lower < value:
+        return -1
+    for i in range(n):
+        if moves[i] == move:
+            return i
+    return -1
 
 
 cdef int f_root_value(FSearch* F, const FState* root, int want, RootResult* R) noexcept nogil:
     cdef Search* S = &F.S
     cdef FState node, child
-    cdef int offset = f_scopa_offset(F, root) * F.scale, lower, upper, value, i, j, n, r, found
+    cdef int offset = f_scopa_offset(F, root) * F.scale, lower, upper, value, i, j, n, r, found, proven
     cdef bint same
     cdef uint64_t* moves
     if f_round_over(root):
@@ -200,11 +205,12 @@ cdef int f_root_value(FSearch* F, const FState* root, int want, RootResult* R) n
         R.is_best = <uint8_t*>malloc(R.n_moves + 1)
         if R.is_best == NULL:
             return -1
+        proven = f_proven_move(F, root, R.moves, R.n_moves, value) if R.move_lower == NULL else -1
         for i in range(R.n_moves):
             if R.move_lower != NULL:
                 R.is_best[i] = R.move_lower[i] == value + offset and R.move_upper[i] == value + offset
             else:
-                R.is_best[i] = R.n_moves == 1 or f_achieves(F, root, R.moves[i], value)
+                R.is_best[i] = R.n_moves == 1 or i == proven or f_achieves(F, root, R.moves[i], value)
                 if S.stop:
                     break
         if S.stop:
@@ -218,11 +224,12 @@ cdef int f_root_value(FSearch* F, const FState* root, int want, RootResult* R) n
             S.trace_depth = R.pv_len
             n = f_generate_moves(&node, F.game.rules, moves)
             f_order_moves(F, &node, moves, n, 0, -1)
-            found = -1
-            if n > 1 and f_table_proves_first(F, &node, moves[0], value):
-                found = 0
-            for i in range(n if found < 0 else 0):
-                # a forced move needs no test; at the root an optimal move may be known already
+            # the first move in this order that reaches the value: a forced move needs no test, at
+            # the root an optimal move may be listed already, and from the table's proven move on
+            # none needs one
+            proven = f_proven_move(F, &node, moves, n, value) if n > 1 else -1
+            found = proven
+            for i in range(n if proven < 0 else proven):
                 if n == 1 or (R.pv_len == 0 and R.is_best != NULL and f_listed_best(R, moves[i])) \
                         or f_achieves(F, &node, moves[i], value):
                     found = i

@@ -125,8 +125,10 @@ cdef void f_search_set_game(FSearch* F, const FGame* g, int mode, int root_seat)
         (F_TABLE_MIN_CARDS_TWO if g.players == 2 else F_TABLE_MIN_CARDS)
     stride = F.table_stride if F.table_stride >= 1 else F_TABLE_STRIDE
     F.probe_hands = 0
-    for k in range(0, 64, stride):      # a mask, not a division at every node
+    k = 0
+    while k < 64:                       # a mask, not a division at every node
         F.probe_hands |= 1ULL << k
+        k += stride
     F.root_side = g.side[root_seat]
     for p in range(g.players):
         if mode == F_PARANOID:
