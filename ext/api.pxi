@@ -46,7 +46,7 @@ cdef int _small(object value, str what, int low, int high) except? -999:
     return <int>v
 
 
-# What f_root_search can be asked for (root.pxi), for the Python side: best, pv, all, full window.
+# What root_search can be asked for (root.pxi), for the Python side: best, pv, all, full window.
 WANT_FLAGS = (WANT_BEST, WANT_PV, WANT_ALL, FULL_WINDOW)
 # The rule switches as the kernel numbers them (rules.pxi), so that Python never copies them.
 RULE_BITS = {"asso_piglia_tutto": RULE_ASSO_PIGLIA_TUTTO, "ace_sweep_is_scopa": RULE_ACE_SWEEP_IS_SCOPA,
@@ -93,7 +93,7 @@ cdef enum:
     PLAYOUT_SIGNALS_EVERY = 100000      # moves (or playouts) between Ctrl-C checks
 
 OBJECTIVES = ("value", "maxn")
-MAX_MOVES = FMAX_MOVES
+globals()["MAX_MOVES"] = MAX_MOVES        # (the C name is the enum's)
 
 
 cdef inline int _seat_small(object value, str what, int seat, int low, int high) except? -999:
@@ -119,19 +119,19 @@ cdef tuple _seq(object value, str what, int n):
     return value
 
 
-cdef void f_keys(FState* s, FGame* g) noexcept nogil:
-    """The Zobrist keys of a loaded position (its cards, each deal's) that the family engine's
+cdef void set_keys(State* s, Game* g) noexcept nogil:
+    """The Zobrist keys of a loaded position (its cards, each deal's) that the engine's
     search and play keep up to date."""
     cdef int k, p
     for k in range(s.deals_left):
         g.deal_key[k] = 0
         for p in range(g.players):
-            g.deal_key[k] ^= f_hand_key(p, g.deal[k][p])
-    s.zkey = f_cards_key(s, g.players)
+            g.deal_key[k] ^= hand_key(p, g.deal[k][p])
+    s.zkey = cards_key(s, g.players)
 
 
-cdef int load_family(object state, FState* s, FGame* g, bint keys=True) except -1:
-    """Check and load a KernelState; `keys`: also its Zobrist keys (f_keys; the calls that only
+cdef int load_state(object state, State* s, Game* g, bint keys=True) except -1:
+    """Check and load a KernelState; `keys`: also its Zobrist keys (set_keys; the calls that only
     move need none)."""
     cdef int n, p, k, c, nd, expect, first, i
     cdef uint64_t seen = 0, m
@@ -140,9 +140,9 @@ cdef int load_family(object state, FState* s, FGame* g, bint keys=True) except -
     cdef tuple pos = <tuple>state
     if len(pos) != 11:
         raise ValueError("a kernel position is an 11-tuple")
-    memset(s, 0, sizeof(FState))
-    memset(g, 0, sizeof(FGame))
-    n = _small(pos[0], "players", 2, FMAX_SEATS)
+    memset(s, 0, sizeof(State))
+    memset(g, 0, sizeof(Game))
+    n = _small(pos[0], "players", 2, MAX_SEATS)
     g.players = n
     hands = _seq(pos[1], "hands", n)
     piles = _seq(pos[3], "piles", n)
@@ -161,7 +161,7 @@ cdef int load_family(object state, FState* s, FGame* g, bint keys=True) except -
         raise ValueError("a round needs at least two sides")
 
     for p in range(n):
-        m = _seat_cards(hands[p], "hand", p, FMAX_HAND)
+        m = _seat_cards(hands[p], "hand", p, MAX_HAND)
         if m & seen:
             raise ValueError(f"hand {p}: a card is in two places")
         seen |= m
@@ -186,17 +186,17 @@ cdef int load_family(object state, FState* s, FGame* g, bint keys=True) except -
         raise ValueError("deals: a tuple of deals, each one mask per seat")
     deals = tuple(deals)
     nd = len(deals)
-    if nd > FMAX_DEALS:
-        raise ValueError(f"at most {FMAX_DEALS} deals in the stock, not {nd}")
+    if nd > MAX_DEALS:
+        raise ValueError(f"at most {MAX_DEALS} deals in the stock, not {nd}")
     s.deals_left = nd
     for k in range(nd):
         deal = _seq(deals[k], "a deal", n)
         for p in range(n):
-            m = _seat_cards(deal[p], "stock deal for seat", p, MAX_HAND)
+            m = _seat_cards(deal[p], "stock deal for seat", p, DEAL_CARDS)
             if m & seen:
                 raise ValueError("stock deal: a card is in two places")
             seen |= m
-            if popcount(m) != MAX_HAND:
+            if popcount(m) != DEAL_CARDS:
                 raise ValueError("every deal in the stock gives 3 cards to each seat")
             g.deal[nd - 1 - k][p] = m
             g.deal_cards[nd - 1 - k] |= m
@@ -216,11 +216,11 @@ cdef int load_family(object state, FState* s, FGame* g, bint keys=True) except -
         raise ValueError("every hand is empty while the stock still holds deals")
     s.table_value = cards_value(s.table)
     if keys:
-        f_keys(s, g)
+        set_keys(s, g)
     return 0
 
 
-cdef tuple dump_family(const FState* s, const FGame* g, tuple deals):
+cdef tuple dump_state(const State* s, const Game* g, tuple deals):
     cdef int n = g.players, p
     return (n, tuple([s.hand[p] for p in range(n)]), s.table, tuple([s.pile[p] for p in range(n)]),
             tuple([s.scopas[p] for p in range(n)]), s.to_move, s.dealer, s.last_capturer,
@@ -230,18 +230,18 @@ cdef tuple dump_family(const FState* s, const FGame* g, tuple deals):
 def legal_moves(object state):
     """The legal moves of the seat to move, packed (card << 40 | captured mask), in the canonical
     order (movegen.pxi; [] when the round is over)."""
-    cdef FState s
-    cdef FGame g
+    cdef State s
+    cdef Game g
     cdef uint64_t* moves
     cdef int n, i
-    load_family(state, &s, &g, False)
-    if f_round_over(&s):
+    load_state(state, &s, &g, False)
+    if round_over(&s):
         return []
-    moves = <uint64_t*>malloc(FMAX_MOVES * sizeof(uint64_t))
+    moves = <uint64_t*>malloc(MAX_MOVES * sizeof(uint64_t))
     if moves == NULL:
         raise MemoryError
     try:
-        n = f_generate_moves(&s, g.rules, moves)
+        n = generate_moves(&s, g.rules, moves)
         return [moves[i] for i in range(n)]
     finally:
         free(moves)
@@ -253,12 +253,12 @@ def play(object state, object packed_move):
     after: the position after it; scopa: whether it scored one; dealt: whether it emptied the
     hands and the next deal came from the stock; leftovers: the table cards that went to the last
     capturer as it ended the round (0 if none), leftovers_to: that seat (-1 if none). Worked out
-    from the states before and after, so f_apply_move stays as the search uses it."""
-    cdef FState s
-    cdef FGame g
+    from the states before and after, so apply_move stays as the search uses it."""
+    cdef State s
+    cdef Game g
     cdef uint64_t move, table, leftovers = 0
     cdef int scopa, to = -1, deals_before
-    load_family(state, &s, &g, False)
+    load_state(state, &s, &g, False)
     try:
         move = packed_move
     except (TypeError, OverflowError):
@@ -267,11 +267,11 @@ def play(object state, object packed_move):
         raise ValueError("illegal move")
     table = (s.table & ~move_capture(move)) | (0 if move_capture(move) else 1ULL << move_card(move))
     deals_before = s.deals_left
-    scopa = f_apply_move(&s, &g, move)
-    if f_round_over(&s) and s.last_capturer >= 0 and table:
+    scopa = apply_move(&s, &g, move)
+    if round_over(&s) and s.last_capturer >= 0 and table:
         leftovers = table
         to = s.last_capturer
-    return (dump_family(&s, &g, tuple(state[8])), scopa != 0, s.deals_left < deals_before, leftovers, to)
+    return (dump_state(&s, &g, tuple(state[8])), scopa != 0, s.deals_left < deals_before, leftovers, to)
 
 
 def random_playouts(object state, object playouts, uint64_t seed=1):
@@ -279,16 +279,16 @@ def random_playouts(object state, object playouts, uint64_t seed=1):
 
     Any count (clamped to 2^64 - 1): Ctrl-C is checked every PLAYOUT_SIGNALS_EVERY moves and
     raises KeyboardInterrupt."""
-    cdef FState root, s
-    cdef FGame g
+    cdef State root, s
+    cdef Game g
     cdef uint64_t* moves
     cdef uint64_t rng = seed * 0x9E3779B97F4A7C15ULL + 1, total = 0, count, i = 0, next_check
     cdef int n
     count = _count(playouts, "playouts")
-    load_family(state, &root, &g, False)
-    if f_round_over(&root):
+    load_state(state, &root, &g, False)
+    if round_over(&root):
         return 0
-    moves = <uint64_t*>malloc(FMAX_MOVES * sizeof(uint64_t))
+    moves = <uint64_t*>malloc(MAX_MOVES * sizeof(uint64_t))
     if moves == NULL:
         raise MemoryError
     next_check = PLAYOUT_SIGNALS_EVERY
@@ -296,11 +296,11 @@ def random_playouts(object state, object playouts, uint64_t seed=1):
         with nogil:
             while i < count:
                 s = root
-                while not f_round_over(&s):
-                    n = f_generate_moves(&s, g.rules, moves)
+                while not round_over(&s):
+                    n = generate_moves(&s, g.rules, moves)
                     if n == 0:              # cannot happen in a checked position; never divide by 0
                         break
-                    f_apply_move(&s, &g, moves[xorshift(&rng) % n])
+                    apply_move(&s, &g, moves[xorshift(&rng) % n])
                     total += 1
                 i += 1
                 if total + i >= next_check:  # playouts counted too, in case one ever made no move
@@ -314,18 +314,18 @@ def random_playouts(object state, object playouts, uint64_t seed=1):
 
 def score(object piles, object scopas, object sides, object rules):
     """Per-side breakdown of the seats' piles (dict; see kernel.score)."""
-    cdef uint64_t side_pile[FMAX_SEATS]
-    cdef FScore d
+    cdef uint64_t side_pile[MAX_SEATS]
+    cdef Score d
     cdef int n, p, k, nsides = 0, r
     if not isinstance(piles, (tuple, list)):
         raise ValueError("piles: one mask per seat")
     n = len(piles)
-    if n < 2 or n > FMAX_SEATS:
-        raise ValueError(f"between 2 and {FMAX_SEATS} seats, not {n}")
+    if n < 2 or n > MAX_SEATS:
+        raise ValueError(f"between 2 and {MAX_SEATS} seats, not {n}")
     scopas = _seq(scopas, "scopas", n)
     sides = _seq(sides, "sides", n)
     r = _small(rules, "rules", 0, RULE_ALL)
-    for p in range(FMAX_SEATS):
+    for p in range(MAX_SEATS):
         side_pile[p] = 0
     side_scopas = [0] * n
     for p in range(n):
@@ -339,7 +339,7 @@ def score(object piles, object scopas, object sides, object rules):
         side_scopas[k] += _small(scopas[p], f"scopas {p}", 0, 40)
     if nsides < 2:
         raise ValueError("a round needs at least two sides")
-    f_score(side_pile, nsides, r, &d)
+    score_sides(side_pile, nsides, r, &d)
     opt = lambda w: None if w < 0 else w
     return dict(cards=[d.cards[k] for k in range(nsides)], coins=[d.coins[k] for k in range(nsides)],
                 primiera=[d.primiera[k] if d.primiera[k] >= 0 else None for k in range(nsides)],
@@ -462,13 +462,13 @@ cdef class Searcher:
     counters. One Searcher per thread; it may be reused for many positions of any games (the
     table keys include the whole position, stock, rules and seats included, so entries stay
     valid across positions)."""
-    cdef FSearch F
+    cdef Engine F
     cdef readonly double tt_mb
     cdef double cpu[2]
 
     def __cinit__(self, tt_mb=64.0):
         cdef double mb
-        memset(&self.F, 0, sizeof(FSearch))
+        memset(&self.F, 0, sizeof(Engine))
         try:
             mb = tt_mb
         except OverflowError:
@@ -483,7 +483,7 @@ cdef class Searcher:
         if table_init(&self.F.S.table, mb) != 0:
             raise MemoryError(f"cannot allocate a {mb:g} MiB transposition table")
         self.F.S.use_table = self.F.S.table.entries != NULL
-        self.F.table_min_cards = -1     # by the game (family_search.pxi)
+        self.F.table_min_cards = -1     # by the game (search.pxi)
         self.F.scale = 1
         self.F.table_stride = -1
         self.F.guess_depth = -1
@@ -491,7 +491,7 @@ cdef class Searcher:
         self.F.use_equiv = 1
         self.F.use_last_round = 1
         # malloc, not calloc: only the levels a search reaches are ever touched
-        self.F.moves = <uint64_t*>malloc(FMAX_PLIES * FMAX_MOVES * sizeof(uint64_t))
+        self.F.moves = <uint64_t*>malloc(MAX_PLIES * MAX_MOVES * sizeof(uint64_t))
         if self.F.moves == NULL:
             raise MemoryError("cannot allocate the move stack")
 
@@ -593,25 +593,25 @@ cdef class Searcher:
         objective "value": two sides the margin, three or more the paranoid value; "maxn": every
         side's points with each seat maximising its own side's. horizon: 0 (or None) searches
         exactly; h > 0 stops h plies below the root and scores there by the static evaluation
-        (family_eval.pxi), unless the round ends within h plies (the result is then exact).
+        (eval.pxi), unless the round ends within h plies (the result is then exact).
         threads > 1: each position is searched by that many threads sharing this searcher's
-        table (family_parallel.pxi; "value" only, max^n searches on one): the same results,
+        table (parallel.pxi; "value" only, max^n searches on one): the same results,
         `nodes` those of every thread, `max_nodes` for all of them together."""
         cdef uint64_t node_limit = _count(max_nodes, "max_nodes")
         cdef double seconds = _seconds(time_limit)
         cdef int count = len(positions), i, status = 0, mode
-        cdef FState* states = NULL
-        cdef FGame* games = NULL
+        cdef State* states = NULL
+        cdef Game* games = NULL
         cdef RootResult* results = NULL
         cdef int* modes = NULL
         cdef int* horizons = NULL
         cdef uint64_t* evaluations = NULL
         cdef int depth = 0 if horizon is None else _small(horizon, "horizon", 0, 1 << 20)
-        cdef FSearch* F = &self.F
+        cdef Engine* F = &self.F
         if objective not in OBJECTIVES:
             raise ValueError(f"objective must be 'value' or 'maxn', not {objective[:20]!r}")
-        states = <FState*>malloc((count + 1) * sizeof(FState))
-        games = <FGame*>malloc((count + 1) * sizeof(FGame))
+        states = <State*>malloc((count + 1) * sizeof(State))
+        games = <Game*>malloc((count + 1) * sizeof(Game))
         results = <RootResult*>calloc(count + 1, sizeof(RootResult))
         modes = <int*>malloc((count + 1) * sizeof(int))
         horizons = <int*>malloc((count + 1) * sizeof(int))
@@ -621,26 +621,26 @@ cdef class Searcher:
                     or horizons == NULL or evaluations == NULL):
                 raise MemoryError("cannot allocate the batch")
             for i in range(count):
-                load_family(positions[i], &states[i], &games[i])
+                load_state(positions[i], &states[i], &games[i])
                 if objective == "maxn":
-                    modes[i] = F_MAXN
+                    modes[i] = MAXN
                 else:
-                    modes[i] = F_TWO if games[i].nsides == 2 else F_PARANOID
+                    modes[i] = TWO_SIDES if games[i].nsides == 2 else PARANOID
             F.S.max_nodes = node_limit
             F.S.check_signals = check_signals
             F.S.abort = 0
             F.S.trace = NULL
             with nogil:
                 for i in range(count):
-                    f_search_set_game(F, &games[i], modes[i], states[i].to_move)
+                    set_game(F, &games[i], modes[i], states[i].to_move)
                     # the horizon as cards left, so that every search of the root (moves, pv)
                     # cuts at the same positions; their values never meet exact ones in the table
-                    F.horizon_left = f_plies(F, &states[i]) - depth if depth > 0 else 0
+                    F.horizon_left = plies_left(F, &states[i]) - depth if depth > 0 else 0
                     F.scale = 1
                     if F.horizon_left > 0:
-                        F.game_key = f_horizon_key(F)
+                        F.game_key = horizon_key(F)
                         horizons[i] = depth
-                        if modes[i] != F_MAXN:      # max^n's table packs whole points
+                        if modes[i] != MAXN:      # max^n's table packs whole points
                             F.scale = HORIZON_SCALE
                     else:
                         F.horizon_left = 0
@@ -649,10 +649,10 @@ cdef class Searcher:
                     F.S.nodes = 0
                     F.S.deadline = monotonic() + seconds if seconds > 0 else 0.0
                     # two players: a whole round takes about a millisecond, on one thread
-                    if threads > 1 and modes[i] != F_MAXN and games[i].players > 2:
-                        status = f_parallel_search(F, &states[i], want, &results[i], threads, self.cpu)
+                    if threads > 1 and modes[i] != MAXN and games[i].players > 2:
+                        status = parallel_search(F, &states[i], want, &results[i], threads, self.cpu)
                     else:
-                        status = f_root_search(F, &states[i], want, &results[i])
+                        status = root_search(F, &states[i], want, &results[i])
                     evaluations[i] = F.evaluations
                     if status != 0 or results[i].stop == STOP_INTERRUPT:
                         break
@@ -681,20 +681,20 @@ cdef class Searcher:
 
         Events are tuples: ("pass", depth, alpha, beta, move), ("enter", depth, alpha, beta, move),
         ("tt", depth, lower, upper), ("leaf", depth, value), ("exit", depth, value, n_moves,
-        n_searched). Node values and windows are the mover's (in the family engine the mover's
+        n_searched). Node values and windows are the mover's (the mover's
         team's: its side's with two sides; in paranoid the root's side or its opponents). Max^n
         is not traced. ValueError if the search needs more than `max_events` events."""
-        cdef FTrace* ft
-        cdef FState s
-        cdef FGame g
+        cdef SearchTrace* ft
+        cdef State s
+        cdef Game g
         cdef RootResult R
         cdef int status, i
         cdef TraceEvent* e
-        cdef FSearch* F = &self.F
+        cdef Engine* F = &self.F
         if max_events < 1:
             raise ValueError("max_events must be positive")
-        load_family(pos, &s, &g)
-        ft = <FTrace*>calloc(1, sizeof(FTrace))
+        load_state(pos, &s, &g)
+        ft = <SearchTrace*>calloc(1, sizeof(SearchTrace))
         if ft == NULL:
             raise MemoryError("cannot allocate the trace")
         memset(&R, 0, sizeof(RootResult))
@@ -710,11 +710,11 @@ cdef class Searcher:
             F.S.abort = 0
             F.S.check_signals = True
             F.S.nodes = 0
-            f_search_set_game(F, &g, F_TWO if g.nsides == 2 else F_PARANOID, s.to_move)
+            set_game(F, &g, TWO_SIDES if g.nsides == 2 else PARANOID, s.to_move)
             F.horizon_left = 0
             F.scale = 1
             F.evaluations = 0
-            status = f_root_search(F, &s, want, &R)
+            status = root_search(F, &s, want, &R)
             if status != 0:
                 raise MemoryError("out of memory during the search")
             if R.stop == STOP_INTERRUPT:
@@ -740,22 +740,22 @@ cdef class Searcher:
             free(ft)
 
 def evaluate(object state, object root_seat=None):
-    """The horizon search's static evaluation of a family position (family_eval.pxi): every
+    """The horizon search's static evaluation of a position (eval.pxi): every
     side's expected round points (scopas made not included) and the value the "value" search
     gives the position at a horizon, for its seat to move in a search rooted at `root_seat`'s
     side (default: the seat to move): with two sides the expected margin of points to come,
     with more the paranoid value (scopas made included); in points, to the quarter point the
     horizon search counts in."""
-    cdef FSearch F
-    cdef FState s
-    cdef FGame g
-    cdef double e[FMAX_SEATS]
+    cdef Engine F
+    cdef State s
+    cdef Game g
+    cdef double e[MAX_SEATS]
     cdef int seat, value
-    load_family(state, &s, &g)
+    load_state(state, &s, &g)
     seat = s.to_move if root_seat is None else _small(root_seat, "root_seat", 0, g.players - 1)
-    memset(&F, 0, sizeof(FSearch))
-    f_search_set_game(&F, &g, F_TWO if g.nsides == 2 else F_PARANOID, seat)
+    memset(&F, 0, sizeof(Engine))
+    set_game(&F, &g, TWO_SIDES if g.nsides == 2 else PARANOID, seat)
     F.scale = HORIZON_SCALE
-    f_expected_points(&s, &g, g.side, g.nsides, F.stock_mask[s.deals_left], e)
-    value = f_horizon_value(&F, &s)
+    expected_points(&s, &g, g.side, g.nsides, F.stock_mask[s.deals_left], e)
+    value = horizon_value(&F, &s)
     return tuple([e[seat] for seat in range(g.nsides)]), value / <double>HORIZON_SCALE

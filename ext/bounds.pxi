@@ -1,4 +1,4 @@
-# Bounds on what a family position can still be worth (F_TWO and F_PARANOID cut on them, F_MAXN
+# Bounds on what a position can still be worth (TWO_SIDES and PARANOID cut on them, MAXN
 # stops on them), from its piles and the cards still in play, without search: a side's final
 # points lie between what it already holds for sure and what it could still get. Per side i,
 # over every way the cards in play can end up (a relaxation: the sides are bounded apart, never
@@ -22,7 +22,7 @@ cdef inline uint64_t rank_set(uint64_t cards) noexcept nogil:
     return (cards | (cards >> 10) | (cards >> 20) | (cards >> 30)) & 0x3FF
 
 
-cdef bint next_may_sweep(const FGame* g, const FState* s) noexcept nogil:
+cdef bint next_may_sweep(const Game* g, const State* s) noexcept nogil:
     """Can the seat after the mover take the whole table at its next play? False only when no
     play of the mover leaves a table it can sweep (a capture by a card of value v takes v, 15 - v
     in Scopa a 15; a lay-down adds v; nobody sweeps a table worth more than 14). True when not
@@ -75,15 +75,15 @@ cdef inline int _others_top(const int* x, int n, int i) noexcept nogil:
     return top
 
 
-cdef void f_side_bounds(const FSearch* F, const FState* s, uint64_t in_play, const uint64_t* piles,
+cdef void sides_bounds(const Engine* F, const State* s, uint64_t in_play, const uint64_t* piles,
                         bint primiera, int* low, int* high) noexcept nogil:
     """Every side's final round points (scopas included) lie in [low[i], high[i]]; without
     `primiera` its point is left out of both, and the next seat's sweep is not looked at (the
     caller allows for both)."""
-    cdef const FGame* g = &F.game
+    cdef const Game* g = &F.game
     cdef int ns = g.nsides, i, p, o
-    cdef int cards[FMAX_SEATS]
-    cdef int coins[FMAX_SEATS]
+    cdef int cards[MAX_SEATS]
+    cdef int coins[MAX_SEATS]
     cdef int m = popcount(in_play), mc = popcount(in_play & COINS), rules = g.rules
     for i in range(ns):
         low[i] = 0
@@ -91,7 +91,7 @@ cdef void f_side_bounds(const FSearch* F, const FState* s, uint64_t in_play, con
     for p in range(g.players):
         i = g.side[p]
         low[i] += s.scopas[p]
-        high[i] += s.scopas[p] + popcount(s.hand[p]) + MAX_HAND * s.deals_left
+        high[i] += s.scopas[p] + popcount(s.hand[p]) + DEAL_CARDS * s.deals_left
     # the plays that cannot sweep: the round's last, and the next one when it cannot
     if not (rules & RULE_LAST_SWEEP_COUNTS):
         high[g.side[s.dealer]] -= 1
@@ -129,16 +129,16 @@ cdef void f_side_bounds(const FSearch* F, const FState* s, uint64_t in_play, con
             low[i] += napola_points(piles[i])
             high[i] += napola_points(piles[i] | (in_play & COINS))
     if primiera:
-        f_side_bounds_rest(F, s, in_play, piles, low, high)
+        side_bounds_rest(F, s, in_play, piles, low, high)
 
 
-cdef void f_side_bounds_rest(const FSearch* F, const FState* s, uint64_t in_play, const uint64_t* piles,
+cdef void side_bounds_rest(const Engine* F, const State* s, uint64_t in_play, const uint64_t* piles,
                              int* low, int* high) noexcept nogil:
-    """What f_side_bounds leaves out without `primiera`: the primiera and the next seat's sweep."""
-    cdef const FGame* g = &F.game
+    """What sides_bounds leaves out without `primiera`: the primiera and the next seat's sweep."""
+    cdef const Game* g = &F.game
     cdef int ns = g.nsides, i, rules = g.rules
-    cdef int plow[FMAX_SEATS]
-    cdef int phigh[FMAX_SEATS]
+    cdef int plow[MAX_SEATS]
+    cdef int phigh[MAX_SEATS]
     if not next_may_sweep(g, s):
         high[g.side[g.next_seat[s.to_move]]] -= 1
     for i in range(ns):
@@ -152,13 +152,13 @@ cdef void f_side_bounds_rest(const FSearch* F, const FState* s, uint64_t in_play
             high[i] += 1
 
 
-cdef inline void _frame(const FSearch* F, const FState* s, const int* low, const int* high,
+cdef inline void _frame(const Engine* F, const State* s, const int* low, const int* high,
                         int* lo, int* hi) noexcept nogil:
     """The sides' bounds as bounds on the value of s for the seat to move, in the search's frame:
-    F_TWO the points still to come (scopas from here on and the piles' margin), F_PARANOID the
+    TWO_SIDES the points still to come (scopas from here on and the piles' margin), PARANOID the
     root side's points minus the best other side's (negated for the other team)."""
     cdef int me, p, made = 0, a, b, i, top_low = -1000, top_high = -1000
-    if F.mode == F_TWO:
+    if F.mode == TWO_SIDES:
         me = F.game.side[s.to_move]
         for p in range(F.game.players):     # values are points to come: the scopas made go out
             made += s.scopas[p] if F.game.side[p] == me else -s.scopas[p]
@@ -191,10 +191,10 @@ cdef inline bint _decide(int lo, int hi, int alpha, int beta, int* value) noexce
     return False
 
 
-cdef inline bint f_two_bounds_cut(const FSearch* F, const FState* s, int alpha, int beta,
+cdef inline bint two_bounds_cut(const Engine* F, const State* s, int alpha, int beta,
                                   int* value) noexcept nogil:
-    """f_bounds_cut for two sides, straight (the scopas made cancel out of points to come)."""
-    cdef const FGame* g = &F.game
+    """bounds_cut for two sides, straight (the scopas made cancel out of points to come)."""
+    cdef const Game* g = &F.game
     cdef int me = g.side[s.to_move], p, rules = g.rules, lo, hi, m, d, t
     cdef uint64_t mine = 0, theirs = 0, my_hands = 0, in_play
     cdef int my_seats = 0, seats = g.players
@@ -207,8 +207,8 @@ cdef inline bint f_two_bounds_cut(const FSearch* F, const FState* s, int alpha, 
             theirs |= s.pile[p]
     in_play = s.in_hands | s.table | F.stock_mask[s.deals_left]
     # scopas to come: one per play at most, the round's last and (if it cannot) the next aside
-    hi = popcount(my_hands) + MAX_HAND * s.deals_left * my_seats
-    lo = -(popcount(s.in_hands & ~my_hands) + MAX_HAND * s.deals_left * (seats - my_seats))
+    hi = popcount(my_hands) + DEAL_CARDS * s.deals_left * my_seats
+    lo = -(popcount(s.in_hands & ~my_hands) + DEAL_CARDS * s.deals_left * (seats - my_seats))
     if not (rules & RULE_LAST_SWEEP_COUNTS):
         if g.side[s.dealer] == me:
             hi -= 1
@@ -263,21 +263,21 @@ cdef inline bint f_two_bounds_cut(const FSearch* F, const FState* s, int alpha, 
     return _decide(lo, hi, alpha, beta, value)
 
 
-cdef bint f_bounds_cut(const FSearch* F, const FState* s, int alpha, int beta, int* value) noexcept nogil:
+cdef bint bounds_cut(const Engine* F, const State* s, int alpha, int beta, int* value) noexcept nogil:
     """True, with a fail-soft bound in `value`, when the bounds alone decide the node for the
     window (alpha, beta). The primiera and the next seat's sweep (the dearest parts) are looked
     at only when they can matter: left out, every side's high bound counted with the primiera's
     point and no low bound with it, and the sweep counted, the value bounds are loose by at most 3."""
-    cdef uint64_t piles[FMAX_SEATS]
-    cdef int low[FMAX_SEATS]
-    cdef int high[FMAX_SEATS]
+    cdef uint64_t piles[MAX_SEATS]
+    cdef int low[MAX_SEATS]
+    cdef int high[MAX_SEATS]
     cdef int lo, hi, i
     cdef uint64_t in_play = s.in_hands | s.table | F.stock_mask[s.deals_left]
-    if F.mode == F_TWO:
-        return f_two_bounds_cut(F, s, alpha, beta, value)
-    cdef int loose[FMAX_SEATS]
+    if F.mode == TWO_SIDES:
+        return two_bounds_cut(F, s, alpha, beta, value)
+    cdef int loose[MAX_SEATS]
     side_piles(s, &F.game, piles)
-    f_side_bounds(F, s, in_play, piles, False, low, high)
+    sides_bounds(F, s, in_play, piles, False, low, high)
     for i in range(F.game.nsides):
         loose[i] = high[i] + 1
     _frame(F, s, low, loose, &lo, &hi)
@@ -285,7 +285,7 @@ cdef bint f_bounds_cut(const FSearch* F, const FState* s, int alpha, int beta, i
         return True
     if hi - 3 > alpha and lo + 3 < beta:
         return False
-    f_side_bounds_rest(F, s, in_play, piles, low, high)
+    side_bounds_rest(F, s, in_play, piles, low, high)
     _frame(F, s, low, high, &lo, &hi)
     return _decide(lo, hi, alpha, beta, value)
 
@@ -293,34 +293,34 @@ cdef bint f_bounds_cut(const FSearch* F, const FState* s, int alpha, int beta, i
 def side_bounds(object state):
     """[(low, high), ...]: every side's final round points (scopas included) lie between them,
     whatever is played from `state` (the bounds the search cuts on; for tests)."""
-    cdef FState s
-    cdef FGame g
-    cdef FSearch F
-    cdef int low[FMAX_SEATS]
-    cdef int high[FMAX_SEATS]
-    cdef uint64_t piles[FMAX_SEATS]
+    cdef State s
+    cdef Game g
+    cdef Engine F
+    cdef int low[MAX_SEATS]
+    cdef int high[MAX_SEATS]
+    cdef uint64_t piles[MAX_SEATS]
     cdef int i
-    load_family(state, &s, &g)
-    memset(&F, 0, sizeof(FSearch))
-    f_search_set_game(&F, &g, F_PARANOID, s.to_move)
-    if f_round_over(&s):
+    load_state(state, &s, &g)
+    memset(&F, 0, sizeof(Engine))
+    set_game(&F, &g, PARANOID, s.to_move)
+    if round_over(&s):
         side_points(&s, &g, True, low)
         return [(low[i], low[i]) for i in range(g.nsides)]
     side_piles(&s, &g, piles)
-    f_side_bounds(&F, &s, s.in_hands | s.table | F.stock_mask[s.deals_left], piles, True, low, high)
+    sides_bounds(&F, &s, s.in_hands | s.table | F.stock_mask[s.deals_left], piles, True, low, high)
     return [(low[i], high[i]) for i in range(g.nsides)]
 
 
-cdef int f_maxn_most(const FSearch* F, const FState* s, bint primiera) noexcept nogil:
+cdef int maxn_most(const Engine* F, const State* s, bint primiera) noexcept nogil:
     """Max^n: the most points still to come (from the piles and scopas from here on) the side to
     move can reach; once a move reaches it, no later move can do strictly better. Without
     `primiera` its point is counted as possible (one more at most)."""
-    cdef int low[FMAX_SEATS]
-    cdef int high[FMAX_SEATS]
-    cdef uint64_t piles[FMAX_SEATS]
+    cdef int low[MAX_SEATS]
+    cdef int high[MAX_SEATS]
+    cdef uint64_t piles[MAX_SEATS]
     cdef int p, me = F.game.side[s.to_move], most
     side_piles(s, &F.game, piles)
-    f_side_bounds(F, s, s.in_hands | s.table | F.stock_mask[s.deals_left], piles, primiera, low, high)
+    sides_bounds(F, s, s.in_hands | s.table | F.stock_mask[s.deals_left], piles, primiera, low, high)
     most = high[me] + (0 if primiera else 1)
     for p in range(F.game.players):
         if F.game.side[p] == me:
@@ -328,11 +328,11 @@ cdef int f_maxn_most(const FSearch* F, const FState* s, bint primiera) noexcept 
     return most
 
 
-cdef inline int f_maxn_floor(const FSearch* F, const FState* s) noexcept nogil:
-    """At most f_maxn_most: the plays still to come by the side to move, less the two that may
+cdef inline int maxn_floor(const Engine* F, const State* s) noexcept nogil:
+    """At most maxn_most: the plays still to come by the side to move, less the two that may
     not sweep (its high bound holds one possible scopa for each of the others)."""
     cdef int p, me = F.game.side[s.to_move], plays = -2
     for p in range(F.game.players):
         if F.game.side[p] == me:
-            plays += popcount(s.hand[p]) + MAX_HAND * s.deals_left
+            plays += popcount(s.hand[p]) + DEAL_CARDS * s.deals_left
     return plays

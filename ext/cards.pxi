@@ -10,7 +10,7 @@ cdef enum:
     NCARDS = 40
     SETTEBELLO = 6      # 7 of coins
     KING_OF_COINS = 9   # re bello
-    MAX_HAND = 3        # cards a deal from the stock gives each seat
+    DEAL_CARDS = 3        # cards a deal from the stock gives each seat
 
 cdef uint64_t ALL_CARDS = (1ULL << 40) - 1
 cdef uint64_t COINS = 0x3FF

@@ -1,4 +1,4 @@
-# The round's last round of plays in the family: the stock empty and no hand holding two cards,
+# The round's last round of plays, for every game: the stock empty and no hand holding two cards,
 # so every seat plays its one card in turn and the only choices left are what a card takes
 # (several single matches, several sums, an optional capture). Two fifths of a round's nodes are
 # here; they are solved by a tight walk along the forced plays, branching (fail-soft alpha-beta,
@@ -7,20 +7,20 @@
 # The moves, their order and the ends are those of the general search, so the values are equal.
 
 
-cdef inline bint f_in_last_round(const FSearch* F, const FState* s) noexcept nogil:
+cdef inline bint in_last_round(const Engine* F, const State* s) noexcept nogil:
     """Every seat holds at most one card and the stock is empty (valid positions: hands differ
     by at most one card, so no more cards in hands than seats says it)."""
     return (s.deals_left == 0 and popcount(s.in_hands) <= F.game.players and F.use_last_round
             and not F.horizon_left)
 
 
-cdef inline bint f_before_last_round(const FSearch* F, const FState* s, int cards) noexcept nogil:
+cdef inline bint before_last_round(const Engine* F, const State* s, int cards) noexcept nogil:
     """The round's last seat to play its second-last card: its children are walks, together
     cheaper than trying the bounds first (measured: 2-5% less CPU time)."""
     return s.deals_left == 0 and cards == F.game.players + 1 and F.use_last_round
 
 
-cdef inline int f_lr_moves(const FSearch* F, const FState* s, int card, uint64_t* out) noexcept nogil:
+cdef inline int last_round_moves(const Engine* F, const State* s, int card, uint64_t* out) noexcept nogil:
     """The legal plays of `card`, the mover's only card (the common cases without generating)."""
     cdef int rules = F.game.rules, v = CARD_VALUE[card]
     cdef uint64_t singles
@@ -32,14 +32,14 @@ cdef inline int f_lr_moves(const FSearch* F, const FState* s, int card, uint64_t
         if singles and not (singles & (singles - 1)):
             out[0] = make_move(card, singles)
             return 1
-    return f_generate_moves(s, rules, out)
+    return generate_moves(s, rules, out)
 
 
-cdef int f_last_round(FSearch* F, const FState* s, int alpha, int beta, int ply) noexcept nogil:
-    """Fail-soft value of s for the seat to move (F_TWO, F_PARANOID) in the last round. Along a
+cdef int last_round(Engine* F, const State* s, int alpha, int beta, int ply) noexcept nogil:
+    """Fail-soft value of s for the seat to move (TWO_SIDES, PARANOID) in the last round. Along a
     forced line the value of s is off + sgn * (the value of the current position)."""
-    cdef FState cur = s[0], child
-    cdef uint64_t* moves = F.moves + ply * FMAX_MOVES
+    cdef State cur = s[0], child
+    cdef uint64_t* moves = F.moves + ply * MAX_MOVES
     cdef int off = 0, sgn = 1, n, i, r, v, a, b, best, card
     cdef bint last_fast = not (F.game.rules & (RULE_OPTIONAL_CAPTURE | RULE_LAST_SWEEP_COUNTS))
     while cur.in_hands:
@@ -47,23 +47,23 @@ cdef int f_last_round(FSearch* F, const FState* s, int alpha, int beta, int ply)
             break
         card = lowest_bit(cur.hand[cur.to_move])
         if last_fast and not (cur.in_hands & (cur.in_hands - 1)):
-            f_last_card_end(F, &cur, &child)    # whatever it takes, the table follows it
+            last_card_end(F, &cur, &child)    # whatever it takes, the table follows it
             n = 1
             r = 0
         else:
-            n = f_lr_moves(F, &cur, card, moves)
+            n = last_round_moves(F, &cur, card, moves)
             if n > 1:
                 break
             child = cur
-            r = f_apply_move(&child, &F.game, moves[0])
-            if F.mode != F_TWO:
+            r = apply_move(&child, &F.game, moves[0])
+            if F.mode != TWO_SIDES:
                 r = 0
         off += sgn * r
         if F.team[child.to_move] != F.team[cur.to_move]:
             sgn = -sgn
         cur = child
     if not cur.in_hands or not cur.hand[cur.to_move]:
-        return off + sgn * f_leaf(F, &cur)
+        return off + sgn * leaf(F, &cur)
     # a choice: cur's window from s's
     if sgn > 0:
         a = alpha - off
@@ -74,13 +74,13 @@ cdef int f_last_round(FSearch* F, const FState* s, int alpha, int beta, int ply)
     best = -VALUE_INF
     for i in range(n):
         child = cur
-        r = f_apply_move(&child, &F.game, moves[i])
-        if F.mode != F_TWO:
+        r = apply_move(&child, &F.game, moves[i])
+        if F.mode != TWO_SIDES:
             r = 0
         if F.team[child.to_move] == F.team[cur.to_move]:
-            v = r + f_last_round(F, &child, a - r, b - r, ply + 1)
+            v = r + last_round(F, &child, a - r, b - r, ply + 1)
         else:
-            v = r - f_last_round(F, &child, r - b, r - a, ply + 1)
+            v = r - last_round(F, &child, r - b, r - a, ply + 1)
         if v > best:
             best = v
             if v > a:
@@ -90,14 +90,14 @@ cdef int f_last_round(FSearch* F, const FState* s, int alpha, int beta, int ply)
     return off + sgn * best
 
 
-cdef void f_maxn_last_round(FSearch* F, const FState* s, int ply, int* out) noexcept nogil:
+cdef void maxn_last_round(Engine* F, const State* s, int ply, int* out) noexcept nogil:
     """Max^n in the last round: every side's points still to come, ties to the first play in
-    canonical order (as f_maxn)."""
-    cdef FState cur = s[0], child
-    cdef uint64_t* moves = F.moves + ply * FMAX_MOVES
+    canonical order (as maxn)."""
+    cdef State cur = s[0], child
+    cdef uint64_t* moves = F.moves + ply * MAX_MOVES
     cdef int ns = F.game.nsides, n, i, j, r, me, card
-    cdef int made[FMAX_SEATS]
-    cdef int cv[FMAX_SEATS]
+    cdef int made[MAX_SEATS]
+    cdef int cv[MAX_SEATS]
     cdef bint last_fast = not (F.game.rules & (RULE_OPTIONAL_CAPTURE | RULE_LAST_SWEEP_COUNTS))
     for j in range(ns):
         made[j] = 0
@@ -107,14 +107,14 @@ cdef void f_maxn_last_round(FSearch* F, const FState* s, int ply, int* out) noex
             break
         card = lowest_bit(cur.hand[cur.to_move])
         if last_fast and not (cur.in_hands & (cur.in_hands - 1)):
-            f_last_card_end(F, &cur, &child)
+            last_card_end(F, &cur, &child)
             cur = child
             break
-        n = f_lr_moves(F, &cur, card, moves)
+        n = last_round_moves(F, &cur, card, moves)
         if n > 1:
             break
         child = cur
-        made[F.game.side[cur.to_move]] += f_apply_move(&child, &F.game, moves[0])
+        made[F.game.side[cur.to_move]] += apply_move(&child, &F.game, moves[0])
         cur = child
         n = 0
     if n <= 1:
@@ -123,8 +123,8 @@ cdef void f_maxn_last_round(FSearch* F, const FState* s, int ply, int* out) noex
         me = F.game.side[cur.to_move]
         for i in range(n):
             child = cur
-            r = f_apply_move(&child, &F.game, moves[i])
-            f_maxn_last_round(F, &child, ply + 1, cv)
+            r = apply_move(&child, &F.game, moves[i])
+            maxn_last_round(F, &child, ply + 1, cv)
             cv[me] += r
             if i == 0 or cv[me] > out[me]:
                 for j in range(ns):
@@ -133,10 +133,10 @@ cdef void f_maxn_last_round(FSearch* F, const FState* s, int ply, int* out) noex
         out[j] += made[j]
 
 
-cdef int _two_sides_walk(const FSearch* F, const FState* s, uint64_t table, int tv, uint64_t p0,
+cdef int _two_sides_walk(const Engine* F, const State* s, uint64_t table, int tv, uint64_t p0,
                          uint64_t p1, int last, int seat, int left, int made, int alpha, int beta,
                          int ply) noexcept nogil:
-    """F_TWO under the plain rule (no Scopa a 15, ace sweep, optional capture, last sweep): the
+    """TWO_SIDES under the plain rule (no Scopa a 15, ace sweep, optional capture, last sweep): the
     last round on the bare table and side piles. The value is side 0's (its scopas made from here
     minus side 1's, plus the piles' margin), fail-soft in (alpha, beta); each seat plays the one
     card s gave it, s.hand[seat]."""
@@ -157,7 +157,7 @@ cdef int _two_sides_walk(const FSearch* F, const FState* s, uint64_t table, int 
             elif singles:
                 if singles & (singles - 1):
                     n = 0
-                    moves = F.moves + ply * FMAX_MOVES
+                    moves = F.moves + ply * MAX_MOVES
                     while singles:
                         moves[n] = singles & (~singles + 1)
                         singles &= singles - 1
@@ -165,7 +165,7 @@ cdef int _two_sides_walk(const FSearch* F, const FState* s, uint64_t table, int 
                     break
                 cap = singles
             else:
-                moves = F.moves + ply * FMAX_MOVES
+                moves = F.moves + ply * MAX_MOVES
                 n = _sum_captures(table, v, 0, card, moves, 0)
                 if n > 1 and (F.game.rules & RULE_FEWEST_CARDS):
                     n = _keep_fewest(moves, 0, n)
@@ -216,9 +216,9 @@ cdef int _two_sides_walk(const FSearch* F, const FState* s, uint64_t table, int 
     return best
 
 
-cdef inline int f_two_sides_last_round(FSearch* F, const FState* s, int alpha, int beta, int ply) noexcept nogil:
-    """f_last_round by _two_sides_walk, for the seat to move."""
-    cdef uint64_t piles[FMAX_SEATS]
+cdef inline int two_sides_last_round(Engine* F, const State* s, int alpha, int beta, int ply) noexcept nogil:
+    """last_round by _two_sides_walk, for the seat to move."""
+    cdef uint64_t piles[MAX_SEATS]
     cdef int last = F.game.side[s.last_capturer] if s.last_capturer >= 0 else -1
     side_piles(s, &F.game, piles)
     if F.game.side[s.to_move] == 0:
@@ -228,18 +228,18 @@ cdef inline int f_two_sides_last_round(FSearch* F, const FState* s, int alpha, i
                             popcount(s.in_hands), 0, -beta, -alpha, ply)
 
 
-cdef int _sides_walk(const FSearch* F, const FState* s, uint64_t table, int tv, const uint64_t* piles0,
+cdef int _sides_walk(const Engine* F, const State* s, uint64_t table, int tv, const uint64_t* piles0,
                      const int* scopas0, int last, int seat, int left, int alpha, int beta,
                      int ply) noexcept nogil:
-    """_two_sides_walk for F_PARANOID: piles and scopas by side, the value the root team's (its
+    """_two_sides_walk for PARANOID: piles and scopas by side, the value the root team's (its
     side's points minus the best other side's, scopas made included), fail-soft."""
-    cdef const FGame* g = &F.game
+    cdef const Game* g = &F.game
     cdef int card, v, side, n = 0, i, w, best, top, mine
     cdef uint64_t bit, singles, cap
-    cdef uint64_t* moves = F.moves + ply * FMAX_MOVES
-    cdef uint64_t piles[FMAX_SEATS]
-    cdef int scopas[FMAX_SEATS]
-    cdef FScore d
+    cdef uint64_t* moves = F.moves + ply * MAX_MOVES
+    cdef uint64_t piles[MAX_SEATS]
+    cdef int scopas[MAX_SEATS]
+    cdef Score d
     for i in range(g.nsides):
         piles[i] = piles0[i]
         scopas[i] = scopas0[i]
@@ -286,7 +286,7 @@ cdef int _sides_walk(const FSearch* F, const FState* s, uint64_t table, int tv, 
     if not left:
         if last >= 0:
             piles[last] |= table
-        f_score(piles, g.nsides, g.rules, &d)
+        score_sides(piles, g.nsides, g.rules, &d)
         top = -1000
         for i in range(g.nsides):
             if i != F.root_side and d.points[i] + scopas[i] > top:
@@ -318,10 +318,10 @@ cdef int _sides_walk(const FSearch* F, const FState* s, uint64_t table, int tv, 
     return best
 
 
-cdef inline int f_sides_last_round(FSearch* F, const FState* s, int alpha, int beta, int ply) noexcept nogil:
-    """f_last_round by _sides_walk (F_PARANOID), for the seat to move."""
-    cdef uint64_t piles[FMAX_SEATS]
-    cdef int scopas[FMAX_SEATS]
+cdef inline int sides_last_round(Engine* F, const State* s, int alpha, int beta, int ply) noexcept nogil:
+    """last_round by _sides_walk (PARANOID), for the seat to move."""
+    cdef uint64_t piles[MAX_SEATS]
+    cdef int scopas[MAX_SEATS]
     cdef int i, last = F.game.side[s.last_capturer] if s.last_capturer >= 0 else -1
     side_piles(s, &F.game, piles)
     for i in range(F.game.nsides):
@@ -335,11 +335,11 @@ cdef inline int f_sides_last_round(FSearch* F, const FState* s, int alpha, int b
                         popcount(s.in_hands), -beta, -alpha, ply)
 
 
-cdef inline int f_last_round_value(FSearch* F, const FState* s, int alpha, int beta, int ply) noexcept nogil:
+cdef inline int last_round_value(Engine* F, const State* s, int alpha, int beta, int ply) noexcept nogil:
     """The last round's fail-soft value for the seat to move: on the bare table and side piles
-    under the plain capture rule (a third faster), else by f_apply_move."""
+    under the plain capture rule (a third faster), else by apply_move."""
     if F.game.rules & (RULE_FIFTEEN | RULE_ASSO_PIGLIA_TUTTO | RULE_OPTIONAL_CAPTURE | RULE_LAST_SWEEP_COUNTS):
-        return f_last_round(F, s, alpha, beta, ply)
-    if F.mode == F_TWO:
-        return f_two_sides_last_round(F, s, alpha, beta, ply)
-    return f_sides_last_round(F, s, alpha, beta, ply)
+        return last_round(F, s, alpha, beta, ply)
+    if F.mode == TWO_SIDES:
+        return two_sides_last_round(F, s, alpha, beta, ply)
+    return sides_last_round(F, s, alpha, beta, ply)

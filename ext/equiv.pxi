@@ -1,4 +1,4 @@
-# Same-rank equivalence (F_TWO and F_PARANOID). Play looks at capture values only: which card
+# Same-rank equivalence (TWO_SIDES and PARANOID). Play looks at capture values only: which card
 # takes what, sweeps, deals and the last capturer depend on ranks, never on suits. So exchanging
 # two cards of one rank everywhere maps the game tree from a position onto the tree from the
 # exchanged position, move for move, and every end onto an end whose piles differ by the two
@@ -49,15 +49,15 @@ cdef inline int _others_top_coins(const uint64_t* piles, int ns, int i) noexcept
     return top
 
 
-cdef uint64_t f_plain_cards(const FSearch* F, const FState* s) noexcept nogil:
+cdef uint64_t plain_cards(const Engine* F, const State* s) noexcept nogil:
     """The cards whose suit can no longer change any score (see above)."""
-    cdef const FGame* g = &F.game
+    cdef const Game* g = &F.game
     cdef int ns = g.nsides, i, suit, best, rules = g.rules, mc, top
-    cdef uint64_t piles[FMAX_SEATS]
+    cdef uint64_t piles[MAX_SEATS]
     cdef uint64_t plain = ALL_CARDS & ~(1ULL << SETTEBELLO), prim = 0
     cdef uint64_t in_play = s.in_hands | s.table | F.stock_mask[s.deals_left]
-    cdef int plow[FMAX_SEATS]
-    cdef int phigh[FMAX_SEATS]
+    cdef int plow[MAX_SEATS]
+    cdef int phigh[MAX_SEATS]
     cdef bint settled
     side_piles(s, g, piles)
     if rules & RULE_RE_BELLO:
@@ -94,7 +94,7 @@ cdef uint64_t f_plain_cards(const FSearch* F, const FState* s) noexcept nogil:
     return plain
 
 
-cdef int f_drop_equivalent(const FSearch* F, const FState* s, uint64_t* moves, int n) noexcept nogil:
+cdef int drop_equivalent(const Engine* F, const State* s, uint64_t* moves, int n) noexcept nogil:
     """Keep one move of each class of moves equivalent by exchanges of plain cards (in place,
     canonical order kept); return the new count."""
     cdef uint64_t hand = s.hand[s.to_move], plain, hand_dups, table_dups, m, capture, cls, sel, low
@@ -103,7 +103,7 @@ cdef int f_drop_equivalent(const FSearch* F, const FState* s, uint64_t* moves, i
     table_dups = rank_dups(s.table)
     if not (hand_dups | table_dups):
         return n
-    plain = f_plain_cards(F, s)
+    plain = plain_cards(F, s)
     hand_dups = rank_dups(hand & plain)
     table_dups = rank_dups(s.table & plain)
     if not (hand_dups | table_dups):

@@ -1,4 +1,4 @@
-# The static evaluation of the horizon search (docs/family.md, "Horizon search"): a family
+# The static evaluation of the horizon search (docs/family.md, "Horizon search"): a
 # position scored without searching it, in the exact search's units (round points), from what
 # is already captured and what is still in play (hands, table, stock; worlds are fully known).
 #
@@ -21,12 +21,12 @@
 #     missing some of them, none in another pile, expects 3 * p^missing;
 #   - scopa threat: the seat to move can sweep the table now (not the round's last play where
 #     that does not score): EVAL_THREAT points to its side.
-# Values: F_TWO the margin of the two sides' expected points to come (the scopas already made
-# are on the search's path). F_PARANOID scores the root side against the other sides pooled as
+# Values: TWO_SIDES the margin of the two sides' expected points to come (the scopas already made
+# are on the search's path). PARANOID scores the root side against the other sides pooled as
 # one team (share, piles and chances together: they play together against it), adds the scopas
 # made (the best other side's against the root side's) and takes EVAL_PARANOID_CARD off the
 # root side per card still to play (colluding opponents do better than a pooled share: the bias
-# measured without it grew with the cards left; 0.04 a card once the leftover lean is in). F_MAXN: every side's
+# measured without it grew with the cards left; 0.04 a card once the leftover lean is in). MAXN: every side's
 # expected points, rounded. The weights were set with benchmarks/bench_horizon.py (fixed: no
 # process-wide state that every search thread would read); values are whole points, as exact.
 # Cost: popcounts and a few erf/exp per side pair, only at horizon nodes.
@@ -77,7 +77,7 @@ cdef inline double logistic(double x) noexcept nogil:
     return 1.0 / (1.0 + exp(-x))
 
 
-cdef void special_card(const FState* s, const FGame* g, const int8_t* side, int nsides,
+cdef void special_card(const State* s, const Game* g, const int8_t* side, int nsides,
                        const uint64_t* piles, const double* share, int card, double* out) noexcept nogil:
     """Settebello or re bello: each side's chance of ending with `card`, added to out."""
     cdef uint64_t bit = 1ULL << card
@@ -102,19 +102,19 @@ cdef void special_card(const FState* s, const FGame* g, const int8_t* side, int 
         out[i] += (1.0 - w) * share[i]
 
 
-cdef void f_expected_points(const FState* s, const FGame* g, const int8_t* side, int n, uint64_t stock,
+cdef void expected_points(const State* s, const Game* g, const int8_t* side, int n, uint64_t stock,
                             double* out) noexcept nogil:
     """Every side's expected round points from its pile and the cards in play (scopas already
     made not included; the seat to move's sweep threat and tempo included); `side`/`n` the
     seats' sides as the evaluation groups them (the game's, or the paranoid search's teams)."""
-    cdef uint64_t piles[FMAX_SEATS]
+    cdef uint64_t piles[MAX_SEATS]
     cdef uint64_t play = s.in_hands | s.table | stock, rest, need, others
-    cdef double share[FMAX_SEATS]
-    cdef double prim[FMAX_SEATS]
-    cdef int cards[FMAX_SEATS]
-    cdef int coins[FMAX_SEATS]
-    cdef int low[FMAX_SEATS]
-    cdef int high[FMAX_SEATS]
+    cdef double share[MAX_SEATS]
+    cdef double prim[MAX_SEATS]
+    cdef int cards[MAX_SEATS]
+    cdef int coins[MAX_SEATS]
+    cdef int low[MAX_SEATS]
+    cdef int high[MAX_SEATS]
     cdef int i, j, suit, b, u, np, p
     cdef int left = popcount(play), left_coins = popcount(play & COINS)
     cdef bint zero = (g.rules & RULE_PRIMIERA_ZERO) != 0
@@ -201,7 +201,7 @@ cdef inline int unscale(int x, int scale) noexcept nogil:
     return <int>floor(<double>x / scale + 0.5)
 
 
-cdef void f_unscale(RootResult* R, int scale) noexcept nogil:
+cdef void unscale_result(RootResult* R, int scale) noexcept nogil:
     """A horizon search's root figures back in whole points (the best moves stay those of the
     finer values)."""
     cdef int i
@@ -213,22 +213,22 @@ cdef void f_unscale(RootResult* R, int scale) noexcept nogil:
             R.move_upper[i] = unscale(R.move_upper[i], scale)
 
 
-cdef int f_horizon_value(FSearch* F, const FState* s) noexcept nogil:
-    """The static value of s for its seat to move, as f_alphabeta values it: F_TWO the expected
-    margin of points to come, F_PARANOID the root side's expected points (scopas made included)
+cdef int horizon_value(Engine* F, const State* s) noexcept nogil:
+    """The static value of s for its seat to move, as alphabeta values it: TWO_SIDES the expected
+    margin of points to come, PARANOID the root side's expected points (scopas made included)
     minus the best other side's, negated for the other team."""
-    cdef double e[FMAX_SEATS]
+    cdef double e[MAX_SEATS]
     cdef double best = -1e9, v
-    cdef int made[FMAX_SEATS]
+    cdef int made[MAX_SEATS]
     cdef int i, me = F.game.side[s.to_move]
     F.evaluations += 1
-    if F.mode == F_TWO:
-        f_expected_points(s, &F.game, F.game.side, 2, F.stock_mask[s.deals_left], e)
+    if F.mode == TWO_SIDES:
+        expected_points(s, &F.game, F.game.side, 2, F.stock_mask[s.deals_left], e)
         return round_value(F.scale * (e[me] - e[1 - me]))
     if EVAL_PARANOID_TEAMS:
         # the other sides play as one team against the root side: score the two teams, and the
         # best other side's scopas against the root side's
-        f_expected_points(s, &F.game, F.team, 2, F.stock_mask[s.deals_left], e)
+        expected_points(s, &F.game, F.team, 2, F.stock_mask[s.deals_left], e)
         for i in range(F.game.nsides):
             made[i] = 0
         for i in range(F.game.players):
@@ -236,9 +236,9 @@ cdef int f_horizon_value(FSearch* F, const FState* s) noexcept nogil:
         for i in range(F.game.nsides):
             if i != F.root_side and made[i] > best:
                 best = made[i]
-        v = e[0] + made[F.root_side] - e[1] - best - EVAL_PARANOID_CARD * f_plies(F, s)
+        v = e[0] + made[F.root_side] - e[1] - best - EVAL_PARANOID_CARD * plies_left(F, s)
         return round_value(F.scale * (v if F.team[s.to_move] == 0 else -v))
-    f_expected_points(s, &F.game, F.game.side, F.game.nsides, F.stock_mask[s.deals_left], e)
+    expected_points(s, &F.game, F.game.side, F.game.nsides, F.stock_mask[s.deals_left], e)
     for i in range(F.game.players):
         e[F.game.side[i]] += s.scopas[i]
     for i in range(F.game.nsides):
@@ -248,16 +248,16 @@ cdef int f_horizon_value(FSearch* F, const FState* s) noexcept nogil:
     return round_value(F.scale * (v if F.team[s.to_move] == 0 else -v))
 
 
-cdef void f_horizon_vector(FSearch* F, const FState* s, int* out) noexcept nogil:
-    """F_MAXN: every side's expected points to come, rounded (scopas made not included)."""
-    cdef double e[FMAX_SEATS]
+cdef void horizon_vector(Engine* F, const State* s, int* out) noexcept nogil:
+    """MAXN: every side's expected points to come, rounded (scopas made not included)."""
+    cdef double e[MAX_SEATS]
     cdef int i
     F.evaluations += 1
-    f_expected_points(s, &F.game, F.game.side, F.game.nsides, F.stock_mask[s.deals_left], e)
+    expected_points(s, &F.game, F.game.side, F.game.nsides, F.stock_mask[s.deals_left], e)
     for i in range(F.game.nsides):
         out[i] = max(0, round_value(e[i]))
 
 
-cdef inline bint f_at_horizon(const FSearch* F, const FState* s) noexcept nogil:
+cdef inline bint at_horizon(const Engine* F, const State* s) noexcept nogil:
     """Horizon search: s is as deep as the search goes (its cards left at the threshold)."""
-    return F.horizon_left > 0 and f_plies(F, s) <= F.horizon_left
+    return F.horizon_left > 0 and plies_left(F, s) <= F.horizon_left

@@ -47,8 +47,8 @@ cdef int _keep_fewest(uint64_t* out, int start, int n) noexcept nogil:
     return k
 
 
-cdef int f_generate_moves(const FState* s, int rules, uint64_t* out) noexcept nogil:
-    """Write the legal moves of the seat to move to out (room for FMAX_MOVES); return the count."""
+cdef int generate_moves(const State* s, int rules, uint64_t* out) noexcept nogil:
+    """Write the legal moves of the seat to move to out (room for MAX_MOVES); return the count."""
     cdef int n = 0, start, card, v, b, need
     cdef uint64_t singles, hand = s.hand[s.to_move] & ALL_CARDS, table = s.table & ALL_CARDS
     cdef bint fifteen = (rules & RULE_FIFTEEN) != 0

@@ -1,12 +1,12 @@
-# Move ordering of the alpha-beta search (F_TWO, F_PARANOID; max^n keeps the canonical order,
+# Move ordering of the alpha-beta search (TWO_SIDES, PARANOID; max^n keeps the canonical order,
 # its tie rule) and MTD(f)'s first guess. A node plays first the table's move, else the move a
 # shallow horizon search of the root stored for it (high in the tree), then the moves by their
-# static scores (f_move_score), the ply's two killer moves (the last that cut there) raised.
-# The first guess of a large search is that horizon search's value (family_eval.pxi's static
-# evaluation f_guess_depth plies below the root): it saves MTD(f) passes, and its stored moves order
+# static scores (move_score), the ply's two killer moves (the last that cut there) raised.
+# The first guess of a large search is that horizon search's value (eval.pxi's static
+# evaluation guess_plies plies below the root): it saves MTD(f) passes, and its stored moves order
 # the first pass, which the exact table cannot yet. What did not pay is in docs/family.md.
 
-cdef inline int f_move_score(const FState* s, const FGame* g, uint64_t move) noexcept nogil:
+cdef inline int move_score(const State* s, const Game* g, uint64_t move) noexcept nogil:
     """Ordering: sweeps, then captures by what they win (settebello, coins, sevens, sixes,
     cards), then lay-downs; any move that leaves the next seat (its hand is known) a sweep
     much later when that seat is an opponent."""
@@ -46,25 +46,25 @@ cdef enum:
     KILLER_BONUS = 300       # measured: 10-20% fewer nodes; 100..1000 no better
 
 
-cdef inline int f_guess_depth(int plies, int players) noexcept nogil:
+cdef inline int guess_plies(int plies, int players) noexcept nogil:
     """The first guess's horizon: a third of the plies, at least 8 and at most a deal's plays
     (measured on scientifico k = 5..7, the whole rounds and the last deals: shallower guesses
     worse, deeper ones dearer than they save)."""
     return max(8, min(plies // 3, 3 * players))
 
 
-cdef void f_order_moves(const FSearch* F, const FState* s, uint64_t* moves, int n, uint64_t first,
+cdef void order_moves(const Engine* F, const State* s, uint64_t* moves, int n, uint64_t first,
                         int ply) noexcept nogil:
     """Sort moves best first (insertion sort: n is small); `first` (0 for none) leads. Below the
     root (ply >= 0) the guess's stored move and the ply's killers count too."""
-    cdef const FGame* g = &F.game
+    cdef const Game* g = &F.game
     cdef int scores[ORDER_LIMIT]
     cdef int i, j, sc
     cdef uint64_t m
     if n < 2:
         return
-    if first == 0 and ply >= 0 and F.guess_horizon and f_plies(F, s) > F.guess_horizon:
-        first = f_guess_move(F, s)
+    if first == 0 and ply >= 0 and F.guess_horizon and plies_left(F, s) > F.guess_horizon:
+        first = guess_move(F, s)
     if n > ORDER_LIMIT:
         for i in range(n):
             if moves[i] == first:
@@ -72,7 +72,7 @@ cdef void f_order_moves(const FSearch* F, const FState* s, uint64_t* moves, int 
                 moves[0] = first
         return
     for i in range(n):
-        scores[i] = (1 << 30) if moves[i] == first else f_move_score(s, g, moves[i])
+        scores[i] = (1 << 30) if moves[i] == first else move_score(s, g, moves[i])
         if ply >= 0 and (moves[i] == F.killer[ply][0] or moves[i] == F.killer[ply][1]):
             scores[i] += KILLER_BONUS
     for i in range(1, n):
@@ -87,21 +87,21 @@ cdef void f_order_moves(const FSearch* F, const FState* s, uint64_t* moves, int 
         scores[j + 1] = sc
 
 
-cdef inline uint64_t f_horizon_key(const FSearch* F) noexcept nogil:
+cdef inline uint64_t horizon_key(const Engine* F) noexcept nogil:
     """The game key of a horizon search (F.horizon_left set): its values never meet exact ones."""
     return mix64(F.game_key ^ (0xA24BAED4963EE407ULL * <uint64_t>F.horizon_left))
 
 
-cdef uint64_t f_guess_move(const FSearch* F, const FState* s) noexcept nogil:
+cdef uint64_t guess_move(const Engine* F, const State* s) noexcept nogil:
     """The move the first guess's horizon search stored for s, or 0."""
-    cdef FSearch* G = <FSearch*>F          # the key is worked out under the guess's horizon
+    cdef Engine* G = <Engine*>F          # the key is worked out under the guess's horizon
     cdef int horizon = F.horizon_left, lower, upper
     cdef uint64_t game_key = F.game_key, key, move = 0
     if not F.S.use_table:
         return 0
     G.horizon_left = F.guess_horizon
-    G.game_key = f_horizon_key(G)
-    key = f_position_key(G, s)
+    G.game_key = horizon_key(G)
+    key = position_key(G, s)
     G.horizon_left = horizon
     G.game_key = game_key
     if not table_probe(&G.S.table, key, &lower, &upper, &move):
@@ -109,31 +109,31 @@ cdef uint64_t f_guess_move(const FSearch* F, const FState* s) noexcept nogil:
     return move
 
 
-cdef int f_first_guess(FSearch* F, const FState* root) noexcept nogil:
+cdef int first_guess(Engine* F, const State* root) noexcept nogil:
     """MTD(f)'s first guess at the root, in the search's units: from GUESS_MIN_PLIES plies on a
-    horizon search f_guess_depth plies deep (its moves then order the search: F.guess_horizon),
+    horizon search guess_plies plies deep (its moves then order the search: F.guess_horizon),
     else the static evaluation; F.guess_depth overrides the depth (0: the piles' margin as they
     are; tuning). Not in a horizon search (its own units) nor a traced one (the trace would miss
     its nodes): the static evaluation there."""
     cdef Search* S = &F.S
     cdef uint64_t evaluations = F.evaluations, game_key = F.game_key
-    cdef int v, scale = F.scale, plies = f_plies(F, root), depth
-    depth = F.guess_depth if F.guess_depth >= 0 else f_guess_depth(plies, F.game.players)
+    cdef int v, scale = F.scale, plies = plies_left(F, root), depth
+    depth = F.guess_depth if F.guess_depth >= 0 else guess_plies(plies, F.game.players)
     F.guess_horizon = 0
     if depth == 0:
-        return f_leaf(F, root)
+        return leaf(F, root)
     if F.horizon_left or S.trace != NULL or (F.guess_depth < 0 and plies < GUESS_MIN_PLIES) \
             or depth >= plies:
         F.scale = HORIZON_SCALE
-        v = f_horizon_value(F, root)
+        v = horizon_value(F, root)
         F.scale = scale
         F.evaluations = evaluations
         return v if F.horizon_left else <int>floor(<double>v / HORIZON_SCALE + 0.5)
     # the horizon search: full window, quarter points, its nodes counted as the search's
     F.horizon_left = plies - depth
     F.scale = HORIZON_SCALE
-    F.game_key = f_horizon_key(F)
-    v = f_alphabeta(F, root, -VALUE_INF, VALUE_INF, 0)
+    F.game_key = horizon_key(F)
+    v = alphabeta(F, root, -VALUE_INF, VALUE_INF, 0)
     F.guess_horizon = F.horizon_left
     F.horizon_left = 0
     F.scale = scale

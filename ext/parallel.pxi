@@ -1,4 +1,4 @@
-# One position on every core: N threads run the whole root search (f_root_search: MTD(f), and
+# One position on every core: N threads run the whole root search (root_search: MTD(f), and
 # the best moves, pv and every move's value as asked) on the same position, each with its own
 # search context (killers, move stack, counters, stop) and one shared table, so that what one
 # thread proves the others read. Alone that would make them search the same tree side by side;
@@ -29,32 +29,32 @@ cdef extern from "<signal.h>" nogil:
 
 cdef extern from *:
     """
-    #define F_CLAIM(p, v) __sync_bool_compare_and_swap((p), -1, (v))
-    #define F_SET_INT(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+    #define CLAIM_FIRST(p, v) __sync_bool_compare_and_swap((p), -1, (v))
+    #define STORE_INT(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
     """
-    bint F_CLAIM(int* p, int v) noexcept nogil
-    void F_SET_INT(int* p, int v) noexcept nogil
+    bint CLAIM_FIRST(int* p, int v) noexcept nogil
+    void STORE_INT(int* p, int v) noexcept nogil
 
 cdef enum:
-    FMAX_THREADS = 256
+    MAX_THREADS = 256
     BUSY_SLOTS = 16384          # moves being searched: 128 KiB, stays in cache
     BUSY_MIN_CARDS = 12         # nodes that put busy moves off (smaller subtrees: not worth a hash)
     BUSY_FROM = 2               # the moves before this one are searched by every thread
     PARALLEL_MB = 16            # the table region of a parallel search, at most
 
 
-cdef inline bint f_busy_defer(FSearch* F, uint64_t key, uint64_t* moves, int i, int* n,
+cdef inline bint busy_defer(Engine* F, uint64_t key, uint64_t* moves, int i, int* n,
                               uint64_t* mark) noexcept nogil:
     """Move i of a node (not its first): True if another thread is searching it (it is copied to
     the end of the list, searched there without this test); else it is marked as searched by
-    this thread (`mark`, for f_busy_done). The first BUSY_FROM moves are neither."""
+    this thread (`mark`, for busy_done). The first BUSY_FROM moves are neither."""
     cdef uint64_t h
     cdef uint64_t* slot
     if i < BUSY_FROM:
         return False
     h = mix64(key ^ (moves[i] * 0x9E3779B97F4A7C15ULL)) | 1
     slot = F.busy + (h & (BUSY_SLOTS - 1))
-    if TT_LOAD(slot) == h and n[0] < FMAX_MOVES:
+    if TT_LOAD(slot) == h and n[0] < MAX_MOVES:
         moves[n[0]] = moves[i]
         n[0] += 1
         return True
@@ -63,62 +63,62 @@ cdef inline bint f_busy_defer(FSearch* F, uint64_t key, uint64_t* moves, int i, 
     return False
 
 
-cdef inline void f_busy_done(FSearch* F, uint64_t mark) noexcept nogil:
+cdef inline void busy_done(Engine* F, uint64_t mark) noexcept nogil:
     cdef uint64_t* slot = F.busy + (mark & (BUSY_SLOTS - 1))
     if TT_LOAD(slot) == mark:       # a race here only costs a later thread a deferral
         TT_STORE(slot, 0)
 
 
-ctypedef struct FWorker:
-    FSearch* F
-    const FState* root
+ctypedef struct Worker:
+    Engine* F
+    const State* root
     int want
     int index
     int status
     RootResult R
-    FWorker* all                # every worker, for the first one to end to stop the others
+    Worker* all                # every worker, for the first one to end to stop the others
     int n
     int* first                  # the worker that ended first (-1: none yet)
     double cpu                  # its thread's CPU seconds
 
 
-cdef void* f_worker_run(void* arg) noexcept nogil:
-    cdef FWorker* w = <FWorker*>arg
+cdef void* worker_run(void* arg) noexcept nogil:
+    cdef Worker* w = <Worker*>arg
     cdef int i
     cdef timespec ts
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
     w.cpu = -(ts.tv_sec + ts.tv_nsec * 1e-9)
-    w.status = f_root_search(w.F, w.root, w.want, &w.R)
+    w.status = root_search(w.F, w.root, w.want, &w.R)
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
     w.cpu += ts.tv_sec + ts.tv_nsec * 1e-9
-    if F_CLAIM(w.first, w.index):
+    if CLAIM_FIRST(w.first, w.index):
         for i in range(w.n):
             if i != w.index:
-                F_SET_INT(&w.all[i].F.S.abort, 1)
+                STORE_INT(&w.all[i].F.S.abort, 1)
     return NULL
 
 
-cdef int f_parallel_search(FSearch* F, const FState* root, int want, RootResult* R, int threads,
+cdef int parallel_search(Engine* F, const State* root, int want, RootResult* R, int threads,
                            double* cpu) noexcept nogil:
-    """f_root_search of `root` on `threads` threads sharing F's table (this thread is one of
+    """root_search of `root` on `threads` threads sharing F's table (this thread is one of
     them, the only one that looks at Ctrl-C); the same result, its nodes and table counts those
     of every thread, its seconds the wall time. A node limit is shared out among the threads;
     when a limit or a stop ends one thread's search, every thread stops and the result is this
     thread's (its stop the reason of the one that ended first). `cpu`: every thread's CPU
     seconds, the most first (on an idle machine the wall time). -1 if memory ran out."""
-    cdef int n = min(max(threads, 1), FMAX_THREADS), i, started = 1, first = -1, status, win
-    cdef FWorker* workers = <FWorker*>calloc(n, sizeof(FWorker))
-    cdef FSearch* helpers = <FSearch*>calloc(n, sizeof(FSearch))
+    cdef int n = min(max(threads, 1), MAX_THREADS), i, started = 1, first = -1, status, win
+    cdef Worker* workers = <Worker*>calloc(n, sizeof(Worker))
+    cdef Engine* helpers = <Engine*>calloc(n, sizeof(Engine))
     cdef uint64_t* busy = <uint64_t*>calloc(BUSY_SLOTS, sizeof(uint64_t))
     cdef pthread_t* ids = <pthread_t*>calloc(n, sizeof(pthread_t))
     cdef Table* t = &F.S.table
     cdef uint64_t max_nodes = F.S.max_nodes, nodes = 0, probes = 0, hits = 0, stores = 0, saved_max
     cdef double start = monotonic()
     cdef sigset_t all_signals, old_signals
-    cdef FWorker* w
+    cdef Worker* w
     if workers == NULL or helpers == NULL or busy == NULL or ids == NULL or n == 1 or t.entries == NULL:
         free(workers); free(helpers); free(busy); free(ids)
-        status = f_root_search(F, root, want, R)
+        status = root_search(F, root, want, R)
         cpu[0] = cpu[1] = R.seconds
         return status
     # a fixed region for the whole search: no grow (t.max_mask == t.mask for the while) and no
@@ -158,16 +158,16 @@ cdef int f_parallel_search(FSearch* F, const FState* root, int want, RootResult*
         helpers[i].S.nodes = 0
         helpers[i].S.table.probes = helpers[i].S.table.hits = helpers[i].S.table.stores = 0
         helpers[i].S.table.filled = 0
-        helpers[i].moves = <uint64_t*>malloc(FMAX_PLIES * FMAX_MOVES * sizeof(uint64_t))
+        helpers[i].moves = <uint64_t*>malloc(MAX_PLIES * MAX_MOVES * sizeof(uint64_t))
     # the helpers take no signal: Ctrl-C is this thread's to see
     sigfillset(&all_signals)
     pthread_sigmask(SIG_SETMASK, &all_signals, &old_signals)
     for i in range(1, n):
-        if helpers[i].moves == NULL or pthread_create(&ids[i], NULL, f_worker_run, &workers[i]) != 0:
+        if helpers[i].moves == NULL or pthread_create(&ids[i], NULL, worker_run, &workers[i]) != 0:
             break
         started += 1
     pthread_sigmask(SIG_SETMASK, &old_signals, NULL)
-    f_worker_run(&workers[0])
+    worker_run(&workers[0])
     for i in range(1, started):
         pthread_join(ids[i], NULL)
     status = 0

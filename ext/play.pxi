@@ -3,22 +3,22 @@
 # leader, dealer + 1, then plays first), leftovers to the last capturing seat.
 
 
-cdef uint64_t f_hand_key(int seat, uint64_t cards) noexcept nogil:
+cdef uint64_t hand_key(int seat, uint64_t cards) noexcept nogil:
     cdef uint64_t key = 0
     cdef int b
     while cards:
         b = lowest_bit(cards)
         cards &= cards - 1
-        key ^= ZF_HAND[seat][b]
+        key ^= Z_HAND[seat][b]
     return key
 
 
-cdef uint64_t f_cards_key(const FState* s, int players) noexcept nogil:
-    """The Zobrist key of hands and table from scratch (f_apply_move keeps it up to date)."""
+cdef uint64_t cards_key(const State* s, int players) noexcept nogil:
+    """The Zobrist key of hands and table from scratch (apply_move keeps it up to date)."""
     cdef uint64_t key = 0, t = s.table
     cdef int p, b
     for p in range(players):
-        key ^= f_hand_key(p, s.hand[p])
+        key ^= hand_key(p, s.hand[p])
     while t:
         b = lowest_bit(t)
         t &= t - 1
@@ -26,18 +26,18 @@ cdef uint64_t f_cards_key(const FState* s, int players) noexcept nogil:
     return key
 
 
-cdef inline bint f_round_over(const FState* s) noexcept nogil:
+cdef inline bint round_over(const State* s) noexcept nogil:
     return s.in_hands == 0 and s.deals_left == 0
 
 
-cdef int f_apply_move(FState* s, const FGame* g, uint64_t move) noexcept nogil:
+cdef int apply_move(State* s, const Game* g, uint64_t move) noexcept nogil:
     """Play `move` (assumed legal) for the seat to move; return 1 if it scores a scopa, else 0."""
     cdef int p = s.to_move, card = move_card(move), b, k, q, scopa = 0
     cdef uint64_t bit = 1ULL << card, capture = move_capture(move), rest
     cdef bint ace_sweep
     s.hand[p] &= ~bit
     s.in_hands &= ~bit
-    s.zkey ^= ZF_HAND[p][card]
+    s.zkey ^= Z_HAND[p][card]
     if capture:
         ace_sweep = ((g.rules & RULE_ASSO_PIGLIA_TUTTO) and not (g.rules & RULE_FIFTEEN)
                      and CARD_VALUE[card] == 1 and not (s.table & VALUE_CARDS[1]))
@@ -50,7 +50,7 @@ cdef int f_apply_move(FState* s, const FGame* g, uint64_t move) noexcept nogil:
             rest &= rest - 1
             s.zkey ^= Z_TABLE[b]
             s.table_value -= CARD_VALUE[b]
-        if (s.table == 0 and (not f_round_over(s) or (g.rules & RULE_LAST_SWEEP_COUNTS))
+        if (s.table == 0 and (not round_over(s) or (g.rules & RULE_LAST_SWEEP_COUNTS))
                 and (not ace_sweep or (g.rules & RULE_ACE_SWEEP_IS_SCOPA))):
             scopa = 1
             s.scopas[p] += 1

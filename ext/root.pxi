@@ -21,14 +21,14 @@ ctypedef struct RootResult:
     uint8_t* is_best          # WANT_BEST: 1 for each optimal move
     int* move_lower           # WANT_ALL: bounds on each move's value
     int* move_upper
-    uint64_t* pv              # WANT_PV: the principal variation (room for FMAX_PLIES moves)
+    uint64_t* pv              # WANT_PV: the principal variation (room for MAX_PLIES moves)
     int pv_len
     int8_t players, nsides
     int8_t has_end            # end_pile, end_scopas: where the pv ends (exact searches)
     int8_t has_points         # points: every side's round points at the end of the pv, or the max^n vector
-    uint64_t end_pile[FMAX_SEATS]
-    int8_t end_scopas[FMAX_SEATS]
-    int8_t points[FMAX_SEATS]
+    uint64_t end_pile[MAX_SEATS]
+    int8_t end_scopas[MAX_SEATS]
+    int8_t points[MAX_SEATS]
     uint64_t nodes
     double seconds
     uint64_t probes, hits, stores   # transposition-table use by this search
@@ -47,27 +47,27 @@ cdef void result_free(RootResult* R) noexcept nogil:
     R.pv = NULL
 
 
-cdef inline bint f_achieves(FSearch* F, const FState* s, uint64_t move, int value) noexcept nogil:
+cdef inline bint achieves(Engine* F, const State* s, uint64_t move, int value) noexcept nogil:
     """Does `move` reach at least `value` at s? One zero-window search of the child (level 1)."""
-    cdef FState child = s[0]
-    cdef int r = f_apply_move(&child, &F.game, move) * F.scale
-    if F.mode != F_TWO:
+    cdef State child = s[0]
+    cdef int r = apply_move(&child, &F.game, move) * F.scale
+    if F.mode != TWO_SIDES:
         r = 0
-    if F.S.trace != NULL: f_trace_child_pass(F, s, &child, r, value - 1, value, move)
-    return f_child_value(F, s, &child, r, value - 1, value, 1) >= value
+    if F.S.trace != NULL: trace_child_pass(F, s, &child, r, value - 1, value, move)
+    return child_value(F, s, &child, r, value - 1, value, 1) >= value
 
 
-cdef inline int f_scopa_offset(const FSearch* F, const FState* s) noexcept nogil:
-    """F_TWO: the scopas already made, own side minus the other (values are points to come)."""
+cdef inline int scopa_offset(const Engine* F, const State* s) noexcept nogil:
+    """TWO_SIDES: the scopas already made, own side minus the other (values are points to come)."""
     cdef int p, d = 0
-    if F.mode != F_TWO:
+    if F.mode != TWO_SIDES:
         return 0
     for p in range(F.game.players):
         d += s.scopas[p] if F.team[p] == F.team[s.to_move] else -s.scopas[p]
     return d
 
 
-cdef bint f_listed_best(const RootResult* R, uint64_t move) noexcept nogil:
+cdef bint listed_best(const RootResult* R, uint64_t move) noexcept nogil:
     cdef int i
     for i in range(R.n_moves):
         if R.moves[i] == move:
@@ -75,10 +75,10 @@ cdef bint f_listed_best(const RootResult* R, uint64_t move) noexcept nogil:
     return False
 
 
-cdef void f_result_end(FSearch* F, const FState* node, RootResult* R, bint points) noexcept nogil:
+cdef void result_end(Engine* F, const State* node, RootResult* R, bint points) noexcept nogil:
     """Where the pv ends: the piles and scopas, and (`points`) every side's round points."""
     cdef int p
-    cdef int out[FMAX_SEATS]
+    cdef int out[MAX_SEATS]
     for p in range(F.game.players):
         R.end_pile[p] = node.pile[p]
         R.end_scopas[p] = node.scopas[p]
@@ -91,27 +91,27 @@ cdef void f_result_end(FSearch* F, const FState* node, RootResult* R, bint point
 
 
 cdef enum:
-    ONE_PASS_PLIES = 6      # roots this small: one pass (f_one_pass_root) instead of MTD(f)
+    ONE_PASS_PLIES = 6      # roots this small: one pass (one_pass_root) instead of MTD(f)
 
 
-cdef int f_one_pass_root(FSearch* F, const FState* root, RootResult* R, int* lower, int* upper) noexcept nogil:
+cdef int one_pass_root(Engine* F, const State* root, RootResult* R, int* lower, int* upper) noexcept nogil:
     """A small root: one pass over its moves, the window kept one point below the best value so
     far, so that every move tying it comes out exact. The value and (in R.is_best, when given)
     every optimal move at once: on trees this small the zero-window passes and the test of each
     move cost more nodes than this one pass."""
-    cdef FState child
+    cdef State child
     cdef uint64_t* order = F.moves       # level 0: the searches below start at level 1
     cdef int n = R.n_moves, i, j, r, v, a, best = -VALUE_INF
     memcpy(order, R.moves, n * sizeof(uint64_t))
-    f_order_moves(F, root, order, n, 0, -1)
+    order_moves(F, root, order, n, 0, -1)
     for i in range(n):
         a = best - 1 if R.is_best != NULL and best > -VALUE_INF else best
         child = root[0]
-        r = f_apply_move(&child, &F.game, order[i]) * F.scale
-        if F.mode != F_TWO:
+        r = apply_move(&child, &F.game, order[i]) * F.scale
+        if F.mode != TWO_SIDES:
             r = 0
-        if F.S.trace != NULL: f_trace_child_pass(F, root, &child, r, a, VALUE_INF, order[i])
-        v = f_child_value(F, root, &child, r, a, VALUE_INF, 1)
+        if F.S.trace != NULL: trace_child_pass(F, root, &child, r, a, VALUE_INF, order[i])
+        v = child_value(F, root, &child, r, a, VALUE_INF, 1)
         if F.S.stop:
             lower[0] = -VALUE_INF
             upper[0] = VALUE_INF
@@ -128,15 +128,15 @@ cdef int f_one_pass_root(FSearch* F, const FState* root, RootResult* R, int* low
     return best
 
 
-cdef int f_proven_move(FSearch* F, const FState* s, const uint64_t* moves, int n, int value) noexcept nogil:
+cdef int proven_move(Engine* F, const State* s, const uint64_t* moves, int n, int value) noexcept nogil:
     """The index in `moves` of the move the table shows reaching `value` at s, or -1. An entry's
-    move reaches its lower bound (f_alphabeta stores it so, table_store keeps it so): that move
+    move reaches its lower bound (alphabeta stores it so, table_store keeps it so): that move
     needs no test. (A move that is not in the list, a collision's, is ignored.)"""
     cdef int lower, upper, i
     cdef uint64_t move
-    if not F.S.use_table or f_plies(F, s) < F.probe_min:    # (each pv node was a root child)
+    if not F.S.use_table or plies_left(F, s) < F.probe_min:    # (each pv node was a root child)
         return -1
-    if not table_probe(&F.S.table, f_position_key(F, s), &lower, &upper, &move) or lower < value:
+    if not table_probe(&F.S.table, position_key(F, s), &lower, &upper, &move) or lower < value:
         return -1
     for i in range(n):
         if moves[i] == move:
@@ -144,32 +144,32 @@ cdef int f_proven_move(FSearch* F, const FState* s, const uint64_t* moves, int n
     return -1
 
 
-cdef int f_root_value(FSearch* F, const FState* root, int want, RootResult* R) noexcept nogil:
+cdef int root_value(Engine* F, const State* root, int want, RootResult* R) noexcept nogil:
     cdef Search* S = &F.S
-    cdef FState node, child
-    cdef int offset = f_scopa_offset(F, root) * F.scale, lower, upper, value, i, j, n, r, found, proven
+    cdef State node, child
+    cdef int offset = scopa_offset(F, root) * F.scale, lower, upper, value, i, j, n, r, found, proven
     cdef bint same
     cdef uint64_t* moves
-    if f_round_over(root):
-        lower = upper = value = f_leaf(F, root)
+    if round_over(root):
+        lower = upper = value = leaf(F, root)
     elif want & FULL_WINDOW:
         trace_pass(S.trace, 0, 0, -VALUE_INF, VALUE_INF, 0)
-        value = f_node(F, root, -VALUE_INF, VALUE_INF, 0)
+        value = search_node(F, root, -VALUE_INF, VALUE_INF, 0)
         lower = upper = value
         if S.stop:
             lower = -VALUE_INF
             upper = VALUE_INF
-    elif f_plies(F, root) <= ONE_PASS_PLIES and not (want & WANT_ALL):
+    elif plies_left(F, root) <= ONE_PASS_PLIES and not (want & WANT_ALL):
         if want & WANT_BEST:
             R.is_best = <uint8_t*>calloc(R.n_moves + 1, 1)
             if R.is_best == NULL:
                 return -1
-        value = f_one_pass_root(F, root, R, &lower, &upper)
+        value = one_pass_root(F, root, R, &lower, &upper)
         if S.stop:                      # a pass cut short proves no move optimal
             free(R.is_best)
             R.is_best = NULL
     else:
-        value = f_mtdf(F, root, f_first_guess(F, root), &lower, &upper)
+        value = mtdf(F, root, first_guess(F, root), &lower, &upper)
     R.lower = lower + offset if lower > -VALUE_INF else -VALUE_INF
     R.upper = upper + offset if upper < VALUE_INF else VALUE_INF
 
@@ -180,15 +180,15 @@ cdef int f_root_value(FSearch* F, const FState* root, int want, RootResult* R) n
             return -1
         for i in range(R.n_moves):
             child = root[0]
-            r = f_apply_move(&child, &F.game, R.moves[i]) * F.scale
-            if F.mode != F_TWO:
+            r = apply_move(&child, &F.game, R.moves[i]) * F.scale
+            if F.mode != TWO_SIDES:
                 r = 0
             same = F.team[child.to_move] == F.team[root.to_move]
-            if f_round_over(&child):
-                lower = upper = f_leaf(F, &child)
+            if round_over(&child):
+                lower = upper = leaf(F, &child)
             else:
                 S.trace_depth = 1; S.trace_move = R.moves[i]
-                f_mtdf(F, &child, value - r if same else r - value, &lower, &upper)
+                mtdf(F, &child, value - r if same else r - value, &lower, &upper)
             if same:
                 R.move_lower[i] = r + lower + offset if lower > -VALUE_INF else -VALUE_INF
                 R.move_upper[i] = r + upper + offset if upper < VALUE_INF else VALUE_INF
@@ -205,12 +205,12 @@ cdef int f_root_value(FSearch* F, const FState* root, int want, RootResult* R) n
         R.is_best = <uint8_t*>malloc(R.n_moves + 1)
         if R.is_best == NULL:
             return -1
-        proven = f_proven_move(F, root, R.moves, R.n_moves, value) if R.move_lower == NULL else -1
+        proven = proven_move(F, root, R.moves, R.n_moves, value) if R.move_lower == NULL else -1
         for i in range(R.n_moves):
             if R.move_lower != NULL:
                 R.is_best[i] = R.move_lower[i] == value + offset and R.move_upper[i] == value + offset
             else:
-                R.is_best[i] = R.n_moves == 1 or i == proven or f_achieves(F, root, R.moves[i], value)
+                R.is_best[i] = R.n_moves == 1 or i == proven or achieves(F, root, R.moves[i], value)
                 if S.stop:
                     break
         if S.stop:
@@ -219,19 +219,19 @@ cdef int f_root_value(FSearch* F, const FState* root, int want, RootResult* R) n
 
     if (want & WANT_PV) and not S.stop:
         node = root[0]
-        while not f_round_over(&node) and not f_at_horizon(F, &node) and R.pv_len < FMAX_PLIES and not S.stop:
+        while not round_over(&node) and not at_horizon(F, &node) and R.pv_len < MAX_PLIES and not S.stop:
             moves = F.moves           # level 0 is free: the tests search from level 1
             S.trace_depth = R.pv_len
-            n = f_generate_moves(&node, F.game.rules, moves)
-            f_order_moves(F, &node, moves, n, 0, -1)
+            n = generate_moves(&node, F.game.rules, moves)
+            order_moves(F, &node, moves, n, 0, -1)
             # the first move in this order that reaches the value: a forced move needs no test, at
             # the root an optimal move may be listed already, and from the table's proven move on
             # none needs one
-            proven = f_proven_move(F, &node, moves, n, value) if n > 1 else -1
+            proven = proven_move(F, &node, moves, n, value) if n > 1 else -1
             found = proven
             for i in range(n if proven < 0 else proven):
-                if n == 1 or (R.pv_len == 0 and R.is_best != NULL and f_listed_best(R, moves[i])) \
-                        or f_achieves(F, &node, moves[i], value):
+                if n == 1 or (R.pv_len == 0 and R.is_best != NULL and listed_best(R, moves[i])) \
+                        or achieves(F, &node, moves[i], value):
                     found = i
                     break
                 if S.stop:              # each further test would count a node past the limit
@@ -241,24 +241,24 @@ cdef int f_root_value(FSearch* F, const FState* root, int want, RootResult* R) n
             R.pv[R.pv_len] = moves[found]
             R.pv_len += 1
             child = node
-            r = f_apply_move(&node, &F.game, moves[found]) * F.scale
-            if F.mode != F_TWO:
+            r = apply_move(&node, &F.game, moves[found]) * F.scale
+            if F.mode != TWO_SIDES:
                 r = 0
             value = value - r if F.team[node.to_move] == F.team[child.to_move] else r - value
         if S.stop:
             R.pv_len = 0
         elif not F.horizon_left:      # a horizon search's line ends mid-round
-            f_result_end(F, &node, R, True)
+            result_end(F, &node, R, True)
     return 0
 
 
-cdef int f_root_maxn(FSearch* F, const FState* root, int want, RootResult* R) noexcept nogil:
+cdef int root_maxn(Engine* F, const State* root, int want, RootResult* R) noexcept nogil:
     cdef Search* S = &F.S
-    cdef FState node, child
+    cdef State node, child
     cdef int ns = F.game.nsides, i, j, n, r, me, found, best_value
-    cdef int made[FMAX_SEATS]
-    cdef int cv[FMAX_SEATS]
-    cdef int best[FMAX_SEATS]
+    cdef int made[MAX_SEATS]
+    cdef int cv[MAX_SEATS]
+    cdef int best[MAX_SEATS]
     cdef uint64_t* moves
     for i in range(ns):
         made[i] = 0
@@ -270,16 +270,16 @@ cdef int f_root_maxn(FSearch* F, const FState* root, int want, RootResult* R) no
     if R.move_lower == NULL or R.move_upper == NULL or R.is_best == NULL:
         return -1
     me = F.game.side[root.to_move]
-    if f_round_over(root):
+    if round_over(root):
         side_points(root, &F.game, False, best)
     else:
-        S.nodes += 1                    # the root, as f_maxn counts every node
+        S.nodes += 1                    # the root, as maxn counts every node
         if S.nodes >= S.next_check:
             check_limits(S)
         for i in range(R.n_moves if not S.stop else 0):
             child = root[0]
-            r = f_apply_move(&child, &F.game, R.moves[i])
-            f_maxn(F, &child, 1, cv)
+            r = apply_move(&child, &F.game, R.moves[i])
+            maxn(F, &child, 1, cv)
             if S.stop:
                 break
             cv[me] += r
@@ -312,16 +312,16 @@ cdef int f_root_maxn(FSearch* F, const FState* root, int want, RootResult* R) no
     R.has_points = 1
     if want & WANT_PV:
         node = root[0]
-        while not f_round_over(&node) and not f_at_horizon(F, &node) and R.pv_len < FMAX_PLIES:
+        while not round_over(&node) and not at_horizon(F, &node) and R.pv_len < MAX_PLIES:
             moves = F.moves
-            n = f_generate_moves(&node, F.game.rules, moves)
+            n = generate_moves(&node, F.game.rules, moves)
             me = F.game.side[node.to_move]
             found = 0
             best_value = 0
             for i in range(n if n > 1 else 0):
                 child = node
-                r = f_apply_move(&child, &F.game, moves[i])
-                f_maxn(F, &child, 1, cv)
+                r = apply_move(&child, &F.game, moves[i])
+                maxn(F, &child, 1, cv)
                 if S.stop:
                     break
                 if i == 0 or cv[me] + r > best_value:
@@ -331,15 +331,15 @@ cdef int f_root_maxn(FSearch* F, const FState* root, int want, RootResult* R) no
                 break
             R.pv[R.pv_len] = moves[found]
             R.pv_len += 1
-            f_apply_move(&node, &F.game, moves[found])
+            apply_move(&node, &F.game, moves[found])
         if S.stop:                      # the line cut short: the vector is still exact
             R.pv_len = 0
         else:
-            f_result_end(F, &node, R, False)
+            result_end(F, &node, R, False)
     return 0
 
 
-cdef int f_root_search(FSearch* F, const FState* root, int want, RootResult* R) noexcept nogil:
+cdef int root_search(Engine* F, const State* root, int want, RootResult* R) noexcept nogil:
     """Search `root` as `want` asks under F.mode; -1 if memory ran out, else 0."""
     cdef Search* S = &F.S
     cdef double start = monotonic()
@@ -364,24 +364,24 @@ cdef int f_root_search(FSearch* F, const FState* root, int want, RootResult* R) 
     memset(F.killer, 0, sizeof(F.killer))
     F.guess_horizon = 0
     S.trace_depth = 0; S.trace_move = 0
-    R.n_moves = f_generate_moves(root, F.game.rules, F.moves) if not f_round_over(root) else 0
+    R.n_moves = generate_moves(root, F.game.rules, F.moves) if not round_over(root) else 0
     R.moves = <uint64_t*>malloc(R.n_moves * sizeof(uint64_t) + 1)
     if R.moves == NULL:
         return -1
     memcpy(R.moves, F.moves, R.n_moves * sizeof(uint64_t))
     if want & WANT_PV:
-        R.pv = <uint64_t*>malloc(FMAX_PLIES * sizeof(uint64_t))
+        R.pv = <uint64_t*>malloc(MAX_PLIES * sizeof(uint64_t))
         if R.pv == NULL:
             return -1
-    if F.mode == F_MAXN:
-        status = f_root_maxn(F, root, want, R)
+    if F.mode == MAXN:
+        status = root_maxn(F, root, want, R)
     else:
-        status = f_root_value(F, root, want, R)
+        status = root_value(F, root, want, R)
     if S.stop:
         R.has_points = 0
         R.has_end = 0
     if F.scale > 1:
-        f_unscale(R, F.scale)
+        unscale_result(R, F.scale)
     R.stop = S.stop
     R.probes = S.table.probes - probes
     R.hits = S.table.hits - hits

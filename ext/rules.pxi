@@ -17,36 +17,36 @@ cdef enum:
     RULE_ALL = 511
 
 cdef enum:
-    FMAX_SEATS = 6
-    FMAX_HAND = 10                 # scientifico: 10 cards each
-    FMAX_DEALS = 6                 # deals still in the stock (two players: at most 5)
-    FMAX_PLIES = 42                # cards that can still be played (40), with room
+    MAX_SEATS = 6
+    MAX_HAND = 10                 # scientifico: 10 cards each
+    MAX_DEALS = 6                 # deals still in the stock (two players: at most 5)
+    MAX_PLIES = 42                # cards that can still be played (40), with room
     # Most legal moves of one node: 10 cards in hand against the largest table that leaves,
     # worst case computed exhaustively over hand compositions: 11,894 (standard rule, 10-card
     # hands) and 7,726 (Scopa a 15); round up.
-    FMAX_MOVES = 16384
+    MAX_MOVES = 16384
 
-ctypedef struct FState:
-    uint64_t hand[FMAX_SEATS]
+ctypedef struct State:
+    uint64_t hand[MAX_SEATS]
     uint64_t in_hands       # union of the hands
     uint64_t table
-    uint64_t pile[FMAX_SEATS]
+    uint64_t pile[MAX_SEATS]
     uint64_t zkey           # Zobrist key of the cards in hands (by seat) and on the table
     int16_t table_value     # sum of the capture values on the table (no sum can exceed it)
-    int8_t scopas[FMAX_SEATS]
+    int8_t scopas[MAX_SEATS]
     int8_t to_move
     int8_t dealer
     int8_t last_capturer    # -1: nobody yet
     int8_t deals_left
 
-ctypedef struct FGame:
+ctypedef struct Game:
     # The fixed part of a round: rules, seats, sides and the stock, dealt from the end of the array
     # (deal[deals_left - 1] is the next deal, one mask per seat).
     int rules
     int players
     int nsides
-    int8_t side[FMAX_SEATS]
-    int8_t next_seat[FMAX_SEATS]
-    uint64_t deal[FMAX_DEALS][FMAX_SEATS]
-    uint64_t deal_cards[FMAX_DEALS]     # union of each deal
-    uint64_t deal_key[FMAX_DEALS]       # Zobrist key of each deal's cards in the hands they go to
+    int8_t side[MAX_SEATS]
+    int8_t next_seat[MAX_SEATS]
+    uint64_t deal[MAX_DEALS][MAX_SEATS]
+    uint64_t deal_cards[MAX_DEALS]     # union of each deal
+    uint64_t deal_key[MAX_DEALS]       # Zobrist key of each deal's cards in the hands they go to

@@ -30,7 +30,7 @@ cdef inline int owner_sign(uint64_t mine, uint64_t theirs, int card) noexcept no
 
 cdef inline int points_difference(uint64_t mine, uint64_t theirs, int rules) noexcept nogil:
     """The piles' round points of `mine` minus those of `theirs` (scopas not included): two
-    sides' leaf value, the same scoring as f_score below without the breakdown."""
+    sides' leaf value, the same scoring as score_sides below without the breakdown."""
     cdef int d = sign(popcount(mine) - popcount(theirs))
     d += sign(popcount(mine & COINS) - popcount(theirs & COINS))
     d += owner_sign(mine, theirs, SETTEBELLO)
@@ -47,12 +47,12 @@ cdef inline int points_difference(uint64_t mine, uint64_t theirs, int rules) noe
 # card; primiera per side (-1, a missing suit, never wins unless "zero"); napola per side. With
 # two sides its points are those of points_difference.
 
-ctypedef struct FScore:
-    int cards[FMAX_SEATS]
-    int coins[FMAX_SEATS]
-    int primiera[FMAX_SEATS]     # -1: disqualified
-    int napola[FMAX_SEATS]
-    int points[FMAX_SEATS]       # from the piles (scopas not included)
+ctypedef struct Score:
+    int cards[MAX_SEATS]
+    int coins[MAX_SEATS]
+    int primiera[MAX_SEATS]     # -1: disqualified
+    int napola[MAX_SEATS]
+    int points[MAX_SEATS]       # from the piles (scopas not included)
     int carte, denari, settebello, primiera_winner, re_bello
 
 
@@ -77,7 +77,7 @@ cdef inline int holder(const uint64_t* piles, int n, int card) noexcept nogil:
     return -1
 
 
-cdef inline void side_piles(const FState* s, const FGame* g, uint64_t* out) noexcept nogil:
+cdef inline void side_piles(const State* s, const Game* g, uint64_t* out) noexcept nogil:
     cdef int p
     for p in range(g.nsides):
         out[p] = 0
@@ -85,7 +85,7 @@ cdef inline void side_piles(const FState* s, const FGame* g, uint64_t* out) noex
         out[g.side[p]] |= s.pile[p]
 
 
-cdef void f_score(const uint64_t* piles, int n, int rules, FScore* d) noexcept nogil:
+cdef void score_sides(const uint64_t* piles, int n, int rules, Score* d) noexcept nogil:
     cdef int i
     for i in range(n):
         d.cards[i] = popcount(piles[i])
@@ -110,13 +110,13 @@ cdef void f_score(const uint64_t* piles, int n, int rules, FScore* d) noexcept n
         d.points[d.re_bello] += 1
 
 
-cdef inline void side_points(const FState* s, const FGame* g, bint with_scopas, int* out) noexcept nogil:
+cdef inline void side_points(const State* s, const Game* g, bint with_scopas, int* out) noexcept nogil:
     """Every side's round points from the piles as they stand (and its scopas, if asked)."""
-    cdef uint64_t piles[FMAX_SEATS]
-    cdef FScore d
+    cdef uint64_t piles[MAX_SEATS]
+    cdef Score d
     cdef int i
     side_piles(s, g, piles)
-    f_score(piles, g.nsides, g.rules, &d)
+    score_sides(piles, g.nsides, g.rules, &d)
     for i in range(g.nsides):
         out[i] = d.points[i]
     if with_scopas:

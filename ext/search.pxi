@@ -1,11 +1,11 @@
 # The exact search, for every game. Three objectives over one move generator and one table:
-#   F_TWO       two sides: fail-soft alpha-beta on the margin of the side to move, values the
+#   TWO_SIDES       two sides: fail-soft alpha-beta on the margin of the side to move, values the
 #               points still to come (scopas made from here on + the piles' final margin);
 #               consecutive seats of one side keep the sign.
-#   F_PARANOID  three or more sides, objective "value": the root seat's side maximises its
+#   PARANOID  three or more sides, objective "value": the root seat's side maximises its
 #               points minus the best other side's, every other seat minimises that; the same
 #               two-team alpha-beta, values absolute (scopas are in the state and the key).
-#   F_MAXN      each seat maximises its own side's points; no deep pruning; the table stores
+#   MAXN      each seat maximises its own side's points; no deep pruning; the table stores
 #               the exact vector of points still to come (final pile points + scopas from
 #               here on), first move in canonical order on ties.
 # The table (tt.pxi: buckets of four, bounds tightened on the same key, else the entry of an
@@ -76,54 +76,54 @@ cdef extern from *:
     void prefetch "__builtin_prefetch"(const void*) nogil
 
 cdef enum:
-    F_TWO = 0
-    F_PARANOID = 1
-    F_MAXN = 2
+    TWO_SIDES = 0
+    PARANOID = 1
+    MAXN = 2
     # probes where they pay in CPU time (a probe is a trip to memory; measured in docs/family.md
     # and docs/search.md): where the cards in hands are a multiple of 3 (and at the root's
     # children), from 7 cards still to play, two players from 5
-    F_TABLE_MIN_CARDS = 7
-    F_TABLE_STRIDE = 3
-    F_TABLE_MIN_CARDS_TWO = 5
+    TABLE_MIN_CARDS = 7
+    TABLE_STRIDE = 3
+    TABLE_MIN_CARDS_TWO = 5
 
-ctypedef struct FSearch:
+ctypedef struct Engine:
     Search S                 # node counting, limits, stop, the table (its game and stock unused)
-    FGame game
+    Game game
     int mode
     int root_side            # paranoid: the side maximising
-    int8_t team[FMAX_SEATS]  # F_TWO / F_PARANOID: 0 or 1 per seat
+    int8_t team[MAX_SEATS]  # TWO_SIDES / PARANOID: 0 or 1 per seat
     uint64_t game_key        # rules, seats, sides, mode (and the root side in paranoid)
-    uint64_t stock_key[FMAX_DEALS + 1]
-    uint64_t stock_mask[FMAX_DEALS + 1]
-    uint64_t* moves          # FMAX_PLIES levels of FMAX_MOVES moves
+    uint64_t stock_key[MAX_DEALS + 1]
+    uint64_t stock_mask[MAX_DEALS + 1]
+    uint64_t* moves          # MAX_PLIES levels of MAX_MOVES moves
     int table_min_cards      # probe only with at least this many cards still to play (hands and stock)
     int table_stride         # and where the cards in hands are a multiple of it (1: everywhere)
     int probe_min                    # those in force (set_table_min_cards's, or by the game: -1)
     uint64_t probe_hands             # bit c: probe with c cards in hands (the stride's multiples)
-    # move ordering (family_ordering.pxi)
-    uint64_t killer[FMAX_PLIES][2]   # the last two moves that cut off at each ply
+    # move ordering (ordering.pxi)
+    uint64_t killer[MAX_PLIES][2]   # the last two moves that cut off at each ply
     int guess_depth                  # the first guess's horizon search: -1 by the plies (tuning)
     int guess_horizon                # its horizon (cards left), whose stored moves order (0: none)
     int horizon_left         # horizon search: nodes with this many cards left are scored by
-                             # family_eval.pxi (0: exact); its count is in game_key
+                             # eval.pxi (0: exact); its count is in game_key
     int scale                # value units per point: 1, HORIZON_SCALE in a horizon value search
     uint64_t evaluations     # static evaluations made (horizon nodes)
-    int use_equiv                    # play one of the moves equivalent by same-rank exchanges (family_equiv.pxi)
-    int use_bounds                   # cut on the value's bounds (family_bounds.pxi) with at most this many cards in hands
-    uint64_t* busy                   # parallel search: the moves other threads are searching (family_parallel.pxi; NULL: one thread)
+    int use_equiv                    # play one of the moves equivalent by same-rank exchanges (equiv.pxi)
+    int use_bounds                   # cut on the value's bounds (bounds.pxi) with at most this many cards in hands
+    uint64_t* busy                   # parallel search: the moves other threads are searching (parallel.pxi; NULL: one thread)
     int busy_cards                   # defer those only at nodes with at least this many cards in hands
     double parallel_mb               # the most table a parallel search uses, MiB (0: PARALLEL_MB)
-    int use_last_round               # solve the last round by family_lastround.pxi's forced walk
+    int use_last_round               # solve the last round by endgame.pxi's forced walk
 
 
-cdef void f_search_set_game(FSearch* F, const FGame* g, int mode, int root_seat) noexcept nogil:
+cdef void set_game(Engine* F, const Game* g, int mode, int root_seat) noexcept nogil:
     cdef int k, p, b, stride
     cdef uint64_t key = 0, cards
     F.game = g[0]
     F.mode = mode
     F.probe_min = F.table_min_cards if F.table_min_cards >= 0 else \
-        (F_TABLE_MIN_CARDS_TWO if g.players == 2 else F_TABLE_MIN_CARDS)
-    stride = F.table_stride if F.table_stride >= 1 else F_TABLE_STRIDE
+        (TABLE_MIN_CARDS_TWO if g.players == 2 else TABLE_MIN_CARDS)
+    stride = F.table_stride if F.table_stride >= 1 else TABLE_STRIDE
     F.probe_hands = 0
     k = 0
     while k < 64:                       # a mask, not a division at every node
@@ -131,23 +131,23 @@ cdef void f_search_set_game(FSearch* F, const FGame* g, int mode, int root_seat)
         k += stride
     F.root_side = g.side[root_seat]
     for p in range(g.players):
-        if mode == F_PARANOID:
+        if mode == PARANOID:
             F.team[p] = 0 if g.side[p] == F.root_side else 1
         else:
             F.team[p] = g.side[p]
     F.stock_key[0] = 0
     F.stock_mask[0] = 0
-    for k in range(FMAX_DEALS):
+    for k in range(MAX_DEALS):
         for p in range(g.players):
             cards = g.deal[k][p]
             while cards:
                 b = lowest_bit(cards)
                 cards &= cards - 1
-                key ^= ZF_STOCK[k][p][b]
+                key ^= Z_STOCK[k][p][b]
         F.stock_key[k + 1] = key
         F.stock_mask[k + 1] = F.stock_mask[k] | g.deal_cards[k]
     key = <uint64_t>g.rules | (<uint64_t>g.players << 10) | (<uint64_t>mode << 14) | \
-          (<uint64_t>(F.root_side if mode == F_PARANOID else 7) << 16)
+          (<uint64_t>(F.root_side if mode == PARANOID else 7) << 16)
     for p in range(g.players):
         key |= <uint64_t>g.side[p] << (20 + 3 * p)
     F.game_key = mix64(key ^ 0xD1B54A32D192ED03ULL)
@@ -166,35 +166,35 @@ cdef inline uint64_t side_summary(uint64_t pile, int rules) noexcept nogil:
     return w
 
 
-cdef uint64_t f_position_key(const FSearch* F, const FState* s) noexcept nogil:
+cdef uint64_t position_key(const Engine* F, const State* s) noexcept nogil:
     cdef int d = s.deals_left, i
-    cdef uint64_t piles[FMAX_SEATS]
-    cdef uint64_t key = (s.zkey ^ F.stock_key[d] ^ ZF_SEAT[s.to_move] ^ ZF_DEALER[s.dealer]
-                         ^ ZF_LAST[(F.game.side[s.last_capturer] if s.last_capturer >= 0 else -1) + 1] ^ F.game_key)
-    cdef int scopas[FMAX_SEATS]
+    cdef uint64_t piles[MAX_SEATS]
+    cdef uint64_t key = (s.zkey ^ F.stock_key[d] ^ Z_SEAT[s.to_move] ^ Z_DEALER[s.dealer]
+                         ^ Z_LAST[(F.game.side[s.last_capturer] if s.last_capturer >= 0 else -1) + 1] ^ F.game_key)
+    cdef int scopas[MAX_SEATS]
     side_piles(s, &F.game, piles)
-    if F.mode == F_TWO and not F.horizon_left:     # the horizon's value needs the finer summary
+    if F.mode == TWO_SIDES and not F.horizon_left:     # the horizon's value needs the finer summary
         return key ^ mix64(piles_summary(piles[0], piles[1], F.game.rules,
                                          s.in_hands | s.table | F.stock_mask[d]))
-    if F.mode == F_PARANOID:
+    if F.mode == PARANOID:
         for i in range(F.game.nsides):
             scopas[i] = 0
         for i in range(F.game.players):
             scopas[F.game.side[i]] += s.scopas[i]
     for i in range(F.game.nsides):
         key ^= mix64(side_summary(piles[i], F.game.rules) + 0x9E3779B97F4A7C15ULL * (i + 1)
-                     + ((<uint64_t>scopas[i] << 48) if F.mode == F_PARANOID else 0))
+                     + ((<uint64_t>scopas[i] << 48) if F.mode == PARANOID else 0))
     return key
 
 
-cdef int f_leaf(const FSearch* F, const FState* s) noexcept nogil:
+cdef int leaf(const Engine* F, const State* s) noexcept nogil:
     """The value at the end of the round (or of a position without moves) for the seat to move:
-    F_TWO the piles' margin of its side; F_PARANOID the root side's points (scopas included)
+    TWO_SIDES the piles' margin of its side; PARANOID the root side's points (scopas included)
     minus the best other side's, negated for the other team."""
-    cdef uint64_t piles[FMAX_SEATS]
-    cdef int points[FMAX_SEATS]
+    cdef uint64_t piles[MAX_SEATS]
+    cdef int points[MAX_SEATS]
     cdef int i, best = -1000, v
-    if F.mode == F_TWO:
+    if F.mode == TWO_SIDES:
         side_piles(s, &F.game, piles)
         v = points_difference(piles[0], piles[1], F.game.rules)
         return v if F.game.side[s.to_move] == 0 else -v
@@ -220,46 +220,46 @@ cdef inline bint can_sweep(uint64_t table, int table_value, uint64_t hand, int r
     return table_value <= 10 and (hand & VALUE_CARDS[table_value]) != 0
 
 
-cdef inline int f_plies(const FSearch* F, const FState* s) noexcept nogil:
+cdef inline int plies_left(const Engine* F, const State* s) noexcept nogil:
     """Cards still to play (the subtree's size, for replacement), at most 63."""
     return popcount(s.in_hands | F.stock_mask[s.deals_left]) & 63
 
 
-cdef inline bint f_last_card_fast(const FSearch* F, const FState* s) noexcept nogil:
+cdef inline bint last_card_fast(const Engine* F, const State* s) noexcept nogil:
     """The round's last card, when every legal play of it ends alike (whatever it takes, the
     leftovers follow it to the same pile; no sweep scores): no lay-down choice, no last sweep."""
     return (s.deals_left == 0 and popcount(s.in_hands) == 1
             and not (F.game.rules & (RULE_OPTIONAL_CAPTURE | RULE_LAST_SWEEP_COUNTS)))
 
 
-cdef inline void f_last_card_end(const FSearch* F, const FState* s, FState* end) noexcept nogil:
+cdef inline void last_card_end(const Engine* F, const State* s, State* end) noexcept nogil:
     cdef int card = lowest_bit(s.in_hands)
     end[0] = s[0]
-    f_apply_move(end, &F.game, make_move(card, s.table if can_capture(card, s.table, F.game.rules) else 0))
+    apply_move(end, &F.game, make_move(card, s.table if can_capture(card, s.table, F.game.rules) else 0))
 
 
-cdef inline int f_last_card_value(const FSearch* F, const FState* s) noexcept nogil:
+cdef inline int last_card_value(const Engine* F, const State* s) noexcept nogil:
     """Its value for the seat to move, without generating moves (the node is counted by the caller)."""
-    cdef FState end
+    cdef State end
     cdef int v
-    f_last_card_end(F, s, &end)
-    v = f_leaf(F, &end)
+    last_card_end(F, s, &end)
+    v = leaf(F, &end)
     return v if F.team[end.to_move] == F.team[s.to_move] else -v
 
 
-cdef inline int f_child_value(FSearch* F, const FState* s, const FState* child, int r,
+cdef inline int child_value(Engine* F, const State* s, const State* child, int r,
                               int alpha, int beta, int ply) noexcept nogil:
     """The child's value seen from s's seat: the same team keeps the sign."""
     if F.team[child.to_move] == F.team[s.to_move]:
-        return r + f_node(F, child, alpha - r, beta - r, ply)
-    return r - f_node(F, child, r - beta, r - alpha, ply)
+        return r + search_node(F, child, alpha - r, beta - r, ply)
+    return r - search_node(F, child, r - beta, r - alpha, ply)
 
 
-cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) noexcept nogil:
-    """Fail-soft alpha-beta (F_TWO, F_PARANOID): the exact value inside (alpha, beta), else a
+cdef int alphabeta(Engine* F, const State* s, int alpha, int beta, int ply) noexcept nogil:
+    """Fail-soft alpha-beta (TWO_SIDES, PARANOID): the exact value inside (alpha, beta), else a
     bound beyond it."""
     cdef Search* S = &F.S
-    cdef FState child
+    cdef State child
     cdef uint64_t key = 0, table_move = 0, best_move
     cdef uint64_t* moves
     cdef int n, i, r, v, best, lower, upper, a, cards, first
@@ -270,27 +270,27 @@ cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) 
         check_limits(S)
     if S.stop:
         return 0
-    if s.in_hands == 0:                 # f_apply_move deals: the end of the round
-        return f_leaf(F, s)
-    if F.horizon_left and f_at_horizon(F, s):
-        return f_horizon_value(F, s)
-    if f_last_card_fast(F, s):
-        return f_last_card_value(F, s)
-    if f_in_last_round(F, s):
-        return f_last_round_value(F, s, alpha, beta, ply)
+    if s.in_hands == 0:                 # apply_move deals: the end of the round
+        return leaf(F, s)
+    if F.horizon_left and at_horizon(F, s):
+        return horizon_value(F, s)
+    if last_card_fast(F, s):
+        return last_card_value(F, s)
+    if in_last_round(F, s):
+        return last_round_value(F, s, alpha, beta, ply)
     cards = popcount(s.in_hands)
     # the root's children always: the tests of every root move and the pv search them again
-    use_table = (S.use_table and f_plies(F, s) >= F.probe_min
+    use_table = (S.use_table and plies_left(F, s) >= F.probe_min
                  and ((F.probe_hands >> cards) & 1 or ply == 1))
     if use_table:                       # the bucket on its way from memory while the bounds are tried
-        key = f_position_key(F, s)
+        key = position_key(F, s)
         prefetch(S.table.entries + (key & S.table.mask) * BUCKET)
     # the bounds are of the final points: not of a horizon's estimates (nor in its units); with
     # the stock still to deal they are too wide to cut (measured: 10-20% more instructions)
-    if (s.deals_left == 0 and cards <= F.use_bounds and not F.horizon_left and not f_before_last_round(F, s, cards)
-            and f_bounds_cut(F, s, alpha, beta, &v)):
+    if (s.deals_left == 0 and cards <= F.use_bounds and not F.horizon_left and not before_last_round(F, s, cards)
+            and bounds_cut(F, s, alpha, beta, &v)):
         return v
-    moves = F.moves + ply * FMAX_MOVES
+    moves = F.moves + ply * MAX_MOVES
     if use_table:
         if table_probe(&S.table, key, &lower, &upper, &table_move):
             if S.trace != NULL and (lower >= beta or upper <= alpha): trace_event(S.trace, EVENT_TABLE, ply, lower, upper, table_move, 0, 0)
@@ -302,12 +302,12 @@ cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) 
                 alpha = lower
             if upper < beta:
                 beta = upper
-    n = f_generate_moves(s, F.game.rules, moves)
+    n = generate_moves(s, F.game.rules, moves)
     if n == 0:
-        return f_leaf(F, s)
+        return leaf(F, s)
     if F.use_equiv:
-        n = f_drop_equivalent(F, s, moves, n)
-    f_order_moves(F, s, moves, n, table_move, ply)
+        n = drop_equivalent(F, s, moves, n)
+    order_moves(F, s, moves, n, table_move, ply)
     best = -VALUE_INF
     best_move = moves[0]
     a = alpha
@@ -317,16 +317,16 @@ cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) 
     while i + 1 < n:
         i += 1
         mark = 0
-        if 0 < i < first and f_busy_defer(F, key, moves, i, &n, &mark):
+        if 0 < i < first and busy_defer(F, key, moves, i, &n, &mark):
             continue
         child = s[0]
-        r = f_apply_move(&child, &F.game, moves[i]) * F.scale
-        if F.mode != F_TWO:
+        r = apply_move(&child, &F.game, moves[i]) * F.scale
+        if F.mode != TWO_SIDES:
             r = 0                       # paranoid values are absolute: scopas are in the state
         if S.trace != NULL: S.trace.next_move = moves[i]
-        v = f_child_value(F, s, &child, r, a, beta, ply + 1)
+        v = child_value(F, s, &child, r, a, beta, ply + 1)
         if mark:
-            f_busy_done(F, mark)
+            busy_done(F, mark)
         if S.stop:
             return 0
         if v > best:
@@ -341,18 +341,18 @@ cdef int f_alphabeta(FSearch* F, const FState* s, int alpha, int beta, int ply) 
                     break
     if use_table:
         table_store(&S.table, key, best if best > alpha else -VALUE_INF, best if best < beta else VALUE_INF,
-                    best_move, f_plies(F, s))
+                    best_move, plies_left(F, s))
     return best
 
 
-cdef int f_mtdf(FSearch* F, const FState* s, int guess, int* lower, int* upper) noexcept nogil:
+cdef int mtdf(Engine* F, const State* s, int guess, int* lower, int* upper) noexcept nogil:
     cdef int g = guess, beta, v
     lower[0] = -VALUE_INF
     upper[0] = VALUE_INF
     while lower[0] < upper[0] and not F.S.stop:     # (the first guess's search may have stopped)
         beta = g + 1 if g == lower[0] else g
         trace_pass(F.S.trace, F.S.trace_depth, 0, beta - 1, beta, F.S.trace_move)
-        v = f_node(F, s, beta - 1, beta, 0)
+        v = search_node(F, s, beta - 1, beta, 0)
         if F.S.stop:
             break
         if v < beta:
@@ -377,16 +377,16 @@ cdef inline void unpack_vector(uint64_t w, int n, int* v) noexcept nogil:
         v[i] = <int>((w >> (7 * i)) & 127)
 
 
-cdef void f_maxn(FSearch* F, const FState* s, int ply, int* out) noexcept nogil:
+cdef void maxn(Engine* F, const State* s, int ply, int* out) noexcept nogil:
     """Max^n: every side's points still to come (the piles' final points and the scopas made from
     here on) when each seat maximises its own side's; ties to the first move in canonical order.
     On a stop `out` is meaningless (F.S.stop says so)."""
     cdef Search* S = &F.S
-    cdef FState child
+    cdef State child
     cdef uint64_t key = 0, vec
     cdef uint64_t* moves
     cdef int n, i, j, r, lower, upper, me = F.game.side[s.to_move], ns = F.game.nsides, most
-    cdef int cv[FMAX_SEATS]
+    cdef int cv[MAX_SEATS]
     cdef bint use_table
     cdef int stage
     S.nodes += 1
@@ -397,37 +397,37 @@ cdef void f_maxn(FSearch* F, const FState* s, int ply, int* out) noexcept nogil:
     if s.in_hands == 0:
         side_points(s, &F.game, False, out)
         return
-    if F.horizon_left and f_at_horizon(F, s):
-        f_horizon_vector(F, s, out)
+    if F.horizon_left and at_horizon(F, s):
+        horizon_vector(F, s, out)
         return
-    if f_last_card_fast(F, s):
-        f_last_card_end(F, s, &child)
+    if last_card_fast(F, s):
+        last_card_end(F, s, &child)
         side_points(&child, &F.game, False, out)
         return
-    if f_in_last_round(F, s):
-        f_maxn_last_round(F, s, ply, out)
+    if in_last_round(F, s):
+        maxn_last_round(F, s, ply, out)
         return
     # without cutoffs every subtree is searched whole: the table pays from two cards fewer
     use_table = S.use_table and popcount(s.in_hands) >= F.probe_min - 2
     if use_table:
-        key = f_position_key(F, s)
+        key = position_key(F, s)
         if table_probe(&S.table, key, &lower, &upper, &vec):
             unpack_vector(vec, ns, out)
             return
-    moves = F.moves + ply * FMAX_MOVES
-    n = f_generate_moves(s, F.game.rules, moves)
+    moves = F.moves + ply * MAX_MOVES
+    n = generate_moves(s, F.game.rules, moves)
     if n == 0:
         side_points(s, &F.game, False, out)
         return
     # the most the side to move can still get, worked out only once a move comes near it: not
     # below its plays still to come less two (stage 0), within two of the estimate without the
     # primiera and the next seat's sweep (1), exact (2)
-    most = f_maxn_floor(F, s) if n > 1 and F.use_bounds and not F.horizon_left else 1000
+    most = maxn_floor(F, s) if n > 1 and F.use_bounds and not F.horizon_left else 1000
     stage = 0
     for i in range(n):
         child = s[0]
-        r = f_apply_move(&child, &F.game, moves[i])
-        f_maxn(F, &child, ply + 1, cv)
+        r = apply_move(&child, &F.game, moves[i])
+        maxn(F, &child, ply + 1, cv)
         if S.stop:
             return
         cv[me] += r
@@ -435,12 +435,12 @@ cdef void f_maxn(FSearch* F, const FState* s, int ply, int* out) noexcept nogil:
             for j in range(ns):
                 out[j] = cv[j]
             if stage == 0 and out[me] >= most:
-                most = f_maxn_most(F, s, False)
+                most = maxn_most(F, s, False)
                 stage = 1
             if stage == 1 and out[me] >= most - 2:
-                most = f_maxn_most(F, s, True)
+                most = maxn_most(F, s, True)
                 stage = 2
             if stage == 2 and out[me] >= most:
                 break                   # nothing later can do strictly better: the first stays
     if use_table:
-        table_store(&S.table, key, 0, 0, pack_vector(out, ns), f_plies(F, s))
+        table_store(&S.table, key, 0, 0, pack_vector(out, ns), plies_left(F, s))

@@ -49,25 +49,25 @@ cdef inline void trace_pass(Trace* t, int depth, int ply, int alpha, int beta, u
         trace_event(t, EVENT_PASS, ply, alpha, beta, move, 0, 0)
 
 
-# The search (F_TWO, F_PARANOID) records itself through these hooks. The recursion's calls go
-# through f_node: untraced it is f_alphabeta itself (one test of
+# The search (TWO_SIDES, PARANOID) records itself through these hooks. The recursion's calls go
+# through search_node: untraced it is alphabeta itself (one test of
 # the trace pointer); traced it records the node's enter, its end of round (or last card scored
 # without children), and its exit with the moves it had and the children it searched, so
 # search.pxi carries only the table-answer and next-move hooks. Max^n is not traced.
 
-ctypedef struct FTrace:
+ctypedef struct SearchTrace:
     Trace t                         # first: F.S.trace points here
-    int children[FMAX_PLIES + 2]    # children entered so far by the open node at each ply
+    int children[MAX_PLIES + 2]    # children entered so far by the open node at each ply
 
 
-cdef inline int f_node(FSearch* F, const FState* s, int alpha, int beta, int ply) noexcept nogil:
+cdef inline int search_node(Engine* F, const State* s, int alpha, int beta, int ply) noexcept nogil:
     if F.S.trace == NULL:
-        return f_alphabeta(F, s, alpha, beta, ply)
-    return f_traced_node(F, s, alpha, beta, ply)
+        return alphabeta(F, s, alpha, beta, ply)
+    return traced_node(F, s, alpha, beta, ply)
 
 
-cdef int f_traced_node(FSearch* F, const FState* s, int alpha, int beta, int ply) noexcept nogil:
-    cdef FTrace* ft = <FTrace*>F.S.trace
+cdef int traced_node(Engine* F, const State* s, int alpha, int beta, int ply) noexcept nogil:
+    cdef SearchTrace* ft = <SearchTrace*>F.S.trace
     cdef Trace* t = &ft.t
     cdef int v, n = 0, searched, start
     trace_event(t, EVENT_ENTER, ply, alpha, beta, t.next_move, 0, 0)
@@ -75,21 +75,21 @@ cdef int f_traced_node(FSearch* F, const FState* s, int alpha, int beta, int ply
         ft.children[ply - 1] += 1
     ft.children[ply] = 0
     start = t.count
-    v = f_alphabeta(F, s, alpha, beta, ply)
+    v = alphabeta(F, s, alpha, beta, ply)
     searched = ft.children[ply]
     if s.in_hands:                  # this node's move-stack level is free again
-        n = f_generate_moves(s, F.game.rules, F.moves + ply * FMAX_MOVES)
+        n = generate_moves(s, F.game.rules, F.moves + ply * MAX_MOVES)
     if (searched == 0 and t.count == start and not F.S.stop
-            and (n == 0 or f_last_card_fast(F, s) or f_in_last_round(F, s) or (F.horizon_left and f_at_horizon(F, s)))):
+            and (n == 0 or last_card_fast(F, s) or in_last_round(F, s) or (F.horizon_left and at_horizon(F, s)))):
         trace_event(t, EVENT_LEAF, ply, v, v, 0, 0, 0)
     trace_event(t, EVENT_EXIT, ply, v, 0, 0, n, searched)
     return v
 
 
-cdef inline void f_trace_child_pass(FSearch* F, const FState* s, const FState* child, int r,
+cdef inline void trace_child_pass(Engine* F, const State* s, const State* child, int r,
                                     int alpha, int beta, uint64_t move) noexcept nogil:
-    """A root-level search of s's child after `move` (f_achieves), F.S.trace_depth below the
-    traced position, with the child's window as f_child_value gives it."""
+    """A root-level search of s's child after `move` (achieves), F.S.trace_depth below the
+    traced position, with the child's window as child_value gives it."""
     if F.team[child.to_move] == F.team[s.to_move]:
         trace_pass(F.S.trace, F.S.trace_depth + 1, 1, alpha - r, beta - r, move)
     else:

@@ -9,7 +9,7 @@
 # unless the table is tiny, supplies those bits), then the best move and a lower and an upper
 # bound on the points still to come for the side to move.
 # Lockless (Hyatt): the first word holds that key word XOR the data word, so that an entry torn
-# by two threads writing it at once (a parallel search shares one table: family_parallel.pxi)
+# by two threads writing it at once (a parallel search shares one table: parallel.pxi)
 # fails its key check and is a miss, never a wrong bound. Each word is read once (relaxed
 # atomic loads: plain moves, the compiler may not read twice).
 

@@ -1,5 +1,5 @@
 # Position keys for the transposition table. Card locations (hands by seat, table, stock slots)
-# use Zobrist keys updated incrementally by f_apply_move; the capture piles enter only through a
+# use Zobrist keys updated incrementally by apply_move; the capture piles enter only through a
 # packed summary of what can still decide the score, so piles that score alike share entries.
 
 cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
@@ -12,31 +12,31 @@ cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
     return x
 
 
-cdef uint64_t ZF_HAND[FMAX_SEATS][40]
+cdef uint64_t Z_HAND[MAX_SEATS][40]
 cdef uint64_t Z_TABLE[40]
-cdef uint64_t ZF_SEAT[FMAX_SEATS]
-cdef uint64_t ZF_DEALER[FMAX_SEATS]
-cdef uint64_t ZF_LAST[FMAX_SEATS + 1]
-cdef uint64_t ZF_STOCK[FMAX_DEALS][FMAX_SEATS][40]
+cdef uint64_t Z_SEAT[MAX_SEATS]
+cdef uint64_t Z_DEALER[MAX_SEATS]
+cdef uint64_t Z_LAST[MAX_SEATS + 1]
+cdef uint64_t Z_STOCK[MAX_DEALS][MAX_SEATS][40]
 
 
 cdef void _init_zobrist() noexcept:
     cdef uint64_t seed = 0xFA3117FA3117FA31ULL
     cdef int i, j, c
-    for i in range(FMAX_SEATS):
+    for i in range(MAX_SEATS):
         for c in range(40):
             seed += 0x9E3779B97F4A7C15ULL
-            ZF_HAND[i][c] = mix64(seed)
-            for j in range(FMAX_DEALS):
+            Z_HAND[i][c] = mix64(seed)
+            for j in range(MAX_DEALS):
                 seed += 0x9E3779B97F4A7C15ULL
-                ZF_STOCK[j][i][c] = mix64(seed)
+                Z_STOCK[j][i][c] = mix64(seed)
         seed += 0x9E3779B97F4A7C15ULL
-        ZF_SEAT[i] = mix64(seed)
+        Z_SEAT[i] = mix64(seed)
         seed += 0x9E3779B97F4A7C15ULL
-        ZF_DEALER[i] = mix64(seed)
-    for i in range(FMAX_SEATS + 1):
+        Z_DEALER[i] = mix64(seed)
+    for i in range(MAX_SEATS + 1):
         seed += 0x9E3779B97F4A7C15ULL
-        ZF_LAST[i] = mix64(seed)
+        Z_LAST[i] = mix64(seed)
     for c in range(40):
         Z_TABLE[c] = mix64(0x5C0BA5C0BA5C0BA5ULL + (15 * c + 3) * 0x9E3779B97F4A7C15ULL)
 
@@ -64,7 +64,7 @@ cdef int primiera_outcome(uint64_t p0, uint64_t p1, uint64_t in_play, int rules)
 
 cdef inline uint64_t piles_summary(uint64_t p0, uint64_t p1, int rules, uint64_t in_play) noexcept nogil:
     """Everything about two piles that the final score can still depend on, packed in a word
-    (the two-player search's, and the family's with two sides: a side's pile for each).
+    (the search's with two sides: a side's pile for each).
 
     Card and coin counts matter only through their difference, and a difference larger than the
     cards still in play can no longer change sign, so it is clamped. Primiera needs each side's
