@@ -9,7 +9,7 @@ of this checkout is measured.
     python benchmarks/bench_family.py --threads 2 --rows scientifico-7    # the parallel search
 
 With --threads N each position's value is searched on one thread and on N (the parallel search
-of one position, ext/family_parallel.pxi), interleaved, each from a cleared table: the ratio of
+of one position, ext/parallel.pxi), interleaved, each from a cleared table: the ratio of
 the total wall times 1 / N (the speedup; honest only on an idle machine: `uptime` is printed),
 of the nodes (every thread's) N / 1, and the speedup the threads' CPU times give (one thread's
 CPU time over the busiest of the N threads': what the wall ratio would be with a core each).

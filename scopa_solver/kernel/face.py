@@ -64,9 +64,8 @@ class PlayEvents(NamedTuple):
 
 
 def legal_moves(state: KernelState) -> list[int]:
-    """The legal moves of the seat to move, packed (card index << 40 | captured mask): two-player
-    Scopa in the two-player engine's order, the family games in the canonical order (cards by
-    index; for each, single captures, then sums, then the lay-down)."""
+    """The legal moves of the seat to move, packed (card index << 40 | captured mask), in the
+    canonical order (cards by index; for each, single captures, then sums, then the lay-down)."""
     return _kernel.legal_moves(state)
 
 
@@ -99,7 +98,7 @@ def score(piles: Sequence[int], scopas: Sequence[int], sides: Sequence[int], rul
 
 
 def evaluate(state: KernelState, root_seat: Optional[int] = None) -> tuple[tuple[float, ...], float]:
-    """The horizon search's static evaluation (ext/family_eval.pxi; docs/family.md): every
+    """The horizon search's static evaluation (ext/eval.pxi; docs/family.md): every
     side's expected round points from its pile and the cards still in play (scopas made not
     included), and the value a "value" search rooted at `root_seat` (default: the seat to move)
     gives the position at its horizon, for the seat to move: with two sides the expected margin

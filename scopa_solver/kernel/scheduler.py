@@ -46,7 +46,7 @@ def run_batch(states: Iterable[Any], *, want: int, max_nodes: Optional[int] = No
     deeper each time, until a search is exact or the state's `time_limit` / `max_nodes` (both
     for all its searches together) or the `deadline` is spent; its result is the deepest
     complete search (the first, stopped, if none completed). `search_threads` > 1: each state
-    is searched by that many threads together, sharing one table (ext/family_parallel.pxi; the
+    is searched by that many threads together, sharing one table (ext/parallel.pxi; the
     same results, `nodes` of every thread, `max_nodes` for all of them; max^n on one thread):
     for a single position, `threads` 1.
 

@@ -246,7 +246,7 @@ def _run(positions: Sequence[Position], want: int, max_nodes: Optional[int],
          objective: str = "value", horizon: Optional[int] = None) -> list:
     """Search every position through the kernel face's scheduler; KernelResults in order. A
     single position with `threads` > 1 is searched by that many threads together (the parallel
-    search: ext/family_parallel.pxi)."""
+    search: ext/parallel.pxi)."""
     kernel.check_objective(objective)
     depth = kernel.check_horizon(horizon)
     states = [_check(p).kernel_state() for p in positions]

@@ -247,7 +247,7 @@ def to_networkx(position: Position, *, depth: Optional[int] = None, max_nodes: i
         raise ScopaError(f"mode must be one of {', '.join(MODES)}, not {excerpt(mode)}")
     kernel.check_objective(objective)
     if mode == "search" and objective != "value":
-        # the max^n search is not traced (ext/family_trace.pxi): refused, not imitated
+        # the max^n search is not traced (ext/trace.pxi): refused, not imitated
         raise ScopaError("mode='search' traces the search of the value (the margin, or the paranoid value "
                          "with three or more sides), not objective='maxn': use mode='minimax' or 'pv'")
     try:

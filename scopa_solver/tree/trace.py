@@ -6,7 +6,7 @@ tracing, the same search runs untraced with that node limit (a fraction of a sec
 names the search's size, so that a search too large fails at once and the trace's buffer is
 exactly as large as it needs to be.
 
-The family games' search is traced by the family kernel (ext/family_trace.pxi) in the same
+Every game's search is traced by the kernel (ext/trace.pxi) in the same
 events: the value's search (the margin with two sides, the paranoid value with more), each node's
 values for its mover's team; max^n is not traced.
 """
@@ -263,8 +263,8 @@ def search_graph(position: Position, events: Sequence[tuple], raw: Any, *,
                     stack[-1]["subtree"] += node["subtree"]
                 cut = n_searched < n_moves and node["tt"] is None and not node["leaf"]
                 counts["cutoffs"] += cut
-                # a node the bounds answer searches no move (family_bounds.pxi; the fast path
-                # has no such node: its table answers are tt hits, not cuts)
+                # a node the bounds answer searches no move (bounds.pxi; table answers are tt
+                # hits, not cuts)
                 bounds_cut = cut and n_searched == 0
                 if bounds_cut:
                     counts["bounds_cuts"] += 1
