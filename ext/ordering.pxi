@@ -21,7 +21,11 @@ cdef inline int move_score(const State* s, const Game* g, uint64_t move) noexcep
         if won & (1ULL << SETTEBELLO):
             score += 300
         score += 40 * popcount(won & COINS) + 30 * popcount(won & VALUE_CARDS[7]) + 15 * popcount(won & VALUE_CARDS[6])
-        t = s.table_value - cards_value(capture)
+        if capture == s.table:          # a sweep leaves nothing to sweep
+            return score
+        # what a capture takes adds up to the card's value (15 - it in Scopa a 15; the ace that
+        # takes everything sweeps)
+        t = s.table_value - (15 - CARD_VALUE[card] if g.rules & RULE_FIFTEEN else CARD_VALUE[card])
         if can_sweep(s.table & ~capture, t, s.hand[nxt], g.rules):
             score += 100 if g.side[nxt] == g.side[s.to_move] else -600
         return score
