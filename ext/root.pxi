@@ -91,7 +91,7 @@ cdef void result_end(Engine* F, const State* node, RootResult* R, bint points) n
 
 
 cdef enum:
-    ONE_PASS_PLIES = 6      # roots this small: one pass (one_pass_root) instead of MTD(f)
+    ONE_PASS_PLIES = 12     # roots this small: one pass (one_pass_root) instead of MTD(f)
 
 
 cdef int one_pass_root(Engine* F, const State* root, RootResult* R, int* lower, int* upper) noexcept nogil:
