@@ -13,15 +13,14 @@ import pytest
 from scopa_solver import Position, Rules, analyze, solve
 from scopa_solver.errors import LimitError
 from scopa_solver.kernel import clear_tables, WANT_ALL, WANT_BEST, WANT_PV, new_searcher
-from helpers import play_down
-from test_family_kernel import GAMES, deal
+from helpers import KERNEL_GAMES, kernel_deal, play_down
 
 EVERYTHING = WANT_BEST | WANT_PV | WANT_ALL
 
 
 def walk(name: str, seed: int, left: int):
     """A position of game `name` reached by random play with at most `left` cards to play."""
-    return play_down(deal(seed=seed, **GAMES[name]), random.Random(f"{name}-{seed}"), left)
+    return play_down(kernel_deal(seed=seed, **KERNEL_GAMES[name]), random.Random(f"{name}-{seed}"), left)
 
 
 def same(a, b) -> None:

@@ -11,7 +11,8 @@ import dataclasses
 import random
 
 import pytest
-from helpers import package_rules, to_ref
+from helpers import (REF_GAME_NAMES, REF_GAMES, card_mask, cards_of, from_kernel, kernel_order, package_rules,
+                     rule_bits, to_kernel, to_ref, unpack)
 
 import reference as ref
 from reference import RefRules, RefState, score
@@ -24,70 +25,12 @@ E = frozenset()
 # The package's family engine against the reference
 # --------------------------------------------------------------------------------------------
 
-GAMES = {
-    "2p": RefRules(players=2),
-    "2p-aces-napola": RefRules(players=2, asso_piglia_tutto=True, napola=True, re_bello=True),
-    "2p-fifteen": RefRules(players=2, capture="fifteen"),
-    "2p-fifteen-optional": RefRules(players=2, capture="fifteen", optional_capture=True, re_bello=True),
-    "3p": RefRules(players=3),
-    "3p-fifteen-napola": RefRules(players=3, capture="fifteen", napola=True, primiera_missing_suit="zero"),
-    "4p": RefRules(players=4),
-    "4p-alone-aces": RefRules(players=4, partnerships=False, asso_piglia_tutto=True, ace_sweep_is_scopa=True),
-    "4p-fifteen-fewest": RefRules(players=4, capture="fifteen", fewest_cards=True, optional_capture=True),
-    "6p": RefRules(players=6),
-    "6p-alone-zero": RefRules(players=6, partnerships=False, primiera_missing_suit="zero", re_bello=True),
-    "scopone": RefRules(players=4, game="scopone"),
-    "scopone-fewest-aces": RefRules(players=4, game="scopone", fewest_cards=True, asso_piglia_tutto=True,
-                                    napola=True),
-    "scientifico": RefRules(players=4, game="scientifico"),
-    "scientifico-last-sweep": RefRules(players=4, game="scientifico", last_sweep_counts=True, re_bello=True),
-}
-GAME_NAMES = list(GAMES)
-BIT_NAMES = ("asso_piglia_tutto", "ace_sweep_is_scopa", "re_bello", "napola", "fewest_cards",
-             "optional_capture", "last_sweep_counts")
 SCORE_KEYS = ("cards", "coins", "primiera", "napola", "scopas", "points", "carte", "denari", "settebello",
               "primiera_winner", "re_bello")
 
 
-def mask(cards) -> int:
-    return sum(1 << ref.DECK.index(c) for c in cards)
-
-
-def cards_of(m: int) -> frozenset:
-    return frozenset(c for i, c in enumerate(ref.DECK) if m >> i & 1)
-
-
-def rule_bits(r: RefRules) -> int:
-    names = [n for n in BIT_NAMES if getattr(r, n)]
-    names += ["primiera_zero"] * (r.primiera_missing_suit == "zero") + ["fifteen"] * (r.capture == "fifteen")
-    return sum(kernel.RULE_BITS[n] for n in names)
-
-
-def to_kernel(s: RefState):
-    return kernel.KernelState(
-        players=s.rules.players, hands=tuple(mask(h) for h in s.hands), table=mask(s.table),
-        piles=tuple(mask(p) for p in s.piles), scopas=tuple(s.scopas), to_move=s.to_move, dealer=s.dealer,
-        last_capturer=-1 if s.last_capturer is None else s.last_capturer,
-        deals=tuple(tuple(mask(h) for h in d) for d in s.deals), rules=rule_bits(s.rules), sides=s.rules.sides())
-
-
-def from_kernel(k, rules: RefRules) -> RefState:
-    return RefState([cards_of(h) for h in k.hands], cards_of(k.table), [cards_of(p) for p in k.piles],
-                    k.scopas, to_move=k.to_move, dealer=k.dealer,
-                    last_capturer=None if k.last_capturer == -1 else k.last_capturer, rules=rules,
-                    deals=[[cards_of(h) for h in d] for d in k.deals])
-
-
-def unpack(packed: int) -> tuple:
-    return ref.DECK[packed >> 40], cards_of(packed & ((1 << 40) - 1))
-
-
-def kernel_order(s: RefState) -> list:
-    return [unpack(p) for p in kernel.legal_moves(to_kernel(s))]
-
-
 def kernel_score(s: RefState) -> dict:
-    return kernel.score(tuple(mask(p) for p in s.piles), tuple(s.scopas), s.rules.sides(),
+    return kernel.score(tuple(card_mask(p) for p in s.piles), tuple(s.scopas), s.rules.sides(),
                                rule_bits(s.rules))
 
 
@@ -127,7 +70,7 @@ def check_round(s: RefState, rng: random.Random, every_move: bool) -> int:
             assert events.dealt == (len(ref_after.deals) < len(s.deals)), where
             table_left = (s.table - move[1]) if move[1] else s.table | {move[0]}
             ends_with_leftovers = ref_after.is_over() and ref_after.last_capturer is not None
-            assert events.leftovers == (mask(table_left) if ends_with_leftovers else 0), where
+            assert events.leftovers == (card_mask(table_left) if ends_with_leftovers else 0), where
             if ends_with_leftovers and table_left:
                 assert events.leftovers_to == ref_after.last_capturer, where
             if i == chosen:
@@ -138,8 +81,8 @@ def check_round(s: RefState, rng: random.Random, every_move: bool) -> int:
 
 
 def rounds_agree(name: str, rounds: int, seed: int) -> None:
-    rules = GAMES[name]
-    rng = random.Random(seed * 100 + GAME_NAMES.index(name))
+    rules = REF_GAMES[name]
+    rng = random.Random(seed * 100 + REF_GAME_NAMES.index(name))
     positions = 0
     for r in range(rounds):
         start = ref.random_state(rng, rules, plays_left=40 - rules.table_size())
@@ -147,13 +90,13 @@ def rounds_agree(name: str, rounds: int, seed: int) -> None:
     assert positions == rounds * (41 - rules.table_size())
 
 
-@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("name", REF_GAME_NAMES)
 def test_moves_plays_and_scores_agree(name: str) -> None:
     rounds_agree(name, 10, seed=1)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("name", REF_GAME_NAMES)
 def test_moves_plays_and_scores_agree_slow(name: str) -> None:
     rounds_agree(name, 300, seed=2)
 
@@ -161,8 +104,8 @@ def test_moves_plays_and_scores_agree_slow(name: str) -> None:
 def last_sweeps(name: str, count: int, seed: int) -> list:
     """Last plays that can sweep: a random state with one play left whose table is replaced by
     one card (taken from a pile) that the last card captures."""
-    rules = GAMES[name]
-    rng = random.Random(seed * 100 + GAME_NAMES.index(name))
+    rules = REF_GAMES[name]
+    rng = random.Random(seed * 100 + REF_GAME_NAMES.index(name))
     made = []
     while len(made) < count:
         s = ref.random_state(rng, rules, plays_left=1)
@@ -180,9 +123,9 @@ def last_sweeps(name: str, count: int, seed: int) -> list:
     return made
 
 
-@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("name", REF_GAME_NAMES)
 def test_the_last_play_sweep(name: str) -> None:
-    rules = GAMES[name]
+    rules = REF_GAMES[name]
     for s in last_sweeps(name, 20, seed=1):
         (move,) = [m for m in s.moves() if m[1]]
         after = s.play(move)
@@ -212,12 +155,12 @@ def random_piles(rng: random.Random, rules: RefRules) -> tuple:
 
 
 def scores_agree(name: str, count: int, seed: int) -> None:
-    rules = GAMES[name]
-    rng = random.Random(seed * 100 + GAME_NAMES.index(name))
+    rules = REF_GAMES[name]
+    rng = random.Random(seed * 100 + REF_GAME_NAMES.index(name))
     ties = 0
     for _ in range(count):
         piles, scopas = random_piles(rng, rules)
-        got = kernel.score(tuple(mask(p) for p in piles), scopas, rules.sides(), rule_bits(rules))
+        got = kernel.score(tuple(card_mask(p) for p in piles), scopas, rules.sides(), rule_bits(rules))
         want = score(piles, scopas, rules)
         assert same_score(got, want), (piles, scopas)
         ties += want["carte"] is None or want["primiera_winner"] is None
@@ -226,27 +169,27 @@ def scores_agree(name: str, count: int, seed: int) -> None:
 
 @pytest.mark.parametrize("name", ["2p", "3p", "4p", "4p-alone-aces", "6p", "6p-alone-zero", "scopone"])
 def test_score_lists_have_one_entry_per_side(name: str) -> None:
-    rules = GAMES[name]
+    rules = REF_GAMES[name]
     piles, scopas = random_piles(random.Random(1), rules)
-    got = kernel.score(tuple(mask(p) for p in piles), scopas, rules.sides(), rule_bits(rules))
+    got = kernel.score(tuple(card_mask(p) for p in piles), scopas, rules.sides(), rule_bits(rules))
     for key in ("cards", "coins", "primiera", "napola", "scopas", "points"):
         assert len(got[key]) == rules.side_count(), (key, got[key])
 
 
-@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("name", REF_GAME_NAMES)
 def test_scores_agree_on_random_piles(name: str) -> None:
     scores_agree(name, 400, seed=1)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("name", REF_GAME_NAMES)
 def test_scores_agree_on_random_piles_slow(name: str) -> None:
     scores_agree(name, 20000, seed=2)
 
 
 def end_positions(name: str, count: int, seed: int, plays: tuple) -> list:
-    rules = GAMES[name]
-    rng = random.Random(seed * 100 + GAME_NAMES.index(name))
+    rules = REF_GAMES[name]
+    rng = random.Random(seed * 100 + REF_GAME_NAMES.index(name))
     return [ref.random_state(rng, rules, plays_left=rng.choice(plays)) for _ in range(count)]
 
 
@@ -270,18 +213,18 @@ def values_agree(name: str, count: int, seed: int, plays: tuple) -> None:
 def small_plays(name: str) -> tuple:
     """The last 4..8 plays; 3..6 where every card may also be laid down (the reference's trees
     grow much faster there)."""
-    return (3, 4, 5, 6) if GAMES[name].optional_capture else (4, 5, 6, 7, 8)
+    return (3, 4, 5, 6) if REF_GAMES[name].optional_capture else (4, 5, 6, 7, 8)
 
 
-@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("name", REF_GAME_NAMES)
 def test_values_agree_on_round_ends(name: str) -> None:
     values_agree(name, 12, seed=1, plays=small_plays(name))
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("name", REF_GAME_NAMES)
 def test_values_agree_on_round_ends_slow(name: str) -> None:
-    values_agree(name, 100, seed=2, plays=(4, 5, 6, 7) if GAMES[name].optional_capture else (6, 8, 9, 10))
+    values_agree(name, 100, seed=2, plays=(4, 5, 6, 7) if REF_GAMES[name].optional_capture else (6, 8, 9, 10))
 
 
 def maxn_agrees(name: str, count: int, seed: int, plays: tuple) -> None:
@@ -298,21 +241,21 @@ def maxn_agrees(name: str, count: int, seed: int, plays: tuple) -> None:
 
 
 def last_deal(name: str) -> int:
-    rules = GAMES[name]
+    rules = REF_GAMES[name]
     return 3 * rules.players if rules.game == "scopa" else 8
 
 
-@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("name", REF_GAME_NAMES)
 def test_maxn_agrees_on_the_last_plays(name: str) -> None:
     full = last_deal(name)
     maxn_agrees(name, 10, seed=1, plays=tuple(p for p in small_plays(name) if p <= full))
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("name", REF_GAME_NAMES)
 def test_maxn_agrees_on_the_last_deal_slow(name: str) -> None:
     full = last_deal(name)
-    if GAMES[name].optional_capture:         # every card may also be laid down: a bushier tree
+    if REF_GAMES[name].optional_capture:         # every card may also be laid down: a bushier tree
         plays = (4, 5, 6, 7)
     else:
         plays = (full,) if full <= 12 else (12, 13)
@@ -329,9 +272,9 @@ def move_texts(moves) -> set:
 
 def positions_agree(name: str, rounds: int, seed: int) -> None:
     from scopa_solver import Position
-    rules = GAMES[name]
+    rules = REF_GAMES[name]
     prules = package_rules(rules)
-    rng = random.Random(seed * 100 + GAME_NAMES.index(name))
+    rng = random.Random(seed * 100 + REF_GAME_NAMES.index(name))
     for _ in range(rounds):
         deck = Position.shuffled_deck(seed=rng.getrandbits(32), rules=prules)
         dealer = rng.randrange(rules.players)
@@ -355,13 +298,13 @@ def positions_agree(name: str, rounds: int, seed: int) -> None:
             (want["carte"], want["denari"], want["settebello"], want["primiera_winner"]), s.show()
 
 
-@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("name", REF_GAME_NAMES)
 def test_package_positions_agree(name: str) -> None:
     positions_agree(name, 3, seed=1)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("name", REF_GAME_NAMES)
 def test_package_positions_agree_slow(name: str) -> None:
     positions_agree(name, 100, seed=2)
 
@@ -371,7 +314,7 @@ def package_position(s: RefState):
     return Position.from_kernel_state(to_kernel(s), package_rules(s.rules))
 
 
-@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("name", REF_GAME_NAMES)
 def test_solve_agrees(name: str) -> None:
     from scopa_solver import solve
     for s in end_positions(name, 4, seed=3, plays=small_plays(name)[:3]):
@@ -422,8 +365,8 @@ def test_two_players_with_options_combined_agree(name: str) -> None:
 def test_redeal_rule_agrees(name: str) -> None:
     from scopa_solver import Card, Position
     from scopa_solver.core.flow import redeal_needed
-    rules = GAMES[name]
-    rng = random.Random(GAME_NAMES.index(name))
+    rules = REF_GAMES[name]
+    rng = random.Random(REF_GAME_NAMES.index(name))
     kings = [c for c in ref.DECK if c[0] == "R"]
     for flag in (True, False):
         flagged = dataclasses.replace(rules, redeal_three_kings=flag)
