@@ -1,8 +1,10 @@
-"""The family kernel's own checks (3, 4, 6 players, partnerships, Scopone, scientifico, Scopa a
-15): move generation and play conserve the 40 cards through whole rounds in every game; a small
-brute-force minimax over legal_moves / play / score agrees with the search
-(two sides, paranoid, max^n) on small positions; the two-player family path agrees with the
-two-player kernel; limits stop searches. (tests/reference.py is the independent one.)"""
+"""The kernel's own checks on every game (2, 3, 4 and 6 players, partnerships, Scopone,
+scientifico, Scopa a 15, rule bits alone and combined): move generation and play conserve the 40
+cards through whole rounds; the worked examples of FAMILY.md at the kernel; bad states are refused;
+a small brute-force minimax over legal_moves / play / score agrees with the search (two sides,
+paranoid, max^n) on small positions, and a two-player result's points and end are those of its
+line; limits stop searches. (The independent oracle, tests/reference.py, in
+test_against_reference.py; the kernel against hostile input in test_kernel_robust.py.)"""
 from __future__ import annotations
 
 import random
@@ -12,8 +14,7 @@ import time
 import pytest
 
 from scopa_solver.kernel import (
-    RULE_BITS, WANT_ALL, WANT_BEST, WANT_PV, KernelState, KernelState, legal_moves,
-    play, score, legal_moves, new_searcher, run_batch,
+    RULE_BITS, WANT_ALL, WANT_BEST, WANT_PV, KernelState, legal_moves, new_searcher, play, run_batch, score,
 )
 
 from helpers import (FIFTEEN, KERNEL_GAMES, LAST_SWEEP, OPTIONAL, brute_value, final_points, kernel_deal,
@@ -154,7 +155,7 @@ def test_bad_states_are_refused():
         play(s, 12345)
 
 
-# -- two players: the one engine's answers and results -----------------------------------------
+# -- two players: the search's answers and results -----------------------------------------------
 
 def test_two_players_values_points_and_ends():
     """Two-player Scopa under six rule sets: the value is brute force's, and the result's end

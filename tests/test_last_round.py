@@ -1,5 +1,5 @@
-"""The family's last-round solver (ext/family_lastround.pxi: every seat plays its last card in
-turn, only the captures left to choose) against the general search with it switched off and
+"""The last-round solver (ext/family_lastround.pxi: every seat plays its last card in turn, only
+the captures left to choose) against the general search with it switched off and
 against the slow reference (tests/reference.py), on random last-round positions of every
 game (2-6 players, partnerships, Scopone, scientifico, Scopa a 15, optional capture, the last
 sweep, napola, re bello...), and through the searches above it (the last two rounds, deeper

@@ -1,4 +1,4 @@
-"""The family search's ordering (ext/family_ordering.pxi): MTD(f)'s first guess from a shallow
+"""The search's move ordering (ext/family_ordering.pxi): MTD(f)'s first guess from a shallow
 horizon search of the root, whose stored moves then order the search, never changes a value, a
 move's value or the set of best moves, and the pv stays optimal (its ties may resolve
 differently); node limits count the guess search's nodes."""

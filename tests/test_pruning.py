@@ -1,4 +1,4 @@
-"""The family search's exact pruning: the bounds on what a position can still be worth never
+"""The search's exact pruning: the bounds on what a position can still be worth never
 exclude a score that play can reach (checked on every line of small positions and on random
 playouts of large ones, in every game); playing one of the moves equivalent by same-rank
 exchanges; the search gives the same values and best moves with each pruning on and off (and
