@@ -27,6 +27,13 @@ VARIANTS = {
 }
 
 
+# Two two-player positions the tree and trace tests draw: SMALL a tree of 15 nodes; EARLY with one
+# deal still in the stock, a tree of a few thousand nodes.
+SMALL = Position(hands=("7d 2c", "3b 4c"), table="3s 4s", dealer=1)
+EARLY = Position.from_string(
+    "7cRs4b/7d4s7b 3d4c7sRb Fd3c2sAbFb/Ad2d6dCdAc2c5c6cFcCcRc3s5sFsCs2b3b6bCb 5b5d4d6sRdAs 0/0 0 1 0")
+
+
 # The games of the family the tests run over: every player count, with partnerships or each
 # alone, the two Scopone games and Scopa a 15. A test file takes the ones it needs (`games`)
 # and adds the rule variants it is about.

@@ -23,7 +23,7 @@ from typing import Optional
 
 import pytest
 
-from helpers import (REF_GAME_NAMES, REF_GAMES, VARIANTS, card_mask, cards_of, from_kernel, kernel_order, move_set,
+from helpers import (REF_GAME_NAMES, REF_GAMES, VARIANTS, card_mask, from_kernel, kernel_order, move_set,
                      package_rules, random_positions, ref_rules, rule_bits, to_kernel, to_ref, unpack)
 import reference
 from reference import DECK, RefRules, RefState

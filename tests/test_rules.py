@@ -13,7 +13,7 @@ from scopa_solver.errors import NotationError, PositionError, RulesError, ViewEr
 from scopa_solver.core.view import View
 from scopa_solver.search.solver import analyze, analyze_many, solve, solve_many, solve_values
 
-from helpers import games, late
+from helpers import games
 
 GAMES = games("scopa a 15", "3 players", "4 players", "4 alone", "6 players", "6 alone", "scopone", "scientifico",
               more={"scopa a 15, optional capture": Rules(capture="fifteen", optional_capture=True),
@@ -403,23 +403,6 @@ def test_maxn_limits_stop_the_search():
     result = solve(pos, objective="maxn", max_nodes=500)
     assert not result.complete and result.stopped == "nodes"
     assert not result.exact and result.horizon is not None and result.value is not None
-
-
-def test_trees_of_two_sided_family_games_agree_with_analyze():
-    from scopa_solver import ScopaError, analyze, to_networkx
-    for rules, left in ((Rules(players=4, game="scientifico"), 8), (Rules(players=4), 6), (Rules(capture="fifteen"), 4)):
-        pos = late(rules, 3, left, play_seed=1)
-        g = to_networkx(pos, mode="minimax", max_nodes=100_000)
-        assert g.graph["value"] == solve(pos).value
-        edges = {e["move"]: e["value"] for _, _, e in g.out_edges("/", data=True)}
-        assert edges == {str(row.move): row.value for row in analyze(pos)}
-        for node, data in g.nodes(data=True):          # partners share a sign, opponents flip it
-            if data.get("kind") == "position" and node != "/":
-                side = rules.sides[data["to_move"]]
-                assert data["value_p0"] == (data["value"] if side == rules.sides[0] else -data["value"])
-    three = Position.new_round(seed=3, rules=Rules(players=3))
-    with pytest.raises(ScopaError, match="not objective='maxn'"):
-        to_networkx(three, mode="search", objective="maxn")     # max^n is not traced
 
 
 def test_optional_capture_lay_down_text_reads_back():
