@@ -50,6 +50,16 @@ GAMES = {
 }
 
 
+# Rule options combined with the games above: the rules and the search of every game run over
+# them too (`games(..., more=COMBINED)`).
+COMBINED = {
+    "scopa a 15, optional capture": Rules(capture="fifteen", optional_capture=True),
+    "scopa, last sweep": Rules(last_sweep_counts=True),
+    "3 players, a 15": Rules(players=3, capture="fifteen"),
+    "scientifico last sweep napola": Rules(players=4, game="scientifico", last_sweep_counts=True, napola=True),
+}
+
+
 def games(*names: str, more: Optional[dict] = None) -> dict[str, Rules]:
     """The games of GAMES `names` (all of them when none is named), then `more` {name: Rules}."""
     out = {name: GAMES[name] for name in (names or GAMES)}
@@ -85,6 +95,18 @@ def late(rules: Rules, seed: int, cards_left: int, play_seed: Optional[int] = No
 def middle(moves: Sequence):
     """The middle one of the legal moves (a deterministic `choose` for `late`)."""
     return moves[len(moves) // 2]
+
+
+def round_history(rules: Rules, seed: int) -> list:
+    """Every position of one round played at random from `Position.new_round(seed)` (the dealer
+    drawn from the seed too), each with the events of the play that reached it (None at the start)."""
+    rng = random.Random(seed)
+    pos = Position.new_round(seed=seed, rules=rules, dealer=rng.randrange(rules.players))
+    out = [(pos, None)]
+    while not pos.is_round_over():
+        pos, events = pos.play_events(rng.choice(pos.legal_moves()))
+        out.append((pos, events))
+    return out
 
 
 def played(rules: Rules, seed: int, plays: int) -> Position:
