@@ -311,9 +311,9 @@ def same_score(got: dict, want: dict) -> bool:
 
 
 def check_round(s: RefState, rng: random.Random, every_move: bool) -> int:
-    """Walk one round in both engines from ``s``; every position: the moves agree, the package
-    keeps its state as the reference does, the successors (of every move, or of the one played)
-    agree with their events; at the end the scores agree. Returns the positions checked."""
+    """Walk one round in the kernel and the reference from ``s``; every position: the moves agree,
+    the package keeps its state as the reference does, the successors (of every move, or of the
+    one played) agree with their events; at the end the scores agree. Returns the positions checked."""
     rules, seen = s.rules, 0
     k = to_kernel(s)
     while True:

@@ -1,4 +1,4 @@
-"""Every game's rules in the Python core (docs/family.md): Rules and its options, notation,
+"""Every game's rules in the Python core (docs/FAMILY.md): Rules and its options, notation,
 dealing, positions, whole rounds and scoring per side, bad lines and impossible positions, the
 match winner of several sides. (The worked examples of the rule books: test_examples.py; the
 package against the reference oracle: test_against_reference.py; the search: test_search.py.)"""
