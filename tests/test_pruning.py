@@ -114,7 +114,8 @@ def test_maxn_stop_keeps_the_vector_and_line(name):
     on, off = new_searcher(8), new_searcher(8)
     off.set_bounds(0)
     for seed in range(12):
-        s = play_down(kernel_deal(seed=800 + seed, **KERNEL_GAMES[name]), rng, rng.randint(3, 2 * KERNEL_GAMES[name]["players"]))
+        players = KERNEL_GAMES[name]["players"]
+        s = play_down(kernel_deal(seed=800 + seed, **KERNEL_GAMES[name]), rng, rng.randint(3, 2 * players))
         a = on.search(s, WANT_BEST | WANT_ALL | WANT_PV, objective="maxn")
         b = off.search(s, WANT_BEST | WANT_ALL | WANT_PV, objective="maxn")
         assert (a.points, a.move_bounds, a.pv, sorted(a.best)) == (b.points, b.move_bounds, b.pv, sorted(b.best))
