@@ -1,15 +1,19 @@
-"""Bridges between the package and the reference oracle, and seeded random positions.
+"""Bridges between the package and the reference oracle, seeded random positions, and the games
+the tests run over.
 
 Only the tests use this: it converts a Position of any game to the reference's RefState through
-card text (the reference shares no code with the package) and makes reproducible random positions."""
+card text (the reference shares no code with the package), a RefState to the kernel's KernelState
+and back, deals kernel states without the package's Position, and makes reproducible random
+positions."""
 from __future__ import annotations
 
 import random
 from typing import Callable, Iterator, Optional, Sequence
 
+import reference as ref
 from reference import RefRules, RefState
 
-from scopa_solver import Position, Rules
+from scopa_solver import Position, Rules, kernel
 from scopa_solver.core.cards import iter_cards
 
 VARIANTS = {
@@ -21,6 +25,13 @@ VARIANTS = {
     "fewest_cards": Rules(fewest_cards=True),
     "primiera_zero": Rules(primiera_missing_suit="zero"),
 }
+
+
+# Two two-player positions the tree and trace tests draw: SMALL a tree of 15 nodes; EARLY with one
+# deal still in the stock, a tree of a few thousand nodes.
+SMALL = Position(hands=("7d 2c", "3b 4c"), table="3s 4s", dealer=1)
+EARLY = Position.from_string(
+    "7cRs4b/7d4s7b 3d4c7sRb Fd3c2sAbFb/Ad2d6dCdAc2c5c6cFcCcRc3s5sFsCs2b3b6bCb 5b5d4d6sRdAs 0/0 0 1 0")
 
 
 # The games of the family the tests run over: every player count, with partnerships or each
@@ -36,6 +47,16 @@ GAMES = {
     "6 alone": Rules(players=6, partnerships=False),
     "scopone": Rules(players=4, game="scopone"),
     "scientifico": Rules(players=4, game="scientifico"),
+}
+
+
+# Rule options combined with the games above: the rules and the search of every game run over
+# them too (`games(..., more=COMBINED)`).
+COMBINED = {
+    "scopa a 15, optional capture": Rules(capture="fifteen", optional_capture=True),
+    "scopa, last sweep": Rules(last_sweep_counts=True),
+    "3 players, a 15": Rules(players=3, capture="fifteen"),
+    "scientifico last sweep napola": Rules(players=4, game="scientifico", last_sweep_counts=True, napola=True),
 }
 
 
@@ -76,6 +97,18 @@ def middle(moves: Sequence):
     return moves[len(moves) // 2]
 
 
+def round_history(rules: Rules, seed: int) -> list:
+    """Every position of one round played at random from `Position.new_round(seed)` (the dealer
+    drawn from the seed too), each with the events of the play that reached it (None at the start)."""
+    rng = random.Random(seed)
+    pos = Position.new_round(seed=seed, rules=rules, dealer=rng.randrange(rules.players))
+    out = [(pos, None)]
+    while not pos.is_round_over():
+        pos, events = pos.play_events(rng.choice(pos.legal_moves()))
+        out.append((pos, events))
+    return out
+
+
 def played(rules: Rules, seed: int, plays: int) -> Position:
     """A round of `rules` after `plays` random moves (fewer if the round ends first)."""
     rng = random.Random(seed)
@@ -108,6 +141,153 @@ def play_down(state, rng: random.Random, cards_left: int):
     while cards_to_play(state) > cards_left:
         state, _ = play(state, rng.choice(legal_moves(state)))
     return state
+
+
+
+# -- kernel states of every game, dealt without the package's Position (the kernel's own tests) --
+
+def kernel_deal(players: int, seed: int, game: str = "scopa", rules: int = 0, partnerships: bool = True,
+                dealer: int | None = None) -> kernel.KernelState:
+    """A new round from a seeded deck in deal order: each seat from the leader its cards, then
+    the table, then the stock, 3 cards a seat per deal in seat order from the leader."""
+    rng = random.Random(seed)
+    deck = list(range(40))
+    rng.shuffle(deck)
+    dealer = rng.randrange(players) if dealer is None else dealer
+    order = [(dealer + 1 + i) % players for i in range(players)]
+    per = {"scopa": 3, "scopone": 9, "scientifico": 10}[game]
+    hands = [0] * players
+    for k, seat in enumerate(order):
+        hands[seat] = sum(1 << c for c in deck[k * per:(k + 1) * per])
+    pos = per * players
+    table_cards = 0 if game == "scientifico" else 4
+    table = sum(1 << c for c in deck[pos:pos + table_cards])
+    pos += table_cards
+    deals = []
+    while pos < 40:
+        d = [0] * players
+        for seat in order:
+            d[seat] = sum(1 << c for c in deck[pos:pos + 3])
+            pos += 3
+        deals.append(tuple(d))
+    if players == 3 or not partnerships:
+        sides = tuple(range(players))
+    else:
+        sides = tuple(p % 2 for p in range(players))
+    return kernel.KernelState(players, tuple(hands), table, (0,) * players, (0,) * players, order[0], dealer, -1,
+                       tuple(deals), rules, sides)
+
+
+FIFTEEN = kernel.RULE_BITS["fifteen"]
+OPTIONAL = kernel.RULE_BITS["optional_capture"]
+LAST_SWEEP = kernel.RULE_BITS["last_sweep_counts"]
+RULE_BITS = kernel.RULE_BITS
+
+# The kernel's games as kernel_deal's arguments: every table of seats and the rule bits alone
+# and combined (rule bits, not Rules: the kernel's own tests build kernel.KernelStates directly).
+KERNEL_GAMES = {
+    "2 players": dict(players=2),
+    "3 players": dict(players=3),
+    "4 partnerships": dict(players=4),
+    "4 alone": dict(players=4, partnerships=False),
+    "6 players": dict(players=6),
+    "6 alone": dict(players=6, partnerships=False),
+    "scopone": dict(players=4, game="scopone"),
+    "scientifico": dict(players=4, game="scientifico"),
+    "fifteen 2": dict(players=2, rules=FIFTEEN),
+    "fifteen 3": dict(players=3, rules=FIFTEEN),
+    "fifteen 4 optional": dict(players=4, rules=FIFTEEN | OPTIONAL),
+    "scientifico last sweep": dict(players=4, game="scientifico", rules=LAST_SWEEP),
+    "asso piglia tutto": dict(players=4, rules=RULE_BITS["asso_piglia_tutto"] | RULE_BITS["ace_sweep_is_scopa"]),
+    "fewest fifteen": dict(players=3, rules=FIFTEEN | RULE_BITS["fewest_cards"]),
+    "napola re bello zero": dict(players=3, rules=RULE_BITS["napola"] | RULE_BITS["re_bello"] | RULE_BITS["primiera_zero"]),
+}
+
+
+def final_points(s: kernel.KernelState) -> list[int]:
+    return kernel.score(s.piles, s.scopas, s.sides, s.rules)["points"]
+
+
+def brute_value(s: kernel.KernelState, root_side: int) -> int:
+    """Two sides: the root side's margin; more: its points minus the best other side's. Every
+    seat of the root side maximises it, every other seat minimises it."""
+    moves = kernel.legal_moves(s)
+    if not moves:
+        p = final_points(s)
+        return p[root_side] - max(v for i, v in enumerate(p) if i != root_side)
+    values = [brute_value(kernel.play(s, m)[0], root_side) for m in moves]
+    return max(values) if s.sides[s.to_move] == root_side else min(values)
+
+
+# -- the reference's games and states in the kernel's terms ----------------------------------------
+
+# The reference's games: every table of seats, with rule options combined (RefRules).
+REF_GAMES = {
+    "2p": RefRules(players=2),
+    "2p-aces-napola": RefRules(players=2, asso_piglia_tutto=True, napola=True, re_bello=True),
+    "2p-fifteen": RefRules(players=2, capture="fifteen"),
+    "2p-fifteen-optional": RefRules(players=2, capture="fifteen", optional_capture=True, re_bello=True),
+    "3p": RefRules(players=3),
+    "3p-fifteen-napola": RefRules(players=3, capture="fifteen", napola=True, primiera_missing_suit="zero"),
+    "4p": RefRules(players=4),
+    "4p-alone-aces": RefRules(players=4, partnerships=False, asso_piglia_tutto=True, ace_sweep_is_scopa=True),
+    "4p-fifteen-fewest": RefRules(players=4, capture="fifteen", fewest_cards=True, optional_capture=True),
+    "6p": RefRules(players=6),
+    "6p-alone-zero": RefRules(players=6, partnerships=False, primiera_missing_suit="zero", re_bello=True),
+    "scopone": RefRules(players=4, game="scopone"),
+    "scopone-fewest-aces": RefRules(players=4, game="scopone", fewest_cards=True, asso_piglia_tutto=True,
+                                    napola=True),
+    "scientifico": RefRules(players=4, game="scientifico"),
+    "scientifico-last-sweep": RefRules(players=4, game="scientifico", last_sweep_counts=True, re_bello=True),
+}
+REF_GAME_NAMES = list(REF_GAMES)
+BIT_NAMES = ("asso_piglia_tutto", "ace_sweep_is_scopa", "re_bello", "napola", "fewest_cards",
+             "optional_capture", "last_sweep_counts")
+SCORE_KEYS = ("cards", "coins", "primiera", "napola", "scopas", "points", "carte", "denari", "settebello",
+              "primiera_winner", "re_bello")
+
+
+def card_mask(cards) -> int:
+    """The kernel's mask of reference cards."""
+    return sum(1 << ref.DECK.index(c) for c in cards)
+
+
+def cards_of(m: int) -> frozenset:
+    """The reference's cards of a kernel mask."""
+    return frozenset(c for i, c in enumerate(ref.DECK) if m >> i & 1)
+
+
+def rule_bits(r: RefRules) -> int:
+    names = [n for n in BIT_NAMES if getattr(r, n)]
+    names += ["primiera_zero"] * (r.primiera_missing_suit == "zero") + ["fifteen"] * (r.capture == "fifteen")
+    return sum(kernel.RULE_BITS[n] for n in names)
+
+
+def to_kernel(s: RefState):
+    """A reference state as the kernel's KernelState."""
+    return kernel.KernelState(
+        players=s.rules.players, hands=tuple(card_mask(h) for h in s.hands), table=card_mask(s.table),
+        piles=tuple(card_mask(p) for p in s.piles), scopas=tuple(s.scopas), to_move=s.to_move, dealer=s.dealer,
+        last_capturer=-1 if s.last_capturer is None else s.last_capturer,
+        deals=tuple(tuple(card_mask(h) for h in d) for d in s.deals), rules=rule_bits(s.rules), sides=s.rules.sides())
+
+
+def from_kernel(k, rules: RefRules) -> RefState:
+    """A kernel state as the reference's RefState."""
+    return RefState([cards_of(h) for h in k.hands], cards_of(k.table), [cards_of(p) for p in k.piles],
+                    k.scopas, to_move=k.to_move, dealer=k.dealer,
+                    last_capturer=None if k.last_capturer == -1 else k.last_capturer, rules=rules,
+                    deals=[[cards_of(h) for h in d] for d in k.deals])
+
+
+def unpack(packed: int) -> tuple:
+    """A kernel move as the reference's (card, captured cards)."""
+    return ref.DECK[packed >> 40], cards_of(packed & ((1 << 40) - 1))
+
+
+def kernel_order(s: RefState) -> list:
+    """The reference state's moves in the kernel's order (the max^n tie rule)."""
+    return [unpack(p) for p in kernel.legal_moves(to_kernel(s))]
 
 
 # The rule options of a round, the same fields in the package's Rules and the reference's RefRules.

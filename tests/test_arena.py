@@ -223,7 +223,7 @@ def load_bench_arena():
     import importlib.util
     from pathlib import Path
     path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_arena.py"
-    spec = importlib.util.spec_from_file_location("test_family_bench_arena", path)
+    spec = importlib.util.spec_from_file_location("test_bench_arena", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -1,21 +1,25 @@
-"""The worked examples of RULES.md through the package API, and the basic value types.
+"""The worked examples of RULES.md and FAMILY.md through the package API, and the basic value types.
 
 Examples 1-10 of the rule book are turned into positions of the package (Position, legal_moves,
-play, is_scopa, round_score, play_match). The second half pins the documented card spellings,
-canonical printing, repr round trips, ordering and hashing of Card, Move, Position and Rules.
+play, is_scopa, round_score, play_match), and so are examples 1-7 of FAMILY.md (Scopa a 15,
+partnerships, three players, scientifico, Scopone's three kings, the paranoid value). The second
+half pins the documented card spellings, canonical printing, repr round trips, ordering and
+hashing of Card, Move, Position and Rules.
 """
 from __future__ import annotations
 
 import copy
 import pickle
+import random
 from types import SimpleNamespace
 
 import pytest
 
 import scopa_solver.play.game as game
 from helpers import VARIANTS
-from scopa_solver import DECK, Card, Move, Position, Rules, RoundScore, play_match
-from scopa_solver.core.cards import iter_cards
+from scopa_solver import DECK, Card, Move, Position, Rules, RoundScore, play_match, solve
+from scopa_solver.core import flow
+from scopa_solver.core.cards import KINGS_MASK, iter_cards, popcount
 
 
 def card_set(mask: int) -> set[str]:
@@ -221,6 +225,118 @@ def test_example_10_both_past_the_target_higher_total_wins(monkeypatch) -> None:
     result = play_match(never_called, never_called, rules=Rules(target=11), seed=3)
     assert len(result.rounds) == 2
     assert result.totals == (13, 12) and result.winner == 0
+
+
+# --------------------------------------------------------------------------------------------
+# FAMILY.md, examples 1-7: the other games
+# --------------------------------------------------------------------------------------------
+
+def moves_of(pos, card):
+    return {m for m in pos.legal_moves() if m.card == Card.parse(card)}
+
+
+def finished_round(piles, scopas, last, rules, dealer=0):
+    n = rules.players
+    return Position(hands=("",) * n, captured=piles, scopas=scopas, dealer=dealer, last_capturer=last, rules=rules)
+
+
+def test_family_md_example_1_scopa_a_15_takes_sets_making_15():
+    pos = Position(hands=("7d Rb", "2c 4s"), table="5c 3s 8b Ad", dealer=1, rules=Rules(capture="fifteen"))
+    assert moves_of(pos, "7d") == {Move.parse("7dxFb"), Move.parse("7dx5c+3s")}
+    assert moves_of(pos, "Rb") == {Move.parse("Rbx5c")}
+    assert {str(m) for m in pos.legal_moves()} == {"7dxFb", "7dx5c+3s", "Rbx5c"}   # compulsory capture
+
+
+def test_family_md_example_2_scopa_a_15_has_no_single_priority():
+    pos = Position(hands=("7c", "2b"), table="8c 5s 3b", dealer=1, rules=Rules(capture="fifteen"))
+    assert moves_of(pos, "7c") == {Move.parse("7cxFc"), Move.parse("7cx5s+3b")}
+    # the same table in standard Scopa: 7c takes nothing (no 7, no two cards making 7)
+    assert [str(m) for m in Position(hands=("7c", "2b"), table="8c 5s 3b", dealer=1).legal_moves()] == ["7c"]
+
+
+def test_family_md_example_2b_optional_capture_adds_the_lay_down():
+    pos = Position(hands=("7c", "2b"), table="8c 5s 3b", dealer=1,
+                   rules=Rules(capture="fifteen", optional_capture=True))
+    assert moves_of(pos, "7c") == {Move.parse("7cxFc"), Move.parse("7cx5s+3b"), Move.parse("7c")}
+
+
+def test_family_md_example_3_partnerships_pool_their_piles():
+    rules = Rules(players=4)
+    piles = (DECK[0:14], DECK[14:24], DECK[24:32], DECK[32:40])        # 14, 10, 8, 8 cards
+    score = finished_round(piles, (0, 0, 0, 0), 0, rules).round_score()
+    assert score.seat_sides == (0, 1, 0, 1)
+    assert [s.cards for s in score.sides] == [22, 18]
+    assert score.carte == 0
+    assert len(score.total) == 2
+
+
+def test_family_md_example_4_three_players_ties_give_nobody_the_point():
+    rules = Rules(players=3)
+    coins, others = DECK[:10], DECK[10:]
+    piles = (coins[0:4] + others[0:10], coins[4:7] + others[10:21], coins[7:10] + others[21:30])
+    score = finished_round(piles, (0, 0, 0), 0, rules).round_score()
+    assert [s.cards for s in score.sides] == [14, 14, 12]
+    assert [s.coins for s in score.sides] == [4, 3, 3]
+    assert score.carte is None
+    assert score.denari == 0
+    assert score.settebello == 1 and score.sides[1].settebello
+
+
+def test_family_md_example_5_scientifico_leader_can_only_lay_down():
+    for seed in range(5):
+        pos = Position.new_round(seed=seed, rules=Rules(players=4, game="scientifico"))
+        assert pos.table == 0 and pos.hand_sizes() == (10, 10, 10, 10) and not pos.stock
+        moves = pos.legal_moves()
+        assert len(moves) == 10 and not any(m.is_capture for m in moves)
+        assert pos.to_move == (pos.dealer + 1) % 4
+
+
+def test_family_md_example_6_scopone_three_kings_are_dealt_again():
+    rules = Rules(players=4, game="scopone")
+    table = flow.deal_slices(3, rules)[-2]
+    assert table == slice(36, 40)
+    kings = [c for c in DECK if c.rank == 10]
+    deck = [c for c in DECK if c not in kings[:3]]
+    deck = deck[:36] + kings[:3] + deck[36:]
+    assert flow.redeal_needed(deck[table], rules)
+    assert not flow.redeal_needed(deck[table], Rules(players=4, game="scopone", redeal_three_kings=False))
+    # a seed whose first shuffle puts 3 kings on the table is shuffled again
+    for seed in range(20000):
+        first = list(DECK)
+        random.Random(seed).shuffle(first)
+        if flow.redeal_needed(first[table], rules):
+            break
+    else:  # pragma: no cover
+        pytest.fail("no seed with three kings on the table")
+    dealt = flow.shuffled_deck(seed, rules)
+    assert dealt != first and not flow.redeal_needed(dealt[table], rules)
+    assert flow.shuffled_deck(seed, Rules(players=4, game="scopone", redeal_three_kings=False)) == first
+    start = Position.new_round(seed, rules)
+    assert start.is_round_start() and popcount(start.table & KINGS_MASK) < 3
+
+
+def _paranoid_end(dealer, rules=Rules(players=3)):
+    """A last play (Rb on an empty table) after which the points are 5 / 3 / 4: seat 0 has
+    every category and 1 scopa, seat 1 three scopas, seat 2 four."""
+    last = dealer          # the dealer plays the round's last card
+    hands = ["", "", ""]
+    hands[last] = "Rb"
+    rest = [c for c in DECK if str(c) not in ("Rb", "Fs", "Cs", "Fc", "Cc")]
+    return Position(hands=tuple(hands), captured=(rest, "Fs Cs", "Fc Cc"), scopas=(1, 3, 4), dealer=dealer,
+                    last_capturer=0, rules=rules)
+
+
+def test_family_md_example_7_paranoid_value():
+    for dealer in (2, 0):
+        pos = _paranoid_end(dealer)
+        assert pos.to_move == dealer
+        result = solve(pos)
+        assert result.points == (5, 3, 4)
+        assert result.outcome.total == (5, 3, 4)
+        expected = {2: 4 - 5, 0: 5 - 4}[dealer]
+        assert result.value == expected
+        assert result.outcome.margin(dealer) == expected
+        assert solve(pos, objective="maxn").value == (4 if dealer == 2 else 5)
 
 
 # --------------------------------------------------------------------------------------------

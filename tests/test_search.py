@@ -11,10 +11,10 @@ import random
 
 import pytest
 
-from helpers import VARIANTS, random_positions, texts, to_ref
+from helpers import COMBINED, VARIANTS, games, random_positions, round_history, texts, to_ref
 from reference import RefState, minimax
 
-from scopa_solver import Position, Rules, analyze, analyze_many, solve, solve_many
+from scopa_solver import Position, Rules, RulesError, analyze, analyze_many, solve, solve_many
 from scopa_solver.kernel import WANT_ALL, WANT_BEST, WANT_PV, clear_tables
 from scopa_solver import solve_values
 
@@ -400,9 +400,80 @@ def test_batches_equal_single_calls(variant: str, threads: int) -> None:
 
 
 def test_empty_batches() -> None:
-    assert solve_many([], threads=2) == []
-    assert analyze_many([], threads=2) == []
+    for objective in ("value", "maxn"):
+        for threads in (None, 2):
+            assert solve_many([], threads=threads, objective=objective) == []
+            assert analyze_many([], threads=threads, objective=objective) == []
     assert solve_values([]) == []
+
+
+# --------------------------------------------------------------------------------------------
+# Every game: solve, analyze and their batches agree, the pv and the points, max^n
+# --------------------------------------------------------------------------------------------
+
+# every game, and rule options combined with them
+SEARCH_GAMES = games(more=COMBINED)
+
+
+def late_positions(rules: Rules, count: int, cards_left: int = 7) -> list[Position]:
+    """The first position of `count` random rounds with at most `cards_left` cards to play."""
+    out = []
+    for seed in range(count):
+        for pos, _ in round_history(rules, seed):
+            if sum(pos.hand_sizes()) + len(pos.stock) <= cards_left:
+                out.append(pos)
+                break
+    return out
+
+
+@pytest.mark.parametrize("name", list(SEARCH_GAMES))
+def test_search_every_game(name):
+    rules = SEARCH_GAMES[name]
+    positions = late_positions(rules, 3)
+    results = solve_many(positions)
+    for pos, result in zip(positions, results):
+        assert result.complete and result.objective == "value"
+        single = solve(pos)
+        assert single.value == result.value
+        values = analyze(pos)
+        assert max(mv.value for mv in values) == result.value
+        assert {str(m) for m in result.best_moves} == {str(mv.move) for mv in values if mv.value == result.value}
+        end = pos
+        for move in result.pv:
+            end = end.play(move)
+        assert end.is_round_over()
+        assert end.round_score().total == result.outcome.total == result.points
+        side = rules.sides[pos.to_move]
+        assert result.outcome.margin(side) == result.value          # margin, or paranoid
+        maxn = solve(pos, objective="maxn")
+        assert maxn.objective == "maxn" and maxn.value == maxn.points[side]
+        assert maxn.to_dict()["objective"] == "maxn"
+    assert solve_values(positions) == [r.value for r in results]
+    assert [[mv.value for mv in a] for a in analyze_many(positions)] == \
+        [[mv.value for mv in analyze(p)] for p in positions]
+
+
+def test_batches_mix_games():
+    two = late_positions(Rules(), 2)
+    three = late_positions(Rules(players=3), 2)
+    mixed = [two[0], three[0], two[1], three[1]]
+    assert [r.value for r in solve_many(mixed)] == [solve(p).value for p in mixed]
+    assert solve_values(mixed, objective="maxn") == [solve(p, objective="maxn").value for p in mixed]
+
+
+def test_objective_is_checked():
+    pos = late_positions(Rules(players=3), 1)[0]
+    with pytest.raises(RulesError, match="objective must be"):
+        solve(pos, objective="best")
+    with pytest.raises(RulesError, match="objective must be"):
+        solve_many([], objective=None)
+
+
+def test_maxn_limits_stop_the_search():
+    pos = Position.new_round(seed=4, rules=Rules(players=3))
+    result = solve(pos, objective="maxn", max_nodes=500)
+    assert not result.complete and result.stopped == "nodes"
+    assert not result.exact and result.horizon is not None and result.value is not None
 
 
 # --------------------------------------------------------------------------------------------

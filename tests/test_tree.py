@@ -1,40 +1,38 @@
-"""Game trees: exact values at every node, sizes against an independent enumeration, the search
-as it ran against the solver's node count, the writers read back, the pictures, the limits."""
+"""Game trees of every game: exact values at every node (two players against the solver; three and
+more sides, paranoid from the root's side and max^n, against the solver and a plain recursion
+over `Position.play` and `round_score` written here), sizes against an independent enumeration,
+pv and merged trees, the writers read back, the pictures, the attribute sets of docs/trees.md,
+the limits. (The search as it ran: test_trace.py.)"""
 from __future__ import annotations
 
 import importlib
 import json
 import os
+import re
 import struct
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
-from types import SimpleNamespace
+from pathlib import Path
 
 import networkx as nx
 import pytest
 
-from helpers import random_positions
+from helpers import EARLY, SMALL, late, random_positions
 
-from scopa_solver import (LimitError, Position, ScopaError, TreeTooLargeError, analyze, solve, to_networkx,
-                          write_tree)
-from scopa_solver import _kernel
+from scopa_solver import (LimitError, Position, Rules, ScopaError, TreeTooLargeError, analyze, solve,
+                          to_networkx, write_tree)
 from scopa_solver.cli import main
 from scopa_solver.tree.render import graphviz_available
-from scopa_solver import kernel as kernel_module
-from scopa_solver.kernel import FULL_WINDOW, WANT_ALL, WANT_BEST, WANT_PV
-from scopa_solver.tree import MAX_TREE_NODES, ROOT, count_tree, read_tree, search_graph, tree_size, tree_text
+from scopa_solver.tree import MAX_TREE_NODES, ROOT, count_tree, read_tree, tree_size, tree_text
 from scopa_solver.tree import attributes as attributes_module, build as build_module, io as io_module
 from scopa_solver.tree import base as base_module, size as size_module
 from scopa_solver.tree import outline as outline_module, trace as trace_module
 
 # the module, not the function `render` that the package re-exports under the same name
 render_module = importlib.import_module("scopa_solver.tree.render")
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "trees.md"
 
-SMALL = Position(hands=("7d 2c", "3b 4c"), table="3s 4s", dealer=1)
-# one deal still in the stock: a tree of a few thousand nodes
-EARLY = Position.from_string(
-    "7cRs4b/7d4s7b 3d4c7sRb Fd3c2sAbFb/Ad2d6dCdAc2c5c6cFcCcRc3s5sFsCs2b3b6bCb 5b5d4d6sRdAs 0/0 0 1 0")
 FINAL_DEALS = list(random_positions(8, seed=2024, deals_left=0, cards_in_hands=6)) + \
     list(random_positions(4, seed=77, deals_left=0))
 
@@ -168,111 +166,6 @@ def test_pv_mode_alternatives_one_level_deep():
 
 
 # -- the search as it ran --------------------------------------------------------------------
-
-@pytest.mark.parametrize("tt_mb", [None, 0, 1])
-@pytest.mark.parametrize("search,full_window", [("solve", False), ("solve", True), ("value", False),
-                                                ("analyze", False)])
-def test_search_node_count_equals_solver(tt_mb, search, full_window):
-    for pos in (FINAL_DEALS[0], EARLY):
-        g = to_networkx(pos, mode="search", tt_mb=tt_mb, search=search, full_window=full_window)
-        want = {"solve": WANT_BEST | WANT_PV, "value": 0, "analyze": WANT_ALL}[search] \
-            | (FULL_WINDOW if full_window else 0)
-        fresh = _kernel.Searcher(64.0 if tt_mb is None else tt_mb)
-        if tt_mb == 0:
-            fresh.set_table(False)
-        raw = fresh.search(pos.kernel_state(), want)
-        nodes = [d for _, d in g.nodes(data=True) if d["kind"] == "node"]
-        assert len(nodes) == g.graph["search_nodes"] == raw.nodes
-        assert sorted(d["order"] for d in nodes) == list(range(1, raw.nodes + 1))
-        assert sum(d["nodes"] for _, d in g.nodes(data=True) if d["kind"] == "pass") == raw.nodes
-        assert g.graph["value"] == solve(pos).value
-        assert nx.is_tree(g)
-        if search == "solve":       # the public solve on a cleared table counts the same nodes
-            _clear_solver_tables(tt_mb)
-            result = solve(pos, tt_mb=tt_mb, full_window=full_window)
-            assert result.nodes == raw.nodes
-            assert g.graph["pv"] == " ".join(map(str, result.pv))
-
-
-def _clear_solver_tables(tt_mb):
-    kernel_module.clear_tables()
-
-
-def test_search_nodes_are_consistent():
-    g = to_networkx(EARLY, mode="search", tt_mb=1)
-    assert g.graph["cutoffs"] > 0     # (table answers depend on the kernel's table policy)
-    assert g.graph["root_side"] == EARLY.to_move and g.nodes["root"]["side"] == EARLY.to_move
-    for n, d in g.nodes(data=True):
-        if d["kind"] != "node":
-            continue
-        assert d["side"] == Position.from_string(d["position"]).to_move and "root_team" not in d
-        kids = list(g.successors(n))
-        assert len(kids) == d["n_searched"] or d["leaf"]
-        assert d["subtree_nodes"] == 1 + sum(g.nodes[c]["subtree_nodes"] for c in kids)
-        assert d["bound"] == ("exact" if d["leaf"] or d["alpha"] < d["value"] < d["beta"]
-                              else "lower" if d["value"] >= d["beta"] else "upper")
-        if d["cutoff"]:
-            assert d["n_searched"] < d["n_moves"] and d["pruned"]
-            pos = Position.from_string(d["position"])
-            searched = {g.edges[n, c]["move"] for c in kids}
-            assert set(d["pruned"].split()) | searched == {str(m) for m in pos.legal_moves()}
-        if d["tt_hit"]:
-            assert not kids and d["n_searched"] == 0
-        for c in kids:       # children are the parent's position after the edge's move
-            parent = Position.from_string(d["position"])
-            assert parent.play(g.edges[n, c]["move"]).to_string() == g.nodes[c]["position"]
-        if d["leaf"]:     # the end of the round, or its last round (a card a hand) solved by a walk
-            end = Position.from_string(d["position"])
-            assert end.is_round_over() or (not end.stock and max(bin(h).count("1") for h in end.hands) == 1)
-
-
-def test_search_depth_limit_and_truncation():
-    full = to_networkx(EARLY, mode="search", tt_mb=1)
-    g = to_networkx(EARLY, mode="search", tt_mb=1, depth=1)
-    shown = [d for _, d in g.nodes(data=True) if d["kind"] == "node"]
-    assert all(d["depth"] <= 1 for d in shown) and g.graph["search_nodes"] == full.graph["search_nodes"]
-    assert sum(d["nodes"] for _, d in g.nodes(data=True) if d["kind"] == "pass") == g.graph["search_nodes"]
-    for n, d in g.nodes(data=True):
-        if d["kind"] == "node":       # the same visits as in the whole trace, deeper ones counted
-            assert full.nodes[n]["subtree_nodes"] == d["subtree_nodes"]
-            assert d["hidden"] == sum(1 for c in full.successors(n)) - sum(1 for c in g.successors(n))
-    assert any(d["hidden"] for d in shown)
-    with pytest.raises(TreeTooLargeError, match=f"{full.graph['search_nodes']:,} nodes.*max_nodes=50"):
-        to_networkx(EARLY, mode="search", tt_mb=1, max_nodes=50)
-    t = to_networkx(EARLY, mode="search", tt_mb=1, max_nodes=50, truncate=True)
-    assert sum(1 for _, d in t.nodes(data=True) if d["kind"] == "node") == 50
-    assert t.graph["truncated"] and any(d.get("truncated") for _, d in t.nodes(data=True))
-    for n, d in t.nodes(data=True):       # the first 50 visits, as in the full trace
-        if d["kind"] == "node":
-            assert d["order"] <= 50 and full.nodes[n]["position"] == d["position"]
-
-
-def test_search_graph_from_a_fake_trace_in_the_documented_format():
-    seven, two = (next(m for m in SMALL.legal_moves() if str(m).startswith(c)) for c in ("7d", "2c"))
-    events = [("pass", 0, -1, 0),                      # the brief's 4-field pass event
-              ("enter", 0, -1, 0, 0),
-              ("enter", 1, 1, 2, seven.packed),
-              ("tt", 1, -5, -5),
-              ("exit", 1, -5, 2, 0),
-              ("exit", 0, 5, 2, 1),
-              ("pass", 1, -5, -4, two.packed),          # the kernel's 5-field form: a move test
-              ("enter", 1, -5, -4, two.packed),
-              ("enter", 2, 4, 5, 0),
-              ("leaf", 2, 4),
-              ("exit", 2, 4, 0, 0),
-              ("exit", 1, 4, 2, 1)]
-    g = search_graph(SMALL, events, SimpleNamespace(nodes=4, stop=0, lower=5, upper=5, pv=[seven.packed]))
-    assert g.graph["search_nodes"] == 4 and g.graph["passes"] == 2 and g.graph["value"] == 5
-    assert g.graph["tt_hits"] == 1 and g.graph["cutoffs"] == 2 and g.graph["leaves"] == 1
-    n1, n2 = g.nodes["n1"], g.nodes["n2"]
-    assert n1["cutoff"] and n1["pruned"] == "2c" and n1["bound"] == "lower" and n1["subtree_nodes"] == 2
-    assert n2["tt_hit"] and (n2["tt_lower"], n2["tt_upper"]) == (-5, -5) and not n2["cutoff"]
-    assert n2["bound"] == "upper" and n2["position"] == SMALL.play(seven).to_string()
-    assert g.edges["n1", "n2"]["move"] == str(seven) and g.edges["n1", "n2"]["scopa"]
-    assert g.nodes["p2"]["pass_kind"] == "best-move test" and g.nodes["p2"]["move"] == "2c"
-    assert g.nodes["n3"]["position"] == SMALL.play(two).to_string()
-    assert g.edges["p2", "n3"]["move"] == "2c" and g.nodes["n4"]["leaf"]
-    assert [d["nodes"] for _, d in g.nodes(data=True) if d["kind"] == "pass"] == [2, 2]
 
 
 # -- limits and arguments --------------------------------------------------------------------
@@ -568,22 +461,6 @@ def test_past_the_count_budget_merged_trees_are_counted_and_others_checked_as_bu
     assert to_networkx(EARLY, max_nodes=nodes).number_of_nodes() == nodes
 
 
-def test_the_search_is_sized_before_it_is_traced(monkeypatch):
-    want = WANT_BEST | WANT_PV
-    nodes = trace_module.search_size(EARLY, want, 1)
-    events, raw = trace_module.trace_search(EARLY, want, 1)
-    assert raw.nodes == nodes and len(events) <= trace_module.EVENTS_PER_NODE * nodes + 64
-    g = trace_module.search_tree(EARLY, tt_mb=1)
-    assert g.graph["search_nodes"] == nodes == sum(1 for _, d in g.nodes(data=True) if d["kind"] == "node")
-    monkeypatch.setattr(trace_module, "TRACE_NODE_CAP", nodes - 1)
-    assert trace_module.search_size(EARLY, want, 1) is None
-    for kwargs in (dict(depth=1), dict(truncate=True)):
-        with pytest.raises(TreeTooLargeError, match="too many to trace"):
-            to_networkx(EARLY, mode="search", tt_mb=1, **kwargs)
-    with pytest.raises(TreeTooLargeError, match=f"more than {nodes - 1:,} nodes, more than max_nodes=10,000"):
-        to_networkx(EARLY, mode="search", tt_mb=1)
-
-
 def test_progress_bars_on_request(capsys):
     pytest.importorskip("tqdm")
     to_networkx(EARLY, progress=True)
@@ -642,3 +519,252 @@ def test_the_package_exports_and_lazy_imports():
                           cwd=os.path.dirname(os.path.dirname(scopa_solver.__file__)))
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["[]", "True"]
+
+
+# -- three and more sides, and the two-sided games of more players ----------------------------
+
+def paranoid(pos: Position, side: int) -> int:
+    """The paranoid value for `side`, by plain minimax (no kernel search)."""
+    if pos.is_round_over():
+        return pos.round_score().margin(side)
+    values = [paranoid(pos.play(m), side) for m in pos.legal_moves()]
+    return max(values) if pos.rules.sides[pos.to_move] == side else min(values)
+
+
+def maxn(pos: Position) -> tuple:
+    """Every side's points under max^n by plain recursion, ties to the first legal move."""
+    if pos.is_round_over():
+        return tuple(pos.round_score().total)
+    side, best = pos.rules.sides[pos.to_move], None
+    for m in pos.legal_moves():
+        points = maxn(pos.play(m))
+        if best is None or points[side] > best[side]:
+            best = points
+    return best
+
+
+def positions_of(g):
+    return {n: Position.from_string(d["position"]) for n, d in g.nodes(data=True)}
+
+
+THREE_OR_MORE = [(Rules(players=3), 1, 6), (Rules(players=3), 5, 7), (Rules(players=4, partnerships=False), 2, 7),
+                 (Rules(players=6, partnerships=False), 3, 7), (Rules(players=3, capture="fifteen"), 4, 7)]
+
+
+@pytest.mark.parametrize("rules,seed,left", THREE_OR_MORE)
+def test_paranoid_tree_values_agree_with_solve_analyze_and_minimax(rules, seed, left):
+    pos = late(rules, seed, left)
+    g = to_networkx(pos, max_nodes=50_000)
+    root_side = rules.sides[pos.to_move]
+    assert g.graph["objective"] == "value" and g.graph["root_side"] == root_side
+    assert g.graph["sides"] == rules.side_count and "value_p0" not in g.graph
+    assert g.graph["value"] == solve(pos).value == paranoid(pos, root_side)
+    assert g.number_of_nodes() == tree_size(pos).nodes
+    for n, p in positions_of(g).items():
+        d = g.nodes[n]
+        assert d["value"] == paranoid(p, root_side), n
+        assert d["side"] == rules.sides[p.to_move] and "value_p0" not in d and "points" not in d
+        edges = {e["move"]: e for _, _, e in g.out_edges(n, data=True)}
+        if d["terminal"]:
+            assert d["value"] == p.round_score().margin(root_side) and not edges
+            continue
+        if d["side"] == root_side:      # the kernel's paranoid search is the root side's there
+            assert d["value"] == solve(p).value
+            assert {m: e["value"] for m, e in edges.items()} == {str(r.move): r.value for r in analyze(p)}
+        best = max if d["side"] == root_side else min
+        assert d["value"] == best(e["value"] for e in edges.values())
+        for m, e in edges.items():
+            assert e["optimal"] == (e["value"] == d["value"])
+            assert e["player"] == p.to_move
+
+
+@pytest.mark.parametrize("rules,seed,left", THREE_OR_MORE[:3] + [(Rules(players=4), 6, 6)])
+def test_maxn_tree_points_agree_with_solve_analyze_and_plain_maxn(rules, seed, left):
+    pos = late(rules, seed, left)
+    g = to_networkx(pos, objective="maxn", max_nodes=50_000)
+    assert g.graph["objective"] == "maxn" and g.graph["points"] == solve(pos, objective="maxn").points
+    for n, p in positions_of(g).items():
+        d = g.nodes[n]
+        side = rules.sides[p.to_move]
+        assert len(d["points"]) == rules.side_count and d["value"] == d["points"][side]
+        assert d["points"] == maxn(p), n
+        if d["terminal"]:
+            assert d["points"] == p.round_score().total
+            continue
+        result = solve(p, objective="maxn")
+        assert (d["value"], d["points"]) == (result.value, result.points), n
+        edges = {e["move"]: e for _, _, e in g.out_edges(n, data=True)}
+        assert {m: e["value"] for m, e in edges.items()} == \
+            {str(r.move): r.value for r in analyze(p, objective="maxn")}
+        for m, e in edges.items():
+            child = g.nodes[[c for _, c, x in g.out_edges(n, data=True) if x["move"] == m][0]]
+            assert e["points"] == child["points"] and e["value"] == child["points"][side]
+            assert e["optimal"] == (e["value"] == d["value"])
+        # the node's points are those of the first best move in the kernel's order (its tie rule)
+        assert d["points"] in [e["points"] for e in edges.values() if e["optimal"]]
+
+
+@pytest.mark.parametrize("objective", ["value", "maxn"])
+@pytest.mark.parametrize("rules", [Rules(players=3), Rules(players=4, game="scopone"),
+                                   Rules(players=4, partnerships=False)])
+def test_pv_tree_follows_the_principal_variation(rules, objective):
+    pos = late(rules, 11, 9)
+    solved = solve(pos, objective=objective)
+    g = to_networkx(pos, mode="pv", objective=objective)
+    assert g.graph["pv"] == " ".join(map(str, solved.pv))
+    node, walked = "/", []
+    while True:
+        pv_edges = [(c, e) for _, c, e in g.out_edges(node, data=True) if e["pv"]]
+        if not pv_edges:
+            break
+        (child, e), = pv_edges
+        assert e["optimal"] and g.nodes[child]["pv"]
+        assert g.out_degree(node) == len(Position.from_string(g.nodes[node]["position"]).legal_moves())
+        walked.append(e["move"])
+        node = child
+    assert walked == [str(m) for m in solved.pv] and g.nodes[node]["terminal"]
+    full = to_networkx(pos, objective=objective, max_nodes=200_000) if tree_size(pos).nodes < 200_000 else None
+    if full is not None:        # the pv tree is a part of the minimax tree, with its values
+        for n, d in g.nodes(data=True):
+            assert d["value"] == full.nodes[n]["value"]
+
+
+def test_merged_tree_is_one_node_per_position_with_the_same_values():
+    pos = late(Rules(players=3), 5, 7)
+    tree = to_networkx(pos)
+    merged = to_networkx(pos, merge_transpositions=True)
+    assert merged.number_of_nodes() == tree_size(pos).distinct < tree.number_of_nodes()
+    values = {d["position"]: d["value"] for _, d in tree.nodes(data=True)}
+    assert all(values[d["position"]] == d["value"] for _, d in merged.nodes(data=True))
+    assert len({d["position"] for _, d in merged.nodes(data=True)}) == merged.number_of_nodes()
+
+
+def test_depth_and_truncation_keep_the_exact_values():
+    pos = late(Rules(players=4, partnerships=False), 2, 7)
+    full = to_networkx(pos, max_nodes=50_000)
+    shallow = to_networkx(pos, depth=2)
+    assert all(d["value"] == full.nodes[n]["value"] for n, d in shallow.nodes(data=True))
+    cut = to_networkx(pos, max_nodes=20, truncate=True, objective="maxn")
+    assert cut.graph["truncated"] and cut.number_of_nodes() <= 20
+    assert any(d["truncated"] for _, d in cut.nodes(data=True))
+
+
+def test_two_sided_trees_of_every_game_keep_the_two_player_attributes():
+    pos = late(Rules(players=4), 6, 6)
+    g = to_networkx(pos, depth=2)
+    assert "value_p0" in g.graph and all("value_p0" in d for _, d in g.nodes(data=True))
+    assert g.graph["sides"] == 2 and g.graph["objective"] == "value"
+    maxn = to_networkx(pos, depth=2, objective="maxn")
+    assert "value_p0" not in maxn.nodes["/"] and len(maxn.nodes["/"]["points"]) == 2
+
+
+def test_refusals_are_clear():
+    pos = late(Rules(players=3), 1, 6)
+    with pytest.raises(ScopaError, match="not objective='maxn'"):
+        to_networkx(pos, mode="search", objective="maxn")
+    with pytest.raises(ScopaError, match="objective must be"):
+        to_networkx(pos, objective="best")
+    two = Position(hands=("7d 2c", "3b 4c"), table="3s 4s", dealer=1)
+    with pytest.raises(ScopaError, match="not objective='maxn'"):
+        to_networkx(two, mode="search", objective="maxn")
+
+
+@pytest.mark.parametrize("suffix", [".graphml", ".gexf", ".json", ".dot", ".svg"])
+def test_files_of_a_three_sided_maxn_tree(tmp_path, suffix):
+    pos = late(Rules(players=3), 1, 6)
+    g = to_networkx(pos, objective="maxn")
+    path = write_tree(g, tmp_path / f"tree{suffix}")
+    if suffix == ".svg":
+        assert Path(path).read_text().lstrip().startswith(("<?xml", "<svg"))
+        return
+    if suffix == ".dot":
+        text = Path(path).read_text()
+        assert "points" in text and "hexagon" in text      # side 2 has its own look
+        return
+    back = read_tree(path)
+    assert back.number_of_nodes() == g.number_of_nodes()
+    points = back.nodes["/"]["points"]
+    assert (json.loads(points) if isinstance(points, str) else points) == list(g.nodes["/"]["points"])
+
+
+def test_outline_shows_the_values_per_side():
+    pos = late(Rules(players=3), 1, 6)
+    text = tree_text(to_networkx(pos, objective="maxn", depth=2))
+    assert "max^n points per side" in text.splitlines()[0]
+    assert re.search(r"\d+/\d+/\d+", text.splitlines()[1])
+    assert "paranoid value for side" in tree_text(to_networkx(pos, depth=1)).splitlines()[0]
+
+
+def _documented() -> set[str]:
+    """The attribute names of docs/trees.md's tables (``_pN``/``N`` suffixes as written)."""
+    names = set()
+    for line in DOCS.read_text().splitlines():
+        if line.startswith("|") and "`" in line:
+            names.update(re.findall(r"`([A-Za-z_0-9]+)`", line.split("|")[1]))
+    return names
+
+
+def _normal(key: str) -> str:
+    key = re.sub(r"^(points|cards|coins|primiera|scopas|napola)_p\d$", r"\1_pN", key)
+    return re.sub(r"^(hand|scopas)\d$", r"\1N", key)
+
+
+@pytest.mark.parametrize("rules,objective", [(Rules(players=3), "value"), (Rules(players=3), "maxn"),
+                                             (Rules(players=4), "value"),
+                                             (Rules(napola=True, re_bello=True), "value")])
+def test_every_attribute_is_documented(rules, objective):
+    pos = late(rules, 1, 6)
+    g = to_networkx(pos, objective=objective)
+    documented = _documented()
+    keys = {_normal(k) for _, d in g.nodes(data=True) for k in d}
+    keys |= {_normal(k) for *_, d in g.edges(data=True) for k in d}
+    keys |= set(g.graph)
+    assert keys - documented == set()
+
+
+def test_outline_and_pictures_of_a_tree_read_back(tmp_path):
+    pos = late(Rules(players=4, partnerships=False), 2, 8)
+    g = to_networkx(pos, objective="maxn", depth=2)
+    back = read_tree(write_tree(g, tmp_path / "tree.graphml"))     # points as JSON text
+    assert tree_text(back).splitlines()[1].split()[-1] == "/".join(map(str, g.nodes[
+        next(c for _, c, e in g.out_edges("/", data=True) if e["pv"])]["points"]))
+    assert Path(write_tree(back, tmp_path / "tree.png", engine="matplotlib")).stat().st_size > 0
+
+
+@pytest.mark.parametrize("rules", [Rules(players=4, game="scopone"), Rules(players=4, game="scientifico")])
+def test_the_picture_marks_a_new_deal_only_where_the_stock_deals(rules):
+    """Scopone and scientifico deal every card at once: a position where every hand holds 3
+    cards, late in the round, is no new deal (the picture used to say so by the hands' length)."""
+    pos = late(rules, 3, 13)                      # hands 3/3/3/4: after the next move all hold 3
+    assert sorted(pos.hand_sizes()) == [3, 3, 3, 4]
+    g = to_networkx(pos, depth=1)
+    assert all(sorted(Position.from_string(d["position"]).hand_sizes()) == [3, 3, 3, 3]
+               for n, d in g.nodes(data=True) if n != "/")
+    assert not any(d["dealt"] for _, d in g.nodes(data=True))
+    assert "new deal" not in render_module.to_dot(g)
+
+
+def test_the_picture_marks_the_deal_from_the_stock():
+    pos = late(Rules(players=3), 4, 12)           # the last cards of a deal before the stock's next one
+    g = to_networkx(pos, depth=sum(pos.hand_sizes()), mode="pv")
+    dealt = [n for n, d in g.nodes(data=True) if d["dealt"]]
+    stock = {n: d["stock"] for n, d in g.nodes(data=True)}
+    assert dealt and all(stock[n] < stock[next(iter(g.predecessors(n)))] for n in dealt)
+    assert all(stock[n] == stock[next(iter(g.predecessors(n)))] for n in g if n != "/" and n not in dealt)
+    assert render_module.to_dot(g).count("new deal") == len(dealt)
+
+
+def test_trees_of_two_sided_games_agree_with_analyze():
+    for rules, left in ((Rules(players=4, game="scientifico"), 8), (Rules(players=4), 6), (Rules(capture="fifteen"), 4)):
+        pos = late(rules, 3, left, play_seed=1)
+        g = to_networkx(pos, mode="minimax", max_nodes=100_000)
+        assert g.graph["value"] == solve(pos).value
+        edges = {e["move"]: e["value"] for _, _, e in g.out_edges("/", data=True)}
+        assert edges == {str(row.move): row.value for row in analyze(pos)}
+        for node, data in g.nodes(data=True):          # partners share a sign, opponents flip it
+            if data.get("kind") == "position" and node != "/":
+                side = rules.sides[data["to_move"]]
+                assert data["value_p0"] == (data["value"] if side == rules.sides[0] else -data["value"])
+    three = Position.new_round(seed=3, rules=Rules(players=3))
+    with pytest.raises(ScopaError, match="not objective='maxn'"):
+        to_networkx(three, mode="search", objective="maxn")     # max^n is not traced

@@ -375,3 +375,13 @@ def test_named_worlds_of_the_family() -> None:
     hands[other] = list(iter_cards(view.hand))[:len(hands[other])]
     with pytest.raises(ViewError, match="is not hidden from player"):
         view.world(hands, pos.stock)
+
+
+def test_views_of_three_players_and_of_scopa_a_15():
+    # issue 15: every game has views (the tests above take them in depth)
+    pos = Position.new_round(seed=3, rules=Rules(players=3))
+    assert pos.view(2).to_string().startswith("?3/?3/")
+    view = View.from_string("?3/?3/7c2s3s 7dAc5s7s -/-/- ?27 0/0/0 0 2 - players=3")
+    assert view.player == 2 and view.hidden_hands == (3, 3, 0)
+    with pytest.raises(ViewError, match=r"39 cards are hidden .* no deal of the game \(Scopa a 15\)"):
+        View(0, hand="7c", rules=Rules(capture="fifteen"))

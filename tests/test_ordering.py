@@ -1,4 +1,4 @@
-"""The family search's ordering (ext/family_ordering.pxi): MTD(f)'s first guess from a shallow
+"""The search's move ordering (ext/family_ordering.pxi): MTD(f)'s first guess from a shallow
 horizon search of the root, whose stored moves then order the search, never changes a value, a
 move's value or the set of best moves, and the pv stays optimal (its ties may resolve
 differently); node limits count the guess search's nodes."""
@@ -7,8 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import play_down
-from test_family_kernel import GAMES, deal
+from helpers import KERNEL_GAMES, kernel_deal, play_down
 
 from scopa_solver.kernel import WANT_ALL, WANT_BEST, WANT_PV, new_searcher
 
@@ -23,7 +22,7 @@ def test_first_guess_keeps_values_and_best_moves(name, cards):
         searchers[depth].set_first_guess(depth)
     differ = 0
     for seed in range(4):
-        s = play_down(deal(seed=1100 + seed, **GAMES[name]), rng, cards)
+        s = play_down(kernel_deal(seed=1100 + seed, **KERNEL_GAMES[name]), rng, cards)
         results = {d: se.search(s, WANT_BEST | WANT_ALL | WANT_PV) for d, se in searchers.items()}
         a = results[0]
         for d, r in results.items():
@@ -36,7 +35,7 @@ def test_first_guess_keeps_values_and_best_moves(name, cards):
 
 
 def test_node_limit_counts_the_guess_search():
-    s = deal(seed=1200, **GAMES["scientifico"])     # a whole deal: the guess search runs
+    s = kernel_deal(seed=1200, **KERNEL_GAMES["scientifico"])     # a whole deal: the guess search runs
     searcher = new_searcher(8)
     for limit in (1, 10, 1000):
         r = searcher.search(s, WANT_BEST, max_nodes=limit)
@@ -47,7 +46,7 @@ def test_first_guess_without_a_table():
     """No table (tt_mb=0, or switched off): the guess search has no moves to store, and the
     search that follows must not look for them (it read a missing table before)."""
     rng = random.Random("guess without a table")
-    s = play_down(deal(seed=1300, **GAMES["scientifico"]), rng, 20)
+    s = play_down(kernel_deal(seed=1300, **KERNEL_GAMES["scientifico"]), rng, 20)
     exact = new_searcher(16).search(s, WANT_BEST | WANT_PV)
     off = new_searcher(16)
     off.set_table(False)

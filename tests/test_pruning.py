@@ -1,4 +1,4 @@
-"""The family search's exact pruning: the bounds on what a position can still be worth never
+"""The search's exact pruning: the bounds on what a position can still be worth never
 exclude a score that play can reach (checked on every line of small positions and on random
 playouts of large ones, in every game); playing one of the moves equivalent by same-rank
 exchanges; the search gives the same values and best moves with each pruning on and off (and
@@ -8,8 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import play_down
-from test_family_kernel import GAMES, brute_value, deal, final_points
+from helpers import KERNEL_GAMES, brute_value, final_points, kernel_deal, play_down
 
 from scopa_solver.kernel import WANT_ALL, WANT_BEST, WANT_PV, legal_moves, play, side_bounds, new_searcher
 
@@ -28,12 +27,12 @@ def every_end(s, out):
         every_end(play(s, m)[0], out)
 
 
-@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("name", sorted(KERNEL_GAMES))
 def test_bounds_hold_on_every_line(name):
     rng = random.Random(f"lines {name}")
-    players = GAMES[name]["players"]
+    players = KERNEL_GAMES[name]["players"]
     for seed in range(12):
-        s = play_down(deal(seed=300 + seed, **GAMES[name]), rng, rng.randint(1, min(6, 2 * players)))
+        s = play_down(kernel_deal(seed=300 + seed, **KERNEL_GAMES[name]), rng, rng.randint(1, min(6, 2 * players)))
         bounds = side_bounds(s)
         ends = []
         every_end(s, ends)
@@ -43,11 +42,11 @@ def test_bounds_hold_on_every_line(name):
             assert bounds == [(p, p) for p in final_points(s)]
 
 
-@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("name", sorted(KERNEL_GAMES))
 def test_bounds_hold_along_random_rounds(name):
     rng = random.Random(f"rounds {name}")
     for seed in range(6):
-        s = deal(seed=400 + seed, **GAMES[name])
+        s = kernel_deal(seed=400 + seed, **KERNEL_GAMES[name])
         seen = []
         while legal_moves(s):
             seen.append(side_bounds(s))
@@ -74,7 +73,7 @@ def test_pruning_keeps_values_and_best_moves(name, cards, switch):
     if switch != "bounds":
         off.set_equivalence(False)
     for seed in range(25):
-        s = play_down(deal(seed=500 + seed, **GAMES[name]), rng, rng.randint(3, cards))
+        s = play_down(kernel_deal(seed=500 + seed, **KERNEL_GAMES[name]), rng, rng.randint(3, cards))
         a = on.search(s, WANT_BEST | WANT_ALL)
         b = off.search(s, WANT_BEST | WANT_ALL)
         assert (a.lower, a.upper) == (b.lower, b.upper), (name, seed)
@@ -88,7 +87,7 @@ def test_the_pruning_prunes():
     rng = random.Random("prunes")
     saved = {"bounds": 0, "equivalence": 0}
     for seed in range(12):
-        s = play_down(deal(seed=700 + seed, **GAMES["scientifico"]), rng, 20)
+        s = play_down(kernel_deal(seed=700 + seed, **KERNEL_GAMES["scientifico"]), rng, 20)
         base = new_searcher(8).search(s, 0).nodes
         for switch in saved:
             off = new_searcher(8)
@@ -102,7 +101,7 @@ def test_pruning_agrees_with_brute_force(name):
     rng = random.Random(f"brute {name}")
     searcher = new_searcher(8)
     for seed in range(10):
-        s = play_down(deal(seed=600 + seed, **GAMES[name]), rng, rng.randint(2, 7))
+        s = play_down(kernel_deal(seed=600 + seed, **KERNEL_GAMES[name]), rng, rng.randint(2, 7))
         r = searcher.search(s, 0)
         assert r.lower == r.upper == brute_value(s, s.sides[s.to_move]), (name, seed)
 
@@ -115,7 +114,8 @@ def test_maxn_stop_keeps_the_vector_and_line(name):
     on, off = new_searcher(8), new_searcher(8)
     off.set_bounds(0)
     for seed in range(12):
-        s = play_down(deal(seed=800 + seed, **GAMES[name]), rng, rng.randint(3, 2 * GAMES[name]["players"]))
+        players = KERNEL_GAMES[name]["players"]
+        s = play_down(kernel_deal(seed=800 + seed, **KERNEL_GAMES[name]), rng, rng.randint(3, 2 * players))
         a = on.search(s, WANT_BEST | WANT_ALL | WANT_PV, objective="maxn")
         b = off.search(s, WANT_BEST | WANT_ALL | WANT_PV, objective="maxn")
         assert (a.points, a.move_bounds, a.pv, sorted(a.best)) == (b.points, b.move_bounds, b.pv, sorted(b.best))
@@ -130,7 +130,7 @@ def test_bounds_stay_out_of_horizon_searches(name):
     on, off = new_searcher(8), new_searcher(8)
     off.set_bounds(0)
     for seed in range(12):
-        s = play_down(deal(seed=900 + seed, **GAMES[name]), rng, rng.randint(8, 14))
+        s = play_down(kernel_deal(seed=900 + seed, **KERNEL_GAMES[name]), rng, rng.randint(8, 14))
         for objective in ("value", "maxn"):
             a = on.search(s, WANT_BEST | WANT_ALL, objective=objective, horizon=4)
             b = off.search(s, WANT_BEST | WANT_ALL, objective=objective, horizon=4)

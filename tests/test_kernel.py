@@ -1,8 +1,10 @@
-"""The family kernel's own checks (3, 4, 6 players, partnerships, Scopone, scientifico, Scopa a
-15): move generation and play conserve the 40 cards through whole rounds in every game; a small
-brute-force minimax over legal_moves / play / score agrees with the search
-(two sides, paranoid, max^n) on small positions; the two-player family path agrees with the
-two-player kernel; limits stop searches. (tests/reference.py is the independent one.)"""
+"""The kernel's own checks on every game (2, 3, 4 and 6 players, partnerships, Scopone,
+scientifico, Scopa a 15, rule bits alone and combined): move generation and play conserve the 40
+cards through whole rounds; the worked examples of FAMILY.md at the kernel; bad states are refused;
+a small brute-force minimax over legal_moves / play / score agrees with the search (two sides,
+paranoid, max^n) on small positions, and a two-player result's points and end are those of its
+line; limits stop searches. (The independent oracle, tests/reference.py, in
+test_against_reference.py; the kernel against hostile input in test_kernel_robust.py.)"""
 from __future__ import annotations
 
 import random
@@ -12,15 +14,12 @@ import time
 import pytest
 
 from scopa_solver.kernel import (
-    RULE_BITS, WANT_ALL, WANT_BEST, WANT_PV, KernelState, KernelState, legal_moves,
-    play, score, legal_moves, new_searcher, run_batch,
+    RULE_BITS, WANT_ALL, WANT_BEST, WANT_PV, KernelState, legal_moves, new_searcher, play, run_batch, score,
 )
 
-from helpers import play_down
+from helpers import (FIFTEEN, KERNEL_GAMES, LAST_SWEEP, OPTIONAL, brute_value, final_points, kernel_deal,
+                     play_down)
 
-FIFTEEN = RULE_BITS["fifteen"]
-OPTIONAL = RULE_BITS["optional_capture"]
-LAST_SWEEP = RULE_BITS["last_sweep_counts"]
 CARD = {f"{r}{s}": i * 10 + j for i, s in enumerate("dcsb") for j, r in enumerate("A234567FCR")}
 CARD.update({f"{j + 1}{s}": i * 10 + j for i, s in enumerate("dcsb") for j in range(10)})
 
@@ -33,69 +32,18 @@ def move(card: str, takes: str = "") -> int:
     return CARD[card] << 40 | (mask(takes) if takes else 0)
 
 
-def deal(players: int, seed: int, game: str = "scopa", rules: int = 0, partnerships: bool = True,
-         dealer: int | None = None) -> KernelState:
-    """A new round from a seeded deck in deal order: each seat from the leader its cards, then
-    the table, then the stock, 3 cards a seat per deal in seat order from the leader."""
-    rng = random.Random(seed)
-    deck = list(range(40))
-    rng.shuffle(deck)
-    dealer = rng.randrange(players) if dealer is None else dealer
-    order = [(dealer + 1 + i) % players for i in range(players)]
-    per = {"scopa": 3, "scopone": 9, "scientifico": 10}[game]
-    hands = [0] * players
-    for k, seat in enumerate(order):
-        hands[seat] = sum(1 << c for c in deck[k * per:(k + 1) * per])
-    pos = per * players
-    table_cards = 0 if game == "scientifico" else 4
-    table = sum(1 << c for c in deck[pos:pos + table_cards])
-    pos += table_cards
-    deals = []
-    while pos < 40:
-        d = [0] * players
-        for seat in order:
-            d[seat] = sum(1 << c for c in deck[pos:pos + 3])
-            pos += 3
-        deals.append(tuple(d))
-    if players == 3 or not partnerships:
-        sides = tuple(range(players))
-    else:
-        sides = tuple(p % 2 for p in range(players))
-    return KernelState(players, tuple(hands), table, (0,) * players, (0,) * players, order[0], dealer, -1,
-                       tuple(deals), rules, sides)
-
-
-GAMES = {
-    "2 players": dict(players=2),
-    "3 players": dict(players=3),
-    "4 partnerships": dict(players=4),
-    "4 alone": dict(players=4, partnerships=False),
-    "6 players": dict(players=6),
-    "6 alone": dict(players=6, partnerships=False),
-    "scopone": dict(players=4, game="scopone"),
-    "scientifico": dict(players=4, game="scientifico"),
-    "fifteen 2": dict(players=2, rules=FIFTEEN),
-    "fifteen 3": dict(players=3, rules=FIFTEEN),
-    "fifteen 4 optional": dict(players=4, rules=FIFTEEN | OPTIONAL),
-    "scientifico last sweep": dict(players=4, game="scientifico", rules=LAST_SWEEP),
-    "asso piglia tutto": dict(players=4, rules=RULE_BITS["asso_piglia_tutto"] | RULE_BITS["ace_sweep_is_scopa"]),
-    "fewest fifteen": dict(players=3, rules=FIFTEEN | RULE_BITS["fewest_cards"]),
-    "napola re bello zero": dict(players=3, rules=RULE_BITS["napola"] | RULE_BITS["re_bello"] | RULE_BITS["primiera_zero"]),
-}
-
-
 def cards_in_play(s: KernelState) -> list[int]:
     return list(s.hands) + [s.table] + list(s.piles) + [m for d in s.deals for m in d]
 
 
 # -- rules, moves, play ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("name", sorted(KERNEL_GAMES))
 def test_whole_rounds_conserve_the_cards(name):
     rng = random.Random(name)
     seen = {"scopa": 0, "dealt": 0, "leftovers": 0}
     for seed in range(12):
-        s = deal(seed=seed, **GAMES[name])
+        s = kernel_deal(seed=seed, **KERNEL_GAMES[name])
         plies = 0
         while True:
             masks = cards_in_play(s)
@@ -118,12 +66,12 @@ def test_whole_rounds_conserve_the_cards(name):
             seen["scopa"] += ev.scopa
             seen["dealt"] += ev.dealt
             seen["leftovers"] += ev.leftovers != 0
-        assert plies == 40 - (0 if GAMES[name].get("game") == "scientifico" else 4)
+        assert plies == 40 - (0 if KERNEL_GAMES[name].get("game") == "scientifico" else 4)
         assert s.table == 0 or s.last_capturer == -1
         detail = score(s.piles, s.scopas, s.sides, s.rules)
         assert sum(detail["cards"]) == 40 - bin(s.table).count("1")
     assert seen["scopa"] > 0 and seen["leftovers"] > 0
-    assert seen["dealt"] > 0 or GAMES[name].get("game") in ("scopone", "scientifico")
+    assert seen["dealt"] > 0 or KERNEL_GAMES[name].get("game") in ("scopone", "scientifico")
 
 
 def _state(players, hands, table, to_move=0, dealer=None, rules=FIFTEEN, sides=None, piles=None):
@@ -151,7 +99,7 @@ def test_fifteen_examples():
 def test_standard_rule_and_scientifico_lead():
     s = _state(4, ["7d", "Ac", "2c", "3c"], "7c 5s 2b Ad", rules=0, sides=(0, 1, 0, 1))
     assert legal_moves(s) == [move("7d", "7c")]
-    s = deal(4, seed=3, game="scientifico")
+    s = kernel_deal(4, seed=3, game="scientifico")
     moves = legal_moves(s)
     assert len(moves) == 10 and all(m & ((1 << 40) - 1) == 0 for m in moves)
 
@@ -194,7 +142,7 @@ def test_scoring_per_side():
 
 
 def test_bad_states_are_refused():
-    s = deal(4, seed=1)
+    s = kernel_deal(4, seed=1)
     for bad in (s._replace(players=7), s._replace(hands=s.hands[:3]), s._replace(sides=(1, 0, 1, 0)),
                 s._replace(to_move=(s.to_move + 1) % 4), s._replace(table=s.table | s.hands[0]),
                 s._replace(rules=1 << 12), s._replace(deals=s.deals[:1] + ((7, 0, 0, 0),)),
@@ -207,7 +155,7 @@ def test_bad_states_are_refused():
         play(s, 12345)
 
 
-# -- two players: the one engine's answers and results -----------------------------------------
+# -- two players: the search's answers and results -----------------------------------------------
 
 def test_two_players_values_points_and_ends():
     """Two-player Scopa under six rule sets: the value is brute force's, and the result's end
@@ -215,7 +163,7 @@ def test_two_players_values_points_and_ends():
     rng = random.Random(7)
     searcher = new_searcher(16)
     for seed in range(30):
-        s = play_down(deal(2, seed=seed, rules=rng.choice([0, 8, 4, 16, 32, 3])), rng, rng.choice([5, 7, 9]))
+        s = play_down(kernel_deal(2, seed=seed, rules=rng.choice([0, 8, 4, 16, 32, 3])), rng, rng.choice([5, 7, 9]))
         r = searcher.search(s, WANT_BEST | WANT_PV)
         assert r.lower == r.upper == brute_value(s, s.sides[s.to_move])
         assert r.evaluations == 0 and r.horizon is None
@@ -227,21 +175,6 @@ def test_two_players_values_points_and_ends():
 
 
 # -- brute force ------------------------------------------------------------------------------
-
-def final_points(s: KernelState) -> list[int]:
-    return score(s.piles, s.scopas, s.sides, s.rules)["points"]
-
-
-def brute_value(s: KernelState, root_side: int) -> int:
-    """Two sides: the root side's margin; more: its points minus the best other side's. Every
-    seat of the root side maximises it, every other seat minimises it."""
-    moves = legal_moves(s)
-    if not moves:
-        p = final_points(s)
-        return p[root_side] - max(v for i, v in enumerate(p) if i != root_side)
-    values = [brute_value(play(s, m)[0], root_side) for m in moves]
-    return max(values) if s.sides[s.to_move] == root_side else min(values)
-
 
 def brute_maxn(s: KernelState) -> list[int]:
     moves = legal_moves(s)
@@ -266,7 +199,7 @@ def test_search_agrees_with_brute_force(name, cards):
     rng = random.Random(name)
     searcher = new_searcher(8)
     for seed in range(8):
-        s = play_down(deal(seed=100 + seed, **GAMES[name]), rng, rng.randint(2, cards))
+        s = play_down(kernel_deal(seed=100 + seed, **KERNEL_GAMES[name]), rng, rng.randint(2, cards))
         me = s.sides[s.to_move]
         value = brute_value(s, me)
         r = searcher.search(s, WANT_BEST | WANT_PV | WANT_ALL)
@@ -293,7 +226,7 @@ def test_maxn_agrees_with_brute_force(name):
     rng = random.Random(name)
     searcher = new_searcher(8)
     for seed in range(6):
-        s = play_down(deal(seed=200 + seed, **GAMES[name]), rng, 3 * GAMES[name]["players"])
+        s = play_down(kernel_deal(seed=200 + seed, **KERNEL_GAMES[name]), rng, 3 * KERNEL_GAMES[name]["players"])
         want = brute_maxn(s)
         r = searcher.search(s, WANT_BEST | WANT_PV | WANT_ALL, objective="maxn")
         me = s.sides[s.to_move]
@@ -310,7 +243,7 @@ def test_maxn_agrees_with_brute_force(name):
 
 def test_paranoid_example():
     # FAMILY.md example 7: the value is own points minus the best other side's
-    s = play_down(deal(3, seed=5), random.Random(5), 1)
+    s = play_down(kernel_deal(3, seed=5), random.Random(5), 1)
     p = final_points(play(s, legal_moves(s)[0])[0])
     r = new_searcher(1).search(s, WANT_PV)
     me = s.to_move
@@ -320,7 +253,7 @@ def test_paranoid_example():
 # -- limits -----------------------------------------------------------------------------------
 
 def test_node_and_time_limits():
-    s = deal(4, seed=11, game="scientifico")
+    s = kernel_deal(4, seed=11, game="scientifico")
     searcher = new_searcher(8)
     for limit in (1, 2, 17, 1000, 54321):
         for objective in ("value", "maxn"):
@@ -333,7 +266,7 @@ def test_node_and_time_limits():
 
 
 def test_request_stop_and_batches():
-    s = deal(4, seed=12, game="scientifico")
+    s = kernel_deal(4, seed=12, game="scientifico")
     searcher = new_searcher(8)
     timer = threading.Timer(0.05, searcher.request_stop)
     timer.start()
@@ -342,7 +275,7 @@ def test_request_stop_and_batches():
         searcher.search_many([s], WANT_BEST, 0, 0.0, False, "value")
     assert time.process_time() - start < 2.0
     rng = random.Random(3)
-    states = [play_down(deal(3, seed=k), rng, 5) for k in range(20)]
+    states = [play_down(kernel_deal(3, seed=k), rng, 5) for k in range(20)]
     out = run_batch(states, want=WANT_BEST, threads=2, tt_mb=4)
     assert [r.lower for r in out] == [brute_value(st, st.sides[st.to_move]) for st in states]
     out = run_batch(states, want=WANT_BEST, objective="maxn", tt_mb=4)

@@ -1,4 +1,4 @@
-"""The parallel search of one family position (ext/family_parallel.pxi): on every game, two and
+"""The parallel search of one position (ext/family_parallel.pxi): on every game, two and
 three threads give the one-thread search's values, best moves, pv, every move's value and
 points (exact, horizon and paranoid searches); limits, stops and Ctrl-C requests end every
 thread and leave the searcher usable; solve / analyze take `threads`."""
@@ -13,15 +13,14 @@ import pytest
 from scopa_solver import Position, Rules, analyze, solve
 from scopa_solver.errors import LimitError
 from scopa_solver.kernel import clear_tables, WANT_ALL, WANT_BEST, WANT_PV, new_searcher
-from helpers import play_down
-from test_family_kernel import GAMES, deal
+from helpers import KERNEL_GAMES, kernel_deal, play_down
 
 EVERYTHING = WANT_BEST | WANT_PV | WANT_ALL
 
 
 def walk(name: str, seed: int, left: int):
     """A position of game `name` reached by random play with at most `left` cards to play."""
-    return play_down(deal(seed=seed, **GAMES[name]), random.Random(f"{name}-{seed}"), left)
+    return play_down(kernel_deal(seed=seed, **KERNEL_GAMES[name]), random.Random(f"{name}-{seed}"), left)
 
 
 def same(a, b) -> None:
@@ -118,6 +117,6 @@ def test_solve_and_analyze_take_threads() -> None:
         limited = solve(pos, threads=2, max_nodes=2000)          # the exact try stops: depths follow
         assert not limited.complete and limited.value is not None
     two = Position.new_round(seed=1)
-    assert solve(two, threads=2).value == solve(two).value      # two-player Scopa: one thread
+    assert solve(two, threads=2).value == solve(two).value      # two-player Scopa too
     with pytest.raises(LimitError):
         solve(two, threads=-1)

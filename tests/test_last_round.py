@@ -1,5 +1,5 @@
-"""The family's last-round solver (ext/family_lastround.pxi: every seat plays its last card in
-turn, only the captures left to choose) against the general search with it switched off and
+"""The last-round solver (ext/family_lastround.pxi: every seat plays its last card in turn, only
+the captures left to choose) against the general search with it switched off and
 against the slow reference (tests/reference.py), on random last-round positions of every
 game (2-6 players, partnerships, Scopone, scientifico, Scopa a 15, optional capture, the last
 sweep, napola, re bello...), and through the searches above it (the last two rounds, deeper
@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_family_reference import GAME_NAMES, GAMES, kernel_order, to_kernel, unpack
 
 import reference as fr
+from helpers import REF_GAME_NAMES, REF_GAMES, kernel_order, to_kernel, unpack
 from scopa_solver.kernel import WANT_ALL, WANT_BEST, WANT_PV, new_searcher
 
 WANT = WANT_ALL | WANT_BEST | WANT_PV
@@ -32,12 +32,12 @@ def outcome(r):
 
 def states(name: str, count: int, seed: int, plays: tuple) -> list:
     rng = random.Random(f"last round {name} {seed}")
-    return [fr.random_state(rng, GAMES[name], plays_left=rng.choice(plays)) for _ in range(count)]
+    return [fr.random_state(rng, REF_GAMES[name], plays_left=rng.choice(plays)) for _ in range(count)]
 
 
-@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("name", REF_GAME_NAMES)
 def test_last_round_agrees_with_the_reference(name: str) -> None:
-    players = GAMES[name].players
+    players = REF_GAMES[name].players
     fast, plain = searchers()
     for s in states(name, 60, 1, tuple(range(1, players + 1))):
         k = to_kernel(s)
@@ -56,12 +56,12 @@ def test_last_round_agrees_with_the_reference(name: str) -> None:
         assert tuple(r.points) == points and unpack(r.best[0]) == move, s.show()
 
 
-@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("name", REF_GAME_NAMES)
 def test_solver_on_and_off_agree_above_the_last_round(name: str) -> None:
     """Everything the searches report, with the solver (and the new probe policy) and without."""
-    players = GAMES[name].players
+    players = REF_GAMES[name].players
     fast, plain = searchers()
-    deep = (3 * players, 4 * players) if GAMES[name].optional_capture else (3 * players, 4 * players, 12 + players)
+    deep = (3 * players, 4 * players) if REF_GAMES[name].optional_capture else (3 * players, 4 * players, 12 + players)
     plays = tuple(range(players + 1, 2 * players + 1)) + tuple(p for p in deep if p <= 14)
     for s in states(name, 30, 2, plays):
         k = to_kernel(s)
