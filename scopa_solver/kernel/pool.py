@@ -64,7 +64,7 @@ def borrow_searcher(tt_mb: Optional[float] = None) -> Iterator[Searcher]:
             if not _closing:
                 if _idle and _idle[0].tt_mb != size:
                     _idle.clear()
-                if sum(type(x) is type(s) for x in _idle) < _KEEP:
+                if len(_idle) < _KEEP:
                     _idle.append(s)
 
 
@@ -74,11 +74,11 @@ def exiting() -> bool:
 
 
 def pool_stats() -> dict:
-    """The searchers kept for reuse after the calls (at most one per core of each kind) and their tables'
+    """The searchers kept for reuse after the calls (at most one per core) and their tables'
     MiB, and the searchers in use right now.
 
     >>> stats = pool_stats()
-    >>> stats["kept"] <= 2 * max(2, os.cpu_count() or 1), sorted(stats)   # per kind of searcher
+    >>> stats["kept"] <= max(2, os.cpu_count() or 1), sorted(stats)
     (True, ['busy', 'kept', 'kept_mb'])
     """
     with _lock:

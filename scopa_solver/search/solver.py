@@ -16,8 +16,8 @@ kernel. With two sides the value is the margin as above; with three or more side
 objective "value" is the paranoid value: the mover's side's points minus the best other side's,
 every other seat minimising it. ``objective="maxn"`` searches max^n instead: every seat maximises
 its own side's points, `value` is the mover's side's points and `points` every side's. max^n
-is accepted for every position, two-player Scopa included (then through the family kernel: with
-points not zero-sum because of scopas, it can differ from the margin's play).
+is accepted for every position, two-player Scopa included (with points not zero-sum because of
+scopas, it can differ from the margin's play).
 
 >>> from scopa_solver import Rules
 >>> three = Position(hands=("7d", "3c", "Rb"), table="4s 3s", dealer=2, rules=Rules(players=3))
@@ -436,11 +436,11 @@ def solve(position: Position, *, max_nodes: Optional[int] = None, time_limit: Op
     transposition table (0 switches it off); `full_window` replaces the zero-window driver by
     one full-window alpha-beta (for comparison); `objective` "value" (the margin, paranoid with
     three or more sides) or "maxn" (see the module docstring); `horizon` plies (None: exact)
-    searches that deep and scores there by the static evaluation (through the family kernel,
-    every game; with a limit, deepening 4, 8, ... plies up to it). `threads` (default 1, 0:
-    every core) search a family position together, sharing one table (docs/family.md, "One
-    position on every core"): the same answer sooner, `nodes` counting every thread's,
-    `max_nodes` for all of them; two-player Scopa and max^n search on one. Ctrl-C interrupts.
+    searches that deep and scores there by the static evaluation (every game; with a limit,
+    deepening 4, 8, ... plies up to it). `threads` (default 1, 0: every core) search a position
+    of three or more seats together, sharing one table (docs/family.md, "One position on every
+    core"): the same answer sooner, `nodes` counting every thread's, `max_nodes` for all of
+    them; two-player Scopa and max^n search on one. Ctrl-C interrupts.
 
     >>> from scopa_solver import Rules
     >>> early = Position.new_round(seed=7, rules=Rules(players=4, game="scientifico"))
