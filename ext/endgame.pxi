@@ -133,6 +133,34 @@ cdef void maxn_last_round(Engine* F, const State* s, int ply, int* out) noexcept
         out[j] += made[j]
 
 
+cdef inline int walk_capture(const Engine* F, int card, uint64_t table, int tv, int left,
+                             uint64_t* moves) noexcept nogil:
+    """What the plain rule makes `card` take from `table` in the walks below, in `moves` (each
+    as the table cards it takes): 1 capture (0: it is laid down), or the n > 1 to choose from."""
+    cdef int v = CARD_VALUE[card], n = 0
+    cdef uint64_t singles
+    moves[0] = 0
+    if v > tv:
+        return 1
+    singles = table & VALUE_CARDS[v]
+    if left == 1:                       # the last card: whatever it takes, the table follows it
+        if singles or can_capture(card, table, F.game.rules):
+            moves[0] = table
+        return 1
+    if singles:
+        while singles:
+            moves[n] = singles & (~singles + 1)
+            singles &= singles - 1
+            n += 1
+        return n
+    n = _sum_captures(table, v, 0, card, moves, 0)
+    if n > 1 and (F.game.rules & RULE_FEWEST_CARDS):
+        n = _keep_fewest(moves, 0, n)
+    if n == 1:
+        moves[0] = move_capture(moves[0])
+    return n if n > 1 else 1
+
+
 cdef int _two_sides_walk(const Engine* F, const State* s, uint64_t table, int tv, uint64_t p0,
                          uint64_t p1, int last, int seat, int left, int made, int alpha, int beta,
                          int ply) noexcept nogil:
@@ -141,38 +169,17 @@ cdef int _two_sides_walk(const Engine* F, const State* s, uint64_t table, int tv
     minus side 1's, plus the piles' margin), fail-soft in (alpha, beta); each seat plays the one
     card s gave it, s.hand[seat]."""
     cdef int card, v, side, n, i, w, best
-    cdef uint64_t bit, singles, cap
-    cdef uint64_t* moves
+    cdef uint64_t bit, cap
+    cdef uint64_t* moves = F.moves + ply * MAX_MOVES
     while left:
         card = lowest_bit(s.hand[seat])
         bit = 1ULL << card
         side = F.game.side[seat]
         v = CARD_VALUE[card]
-        cap = 0
-        if v <= tv:
-            singles = table & VALUE_CARDS[v]
-            if left == 1:               # the last card: whatever it takes, the table follows it
-                if singles or can_capture(card, table, F.game.rules):
-                    cap = table
-            elif singles:
-                if singles & (singles - 1):
-                    n = 0
-                    moves = F.moves + ply * MAX_MOVES
-                    while singles:
-                        moves[n] = singles & (~singles + 1)
-                        singles &= singles - 1
-                        n += 1
-                    break
-                cap = singles
-            else:
-                moves = F.moves + ply * MAX_MOVES
-                n = _sum_captures(table, v, 0, card, moves, 0)
-                if n > 1 and (F.game.rules & RULE_FEWEST_CARDS):
-                    n = _keep_fewest(moves, 0, n)
-                if n > 1:
-                    break
-                if n == 1:
-                    cap = move_capture(moves[0])
+        n = walk_capture(F, card, table, tv, left, moves)
+        if n > 1:
+            break
+        cap = moves[0]
         if cap:
             table &= ~cap
             tv -= v                     # (after the last card it no longer matters)
@@ -235,7 +242,7 @@ cdef int _sides_walk(const Engine* F, const State* s, uint64_t table, int tv, co
     side's points minus the best other side's, scopas made included), fail-soft."""
     cdef const Game* g = &F.game
     cdef int card, v, side, n = 0, i, w, best, top, mine
-    cdef uint64_t bit, singles, cap
+    cdef uint64_t bit, cap
     cdef uint64_t* moves = F.moves + ply * MAX_MOVES
     cdef uint64_t piles[MAX_SEATS]
     cdef int scopas[MAX_SEATS]
@@ -248,29 +255,10 @@ cdef int _sides_walk(const Engine* F, const State* s, uint64_t table, int tv, co
         bit = 1ULL << card
         side = g.side[seat]
         v = CARD_VALUE[card]
-        cap = 0
-        if v <= tv:
-            singles = table & VALUE_CARDS[v]
-            if left == 1:
-                if singles or can_capture(card, table, g.rules):
-                    cap = table
-            elif singles:
-                if singles & (singles - 1):
-                    while singles:
-                        moves[n] = singles & (~singles + 1)
-                        singles &= singles - 1
-                        n += 1
-                    break
-                cap = singles
-            else:
-                n = _sum_captures(table, v, 0, card, moves, 0)
-                if n > 1 and (g.rules & RULE_FEWEST_CARDS):
-                    n = _keep_fewest(moves, 0, n)
-                if n > 1:
-                    break
-                if n == 1:
-                    cap = move_capture(moves[0])
-                n = 0
+        n = walk_capture(F, card, table, tv, left, moves)
+        if n > 1:
+            break
+        cap = moves[0]
         if cap:
             table &= ~cap
             tv -= v
