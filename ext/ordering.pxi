@@ -4,7 +4,8 @@
 # static scores (move_score), the ply's two killer moves (the last that cut there) raised.
 # The first guess of a large search is that horizon search's value (eval.pxi's static
 # evaluation guess_plies plies below the root): it saves MTD(f) passes, and its stored moves order
-# the first pass, which the exact table cannot yet. What did not pay is in docs/family.md.
+# the first pass, which the exact table cannot yet. What did not pay is in docs/benchmarks.md
+# ("The family's ordering and first guess").
 
 cdef inline int move_score(const State* s, const Game* g, uint64_t move) noexcept nogil:
     """Ordering: sweeps, then captures by what they win (settebello, coins, sevens, sixes,

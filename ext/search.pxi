@@ -79,7 +79,7 @@ cdef enum:
     TWO_SIDES = 0
     PARANOID = 1
     MAXN = 2
-    # probes where they pay in CPU time (a probe is a trip to memory; measured in docs/family.md
+    # probes where they pay in CPU time (a probe is a trip to memory; measured in docs/benchmarks.md
     # and docs/search.md): where the cards in hands are a multiple of 3 (and at the root's
     # children), from 7 cards still to play, two players from 5
     TABLE_MIN_CARDS = 7
