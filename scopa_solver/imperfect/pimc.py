@@ -304,7 +304,8 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
     try:
         while len(raws) < count:
             # with a confidence: 32 worlds (the probe's among them), then twice as many each time
-            chunk = count - len(raws) if confidence is None or exact else max(_FIRST_CHUNK - len(raws), len(raws))
+            chunk = (count - len(raws) if confidence is None or exact
+                     else max(_FIRST_CHUNK - len(raws), len(raws)))
             chunk = min(chunk, count - len(raws))
             left = None if deadline is None else max(1e-6, deadline - time.monotonic())
             part = solve_worlds(itertools.islice(states, chunk), threads=threads, time_limit=left,
