@@ -55,9 +55,7 @@ cdef int last_round(Engine* F, const State* s, int alpha, int beta, int ply) noe
             if n > 1:
                 break
             child = cur
-            r = apply_move(&child, &F.game, moves[0])
-            if F.mode != TWO_SIDES:
-                r = 0
+            r = play_child(F, &child, moves[0])
         off += sgn * r
         if F.team[child.to_move] != F.team[cur.to_move]:
             sgn = -sgn
@@ -74,9 +72,7 @@ cdef int last_round(Engine* F, const State* s, int alpha, int beta, int ply) noe
     best = -VALUE_INF
     for i in range(n):
         child = cur
-        r = apply_move(&child, &F.game, moves[i])
-        if F.mode != TWO_SIDES:
-            r = 0
+        r = play_child(F, &child, moves[i])
         if F.team[child.to_move] == F.team[cur.to_move]:
             v = r + last_round(F, &child, a - r, b - r, ply + 1)
         else:

@@ -50,9 +50,7 @@ cdef void result_free(RootResult* R) noexcept nogil:
 cdef inline bint achieves(Engine* F, const State* s, uint64_t move, int value) noexcept nogil:
     """Does `move` reach at least `value` at s? One zero-window search of the child (level 1)."""
     cdef State child = s[0]
-    cdef int r = apply_move(&child, &F.game, move) * F.scale
-    if F.mode != TWO_SIDES:
-        r = 0
+    cdef int r = play_child(F, &child, move)
     if F.S.trace != NULL: trace_child_pass(F, s, &child, r, value - 1, value, move)
     return child_value(F, s, &child, r, value - 1, value, 1) >= value
 
@@ -107,9 +105,7 @@ cdef int one_pass_root(Engine* F, const State* root, RootResult* R, int* lower, 
     for i in range(n):
         a = best - 1 if R.is_best != NULL and best > -VALUE_INF else best
         child = root[0]
-        r = apply_move(&child, &F.game, order[i]) * F.scale
-        if F.mode != TWO_SIDES:
-            r = 0
+        r = play_child(F, &child, order[i])
         if F.S.trace != NULL: trace_child_pass(F, root, &child, r, a, VALUE_INF, order[i])
         v = child_value(F, root, &child, r, a, VALUE_INF, 1)
         if F.S.stop:
@@ -134,7 +130,7 @@ cdef int proven_move(Engine* F, const State* s, const uint64_t* moves, int n, in
     needs no test. (A move that is not in the list, a collision's, is ignored.)"""
     cdef int lower, upper, i
     cdef uint64_t move
-    if not F.S.use_table or plies_left(F, s) < F.probe_min:    # (each pv node was a root child)
+    if not F.S.use_table or plies_left(F, s) < F.probe_min:    # no stride: a root child is stored whatever its cards
         return -1
     if not table_probe(&F.S.table, position_key(F, s), &lower, &upper, &move) or lower < value:
         return -1
@@ -180,9 +176,7 @@ cdef int root_value(Engine* F, const State* root, int want, RootResult* R) noexc
             return -1
         for i in range(R.n_moves):
             child = root[0]
-            r = apply_move(&child, &F.game, R.moves[i]) * F.scale
-            if F.mode != TWO_SIDES:
-                r = 0
+            r = play_child(F, &child, R.moves[i])
             same = F.team[child.to_move] == F.team[root.to_move]
             if round_over(&child):
                 lower = upper = leaf(F, &child)
@@ -241,9 +235,7 @@ cdef int root_value(Engine* F, const State* root, int want, RootResult* R) noexc
             R.pv[R.pv_len] = moves[found]
             R.pv_len += 1
             child = node
-            r = apply_move(&node, &F.game, moves[found]) * F.scale
-            if F.mode != TWO_SIDES:
-                r = 0
+            r = play_child(F, &node, moves[found])
             value = value - r if F.team[node.to_move] == F.team[child.to_move] else r - value
         if S.stop:
             R.pv_len = 0

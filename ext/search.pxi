@@ -247,6 +247,14 @@ cdef inline int last_card_value(const Engine* F, const State* s) noexcept nogil:
     return v if F.team[end.to_move] == F.team[s.to_move] else -v
 
 
+cdef inline int play_child(Engine* F, State* child, uint64_t move) noexcept nogil:
+    """Play `move` on `child` (a copy of its parent); what it scores in the search's units: a
+    scopa with two sides (values are points still to come), 0 in paranoid (values are absolute:
+    the scopas are in the state)."""
+    cdef int scopa = apply_move(child, &F.game, move)
+    return scopa * F.scale if F.mode == TWO_SIDES else 0
+
+
 cdef inline int child_value(Engine* F, const State* s, const State* child, int r,
                               int alpha, int beta, int ply) noexcept nogil:
     """The child's value seen from s's seat: the same team keeps the sign."""
@@ -320,9 +328,7 @@ cdef int alphabeta(Engine* F, const State* s, int alpha, int beta, int ply) noex
         if 0 < i < first and busy_defer(F, key, moves, i, &n, &mark):
             continue
         child = s[0]
-        r = apply_move(&child, &F.game, moves[i]) * F.scale
-        if F.mode != TWO_SIDES:
-            r = 0                       # paranoid values are absolute: scopas are in the state
+        r = play_child(F, &child, moves[i])
         if S.trace != NULL: S.trace.next_move = moves[i]
         v = child_value(F, s, &child, r, a, beta, ply + 1)
         if mark:
