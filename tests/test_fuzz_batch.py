@@ -1,7 +1,8 @@
 """Hostile batch inputs, fuzzed (Hypothesis, derandomized, bounded) and as named regressions: a
 file mixing good lines with deep nesting, huge numbers, wrong types, bad cards and binary junk
 still gives every good line its row, and every bad line its own row with a short error that is
-never an "internal error"; the run itself never fails."""
+never an "internal error"; the run itself never fails. Hostile lines in a solve job's
+checkpoint are set aside, never trusted."""
 from __future__ import annotations
 
 import json

@@ -1,8 +1,11 @@
 """A whole deal as a job (scopa_solver.batch.solve_job, `scopa-solver solve --job DIR`): the value
 equals `solve`'s on every game and cut, the bounds only narrow and always hold the value, a run
 stopped by a limit, a time limit, a stop event, Ctrl-C or SIGKILL resumes to the same value,
-a killed worker (local pool and a two-worker Dask LocalCluster) changes nothing, and a folder
-that is not the job's, or a damaged checkpoint, is refused with one clear line."""
+a killed worker (local pool and a two-worker Dask LocalCluster) changes nothing, a folder
+that is not the job's or a damaged description is refused with one clear line, a damaged,
+duplicated or foreign record is named and its item solved again (--verify: a wrong value too),
+one run at a time uses a folder, and items longer than the time limit are split until the job
+finishes."""
 from __future__ import annotations
 
 import json
