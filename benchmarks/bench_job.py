@@ -14,8 +14,13 @@ measured growth factors per card a hand (a log-linear fit through k = 5 and 7), 
 factor (6 to 7: the growth still grows, so that is the less optimistic), on one core and on N
 workers (one core's time times the job's CPU overhead, over N).
 
+`--run-seconds S` instead runs each position's job run by run, each run a new process with
+`--time-limit S` (then `--resume`), and counts the runs it takes to finish: a job whose items
+are longer than S finishes because a cut item keeps its bounds and is split.
+
     python benchmarks/bench_job.py [--rows scientifico-6] [--positions 3] [--splits 1,2] [--workers 2]
                                    [--project family.json] [--json FILE]
+    python benchmarks/bench_job.py --rows scientifico-7 --positions 1 --run-seconds 1.5 --workers 2
 """
 from __future__ import annotations
 
@@ -61,6 +66,40 @@ def run(rows=("scientifico-6",), count: int = 3, seed: int = 2026, splits=(1, 2)
                 row["jobs"].append(dict(split=split, items=job.items, solved=job.solved, pruned=job.pruned,
                                         nodes=job.nodes, cpu=job.cpu_seconds, wall=wall,
                                         node_ratio=job.nodes / max(1, r.nodes), cpu_ratio=job.cpu_seconds / max(cpu, 1e-9)))
+            out.append(row)
+            on_row(row)
+    return out
+
+
+def runs(rows=("scientifico-7",), count: int = 1, seed: int = 2026, run_seconds: float = 1.5, workers: int = 2,
+         most: int = 200, on_row=lambda row: None) -> list[dict]:
+    """A job run by run, each run a new process (`scopa-solver solve --job --time-limit
+    run_seconds`, then `--resume`), as a user with a short time slot runs it: the runs it takes
+    to finish (items longer than the slot are cut and split), the items at the end, the CPU
+    seconds of every run's items, the value against the direct search's."""
+    import subprocess
+    root = os.path.dirname(HERE)
+    out = []
+    for name in rows:
+        for i, state in enumerate(positions(name, count, seed)):
+            pos = Position.from_kernel_state(state, RULES)
+            want = new_searcher(64.0).search(state, 0).lower
+            with tempfile.TemporaryDirectory() as folder:
+                job = os.path.join(folder, "job")
+                argv = [sys.executable, "-m", "scopa_solver", "solve", pos.to_string(), "--job", job]
+                start, count_runs, data = time.perf_counter(), 0, {}
+                while count_runs < most and not data.get("complete"):
+                    count_runs += 1
+                    done = subprocess.run(argv + ["--time-limit", str(run_seconds), "--workers", str(workers),
+                                                  "--json"], cwd=root, capture_output=True, text=True)
+                    if done.returncode != 0:
+                        raise SystemExit(f"bench_job.py: a run failed: {done.stderr.strip()[-300:]}")
+                    data = json.loads(done.stdout)
+                    argv = [sys.executable, "-m", "scopa_solver", "solve", "--job", job, "--resume"]
+            assert not data["complete"] or data["value"] == want, (name, i, data["value"], want)
+            row = dict(row=name, position=i, run_seconds=run_seconds, workers=workers, runs=count_runs,
+                       complete=data["complete"], items=data["items"], value=data["value"], direct=want,
+                       cpu=data["cpu_seconds"], wall=time.perf_counter() - start)
             out.append(row)
             on_row(row)
     return out
@@ -130,8 +169,18 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--project", metavar="FILE", help="bench_family.py --json rows scientifico-5..7 to extrapolate")
     ap.add_argument("--overhead", type=float, default=None,
                     help="the job's CPU overhead for the projection (default: the median measured, else 1)")
+    ap.add_argument("--run-seconds", type=float, default=None, metavar="S",
+                    help="instead: each position as a job run by run with --time-limit S (new processes), "
+                         "counting the runs it takes")
     ap.add_argument("--json")
     args = ap.parse_args(argv)
+    if args.run_seconds is not None:
+        rows = runs(args.rows, args.positions, args.seed, args.run_seconds, args.workers,
+                    on_row=lambda row: print(json.dumps(row), flush=True))
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump({"runs": rows}, f, indent=1)
+        return
     try:
         splits = [int(s) for s in args.splits.split(",")]
     except ValueError:

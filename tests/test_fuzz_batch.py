@@ -1,7 +1,8 @@
 """Hostile batch inputs, fuzzed (Hypothesis, derandomized, bounded) and as named regressions: a
 file mixing good lines with deep nesting, huge numbers, wrong types, bad cards and binary junk
 still gives every good line its row, and every bad line its own row with a short error that is
-never an "internal error"; the run itself never fails."""
+never an "internal error"; the run itself never fails. Hostile lines in a solve job's
+checkpoint are set aside, never trusted."""
 from __future__ import annotations
 
 import json
@@ -146,3 +147,44 @@ def test_keys_and_errors_that_are_not_valid_unicode_are_written(tmp_path, fmt):
     out = tmp_path / f"odd.{fmt}"
     summary = run_job("solve", path, out, workers=1, progress=False)
     assert (summary.done, summary.errors, summary.complete) == (3, 2, True)
+
+
+# -- a solve job's checkpoint ---------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def started_job(tmp_path_factory):
+    """A scientifico job stopped after three items: its folder and its position's value."""
+    from helpers import late
+    from scopa_solver import Rules, solve
+    from scopa_solver.batch import solve_job
+    pos = late(Rules(players=4, game="scientifico"), 1, 16)
+    folder = tmp_path_factory.mktemp("job") / "job"
+    solve_job(pos, folder, workers=1, progress=False, limit=3)
+    return folder, solve(pos).value
+
+
+def _flip(args: tuple) -> str:
+    text, at, char = args
+    at %= len(text)
+    return text[:at] + (char if char != text[at] else "#") + text[at + 1:]
+
+
+@settings(max_examples=15, **SETTINGS)
+@given(st.lists(HOSTILE | st.tuples(st.just(None), st.integers(0, 400), st.sampled_from('0123456789{}":,ab ')),
+                min_size=1, max_size=4))
+def test_hostile_lines_in_a_jobs_checkpoint_are_set_aside(started_job, tmp_path_factory, lines):
+    """Junk lines and records with one character changed, appended to items.jsonl: each is set
+    aside (never trusted, never an error) and the job resumes to the direct search's value."""
+    import shutil
+    from scopa_solver.batch import solve_job
+    template, want = started_job
+    folder = tmp_path_factory.mktemp("hostile") / "job"
+    shutil.copytree(template, folder)
+    good = (folder / "items.jsonl").read_text().splitlines()
+    texts = [_flip((good[i % len(good)], *rest)) if isinstance(text, tuple) else text
+             for i, text in enumerate(lines) for rest in [text[1:] if isinstance(text, tuple) else ()]]
+    with open(folder / "items.jsonl", "ab") as f:
+        f.write(b"".join(map(_line, texts)))
+    said: list = []
+    r = solve_job(None, folder, resume=True, workers=1, progress=False, say=said.append)
+    assert (r.value, r.complete, r.rejected) == (want, True, len(texts)), said

@@ -1,8 +1,11 @@
 """A whole deal as a job (scopa_solver.batch.solve_job, `scopa-solver solve --job DIR`): the value
 equals `solve`'s on every game and cut, the bounds only narrow and always hold the value, a run
 stopped by a limit, a time limit, a stop event, Ctrl-C or SIGKILL resumes to the same value,
-a killed worker (local pool and a two-worker Dask LocalCluster) changes nothing, and a folder
-that is not the job's, or a damaged checkpoint, is refused with one clear line."""
+a killed worker (local pool and a two-worker Dask LocalCluster) changes nothing, a folder
+that is not the job's or a damaged description is refused with one clear line, a damaged,
+duplicated or foreign record is named and its item solved again (--verify: a wrong value too),
+one run at a time uses a folder, and items longer than the time limit are split until the job
+finishes."""
 from __future__ import annotations
 
 import json
@@ -182,16 +185,16 @@ def test_folders_and_checkpoints_that_are_not_the_jobs_are_refused(tmp_path, cap
     items = folder / "items.jsonl"
     good = items.read_text()
     key, value = json.loads(good.splitlines()[0])["key"], json.loads(good.splitlines()[0])["result"]["value"]
-    for text, match in (('{"key": "7d/3c 4s -/- - 0/0 0 1 -", "index": 0, "ok": true, "result": {"value": 1}}\n',
-                         "does not have"),
-                        (json.dumps({"key": key, "index": 0, "ok": True, "result": {"value": 99}}) + "\n",
-                         "outside its bounds"),
-                        (json.dumps({"key": key, "index": 0, "ok": True, "result": {"value": value, "nodes": "x"}})
-                         + "\n", "effort"),
-                        ("some notes\n", "not a batch output")):
+    said: list = []
+    for text, why in (('{"key": "7d/3c 4s -/- - 0/0 0 1 -", "index": 0, "ok": true, "result": {"value": 1}}\n',
+                       "checksum"),
+                      (json.dumps({"key": key, "index": 0, "ok": True, "result": {"value": 99}}) + "\n", "checksum"),
+                      ("some notes\n", "not a record")):
         items.write_text(good + text)
-        with pytest.raises(DealJobError, match=match):
-            job(pos, tmp_path, resume=True)
+        said.clear()
+        r = job(pos, tmp_path, resume=True, limit=0, say=said.append)      # set aside, named, nothing solved
+        assert r.rejected == 1 and f"line {len(good.splitlines()) + 1}" in said[0] and why in said[0], said
+        assert items.read_text() == good and text.strip() in (folder / "rejected.jsonl").read_text().replace('\\"', '"')
     items.write_text(good + good.splitlines()[0][:20])       # the cut last line of a killed run is fine
     assert job(pos, tmp_path, resume=True).value == solve(pos).value
     items.rename(tmp_path / "elsewhere.jsonl")
@@ -202,7 +205,7 @@ def test_folders_and_checkpoints_that_are_not_the_jobs_are_refused(tmp_path, cap
     description = folder / "job.json"
     saved = description.read_text()
     for text in ("[" * 100000, '{"format": "scopa-solver solve job", "version": 1}', "\x00\xff", "{}",
-                 saved.replace('"version": 1', '"version": 9'), saved.replace('"split": 2', '"split": 1'),
+                 saved.replace('"version": 2', '"version": 9'), saved.replace('"split": 2', '"split": 1'),
                  saved.replace(pos.to_string()[:10], "not a pos.")):
         description.write_text(text, errors="surrogateescape")
         with pytest.raises(DealJobError):
@@ -235,6 +238,8 @@ def test_the_benchmark_runs_small_and_projects():
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     rows = bench.run(rows=("scientifico-3",), count=1, splits=(1, 2), workers=1)
+    by_run = bench.runs(rows=("scientifico-3",), count=1, run_seconds=60, workers=1)
+    assert by_run[0]["complete"] and by_run[0]["runs"] == 1 and by_run[0]["value"] == by_run[0]["direct"]
     assert [j["split"] for j in rows[0]["jobs"]] == [1, 2] and rows[0]["jobs"][0]["nodes"] > 0
     family = [{"row": f"scientifico-{k}", "median_nodes": n, "cpu_median_ms": ms}
               for k, n, ms in ((5, 1e5, 10.0), (6, 2e6, 300.0), (7, 6e7, 12_000.0))]
@@ -243,3 +248,175 @@ def test_the_benchmark_runs_small_and_projects():
     assert projection["fits"]["nodes-last"]["k"][10] == pytest.approx(6e7 * 30 ** 3)
     assert projection["workers"][10]["last"] == pytest.approx(12.0 * 40 ** 3 * 2 / 10)
     assert "k=10" in bench.report(rows, projection)
+
+
+# -- integrity, locking, limits (the hardening of the checkpoints) ---------------------------------
+
+def _rewrite(items: Path, change) -> list:
+    """items.jsonl with `change(row)` applied to each record, their checksums left as they were."""
+    rows = [json.loads(line) for line in items.read_text().splitlines()]
+    items.write_text("".join(json.dumps(change(dict(r))) + "\n" for r in rows))
+    return rows
+
+
+def _nudge(row: dict, pos_of_key) -> dict:
+    """A record's value moved by one, still inside the item's bounds (a silent corruption)."""
+    from scopa_solver.batch.deal import _side_range
+    lo, hi = _side_range(pos_of_key(row["key"]))
+    value = row["result"]["value"]
+    row["result"] = dict(row["result"], value=value + 1 if value + 1 <= hi else value - 1)
+    assert lo <= row["result"]["value"] <= hi
+    return row
+
+
+def test_a_damaged_duplicated_or_foreign_record_is_named_and_its_item_solved_again(tmp_path):
+    from scopa_solver import Position
+    pos, other = late(SCIENTIFICO, 1, 16), late(SCIENTIFICO, 6, 16)
+    want = solve(pos).value
+    job(other, tmp_path, "other", limit=1)
+    foreign = (tmp_path / "other" / "items.jsonl").read_text()
+    for case in ("nudged", "second row", "foreign", "job of the same position elsewhere"):
+        folder = tmp_path / case
+        job(pos, tmp_path, case, limit=3)
+        items = folder / "items.jsonl"
+        if case == "nudged":        # every value moved by one inside its bounds: gave +-1 before
+            _rewrite(items, lambda row: _nudge(row, Position.from_string))
+            bad = 3
+        elif case == "second row":  # a second row for an item with another value: the last won before
+            first = json.loads(items.read_text().splitlines()[0])
+            items.write_text(items.read_text() + json.dumps(_nudge(first, Position.from_string)) + "\n")
+            bad = 1
+        elif case == "foreign":
+            items.write_text(items.read_text() + foreign)
+            bad = 1
+        else:                       # the same job in another folder: its records are this job's too
+            job(pos, tmp_path, "twin", limit=1)
+            items.write_text(items.read_text() + (tmp_path / "twin" / "items.jsonl").read_text())
+            bad = 1     # the twin solved the first item again: a second record of it, set aside
+        said: list = []
+        r = job(None, tmp_path, case, resume=True, say=said.append)
+        assert (r.value, r.complete) == (want, True), case      # was wrong with the damaged records
+        assert r.rejected == bad, (case, said)
+        then = "the first record stands" if case.startswith("job of") else "its item is solved again"
+        assert len(said) == bad and all("line" in s and "item" in s and then in s for s in said), said
+        assert len((folder / "rejected.jsonl").read_text().splitlines()) == bad
+        assert len(read_rows(items)) == r.solved        # only trusted records stay, one an item
+
+
+def test_verify_solves_a_sample_again_and_replaces_a_wrong_value(tmp_path):
+    from scopa_solver import Position
+    from scopa_solver.batch.deal import _checksum
+    pos = late(SCIENTIFICO, 1, 16)
+    want = solve(pos).value
+    job(pos, tmp_path, limit=3)
+    folder = tmp_path / "job"
+    salt = json.loads((folder / "job.json").read_text())["check"]
+
+    def wrong(row):         # a wrong value whose checksum was taken after it went wrong
+        row = _nudge(row, Position.from_string)
+        row["check"] = _checksum(row, salt)
+        return row
+    _rewrite(folder / "items.jsonl", wrong)
+    said: list = []
+    r = job(None, tmp_path, resume=True, verify=100, say=said.append)
+    assert (r.value, r.verified, r.rejected) == (want, 0, 3) and len(said) == 3 and "--verify" in said[0]
+    r = job(None, tmp_path, resume=True, verify=2)
+    assert (r.value, r.verified, r.rejected, r.solved_now) == (want, 2, 0, 0)
+    with pytest.raises(DealJobError, match="verify"):
+        job(None, tmp_path, resume=True, verify=-1)
+
+
+def test_the_description_is_checked_and_an_old_job_is_refused_by_name(tmp_path, capsys):
+    pos = late(SCIENTIFICO, 5, 12)
+    job(pos, tmp_path, limit=1)
+    description = tmp_path / "job" / "job.json"
+    data = json.loads(description.read_text())
+    for change, match in ((dict(every_root_move=True), "damaged"), (dict(items=data["items"] + 1), "damaged"),
+                          (dict(version=1), "earlier scopa-solver")):
+        description.write_text(json.dumps(dict(data, **change)))
+        with pytest.raises(DealJobError, match=match) as err:
+            job(None, tmp_path, resume=True)
+        assert "job.json" in str(err.value)
+        assert main(["solve", "--job", str(tmp_path / "job"), "--resume"]) == 2
+        assert "job.json" in capsys.readouterr().err
+
+
+def test_one_run_at_a_time_uses_a_folder(tmp_path, capsys):
+    pos = late(SCIENTIFICO, 4, 16)
+    folder = tmp_path / "job"
+    seen: list = []
+
+    def second_run(now):
+        if not seen:
+            for kw in (dict(resume=True), dict(overwrite=True)):
+                with pytest.raises(DealJobError, match="in use by another run") as err:
+                    job(pos, tmp_path, **kw)
+                seen.append(str(err.value))
+            assert main(["solve", "--job", str(folder), "--resume"]) == 2
+            seen.append(capsys.readouterr().err)
+    r = job(pos, tmp_path, on_item=second_run)
+    assert r.value == solve(pos).value and len(seen) == 3 and str(os.getpid()) in seen[0]
+    assert len(read_rows(folder / "items.jsonl")) == r.solved      # no item solved twice
+    assert seen[2].count("\n") == 1 and "in use" in seen[2]
+    # a new job in a folder that another new job is starting in
+    with pytest.raises(DealJobError, match="in use"):
+        job(pos, tmp_path, "fresh", on_item=lambda now: job(pos, tmp_path, "fresh"))
+    # the lock is the process's: a killed run leaves none (test_the_command_killed_... resumes after SIGKILL)
+    assert job(None, tmp_path, resume=True).value == r.value
+
+
+def test_a_users_file_named_like_a_leftover_is_not_deleted(tmp_path):
+    pos = late(SCIENTIFICO, 5, 12)
+    folder = tmp_path / "job"
+    folder.mkdir()
+    (folder / ".result.json.abcd1234.tmp.json").write_text("mine")
+    with pytest.raises(DealJobError, match="not a solve job's"):
+        job(pos, tmp_path)
+    with pytest.raises(DealJobError, match="not a solve job's"):
+        job(pos, tmp_path, overwrite=True)
+    assert (folder / ".result.json.abcd1234.tmp.json").read_text() == "mine"
+
+
+def test_workers_are_capped_and_a_client_that_is_not_one_is_refused(tmp_path):
+    from scopa_solver.batch.engines import BatchEngineError
+    pos = late(SCIENTIFICO, 5, 12)
+    said: list = []
+    r = job(pos, tmp_path, workers=9, say=said.append)
+    cap = min(9, r.items, 2 * (os.cpu_count() or 1))
+    assert r.value == solve(pos).value and r.workers <= cap and said and "9 workers asked" in said[0]
+    with pytest.raises(BatchEngineError, match="distributed.Client"):
+        job(pos, tmp_path, "dask", engine="dask", client=object())
+    assert not (tmp_path / "dask").exists()
+
+
+def test_an_item_longer_than_the_time_limit_is_split_and_the_job_finishes(tmp_path, monkeypatch):
+    """Every item's search is cut (a node budget from a cold table stands in for a short time
+    limit, so that the test does not hang on the machine's speed): before, the job redid the same items until
+    its time ran out, run after run. Now a cut item keeps its proven bounds and is split one
+    turn deeper, and the job finishes, resumed after every item."""
+    from scopa_solver import Position
+    from scopa_solver.batch import jobs
+    pos = late(SCIENTIFICO, 1, 24)
+    want = solve(pos).value
+    real = jobs.kernel.run_batch
+
+    def cut_at_50k_nodes(states, **kw):     # and from a cold table, as a new run's process starts
+        jobs.kernel.clear_tables()
+        return real(states, **dict(kw, max_nodes=50_000))
+    monkeypatch.setattr(jobs.kernel, "run_batch", cut_at_50k_nodes)
+    said: list = []
+    first = r = job(pos, tmp_path, time_limit=10, limit=10, tt_mb=4, say=said.append)
+    runs = 1
+    while not r.complete and runs < 100:
+        r = job(None, tmp_path, resume=True, time_limit=10, limit=10, tt_mb=4, say=said.append)
+        assert r.lower <= want <= r.upper and r.stopped != "time"
+        runs += 1
+    assert r.complete and r.value == want and r.stopped is None    # before: stopped by the time each run
+    assert r.items > first.items and any("split" in text for text in said)
+    monkeypatch.undo()
+    rows = read_rows(tmp_path / "job" / "items.jsonl")
+    cut = [row for row in rows if row["result"]["value"] is None]
+    assert cut and all(row["result"]["split"] for row in cut)
+    for row in cut[::max(1, len(cut) // 10)]:      # a cut item's bounds hold its value (ten of them)
+        value = solve(Position.from_string(row["key"])).value
+        assert row["result"]["lower"] <= value <= row["result"]["upper"]

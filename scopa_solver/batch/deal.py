@@ -12,9 +12,16 @@ still end with), so the root's proven lower and upper bound narrow with every it
 item that can no longer change the root's value (its range outside the window its ancestors'
 other moves leave, as alpha-beta prunes) is never solved. A killed run resumes from the folder.
 
-The folder holds ``job.json`` (what the job is: the position, the cut, the items; written once),
-``items.jsonl`` (one row per solved item, the batch jobs' row format) and ``result.json`` (the
-bounds and moves when a run ended, rewritten each time). docs/batch.md#a-whole-deal-as-a-job.
+An item that the run's time limit cuts keeps what its search proved (its bounds); one cut
+after at least half the run's limit is split one turn deeper (its moves' positions become
+items), so that a job whose items are all longer than the limit still finishes, run by run.
+
+The folder holds ``job.json`` (what the job is: the position, the cut, the items; written once,
+with a checksum), ``items.jsonl`` (one record per solved or cut item, each with a checksum
+bound to the job), ``rejected.jsonl`` (the records set aside as damaged, duplicated or foreign:
+their items are solved again), ``result.json`` (the bounds and moves when a run ended,
+rewritten each time) and ``job.lock`` (held by the run using the folder).
+docs/batch.md#a-whole-deal-as-a-job.
 
 >>> import tempfile, os
 >>> from scopa_solver import Position, solve
@@ -29,52 +36,61 @@ import hashlib
 import json
 import math
 import os
+import random
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Optional, Union
+from typing import Any, Callable, Iterator, Optional, Union
 
 from .. import kernel
-from ..core.position import Move, Position
-from ..errors import ScopaError, excerpt
-from ..files import is_atomic_leftover, write_text_atomic
+from ..core.position import Position
+from ..errors import excerpt
+from ..files import is_atomic_leftover, write_atomic, write_text_atomic
 from ..progress import progress_bar
 from ..text import plural
-from .engines import lost, make_engine
+from .engines import DaskEngine, LocalEngine, lost, make_engine
 from .jobs import Item, JobOptions
 from .outputs import BatchOutputError, ResultWriter
 
-__all__ = ["solve_job", "JobResult", "DealJobError", "JOB_FORMAT", "DEFAULT_SPLIT"]
+__all__ = ["solve_job", "JobResult", "DealJobError", "JOB_FORMAT", "DEFAULT_SPLIT", "WORKERS_PER_CORE"]
 
 JOB_FORMAT = "scopa-solver solve job"
-_VERSION = 1
+_VERSION = 2                    # 2: checksums on job.json and on every record; cut items' bounds
 DEFAULT_SPLIT = 2
 """Plies the tree is cut below the root: its moves and their replies."""
 MAX_SPLIT = 6
 MAX_ITEMS = 200_000
+WORKERS_PER_CORE = 2
+"""At most this many local workers a core: more only share the cores, each with its own table."""
 _MAX_JOB_BYTES = 1 << 20        # job.json is a few lines: more is not ours
 _POLL_SECONDS = 0.5             # how often a wait looks at `stop` and the time limit
 _RETRIES = 2                     # an item whose worker died is run again this many times
-_FILES = ("job.json", "items.jsonl", "result.json")
+_SPLIT_SHARE = 0.5              # a cut item that had this share of the run's limit is split
+_GRACE_SECONDS = 10.0           # after the run's time: how long its cut items have to report
+_NO_BOUND = 127                 # the kernel's "no bound" (a cut search's lower -127, upper 127)
+_SECOND = "a second record of an item solved before"
+_FILES = ("job.json", "items.jsonl", "result.json", "rejected.jsonl")
+_LOCK = "job.lock"
 
 
 class DealJobError(BatchOutputError):
     """A job folder that cannot be used: one holding other files, a job of another position,
-    a checkpoint that is not this job's (foreign or damaged), settings that contradict it."""
+    a damaged job description, a folder another run is using, settings that contradict it."""
 
 
 @dataclass
 class _Node:
     """A node of the cut tree: `moves` from the root; `top` True where the root's side moves
-    (a max node in the root's frame); a leaf names its item by `key`. `lo`..`hi` bound its
-    value in the root's frame."""
+    (a max node in the root's frame); an item's node names it by `key` (an item that was split
+    keeps its key and has children). `lo`..`hi` bound its value in the root's frame."""
 
     moves: tuple[str, ...]
     top: bool
     children: list["_Node"] = field(default_factory=list)
     key: Optional[str] = None
-    sign: int = 1               # a leaf: its item's value (for its mover) times sign is the root's
+    sign: int = 1               # an item: its value (for its mover) times sign is the root's
     lo: int = 0
     hi: int = 0
 
@@ -84,10 +100,13 @@ class JobResult:
     """Where a job stands after a run: `value` (None until proved), the proven `lower`..`upper`
     bounds on it, `best_moves` (the root's moves proved optimal), `moves` (each root move and
     the bounds on its value: equal when exact), the items: all of them, `solved` (now or before),
-    `pruned` (that can no longer change the value), `remaining`, `solved_now` in this run; the
-    kernel's nodes and CPU seconds over every solved item, this run's wall `seconds`, and
-    `stopped` (None when complete, else "limit", "time" or "stop"; result.json also says
-    "interrupt" or "error" for a run that Ctrl-C or a failing item ended)."""
+    `pruned` (that can no longer change the value), `remaining`, `solved_now` in this run,
+    `cut_now` (cut by this run's time limit: their bounds kept, the long ones split), the
+    records `rejected` when the checkpoint was read or verified (solved again), the items
+    `verified` by solving them again; the kernel's nodes and CPU seconds over every record,
+    this run's wall `seconds`, and `stopped` (None when complete, else "limit", "time" or
+    "stop"; result.json also says "interrupt" or "error" for a run that Ctrl-C or a failing
+    item ended)."""
 
     position: str
     value: Optional[int]
@@ -108,6 +127,9 @@ class JobResult:
     engine: str
     workers: int
     split: int
+    cut_now: int = 0
+    rejected: int = 0
+    verified: int = 0
 
     @property
     def complete(self) -> bool:
@@ -120,7 +142,8 @@ class JobResult:
                 "moves": [{"move": m, "lower": lo, "upper": hi, "value": lo if lo == hi else None}
                           for m, lo, hi in self.moves],
                 "items": self.items, "solved": self.solved, "pruned": self.pruned, "remaining": self.remaining,
-                "solved_now": self.solved_now, "nodes": self.nodes, "cpu_seconds": self.cpu_seconds,
+                "solved_now": self.solved_now, "cut_now": self.cut_now, "rejected": self.rejected,
+                "verified": self.verified, "nodes": self.nodes, "cpu_seconds": self.cpu_seconds,
                 "seconds": self.seconds, "directory": self.directory, "engine": self.engine,
                 "workers": self.workers, "split": self.split}
 
@@ -129,8 +152,11 @@ class JobResult:
                  else f"value between {self.lower:+d} and {self.upper:+d}")
         why = f", stopped ({self.stopped}): --resume continues" if self.stopped else ""
         best = f", best {' '.join(self.best_moves)}" if self.best_moves else ""
+        cut = f"; {self.cut_now:,} cut by the time limit, bounds kept" if self.cut_now else ""
+        checked = (f"; {plural(self.verified, 'item')} verified" if self.verified else "") + \
+                  (f"; {plural(self.rejected, 'record')} rejected (solved again)" if self.rejected else "")
         return (f"solve job: {state}{best}; {self.solved:,} of {plural(self.items, 'item')} solved "
-                f"({self.solved_now:,} now), {self.pruned:,} pruned, {self.remaining:,} left{why}; "
+                f"({self.solved_now:,} now{cut}), {self.pruned:,} pruned, {self.remaining:,} left{why}{checked}; "
                 f"{self.nodes:,} nodes, {self.cpu_seconds:.1f} CPU s, {self.seconds:.1f} s -> {self.directory} "
                 f"({self.engine}, {plural(self.workers, 'worker')})")
 
@@ -160,45 +186,82 @@ def _estimate(pos: Position, side: int) -> float:
     return points[side] - max(p for s, p in enumerate(points) if s != side)
 
 
-def _build(root: Position, split: int) -> tuple[_Node, dict[str, Position]]:
-    """The cut tree and its items (distinct positions: transpositions share one)."""
-    rules = root.rules
-    side = rules.sides[root.to_move]
-    items: dict[str, Position] = {}
+class _Tree:
+    """The cut tree and its items (distinct positions: transpositions share one). An item can
+    be split later (`expand`): its node grows children one turn deeper, new items."""
 
-    def grow(pos: Position, moves: tuple[str, ...]) -> _Node:
-        node = _Node(moves, rules.sides[pos.to_move] == side)
-        deeper = len(moves) < split or (rules.side_count > 2 and not node.top)
+    def __init__(self, root: Position, split: int) -> None:
+        self.rules, self.side = root.rules, root.rules.sides[root.to_move]
+        self.items: dict[str, Position] = {}
+        self.nodes: dict[str, list[_Node]] = {}     # every node of an item (transpositions)
+        self.expanded: set[str] = set()
+        self.root = self._grow(root, (), split)
+
+    def _grow(self, pos: Position, moves: tuple[str, ...], until: int) -> _Node:
+        node = _Node(moves, self.rules.sides[pos.to_move] == self.side)
+        deeper = len(moves) < until or (self.rules.side_count > 2 and not node.top)
         if pos.is_round_over():         # a leaf of known value, in the root's frame
-            node.lo, node.hi = _side_range(pos, side)
+            node.lo, node.hi = _side_range(pos, self.side)
             return node
         if not deeper:
             key = pos.to_string()
-            if key not in items and len(items) >= MAX_ITEMS:
+            if key not in self.items and len(self.items) >= MAX_ITEMS:
                 raise DealJobError(f"the cut makes more than {MAX_ITEMS:,} items: choose a smaller split")
-            items[key] = pos
+            self.items.setdefault(key, pos)
+            self.nodes.setdefault(key, []).append(node)
             node.key, node.sign = key, 1 if node.top else -1
             return node
-        children = [(move, pos.play(move)) for move in pos.legal_moves()]
-        children.sort(key=lambda mc: -_estimate(mc[1], side) if node.top else _estimate(mc[1], side))
-        node.children = [grow(child, moves + (str(move),)) for move, child in children]
+        self._branch(node, pos, until)
         return node
 
-    return grow(root, ()), items
+    def _branch(self, node: _Node, pos: Position, until: int) -> None:
+        children = [(move, pos.play(move)) for move in pos.legal_moves()]
+        children.sort(key=lambda mc: -_estimate(mc[1], self.side) if node.top else _estimate(mc[1], self.side))
+        node.children = [self._grow(child, node.moves + (str(move),), until) for move, child in children]
+
+    def expand(self, key: str) -> None:
+        """Split the item `key`: each of its nodes grows the positions one turn deeper."""
+        if key in self.expanded:
+            return
+        self.expanded.add(key)
+        for node in self.nodes[key]:
+            self._branch(node, self.items[key], len(node.moves) + 1)
+
+    def leaves(self) -> list[str]:
+        return [key for key in self.items if key not in self.expanded]
+
+    def back_up(self, known: dict[str, tuple[int, int]]) -> None:
+        _back_up(self.root, known)
+
+    def live(self, every_root_move: bool) -> list[str]:
+        out: list[str] = []
+        _live(self.root, -math.inf, math.inf, out, every_root_move)
+        return list(dict.fromkeys(out))     # a transposition's item once
 
 
-def _back_up(node: _Node, ranges: dict[str, tuple[int, int]]) -> None:
-    """Every node's bounds from its leaves' (minimax in the root's frame)."""
-    if node.key is not None:
-        lo, hi = ranges[node.key]
-        node.lo, node.hi = (lo, hi) if node.sign > 0 else (-hi, -lo)
-    if not node.children:       # an item, or the end of the round
+def _frame(bounds: tuple[int, int], sign: int) -> tuple[int, int]:
+    """An item's bounds (its mover's frame) in the root's frame."""
+    return bounds if sign > 0 else (-bounds[1], -bounds[0])
+
+
+def _back_up(node: _Node, known: dict[str, tuple[int, int]]) -> None:
+    """Every node's bounds from its leaves' (minimax in the root's frame); a split item's own
+    proven bounds hold beside its parts'."""
+    if not node.children:       # an item, or the end of the round (its bounds set when grown)
+        if node.key is not None:
+            node.lo, node.hi = _frame(known[node.key], node.sign)
         return
     for child in node.children:
-        _back_up(child, ranges)
+        _back_up(child, known)
     pick = max if node.top else min
     node.lo = pick(c.lo for c in node.children)
     node.hi = pick(c.hi for c in node.children)
+    if node.key is not None:
+        lo, hi = _frame(known[node.key], node.sign)
+        if max(lo, node.lo) > min(hi, node.hi):
+            raise DealJobError(f"the item {excerpt(node.key)} was proved to be within {lo}..{hi} but its parts "
+                               f"give {node.lo}..{node.hi}: a damaged checkpoint (start it again with overwrite)")
+        node.lo, node.hi = max(lo, node.lo), min(hi, node.hi)
 
 
 def _live(node: _Node, alpha: float, beta: float, out: list[str], every_root_move: bool = False) -> None:
@@ -228,52 +291,111 @@ def _digest(keys: Any) -> str:
     return hashlib.blake2b("\n".join(sorted(keys)).encode(), digest_size=16).hexdigest()
 
 
+def _checksum(data: dict, salt: str = "") -> str:
+    """The checksum of a JSON object (without its "check" field), bound to `salt` (the job's
+    own checksum, for its records: a record copied from another job does not match)."""
+    text = json.dumps({k: v for k, v in data.items() if k != "check"}, sort_keys=True, separators=(",", ":"))
+    return hashlib.blake2b(f"{salt}\n{text}".encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def _where(path: Path) -> str:
+    """A file's path for a message: its end (the file's name) kept when it is long."""
+    text = str(path)
+    return repr(text if len(text) <= 60 else "..." + text[-57:])
+
+
 def _read_job(path: Path) -> dict:
-    """job.json, checked to be a job of this kind, else a `DealJobError` saying why."""
+    """job.json, checked to be a job of this kind and whole, else a `DealJobError` saying why."""
     from ..jsontext import parse_json
     if path.is_symlink():
-        raise DealJobError(f"{excerpt(str(path))} is a symbolic link: not reading a job through it")
+        raise DealJobError(f"{_where(path)} is a symbolic link: not reading a job through it")
     if not path.is_file():
-        raise DealJobError(f"{excerpt(str(path))} is not a file: not a solve job's folder")
+        raise DealJobError(f"{_where(path)} is not a file: not a solve job's folder")
     if path.stat().st_size > _MAX_JOB_BYTES:
-        raise DealJobError(f"{excerpt(str(path))} is too large to be a solve job's description: not ours")
+        raise DealJobError(f"{_where(path)} is too large to be a solve job's description: not ours")
     try:
         data = parse_json(path.read_text(encoding="utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:
-        raise DealJobError(f"{excerpt(str(path))} is not a solve job's description ({str(exc)[:120]})") from None
-    fields = {"format": str, "version": int, "position": str, "split": int, "every_root_move": bool,
-              "items": int, "digest": str}
-    if not isinstance(data, dict) or data.get("format") != JOB_FORMAT or any(
-            type(data.get(k)) is not t for k, t in fields.items()):
-        raise DealJobError(f"{excerpt(str(path))} is not a solve job's description: not touching the folder")
+        raise DealJobError(f"{_where(path)} is not a solve job's description ({str(exc)[:120]})") from None
+    if not isinstance(data, dict) or data.get("format") != JOB_FORMAT or type(data.get("version")) is not int:
+        raise DealJobError(f"{_where(path)} is not a solve job's description: not touching the folder")
+    if data["version"] == 1:
+        raise DealJobError(f"{_where(path)} is a job of an earlier scopa-solver, without checksums: "
+                           "start it again with --overwrite")
     if data["version"] != _VERSION:
-        raise DealJobError(f"{excerpt(str(path))} is a version {data['version']} job: this scopa-solver reads "
+        raise DealJobError(f"{_where(path)} is a version {data['version']} job: this scopa-solver reads "
                            f"version {_VERSION}")
+    fields = {"position": str, "split": int, "every_root_move": bool, "items": int, "digest": str, "check": str}
+    if any(type(data.get(k)) is not t for k, t in fields.items()) or data["check"] != _checksum(data):
+        raise DealJobError(f"{_where(path)} is damaged (its checksum does not match what it says): "
+                           "not trusting the job; start it again with --overwrite")
     return data
+
+
+def _job_names(directory: Path) -> tuple[set[str], set[str]]:
+    """The names in `directory` (the lock file left out) and those among them that look like
+    a save cut by a kill (a temporary file of one of the job's files)."""
+    names = set(os.listdir(directory)) - {_LOCK} if directory.is_dir() else set()
+    leftovers = {n for n in names if any(is_atomic_leftover(n, of) for of in _FILES) and not (directory / n).is_dir()}
+    return names, leftovers
+
+
+def _check_folder(directory: Path) -> tuple[set[str], set[str]]:
+    """The job's names and the leftovers in `directory`, or a `DealJobError` if it holds
+    anything else: a leftover's name counts as the job's only beside a job.json."""
+    if directory.exists() and not directory.is_dir():
+        raise DealJobError(f"{excerpt(str(directory))} is a file, not a job folder")
+    names, leftovers = _job_names(directory)
+    if "job.json" not in names:
+        leftovers = set()       # not a job's folder (yet): a file named like one is a user's
+    foreign = names - leftovers - set(_FILES)
+    if foreign:
+        raise DealJobError(f"{excerpt(str(directory))} holds files that are not a solve job's "
+                           f"({excerpt(', '.join(sorted(foreign)))}): not touching it (choose another folder)")
+    for name in names - leftovers:
+        if (directory / name).is_dir():
+            raise DealJobError(f"{excerpt(str(directory / name))} is a folder, not a solve job's file: not touching it")
+    return names - leftovers, leftovers
+
+
+@contextmanager
+def _locked(directory: Path) -> Iterator[None]:
+    """Hold `directory`'s lock file while the block runs, or a `DealJobError` at once if another
+    run holds it. An OS lock (flock): a run that is killed releases it with its process."""
+    try:
+        import fcntl
+    except ImportError:         # no flock here (Windows): one run at a time is the user's to keep
+        yield
+        return
+    directory.mkdir(parents=True, exist_ok=True)
+    fd = os.open(directory / _LOCK, os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+            raise DealJobError(f"{excerpt(str(directory))} is in use by another run"
+                               f"{f' (process {holder})' if holder.isdigit() else ''}: wait for it to end, "
+                               "or stop it") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield
+    finally:
+        os.close(fd)            # releases the lock; the file stays (removing it races a waiting run)
 
 
 def _folder(directory: Path, resume: bool, overwrite: bool) -> Optional[dict]:
     """The job already in `directory` (resume) or None (a new job: the folder is new or empty,
-    or `overwrite` removed the job's own files). Never touches a file that is not the job's."""
-    if directory.exists() and not directory.is_dir():
-        raise DealJobError(f"{excerpt(str(directory))} is a file, not a job folder")
-    names = set(os.listdir(directory)) if directory.is_dir() else set()
-    # a save cut by a kill leaves its temporary file (the file it was to replace stands)
-    leftovers = {n for n in names if any(is_atomic_leftover(n, of) for of in _FILES) and not (directory / n).is_dir()}
-    names -= leftovers
-    if names - set(_FILES):
-        raise DealJobError(f"{excerpt(str(directory))} holds files that are not a solve job's "
-                           f"({excerpt(', '.join(sorted(names - set(_FILES))))}): not touching it (choose another folder)")
-    for name in names:
-        if (directory / name).is_dir():
-            raise DealJobError(f"{excerpt(str(directory / name))} is a folder, not a solve job's file: not touching it")
-    for name in leftovers:          # only in a folder known to be a job's
-        os.unlink(directory / name)
+    or `overwrite` removed the job's own files). Never touches a file that is not the job's:
+    a leftover of a cut save goes only once job.json is read as this kind's. Under the lock."""
+    names, leftovers = _check_folder(directory)
     if not names:
         if resume:
             raise DealJobError(f"no job to resume in {excerpt(str(directory))}")
         return None
     job = _read_job(directory / "job.json")      # a folder of ours, or an error
+    for name in leftovers:
+        os.unlink(directory / name)
     if resume:
         return job
     if not overwrite:
@@ -286,29 +408,157 @@ def _folder(directory: Path, resume: bool, overwrite: bool) -> Optional[dict]:
     return None
 
 
-def _solved(writer: ResultWriter, items: dict[str, Position], ranges: dict) -> dict[str, dict]:
-    """The rows already in items.jsonl, checked against the job: a row for an item it does not
-    have, or a value outside the item's bounds, is not this job's checkpoint."""
-    from .outputs import read_rows
-    done: dict[str, dict] = {}
-    for row in read_rows(writer.journal):
-        key, result = row.get("key"), row.get("result")
-        if not isinstance(key, str) or key not in items:
-            raise DealJobError(f"{excerpt(str(writer.journal))} has a row for an item this job does not have "
-                               f"({excerpt(key)}): not this job's checkpoint")
-        if row.get("ok") is not True:
+# -- the records ----------------------------------------------------------------------------------
+
+@dataclass
+class _Record:
+    """One line of items.jsonl: its number, its text, and (when it reads) its row."""
+
+    line: int
+    text: str
+    row: Optional[dict] = None      # the line's JSON object, if it is one
+    why: Optional[str] = None       # set: the record is not trusted
+
+
+def _why_unread(row: Any, salt: str) -> Optional[str]:
+    """Why a line of items.jsonl is not a record of this job, or None."""
+    if not isinstance(row, dict) or not isinstance(row.get("key"), str):
+        return "not a record of this job"
+    if row.get("check") != _checksum(row, salt):
+        return "its checksum does not match (damaged, or another job's)"
+    result = row.get("result")
+    if row.get("ok") is not True or not isinstance(result, dict):
+        return "not a record of this job"
+    nodes, cpu = result.get("nodes"), result.get("cpu")
+    if type(nodes) is not int or nodes < 0 or type(cpu) not in (int, float) or not 0 <= cpu < math.inf:
+        return "no effort figures (nodes, cpu) of ours"
+    value = result.get("value")
+    if value is None:
+        if type(result.get("lower")) is not int or type(result.get("upper")) is not int or \
+                type(result.get("split")) is not bool:
+            return "a cut item's record without its bounds"
+    elif type(value) is not int:
+        return "a value that is not a whole number"
+    return None
+
+
+def _read_records(path: Path, salt: str) -> list[_Record]:
+    """Every complete line of items.jsonl (a cut last line of a killed run is left out), each
+    checked by itself: a line that does not read or whose checksum does not match gets `why`."""
+    from ..jsontext import parse_json
+    records: list[_Record] = []
+    if not path.exists():
+        return records
+    with open(path, "rb") as f:
+        for number, raw in enumerate(f, 1):
+            if not raw.endswith(b"\n"):
+                break
+            text = raw.decode("utf-8", "surrogateescape").rstrip("\n")
+            try:
+                row = parse_json(text)
+            except (ValueError, RecursionError):
+                row = None
+            why = _why_unread(row, salt)
+            records.append(_Record(number, text, row if isinstance(row, dict) else None, why))
+    return records
+
+
+def _bounds_of(result: dict) -> tuple[int, int]:
+    value = result["value"]
+    return (value, value) if value is not None else (result["lower"], result["upper"])
+
+
+def _load(records: list[_Record], tree: _Tree) -> dict[str, tuple[int, int]]:
+    """Apply the trusted records to `tree` (split the items cut and split) and give every
+    item's proven bounds; a record that is not this job's (an item it does not have, a value
+    outside the item's bounds, a second record of a solved item, values that disagree) gets
+    `why` and counts for nothing."""
+    good = [r for r in records if r.why is None]
+    known = {key: _side_range(pos) for key, pos in tree.items.items()}
+
+    def check(record: _Record) -> bool:         # an item of the tree, within its bounds
+        row = record.row
+        if row["key"] not in tree.items:
+            record.why = "a record of an item this job does not have"
+            return False
+        lo, hi = _bounds_of(row["result"])
+        side_lo, side_hi = _side_range(tree.items[row["key"]])
+        if not side_lo <= lo <= hi <= side_hi:
+            record.why = f"bounds {lo}..{hi} outside the item's {side_lo}..{side_hi}"
+            return False
+        return True
+
+    # splits first: an item split gives the items of the records after it (and of later splits)
+    splits = [r for r in good if r.row["result"]["value"] is None and r.row["result"]["split"]]
+    grew = True
+    while grew:
+        grew = False
+        for record in splits:
+            key = record.row["key"]
+            if key in tree.items and key not in tree.expanded and check(record):
+                tree.expand(key)
+                for new in tree.items.keys() - known.keys():
+                    known[new] = _side_range(tree.items[new])
+                grew = True
+    values: dict[str, list[_Record]] = {}
+    for record in good:
+        if record.why is not None or not check(record):
             continue
-        value = result.get("value") if isinstance(result, dict) else None
-        lo, hi = ranges[key]
-        if type(value) is not int or not lo <= value <= hi:
-            raise DealJobError(f"{excerpt(str(writer.journal))}: the item {excerpt(key)} has the value "
-                               f"{excerpt(value)}, outside its bounds {lo}..{hi}: not this job's checkpoint")
-        nodes, cpu = result.get("nodes"), result.get("cpu")
-        if type(nodes) is not int or nodes < 0 or type(cpu) not in (int, float) or not 0 <= cpu < math.inf:
-            raise DealJobError(f"{excerpt(str(writer.journal))}: the item {excerpt(key)} has no effort figures "
-                               "(nodes, cpu) of ours: not this job's checkpoint")
-        done[key] = result
-    return done
+        result = record.row["result"]
+        if result["value"] is None:
+            lo, hi = result["lower"], result["upper"]
+            now = known[record.row["key"]]
+            if max(lo, now[0]) > min(hi, now[1]):
+                record.why = f"bounds {lo}..{hi} that contradict the item's other bounds {now[0]}..{now[1]}"
+                continue
+            known[record.row["key"]] = (max(lo, now[0]), min(hi, now[1]))
+        else:
+            values.setdefault(record.row["key"], []).append(record)
+    for key, solved in values.items():
+        found = {r.row["result"]["value"] for r in solved}
+        lo, hi = known[key]
+        if len(found) > 1:
+            for r in solved:
+                r.why = f"values that disagree ({', '.join(map(str, sorted(found)))})"
+        elif not lo <= solved[0].row["result"]["value"] <= hi:
+            for r in solved:
+                r.why = f"a value outside the bounds its cut search proved ({lo}..{hi})"
+        else:
+            known[key] = _bounds_of(solved[0].row["result"])
+            for r in solved[1:]:
+                r.why = _SECOND
+    return known
+
+
+def _set_aside(journal: Path, records: list[_Record], say: Callable[[str], None]) -> list[_Record]:
+    """Move the records not trusted from items.jsonl to rejected.jsonl (their lines kept there
+    with why), name each, and return the trusted ones: their items are solved again."""
+    bad = [r for r in records if r.why is not None]
+    if not bad:
+        return records
+    kept = [r for r in records if r.why is None]
+    rejected = journal.with_name("rejected.jsonl")
+    with open(rejected, "a", encoding="utf-8", errors="surrogateescape") as f:
+        for r in bad:
+            f.write(json.dumps({"line": r.line, "why": r.why, "text": r.text}) + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+
+    def write(tmp: str) -> None:
+        with open(tmp, "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.write("".join(r.text + "\n" for r in kept))
+            f.flush()
+            os.fsync(f.fileno())
+    write_atomic(os.path.realpath(journal), write)     # through a link (--force): into its target
+    for r in bad[:5]:
+        key = r.row.get("key") if r.row is not None else None
+        key = key if isinstance(key, str) else None
+        then = "the first record stands" if r.why == _SECOND else "its item is solved again"
+        say(f"{journal}: line {r.line}{f' (item {excerpt(key)})' if key else ''}: {r.why}: not trusted, "
+            f"set aside in {rejected.name}; {then}")
+    if len(bad) > 5:
+        say(f"{journal}: {len(bad) - 5:,} more records set aside in {rejected.name}")
+    return kept
 
 
 # -- the run --------------------------------------------------------------------------------------
@@ -318,7 +568,7 @@ def solve_job(position: Optional[Position], directory: Union[str, "os.PathLike[s
               engine: str = "local", workers: Optional[int] = None, scheduler: Optional[str] = None,
               client: Any = None, resume: bool = False, overwrite: bool = False, force: bool = False,
               limit: Optional[int] = None, time_limit: Optional[float] = None, tt_mb: Optional[float] = None,
-              progress: Optional[bool] = None, stop: Optional[threading.Event] = None,
+              verify: int = 0, progress: Optional[bool] = None, stop: Optional[threading.Event] = None,
               on_item: Optional[Callable[[JobResult], None]] = None,
               say: Callable[[str], None] = lambda text: None) -> JobResult:
     """Solve `position` exactly as a checkpointed job in the folder `directory` (see the module
@@ -331,24 +581,49 @@ def solve_job(position: Optional[Position], directory: Union[str, "os.PathLike[s
     the job's own files: a folder holding anything else is refused); `resume` continues the
     job in the folder (`position`: None, or the job's own; `split` and `every_root_move` as
     saved), and refuses a folder whose files are not a solve job's, and, unless `force`,
-    a checkpoint reached through a symbolic link.
-    `engine`, `workers`, `scheduler`, `client`: as `run_job` (one item a task). `limit`: at most
-    this many items solved this run; `time_limit`: seconds for this run (the items running
-    then are stopped and redone by the next run); `stop`: an event another thread sets to stop
-    the run (a running item finishes first with one local worker). `tt_mb`: each search's
-    table. `on_item(result)` after each solved item with the bounds so far; `say(text)` news
-    for a person. Ctrl-C stops the workers (what was solved stays) and raises KeyboardInterrupt.
+    a checkpoint reached through a symbolic link. One run at a time uses a folder: another
+    is refused at once (`DealJobError`). A record of items.jsonl that is damaged, duplicated
+    or another job's (its checksum, its item, its value) is named through `say`, set aside in
+    rejected.jsonl and its item solved again; `verify`: this many of the solved items, drawn
+    at random, are solved again first (a value that differs replaces the record).
+    `engine`, `workers`, `scheduler`, `client`: as `run_job` (one item a task; local workers
+    at most one per item left and `WORKERS_PER_CORE` a core). `limit`: at most this many items
+    solved this run; `time_limit`: seconds for this run (an item it cuts keeps the bounds its
+    search proved, and one cut after half the limit or more is split one turn deeper); `stop`:
+    an event another thread sets to stop the run (a running item finishes first with one local
+    worker). `tt_mb`: each search's table. `on_item(result)` after each solved item with the
+    bounds so far; `say(text)` news for a person. Ctrl-C stops the workers (what was solved
+    stays) and raises KeyboardInterrupt.
     """
     if split is not None and (type(split) is not int or not 1 <= split <= MAX_SPLIT):
         raise DealJobError(f"split must be a whole number of plies from 1 to {MAX_SPLIT}, not {excerpt(split)}")
     if limit is not None and (type(limit) is not int or limit < 0):
         raise DealJobError(f"limit must be a whole number, 0 or more, not {excerpt(limit)}")
+    if type(verify) is not int or verify < 0:
+        raise DealJobError(f"verify must be a whole number of items, 0 or more, not {excerpt(verify)}")
     if resume and overwrite:
         raise DealJobError("resume and overwrite contradict each other: choose one")
+    if position is not None and not isinstance(position, Position):
+        raise TypeError(f"expected a Position, not {type(position).__name__}")
     _, seconds = kernel.check_limits(None, time_limit)
     kernel.check_tt_mb(tt_mb)
+    runner = make_engine(engine, workers, scheduler, client)      # a bad engine before the folder is touched
     directory = Path(directory)
-    job = _folder(directory, resume, overwrite)
+    names, _ = _check_folder(directory)     # a folder that is not a job's is refused before the lock goes in
+    if resume and not names:
+        raise DealJobError(f"no job to resume in {excerpt(str(directory))}")
+    with _locked(directory):
+        job = _folder(directory, resume, overwrite)
+        return _run(job, position, directory, split, every_root_move, runner, workers, force, limit, seconds,
+                    tt_mb, verify, progress, stop, on_item, say)
+
+
+def _run(job: Optional[dict], position: Optional[Position], directory: Path, split: Optional[int],
+         every_root_move: Optional[bool], runner: Any, workers: Optional[int], force: bool, limit: Optional[int],
+         seconds: float, tt_mb: Optional[float], verify: int, progress: Optional[bool],
+         stop: Optional[threading.Event], on_item: Optional[Callable[[JobResult], None]],
+         say: Callable[[str], None]) -> JobResult:
+    """`solve_job` in its folder, locked: `job` is the saved description (None: a new job)."""
     if job is not None:
         try:
             saved = Position.from_string(job["position"])
@@ -363,94 +638,104 @@ def solve_job(position: Optional[Position], directory: Union[str, "os.PathLike[s
         position, split, every_root_move = saved, job["split"], job["every_root_move"]
     elif position is None:
         raise DealJobError("a new job needs a position")
-    elif not isinstance(position, Position):
-        raise TypeError(f"expected a Position, not {type(position).__name__}")
     split = DEFAULT_SPLIT if split is None else split
     every_root_move = bool(every_root_move)
-    root, items = _build(position, split)
-    if job is not None and (job["items"], job["digest"]) != (len(items), _digest(items)):
+    tree = _Tree(position, split)
+    if job is not None and (job["items"], job["digest"]) != (len(tree.items), _digest(tree.items)):
         raise DealJobError(f"{excerpt(str(directory))}: its items are not those of its position and split "
                            "(made by another version, or changed): start it again with overwrite")
-    ranges = {key: _side_range(pos) for key, pos in items.items()}
-    try:
-        writer = ResultWriter(directory / "items.jsonl", "jsonl", "exact", resume=job is not None, overwrite=False,
-                              force=force)
-    except BatchOutputError as exc:     # a foreign file, a symbolic link: this job's error
-        raise DealJobError(str(exc)) from None
-    solved = _solved(writer, items, ranges)
+    journal = directory / "items.jsonl"
+    if journal.is_symlink() and not force:
+        raise DealJobError(f"{excerpt(str(journal))} is a symbolic link: not writing through it "
+                           "(--force writes into its target)")
     if job is None:
+        job = {"format": JOB_FORMAT, "version": _VERSION, "position": position.to_string(), "split": split,
+               "every_root_move": every_root_move, "items": len(tree.items), "digest": _digest(tree.items)}
+        job["check"] = _checksum(job)
         directory.mkdir(parents=True, exist_ok=True)
-        write_text_atomic(directory / "job.json", json.dumps(
-            {"format": JOB_FORMAT, "version": _VERSION, "position": position.to_string(), "split": split,
-             "every_root_move": every_root_move, "items": len(items), "digest": _digest(items)}, indent=1) + "\n",
-            overwrite=False)
-    for key, result in solved.items():
-        ranges[key] = (result["value"], result["value"])
-    runner = make_engine(engine, workers, scheduler, client)
+        write_text_atomic(directory / "job.json", json.dumps(job, indent=1) + "\n", overwrite=False)
+    salt = job["check"]
+    records = _read_records(journal, salt)
+    known = _load(records, tree)
+    rejected = sum(r.why is not None for r in records)
+    records = _set_aside(journal, records, say)
+    try:
+        writer = ResultWriter(journal, "jsonl", "exact", resume=journal.exists(), overwrite=False, force=force)
+    except BatchOutputError as exc:     # a symbolic link: this job's error
+        raise DealJobError(str(exc)) from None
     start = time.perf_counter()
     deadline = time.monotonic() + seconds if seconds else math.inf
-    state = {"now": 0, "stopped": None}
+    state = {"now": 0, "cut": 0, "verified": 0, "unverified": 0, "rejected": rejected, "stopped": None}
 
     def live() -> list[str]:
-        _back_up(root, ranges)
-        out: list[str] = []
-        _live(root, -math.inf, math.inf, out, every_root_move)
-        return list(dict.fromkeys(out))     # a transposition's item once
+        tree.back_up(known)
+        return tree.live(every_root_move)
+
+    def record(row: dict) -> None:
+        """Append `row` to items.jsonl with its checksum (and to `records`, which a record
+        set aside by --verify rewrites the file from)."""
+        row = dict(row, index=0, error=None)
+        row["check"] = _checksum(row, salt)
+        writer.write([row])
+        records.append(_Record(records[-1].line + 1 if records else 1, json.dumps(row, separators=(",", ":")), row))
 
     def result() -> JobResult:
         todo = live()
+        root = tree.root
         moves = tuple((c.moves[0], c.lo, c.hi) for c in root.children)
         decided = root.lo == root.hi and not todo
         best = tuple(m for m, lo, hi in moves if lo == hi == root.lo) if decided else ()
-        effort = list(solved.values())
+        leaves = tree.leaves()
+        solved = sum(known[k][0] == known[k][1] for k in leaves)
         return JobResult(position=position.to_string(), value=root.lo if decided else None, lower=root.lo,
-                         upper=root.hi, best_moves=best, moves=moves, items=len(items),
-                         solved=sum(lo == hi for lo, hi in ranges.values()), remaining=len(todo),
-                         pruned=sum(lo != hi for lo, hi in ranges.values()) - len(todo),
-                         solved_now=state["now"], nodes=sum(r["nodes"] for r in effort),
-                         cpu_seconds=sum(r["cpu"] for r in effort),
+                         upper=root.hi, best_moves=best, moves=moves, items=len(leaves), solved=solved,
+                         remaining=len(todo), pruned=len(leaves) - solved - len(todo),
+                         solved_now=state["now"], nodes=sum(r.row["result"]["nodes"] for r in records),
+                         cpu_seconds=sum(r.row["result"]["cpu"] for r in records),
                          seconds=time.perf_counter() - start, stopped=None if decided else state["stopped"],
-                         directory=str(directory), engine=runner.name, workers=runner.workers, split=split)
+                         directory=str(directory), engine=runner.name, workers=runner.workers, split=split,
+                         cut_now=state["cut"], rejected=state["rejected"], verified=state["verified"])
 
-    bar = progress_bar(len(items), "solve job", progress, unit="item")
+    with_value = {r.row["key"] for r in records if r.row["result"]["value"] is not None}
+    solved_keys = [k for k in tree.leaves() if k in with_value and known[k][0] == known[k][1]]
+    checks = random.Random().sample(solved_keys, min(verify, len(solved_keys)))
+    todo = live()
+    _cap_workers(runner, workers, len(todo) + len(checks), say)
+    bar = progress_bar(len(tree.leaves()), "solve job", progress, unit="item")
     settled = 0     # items solved or pruned, on the bar
 
     def show() -> JobResult:
         nonlocal settled
         now = result()
+        bar.total = now.items
         bar.update(now.items - now.remaining - settled)
         settled = now.items - now.remaining
         bar.set_postfix_str(f"value {now.lower:+d}..{now.upper:+d}")
         return now
 
     show()
-    running: dict = {}
+    running: dict = {}      # future -> (key, seconds it was given, a verification)
     failures: dict[str, int] = {}
     try:
-        todo = live()
-        if todo:
+        if todo or checks:
             runner.start()
             if runner.dashboard:
                 say(f"Dask dashboard: {runner.dashboard}")
-        while todo or running:
+        while todo or running or checks:
             left = deadline - time.monotonic()
             if stop is not None and stop.is_set() or left <= 0 or limit is not None and state["now"] >= limit:
                 state["stopped"] = "stop" if stop is not None and stop.is_set() else "time" if left <= 0 else "limit"
-                break
-            busy = set(running.values())
-            for key in todo:
-                if len(running) >= max(1, runner.workers) or limit is not None and \
-                        state["now"] + len(running) >= limit:
+                # the items the time limit cuts report what they proved: wait for them a little
+                if state["stopped"] != "time" or not running or left < -_GRACE_SECONDS:
                     break
-                if key not in busy:
-                    options = JobOptions(time_limit=None if left == math.inf else max(left, 1e-3), tt_mb=tt_mb)
-                    running[runner.submit("exact", [Item(key, 0, "text", key)], options)] = key
+            else:
+                _submit(runner, running, checks, todo, limit, state["now"], left, tt_mb)
             if not running:
                 break
-            for future in runner.wait_any(set(running), timeout=min(_POLL_SECONDS, max(0.0, left))):
-                key = running.pop(future, None)
-                if key is None:
+            for future in runner.wait_any(set(running), timeout=min(_POLL_SECONDS, max(0.05, left))):
+                if future not in running:
                     continue
+                key, given, checking = running.pop(future)
                 try:
                     row = future.result()[0]
                 except (KeyboardInterrupt, MemoryError):
@@ -462,26 +747,53 @@ def solve_job(position: Optional[Position], directory: Union[str, "os.PathLike[s
                                            f"({type(exc).__name__}: {str(exc)[:200]})") from None
                     runner.restart()        # a broken local pool fails every item it held
                     for f in [f for f in running if lost(f)]:
-                        running.pop(f)
+                        k, _, again = running.pop(f)
+                        if again:
+                            checks.insert(0, k)
+                    if checking:
+                        checks.insert(0, key)
                     continue
                 if not row["ok"]:
-                    if row["error"].startswith("TimeLimitError"):     # the run's time ran out: redo it later
-                        continue
                     raise DealJobError(f"the item {excerpt(key)} failed: {row['error']}")
-                value = row["result"]["value"]
-                lo, hi = ranges[key]
-                if not lo <= value <= hi:
-                    raise DealJobError(f"internal error: the item {excerpt(key)} has the value {value}, "
+                found = row["result"]
+                if found["value"] is None:
+                    state["unverified"] += checking
+                    if not checking and key not in tree.expanded:
+                        _cut(tree, known, key, found, row, bool(seconds) and given >= _SPLIT_SHARE * seconds, record)
+                        state["cut"] += 1
+                        show()
+                    continue
+                lo, hi = known[key]
+                if checking:
+                    if (found["value"], found["value"]) == (lo, hi):
+                        state["verified"] += 1
+                        continue
+                    # the stored value was wrong: set its record aside, keep the new one
+                    writer.close()
+                    for r in records:
+                        if r.row["key"] == key and r.row["result"]["value"] is not None:
+                            r.why = f"its value {lo} differs from {found['value']}, solved again by --verify"
+                    records = _set_aside(journal, records, say)
+                    state["rejected"] += 1
+                    lo, hi = _side_range(tree.items[key])
+                    for r in records:
+                        if r.row["key"] == key:         # a cut search's bounds stand
+                            b = _bounds_of(r.row["result"])
+                            lo, hi = max(lo, b[0]), min(hi, b[1])
+                elif key in tree.expanded or lo == hi:
+                    continue        # split or solved meanwhile (a transposition)
+                if not lo <= found["value"] <= hi:
+                    raise DealJobError(f"internal error: the item {excerpt(key)} has the value {found['value']}, "
                                        f"outside its bounds {lo}..{hi}")
-                writer.write([row])
-                solved[key], ranges[key] = row["result"], (value, value)
-                state["now"] += 1
+                record({"key": key, "ok": True, "seconds": row["seconds"], "result": found})
+                known[key] = (found["value"], found["value"])
+                state["now"] += not checking
                 now = show()
                 if on_item is not None:
                     on_item(now)
             todo = live()
-            for future in [f for f, k in running.items() if k not in todo]:     # pruned meanwhile
-                if getattr(future, "key", None) is not None:    # a Dask task: cancelled; a local one runs out
+            for future in [f for f, (k, _, checking) in running.items() if not checking and k not in todo]:
+                if getattr(future, "key", None) is not None:    # a Dask task pruned meanwhile: cancelled
                     future.cancel()
                     running.pop(future)
     except BaseException as exc:    # Ctrl-C, an item that failed: keep what was written, stop the workers now
@@ -496,8 +808,66 @@ def solve_job(position: Optional[Position], directory: Union[str, "os.PathLike[s
     final = result()
     if final.value is None and not final.remaining and final.stopped is None:
         raise DealJobError("internal error: every item is solved or pruned but the value is not proved")
+    if final.cut_now:
+        say(f"{plural(final.cut_now, 'item')} did not finish within the time limit: the bounds their searches "
+            "proved are kept, and those cut after half of it or more are split into the positions a turn "
+            "further on (smaller items); --resume continues")
+    if state["unverified"] or checks:
+        say(f"{plural(state['unverified'] + len(checks), 'item')} of --verify not solved again: the run's limit "
+            "came first")
     _save(directory, final)
     return final
+
+
+def _submit(runner: Any, running: dict, checks: list[str], todo: list[str], limit: Optional[int], done: int,
+            left: float, tt_mb: Optional[float]) -> None:
+    """Give the free workers items: the verifications first, then the items left in tree order
+    (none beyond `limit`), each with the run's time left."""
+    busy = {k for k, _, _ in running.values()}
+    given = None if left == math.inf else max(left, 1e-3)
+    options = JobOptions(time_limit=given, tt_mb=tt_mb)
+    while checks and len(running) < max(1, runner.workers):
+        key = checks.pop(0)
+        running[runner.submit("exact", [Item(key, 0, "text", key)], options)] = (key, given or math.inf, True)
+    for key in todo:
+        if len(running) >= max(1, runner.workers) or limit is not None and \
+                done + sum(not c for _, _, c in running.values()) >= limit:
+            break
+        if key not in busy:
+            running[runner.submit("exact", [Item(key, 0, "text", key)], options)] = (key, given or math.inf, False)
+
+
+def _cut(tree: _Tree, known: dict[str, tuple[int, int]], key: str, found: dict, row: dict, split: bool,
+         record: Callable[[dict], None]) -> None:
+    """An item the time limit cut: keep the bounds its search proved (the kernel's ±127 is
+    none) and, if `split`, split it one turn deeper; written first, so a resume does the same."""
+    lo, hi = known[key]
+    lo, hi = max(lo, found["lower"]), min(hi, found["upper"])
+    if lo > hi:
+        raise DealJobError(f"internal error: the item {excerpt(key)}'s cut search proved "
+                           f"{found['lower']}..{found['upper']}, outside its bounds {known[key]}")
+    record({"key": key, "ok": True, "seconds": row["seconds"],
+            "result": {"value": None, "lower": lo, "upper": hi, "nodes": found["nodes"], "cpu": found["cpu"],
+                       "split": split}})
+    known[key] = (lo, hi)
+    if split:
+        tree.expand(key)
+        for new in tree.items.keys() - known.keys():
+            known[new] = _side_range(tree.items[new])
+
+
+def _cap_workers(runner: Any, asked: Optional[int], items: int, say: Callable[[str], None]) -> None:
+    """No more workers than items to solve, nor than `WORKERS_PER_CORE` a core, on the pools a
+    run starts itself (a cluster given or at an address has the workers it has)."""
+    if not isinstance(runner, LocalEngine) and not (isinstance(runner, DaskEngine) and runner.client is None
+                                                     and runner.scheduler is None):
+        return
+    cores = os.cpu_count() or 1
+    cap = max(1, min(runner.workers, items, WORKERS_PER_CORE * cores))
+    if cap < runner.workers and asked:
+        why = "one per item to solve" if cap == max(1, items) else f"at most {WORKERS_PER_CORE} per core of {cores}"
+        say(f"{plural(asked, 'worker')} asked, {cap} started ({why})")
+    runner.workers = cap
 
 
 def _save(directory: Path, result: JobResult, stopped: Optional[str] = None) -> None:

@@ -222,4 +222,17 @@ def make_engine(name: str, workers: Optional[int] = None, scheduler: Optional[st
         if scheduler is not None or client is not None:
             raise BatchEngineError("a scheduler address is for the dask engine (--engine dask)")
         return LocalEngine(count)
+    if client is not None:
+        _check_client(client)
     return DaskEngine(count, scheduler, client)
+
+
+def _check_client(client: Any) -> None:
+    """A `client` that is not a `distributed.Client` is a clear error now, not an
+    AttributeError when the run starts."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise BatchEngineError("the dask engine needs dask.distributed: pip install 'scopa-solver[batch]'") from None
+    if not isinstance(client, Client):
+        raise BatchEngineError(f"client must be a distributed.Client, not {excerpt(type(client).__name__)}")

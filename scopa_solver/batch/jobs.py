@@ -24,7 +24,7 @@ from typing import Any, Callable, NamedTuple, Optional, Sequence, Union
 from .. import kernel
 from ..core.position import Position
 from ..core.rules import Rules
-from ..errors import ScopaError, TimeLimitError, excerpt
+from ..errors import ScopaError, excerpt
 from ..search.solver import Analysis, analyze_many, solve_many
 
 __all__ = ["JOBS", "Item", "JobOptions", "BatchItemError", "item_seed", "run_chunk", "solve_item",
@@ -286,14 +286,15 @@ def _bot(name: str, seed: int) -> Callable[[Position], Any]:
 def exact_item(item: Item, options: JobOptions, seed: int) -> dict:
     """The exact value of a position for its side to move, with the kernel's effort: the work
     item of `solve_job` (batch/deal.py), not a command-line job. `options.time_limit` is what
-    is left of the job's run: a search it stops is a `TimeLimitError` (the item is redone)."""
+    is left of the job's run: a search it stops has `value` None and the bounds it proved by
+    then (`lower`, `upper`: -127 and 127 where none), which the job keeps."""
     pos = position_of(item, options, seed)
     state = pos.kernel_state()
     start = time.thread_time()
     raw = kernel.run_batch([state], want=0, time_limit=options.time_limit, tt_mb=options.tt_mb)[0]
     cpu = time.thread_time() - start
     if raw.stop != 0:
-        raise TimeLimitError(f"stopped after {options.time_limit} s, at the job's time limit")
+        return {"value": None, "lower": raw.lower, "upper": raw.upper, "nodes": raw.nodes, "cpu": round(cpu, 6)}
     return {"value": raw.lower, "nodes": raw.nodes, "cpu": round(cpu, 6)}
 
 

@@ -59,7 +59,8 @@ def solve_job_command(args, position) -> int:
         result = solve_job(position, args.job, split=args.split, every_root_move=args.every_root_move,
                            engine=args.engine, workers=args.workers, scheduler=args.scheduler, resume=args.resume,
                            overwrite=args.overwrite, force=args.force, limit=args.limit,
-                           time_limit=args.time_limit, tt_mb=args.tt_mb, progress=False if args.json else None,
+                           time_limit=args.time_limit, tt_mb=args.tt_mb, verify=args.verify or 0,
+                           progress=False if args.json else None,
                            say=say)
     except KeyboardInterrupt:
         say(f"scopa-solver: interrupted; what was solved is in {args.job} (--resume continues)")

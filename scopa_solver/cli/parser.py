@@ -175,6 +175,9 @@ def _job(p: argparse.ArgumentParser) -> None:
     g.add_argument("--overwrite", action="store_true", help="start the job in DIR again")
     g.add_argument("--force", action="store_true", help="--resume through a symbolic link")
     g.add_argument("--limit", type=count_arg, default=None, help="at most this many work items in this run")
+    g.add_argument("--verify", type=count_arg, default=None, metavar="N",
+                   help="--resume: solve N of the stored items again first, drawn at random (a value that differs "
+                        "replaces its record)")
 
 
 def build_parser() -> argparse.ArgumentParser:
