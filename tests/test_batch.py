@@ -19,6 +19,7 @@ import pytest
 from scopa_solver import Position, analyze, review, solve, suggest
 from scopa_solver.batch import (FORMATS, Item, JobOptions, chunk_size, encode_position, item_seed, read_items,
                                 read_rows, run_chunk, run_job)
+from scopa_solver.batch.engines import WORKERS_PER_CORE
 from scopa_solver.cli import main
 from scopa_solver.play.record import GameRecord
 
@@ -168,6 +169,18 @@ def test_resume_after_a_limit_redoes_nothing(tmp_path):
     whole = tmp_path / "whole.jsonl"
     run_job("suggest", "random:9", whole, workers=1, worlds=6, progress=False)
     assert same(read_rows(out)) == same(read_rows(whole))            # in input order once complete
+
+
+def test_workers_are_capped_by_items_and_cores(tmp_path):
+    said: list = []
+    summary = run_job("solve", "random:2", tmp_path / "w.jsonl", workers=100, progress=False, say=said.append)
+    assert (summary.done, summary.workers) == (2, 2)            # one a job item, not 100 processes
+    assert said == ["100 workers asked, 2 started (one per item to solve)"]
+    said.clear()
+    cap = WORKERS_PER_CORE * (os.cpu_count() or 1)
+    summary = run_job("solve", f"random:{cap + 3}", tmp_path / "c.jsonl", workers=cap + 1, progress=False,
+                      say=said.append, limit=cap + 2)
+    assert summary.workers == cap and said and "per core" in said[0]
 
 
 def test_existing_output_is_refused_and_interrupt_keeps_what_was_written(tmp_path):

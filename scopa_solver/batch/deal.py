@@ -50,11 +50,11 @@ from ..errors import excerpt
 from ..files import is_atomic_leftover, write_atomic, write_text_atomic
 from ..progress import progress_bar
 from ..text import plural
-from .engines import DaskEngine, LocalEngine, lost, make_engine
+from .engines import WORKERS_PER_CORE, cap_workers, lost, make_engine
 from .jobs import Item, JobOptions
 from .outputs import BatchOutputError, ResultWriter
 
-__all__ = ["solve_job", "JobResult", "DealJobError", "JOB_FORMAT", "DEFAULT_SPLIT", "WORKERS_PER_CORE"]
+__all__ = ["solve_job", "JobResult", "DealJobError", "JOB_FORMAT", "DEFAULT_SPLIT"]
 
 JOB_FORMAT = "scopa-solver solve job"
 _VERSION = 2                    # 2: checksums on job.json and on every record; cut items' bounds
@@ -62,8 +62,6 @@ DEFAULT_SPLIT = 2
 """Plies the tree is cut below the root: its moves and their replies."""
 MAX_SPLIT = 6
 MAX_ITEMS = 200_000
-WORKERS_PER_CORE = 2
-"""At most this many local workers a core: more only share the cores, each with its own table."""
 _MAX_JOB_BYTES = 1 << 20        # job.json is a few lines: more is not ours
 _POLL_SECONDS = 0.5             # how often a wait looks at `stop` and the time limit
 _RETRIES = 2                     # an item whose worker died is run again this many times
@@ -700,7 +698,7 @@ def _run(job: Optional[dict], position: Optional[Position], directory: Path, spl
     solved_keys = [k for k in tree.leaves() if k in with_value and known[k][0] == known[k][1]]
     checks = random.Random().sample(solved_keys, min(verify, len(solved_keys)))
     todo = live()
-    _cap_workers(runner, workers, len(todo) + len(checks), say)
+    cap_workers(runner, workers, len(todo) + len(checks), say)
     bar = progress_bar(len(tree.leaves()), "solve job", progress, unit="item")
     settled = 0     # items solved or pruned, on the bar
 
@@ -854,20 +852,6 @@ def _cut(tree: _Tree, known: dict[str, tuple[int, int]], key: str, found: dict, 
         tree.expand(key)
         for new in tree.items.keys() - known.keys():
             known[new] = _side_range(tree.items[new])
-
-
-def _cap_workers(runner: Any, asked: Optional[int], items: int, say: Callable[[str], None]) -> None:
-    """No more workers than items to solve, nor than `WORKERS_PER_CORE` a core, on the pools a
-    run starts itself (a cluster given or at an address has the workers it has)."""
-    if not isinstance(runner, LocalEngine) and not (isinstance(runner, DaskEngine) and runner.client is None
-                                                     and runner.scheduler is None):
-        return
-    cores = os.cpu_count() or 1
-    cap = max(1, min(runner.workers, items, WORKERS_PER_CORE * cores))
-    if cap < runner.workers and asked:
-        why = "one per item to solve" if cap == max(1, items) else f"at most {WORKERS_PER_CORE} per core of {cores}"
-        say(f"{plural(asked, 'worker')} asked, {cap} started ({why})")
-    runner.workers = cap
 
 
 def _save(directory: Path, result: JobResult, stopped: Optional[str] = None) -> None:

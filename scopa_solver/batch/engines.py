@@ -20,12 +20,14 @@ import signal
 import sys
 import threading
 import time
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 from ..errors import ScopaError, excerpt
+from ..text import plural
 from .jobs import Item, JobOptions, run_chunk
 
-__all__ = ["ENGINES", "LocalEngine", "DaskEngine", "make_engine", "lost", "BatchEngineError"]
+__all__ = ["ENGINES", "LocalEngine", "DaskEngine", "make_engine", "cap_workers", "WORKERS_PER_CORE", "lost",
+           "BatchEngineError"]
 
 ENGINES = ("local", "dask")
 
@@ -208,6 +210,24 @@ def dask_setup(worker: Any) -> None:
     """The preload of each worker of a LocalCluster started for a run: Ctrl-C reaches every
     process of the terminal, but the run stops the cluster (as the local pool's workers)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+WORKERS_PER_CORE = 2
+"""At most this many local workers a core: more only share the cores, each with its own table."""
+
+
+def cap_workers(runner: Any, asked: Optional[int], items: int, say: Callable[[str], None]) -> None:
+    """No more workers than items to solve, nor than `WORKERS_PER_CORE` a core, on the pools a
+    run starts itself (a cluster given or at an address has the workers it has)."""
+    if not isinstance(runner, LocalEngine) and not (isinstance(runner, DaskEngine) and runner.client is None
+                                                     and runner.scheduler is None):
+        return
+    cores = os.cpu_count() or 1
+    cap = max(1, min(runner.workers, items, WORKERS_PER_CORE * cores))
+    if cap < runner.workers and asked:
+        why = "one per item to solve" if cap == max(1, items) else f"at most {WORKERS_PER_CORE} per core of {cores}"
+        say(f"{plural(asked, 'worker')} asked, {cap} started ({why})")
+    runner.workers = cap
 
 
 def make_engine(name: str, workers: Optional[int] = None, scheduler: Optional[str] = None,

@@ -11,7 +11,7 @@ from typing import Any, Callable, Optional, Sequence, Union
 from ..errors import excerpt
 from ..progress import progress_bar
 from ..text import plural
-from .engines import lost, make_engine
+from .engines import cap_workers, lost, make_engine
 from .inputs import read_items
 from .jobs import JOBS, LABEL_WORLDS, BatchItemError, Item, JobOptions
 from .outputs import FORMATS, BatchOutputError, ResultWriter
@@ -109,7 +109,8 @@ def run_job(job: str, source: Union[str, Path], output: Union[str, Path], *, for
     """Run `job` over every item of `source` into `output` (see docs/batch.md).
 
     `format`: "jsonl", "parquet" or "npz" (default: from the output's suffix, else jsonl).
-    `engine` "local" (`workers` processes; None: every core) or "dask" (the cluster at
+    `engine` "local" (`workers` processes; None: every core; at most one an item and
+    `WORKERS_PER_CORE` a core) or "dask" (the cluster at
     `scheduler`, the `client` given, or a LocalCluster of `workers` processes). An existing
     output is refused unless `resume` (skip the keys it holds) or `overwrite`; `resume` refuses a
     file that is not a batch output, or a symbolic link, unless `force`. `limit`: at most
@@ -147,6 +148,7 @@ def run_job(job: str, source: Union[str, Path], output: Union[str, Path], *, for
                                f"{len(todo):,} more items: write them to a new output")
     if limit is not None:
         todo = todo[:limit]
+    cap_workers(runner, workers, len(todo), say)
     size = chunk or chunk_size(job, len(todo), runner.workers, options)
     chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
     start = time.perf_counter()
