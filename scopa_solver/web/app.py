@@ -2,15 +2,15 @@
 
 Every API route is a plain ``def``, so FastAPI runs it in its threadpool, never on the event
 loop: a long search does not stop the server answering others (the package's searches are
-thread-safe). Errors are JSON ``{"error": message, "type": name}``: 400 for a request of the
-wrong shape, 422 for input the game refuses (a `ScopaError`), never a traceback. Every API
+thread-safe). Each route declares its fields (`fields`: a pydantic model a route). Errors are
+JSON ``{"error": message, "type": name}``: 400 for a request of the wrong shape (not JSON, an
+unknown field, a field of the wrong type, text that is not Unicode: the message names the
+field), 422 for input the game refuses (a `ScopaError`), never a traceback. Every API
 request runs under the server's limits (`guard.Guard`: body size, time, search places).
 
 FastAPI and uvicorn come with the ``[web]`` extra; they are imported when the app is made, so
 that this module imports (and its doctests run) without them.
 """
-from __future__ import annotations
-
 import socket
 import threading
 import webbrowser
@@ -32,13 +32,14 @@ def _missing() -> ImportError:
 def create_app() -> Any:
     """The FastAPI application (routes under /api, the page at /, static files under /static)."""
     try:
-        from fastapi import Body, FastAPI, Request
-        from fastapi.exceptions import RequestValidationError
+        from fastapi import Depends, FastAPI, Request
         from fastapi.responses import FileResponse, JSONResponse
         from fastapi.staticfiles import StaticFiles
         from starlette.exceptions import HTTPException
     except ImportError:
         raise _missing() from None
+    from .fields import (Analyze, Board, Compose, Deal, FieldError, PlayMove, PlayNew, Review, Solve, Suggest,
+                         Tree, read)
     from .guard import Guard, Places
 
     app = FastAPI(title="scopa-solver board", docs_url=None, redoc_url=None, openapi_url=None)
@@ -54,17 +55,14 @@ def create_app() -> Any:
     async def scopa_error(request: Request, exc: ScopaError) -> Any:
         return error(422, exc)
 
-    @app.exception_handler(RequestValidationError)
-    async def bad_request(request: Request, exc: RequestValidationError) -> Any:
-        first = exc.errors()[0] if exc.errors() else {}
-        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "request"
-        return JSONResponse({"error": f"{where}: {first.get('msg', 'not understood')}"[:300],
-                             "type": "BadRequest"}, status_code=400)
-
     @app.exception_handler(HTTPException)
-    async def http_error(request: Request, exc: HTTPException) -> Any:   # e.g. a body that is not JSON
+    async def http_error(request: Request, exc: HTTPException) -> Any:   # e.g. no such route or method
         return JSONResponse({"error": str(exc.detail)[:300], "type": "BadRequest" if exc.status_code == 400
                              else "HTTPError"}, status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(FieldError)
+    async def bad_field(request: Request, exc: FieldError) -> Any:
+        return JSONResponse({"error": str(exc)[:300], "type": "BadRequest"}, status_code=400)
 
     @app.exception_handler(TypeError)
     async def type_error(request: Request, exc: TypeError) -> Any:
@@ -75,13 +73,14 @@ def create_app() -> Any:
         return JSONResponse({"error": f"internal error ({type(exc).__name__}); see the server's log",
                              "type": "InternalError"}, status_code=500)
 
-    # A JSON object body; its fields are checked by `service` (readable messages, one place).
-    Fields = Body(default_factory=dict)
+    async def body(request: Request) -> tuple:     # (no `from __future__ import annotations` in
+        return await request.body(), request.headers.get("content-type")   # this module: FastAPI reads `Request`)
 
-    def field(body: Any, name: str, default: Any = None) -> Any:
-        if not isinstance(body, dict):
-            raise TypeError("the request body must be a JSON object")
-        return body.get(name, default)
+    def fields(model: type) -> Any:
+        """The route's fields (`fields.read`, in the threadpool: a large body parses off the loop)."""
+        def parsed(raw: tuple = Depends(body)) -> Any:
+            return read(model, *raw)
+        return Depends(parsed)
 
     @app.get("/", include_in_schema=False)
     def index() -> Any:
@@ -92,50 +91,44 @@ def create_app() -> Any:
         return service.info()
 
     @app.post("/api/board")
-    def board(body: Any = Fields) -> dict:
-        return service.board_of(field(body, "position"), field(body, "player"), field(body, "moves"))
+    def board(f: Any = fields(Board)) -> dict:
+        return service.board_of(f.position, f.player, f.moves)
 
     @app.post("/api/deal")
-    def deal(body: Any = Fields) -> dict:
-        return service.deal(field(body, "seed"), field(body, "dealer"), field(body, "rules"))
+    def deal(f: Any = fields(Deal)) -> dict:
+        return service.deal(f.seed, f.dealer, f.rules)
 
     @app.post("/api/compose")
-    def compose(body: Any = Fields) -> dict:
-        field(body, "hands")         # a JSON object, else 400
-        return service.compose(body)
+    def compose(f: Any = fields(Compose)) -> dict:
+        return service.compose(f.model_dump())
 
     @app.post("/api/analyze")
-    def analyze(body: Any = Fields) -> dict:
-        return service.analysis(field(body, "position"), field(body, "time_limit"), field(body, "max_nodes"),
-                                field(body, "objective"))
+    def analyze(f: Any = fields(Analyze)) -> dict:
+        return service.analysis(f.position, f.time_limit, f.max_nodes, f.objective)
 
     @app.post("/api/solve")
-    def solve(body: Any = Fields) -> dict:
-        return service.principal_variation(field(body, "position"), field(body, "time_limit"),
-                                           field(body, "max_nodes"), field(body, "objective"))
+    def solve(f: Any = fields(Solve)) -> dict:
+        return service.principal_variation(f.position, f.time_limit, f.max_nodes, f.objective)
 
     @app.post("/api/tree")
-    def tree(body: Any = Fields) -> dict:
-        return service.tree_svg(field(body, "position"), field(body, "max_nodes"))
+    def tree(f: Any = fields(Tree)) -> dict:
+        return service.tree_svg(f.position, f.max_nodes)
 
     @app.post("/api/suggest")
-    def suggest(body: Any = Fields) -> dict:
-        return service.suggestion(field(body, "position"), field(body, "player"), field(body, "worlds"),
-                                  field(body, "seed"), field(body, "time_limit"))
+    def suggest(f: Any = fields(Suggest)) -> dict:
+        return service.suggestion(f.position, f.player, f.worlds, f.seed, f.time_limit)
 
     @app.post("/api/play/new")
-    def play_new(body: Any = Fields) -> dict:
-        return service.new_game(field(body, "bot", "random"), field(body, "seat", 0), field(body, "seed"),
-                                field(body, "rules"))
+    def play_new(f: Any = fields(PlayNew)) -> dict:
+        return service.new_game(f.bot, f.seat, f.seed, f.rules)
 
     @app.post("/api/play/move")
-    def play_move(body: Any = Fields) -> dict:
-        return service.game_move(field(body, "record"), field(body, "move"))
+    def play_move(f: Any = fields(PlayMove)) -> dict:
+        return service.game_move(f.record, f.move)
 
     @app.post("/api/review")
-    def review(body: Any = Fields) -> dict:
-        return service.review_round(field(body, "record"), field(body, "round"), field(body, "worlds"),
-                                    field(body, "seed"))
+    def review(f: Any = fields(Review)) -> dict:
+        return service.review_round(f.record, f.round, f.worlds, f.seed)
 
     return app
 
