@@ -749,3 +749,79 @@ def test_unknown_and_ill_formed_fields_are_a_4xx_naming_the_field(client, route)
         refused(client, route, head + b'"%s": "7d\xe2\x99"}' % name.encode(), name)   # a character cut short
         refused(client, route, head + b'"%s": "7d/3c 4s' % name.encode(), name)        # the text cut short
 
+
+# -- connections (hardening issue, section 3): idle sockets, slow requests, one client's share ---
+
+def _closed(s):
+    """Whether the server has closed socket `s` (without waiting)."""
+    s.setblocking(False)
+    try:
+        return s.recv(1 << 16) == b""
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+
+
+def _get_info(port):
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/info", timeout=10) as r:
+        return r.status
+
+
+def test_idle_connections_lock_nobody_out_and_are_closed(monkeypatch):
+    """Section 3: 66 connections that sent nothing (or half a header) made /api/info answer 503
+    for as long as they stayed open (uvicorn counted them and never timed them out)."""
+    monkeypatch.setitem(LIMITS, "header_time", 1.0)
+    server, thread, port = _serve_in_thread()
+    held = []
+    try:
+        for k in range(LIMITS["connections"] + 10):
+            s = socket.create_connection(("127.0.0.1", port))
+            if k % 2:
+                s.sendall(b"POST /api/board HTTP/1.1\r\nHost: x\r\nContent-Type: appl")    # half a header
+            held.append(s)
+        # every one accepted (counted by the server, or closed by it already)
+        until(lambda: len(server.server_state.connections) + sum(map(_closed, held)) >= len(held), 30)
+        assert [_get_info(port) for _ in range(5)] == [200] * 5
+        assert len(server.server_state.connections) <= LIMITS["per_client"]        # one client's share
+        until(lambda: all(map(_closed, held)), 30)          # closed after the header time (1 s here)
+        assert not server.server_state.connections
+        assert _get_info(port) == 200
+    finally:
+        for s in held:
+            s.close()
+        server.should_exit = True
+        thread.join(HANG)
+
+
+def test_a_slow_body_is_cut_off_and_one_client_gets_its_share(monkeypatch):
+    """A body that does not arrive in `body_time` is answered 408 and its connection closed; a
+    client holding `per_client` busy connections gets 503 on one more, and a place again once
+    they are gone."""
+    monkeypatch.setitem(LIMITS, "body_time", 1.0)
+    monkeypatch.setitem(LIMITS, "per_client", 3)
+    server, thread, port = _serve_in_thread()
+    slow = []
+    try:
+        for _ in range(LIMITS["per_client"]):
+            s = socket.create_connection(("127.0.0.1", port))
+            s.sendall(b"POST /api/board HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                      b"Content-Length: 100\r\n\r\n{\"position\": ")                # the body never ends
+            slow.append(s)
+        until(lambda: len(server.server_state.tasks) == len(slow), 30)
+        with pytest.raises(urllib.error.HTTPError) as busy:
+            _get_info(port)
+        assert busy.value.code == 503 and "connections" in json.loads(busy.value.read())["error"]
+        for s in slow:
+            s.settimeout(HANG)
+            answer = b""
+            while not answer.endswith(b"}") and (part := s.recv(4096)):
+                answer += part
+            assert answer.startswith(b"HTTP/1.1 408 ") and b"connection: close" in answer.lower(), answer
+        until(lambda: all(map(_closed, slow)), 30)
+        assert _get_info(port) == 200
+    finally:
+        for s in slow:
+            s.close()
+        server.should_exit = True
+        thread.join(HANG)

@@ -143,15 +143,18 @@ def free_port(host: str = DEFAULT_HOST) -> int:
 def make_server(port: int = DEFAULT_PORT, host: str = DEFAULT_HOST, log_level: str = "warning") -> Any:
     """A uvicorn Server for the app (not started: call ``run()``, or set ``should_exit`` to stop
     one running in a thread). Stopping it cancels the requests running (their searches stop),
-    so it stops within about a second; it keeps at most `LIMITS["connections"]` at once."""
+    so it stops within about a second; its connections are bounded (`guard.guarded_protocol`)."""
     try:
         import uvicorn
     except ImportError:
         raise _missing() from None
-    from .guard import stopping_server
+    from .guard import guarded_protocol, stopping_server
     app = create_app()
+    # the connections are capped by `guarded_protocol`, which also closes idle ones: uvicorn's own
+    # `limit_concurrency` would count idle sockets and answer 503 to everyone else
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=False,
-                            limit_concurrency=service.LIMITS["connections"], timeout_graceful_shutdown=1)
+                            http=guarded_protocol(), timeout_keep_alive=service.LIMITS["keep_alive"],
+                            timeout_graceful_shutdown=1)
     return stopping_server(config, app.state.time_boxes, app.state.places)
 
 
