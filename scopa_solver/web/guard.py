@@ -20,13 +20,15 @@ never sends a request against its `limit_concurrency` and never times it out, so
 idle sockets locked everyone out): a connection has `LIMITS["header_time"]` seconds to send a
 request's headers (from its opening or its previous answer), else it is closed; the server keeps
 at most `LIMITS["per_client"]` connections from one address and `LIMITS["connections"]` in all.
-A connection over a cap first closes the idle ones (waiting for a request, the longest waiting
-first), so that sockets held open cost their holder its own idle ones, never a request; only
-when every other connection is busy with a request is its request answered 503.
+A connection over a cap closes idle ones (waiting for a request, the longest waiting first; never
+one whose request has arrived unread), so that sockets held open cost their holder its own idle
+ones, never anyone's request; a request is answered 503 only when the caps are full of requests
+under way.
 """
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
 import time
 from collections import deque
@@ -233,6 +235,17 @@ def stopping_server(config: Any, boxes: set, places: Places) -> Any:
     return Server(config)
 
 
+def _unread(transport: Any) -> int:
+    """The bytes received on `transport`'s socket and not read yet (0 where the system does not say)."""
+    try:
+        import fcntl
+        import termios
+        sock = transport.get_extra_info("socket")
+        return int.from_bytes(fcntl.ioctl(sock.fileno(), termios.FIONREAD, bytes(4)), sys.byteorder)
+    except (ImportError, AttributeError, OSError):
+        return 0
+
+
 def guarded_protocol() -> type:
     """A uvicorn HTTP protocol class (h11) with the limits on connections above, for one server
     (the count of connections per address is its own)."""
@@ -251,6 +264,10 @@ def guarded_protocol() -> type:
         def idle(self) -> bool:
             """Waiting for a request (none under way)."""
             return self.cycle is None or self.cycle.response_complete
+
+        def has_unread(self) -> bool:
+            """Whether bytes it sent wait unread (a request, just arrived in a burst of connections)."""
+            return _unread(self.transport) > 0
 
         def connection_made(self, transport: Any) -> None:   # type: ignore[override]
             super().connection_made(transport)
@@ -284,25 +301,27 @@ def guarded_protocol() -> type:
             if self.idle and not self.transport.is_closing():      # no request's headers in time
                 self.transport.close()
 
-        def _make_room(self) -> bool:
-            """Close idle connections until this one is within the caps; whether it is."""
-            def fits(group: list, cap: int, order: Callable) -> bool:
-                idle = sorted((c for c in group if c is not self and c.idle), key=order)
-                gone = idle[:max(0, len(group) - cap)]
-                for c in gone:
+        def _make_room(self) -> None:
+            """Close idle connections until this one is within the caps (if enough are idle)."""
+            def evict(group: list, cap: int, order: Callable) -> None:
+                idle = sorted((c for c in group if c is not self and c.idle and not c.has_unread()), key=order)
+                for c in idle[:max(0, len(group) - cap)]:
                     c.transport.close()
-                return len(group) - len(gone) <= cap
             kept = {a: [c for c in g if not c.transport.is_closing()] for a, g in clients.items()}
-            mine = fits(kept.get(self.address, []), LIMITS["per_client"], lambda c: c.since)
+            evict(kept.get(self.address, []), LIMITS["per_client"], lambda c: c.since)
             kept = {a: [c for c in g if not c.transport.is_closing()] for a, g in kept.items()}
-            return fits([c for g in kept.values() for c in g], LIMITS["connections"],     # the busiest
-                        lambda c: (-len(kept[c.address]), c.since)) and mine           # client gives first
+            evict([c for g in kept.values() for c in g], LIMITS["connections"],      # the busiest
+                  lambda c: (-len(kept[c.address]), c.since))                      # client gives first
 
         async def _admit(self, scope: dict, receive: Callable, send: Callable) -> None:
-            if self._make_room():
+            """Serve the request unless the caps are full of requests under way (503)."""
+            self._make_room()
+            busy = {a: sum(not c.idle and not c.transport.is_closing() for c in g) for a, g in clients.items()}
+            if busy.get(self.address, 0) <= LIMITS["per_client"] and sum(busy.values()) <= LIMITS["connections"]:
                 return await self._app(scope, receive, send)
-            await _answer(scope, send, 503, f"too many connections (at most {LIMITS['per_client']} from one "
-                                            f"address, {LIMITS['connections']} in all): try again later",
+            await _answer(scope, send, 503, f"too many connections with a request under way (at most "
+                                            f"{LIMITS['per_client']} from one address, {LIMITS['connections']} in "
+                                            "all): try again later",
                           "ServerBusy", close=True)
     return Connection
 
