@@ -15,7 +15,7 @@ import socket
 import threading
 import webbrowser
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..errors import ScopaError
 from . import service
@@ -73,14 +73,19 @@ def create_app() -> Any:
         return JSONResponse({"error": f"internal error ({type(exc).__name__}); see the server's log",
                              "type": "InternalError"}, status_code=500)
 
-    async def body(request: Request) -> tuple:     # (no `from __future__ import annotations` in
-        return await request.body(), request.headers.get("content-type")   # this module: FastAPI reads `Request`)
+    # (this module has no `from __future__ import annotations`: FastAPI reads the type `Request`)
+    async def body(request: Request) -> tuple:
+        return await request.body(), request.headers.get("content-type")
 
-    def fields(model: type) -> Any:
-        """The route's fields (`fields.read`, in the threadpool: a large body parses off the loop)."""
-        def parsed(raw: tuple = Depends(body)) -> Any:
-            return read(model, *raw)
-        return Depends(parsed)
+    def post(path: str, model: type) -> Callable:
+        """Route `path` to the decorated function of its fields (`model`, from `fields.read`, in
+        the route's worker thread: a large body parses off the event loop)."""
+        def route(answer: Callable) -> Callable:
+            def endpoint(raw: tuple = Depends(body)) -> dict:
+                return answer(read(model, *raw))
+            app.post(path, name=answer.__name__)(endpoint)
+            return answer
+        return route
 
     @app.get("/", include_in_schema=False)
     def index() -> Any:
@@ -90,44 +95,44 @@ def create_app() -> Any:
     def info() -> dict:
         return service.info()
 
-    @app.post("/api/board")
-    def board(f: Any = fields(Board)) -> dict:
+    @post("/api/board", Board)
+    def board(f: Any) -> dict:
         return service.board_of(f.position, f.player, f.moves)
 
-    @app.post("/api/deal")
-    def deal(f: Any = fields(Deal)) -> dict:
+    @post("/api/deal", Deal)
+    def deal(f: Any) -> dict:
         return service.deal(f.seed, f.dealer, f.rules)
 
-    @app.post("/api/compose")
-    def compose(f: Any = fields(Compose)) -> dict:
+    @post("/api/compose", Compose)
+    def compose(f: Any) -> dict:
         return service.compose(f.model_dump())
 
-    @app.post("/api/analyze")
-    def analyze(f: Any = fields(Analyze)) -> dict:
+    @post("/api/analyze", Analyze)
+    def analyze(f: Any) -> dict:
         return service.analysis(f.position, f.time_limit, f.max_nodes, f.objective)
 
-    @app.post("/api/solve")
-    def solve(f: Any = fields(Solve)) -> dict:
+    @post("/api/solve", Solve)
+    def solve(f: Any) -> dict:
         return service.principal_variation(f.position, f.time_limit, f.max_nodes, f.objective)
 
-    @app.post("/api/tree")
-    def tree(f: Any = fields(Tree)) -> dict:
+    @post("/api/tree", Tree)
+    def tree(f: Any) -> dict:
         return service.tree_svg(f.position, f.max_nodes)
 
-    @app.post("/api/suggest")
-    def suggest(f: Any = fields(Suggest)) -> dict:
+    @post("/api/suggest", Suggest)
+    def suggest(f: Any) -> dict:
         return service.suggestion(f.position, f.player, f.worlds, f.seed, f.time_limit)
 
-    @app.post("/api/play/new")
-    def play_new(f: Any = fields(PlayNew)) -> dict:
+    @post("/api/play/new", PlayNew)
+    def play_new(f: Any) -> dict:
         return service.new_game(f.bot, f.seat, f.seed, f.rules)
 
-    @app.post("/api/play/move")
-    def play_move(f: Any = fields(PlayMove)) -> dict:
+    @post("/api/play/move", PlayMove)
+    def play_move(f: Any) -> dict:
         return service.game_move(f.record, f.move)
 
-    @app.post("/api/review")
-    def review(f: Any = fields(Review)) -> dict:
+    @post("/api/review", Review)
+    def review(f: Any) -> dict:
         return service.review_round(f.record, f.round, f.worlds, f.seed)
 
     return app

@@ -44,14 +44,21 @@ def _about(what: str) -> Any:
     return Field(description=what)
 
 
+def _list(item: Any) -> Any:
+    """A list of `item`, checked up to its first wrong item (a list of a million wrong items would
+    otherwise make a million errors, gigabytes)."""
+    return Annotated[list[item], Field(fail_fast=True)]
+
+
+Texts = _list(str)
 Notation = Annotated[str, _about("a position's notation (text)")]
 Seat = Annotated[Optional[int], _about("a seat (a whole number)")]
 Whole = Annotated[Optional[int], _about("a whole number")]
 Seconds = Annotated[Optional[float], _about("a number of seconds")]
 Name = Annotated[Optional[str], _about("text")]
-RuleTokens = Annotated[Optional[Union[str, list[str]]], _about("rule tokens: text, or a list of texts")]
-Cards = Annotated[Optional[Union[str, list[str]]], _about("cards: text, or a list of texts")]
-SeatCards = Annotated[Optional[list[Optional[Union[str, list[str]]]]],
+RuleTokens = Annotated[Optional[Union[str, Texts]], _about("rule tokens: text, or a list of texts")]
+Cards = Annotated[Optional[Union[str, Texts]], _about("cards: text, or a list of texts")]
+SeatCards = Annotated[Optional[_list(Optional[Union[str, Texts]])],
                       _about("a list of cards a seat (each text, or a list of texts)")]
 Record = Annotated[Union[str, dict[str, Any]], _about("a game record (its JSON text, or a JSON object)")]
 
@@ -64,7 +71,7 @@ class _Fields(BaseModel):
 class Board(_Fields):
     position: Notation
     player: Seat = None
-    moves: Annotated[Optional[list[str]], _about("a list of moves (text)")] = None
+    moves: Annotated[Optional[Texts], _about("a list of moves (text)")] = None
 
 
 class Deal(_Fields):
@@ -78,7 +85,7 @@ class Compose(_Fields):
     table: Cards = None
     piles: SeatCards = None
     stock: Cards = None
-    scopas: Annotated[Optional[list[Optional[int]]], _about("a list of whole numbers, one a seat")] = None
+    scopas: Annotated[Optional[_list(Optional[int])], _about("a list of whole numbers, one a seat")] = None
     dealer: Seat = None
     to_move: Seat = None
     last_capturer: Seat = None
@@ -177,21 +184,29 @@ def _field_at(text: str, pos: Optional[int]) -> str:
 def _check_values(data: dict) -> None:
     """Refuse text that is not Unicode and numbers too long to read, anywhere in `data` (the
     record's inner fields too): the message names where."""
-    stack: list = [((), data)]
-    while stack:
-        path, value = stack.pop()
-        if isinstance(value, dict):
-            for key, item in value.items():
-                if _not_unicode(key) is not None:
-                    raise FieldError(f"a field name in {_where(path)} is not Unicode text")
-                stack.append((path + (key,), item))
-        elif isinstance(value, list):
-            stack.extend((path + (k,), item) for k, item in enumerate(value))
-        elif isinstance(value, str) and (at := _not_unicode(value)) is not None:
-            raise FieldError(f"{_where(path)} is not Unicode text at character {at} (a lone surrogate, or "
-                             f"bytes that are not UTF-8: a character cut short)")
-        elif isinstance(value, LongNumber):
-            raise FieldError(f"{_where(path)} is a number of {value.digits:,} digits; at most {MAX_DIGITS} are read")
+    found = _bad_value(data)
+    if found is not None:
+        path, problem = found
+        raise FieldError(f"{_where(path)} {problem}")
+
+
+def _bad_value(value: Any) -> Optional[tuple]:
+    """(the path to the first bad value in `value`, what is wrong with it), or None. Recursive:
+    `parse_json` bounds the depth to 100."""
+    if isinstance(value, str):
+        at = _not_unicode(value)
+        return None if at is None else ((), f"is not Unicode text at character {at} (a lone surrogate, "
+                                             f"or bytes that are not UTF-8: a character cut short)")
+    if isinstance(value, LongNumber):
+        return (), f"is a number of {value.digits:,} digits; at most {MAX_DIGITS} are read"
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        if isinstance(key, str) and _not_unicode(key) is not None:
+            return (key,), "is a field name that is not Unicode text"
+        found = _bad_value(item)
+        if found is not None:
+            return (key,) + found[0], found[1]
+    return None
 
 
 def _not_unicode(text: str) -> Optional[int]:
