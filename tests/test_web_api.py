@@ -1,4 +1,5 @@
 """The analysis board's JSON API, through FastAPI's TestClient: every endpoint, bad input, limits."""
+import contextlib
 import json
 import threading
 
@@ -768,13 +769,25 @@ def _get_info(port):
         return r.status
 
 
+@contextlib.contextmanager
+def _served(held):
+    """A server in a thread (its port), stopped after; the sockets `held` closed too."""
+    server, thread, port = _serve_in_thread()
+    try:
+        yield server, port
+    finally:
+        for s in held:
+            s.close()
+        server.should_exit = True
+        thread.join(HANG)
+
+
 def test_idle_connections_lock_nobody_out_and_are_closed(monkeypatch):
     """Section 3: 66 connections that sent nothing (or half a header) made /api/info answer 503
     for as long as they stayed open (uvicorn counted them and never timed them out)."""
     monkeypatch.setitem(LIMITS, "header_time", 1.0)
-    server, thread, port = _serve_in_thread()
     held = []
-    try:
+    with _served(held) as (server, port):
         for k in range(LIMITS["connections"] + 10):
             s = socket.create_connection(("127.0.0.1", port))
             if k % 2:
@@ -787,11 +800,6 @@ def test_idle_connections_lock_nobody_out_and_are_closed(monkeypatch):
         until(lambda: all(map(_closed, held)), 30)          # closed after the header time (1 s here)
         assert not server.server_state.connections
         assert _get_info(port) == 200
-    finally:
-        for s in held:
-            s.close()
-        server.should_exit = True
-        thread.join(HANG)
 
 
 def test_a_slow_body_is_cut_off_and_one_client_gets_its_share(monkeypatch):
@@ -800,9 +808,8 @@ def test_a_slow_body_is_cut_off_and_one_client_gets_its_share(monkeypatch):
     they are gone."""
     monkeypatch.setitem(LIMITS, "body_time", 1.0)
     monkeypatch.setitem(LIMITS, "per_client", 3)
-    server, thread, port = _serve_in_thread()
     slow = []
-    try:
+    with _served(slow) as (server, port):
         for _ in range(LIMITS["per_client"]):
             s = socket.create_connection(("127.0.0.1", port))
             s.sendall(b"POST /api/board HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
@@ -820,8 +827,3 @@ def test_a_slow_body_is_cut_off_and_one_client_gets_its_share(monkeypatch):
             assert answer.startswith(b"HTTP/1.1 408 ") and b"connection: close" in answer.lower(), answer
         until(lambda: all(map(_closed, slow)), 30)
         assert _get_info(port) == 200
-    finally:
-        for s in slow:
-            s.close()
-        server.should_exit = True
-        thread.join(HANG)
