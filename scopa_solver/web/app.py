@@ -125,7 +125,7 @@ def create_app() -> Any:
 
     @post("/api/play/new", PlayNew)
     def play_new(f: Any) -> dict:
-        return service.new_game(f.bot, f.seat, f.seed, f.rules)
+        return service.new_game(**f.model_dump(exclude_none=True))    # null: the default bot and seat
 
     @post("/api/play/move", PlayMove)
     def play_move(f: Any) -> dict:

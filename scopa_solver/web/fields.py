@@ -117,8 +117,8 @@ class Suggest(_Fields):
 
 
 class PlayNew(_Fields):
-    bot: Name = "random"
-    seat: Seat = 0
+    bot: Name = None
+    seat: Seat = None
     seed: Whole = None
     rules: RuleTokens = None
 
