@@ -733,6 +733,8 @@ def refused(client, route, content, field):
 def test_unknown_and_ill_formed_fields_are_a_4xx_naming_the_field(client, route):
     """Section 3: `{"position": "\\ud800"}` (a lone surrogate) or a truncated string sent to
     /api/deal and /api/play/new was ignored and a random position dealt (200)."""
+    from scopa_solver.web.fields import ROUTES
+    assert [list(m.model_fields) for m, path in ROUTES.items() if path == f"/api/{route}"] == [list(FIELDS[route])]
     base = _valid(route)
     head = json.dumps(base)[:-1].encode() + (b", " if base else b"")    # the valid fields, the object left open
     every = {k: v for k, (v, _) in FIELDS[route].items()}

@@ -38,8 +38,8 @@ def create_app() -> Any:
         from starlette.exceptions import HTTPException
     except ImportError:
         raise _missing() from None
-    from .fields import (Analyze, Board, Compose, Deal, FieldError, PlayMove, PlayNew, Review, Solve, Suggest,
-                         Tree, read)
+    from .fields import (ROUTES, Analyze, Board, Compose, Deal, FieldError, PlayMove, PlayNew, Review, Solve,
+                         Suggest, Tree, read)
     from .guard import Guard, Places
 
     app = FastAPI(title="scopa-solver board", docs_url=None, redoc_url=None, openapi_url=None)
@@ -77,13 +77,13 @@ def create_app() -> Any:
     async def body(request: Request) -> tuple:
         return await request.body(), request.headers.get("content-type")
 
-    def post(path: str, model: type) -> Callable:
-        """Route `path` to the decorated function of its fields (`model`, from `fields.read`, in
-        the route's worker thread: a large body parses off the event loop)."""
+    def post(model: type) -> Callable:
+        """Route POST `fields.ROUTES[model]` to the decorated function of its fields (`model`, from
+        `fields.read`, in the route's worker thread: a large body parses off the event loop)."""
         def route(answer: Callable) -> Callable:
             def endpoint(raw: tuple = Depends(body)) -> dict:
                 return answer(read(model, *raw))
-            app.post(path, name=answer.__name__)(endpoint)
+            app.post(ROUTES[model], name=answer.__name__)(endpoint)
             return answer
         return route
 
@@ -95,43 +95,43 @@ def create_app() -> Any:
     def info() -> dict:
         return service.info()
 
-    @post("/api/board", Board)
+    @post(Board)
     def board(f: Any) -> dict:
         return service.board_of(f.position, f.player, f.moves)
 
-    @post("/api/deal", Deal)
+    @post(Deal)
     def deal(f: Any) -> dict:
         return service.deal(f.seed, f.dealer, f.rules)
 
-    @post("/api/compose", Compose)
+    @post(Compose)
     def compose(f: Any) -> dict:
         return service.compose(f.model_dump())
 
-    @post("/api/analyze", Analyze)
+    @post(Analyze)
     def analyze(f: Any) -> dict:
         return service.analysis(f.position, f.time_limit, f.max_nodes, f.objective)
 
-    @post("/api/solve", Solve)
+    @post(Solve)
     def solve(f: Any) -> dict:
         return service.principal_variation(f.position, f.time_limit, f.max_nodes, f.objective)
 
-    @post("/api/tree", Tree)
+    @post(Tree)
     def tree(f: Any) -> dict:
         return service.tree_svg(f.position, f.max_nodes)
 
-    @post("/api/suggest", Suggest)
+    @post(Suggest)
     def suggest(f: Any) -> dict:
         return service.suggestion(f.position, f.player, f.worlds, f.seed, f.time_limit)
 
-    @post("/api/play/new", PlayNew)
+    @post(PlayNew)
     def play_new(f: Any) -> dict:
         return service.new_game(**f.model_dump(exclude_none=True))    # null: the default bot and seat
 
-    @post("/api/play/move", PlayMove)
+    @post(PlayMove)
     def play_move(f: Any) -> dict:
         return service.game_move(f.record, f.move)
 
-    @post("/api/review", Review)
+    @post(Review)
     def review(f: Any) -> dict:
         return service.review_round(f.record, f.round, f.worlds, f.seed)
 
