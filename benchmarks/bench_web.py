@@ -1,7 +1,14 @@
-"""The board's server under load: a cheap request's latency while expensive ones run, the
-memory that large bodies take, and how long Ctrl-C takes to stop it mid-search.
+"""The board's server under load: a cheap request's latency while idle sockets are held open
+and while expensive requests run, the memory that large bodies take, and how long Ctrl-C takes
+to stop it mid-search.
 
-    python benchmarks/bench_web.py [--seconds S] [--heavy N] [--json]
+    python benchmarks/bench_web.py [--seconds S] [--heavy N] [--attack-seconds S] [--sockets N]
+                                   [--only-attack] [--json]
+
+First the idle-socket attack: `sockets` connections to the server held open for
+`attack_seconds`, half sending nothing and half half a request's headers, those the server
+closes reopened every half second; meanwhile one client asks ``GET /api/info`` every 20 ms: its
+latencies (p50, p99, max; failures count at the time they took) and answers by status.
 
 Starts ``python -m scopa_solver.web`` on a free port of 127.0.0.1, keeps `heavy` clients each
 sending expensive requests one after another (a Scopone pv tree, a six-player review, a Scopone
@@ -18,6 +25,7 @@ import argparse
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -25,6 +33,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Optional
 
 ROOT = Path(__file__).resolve().parent.parent
 try:
@@ -54,7 +63,8 @@ def _six_player_record() -> str:
     return rec.to_json()
 
 
-def _post(port: int, path: str, body: bytes, timeout: float = 120) -> int:
+def _post(port: int, path: str, body: Optional[bytes], timeout: float = 120) -> int:
+    """The status of the answer to a POST of `body` to /api/`path` (a GET when None; 0: no answer)."""
     req = urllib.request.Request(f"http://127.0.0.1:{port}/api/{path}", data=body,
                                  headers={"Content-Type": "application/json"})
     try:
@@ -95,13 +105,79 @@ def _start() -> tuple[subprocess.Popen, int]:
     raise RuntimeError("the server did not start")
 
 
-def run(seconds: float = 20.0, heavy: int = 6, bodies: int = 20) -> dict:
+def _closed(s: socket.socket) -> bool:
+    try:
+        return s.recv(1 << 16) == b""
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+
+
+def _files(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def attack(pid: int, port: int, seconds: float = 15.0, sockets: int = 200, reopen: float = 0.5) -> dict:
+    """/api/info's latency while `sockets` idle connections are held open (see the module's doc),
+    and the most files (sockets) the server (process `pid`) held open meanwhile."""
+    files = [_files(pid)]
+    half = b"POST /api/board HTTP/1.1\r\nHost: x\r\nContent-Type: appl"
+    held: list = [None] * sockets
+    stop = threading.Event()
+    opened = [0]
+
+    def hold() -> None:
+        while not stop.is_set():
+            for k, s in enumerate(held):
+                if s is not None and not _closed(s):
+                    continue
+                if s is not None:
+                    s.close()
+                try:
+                    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+                    s.setblocking(False)
+                    if k % 2:
+                        s.send(half)
+                    held[k] = s
+                    opened[0] += 1
+                except OSError:
+                    held[k] = None
+            stop.wait(reopen)
+    holder = threading.Thread(target=hold, daemon=True)
+    holder.start()
+    time.sleep(1.0)                     # the sockets are open
+    latencies, answers = [], {}
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        t = time.perf_counter()
+        status = str(_post(port, "info", None, 60))
+        latencies.append((time.perf_counter() - t) * 1000)
+        answers[status] = answers.get(status, 0) + 1
+        files.append(_files(pid))
+        time.sleep(0.02)
+    stop.set()
+    holder.join(60)
+    for s in held:
+        if s is not None:
+            s.close()
+    return {"seconds": seconds, "sockets": sockets, "opened": opened[0], "requests": len(latencies),
+            "server_files": {"before": files[0], "most": max(files)},
+            "answers": answers, "ms": {"p50": _quantile(latencies, 0.5), "p99": _quantile(latencies, 0.99),
+                                       "max": max(latencies)}}
+
+
+def run(seconds: float = 20.0, heavy: int = 6, bodies: int = 20, attack_seconds: float = 15.0,
+        sockets: int = 200, only_attack: bool = False) -> dict:
     expensive = [("tree", json.dumps({"position": SCOPONE}).encode()),
                  ("review", json.dumps({"record": _six_player_record()}).encode()),
                  ("analyze", json.dumps({"position": SCOPONE, "time_limit": 30}).encode())]
     cheap = [("board", json.dumps({"position": SMALL}).encode()), ("info", None)]
     proc, port = _start()
     try:
+        idle = attack(proc.pid, port, attack_seconds, sockets)
+        if only_attack:
+            return {"attack": idle, "cores": os.cpu_count()}
         stop = threading.Event()
         answers: dict = {}
 
@@ -153,7 +229,7 @@ def run(seconds: float = 20.0, heavy: int = 6, bodies: int = 20) -> dict:
             proc.kill()
             proc.wait()
     ms = [x * 1000 for x in latencies]
-    return {"seconds": seconds, "heavy_clients": heavy, "cheap_requests": len(ms),
+    return {"attack": idle, "seconds": seconds, "heavy_clients": heavy, "cheap_requests": len(ms),
             "cheap_ms": {"p50": _quantile(ms, 0.5), "p99": _quantile(ms, 0.99), "max": max(ms)},
             "expensive_answers": answers, "bodies": bodies, "body_bytes": len(under),
             "memory_mb": {"rss_before": rss_before, "peak_before": peak_before,
@@ -162,8 +238,15 @@ def run(seconds: float = 20.0, heavy: int = 6, bodies: int = 20) -> dict:
 
 
 def report(out: dict) -> str:
+    a = out["attack"]
+    lines = [f"{a['requests']} GET /api/info over {a['seconds']:g} s while {a['sockets']} idle sockets were held "
+             f"open ({a['opened']} opened in all): p50 {a['ms']['p50']:.1f} ms, p99 {a['ms']['p99']:.1f} ms, "
+             f"max {a['ms']['max']:.1f} ms; answers by status {json.dumps(a['answers'], sort_keys=True)}; "
+             f"the server's open files: {a['server_files']['before']} before, at most {a['server_files']['most']}"]
+    if "cheap_ms" not in out:
+        return lines[0]
     c, m = out["cheap_ms"], out["memory_mb"]
-    return "\n".join([
+    return "\n".join(lines + [
         f"{out['cheap_requests']} cheap requests (/api/board, /api/info) over {out['seconds']:g} s while "
         f"{out['heavy_clients']} clients sent expensive ones: p50 {c['p50']:.1f} ms, p99 {c['p99']:.1f} ms, "
         f"max {c['max']:.1f} ms",
@@ -180,9 +263,12 @@ def main(argv=None) -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--heavy", type=int, default=6)
     parser.add_argument("--bodies", type=int, default=20)
+    parser.add_argument("--attack-seconds", type=float, default=15.0)
+    parser.add_argument("--sockets", type=int, default=200)
+    parser.add_argument("--only-attack", action="store_true", help="measure the idle-socket attack only")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    out = run(args.seconds, args.heavy, args.bodies)
+    out = run(args.seconds, args.heavy, args.bodies, args.attack_seconds, args.sockets, args.only_attack)
     print(json.dumps(out, indent=2) if args.json else report(out))
 
 

@@ -1,4 +1,5 @@
 """The analysis board's JSON API, through FastAPI's TestClient: every endpoint, bad input, limits."""
+import contextlib
 import json
 import threading
 
@@ -142,10 +143,10 @@ def test_suggest_matches_the_package(client):
     ({"position": "7d/3c 4s3s -/- - 0/0 0 1"}, 422, "fields"),
     ({"position": "7d7d/3c 4s3s -/- - 0/0 0 1 -"}, 422, "7d"),
     ({"position": "x" * 5000}, 422, "at most"),
-    ({"position": 42}, 422, "text"),
-    ({}, 422, "text"),
+    ({"position": 42}, 400, "position must be a position's notation (text), not 42"),
+    ({}, 400, "position is missing"),
     ({"position": SMALL, "moves": ["3b"]}, 422, "does not hold"),
-    ({"position": SMALL, "moves": "7d"}, 422, "list"),
+    ({"position": SMALL, "moves": "7d"}, 400, "moves must be a list"),
     ({"position": SMALL, "player": 3}, 422, "player"),
 ])
 def test_bad_board_input_is_a_readable_4xx(client, body, status, words):
@@ -158,11 +159,9 @@ def test_bad_board_input_is_a_readable_4xx(client, body, status, words):
 
 @pytest.mark.parametrize("path, body, words", [
     ("analyze", {"position": START, "time_limit": 1000}, "time_limit"),
-    ("analyze", {"position": START, "time_limit": True}, "time_limit"),
     ("analyze", {"position": START, "max_nodes": -1}, "max_nodes"),
     ("analyze", {"position": "?3/7c2s3s 7dAc5s7s -/- ?30 0/0 0 1 -"}, "hidden"),
     ("suggest", {"position": START, "worlds": LIMITS["worlds"] + 1}, "worlds"),
-    ("suggest", {"position": START, "seed": "x"}, "seed"),
     ("play/new", {"bot": "oracle"}, "bot"),
     ("play/new", {"seat": 2}, "seat"),
     ("play/move", {"record": "{", "move": "7d"}, "JSON"),
@@ -370,11 +369,8 @@ def test_compose_builds_the_position_of_its_places(client):
     ({"hands": [["7d"], ["3c"], ["Rb"]]}, "2 entries, one per seat"),       # 3 hands, 2 players
     ({"hands": [["7d"], ["3c"]], "rules": "game=scopone"}, "4 players"),
     ({"hands": [["7d"], ["3c"]], "rules": "players=4"}, "4 entries"),
-    ({"hands": [["7d"], ["3c"]], "rules": 7}, "rules"),
     ({"hands": [["7d"], ["3c"]], "dealer": 2}, "dealer"),
-    ({"hands": [["7d"], ["3c"]], "table": [7]}, "text"),
     ({"hands": [["7d"], ["3c"]], "table": ["Ad"] * 41}, "40"),
-    ({"hands": [["7d"], ["3c"]], "where": 1}, "unknown field"),
     ({"hands": [["Ad", "2d", "3d", "4d", "5d", "6d", "7d", "Fd", "Cd", "Rd"], [], [], []],
       "rules": "players=4 game=scopone"}, "at most 9"),
 ])
@@ -384,6 +380,21 @@ def test_compose_refuses_an_impossible_position_readably(client, body, words):
     assert words.lower() in data["error"].lower(), data["error"]
 
 
+@pytest.mark.parametrize("path, body, words", [
+    ("analyze", {"position": START, "time_limit": True}, "time_limit"),
+    ("suggest", {"position": START, "seed": "x"}, "seed"),
+    ("solve", {"position": START, "objective": 1}, "objective"),
+    ("solve", {"position": START, "objective": ["maxn"]}, "objective"),
+    ("play/new", {"bot": ["random"]}, "bot"),
+    ("compose", {"hands": [["7d"], ["3c"]], "rules": 7}, "rules must be"),
+    ("compose", {"hands": [["7d"], ["3c"]], "table": [7]}, "table must be"),
+    ("compose", {"hands": [["7d"], ["3c"]], "where": 1}, "unknown field 'where'"),
+])
+def test_fields_of_the_wrong_type_or_unknown_are_400(client, path, body, words):
+    data = post(client, path, body, 400)
+    assert data["type"] == "BadRequest" and words.lower() in data["error"].lower(), data["error"]
+
+
 def test_compose_needs_a_json_object(client):
     r = client.post("/api/compose", content=b"[1]", headers={"Content-Type": "application/json"})
     assert r.status_code == 400 and "JSON object" in r.json()["error"]
@@ -391,9 +402,6 @@ def test_compose_needs_a_json_object(client):
 
 @pytest.mark.parametrize("path, body, words", [
     ("analyze", {"position": START, "objective": "paranoid"}, "objective"),
-    ("solve", {"position": START, "objective": 1}, "objective"),
-    ("solve", {"position": START, "objective": ["maxn"]}, "objective"),
-    ("play/new", {"bot": ["random"]}, "bot"),
     ("analyze", {"position": SMALL + " players=4"}, "four parts"),
     ("board", {"position": "7d/3c/Rb 3s4s -/- - 0/0 0 2 - players=3"}, "three parts"),
 ])
@@ -679,3 +687,149 @@ def _answers(port):
         return urllib.request.urlopen(f"http://127.0.0.1:{port}/api/info", timeout=5).status == 200
     except OSError:
         return False
+
+
+# -- the request fields (hardening issue, section 3): every route declares its fields ------------
+
+REC = greedy_record(Rules(), seed=2).to_json()
+# route -> its fields: a valid value and one of the wrong type; the required ones come first
+FIELDS = {
+    "board": {"position": (SMALL, 42), "player": (0, "0"), "moves": (["7dx3s+4s"], "7dx3s+4s")},
+    "deal": {"seed": (1, "1"), "dealer": (1, 1.0), "rules": ("players=3", 3)},
+    "compose": {"hands": ([["7d"], ["3c"]], "7d"), "table": (["4s"], 4), "piles": ([[], []], {}),
+                "stock": ([], True), "scopas": ([0, 0], 0), "dealer": (1, "1"), "to_move": (0, [0]),
+                "last_capturer": (None, "x"), "rules": (["players=2"], {"players": 2})},
+    "analyze": {"position": (SMALL, ["x"]), "time_limit": (0.5, "1"), "max_nodes": (1000, 1e3),
+                "objective": ("value", 1)},
+    "solve": {"position": (SMALL, None), "time_limit": (1, True), "max_nodes": (None, "9"),
+              "objective": ("maxn", ["maxn"])},
+    "tree": {"position": (SMALL, {}), "max_nodes": (50, 50.5)},
+    "suggest": {"position": (SMALL, 7), "player": (0, False), "worlds": (5, "5"), "seed": (1, 1.5),
+                "time_limit": (1, "1 s")},
+    "play/new": {"bot": ("greedy", ["greedy"]), "seat": (0, "0"), "seed": (3, "3"), "rules": (None, 2)},
+    "play/move": {"record": (REC, 1), "move": ("7d", 7)},
+    "review": {"record": (REC, ["x"]), "round": (1, "1"), "worlds": (2, 2.0), "seed": (0, "0")},
+}
+TEXT_FIELDS = {"position", "moves", "rules", "objective", "bot", "record", "move", "hands", "table", "piles",
+               "stock"}
+
+
+def _valid(route):
+    """The route's required fields, valid (a body it answers 200)."""
+    return {k: v for k, (v, _) in FIELDS[route].items() if k in ("position", "record") or
+            (route == "play/move" and k == "move")}
+
+
+def refused(client, route, content, field):
+    """`content` (bytes) is answered 400 with a message naming `field`."""
+    r = client.post(f"/api/{route}", content=content, headers={"content-type": "application/json"})
+    assert r.status_code == 400, (route, content[:80], r.status_code, r.text[:200])
+    data = r.json()
+    assert data["type"] == "BadRequest" and field in data["error"], (route, content[:80], data)
+    return data["error"]
+
+
+@pytest.mark.parametrize("route", sorted(FIELDS))
+def test_unknown_and_ill_formed_fields_are_a_4xx_naming_the_field(client, route):
+    """Section 3: `{"position": "\\ud800"}` (a lone surrogate) or a truncated string sent to
+    /api/deal and /api/play/new was ignored and a random position dealt (200)."""
+    from scopa_solver.web.fields import ROUTES
+    assert [list(m.model_fields) for m, path in ROUTES.items() if path == f"/api/{route}"] == [list(FIELDS[route])]
+    base = _valid(route)
+    head = json.dumps(base)[:-1].encode() + (b", " if base else b"")    # the valid fields, the object left open
+    every = {k: v for k, (v, _) in FIELDS[route].items()}
+    assert client.post(f"/api/{route}", json=every).status_code in (200, 422)     # the valid values are read
+    unknown = "position" if "position" not in FIELDS[route] else "positio"
+    for value in ("\ud800", "7d/3c 4s", 1):
+        error = refused(client, route, head + json.dumps({unknown: value})[1:].encode(), unknown)
+        assert "unknown field" in error, error
+    for name, (_, wrong) in FIELDS[route].items():
+        refused(client, route, json.dumps({**base, name: wrong}).encode(), name)      # the wrong type
+        if name not in TEXT_FIELDS:
+            continue
+        refused(client, route, head + b'"%s": "7d\\ud800"}' % name.encode(), name)     # a lone surrogate
+        refused(client, route, head + b'"%s": ["\\udc00"]}' % name.encode(), name)
+        refused(client, route, head + b'"%s": "7d\xe2\x99"}' % name.encode(), name)   # a character cut short
+        refused(client, route, head + b'"%s": "7d/3c 4s' % name.encode(), name)        # the text cut short
+
+
+# -- connections (hardening issue, section 3): idle sockets, slow requests, one client's share ---
+
+def _closed(s):
+    """Whether the server has closed socket `s` (without waiting)."""
+    s.setblocking(False)
+    try:
+        return s.recv(1 << 16) == b""
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+
+
+def _get_info(port):
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/info", timeout=10) as r:
+        return r.status
+
+
+@contextlib.contextmanager
+def _served(held):
+    """A server in a thread (its port), stopped after; the sockets `held` closed too."""
+    server, thread, port = _serve_in_thread()
+    try:
+        yield server, port
+    finally:
+        for s in held:
+            s.close()
+        server.should_exit = True
+        thread.join(HANG)
+
+
+def test_idle_connections_lock_nobody_out_and_are_closed(monkeypatch):
+    """Section 3: 66 connections that sent nothing (or half a header) made /api/info answer 503
+    for as long as they stayed open (uvicorn counted them and never timed them out)."""
+    monkeypatch.setitem(LIMITS, "header_time", 1.0)
+    held = []
+    with _served(held) as (server, port):
+        for k in range(LIMITS["connections"] + 10):
+            s = socket.create_connection(("127.0.0.1", port))
+            if k == 0:              # a request answered, then half of the next one on the same connection
+                s.sendall(b"GET /api/info HTTP/1.1\r\nHost: x\r\n\r\n")
+                assert s.recv(1 << 16).startswith(b"HTTP/1.1 200 ")
+                s.sendall(b"GET /api/info HTTP/1.1\r\nHo")
+            elif k % 2:
+                s.sendall(b"POST /api/board HTTP/1.1\r\nHost: x\r\nContent-Type: appl")    # half a header
+            held.append(s)
+        # every one accepted (counted by the server, or closed by it already)
+        until(lambda: len(server.server_state.connections) + sum(map(_closed, held)) >= len(held), 30)
+        assert [_get_info(port) for _ in range(5)] == [200] * 5
+        assert len(server.server_state.connections) <= LIMITS["per_client"]        # one client's share
+        until(lambda: all(map(_closed, held)), 30)          # closed after the header time (1 s here)
+        assert not server.server_state.connections
+        assert _get_info(port) == 200
+
+
+def test_a_slow_body_is_cut_off_and_one_client_gets_its_share(monkeypatch):
+    """A body that does not arrive in `body_time` is answered 408 and its connection closed; a
+    client holding `per_client` busy connections gets 503 on one more, and a place again once
+    they are gone."""
+    monkeypatch.setitem(LIMITS, "body_time", 1.0)
+    monkeypatch.setitem(LIMITS, "per_client", 3)
+    slow = []
+    with _served(slow) as (server, port):
+        for _ in range(LIMITS["per_client"]):
+            s = socket.create_connection(("127.0.0.1", port))
+            s.sendall(b"POST /api/board HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                      b"Content-Length: 100\r\n\r\n{\"position\": ")                # the body never ends
+            slow.append(s)
+        until(lambda: len(server.server_state.tasks) == len(slow), 30)
+        with pytest.raises(urllib.error.HTTPError) as busy:
+            _get_info(port)
+        assert busy.value.code == 503 and "connections" in json.loads(busy.value.read())["error"]
+        for s in slow:
+            s.settimeout(HANG)
+            answer = b""
+            while not answer.endswith(b"}") and (part := s.recv(4096)):
+                answer += part
+            assert answer.startswith(b"HTTP/1.1 408 ") and b"connection: close" in answer.lower(), answer
+        until(lambda: all(map(_closed, slow)), 30)
+        assert _get_info(port) == 200

@@ -2,20 +2,20 @@
 
 Every API route is a plain ``def``, so FastAPI runs it in its threadpool, never on the event
 loop: a long search does not stop the server answering others (the package's searches are
-thread-safe). Errors are JSON ``{"error": message, "type": name}``: 400 for a request of the
-wrong shape, 422 for input the game refuses (a `ScopaError`), never a traceback. Every API
+thread-safe). Each route declares its fields (`fields`: a pydantic model a route). Errors are
+JSON ``{"error": message, "type": name}``: 400 for a request of the wrong shape (not JSON, an
+unknown field, a field of the wrong type, text that is not Unicode: the message names the
+field), 422 for input the game refuses (a `ScopaError`), never a traceback. Every API
 request runs under the server's limits (`guard.Guard`: body size, time, search places).
 
 FastAPI and uvicorn come with the ``[web]`` extra; they are imported when the app is made, so
 that this module imports (and its doctests run) without them.
 """
-from __future__ import annotations
-
 import socket
 import threading
 import webbrowser
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..errors import ScopaError
 from . import service
@@ -32,13 +32,14 @@ def _missing() -> ImportError:
 def create_app() -> Any:
     """The FastAPI application (routes under /api, the page at /, static files under /static)."""
     try:
-        from fastapi import Body, FastAPI, Request
-        from fastapi.exceptions import RequestValidationError
+        from fastapi import Depends, FastAPI, Request
         from fastapi.responses import FileResponse, JSONResponse
         from fastapi.staticfiles import StaticFiles
         from starlette.exceptions import HTTPException
     except ImportError:
         raise _missing() from None
+    from .fields import (ROUTES, Analyze, Board, Compose, Deal, FieldError, PlayMove, PlayNew, Review, Solve,
+                         Suggest, Tree, read)
     from .guard import Guard, Places
 
     app = FastAPI(title="scopa-solver board", docs_url=None, redoc_url=None, openapi_url=None)
@@ -54,17 +55,14 @@ def create_app() -> Any:
     async def scopa_error(request: Request, exc: ScopaError) -> Any:
         return error(422, exc)
 
-    @app.exception_handler(RequestValidationError)
-    async def bad_request(request: Request, exc: RequestValidationError) -> Any:
-        first = exc.errors()[0] if exc.errors() else {}
-        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "request"
-        return JSONResponse({"error": f"{where}: {first.get('msg', 'not understood')}"[:300],
-                             "type": "BadRequest"}, status_code=400)
-
     @app.exception_handler(HTTPException)
-    async def http_error(request: Request, exc: HTTPException) -> Any:   # e.g. a body that is not JSON
+    async def http_error(request: Request, exc: HTTPException) -> Any:   # e.g. no such route or method
         return JSONResponse({"error": str(exc.detail)[:300], "type": "BadRequest" if exc.status_code == 400
                              else "HTTPError"}, status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(FieldError)
+    async def bad_field(request: Request, exc: FieldError) -> Any:
+        return JSONResponse({"error": str(exc)[:300], "type": "BadRequest"}, status_code=400)
 
     @app.exception_handler(TypeError)
     async def type_error(request: Request, exc: TypeError) -> Any:
@@ -75,13 +73,19 @@ def create_app() -> Any:
         return JSONResponse({"error": f"internal error ({type(exc).__name__}); see the server's log",
                              "type": "InternalError"}, status_code=500)
 
-    # A JSON object body; its fields are checked by `service` (readable messages, one place).
-    Fields = Body(default_factory=dict)
+    # (this module has no `from __future__ import annotations`: FastAPI reads the type `Request`)
+    async def body(request: Request) -> tuple:
+        return await request.body(), request.headers.get("content-type")
 
-    def field(body: Any, name: str, default: Any = None) -> Any:
-        if not isinstance(body, dict):
-            raise TypeError("the request body must be a JSON object")
-        return body.get(name, default)
+    def post(model: type) -> Callable:
+        """Route POST `fields.ROUTES[model]` to the decorated function of its fields (`model`, from
+        `fields.read`, in the route's worker thread: a large body parses off the event loop)."""
+        def route(answer: Callable) -> Callable:
+            def endpoint(raw: tuple = Depends(body)) -> dict:
+                return answer(read(model, *raw))
+            app.post(ROUTES[model], name=answer.__name__)(endpoint)
+            return answer
+        return route
 
     @app.get("/", include_in_schema=False)
     def index() -> Any:
@@ -91,51 +95,45 @@ def create_app() -> Any:
     def info() -> dict:
         return service.info()
 
-    @app.post("/api/board")
-    def board(body: Any = Fields) -> dict:
-        return service.board_of(field(body, "position"), field(body, "player"), field(body, "moves"))
+    @post(Board)
+    def board(f: Any) -> dict:
+        return service.board_of(f.position, f.player, f.moves)
 
-    @app.post("/api/deal")
-    def deal(body: Any = Fields) -> dict:
-        return service.deal(field(body, "seed"), field(body, "dealer"), field(body, "rules"))
+    @post(Deal)
+    def deal(f: Any) -> dict:
+        return service.deal(f.seed, f.dealer, f.rules)
 
-    @app.post("/api/compose")
-    def compose(body: Any = Fields) -> dict:
-        field(body, "hands")         # a JSON object, else 400
-        return service.compose(body)
+    @post(Compose)
+    def compose(f: Any) -> dict:
+        return service.compose(f.model_dump())
 
-    @app.post("/api/analyze")
-    def analyze(body: Any = Fields) -> dict:
-        return service.analysis(field(body, "position"), field(body, "time_limit"), field(body, "max_nodes"),
-                                field(body, "objective"))
+    @post(Analyze)
+    def analyze(f: Any) -> dict:
+        return service.analysis(f.position, f.time_limit, f.max_nodes, f.objective)
 
-    @app.post("/api/solve")
-    def solve(body: Any = Fields) -> dict:
-        return service.principal_variation(field(body, "position"), field(body, "time_limit"),
-                                           field(body, "max_nodes"), field(body, "objective"))
+    @post(Solve)
+    def solve(f: Any) -> dict:
+        return service.principal_variation(f.position, f.time_limit, f.max_nodes, f.objective)
 
-    @app.post("/api/tree")
-    def tree(body: Any = Fields) -> dict:
-        return service.tree_svg(field(body, "position"), field(body, "max_nodes"))
+    @post(Tree)
+    def tree(f: Any) -> dict:
+        return service.tree_svg(f.position, f.max_nodes)
 
-    @app.post("/api/suggest")
-    def suggest(body: Any = Fields) -> dict:
-        return service.suggestion(field(body, "position"), field(body, "player"), field(body, "worlds"),
-                                  field(body, "seed"), field(body, "time_limit"))
+    @post(Suggest)
+    def suggest(f: Any) -> dict:
+        return service.suggestion(f.position, f.player, f.worlds, f.seed, f.time_limit)
 
-    @app.post("/api/play/new")
-    def play_new(body: Any = Fields) -> dict:
-        return service.new_game(field(body, "bot", "random"), field(body, "seat", 0), field(body, "seed"),
-                                field(body, "rules"))
+    @post(PlayNew)
+    def play_new(f: Any) -> dict:
+        return service.new_game(**f.model_dump(exclude_none=True))    # null: the default bot and seat
 
-    @app.post("/api/play/move")
-    def play_move(body: Any = Fields) -> dict:
-        return service.game_move(field(body, "record"), field(body, "move"))
+    @post(PlayMove)
+    def play_move(f: Any) -> dict:
+        return service.game_move(f.record, f.move)
 
-    @app.post("/api/review")
-    def review(body: Any = Fields) -> dict:
-        return service.review_round(field(body, "record"), field(body, "round"), field(body, "worlds"),
-                                    field(body, "seed"))
+    @post(Review)
+    def review(f: Any) -> dict:
+        return service.review_round(f.record, f.round, f.worlds, f.seed)
 
     return app
 
@@ -150,15 +148,18 @@ def free_port(host: str = DEFAULT_HOST) -> int:
 def make_server(port: int = DEFAULT_PORT, host: str = DEFAULT_HOST, log_level: str = "warning") -> Any:
     """A uvicorn Server for the app (not started: call ``run()``, or set ``should_exit`` to stop
     one running in a thread). Stopping it cancels the requests running (their searches stop),
-    so it stops within about a second; it keeps at most `LIMITS["connections"]` at once."""
+    so it stops within about a second; its connections are bounded (`guard.guarded_protocol`)."""
     try:
         import uvicorn
     except ImportError:
         raise _missing() from None
-    from .guard import stopping_server
+    from .guard import guarded_protocol, stopping_server
     app = create_app()
+    # the connections are capped by `guarded_protocol`, which also closes idle ones: uvicorn's own
+    # `limit_concurrency` would count idle sockets and answer 503 to everyone else
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=False,
-                            limit_concurrency=service.LIMITS["connections"], timeout_graceful_shutdown=1)
+                            http=guarded_protocol(), timeout_keep_alive=service.LIMITS["keep_alive"],
+                            timeout_graceful_shutdown=1)
     return stopping_server(config, app.state.time_boxes, app.state.places)
 
 

@@ -1,6 +1,7 @@
 """The server's limits on every API request, in one place (an ASGI middleware, `Guard`):
 
-- its **body** is read with a cap, `LIMITS["body"]` bytes (413 beyond, before anything parses it);
+- its **body** is read with a cap, `LIMITS["body"]` bytes (413 beyond, before anything parses it),
+  within `LIMITS["body_time"]` seconds (else 408); either answer closes the connection;
 - its **time**: the whole request runs in a `kernel.time_box` of `LIMITS["request_time"]`
   seconds, which every search it starts (in the route's worker thread too) ends by; a client
   that leaves, or the server stopping, cancels the box, so the search stops within
@@ -13,10 +14,21 @@
 
 `Guard` takes its `boxes` and `Places` from the app (``app.state``); `stopping_server` makes the uvicorn server that cancels every running request's box when it
 shuts down (Ctrl-C), so that it stops within about a second whatever it is doing.
+
+Below the app, `guarded_protocol` bounds the **connections** (uvicorn counts a connection that
+never sends a request against its `limit_concurrency` and never times it out, so a few dozen
+idle sockets locked everyone out): a connection has `LIMITS["header_time"]` seconds to send a
+request's headers (from its opening or its previous answer), else it is closed; the server keeps
+at most `LIMITS["per_client"]` connections from one address and `LIMITS["connections"]` in all.
+A connection over a cap closes idle ones (waiting for a request, the longest waiting first; never
+one whose request has arrived unread), so that sockets held open cost their holder its own idle
+ones, never anyone's request; a request is answered 503 only when the caps are full of requests
+under way.
 """
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
 import time
 from collections import deque
@@ -128,16 +140,18 @@ class Guard:
         length = dict(scope["headers"]).get(b"content-length", b"0")
         if not length.isdigit() or int(length) > cap:
             return await _answer(scope, send, 413, f"the request body is {_size(length)}; at most {cap:,} "
-                                                   "bytes are read", "BodyTooLarge")
+                                                   "bytes are read", "BodyTooLarge", close=True)
+        wait = min(LIMITS["body_time"], box.deadline - time.monotonic())
         try:
-            body = await asyncio.wait_for(_read_body(receive, cap), max(0.0, box.deadline - time.monotonic()))
+            body = await asyncio.wait_for(_read_body(receive, cap), max(0.0, wait))
         except asyncio.TimeoutError:
-            return await _answer(scope, send, 408, f"the request body did not arrive within "
-                                                   f"{LIMITS['request_time']:g} s", "RequestTimeout")
+            return await _answer(scope, send, 408, f"the request body did not arrive within {wait:.3g} s",
+                                 "RequestTimeout", close=True)
         if body is None:            # the client left
             return
         if len(body) > cap:
-            return await _answer(scope, send, 413, f"the request body is more than {cap:,} bytes", "BodyTooLarge")
+            return await _answer(scope, send, 413, f"the request body is more than {cap:,} bytes", "BodyTooLarge",
+                                 close=True)
         heavy = scope["path"] in SEARCHING or len(body) > LIMITS["small_body"]
         if heavy and not await self.places.acquire(box.deadline - time.monotonic()):
             message = box.reason or (f"the server is busy ({self.places.size} searches running, "
@@ -193,9 +207,12 @@ def _size(length: bytes) -> str:
     return f"{int(length):,} bytes" if length.isdigit() else f"of length {length[:20].decode('latin-1')!r}"
 
 
-async def _answer(scope: dict, send: Callable, status: int, message: str, kind: str) -> None:
+async def _answer(scope: dict, send: Callable, status: int, message: str, kind: str, close: bool = False) -> None:
+    """Answer `status` without reading the body; `close`: then close the connection (a body
+    not read to its end cannot be followed by another request)."""
     from starlette.responses import JSONResponse
-    response = JSONResponse({"error": message, "type": kind}, status_code=status)
+    response = JSONResponse({"error": message, "type": kind}, status_code=status,
+                            headers={"connection": "close"} if close else None)
 
     async def nothing() -> dict:            # the answer does not read the body
         return {"type": "http.disconnect"}
@@ -218,4 +235,95 @@ def stopping_server(config: Any, boxes: set, places: Places) -> Any:
     return Server(config)
 
 
-__all__ = ["Guard", "Places", "SEARCHING", "cancel_all", "stopping_server"]
+def _unread(transport: Any) -> int:
+    """The bytes received on `transport`'s socket and not read yet (0 where the system does not say)."""
+    try:
+        import fcntl
+        import termios
+        sock = transport.get_extra_info("socket")
+        return int.from_bytes(fcntl.ioctl(sock.fileno(), termios.FIONREAD, bytes(4)), sys.byteorder)
+    except (ImportError, AttributeError, OSError):
+        return 0
+
+
+def guarded_protocol() -> type:
+    """A uvicorn HTTP protocol class (h11) with the limits on connections above, for one server
+    (the count of connections per address is its own)."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    clients: dict = {}          # address -> its open connections
+
+    class Connection(H11Protocol):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._app, self.app = self.app, self._admit     # every request passes `_admit` first
+            self._expiry: Optional[asyncio.TimerHandle] = None
+            self.address, self.since = "", 0.0
+
+        @property
+        def idle(self) -> bool:
+            """Waiting for a request (none under way)."""
+            return self.cycle is None or self.cycle.response_complete
+
+        def has_unread(self) -> bool:
+            """Whether bytes it sent wait unread (a request, just arrived in a burst of connections)."""
+            return _unread(self.transport) > 0
+
+        def connection_made(self, transport: Any) -> None:   # type: ignore[override]
+            super().connection_made(transport)
+            self.address = self.client[0] if self.client else ""
+            clients.setdefault(self.address, []).append(self)
+            self._wait_for_request()
+            self._make_room()
+
+        def connection_lost(self, exc: Optional[Exception]) -> None:
+            mine = clients.get(self.address, [])
+            if self in mine:
+                mine.remove(self)
+            if not mine:
+                clients.pop(self.address, None)
+            if self._expiry is not None:
+                self._expiry.cancel()
+            super().connection_lost(exc)
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._wait_for_request()
+
+        def _wait_for_request(self) -> None:
+            if self._expiry is not None:
+                self._expiry.cancel()
+            self.since = self.loop.time()
+            self._expiry = self.loop.call_later(LIMITS["header_time"], self._expire)
+
+        def _expire(self) -> None:
+            if self.idle and not self.transport.is_closing():      # no request's headers in time
+                self.transport.close()
+
+        def _make_room(self) -> None:
+            """Close idle connections until this one is within the caps (if enough are idle)."""
+            def evict(group: list, cap: int, order: Callable) -> None:
+                idle = sorted((c for c in group if c is not self and c.idle and not c.has_unread()), key=order)
+                for c in idle[:max(0, len(group) - cap)]:
+                    c.transport.close()
+            kept = {a: [c for c in g if not c.transport.is_closing()] for a, g in clients.items()}
+            evict(kept.get(self.address, []), LIMITS["per_client"], lambda c: c.since)
+            kept = {a: [c for c in g if not c.transport.is_closing()] for a, g in kept.items()}
+            evict([c for g in kept.values() for c in g], LIMITS["connections"],      # the busiest
+                  lambda c: (-len(kept[c.address]), c.since))                      # client gives first
+
+        async def _admit(self, scope: dict, receive: Callable, send: Callable) -> None:
+            """Serve the request unless the caps are full of requests under way (503)."""
+            self._make_room()
+            busy = {a: sum(not c.idle and not c.transport.is_closing() for c in g) for a, g in clients.items()}
+            if busy.get(self.address, 0) <= LIMITS["per_client"] and sum(busy.values()) <= LIMITS["connections"]:
+                return await self._app(scope, receive, send)
+            await _answer(scope, send, 503, f"too many connections with a request under way (at most "
+                                            f"{LIMITS['per_client']} from one address, {LIMITS['connections']} in "
+                                            "all): try again later",
+                          "ServerBusy", close=True)
+    return Connection
+
+
+__all__ = ["Guard", "Places", "SEARCHING", "cancel_all", "guarded_protocol", "stopping_server"]

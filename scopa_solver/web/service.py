@@ -60,7 +60,11 @@ LIMITS = {
     "small_body": 65_536,     # bytes of a body that needs no search place
     "searches": 4,            # requests searching (or reading a larger body) at once
     "queue": 32,              # requests waiting for a search place (more: 503)
-    "connections": 64,        # connections the server keeps at once (more: 503)
+    "connections": 64,        # connections the server keeps at once, all clients (more: 503)
+    "per_client": 32,         # connections it keeps at once from one address (more: 503)
+    "header_time": 10.0,      # seconds a connection has to send a request's headers (then closed)
+    "body_time": 20.0,        # seconds a request has to send its body (then 408)
+    "keep_alive": 5.0,        # seconds an idle connection is kept after an answer
 }
 BOTS = {"random": "RandomBot", "greedy": "GreedyBot", "pimc": "PIMCBot(worlds=50)"}
 OBJECTIVES = {"value": "the margin (paranoid with three or more sides)",
