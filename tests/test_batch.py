@@ -132,6 +132,18 @@ def test_label_npz_encoding(tmp_path):
     assert [sum(p) for p in planes] == [1, 2, 0, 0, 1] and scalars == [0, 0, 0, 1, 0]
 
 
+@pytest.mark.parametrize("job", ["solve", "analyze"])
+def test_parquet_value_column_holds_proved_values_only(job, tmp_path):
+    """At a node limit the result holds the depth's estimate and says it is not complete; the
+    value column (documented as the exact value) leaves it out rather than pass it for one."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    run_job(job, "random:2", tmp_path / "a.parquet", workers=1, max_nodes=10, progress=False)
+    back = pq.read_table(tmp_path / "a.parquet").to_pylist()
+    results = [json.loads(r["result"]) for r in back]
+    assert all(r["complete"] is False and r["value"] is not None and r["horizon"] for r in results)
+    assert [r["value"] for r in back] == [None, None]
+
+
 def test_parquet_reads_back_equal_to_the_json_lines(positions, tmp_path):
     pq = pytest.importorskip("pyarrow.parquet")
     run_job("solve", positions, tmp_path / "a.jsonl", workers=1, progress=False)

@@ -230,16 +230,18 @@ def _read_npz_keys(output: Path) -> list[dict]:
 # -- Parquet --------------------------------------------------------------------------------------
 
 def _summary(job: str, row: dict) -> tuple[Optional[int], Optional[str], Optional[float]]:
-    """The value, best-move and mean columns of a row of `job`."""
+    """The value, best-move and mean columns of a row of `job`: the value column holds proved
+    values only (a depth-limited estimate stays in the result's JSON)."""
     r = row.get("result")
     if not r or job == "review":
         return None, None, None
     if job == "suggest":
         return None, r["best"], r["moves"][0]["mean"]
+    proved = r["value"] if r.get("complete", True) else None
     if job == "solve":
-        return r["value"], (r["best_moves"] or [None])[0], None
+        return proved, (r["best_moves"] or [None])[0], None
     if job == "analyze":
-        return r["value"], r["moves"][0]["move"] if r["moves"] else None, None
+        return proved, r["moves"][0]["move"] if r["moves"] else None, None
     return r["value"], r["best"], None
 
 
