@@ -17,9 +17,11 @@ from pathlib import Path
 import pytest
 
 from scopa_solver import Position, analyze, review, solve, suggest
-from scopa_solver.batch import (FORMATS, Item, JobOptions, chunk_size, encode_position, item_seed, read_items,
-                                read_rows, run_chunk, run_job)
+from scopa_solver.batch import (FORMATS, BatchInputError, BatchOutputError, Item, JobOptions, chunk_size,
+                                encode_position, item_seed, read_items, read_rows, run_chunk, run_job)
 from scopa_solver.cli import main
+
+from helpers import named_pipe
 from scopa_solver.play.record import GameRecord
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -510,3 +512,25 @@ def test_the_portable_parent_watch_ends_an_orphaned_worker():
     if alive:
         os.kill(orphan, signal.SIGKILL)
     assert not alive
+
+
+# -- inputs and outputs that are not regular files: refused at once (a named pipe waited) ---------
+
+def test_an_input_that_is_a_named_pipe_is_refused_at_once(tmp_path):
+    with pytest.raises(BatchInputError, match="positions.txt is a named pipe, not a regular file"):
+        read_items(named_pipe(tmp_path / "positions.txt"))
+
+
+def test_a_named_pipe_among_records_is_an_item_not_read(tmp_path):
+    named_pipe(tmp_path / "a.json")
+    (tmp_path / "c.json").write_text("{}")        # read here; judged as a record by the job
+    items = read_items(tmp_path)
+    assert [(i.key, i.kind) for i in items] == [("a.json", "unread"), ("c.json", "record")]
+    assert "a.json is a named pipe, not a regular file" in items[0].text
+
+
+def test_resuming_into_a_named_pipe_is_refused_at_once(tmp_path):
+    named_pipe(tmp_path / "out.jsonl")
+    for force in (False, True):
+        with pytest.raises(BatchOutputError, match="out.jsonl is a named pipe, not a batch output"):
+            run_job("solve", "random:1", tmp_path / "out.jsonl", workers=1, resume=True, force=force, progress=False)

@@ -21,7 +21,7 @@ from scopa_solver import Rules, analyze, solve
 from scopa_solver.batch import DealJobError, read_rows, solve_job
 from scopa_solver.cli import main
 
-from helpers import late
+from helpers import late, named_pipe
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -243,3 +243,14 @@ def test_the_benchmark_runs_small_and_projects():
     assert projection["fits"]["nodes-last"]["k"][10] == pytest.approx(6e7 * 30 ** 3)
     assert projection["workers"][10]["last"] == pytest.approx(12.0 * 40 ** 3 * 2 / 10)
     assert "k=10" in bench.report(rows, projection)
+
+
+@pytest.mark.parametrize("name", ["items.jsonl", "job.json"])
+def test_a_job_folder_file_that_is_a_named_pipe_is_refused_at_once(tmp_path, name):
+    """Resuming read items.jsonl, a named pipe there waited for a writer."""
+    pos = late(Rules(), 1, 9)
+    job(pos, tmp_path)
+    os.unlink(tmp_path / "job" / name)
+    named_pipe(tmp_path / "job" / name)
+    with pytest.raises(DealJobError, match=f"{name} is a named pipe, not a solve job's file"):
+        job(None, tmp_path, resume=True)

@@ -38,7 +38,7 @@ from typing import Any, Callable, Optional, Union
 from .. import kernel
 from ..core.position import Move, Position
 from ..errors import ScopaError, excerpt
-from ..files import is_atomic_leftover, write_text_atomic
+from ..files import file_kind, is_atomic_leftover, open_regular, shown_path, write_text_atomic
 from ..progress import progress_bar
 from ..text import plural
 from .engines import lost, make_engine
@@ -233,12 +233,15 @@ def _read_job(path: Path) -> dict:
     from ..jsontext import parse_json
     if path.is_symlink():
         raise DealJobError(f"{excerpt(str(path))} is a symbolic link: not reading a job through it")
-    if not path.is_file():
-        raise DealJobError(f"{excerpt(str(path))} is not a file: not a solve job's folder")
-    if path.stat().st_size > _MAX_JOB_BYTES:
-        raise DealJobError(f"{excerpt(str(path))} is too large to be a solve job's description: not ours")
     try:
-        data = parse_json(path.read_text(encoding="utf-8"))
+        with open_regular(path, encoding="utf-8", error=DealJobError) as f:     # a named pipe: at once
+            if os.fstat(f.fileno()).st_size > _MAX_JOB_BYTES:
+                raise DealJobError(f"{excerpt(str(path))} is too large to be a solve job's description: not ours")
+            text = f.read()
+    except FileNotFoundError:
+        raise DealJobError(f"{excerpt(str(path))} is not a file: not a solve job's folder") from None
+    try:
+        data = parse_json(text)
     except (ValueError, UnicodeDecodeError) as exc:
         raise DealJobError(f"{excerpt(str(path))} is not a solve job's description ({str(exc)[:120]})") from None
     fields = {"format": str, "version": int, "position": str, "split": int, "every_root_move": bool,
@@ -265,8 +268,9 @@ def _folder(directory: Path, resume: bool, overwrite: bool) -> Optional[dict]:
         raise DealJobError(f"{excerpt(str(directory))} holds files that are not a solve job's "
                            f"({excerpt(', '.join(sorted(names - set(_FILES))))}): not touching it (choose another folder)")
     for name in names:
-        if (directory / name).is_dir():
-            raise DealJobError(f"{excerpt(str(directory / name))} is a folder, not a solve job's file: not touching it")
+        kind = file_kind(directory / name) if (directory / name).exists() else None     # a dangling link: no
+        if kind is not None:        # a folder, a named pipe (reading it would wait), a device
+            raise DealJobError(f"{shown_path(directory / name)} is {kind}, not a solve job's file: not touching it")
     for name in leftovers:          # only in a folder known to be a job's
         os.unlink(directory / name)
     if not names:

@@ -12,6 +12,7 @@ that this module imports (and its doctests run) without them.
 from __future__ import annotations
 
 import socket
+import sys
 import threading
 import webbrowser
 from pathlib import Path
@@ -158,8 +159,18 @@ def make_server(port: int = DEFAULT_PORT, host: str = DEFAULT_HOST, log_level: s
     from .guard import stopping_server
     app = create_app()
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=False,
-                            limit_concurrency=service.LIMITS["connections"], timeout_graceful_shutdown=1)
+                            limit_concurrency=service.LIMITS["connections"], timeout_graceful_shutdown=1,
+                            use_colors=_on_terminal())
     return stopping_server(config, app.state.time_boxes, app.state.places)
+
+
+def _on_terminal() -> bool:
+    """Colours in the log on a terminal only; uvicorn's own test asked a closed stdout (None)
+    whether it is one and failed ("Unable to configure formatter 'default'")."""
+    try:
+        return bool(sys.stdout is not None and sys.stdout.isatty())
+    except ValueError:      # a closed file
+        return False
 
 
 def _check_address(host: str, port: int) -> None:
