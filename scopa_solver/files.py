@@ -1,16 +1,67 @@
 """Files written whole or not at all: into a temporary file beside the target, then moved onto
 it in one step, so that a reader never sees half a file and a failure (a full disk, Ctrl-C)
 leaves the old file as it was. One place for every writer of the package (game records, the
-command line's outputs, batch results)."""
+command line's outputs, batch results).
+
+And files read only if they are regular files (`open_regular`, `file_kind`): a named pipe would
+wait for a writer, a device may never end, so records, batch inputs and outputs and job folders
+refuse them at once, here, with the caller's error type."""
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
-from typing import Any, Callable, Union
+from typing import IO, Any, Callable, Optional, Union
 
-__all__ = ["write_atomic", "write_text_atomic", "file_mode"]
+__all__ = ["write_atomic", "write_text_atomic", "file_mode", "file_kind", "open_regular", "shown_path"]
 
 PathLike = Union[str, "os.PathLike[str]"]
+
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a device"),
+          (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
+
+
+def _kind(mode: int) -> Optional[str]:
+    if stat.S_ISREG(mode):
+        return None
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def file_kind(path: PathLike) -> Optional[str]:
+    """None for a regular file (through symbolic links), else what it is ("a named pipe", "a
+    device", "a folder", "a socket"); an OSError if there is nothing there."""
+    return _kind(os.stat(path).st_mode)
+
+
+def shown_path(path: PathLike) -> str:
+    """A path for a message: the end of a long one (where the file's name is)."""
+    name = os.fspath(path)
+    name = name if isinstance(name, str) else os.fsdecode(name)
+    return name if len(name) <= 80 else "..." + name[-77:]
+
+
+def open_regular(path: PathLike, mode: str = "r", *, error: Callable[[str], Exception], **kwargs: Any) -> IO:
+    """`open(path, mode, **kwargs)` for a regular file only: anything else raises `error(message)`
+    at once (the caller's ValueError subclass), never waits. Opened without blocking, so that a
+    named pipe's open returns (to be refused) instead of waiting for a writer or a reader."""
+    def opener(name: str, flags: int) -> int:
+        try:
+            fd = os.open(name, flags | os.O_NONBLOCK, 0o666)
+        except OSError as exc:
+            if exc.errno == errno.ENXIO:        # a pipe with no reader, opened to write
+                raise error(f"{shown_path(path)} is a named pipe, not a regular file") from None
+            raise
+        try:
+            kind = _kind(os.fstat(fd).st_mode)
+            if kind is not None:
+                raise error(f"{shown_path(path)} is {kind}, not a regular file")
+            os.set_blocking(fd, True)
+        except BaseException:
+            os.close(fd)
+            raise
+        return fd
+    return open(path, mode, opener=opener, **kwargs)
 
 
 def file_mode(path: str) -> int:

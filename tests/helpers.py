@@ -385,3 +385,24 @@ def count_plays(monkeypatch) -> list:
 
     monkeypatch.setattr(Position, "play_events", counting)
     return calls
+
+
+def named_pipe(path) -> "object":
+    """A named pipe at `path`, for the tests that it is refused at once. A reader or writer that
+    waits on it instead (the bug) is let go every 2 seconds (for a minute) by a thread that
+    opens it both ways, so such a test fails on what the code then does rather than hanging.
+    Returns the path; the thread is a daemon (nothing to stop)."""
+    import os
+    import threading
+    import time
+    os.mkfifo(path)
+
+    def release() -> None:
+        for _ in range(30):
+            time.sleep(2.0)
+            try:
+                os.close(os.open(path, os.O_RDWR | os.O_NONBLOCK))
+            except OSError:         # gone with its test's folder
+                return
+    threading.Thread(target=release, daemon=True).start()
+    return path

@@ -17,11 +17,13 @@ from pathlib import Path
 import pytest
 
 from scopa_solver import Position, analyze, review, solve, suggest
-from scopa_solver.batch import (FORMATS, Item, JobOptions, chunk_size, encode_position, item_seed, read_items,
-                                read_rows, run_chunk, run_job)
+from scopa_solver.batch import (FORMATS, BatchInputError, BatchOutputError, Item, JobOptions, chunk_size,
+                                encode_position, item_seed, read_items, read_rows, run_chunk, run_job)
 from scopa_solver.batch.engines import WORKERS_PER_CORE
 from scopa_solver.cli import main
 from scopa_solver.play.record import GameRecord
+
+from helpers import named_pipe
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORD = ROOT / "tests" / "data" / "record-v1.json"
@@ -131,6 +133,18 @@ def test_label_npz_encoding(tmp_path):
         run_job("label", "random:7", out, workers=1, worlds=8, seed=3, resume=True, progress=False)
     planes, scalars = encode_position(Position.from_string("7d/3c 4s3s -/- - 0/0 0 1 -"))
     assert [sum(p) for p in planes] == [1, 2, 0, 0, 1] and scalars == [0, 0, 0, 1, 0]
+
+
+@pytest.mark.parametrize("job", ["solve", "analyze"])
+def test_parquet_value_column_holds_proved_values_only(job, tmp_path):
+    """At a node limit the result holds the depth's estimate and says it is not complete; the
+    value column (documented as the exact value) leaves it out rather than pass it for one."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    run_job(job, "random:2", tmp_path / "a.parquet", workers=1, max_nodes=10, progress=False)
+    back = pq.read_table(tmp_path / "a.parquet").to_pylist()
+    results = [json.loads(r["result"]) for r in back]
+    assert all(r["complete"] is False and r["value"] is not None and r["horizon"] for r in results)
+    assert [r["value"] for r in back] == [None, None]
 
 
 def test_parquet_reads_back_equal_to_the_json_lines(positions, tmp_path):
@@ -511,3 +525,25 @@ def test_the_portable_parent_watch_ends_an_orphaned_worker():
     if alive:
         os.kill(orphan, signal.SIGKILL)
     assert not alive
+
+
+# -- inputs and outputs that are not regular files: refused at once (a named pipe waited) ---------
+
+def test_an_input_that_is_a_named_pipe_is_refused_at_once(tmp_path):
+    with pytest.raises(BatchInputError, match="positions.txt is a named pipe, not a regular file"):
+        read_items(named_pipe(tmp_path / "positions.txt"))
+
+
+def test_a_named_pipe_among_records_is_an_item_not_read(tmp_path):
+    named_pipe(tmp_path / "a.json")
+    (tmp_path / "c.json").write_text("{}")        # read here; judged as a record by the job
+    items = read_items(tmp_path)
+    assert [(i.key, i.kind) for i in items] == [("a.json", "unread"), ("c.json", "record")]
+    assert "a.json is a named pipe, not a regular file" in items[0].text
+
+
+def test_resuming_into_a_named_pipe_is_refused_at_once(tmp_path):
+    named_pipe(tmp_path / "out.jsonl")
+    for force in (False, True):
+        with pytest.raises(BatchOutputError, match="out.jsonl is a named pipe, not a batch output"):
+            run_job("solve", "random:1", tmp_path / "out.jsonl", workers=1, resume=True, force=force, progress=False)

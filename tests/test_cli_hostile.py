@@ -247,6 +247,57 @@ def test_play_with_stdout_closed_is_one_line(tmp_path):
     assert not list(tmp_path.iterdir())
 
 
+COMMANDS = {"deal": ["deal", "--seed", "3"], "show": ["show", LAST], "solve": ["solve", LAST],
+            "solve --json": ["solve", LAST, "--json"], "analyze": ["analyze", LAST], "tree": ["tree", LAST],
+            "suggest": ["suggest", VIEW, "--worlds", "8"], "arena": ["arena", "random", "greedy", "--rounds", "1"],
+            "review": ["review", "old-game.json", "--no-fair"], "batch": ["batch", "solve", "random:2", "-o", "out.jsonl"],
+            "solve --job": ["solve", LAST, "--job", "job"]}
+
+
+@pytest.mark.parametrize("closed", [">&-", "2>&-", ">&- 2>&-"])
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_runs_with_its_output_streams_closed(command, closed, tmp_path, record_path):
+    """A closed standard output (or error) is no error: the command does its work and exits 0;
+    solve and analyze asked the closed stdout whether it is a terminal ("internal error:
+    AttributeError: 'NoneType' object has no attribute 'isatty'")."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    words = " ".join("'" + w + "'" for w in [sys.executable, "-m", "scopa_solver", *COMMANDS[command]])
+    done = subprocess.run(["bash", "-c", f"{words} {closed}"], capture_output=True, cwd=tmp_path, env=env,
+                          timeout=300)
+    assert done.returncode == 0 and done.stderr == b"", done.stderr.decode()[-500:]
+    if command in ("batch", "solve --job"):      # the work was done, into its files
+        assert (tmp_path / ("out.jsonl" if command == "batch" else "job/result.json")).exists()
+
+
+def test_serve_runs_with_its_output_closed(tmp_path):
+    """uvicorn asked the closed stdout whether it is a terminal: "error: Unable to configure
+    formatter 'default'" and exit 2. The board now serves; Ctrl-C stops it."""
+    pytest.importorskip("uvicorn")
+    import signal
+    import socket
+    import time
+    import urllib.request
+    from scopa_solver.web.app import free_port
+    port = free_port()
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    server = subprocess.Popen(["bash", "-c", f"exec '{sys.executable}' -m scopa_solver serve --port {port} >&-"],
+                              stderr=subprocess.PIPE, cwd=tmp_path, env=env)
+    try:
+        for _ in range(300):        # at most a minute to start (or fail)
+            if server.poll() is not None:
+                break
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.2)
+        assert server.poll() is None, server.stderr.read().decode()[-500:]
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30) as answer:
+            assert answer.status == 200
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(timeout=60)
+
+
 def test_play_tolerates_undecodable_input(tmp_path):
     done = _play("", b"\xff\xfe\nzz\n3c\n", cwd=tmp_path)     # seed 1: the hand is 3c Cs Rb
     out, err = done.stdout.decode(), done.stderr.decode()

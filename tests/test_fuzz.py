@@ -283,7 +283,7 @@ def test_node_limits_are_exact():
         deepened = solve(Position.new_round(seed=seed), max_nodes=3)
         kernel.clear_tables()
         first_depth = solve(Position.new_round(seed=seed), horizon=4)
-        assert first_depth.complete and deepened.nodes <= 3 + first_depth.nodes
+        assert first_depth.stopped is None and deepened.nodes <= 3 + first_depth.nodes
         assert deepened.horizon == 4 and deepened.stopped == "nodes"
 
 
@@ -294,7 +294,8 @@ def test_huge_limits_mean_no_limit(limits):
 
 
 @pytest.mark.parametrize("limits", [dict(time_limit="1"), dict(max_nodes="3"), dict(max_nodes=2.0), dict(time_limit=None, max_nodes=True),
-                                    dict(time_limit=float("nan")), dict(time_limit=-1), dict(max_nodes=0), dict(tt_mb="64")])
+                                    dict(time_limit=float("nan")), dict(time_limit=-1), dict(max_nodes=0), dict(tt_mb="64"),
+                                    dict(time_limit=-(10 ** 400)), dict(max_nodes=-(10 ** 400))])
 def test_bad_limits_are_limit_errors(limits):
     with pytest.raises(LimitError):
         hostile(solve, ENDGAME, allowed=(), **limits)

@@ -8,7 +8,7 @@ import os
 import tracemalloc
 
 import pytest
-from helpers import count_plays
+from helpers import count_plays, named_pipe
 
 from scopa_solver import GreedyBot, Position, RandomBot, Rules, play_match, play_round
 from scopa_solver.cli import main
@@ -203,9 +203,9 @@ def test_file_size_cap_is_checked_before_reading(tmp_path):
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
-def test_a_file_that_never_ends_is_read_up_to_the_cap(monkeypatch):
+def test_a_file_that_never_ends_is_not_read(monkeypatch):
     monkeypatch.setattr(record_module, "MAX_BYTES", 5000)
-    with pytest.raises(RecordError, match="/dev/zero: more than 5,000 bytes"):
+    with pytest.raises(RecordError, match="/dev/zero is a device, not a regular file"):   # not even up to the cap
         GameRecord.load("/dev/zero")
 
 
@@ -376,3 +376,14 @@ def test_review_of_a_tampered_file_prints_one_line(match, tmp_path, capsys):
     assert main(["review", str(path), "--no-fair", "--round", "5", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert [r["score"] for r in report["rounds"]] == [list(r.score.total) for r in match[1].rounds]
+
+
+@pytest.mark.parametrize("kind", ["pipe", "device", "folder"])
+def test_a_record_that_is_not_a_regular_file_is_refused_at_once(tmp_path, kind):
+    """A named pipe waited for a writer (the command hung); a device may never end."""
+    path = {"pipe": lambda: named_pipe(tmp_path / "game.json"), "device": lambda: os.devnull,
+            "folder": lambda: tmp_path}[kind]()
+    expected = {"pipe": "is a named pipe, not a regular file", "device": "is a device, not a regular file",
+                "folder": "is a folder, not a regular file"}[kind]
+    with pytest.raises(RecordError, match=expected):
+        GameRecord.load(path)

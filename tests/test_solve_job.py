@@ -24,7 +24,7 @@ from scopa_solver import Rules, analyze, solve
 from scopa_solver.batch import DealJobError, read_rows, solve_job
 from scopa_solver.cli import main
 
-from helpers import late
+from helpers import late, named_pipe
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -184,7 +184,7 @@ def test_folders_and_checkpoints_that_are_not_the_jobs_are_refused(tmp_path, cap
     assert not (folder / ".result.json.ab_3xyz9.tmp.json").exists()
     items = folder / "items.jsonl"
     good = items.read_text()
-    key, value = json.loads(good.splitlines()[0])["key"], json.loads(good.splitlines()[0])["result"]["value"]
+    key = json.loads(good.splitlines()[0])["key"]
     said: list = []
     for text, why in (('{"key": "7d/3c 4s -/- - 0/0 0 1 -", "index": 0, "ok": true, "result": {"value": 1}}\n',
                        "checksum"),
@@ -420,3 +420,14 @@ def test_an_item_longer_than_the_time_limit_is_split_and_the_job_finishes(tmp_pa
     for row in cut[::max(1, len(cut) // 10)]:      # a cut item's bounds hold its value (ten of them)
         value = solve(Position.from_string(row["key"])).value
         assert row["result"]["lower"] <= value <= row["result"]["upper"]
+
+
+@pytest.mark.parametrize("name", ["items.jsonl", "job.json"])
+def test_a_job_folder_file_that_is_a_named_pipe_is_refused_at_once(tmp_path, name):
+    """Resuming read items.jsonl, a named pipe there waited for a writer."""
+    pos = late(Rules(), 1, 9)
+    job(pos, tmp_path)
+    os.unlink(tmp_path / "job" / name)
+    named_pipe(tmp_path / "job" / name)
+    with pytest.raises(DealJobError, match=f"{name} is a named pipe, not a solve job's file"):
+        job(None, tmp_path, resume=True)

@@ -47,10 +47,10 @@ from typing import Any, Callable, Iterator, Optional, Union
 from .. import kernel
 from ..core.position import Position
 from ..errors import excerpt
-from ..files import is_atomic_leftover, write_atomic, write_text_atomic
+from ..files import file_kind, is_atomic_leftover, open_regular, shown_path, write_atomic, write_text_atomic
 from ..progress import progress_bar
 from ..text import plural
-from .engines import WORKERS_PER_CORE, cap_workers, lost, make_engine
+from .engines import cap_workers, lost, make_engine
 from .jobs import Item, JobOptions
 from .outputs import BatchOutputError, ResultWriter
 
@@ -296,36 +296,33 @@ def _checksum(data: dict, salt: str = "") -> str:
     return hashlib.blake2b(f"{salt}\n{text}".encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
-def _where(path: Path) -> str:
-    """A file's path for a message: its end (the file's name) kept when it is long."""
-    text = str(path)
-    return repr(text if len(text) <= 60 else "..." + text[-57:])
-
-
 def _read_job(path: Path) -> dict:
     """job.json, checked to be a job of this kind and whole, else a `DealJobError` saying why."""
     from ..jsontext import parse_json
     if path.is_symlink():
-        raise DealJobError(f"{_where(path)} is a symbolic link: not reading a job through it")
-    if not path.is_file():
-        raise DealJobError(f"{_where(path)} is not a file: not a solve job's folder")
-    if path.stat().st_size > _MAX_JOB_BYTES:
-        raise DealJobError(f"{_where(path)} is too large to be a solve job's description: not ours")
+        raise DealJobError(f"{shown_path(path)!r} is a symbolic link: not reading a job through it")
     try:
-        data = parse_json(path.read_text(encoding="utf-8"))
+        with open_regular(path, encoding="utf-8", error=DealJobError) as f:     # a named pipe: at once
+            if os.fstat(f.fileno()).st_size > _MAX_JOB_BYTES:
+                raise DealJobError(f"{shown_path(path)!r} is too large to be a solve job's description: not ours")
+            text = f.read()
+    except FileNotFoundError:
+        raise DealJobError(f"{shown_path(path)!r} is not a file: not a solve job's folder") from None
+    try:
+        data = parse_json(text)
     except (ValueError, UnicodeDecodeError) as exc:
-        raise DealJobError(f"{_where(path)} is not a solve job's description ({str(exc)[:120]})") from None
+        raise DealJobError(f"{shown_path(path)!r} is not a solve job's description ({str(exc)[:120]})") from None
     if not isinstance(data, dict) or data.get("format") != JOB_FORMAT or type(data.get("version")) is not int:
-        raise DealJobError(f"{_where(path)} is not a solve job's description: not touching the folder")
+        raise DealJobError(f"{shown_path(path)!r} is not a solve job's description: not touching the folder")
     if data["version"] == 1:
-        raise DealJobError(f"{_where(path)} is a job of an earlier scopa-solver, without checksums: "
+        raise DealJobError(f"{shown_path(path)!r} is a job of an earlier scopa-solver, without checksums: "
                            "start it again with --overwrite")
     if data["version"] != _VERSION:
-        raise DealJobError(f"{_where(path)} is a version {data['version']} job: this scopa-solver reads "
+        raise DealJobError(f"{shown_path(path)!r} is a version {data['version']} job: this scopa-solver reads "
                            f"version {_VERSION}")
     fields = {"position": str, "split": int, "every_root_move": bool, "items": int, "digest": str, "check": str}
     if any(type(data.get(k)) is not t for k, t in fields.items()) or data["check"] != _checksum(data):
-        raise DealJobError(f"{_where(path)} is damaged (its checksum does not match what it says): "
+        raise DealJobError(f"{shown_path(path)!r} is damaged (its checksum does not match what it says): "
                            "not trusting the job; start it again with --overwrite")
     return data
 
@@ -351,8 +348,9 @@ def _check_folder(directory: Path) -> tuple[set[str], set[str]]:
         raise DealJobError(f"{excerpt(str(directory))} holds files that are not a solve job's "
                            f"({excerpt(', '.join(sorted(foreign)))}): not touching it (choose another folder)")
     for name in names - leftovers:
-        if (directory / name).is_dir():
-            raise DealJobError(f"{excerpt(str(directory / name))} is a folder, not a solve job's file: not touching it")
+        kind = file_kind(directory / name) if (directory / name).exists() else None     # a dangling link: no
+        if kind is not None:        # a folder, a named pipe (reading it would wait), a device
+            raise DealJobError(f"{shown_path(directory / name)} is {kind}, not a solve job's file: not touching it")
     return names - leftovers, leftovers
 
 

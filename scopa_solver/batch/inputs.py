@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Iterator, Union
 
 from ..errors import excerpt
+from ..files import open_regular
 from .jobs import BatchItemError, Item, json_line
 
 __all__ = ["read_items", "BatchInputError", "MAX_RECORD_BYTES", "MAX_LINE_CHARS"]
@@ -54,7 +55,7 @@ def read_items(source: Union[str, "os.PathLike[str]"]) -> list[Item]:
         items = list(_records(path))
         if not items:
             raise BatchInputError(f"no game records (*.json) in the folder {excerpt(text)}")
-    elif path.is_file():
+    elif path.exists():     # a file: a regular one, else refused at once (a named pipe would wait)
         items = list(_lines(path, json_lines=path.suffix.lower() in (".jsonl", ".ndjson")))
     else:
         raise BatchInputError(f"no such input file or folder: {excerpt(text)} (or random:N for generated items)")
@@ -68,7 +69,7 @@ def read_items(source: Union[str, "os.PathLike[str]"]) -> list[Item]:
 
 def _lines(path: Path, json_lines: bool) -> Iterator[Item]:
     index = 0
-    with open(path, encoding="utf-8", errors="replace") as f:
+    with open_regular(path, encoding="utf-8", errors="replace", error=BatchInputError) as f:
         for number, line in enumerate(iter(lambda: f.readline(MAX_LINE_CHARS + 1), ""), 1):
             if len(line) > MAX_LINE_CHARS and not line.endswith("\n"):   # not read whole: skipped
                 while line and not line.endswith("\n"):
@@ -105,10 +106,21 @@ def _json_key(line: str) -> str:
 
 
 def _records(folder: Path) -> Iterator[Item]:
-    files = sorted(p for p in folder.iterdir() if p.suffix.lower() == ".json" and p.is_file())
+    """Every *.json of `folder` but its subfolders: a record's text, or (too large, not a regular
+    file, unreadable) an item that says why it was not read."""
+    files = sorted(p for p in folder.iterdir() if p.suffix.lower() == ".json" and not p.is_dir())
     for index, path in enumerate(files):
-        size = path.stat().st_size
-        if size > MAX_RECORD_BYTES:
+        try:
+            with open_regular(path, encoding="utf-8", errors="replace", error=BatchItemError) as f:
+                size = os.fstat(f.fileno()).st_size
+                text = None if size > MAX_RECORD_BYTES else f.read()
+        except BatchItemError as exc:
+            yield Item(path.name, index, "unread", str(exc))
+            continue
+        except OSError as exc:
+            yield Item(path.name, index, "unread", f"cannot read {path.name}: {exc.strerror or exc}")
+            continue
+        if text is None:
             yield Item(path.name, index, "unread", f"a file of {size:,} bytes, over {MAX_RECORD_BYTES:,}")
         else:
-            yield Item(path.name, index, "record", path.read_text(encoding="utf-8", errors="replace"))
+            yield Item(path.name, index, "record", text)

@@ -204,9 +204,11 @@ def _solve_chunk(items: Sequence[Item], options: JobOptions, seeds: Sequence[int
 
 
 def _analysis(pos: Position, rows: "Analysis") -> dict:
-    """An analyze row: exact, or (a limit stopped the exact search) the deepest depth's values."""
-    return {"position": pos.to_string(), "to_move": pos.to_move, "complete": rows.exact,
-            "value": rows.value, "horizon": rows.horizon, "moves": [r.to_dict() for r in rows]}
+    """An analyze row: exact, or (a limit stopped the exact search) the deepest depth's values;
+    `complete`, `value`, `lower`..`upper` as in `Analysis.to_dict()` (docs/search.md)."""
+    return {"position": pos.to_string(), "to_move": pos.to_move, "complete": rows.complete,
+            "value": rows.value, "lower": rows.lower, "upper": rows.upper, "horizon": rows.horizon,
+            "moves": [r.to_dict() for r in rows]}
 
 
 def analyze_item(item: Item, options: JobOptions, seed: int) -> dict:

@@ -35,7 +35,7 @@ from typing import Iterable, Optional, Union
 
 from ..core.position import Move, Position
 from ..errors import ScopaError, excerpt
-from ..files import write_atomic
+from ..files import file_kind, open_regular, shown_path, write_atomic
 
 __all__ = ["FORMATS", "FEATURES", "ResultWriter", "read_rows", "encode_position", "write_parquet",
            "write_npz", "BatchOutputError", "PARQUET_COLUMNS"]
@@ -77,7 +77,7 @@ def read_rows(path: Union[str, "os.PathLike[str]"]) -> list[dict]:
     rows: list = []
     if not path.exists():
         return rows
-    with open(path, encoding="utf-8") as f:
+    with open_regular(path, encoding="utf-8", error=BatchOutputError) as f:
         for line in f:
             if not line.endswith("\n"):
                 break
@@ -124,7 +124,7 @@ class ResultWriter:
         if self._file is None:
             self.journal.parent.mkdir(parents=True, exist_ok=True)
             _cut_partial_line(self.journal)
-            self._file = open(self.journal, "a", encoding="utf-8")
+            self._file = open_regular(self.journal, "a", encoding="utf-8", error=BatchOutputError)
         for row in rows:
             self._file.write(json.dumps(row, separators=(",", ":")) + "\n")
             self.done.add(row["key"])
@@ -164,6 +164,9 @@ def _not_foreign(output: Path, fmt: str, force: bool) -> Path:
         if path.is_symlink() and not force:
             raise BatchOutputError(f"{excerpt(str(path))} is a symbolic link: not writing through it "
                                    "(--force writes into its target)")
+        kind = file_kind(path) if path.exists() and not path.is_dir() else None
+        if kind is not None:        # a named pipe or a device: reading it would wait, --force or not
+            raise BatchOutputError(f"{shown_path(path)} is {kind}, not a batch output: not touching it")
     output = Path(os.path.realpath(output)) if force else output
     for path in {output, journal_path(output, fmt)}:
         why = _foreign(path, fmt if path == output else "jsonl") if path.exists() and not force else None
@@ -178,7 +181,7 @@ def _foreign(path: Path, fmt: str) -> Optional[str]:
     if path.is_dir():
         return "a folder"
     if fmt == "jsonl":
-        with open(path, "rb") as f:
+        with open_regular(path, "rb", error=BatchOutputError) as f:
             for number, line in enumerate(f, 1):
                 if not line.endswith(b"\n"):       # the cut last line of a killed run
                     break
@@ -207,7 +210,7 @@ def _cut_partial_line(path: Path) -> None:
     """A killed run can leave half a line: cut it so the next row starts on its own line."""
     if not path.exists() or path.stat().st_size == 0:
         return
-    with open(path, "rb+") as f:
+    with open_regular(path, "rb+", error=BatchOutputError) as f:
         data = f.read()
         if not data.endswith(b"\n"):
             f.truncate(data.rfind(b"\n") + 1)
@@ -230,16 +233,18 @@ def _read_npz_keys(output: Path) -> list[dict]:
 # -- Parquet --------------------------------------------------------------------------------------
 
 def _summary(job: str, row: dict) -> tuple[Optional[int], Optional[str], Optional[float]]:
-    """The value, best-move and mean columns of a row of `job`."""
+    """The value, best-move and mean columns of a row of `job`: the value column holds proved
+    values only (a depth-limited estimate stays in the result's JSON)."""
     r = row.get("result")
     if not r or job == "review":
         return None, None, None
     if job == "suggest":
         return None, r["best"], r["moves"][0]["mean"]
+    proved = r["value"] if r.get("complete", True) else None
     if job == "solve":
-        return r["value"], (r["best_moves"] or [None])[0], None
+        return proved, (r["best_moves"] or [None])[0], None
     if job == "analyze":
-        return r["value"], r["moves"][0]["move"] if r["moves"] else None, None
+        return proved, r["moves"][0]["move"] if r["moves"] else None, None
     return r["value"], r["best"], None
 
 

@@ -162,7 +162,7 @@ def _searched(args, pos: Position, iterate) -> Any:
     search will not finish soon is announced (with the estimate, on stderr) and searched for
     DEFAULT_TIME_LIMIT seconds."""
     limits = _limits(args)
-    lines = not args.json and sys.stdout.isatty()
+    lines = not args.json and stream_ok(sys.stdout) and sys.stdout.isatty()
     if args.max_nodes is None and args.time_limit is None and args.horizon is None:
         from ..search.solver import EXACT_TRY_NODES
         quick = list(iterate(pos, **dict(limits, max_nodes=EXACT_TRY_NODES)))
@@ -219,7 +219,9 @@ def _depth_note(result) -> str:
         return (f"the exact search stopped at the {result.stopped} limit: bounds only (without --horizon 0 "
                 "the deepest depth-limited values)")
     why = f"the {result.stopped} limit stopped the deeper search" if result.stopped else "the horizon asked for"
-    return f"estimates of a search {result.horizon} plies deep ({why}; docs/search.md#depth-limited-search)"
+    proved = "" if result.lower is None and result.upper is None else \
+        f"; the exact value proved {_between(result.lower, result.upper)}"
+    return f"estimates of a search {result.horizon} plies deep ({why}; docs/search.md#depth-limited-search){proved}"
 
 
 def _signed(value: int, objective: str) -> str:
@@ -280,9 +282,7 @@ def analyze_command(args) -> int:
     pos = _position(args)
     rows = _searched(args, pos, analyze_iter)
     if args.json:
-        data = dict(position=pos.to_string(), to_move=pos.to_move, horizon=rows.horizon, exact=rows.exact,
-                    stopped=rows.stopped, moves=[r.to_dict() for r in rows])
-        data.update(objective=args.objective, side=pos.rules.sides[pos.to_move])
+        data = dict(rows.to_dict(), to_move=pos.to_move, objective=args.objective, side=pos.rules.sides[pos.to_move])
         print_json(data)
         return 0
     print(show_position(pos))

@@ -9,7 +9,7 @@ import tempfile
 from datetime import datetime
 from typing import Any, Callable, Optional
 
-from ..files import write_atomic, write_text_atomic
+from ..files import open_regular, write_atomic, write_text_atomic
 from .parser import UsageError
 
 RECORD_CHECK_BYTES = 64 << 20   # a file larger than this is not read to see whether it is a record
@@ -27,9 +27,9 @@ def is_game_record(path: str) -> bool:
     try:
         if os.path.getsize(path) > RECORD_CHECK_BYTES:
             return False
-        with open(path, encoding="utf-8") as f:
+        with open_regular(path, encoding="utf-8", error=UsageError) as f:     # a named pipe: no, at once
             data = json.load(f)
-    except (OSError, ValueError):   # unreadable, not text, not JSON
+    except (OSError, ValueError):   # unreadable, not a regular file, not text, not JSON
         return False
     return isinstance(data, dict) and data.get("format") == FORMAT
 

@@ -91,8 +91,8 @@ def check_limits(max_nodes: Optional[int], time_limit: Optional[float]) -> tuple
             raise LimitError(f"time_limit must be a number of seconds, not {type(time_limit).__name__}")
         try:
             seconds = float(time_limit)
-        except OverflowError:
-            seconds = math.inf
+        except OverflowError:   # an int beyond floats: no limit if positive, refused if not
+            seconds = math.inf if time_limit > 0 else -math.inf
         if math.isnan(seconds) or not seconds > 0:
             raise LimitError(f"time_limit must be a positive number of seconds, not {excerpt(time_limit)}")
         time_limit = 0.0 if seconds > 1e9 else seconds     # beyond 30 years: no limit

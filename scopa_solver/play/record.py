@@ -106,7 +106,7 @@ from ..text import plural
 from ..core.rules import Rules
 from ..core.state import whole
 from ..errors import RecordError, ScopaError, excerpt
-from ..files import write_text_atomic
+from ..files import open_regular, shown_path, write_text_atomic
 from ..jsontext import MAX_DEPTH, MAX_VALUES, LongNumber, dumps, parse_json, read_at_most
 
 # (MAX_DEPTH, MAX_VALUES and parse_json are jsontext's: a record is read within its limits)
@@ -492,10 +492,10 @@ class GameRecord:
         try:
             write_text_atomic(path, text, overwrite=overwrite)
         except FileExistsError:
-            raise RecordError(f"{_file_name(path)} exists: not overwriting it (save(..., overwrite=True) "
+            raise RecordError(f"{shown_path(path)} exists: not overwriting it (save(..., overwrite=True) "
                               "replaces it)") from None
         except OSError as exc:
-            raise RecordError(f"cannot write {_file_name(path)}: {exc.strerror or exc}") from None
+            raise RecordError(f"cannot write {shown_path(path)}: {exc.strerror or exc}") from None
         return os.fspath(path)
 
     @classmethod
@@ -587,10 +587,10 @@ class GameRecord:
     @classmethod
     def load(cls, path: Union[str, "os.PathLike[str]"]) -> "GameRecord":
         """Read a record file of at most `MAX_BYTES`; every problem is a RecordError that names
-        the file."""
-        name = _file_name(path)
+        the file (one that is not a regular file, such as a named pipe, at once)."""
+        name = shown_path(path)
         try:
-            with open(path, "rb") as f:
+            with open_regular(path, "rb", error=RecordError) as f:
                 size = os.fstat(f.fileno()).st_size
                 if size > MAX_BYTES:
                     raise RecordError(f"{name}: {size:,} bytes; a record has at most {MAX_BYTES:,} (64 MiB)")
@@ -698,13 +698,6 @@ def _meta(meta: Any) -> dict:
         elif not (value is None or isinstance(value, (str, int, float))) or isinstance(value, LongNumber):
             raise RecordError(f"meta: {excerpt(value)} is not a JSON value")
     return dict(meta)
-
-
-def _file_name(path: Any) -> str:
-    """The file name for a message (the end of a long path)."""
-    name = os.fspath(path)
-    name = name if isinstance(name, str) else os.fsdecode(name)
-    return name if len(name) <= 80 else "..." + name[-77:]
 
 
 def _pair(x: Any) -> str:

@@ -42,10 +42,11 @@ _VALUE_INF = kernel.VALUE_INF
 
 @dataclass(frozen=True)
 class MoveValue:
-    """A legal move and its value for the side to move: exact, or with `horizon` the estimate
-    of a search that deep (docs/search.md#depth-limited-search). If a limit stopped an exact
-    search before any depth completed, value is None and lower..upper bound it (None:
-    unbounded on that side)."""
+    """A legal move and its value for the side to move. `lower`..`upper` are proved bounds on
+    the move's exact value (None: unbounded on that side); `value` is the exact value when
+    `exact`, else with `horizon` the estimate of a search that deep, kept within the proved
+    bounds (docs/search.md#what-a-result-proves); None if a limit stopped an exact search
+    before any depth completed."""
 
     move: Move
     value: Optional[int]
@@ -71,14 +72,17 @@ class MoveValue:
 
 
 class SearchResult:
-    """The outcome of `solve`: exact value, optimal moves, principal variation, effort.
+    """The outcome of `solve`: value, optimal moves, principal variation, effort.
 
-    With a limit that stopped the search (complete=False, `stopped` says which), `value`,
+    What is proved and what is estimated are kept apart (docs/search.md#what-a-result-proves):
+    `lower`..`upper` always bound the exact value (None: unbounded on that side); `complete`
+    (the same as `exact`) says the search proved it: `value` == `lower` == `upper` is the exact
+    value, `best_moves` every optimal move and `pv` optimal play. Otherwise `value`,
     `best_moves` and `pv` are those of the deepest horizon search that completed (`horizon`
-    says how deep, `exact` is False); `value` is None, with `lower`..`upper` bounding it (None:
-    unbounded on that side), only in a kernel result that completed nothing. Moves and the
-    outcome are decoded from the kernel's packed result on first use, which keeps batch calls
-    fast."""
+    says how deep; `value` kept within `lower`..`upper`), and `stopped` names the limit that
+    cut the search (None: it went as deep as asked); `value` is None only in a stopped exact
+    search that completed nothing (`horizon=0`). Moves and the outcome are decoded from the
+    kernel's packed result on first use, which keeps batch calls fast."""
 
     __slots__ = ("position", "_raw", "_best", "_pv", "_stop", "_nodes", "_seconds", "_bounds")
 
@@ -92,12 +96,15 @@ class SearchResult:
         self._stop = raw.stop if stop is None else stop     # the whole search's; -1: deepening on
         self._nodes = raw.nodes if nodes is None else nodes
         self._seconds = raw.seconds if seconds is None else seconds
-        self._bounds = raw if bounds is None else bounds     # what an exact search proved
+        # what an exact search proved (a horizon search proves nothing: its values are estimates)
+        self._bounds = bounds if bounds is not None else raw if _proves(raw) else None
 
     @property
     def complete(self) -> bool:
-        """The search asked for ran to its end: exact, or to the `horizon` asked for."""
-        return self._stop == 0
+        """The exact value is proved: `value` == `lower` == `upper`, and `best_moves` and `pv`
+        are exact. False for a horizon search (an estimate), even one that went as deep as
+        asked, and for a search a limit stopped."""
+        return self.exact
 
     @property
     def exact(self) -> bool:
@@ -106,26 +113,29 @@ class SearchResult:
 
     @property
     def stopped(self) -> Optional[str]:
-        """None when complete (or, in `solve_iter`, while a deeper search follows), else what
-        stopped it: 'nodes', 'time' or 'interrupt'."""
+        """What cut the search short: 'nodes', 'time' or 'interrupt'; None when nothing did
+        (complete, a horizon search that went as deep as asked, or in `solve_iter` a depth that
+        a deeper one follows)."""
         return kernel.STOP_REASONS.get(self._stop)
 
     @property
     def value(self) -> Optional[int]:
-        """Round margin for the side to move with perfect play (scopas already made included);
-        the horizon search's estimate when `horizon` is set."""
-        return self._raw.lower if self._raw.stop == 0 else None
+        """Round margin for the side to move with perfect play (scopas already made included)
+        when `exact`; else the horizon search's estimate, within `lower`..`upper`."""
+        if self._raw.stop != 0:
+            return None
+        return self._raw.lower if self.exact else _within(self._raw.lower, self.lower, self.upper)
 
     @property
     def lower(self) -> Optional[int]:
-        """The least the value can be (None: unbounded): `value` when exact; when the exact
-        try was stopped and depths took over, the bound it proved on the exact value; for a
-        `horizon` asked for, the horizon value."""
-        return _bound(self._bounds.lower)
+        """The least the exact value can be, as proved (None: nothing proved): `value` when
+        exact; when the exact try was stopped and depths took over, the bound it proved."""
+        return None if self._bounds is None else _bound(self._bounds.lower)
 
     @property
     def upper(self) -> Optional[int]:
-        return _bound(self._bounds.upper)
+        """The most the exact value can be, as proved (None: nothing proved)."""
+        return None if self._bounds is None else _bound(self._bounds.upper)
 
     @property
     def best_moves(self) -> list[Move]:
@@ -235,6 +245,24 @@ def _bound(x: int) -> Optional[int]:
     return None if abs(x) >= _VALUE_INF else x
 
 
+def _proves(raw: "kernel.KernelResult") -> bool:
+    """A kernel result whose bounds are proved: an exact search's (complete or stopped), never
+    a horizon search's (its bounds are the estimate)."""
+    return getattr(raw, "horizon", None) is None
+
+
+def _within(estimate: Optional[int], lower: Optional[int], upper: Optional[int]) -> Optional[int]:
+    """An estimate moved into the proved lower..upper: a value outside them is known wrong, and
+    the nearest bound is nearer the exact value."""
+    if estimate is None:
+        return None
+    if lower is not None and estimate < lower:
+        return lower
+    if upper is not None and estimate > upper:
+        return upper
+    return estimate
+
+
 def _check(position: Position) -> Position:
     if not isinstance(position, Position):
         raise TypeError(f"expected a Position, not {type(position).__name__}")
@@ -273,8 +301,9 @@ def _analyze_want(max_nodes: Optional[int], time_limit: Optional[float]) -> int:
 class Analysis(list):
     """`analyze`'s answer: the `MoveValue` of every legal move, best first (a list, as before),
     and the search beside it: `horizon` (the depth of the values, None: exact), `exact`,
-    `complete`, `stopped`, `value`, `best_moves`, `pv`, `nodes`, `seconds`; `result` is the
-    `SearchResult` they come from."""
+    `complete` (proved, as `SearchResult.complete`), `stopped`, `value`, `lower`..`upper` (the
+    bounds proved on the position's exact value), `best_moves`, `pv`, `nodes`, `seconds`;
+    `result` is the `SearchResult` they come from."""
 
     def __init__(self, rows: Iterable[MoveValue], result: SearchResult) -> None:
         super().__init__(rows)
@@ -282,7 +311,9 @@ class Analysis(list):
 
     horizon = property(lambda self: self.result.horizon, doc="None: exact; else the plies searched")
     exact = property(lambda self: self.result.exact, doc="the values are the exact ones")
-    complete = property(lambda self: self.result.complete, doc="the search asked for ran to its end")
+    complete = property(lambda self: self.result.complete, doc="the exact values are proved")
+    lower = property(lambda self: self.result.lower, doc="the least the exact value can be (None: unbounded)")
+    upper = property(lambda self: self.result.upper, doc="the most the exact value can be (None: unbounded)")
     stopped = property(lambda self: self.result.stopped, doc="'nodes' or 'time' when a limit ended it")
     nodes = property(lambda self: self.result.nodes, doc="nodes of the whole search")
     seconds = property(lambda self: self.result.seconds, doc="seconds of the whole search")
@@ -290,8 +321,9 @@ class Analysis(list):
 
     @property
     def value(self) -> Optional[int]:
-        """The best move's value (None: no legal move, or nothing completed)."""
-        return self[0].value if self else None
+        """The best move's value (None: no legal move, or nothing completed); an estimate is
+        kept within the position's proved `lower`..`upper`."""
+        return _within(self[0].value, self.lower, self.upper) if self else None
 
     @property
     def best_moves(self) -> list[Move]:
@@ -304,21 +336,26 @@ class Analysis(list):
         r = self.result
         return {"position": r.position.to_string(), "horizon": self.horizon, "exact": self.exact,
                 "complete": self.complete, "stopped": self.stopped, "value": self.value,
-                "best_moves": [str(m) for m in self.best_moves], "pv": [str(m) for m in self.pv],
+                "lower": self.lower, "upper": self.upper, "best_moves": [str(m) for m in self.best_moves], "pv": [str(m) for m in self.pv],
                 "nodes": self.nodes, "seconds": self.seconds, "moves": [mv.to_dict() for mv in self]}
 
 
 def _move_values(raw: "kernel.KernelResult", bounds: Optional["kernel.KernelResult"] = None) -> list[MoveValue]:
-    """The rows of a kernel result, best first; with a horizon result, `bounds` (the stopped
-    exact try) gives each move's lower..upper."""
+    """The rows of a kernel result, best first. Each move's lower..upper are what `bounds` (an
+    exact search: `raw` itself, or the stopped exact try before a horizon search) proved, else
+    unbounded; no move is worth more than the position, so its proved upper bound bounds every
+    move. A horizon search's values are estimates kept within them."""
     horizon = getattr(raw, "horizon", None)
     unknown = (-_VALUE_INF, _VALUE_INF)
-    proved = dict(zip(bounds.moves, bounds.move_bounds or [])) if bounds is not None and bounds is not raw else None
+    proved = dict(zip(bounds.moves, bounds.move_bounds or [])) if bounds is not None else {}
+    most = bounds.upper if bounds is not None else _VALUE_INF
     rows = []
     for packed, (lower, upper) in zip(raw.moves, raw.move_bounds or [unknown] * len(raw.moves)):
-        low, high = (lower, upper) if proved is None else proved.get(packed, unknown)
-        rows.append(MoveValue(Move.from_packed(packed), lower if lower == upper else None,
-                              _bound(low), _bound(high), horizon))
+        low, high = proved.get(packed, unknown)
+        low, high = _bound(low), _bound(min(high, most))
+        value = lower if lower == upper else None
+        rows.append(MoveValue(Move.from_packed(packed), value if horizon is None else _within(value, low, high),
+                              low, high, horizon))
     rows.sort(key=lambda mv: (_VALUE_INF if mv.value is None else -mv.value,
                               _VALUE_INF if mv.lower is None else -mv.lower,
                               _VALUE_INF if mv.upper is None else -mv.upper))

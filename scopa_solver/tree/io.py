@@ -18,6 +18,8 @@ from typing import Any
 
 import networkx as nx
 
+from ..errors import ScopaError
+from ..files import open_regular
 from .render import render, to_dot
 
 DATA_FORMATS = {".graphml": "GraphML", ".gexf": "GEXF", ".json": "node-link JSON", ".dot": "Graphviz DOT"}
@@ -77,12 +79,11 @@ def read_tree(path: "os.PathLike[str] | str") -> nx.DiGraph:
     """Read a tree written by `write_tree` (``.graphml``, ``.gexf``, ``.json``; ``.dot`` needs pydot)."""
     path = os.fspath(path)
     suffix = os.path.splitext(path)[1].lower()
-    if suffix == ".graphml":
-        return nx.read_graphml(path)
-    if suffix == ".gexf":
-        return nx.read_gexf(path)
+    if suffix in (".graphml", ".gexf"):
+        with open_regular(path, "rb", error=ScopaError) as f:      # a named pipe: refused at once
+            return (nx.read_graphml if suffix == ".graphml" else nx.read_gexf)(f)
     if suffix == ".json":
-        with open(path, encoding="utf-8") as f:
+        with open_regular(path, encoding="utf-8", error=ScopaError) as f:
             data = json.load(f)
         try:
             return nx.node_link_graph(data, edges="edges")
@@ -90,5 +91,6 @@ def read_tree(path: "os.PathLike[str] | str") -> nx.DiGraph:
             data["links"] = data.pop("edges")
             return nx.node_link_graph(data)
     if suffix == ".dot":
-        return nx.DiGraph(nx.nx_pydot.read_dot(path))
+        with open_regular(path, encoding="utf-8", error=ScopaError) as f:
+            return nx.DiGraph(nx.nx_pydot.read_dot(f))
     raise ValueError(f"cannot read {path!r}: use .graphml, .gexf, .json or .dot")

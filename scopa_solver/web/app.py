@@ -12,6 +12,7 @@ FastAPI and uvicorn come with the ``[web]`` extra; they are imported when the ap
 that this module imports (and its doctests run) without them.
 """
 import socket
+import sys
 import threading
 import webbrowser
 from pathlib import Path
@@ -159,8 +160,17 @@ def make_server(port: int = DEFAULT_PORT, host: str = DEFAULT_HOST, log_level: s
     # `limit_concurrency` would count idle sockets and answer 503 to everyone else
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=False,
                             http=guarded_protocol(), timeout_keep_alive=service.LIMITS["keep_alive"],
-                            timeout_graceful_shutdown=1)
+                            timeout_graceful_shutdown=1, use_colors=_on_terminal())
     return stopping_server(config, app.state.time_boxes, app.state.places)
+
+
+def _on_terminal() -> bool:
+    """Colours in the log on a terminal only; uvicorn's own test asked a closed stdout (None)
+    whether it is one and failed ("Unable to configure formatter 'default'")."""
+    try:
+        return bool(sys.stdout is not None and sys.stdout.isatty())
+    except ValueError:      # a closed file
+        return False
 
 
 def _check_address(host: str, port: int) -> None:

@@ -287,20 +287,22 @@ def _objective(value: Any) -> str:
 def analysis(text: Any, time_limit: Any = None, max_nodes: Any = None, objective: Any = None) -> dict:
     """Every legal move with its value for the side to move, best first, the best moves flagged:
     the exact value when the search reached the round's end within the time limit, else the
-    deepest depth-limited estimate (`horizon` plies; each row says whether it is `exact`)."""
+    deepest depth-limited estimate (`horizon` plies; each row says whether it is `exact`).
+    `complete`, `value`, `lower`..`upper` mean what they mean in `analyze`'s `to_dict()`
+    (docs/search.md#what-a-result-proves): `complete` only for proved values."""
     pos = read_position(text)
     seconds, nodes = _limits(time_limit, max_nodes)
     goal = _objective(objective)
     rows = analyze(pos, time_limit=seconds, max_nodes=nodes, objective=goal)    # deepens within the limit
-    horizon, complete = rows.horizon, all(r.value is not None for r in rows)
-    top = rows[0].value if rows and complete else None
-    return {"position": pos.to_string(), "to_move": pos.to_move, "complete": complete, "objective": goal,
-            "side": None if pos.is_round_over() else pos.rules.sides[pos.to_move], "value": top,
-            "horizon": horizon, "exact": complete and horizon is None,
+    top = rows[0].value if rows else None
+    return {"position": pos.to_string(), "to_move": pos.to_move, "complete": rows.complete, "objective": goal,
+            "side": None if pos.is_round_over() else pos.rules.sides[pos.to_move], "value": rows.value,
+            "lower": rows.lower, "upper": rows.upper, "stopped": rows.stopped,
+            "horizon": rows.horizon, "exact": rows.exact,
             "plies_left": sum(pos.hand_sizes()) + pos.stock_size(),
             "moves": [{"move": str(r.move), "value": r.value, "lower": r.lower, "upper": r.upper,
                        "best": top is not None and r.value == top,
-                       "horizon": horizon, "exact": r.value is not None and horizon is None} for r in rows]}
+                       "horizon": r.horizon, "exact": r.exact} for r in rows]}
 
 
 def principal_variation(text: Any, time_limit: Any = None, max_nodes: Any = None, objective: Any = None) -> dict:

@@ -410,7 +410,8 @@ const BUDGETS = [0.4, 1, 2, 4, 8, 15, 30];
 const known = new Map();           // notation|objective -> {a, s, step}: what each position reached
 const an = {run: 0, ctl: null, started: 0};
 
-const depthOf = (x) => !x ? -1 : (x.horizon === null || x.horizon === undefined) && x.complete ? Infinity : (x.horizon || 0);
+// `complete`: the values are proved (docs/search.md#what-a-result-proves); anything else is an estimate
+const depthOf = (x) => !x ? -1 : x.complete ? Infinity : (x.horizon || 0);
 const isExact = (x) => depthOf(x) === Infinity;
 
 function stopAnalysis(note = "") {
@@ -469,6 +470,11 @@ function valueText(m) {    // a depth always gives a value; bounds only if that 
   return "…";
 }
 
+function provedText(m) {   // the bounds proved on an estimated value, if any
+  if (m.lower === null || m.lower === undefined) return m.upper === null || m.upper === undefined ? "" : `; proved ≤ ${m.upper}`;
+  return m.upper === null || m.upper === undefined ? `; proved ≥ ${m.lower}` : `; proved ${m.lower} … ${m.upper}`;
+}
+
 function whose(b, seat) {
   if (b.players === 2) return `player ${seat}`;
   return `seat ${seat}, ${sideName(b, b.sides[seat])}`;
@@ -497,7 +503,7 @@ function showAnalysis(entry) {
   $("#trust").className = isExact(a) ? "exact" : "estimate";
   const rowsHTML = a.moves.map((m) =>
     `<tr class="${m.best ? "best" : ""} ${state.played === m.move ? "played" : ""}" data-move="${esc(m.move)}">
-      <td class="move mono">${esc(m.move)}</td><td class="value num" title="${esc(m.exact ? "exact" : `estimate, depth ${a.horizon}`)} for ${esc(mover)}">${esc(valueText(m))}</td>
+      <td class="move mono">${esc(m.move)}</td><td class="value num" title="${esc(m.exact ? "exact" : `estimate, depth ${a.horizon}${provedText(m)}`)} for ${esc(mover)}">${esc(valueText(m))}</td>
       <td class="exactness">${m.exact ? '<span class="ok" title="exact">✓</span>' : `<span class="est">≈ d${a.horizon}</span>`}</td><td class="badge"></td></tr>`).join("");
   for (const tb of [$("#moves tbody"), $("#review-moves tbody")]) tb.innerHTML = rowsHTML;
   $("#review-moves-note").textContent = $("#moves-note").textContent;
@@ -514,8 +520,8 @@ function showLine(s) {
   const b = state.board, family = b.players > 2;
   state.pv = {steps: s.steps, pv: s.pv};
   const first = s.steps[0].to_move;
-  const depth = s.horizon === null ? "to the end" : `to depth ${s.horizon}`;
-  $("#pv-value").textContent = !s.complete ? `stopped (${s.stopped}) before the end`
+  const depth = s.complete ? "exact, to the end" : `estimate, to depth ${s.horizon}${provedText(s)}`;
+  $("#pv-value").textContent = s.value === null ? `stopped (${s.stopped}) before any value`
     : `${signed(s.value)} for ${whose(b, first)}, ${depth}` + (s.points ? `; points by side ${s.points.join(" / ")}` : "");
   $("#pv-moves").innerHTML = s.pv.map((m, i) =>
     `<li data-index="${i + 1}" class="p${family ? b.sides[s.steps[i].to_move] : s.steps[i].to_move}">${i + 1}. ${esc(m)}</li>`).join("");
