@@ -51,15 +51,14 @@ from .core.rules import Rules
 from .core.score import RoundScore
 from .core.view import View, view_seed
 from .errors import IllegalMoveError, NotationError, RulesError, excerpt
+from .play import actions
+from .play.actions import DONE, NUM_ACTIONS, TAKE
 
 __all__ = ["GAME_NAME", "TAKE", "DONE", "NUM_ACTIONS", "PARAMETERS", "load", "rules_parameters",
            "ScopaGame", "ScopaState", "move_actions", "SpielBot", "SpielChooser", "ismcts_chooser",
            "mcts_chooser", "random_chooser", "CFRChooser", "deal_actions"]
 
 GAME_NAME = "python_scopa"
-TAKE = 40           # TAKE + t: take the table card of index t
-DONE = 80           # close the move with the cards taken so far
-NUM_ACTIONS = 81
 MAX_POINTS = 55.0   # a side's round points stay below: 4 + re bello + napola 10 + one scopa a move
 
 # The game's parameters and their defaults: the Rules fields that shape a round (not `target`,
@@ -99,8 +98,8 @@ def load(rules: Rules = Rules(), position: Optional[Position] = None, dealer: Op
     (its hands and stock dealt again by chance).
 
     >>> game = load(Rules(players=4, game="scopone"))
-    >>> game.num_players(), str(game)
-    (4, 'python_scopa(game=scopone,players=4)')
+    >>> game.num_players(), game.rules.name, game.num_distinct_actions()
+    (4, 'Scopone', 81)
     """
     params = rules_parameters(rules)
     if position is not None:
@@ -218,8 +217,7 @@ class ScopaState(pyspiel.State):
         return self._kstate.to_move
 
     def _is_over(self) -> bool:
-        s = self._kstate
-        return s is not None and not any(s.hands) and not s.deals
+        return self._kstate is not None and actions.is_over(self._kstate)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         taken = sum(1 << i for i in self._dealt)
@@ -246,18 +244,7 @@ class ScopaState(pyspiel.State):
     def _legal_actions(self, player: int) -> list[int]:
         if player != self.current_player():
             return []
-        if self._pending is None:
-            return sorted({m >> 40 for m in kernel.legal_moves(self._kstate)})
-        card, taken = self._pending
-        options = self._consistent(card, taken)
-        low = {TAKE + ((m & ~taken) & -(m & ~taken)).bit_length() - 1 for m in options if m != taken}
-        return sorted(low | ({DONE} if taken in options else set()))
-
-    def _consistent(self, card: int, taken: int) -> list[int]:
-        """The takes (masks) of `card`'s legal moves that extend `taken` with higher cards only."""
-        below = (1 << taken.bit_length()) - 1
-        return [m & ALL_MASK for m in kernel.legal_moves(self._kstate)
-                if m >> 40 == card and m & taken == taken and not (m & ~taken) & below]
+        return actions.legal_actions(self._kstate, self._pending)
 
     def _apply_action(self, action: int) -> None:
         if self.is_chance_node():
@@ -266,16 +253,9 @@ class ScopaState(pyspiel.State):
                 self._kstate = _position(self._start, self._rules, self._dealt).kernel_state()
                 self._deals.append(tuple(self._kstate.hands))
             return
-        if self._pending is None:
-            self._pending = (action, 0)
-        elif action == DONE:
-            return self._play(self._pending[0], self._pending[1])
-        else:
-            self._pending = (self._pending[0], self._pending[1] | 1 << (action - TAKE))
-        card, taken = self._pending
-        options = self._consistent(card, taken)
-        if len(options) == 1:
-            self._play(card, options[0])
+        self._pending, packed = actions.step(self._kstate, self._pending, action)
+        if packed is not None:
+            self._play(packed >> 40, packed & ALL_MASK)
 
     def _play(self, card: int, taken: int) -> None:
         seat = self._kstate.to_move
@@ -291,23 +271,15 @@ class ScopaState(pyspiel.State):
             place, seat = slots[len(self._dealt)] if len(self._dealt) < len(slots) else ("deal", -1)
             where = f"seat {seat}" if place == "hand" else place
             return f"{where} gets {DECK[action]}" if 0 <= action < 40 else f"deal {action}"
-        if 0 <= action < 40:
-            return str(DECK[action])
-        if TAKE <= action < DONE:
-            return f"take {DECK[action - TAKE]}"
-        return "done" if action == DONE else f"action {action}"
+        return actions.action_text(action)
 
     def is_terminal(self) -> bool:
         return self._is_over()
 
     def returns(self) -> list[float]:
-        n = self._rules.players
         if not self._is_over():
-            return [0.0] * n
-        total = self.round_score().total
-        sides = self._rules.sides
-        count = len(total)
-        return [float(total[sides[p]] - (sum(total) - total[sides[p]]) / (count - 1)) for p in range(n)]
+            return [0.0] * self._rules.players
+        return actions.returns(self._kstate, self._rules)
 
     def round_score(self) -> RoundScore:
         """The score of the piles as they are (the round's once it is over)."""
@@ -515,20 +487,16 @@ pyspiel.register_game(_GAME_TYPE, ScopaGame)
 
 def move_actions(state: ScopaState, move: Any) -> list[int]:
     """The actions that play `move` (a Move or move text, legal for the seat to move) from
-    `state`, which is not in the middle of a move: the card, then, if the card can take in
-    several ways, the cards taken in index order and DONE where the move needs closing."""
-    if state._pending is not None:
-        raise IllegalMoveError("a move is being named: finish it before playing another")
+    `state`, or that finish it when it is being named.
+
+    >>> state = load().new_initial_state()
+    >>> for action in deal_actions(Position.new_round(seed=2)):      # table RdRs2b6b, hand 5d7sRb
+    ...     state.apply_action(action)
+    >>> [state.action_to_string(0, a) for a in move_actions(state, "RbxRs")]
+    ['Rb', 'take Rs']
+    """
     move = Move.parse(move, state.position())
-    probe, actions = state.clone(), [move.card.index]
-    taken = sum(c.mask for c in move.captures)
-    probe.apply_action(move.card.index)
-    while probe._pending is not None:
-        rest = taken & ~probe._pending[1]
-        action = TAKE + (rest & -rest).bit_length() - 1 if rest else DONE
-        actions.append(action)
-        probe.apply_action(action)
-    return actions
+    return actions.move_actions(state._kstate, move.packed, state.pending)
 
 
 # -- our bots in OpenSpiel ------------------------------------------------------------------------
@@ -557,11 +525,7 @@ class SpielBot(pyspiel.Bot):
         key = position.to_string()
         if self._planned[0] != key:         # the move being named is kept, not chosen again
             self._planned = (key, Move.parse(self.bot(position), position))
-        move = self._planned[1]
-        if state.pending is None:
-            return move.card.index
-        rest = sum(c.mask for c in move.captures) & ~state.pending[1]
-        return TAKE + (rest & -rest).bit_length() - 1 if rest else DONE
+        return move_actions(state, self._planned[1])[0]
 
     def restart_at(self, state: ScopaState) -> None:
         self._planned = ("", Move(DECK[0]))
