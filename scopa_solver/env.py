@@ -108,6 +108,14 @@ class ScopaEnv(AECEnv):
         """The legal actions of the agent to act."""
         return [] if actions.is_over(self.state) else actions.legal_actions(self.state, self.pending)
 
+    def bot_action(self, bot: Any) -> int:
+        """The next action of one of our bots (a chooser: position -> move, like
+        `make_bot("greedy")`) as the agent to act: the first action of its move, or the next
+        one of the move being named (the bot decides from the seat's view, so the same move)."""
+        position = Position.from_kernel_state(self.state, self.rules)
+        move = Move.parse(bot(position), position)
+        return actions.move_actions(self.state, move.packed, self.pending)[0]
+
     def action_text(self, action: int) -> str:
         return actions.action_text(action)
 
