@@ -14,7 +14,6 @@ the command line. Needs the spiel extra (pip install 'scopa-solver[spiel]').
 """
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -25,6 +24,7 @@ try:
 except ImportError:  # run from a checkout that is not installed: use the checkout
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from scopa_solver.cli.parser import OneLineParser  # noqa: E402
 from scopa_solver.core.rules import Rules  # noqa: E402
 from scopa_solver.play.arena import arena  # noqa: E402
 from scopa_solver.play.bots import PIMCBot  # noqa: E402
@@ -49,13 +49,20 @@ def report(figures: dict) -> str:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description="PIMC against OpenSpiel's IS-MCTS at equal time per move")
+    parser = OneLineParser(prog=Path(__file__).name,
+                           description="PIMC against OpenSpiel's IS-MCTS at equal time per move")
     parser.add_argument("--game", choices=sorted(GAMES), default="scopa")
     parser.add_argument("--seconds", type=float, default=0.5)
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if args.seconds <= 0 or args.rounds < 1:
+        parser.error("--seconds must be above 0 and --rounds at least 1")
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        parser.error("OpenSpiel is missing: pip install 'scopa-solver[spiel]'")
     figures = run(args.game, args.seconds, args.rounds, args.seed)
     print(json.dumps(figures, allow_nan=False) if args.json else report(figures))
     return 0

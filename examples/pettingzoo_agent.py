@@ -4,9 +4,10 @@
 
 The agent is a linear softmax policy over the legal actions (the environment's mask), trained by
 REINFORCE with a running baseline on the round margin, seated in turn as player 0 and player 1
-against `GreedyBot` in two-player Scopa. It is a sketch of the loop, not a strong player: a few
-thousand episodes lift it clearly above the random agent, well short of Greedy. Needs the rl
-extra (pip install 'scopa-solver[rl]').
+against `GreedyBot` in two-player Scopa. It shows the loop, not a learner that works: measured
+with the defaults' 3,000 episodes (`--episodes 3000 --games 200`), it is no better than the
+random agent (-1.57 against -1.56 a round over 200 new deals). Needs the rl extra
+(pip install 'scopa-solver[rl]').
 """
 from __future__ import annotations
 
@@ -68,7 +69,7 @@ def play(env: ScopaEnv, agent: Optional[LinearAgent], seat: int, seed: int, gree
 
 def main(argv: Optional[Sequence[str]] = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--episodes", type=int, default=2000)
+    parser.add_argument("--episodes", type=int, default=3000)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rate", type=float, default=0.01)

@@ -233,3 +233,13 @@ def test_without_open_spiel_one_line_names_the_extra():
     assert out.returncode == 1
     assert out.stderr.strip().splitlines()[-1] == (
         "ImportError: scopa_solver.spiel needs OpenSpiel: pip install 'scopa-solver[spiel]'")
+
+
+def test_the_benchmark_plays_pimc_against_ismcts():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("bench_spiel", ROOT / "benchmarks" / "bench_spiel.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    figures = bench.run(seconds=0.01, rounds=1, simulations=5)
+    assert figures["deals"] == 1 and figures["bot_b"] == "IS-MCTS(0.01 s)"
+    assert bench.report(figures).startswith("Scopa, 0.01 s a decision")
