@@ -34,7 +34,6 @@ Needs the spiel extra: ``pip install 'scopa-solver[spiel]'``.
 from __future__ import annotations
 
 import math
-import random
 from typing import Any, Callable, Optional, Sequence
 
 try:

@@ -5,20 +5,18 @@ from __future__ import annotations
 
 import math
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from helpers import GAMES, games  # noqa: E402
+from helpers import GAMES, games, import_error_without  # noqa: E402
 
 from scopa_solver import Position, Rules, arena  # noqa: E402
 from scopa_solver.core.cards import DECK, KINGS_MASK  # noqa: E402
 from scopa_solver.errors import NotationError, RulesError  # noqa: E402
-from scopa_solver.play.bots import GreedyBot, PIMCBot, RandomBot  # noqa: E402
+from scopa_solver.play.bots import GreedyBot, RandomBot  # noqa: E402
 from scopa_solver.play.game import play_round, random_position  # noqa: E402
 from scopa_solver import spiel  # noqa: E402
 
@@ -227,11 +225,7 @@ def test_cfr_plays_the_end_of_the_last_deal():
 
 
 def test_without_open_spiel_one_line_names_the_extra():
-    code = "import sys; sys.modules['pyspiel'] = None; import scopa_solver.spiel"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
-                         env={"PYTHONPATH": str(ROOT), "PATH": ""})
-    assert out.returncode == 1
-    assert out.stderr.strip().splitlines()[-1] == (
+    assert import_error_without('pyspiel', 'scopa_solver.spiel') == (
         "ImportError: scopa_solver.spiel needs OpenSpiel: pip install 'scopa-solver[spiel]'")
 
 
