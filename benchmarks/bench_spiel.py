@@ -34,18 +34,31 @@ GAMES = {"scopa": Rules(), "scopone": Rules(players=4, game="scopone")}
 
 def run(game: str = "scopa", seconds: float = 0.5, rounds: int = 10, seed: int = 1,
         simulations: int = 10 ** 9) -> dict:
-    """PIMC against IS-MCTS on `rounds` duplicate deals of `game`, `seconds` a decision each."""
+    """PIMC against IS-MCTS on `rounds` duplicate deals of `game`, `seconds` a decision each;
+    with IS-MCTS's simulations per decision (mean over its decisions with a choice)."""
     from scopa_solver.spiel import ismcts_chooser
     pimc = PIMCBot(worlds=10_000, seed=seed, threads=1, time_limit=seconds)
     ismcts = ismcts_chooser(seconds=seconds, simulations=simulations, seed=seed)
-    result = arena(pimc, ismcts, rounds=rounds, seed=seed, rules=GAMES[game], progress=False)
+    counts: list[int] = []
+
+    def counted(position):
+        ismcts.last_bot = None
+        move = ismcts(position)
+        if ismcts.last_bot is not None:
+            counts.append(ismcts.last_bot.simulations)
+        return move
+
+    counted.name = ismcts.name
+    result = arena(pimc, counted, rounds=rounds, seed=seed, rules=GAMES[game], progress=False)
     return {"game": game, "decision_seconds": seconds, "simulations": simulations, **result.to_dict(),
-            "text": str(result)}
+            "ismcts_simulations": sum(counts) / len(counts) if counts else None, "text": str(result)}
 
 
 def report(figures: dict) -> str:
+    sims = figures["ismcts_simulations"]
     return (f"{GAMES[figures['game']].name}, {figures['decision_seconds']:g} s a decision "
-            f"({figures['seconds']:.0f} s in all)\n{figures['text']}")
+            f"({figures['seconds']:.0f} s in all; IS-MCTS: "
+            f"{'-' if sims is None else format(sims, '.0f')} simulations a decision)\n{figures['text']}")
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -561,10 +561,12 @@ class SpielChooser:
     game of the rest of the round (`load(rules, position=...)`), deals it a world drawn from the
     player's view (never the real hidden cards, so no bot can read them), makes the bot with
     ``make_bot(game, seat, seed)`` and plays its actions until the move is complete. The seed of a
-    decision comes from `seed` and the view (`view_seed`), as for our bots."""
+    decision comes from `seed` and the view (`view_seed`), as for our bots. `last_bot` is the bot
+    of the last decision that had a choice (its figures: IS-MCTS's `simulations`)."""
 
     def __init__(self, make_bot: Callable[[ScopaGame, int, int], Any], name: str, seed: int = 0) -> None:
         self.make_bot, self.name, self.seed = make_bot, name, seed
+        self.last_bot: Any = None
 
     def __call__(self, position: Position) -> Move:
         moves = position.legal_moves()
@@ -576,7 +578,7 @@ class SpielChooser:
         state = game.new_initial_state()
         for action in _world_actions(view, view.state_of(next(view.sample_groups(1, seed=seed)))):
             state.apply_action(action)
-        bot = self.make_bot(game, position.to_move, seed & 0xFFFFFFFF)
+        bot = self.last_bot = self.make_bot(game, position.to_move, seed & 0xFFFFFFFF)
         played = len(state.moves())
         while len(state.moves()) == played:
             state.apply_action(bot.step(state))

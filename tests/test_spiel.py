@@ -236,4 +236,5 @@ def test_the_benchmark_plays_pimc_against_ismcts():
     spec.loader.exec_module(bench)
     figures = bench.run(seconds=0.01, rounds=1, simulations=5)
     assert figures["deals"] == 1 and figures["bot_b"] == "IS-MCTS(0.01 s)"
+    assert 2 <= figures["ismcts_simulations"] <= 5      # at least two, at most the cap
     assert bench.report(figures).startswith("Scopa, 0.01 s a decision")
