@@ -629,8 +629,11 @@ def ismcts_chooser(seconds: Optional[float] = 1.0, simulations: int = 10 ** 9, u
 
     def make(game: ScopaGame, seat: int, seed: int) -> Any:
         rng = np.random.RandomState(seed)
-        return cls(game, mcts.RandomRolloutEvaluator(rollouts, rng), uct_c, simulations, random_state=rng,
-                   seconds=seconds)
+        bot = cls(game, mcts.RandomRolloutEvaluator(rollouts, rng), uct_c, simulations, random_state=rng,
+                  seconds=seconds)
+        # the worlds drawn from the decision's seed too (OpenSpiel's sampler is seeded by the system)
+        bot.set_resampler(lambda state, player: state.resample_from_infostate(player, rng.random_sample))
+        return bot
 
     budget = f"{seconds:g} s" if seconds is not None else f"{simulations} sims"
     return SpielChooser(make, f"IS-MCTS({budget})", seed)

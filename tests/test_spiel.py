@@ -238,3 +238,15 @@ def test_the_benchmark_plays_pimc_against_ismcts():
     assert figures["deals"] == 1 and figures["bot_b"] == "IS-MCTS(0.01 s)"
     assert 2 <= figures["ismcts_simulations"] <= 5      # at least two, at most the cap
     assert bench.report(figures).startswith("Scopa, 0.01 s a decision")
+
+
+def test_ismcts_with_a_simulation_budget_is_reproducible():
+    # the same visits at the root every time: the worlds are drawn from the decision's seed
+    position = random_position(seed=4, deals_left=3)
+    visits = []
+    for _ in range(3):
+        chooser = spiel.ismcts_chooser(seconds=None, simulations=30, seed=2)
+        chooser(position)
+        root = chooser.last_bot._root_node
+        visits.append({a: c.visits for a, c in root.child_info.items()})
+    assert visits[0] == visits[1] == visits[2] and sum(visits[0].values()) >= 29
