@@ -13,7 +13,7 @@ pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from helpers import GAMES, import_error_without  # noqa: E402
+from helpers import COMBINED, GAMES, games, import_error_without  # noqa: E402
 
 from scopa_solver import Rules  # noqa: E402
 from scopa_solver.env import ScopaEnv, env  # noqa: E402
@@ -25,15 +25,18 @@ from scopa_solver.play.game import play_round  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.parametrize("name", list(GAMES))
+EVERY = games(more=COMBINED)
+
+
+@pytest.mark.parametrize("name", list(EVERY))
 def test_pettingzoo_api_and_seed_tests_pass(name):
-    api_test(env(GAMES[name]), num_cycles=100)
-    seed_test(lambda: env(GAMES[name]), num_cycles=100)
+    api_test(env(EVERY[name]), num_cycles=100)
+    seed_test(lambda: env(EVERY[name]), num_cycles=100)
 
 
-@pytest.mark.parametrize("name", list(GAMES))
+@pytest.mark.parametrize("name", list(EVERY))
 def test_a_round_by_the_mask_ends_with_the_round_margins(name):
-    rules = GAMES[name]
+    rules = EVERY[name]
     e = ScopaEnv(rules)
     e.reset(seed=3)
     rng = np.random.default_rng(3)

@@ -11,7 +11,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from helpers import GAMES, games, import_error_without  # noqa: E402
+from helpers import COMBINED, GAMES, games, import_error_without  # noqa: E402
 
 from scopa_solver import Position, Rules, arena  # noqa: E402
 from scopa_solver.core.cards import DECK, KINGS_MASK  # noqa: E402
@@ -21,8 +21,7 @@ from scopa_solver.play.game import play_round, random_position  # noqa: E402
 from scopa_solver import spiel  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-EVERY = games(more={"scopa a 15, optional capture": Rules(capture="fifteen", optional_capture=True),
-                    "asso piglia tutto": Rules(asso_piglia_tutto=True, ace_sweep_is_scopa=True)})
+EVERY = games(more={**COMBINED, "asso piglia tutto": Rules(asso_piglia_tutto=True, ace_sweep_is_scopa=True)})
 
 
 def dealt(game, seed: int):
