@@ -12,18 +12,15 @@ themselves are the kernel's: legal moves, playing a move, dealing and scoring go
 - Chance deals one card per chance node: the table (uniform over the tables the three-kings
   redeal accepts), then every hand in seat order, then the stock in deal order. Nobody sees the
   stock's cards until the kernel deals them.
-- A move is one action, or a few when the card played can take in several ways: action
-  ``c`` (0-39, the card's index) plays card ``c``; if that card has several legal moves the same
-  player then names the cards taken one by one in index order (``TAKE + t``) and ``DONE``
-  closes the move (needed only where a move's take is part of another's: a lay-down under
-  ``optional_capture``, the ace's sweep of ``asso_piglia_tutto``). Every legal move has exactly
-  one action sequence (`move_actions`); 81 distinct actions in all.
+- A move is one action (the card played), or a few when the card can take in several ways:
+  the 81 actions of `scopa_solver.play.actions`, every legal move one sequence (`move_actions`).
 - Returns at the end of the round: the points of the seat's side minus the mean of the other
   sides' (the margin with two sides), so every game is zero-sum.
 - Information states are perfect recall (the seat's own hand at each deal, every move); the
   observation is what the seat sees now (its view, `View`). Both as strings and as tensors.
 - ``resample_from_infostate`` draws a world consistent with the seat's view (the View's
-  uniform sampling) and replays the moves on it: OpenSpiel's IS-MCTS (C++ or Python) runs on it.
+  uniform sampling) and replays the moves on it: OpenSpiel's Python IS-MCTS runs on it (its C++
+  bots crash on every Python game in open_spiel 2.0.2; docs/research.md).
 
 Our bots play in OpenSpiel as `SpielBot`; OpenSpiel's bots play in our duplicate arena as
 `SpielChooser` (every decision on a world drawn from the player's view, so no OpenSpiel bot can
