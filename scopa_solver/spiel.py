@@ -20,7 +20,7 @@ themselves are the kernel's: legal moves, playing a move, dealing and scoring go
   observation is what the seat sees now (its view, `View`). Both as strings and as tensors.
 - ``resample_from_infostate`` draws a world consistent with the seat's view (the View's
   uniform sampling) and replays the moves on it: OpenSpiel's Python IS-MCTS runs on it (its C++
-  bots crash on every Python game in open_spiel 2.0.2; docs/research.md).
+  bots crash on Python games in open_spiel 2.0.2, its own python_tic_tac_toe too; docs/research.md).
 
 Our bots play in OpenSpiel as `SpielBot`; OpenSpiel's bots play in our duplicate arena as
 `SpielChooser` (every decision on a world drawn from the player's view, so no OpenSpiel bot can
