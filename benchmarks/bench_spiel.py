@@ -7,7 +7,7 @@ Both bots get `--seconds` of wall clock a decision: PIMC (`PIMCBot`, one thread,
 worlds, every world once there are at most 2,000) stops at its budget and plays the best move
 of the worlds solved by then (Greedy when not one was); IS-MCTS (OpenSpiel's Python ISMCTSBot,
 random rollouts, UCT c = 2, the most visited move) runs simulations until the same budget.
-A decision with one legal move takes no time for either. Each deal is played twice with the
+A decision with one legal move takes no time for either. A progress bar shows on a terminal; Ctrl-C stops. Each deal is played twice with the
 sides swapped (our duplicate arena); the figure is PIMC's mean round margin with its 95% CI.
 ``run(**options)`` returns the figures as a dict, ``report(figures)`` the text, ``main(argv)``
 the command line. Needs the spiel extra (pip install 'scopa-solver[spiel]').
@@ -33,7 +33,7 @@ GAMES = {"scopa": Rules(), "scopone": Rules(players=4, game="scopone")}
 
 
 def run(game: str = "scopa", seconds: float = 0.5, rounds: int = 10, seed: int = 1,
-        simulations: int = 10 ** 9) -> dict:
+        simulations: int = 10 ** 9, progress: Optional[bool] = None) -> dict:
     """PIMC against IS-MCTS on `rounds` duplicate deals of `game`, `seconds` a decision each;
     with IS-MCTS's simulations per decision (mean over its decisions with a choice)."""
     from scopa_solver.spiel import ismcts_chooser
@@ -49,7 +49,7 @@ def run(game: str = "scopa", seconds: float = 0.5, rounds: int = 10, seed: int =
         return move
 
     counted.name = ismcts.name
-    result = arena(pimc, counted, rounds=rounds, seed=seed, rules=GAMES[game], progress=False)
+    result = arena(pimc, counted, rounds=rounds, seed=seed, rules=GAMES[game], progress=progress)
     return {"game": game, "decision_seconds": seconds, "simulations": simulations, **result.to_dict(),
             "ismcts_simulations": sum(counts) / len(counts) if counts else None, "text": str(result)}
 

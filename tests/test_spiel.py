@@ -233,7 +233,7 @@ def test_the_benchmark_plays_pimc_against_ismcts():
     spec = importlib.util.spec_from_file_location("bench_spiel", ROOT / "benchmarks" / "bench_spiel.py")
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
-    figures = bench.run(seconds=0.01, rounds=1, simulations=5)
+    figures = bench.run(seconds=0.01, rounds=1, simulations=5, progress=False)
     assert figures["deals"] == 1 and figures["bot_b"] == "IS-MCTS(0.01 s)"
     assert 2 <= figures["ismcts_simulations"] <= 5      # at least two, at most the cap
     assert bench.report(figures).startswith("Scopa, 0.01 s a decision")
