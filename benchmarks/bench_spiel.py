@@ -7,8 +7,9 @@ Both bots get `--seconds` of wall clock a decision: PIMC (`PIMCBot`, one thread,
 worlds, every world once there are at most 2,000) stops at its budget and plays the best move
 of the worlds solved by then (Greedy when not one was); IS-MCTS (OpenSpiel's Python ISMCTSBot,
 random rollouts, UCT c = 2, the most visited move) runs simulations until the same budget.
-A decision with one legal move takes no time for either. A progress bar shows on a terminal; Ctrl-C stops. Each deal is played twice with the
+A decision with one legal move takes no time for either. Each deal is played twice with the
 sides swapped (our duplicate arena); the figure is PIMC's mean round margin with its 95% CI.
+A progress bar shows on a terminal; Ctrl-C stops the run.
 ``run(**options)`` returns the figures as a dict, ``report(figures)`` the text, ``main(argv)``
 the command line. Needs the spiel extra (pip install 'scopa-solver[spiel]').
 """
