@@ -406,3 +406,17 @@ def named_pipe(path) -> "object":
                 return
     threading.Thread(target=release, daemon=True).start()
     return path
+
+
+def import_error_without(missing: str, module: str) -> str:
+    """The last line a fresh interpreter prints when importing `module` with the third-party
+    module `missing` unavailable (the one-line error of an optional extra)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    code = f"import sys; sys.modules[{missing!r}] = None; import {module}"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root,
+                         env={"PYTHONPATH": str(root), "PATH": ""})
+    assert out.returncode == 1
+    return out.stderr.strip().splitlines()[-1]

@@ -24,7 +24,7 @@ def load(name: str):
 
 
 @pytest.mark.parametrize("name", ["bench_search", "bench_movegen", "bench_pimc", "bench_arena", "bench_equilibrium",
-                                  "bench_decision", "bench_job"])
+                                  "bench_decision", "bench_job", "bench_spiel"])
 def test_every_benchmark_has_run_report_and_main(name):
     module = load(name)
     for attr in ("run", "report", "main"):
