@@ -401,6 +401,25 @@ class InferenceBot(PIMCBot):
         values = value_matrix(moves, [solved[i] for i in rows])[0]
         return moves[best_column(moves, values, [weights[i] for i in rows])]
 
+    def world_weights(self, view: View) -> Optional[tuple[list[tuple[int, ...]], list[float], int, Optional[int]]]:
+        """What this bot's decision on `view` weighs (`View.where_unseen` shows it): the worlds
+        (hidden groups), their weights (summing to 1), the opponent plays read and the seed of
+        the sample (None: every world enumerated); None when it has read no play of the
+        opponent's current deal, so that every world weighs the same. The seed is the bot's own
+        (its draws also depend on the view). Its memory is read, not changed."""
+        if not view.rules.is_standard:
+            raise ViewError("the opponent model is for two-player Scopa only, not the family game "
+                            f"{' '.join(view.rules.tokens())}")
+        plays = self.observe(view)
+        if not plays or not view.opponent_cards:
+            return None
+        weighted = self._weighted_worlds(view, plays)
+        assert weighted is not None     # plays were read: the posterior weighs the worlds
+        total = math.fsum(w for _, w in weighted)
+        sampled = view.count_worlds() > self.exact_limit
+        return ([g for g, _ in weighted], [w / total for _, w in weighted], len(plays),
+                self.seed if sampled else None)
+
     def _weighted_worlds(self, view: View, plays: list[OpponentPlay]) -> Optional[list[tuple[tuple[int, ...], float]]]:
         """The worlds the decision weighs (hidden groups, unnormalized weight): the opponent's
         hand from the posterior given `plays`; None when plain PIMC decides (no plays read and

@@ -1,0 +1,186 @@
+"""Where the hidden cards are (`View.where_unseen`): exact against the worlds counted one by one,
+the opponent model's chances as the inference module weighs its hands, consistent sums, every
+game of the family, and never a word about the hidden cards themselves."""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pytest
+
+from scopa_solver import GreedyBot, InferenceBot, Position, Rules
+from scopa_solver.core.cards import RANKS, SUITS, iter_cards
+from scopa_solver.errors import ViewError
+from scopa_solver.play.game import random_position
+from scopa_solver.play.inference import hand_posterior, read_opening_play
+
+GAMES = [Rules(), Rules(players=3), Rules(players=4), Rules(players=6), Rules(players=4, game="scopone"),
+         Rules(players=4, game="scientifico")]
+IDS = ["scopa", "3p", "4p", "6p", "scopone", "scientifico"]
+
+
+def _late(rules: Rules, seed: int) -> Position:
+    """A position with few worlds left (at most 1,680): two players at the start of the
+    last-but-one deal (a hidden hand and a stock), the others with two cards a hand (one with
+    six players) in the last deal."""
+    if rules.players == 2:
+        return random_position(seed, rules=rules, deals_left=1)
+    deals = {"deals_left": 0} if rules.game == "scopa" else {}
+    return random_position(seed, rules=rules, cards_per_hand=1 if rules.players == 6 else 2, **deals)
+
+
+def _counted(view) -> list[list[Fraction]]:
+    """Each unseen card's share of the worlds in which each hidden place holds it, counted over
+    every world (Positions: the hands by seat, the stock as dealt)."""
+    seats = [p for p in range(view.rules.players) if p != view.player]
+    cards = list(iter_cards(view.unseen))
+    counts = [[0] * (len(seats) + (1 if view.stock_cards else 0)) for _ in cards]
+    total = 0
+    for world in view.worlds():
+        total += 1
+        for i, card in enumerate(cards):
+            places = [world.hands[p] for p in seats] + ([sum(c.mask for c in world.stock)] if view.stock_cards else [])
+            for j, mask in enumerate(places):
+                counts[i][j] += bool(mask & card.mask)
+    return [[Fraction(c, total) for c in row] for row in counts]
+
+
+def _sums_hold(odds) -> None:
+    for row in odds.odds:
+        assert math.isclose(math.fsum(row), 1.0, abs_tol=1e-12)
+    for j, size in enumerate(odds.sizes):
+        assert math.isclose(math.fsum(row[j] for row in odds.odds), size, abs_tol=1e-9)
+    assert sum(odds.by_rank.values()) == len(odds.cards) == sum(odds.sizes)
+    assert sum(len(cs) for cs in odds.by_suit.values()) == len(odds.cards)
+
+
+@pytest.mark.parametrize("rules", GAMES, ids=IDS)
+def test_uniform_chances_equal_the_worlds_counted_one_by_one(rules: Rules) -> None:
+    for seed in (1, 2):
+        pos = _late(rules, seed)
+        for player in range(rules.players):
+            view = pos.view(player)
+            assert 1 < view.count_worlds() <= 1680
+            odds = view.where_unseen()
+            counted = _counted(view)
+            assert odds.method == "uniform" and odds.worlds == view.count_worlds()
+            assert [c.mask for c in odds.cards] == [c.mask for c in iter_cards(view.unseen)]
+            for row, exact in zip(odds.odds, counted):
+                assert [Fraction(p).limit_denominator(1000) for p in row] == exact
+                assert all(math.isclose(p, float(q), rel_tol=1e-12) for p, q in zip(row, exact))
+
+
+@pytest.mark.parametrize("rules", GAMES, ids=IDS)
+def test_every_game_sums_and_names_its_places(rules: Rules) -> None:
+    pos = Position.new_round(seed=5, rules=rules)
+    for player in range(rules.players):
+        view = pos.view(player)
+        odds = view.where_unseen()
+        _sums_hold(odds)
+        others = [p for p in range(rules.players) if p != player]
+        assert odds.places[:len(others)] == tuple(f"player {p}" for p in others)
+        assert ("stock" in odds.places) == bool(len(pos.stock))     # Scopone: the hands only
+        assert odds.sizes == tuple(view.hidden_hands[p] for p in others) + ((len(pos.stock),) if pos.stock else ())
+        seen = pos.hands[player] | pos.table
+        assert not any(c.mask & seen for c in odds.cards)
+        assert odds.by_rank == {r: sum(1 for c in odds.cards if str(c)[0] == r) for r in RANKS}
+        assert list(odds.by_suit) == list(SUITS)
+        data = odds.to_dict()
+        assert data["unseen"] == len(odds.cards) and len(data["odds"]) == len(odds.cards)
+        assert [p["cards"] for p in data["places"]] == list(odds.sizes)
+
+
+def test_the_answer_depends_on_the_view_alone() -> None:
+    """Two positions that share the player's view get the same answer, model or not."""
+    for rules in GAMES:
+        view = Position.new_round(seed=9, rules=rules).view(0)
+        a, b = view.sample_worlds(2, seed=3)
+        assert a != b and a.view(0) == b.view(0) == view
+        assert a.view(0).where_unseen() == b.view(0).where_unseen()
+    opening = _opening_view()
+    worlds = opening.sample_worlds(2, seed=4)
+    assert worlds[0] != worlds[1]
+    answers = [w.view(opening.player).where_unseen(InferenceBot(worlds=50, seed=2)) for w in worlds]
+    assert answers[0] == answers[1] and answers[0].method == "model, sampled"
+
+
+def _opening_view():
+    """The dealer's first view, the opponent's opening play made (the model reads it)."""
+    for seed in range(50):
+        pos = Position.new_round(seed=seed, dealer=1)
+        pos = pos.play(GreedyBot()(pos))
+        view = pos.view(1)
+        if read_opening_play(view) is not None:
+            return view
+    raise AssertionError("no readable opening play")
+
+
+def _marginals(view, plays, temperature: float) -> dict[int, float]:
+    """The inference module's own posterior over the opponent's hands, summed per card."""
+    hands, posterior = hand_posterior(view, plays, temperature)
+    return {c.mask: math.fsum(p for h, p in zip(hands, posterior) if h & c.mask) for c in iter_cards(view.unseen)}
+
+
+def test_the_models_exact_chances_are_the_posteriors() -> None:
+    """A small case the model enumerates: the chance of each card in the opponent's hand is
+    the inference module's posterior of the hands holding it, the stock the rest."""
+    checked = 0
+    for seed in range(20):
+        pos = random_position(seed, deals_left=1)
+        me = pos.to_move
+        bot = InferenceBot(worlds=4, seed=seed, threads=1, exact_limit=40, time_limit=None)
+        pos = pos.play(bot.choose(pos.view(me)))
+        pos = pos.play(GreedyBot()(pos))          # the opponent's play, read by the bot
+        if pos.to_move != me or pos.is_round_over():
+            continue
+        view = pos.view(me)
+        plays = bot.observe(view)
+        assert len(plays) == 1
+        bot.exact_limit = 5000           # enumerate the worlds
+        odds = view.where_unseen(bot)
+        assert odds.method == "model, exact" and odds.seed is None and odds.plays == 1
+        assert odds.worlds == view.count_worlds()       # every world, the posterior being positive
+        _sums_hold(odds)
+        marginal = _marginals(view, plays, bot.temperature)
+        opponent = odds.places.index(f"player {1 - me}")
+        for card, row in zip(odds.cards, odds.odds):
+            assert math.isclose(row[opponent], marginal[card.mask], abs_tol=1e-12)
+            assert math.isclose(row[odds.places.index("stock")], 1 - marginal[card.mask], abs_tol=1e-12)
+        assert max(r[opponent] for r in odds.odds) > 1.5 * min(r[opponent] for r in odds.odds)   # not uniform
+        checked += 1
+        if checked == 2:
+            break
+    assert checked == 2
+
+
+def test_the_models_sample_is_seeded_and_close_to_the_posterior() -> None:
+    view = _opening_view()
+    bot = InferenceBot(worlds=2000, seed=7)
+    odds = view.where_unseen(bot)
+    assert odds.method == "model, sampled" and odds.worlds == 2000 and odds.seed == 7 and odds.plays == 1
+    assert odds == view.where_unseen(InferenceBot(worlds=2000, seed=7))
+    _sums_hold(odds)
+    marginal = _marginals(view, [read_opening_play(view)], bot.temperature)
+    for card, row in zip(odds.cards, odds.odds):
+        assert abs(row[0] - marginal[card.mask]) < 0.05        # systematic resampling of 2000 draws
+    assert "sampled, 2,000 worlds drawn with seed 7" in odds.describe()
+
+
+def test_a_model_that_read_nothing_weighs_every_world_alike() -> None:
+    view = Position.new_round(seed=3).view(0)
+    assert view.where_unseen(InferenceBot(worlds=10)) == view.where_unseen()
+
+
+def test_the_model_refuses_the_family_games() -> None:
+    view = Position.new_round(seed=3, rules=Rules(players=4)).view(0)
+    with pytest.raises(ViewError, match="two-player Scopa only"):
+        view.where_unseen(InferenceBot(worlds=10))
+
+
+def test_chance_of_a_seen_card_and_a_wrong_place() -> None:
+    pos = Position.new_round(seed=11)
+    odds = pos.view(0).where_unseen()
+    seen = next(iter_cards(pos.hands[0]))
+    assert odds.chance(seen) == 0.0
+    with pytest.raises(ViewError, match="no hidden place"):
+        odds.chance(odds.cards[0], "player 7")
