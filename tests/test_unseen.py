@@ -184,3 +184,34 @@ def test_chance_of_a_seen_card_and_a_wrong_place() -> None:
     assert odds.chance(seen) == 0.0
     with pytest.raises(ViewError, match="no hidden place"):
         odds.chance(odds.cards[0], "player 7")
+
+
+# -- the command line ----------------------------------------------------------------------------
+
+def test_the_command_prints_the_counts_and_the_grid(capsys) -> None:
+    from helpers import run_cli
+    import json
+    view = _opening_view()
+    code, out, _ = run_cli(capsys, "unseen", view.to_string(), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["method"] == "uniform" and data["view"] == view.to_string()
+    assert data == dict(view.where_unseen().to_dict(), view=view.to_string())
+    code, out, _ = run_cli(capsys, "unseen", view.to_string(), "--model", "--worlds", "300", "--seed", "4", "--json")
+    assert code == 0 and json.loads(out)["odds"] == view.where_unseen(InferenceBot(worlds=300, seed=4)).to_dict()["odds"]
+    code, out, _ = run_cli(capsys, "unseen", view.to_string(), "--model")
+    assert code == 0 and "sampled, 1,000 worlds drawn with seed 0" in out
+    assert f"{len(view.where_unseen().cards)} unseen cards by rank" in out
+    pos = Position.new_round(seed=2, rules=Rules(players=4, game="scopone"))
+    code, out, _ = run_cli(capsys, "unseen", pos.to_string(), "--player", "2", "--json")
+    assert code == 0 and [p["place"] for p in json.loads(out)["places"]] == ["player 0", "player 1", "player 3"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--rules", "players=4", "--model"], "two-player Scopa only"),
+    (["--player", "5"], "--player must be a seat from 0 to 1"),
+    (["?3/7cRs4b 3d4cAbCs -/- ?30 0/0 1 1 -", "--player", "1"], "--player is for a full position"),
+])
+def test_the_command_refuses_in_one_line(capsys, argv, message) -> None:
+    from helpers import run_cli
+    code, out, err = run_cli(capsys, "unseen", *argv)
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1 and not out

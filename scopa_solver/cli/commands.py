@@ -431,6 +431,32 @@ def suggest_command(args) -> int:
     return 0
 
 
+def unseen_command(args) -> int:
+    """`View.where_unseen` of a view (or of a seat's view of a full position)."""
+    if args.player is not None and args.position is not None and "?" in args.position:
+        raise UsageError("--player is for a full position; a view is already one player's")
+    if args.player is None:
+        view = _view(args)
+    else:
+        pos = _position(args)
+        if not 0 <= args.player < pos.rules.players:
+            raise UsageError(f"--player must be a seat from 0 to {pos.rules.players - 1}, not {args.player}")
+        view = pos.view(args.player)
+    model = None
+    if args.model:
+        from ..play.inference import InferenceBot
+        model = InferenceBot(worlds=args.worlds, seed=args.seed, threads=1)
+    odds = view.where_unseen(model)
+    if args.json:
+        print_json(dict(odds.to_dict(), view=view.to_string()))
+        return 0
+    _print_view(view)
+    print(odds)
+    print()
+    print(f"chances: {odds.describe()}")
+    return 0
+
+
 def arena_command(args) -> int:
     from ..play.arena import arena
     from ..play.record import GameRecord
@@ -608,5 +634,5 @@ def serve(args) -> int:
 
 
 COMMANDS = {"deal": deal, "show": show, "solve": solve_command, "analyze": analyze_command, "tree": tree,
-            "suggest": suggest_command, "equilibrium": equilibrium_command, "arena": arena_command, "play": play,
+            "suggest": suggest_command, "unseen": unseen_command, "equilibrium": equilibrium_command, "arena": arena_command, "play": play,
             "review": review_command, "serve": serve, "batch": batch_command}

@@ -86,19 +86,20 @@ class UnseenCards:
         return self.places.index(place)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain data (JSON-ready): the counts, the places and each card's chances."""
+        """Plain data (JSON-ready): the counts, the places and each card's chances (rounded to 9
+        decimals: a sum of weights has no more)."""
         return {"player": self.player, "method": self.method, "worlds": self.worlds, "seed": self.seed,
                 "plays": self.plays, "unseen": len(self.cards),
                 "by_rank": self.by_rank, "by_suit": {s: [str(c) for c in cs] for s, cs in self.by_suit.items()},
                 "places": [{"place": p, "cards": n} for p, n in zip(self.places, self.sizes)],
-                "odds": {str(c): list(row) for c, row in zip(self.cards, self.odds)}}
+                "odds": {str(c): [round(p, 9) for p in row] for c, row in zip(self.cards, self.odds)}}
 
     def __str__(self) -> str:
         width = max(7, *(len(p) for p in self.places))
         lines = [f"{len(self.cards)} unseen cards by rank: "
                  + "  ".join(f"{r}:{n}" for r, n in self.by_rank.items()),
-                 "by suit: " + "  ".join(f"{s}:{''.join(RANKS[c.rank - 1] for c in cs) or '-'}"
-                                          for s, cs in self.by_suit.items()),
+                 "by suit: " + "   ".join(f"{s}: {' '.join(RANKS[c.rank - 1] for c in cs) or '-'}"
+                                           for s, cs in self.by_suit.items()),
                  "",
                  "card  " + " ".join(f"{p:>{width}}" for p in self.places),
                  "      " + " ".join(f"{f'({n})':>{width}}" for n in self.sizes)]
