@@ -215,3 +215,35 @@ def test_the_command_refuses_in_one_line(capsys, argv, message) -> None:
     from helpers import run_cli
     code, out, err = run_cli(capsys, "unseen", *argv)
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1 and not out
+
+
+# -- the web API ---------------------------------------------------------------------------------
+
+def test_the_api_answers_from_the_view_alone() -> None:
+    """Two full positions that share a player's view get the same answer from /api/unseen's
+    service, equal to the view's own; a view given as text too."""
+    from scopa_solver.web import service
+    view = _opening_view()
+    a, b = view.sample_worlds(2, seed=8)
+    assert a != b
+    for model in (None, True):
+        answers = [service.unseen(w.to_string(), player=view.player, model=model, worlds=200, seed=5) for w in (a, b)]
+        answers.append(service.unseen(view.to_string(), model=model, worlds=200, seed=5))
+        assert answers[0] == answers[1] == answers[2]
+        expected = view.where_unseen(InferenceBot(worlds=200, seed=5) if model else None)
+        assert answers[0] == {**expected.to_dict(), "view": view.to_string(), "about": expected.describe()}
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"player": 3}, "player must be a whole number from 0 to 1"),
+    ({"player": 1, "text": "7cRs4b/?3 3d4cAbCs -/- ?30 0/0 0 1 -"}, "the text is player 0.s view"),
+    ({"model": True, "worlds": 2001}, "worlds must be a whole number from 1 to 2,000"),
+    ({"model": True, "rules": True}, "two-player Scopa only"),
+])
+def test_the_api_refuses_bad_fields(kwargs, message) -> None:
+    from scopa_solver.errors import ScopaError
+    from scopa_solver.web import service
+    rules = kwargs.pop("rules", False)
+    text = kwargs.pop("text", Position.new_round(seed=1, rules=Rules(players=4) if rules else Rules()).to_string())
+    with pytest.raises(ScopaError, match=message):
+        service.unseen(text, **kwargs)

@@ -792,3 +792,87 @@ def test_what_the_server_still_refuses_is_a_message(browser, base_url):
     open_page(browser, f"{base_url}/?pos={urllib.parse.quote('7d7d/3c/Rb 3s4s -/-/- - 0/0/0 0 2 - players=3')}")
     wait(browser, lambda d: d.find_element(By.ID, "error").is_displayed())
     assert "7d" in text(browser, "#error") and "Traceback" not in text(browser, "#error")
+
+
+def unseen_shown(driver):
+    """The unseen-cards panel as read at one moment: rank counts, cards by suit, the grid."""
+    return driver.execute_script("""
+        const q = (s) => Array.from(document.querySelectorAll(s));
+        return {ranks: Object.fromEntries(q('#unseen-ranks td').map(e => [e.dataset.rank, Number(e.textContent)])),
+                rank_order: q('#unseen-ranks th').map(e => e.textContent),
+                suits: Object.fromEntries(q('#unseen-suits .suit-row').map(e => [e.dataset.suit,
+                        Array.from(e.querySelectorAll('svg.card'), c => c.dataset.card)])),
+                places: q('#unseen-grid th[data-place]').map(e => e.dataset.place),
+                grid: q('#unseen-grid tbody tr').map(r => [r.dataset.card, ...Array.from(r.querySelectorAll('td.odds'), c => c.textContent)]),
+                info: document.querySelector('#unseen-info').textContent}""")
+
+
+def same_unseen(shown, odds):
+    """The panel shows `odds` (a `View.where_unseen` answer): every count, card and chance (to
+    the 0.1% shown: JavaScript rounds a half up where Python rounds it to even)."""
+    assert shown["ranks"] == odds.by_rank and shown["rank_order"] == list(odds.by_rank)     # ace to king
+    assert shown["suits"] == {s: [str(c) for c in cs] for s, cs in odds.by_suit.items()}
+    assert shown["places"] == list(odds.places)
+    assert [row[0] for row in shown["grid"]] == [str(c) for c in odds.cards]
+    for row, chances in zip(shown["grid"], odds.odds):
+        assert len(row) == len(chances) + 1 and all(cell.endswith("%") for cell in row[1:])
+        assert all(abs(float(cell[:-1]) - 100 * p) <= 0.05 + 1e-9 for cell, p in zip(row[1:], chances)), row
+    return True
+
+
+def test_a_players_view_shows_the_unseen_cards_and_where_they_may_be(browser, base_url):
+    from scopa_solver import InferenceBot
+    # the dealer's first view, the opponent's opening play made: the model reads it
+    pos = Position.new_round(seed=0, dealer=1)
+    pos = pos.play(GreedyBot()(pos))
+    view = pos.view(1)
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(pos.to_string())}")
+    wait(browser, lambda d: board_notation(d) == pos.to_string())
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    assert not browser.find_element(By.ID, "unseen").is_displayed()       # every card shown: no panel
+    browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player="1"]').click()
+    wait(browser, lambda d: d.find_element(By.ID, "unseen").is_displayed())
+    shown = unseen_shown(browser)
+    assert same_unseen(shown, view.where_unseen())
+    assert "every world alike" in shown["info"]
+    assert len(shown["grid"]) == 32 and shown["grid"][0][1:] == ["6.3%", "93.8%"]     # 2/32 and 30/32
+    shot(browser, "unseen-uniform")
+
+    fill(browser, ("suggest-seed", "3"))
+    browser.find_element(By.ID, "unseen-model").click()
+    wait(browser, lambda d: "opponent model" in text(d, "#unseen-info"))
+    shown = unseen_shown(browser)
+    model = view.where_unseen(InferenceBot(worlds=1000, seed=3))
+    assert model.method == "model, sampled"
+    assert same_unseen(shown, model)
+    assert "sampled, 1,000 worlds drawn with seed 3" in shown["info"]
+    browser.execute_script("document.querySelector('#unseen').scrollIntoView()")
+    shot(browser, "unseen-model")
+
+    # the view given as text (no hidden card anywhere) shows the very same panel
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(view.to_string())}")
+    wait(browser, lambda d: board_notation(d) == view.to_string())
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player="1"]').click()
+    wait(browser, lambda d: d.find_element(By.ID, "unseen").is_displayed())
+    fill(browser, ("suggest-seed", "3"))
+    browser.find_element(By.ID, "unseen-model").click()         # a new page: the box unticked
+    wait(browser, lambda d: "opponent model" in text(d, "#unseen-info"))
+    again = unseen_shown(browser)
+    assert again == shown
+    browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player=""]').click()
+    wait(browser, lambda d: not d.find_element(By.ID, "unseen").is_displayed())
+
+
+def test_a_four_player_view_places_the_unseen_cards_in_every_hidden_hand(browser, base_url):
+    pos = Position.new_round(seed=4, rules=Rules(players=4, game="scopone"))
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(pos.to_string())}")
+    wait(browser, lambda d: board_notation(d) == pos.to_string())
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player="2"]').click()
+    wait(browser, lambda d: d.find_element(By.ID, "unseen").is_displayed())
+    assert not browser.find_element(By.ID, "unseen-model-label").is_displayed()     # two players only
+    shown = unseen_shown(browser)
+    assert same_unseen(shown, pos.view(2).where_unseen())
+    assert shown["places"] == ["player 0", "player 1", "player 3"]      # Scopone: no stock
+    assert texts(browser, "#unseen-grid th[data-place]")[0].startswith("Seat 0")
