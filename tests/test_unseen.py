@@ -188,6 +188,8 @@ def test_chance_of_a_seen_card_and_a_wrong_place() -> None:
 
 # -- the command line ----------------------------------------------------------------------------
 
+OVER = "-/- - 2d6d7dAc2c4cCcRcAs3s4s7sFsRs4b5bCb/Ad3d4d5dFdCdRd3c5c6c7cFc2s5s6sCsAb2b3b6b7bFbRb - 0/0 0 1 1"
+
 def test_the_command_prints_the_counts_and_the_grid(capsys) -> None:
     from helpers import run_cli
     import json
@@ -206,10 +208,19 @@ def test_the_command_prints_the_counts_and_the_grid(capsys) -> None:
     assert code == 0 and [p["place"] for p in json.loads(out)["places"]] == ["player 0", "player 1", "player 3"]
 
 
+def test_a_finished_round_hides_nothing(capsys) -> None:
+    from helpers import run_cli
+    odds = Position.from_string(OVER).view(0).where_unseen()
+    assert odds.cards == () and odds.sizes == (0,) and odds.describe() == "no card is hidden from the player"
+    code, out, _ = run_cli(capsys, "unseen", OVER, "--player", "0")
+    assert code == 0 and out.rstrip().endswith("chances: no card is hidden from the player")
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--rules", "players=4", "--model"], "two-player Scopa only"),
     (["--player", "5"], "--player must be a seat from 0 to 1"),
     (["?3/7cRs4b 3d4cAbCs -/- ?30 0/0 1 1 -", "--player", "1"], "--player is for a full position"),
+    ([OVER], "the round is over: name the seat"),
 ])
 def test_the_command_refuses_in_one_line(capsys, argv, message) -> None:
     from helpers import run_cli

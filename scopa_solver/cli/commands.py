@@ -433,15 +433,18 @@ def suggest_command(args) -> int:
 
 def unseen_command(args) -> int:
     """`View.where_unseen` of a view (or of a seat's view of a full position)."""
-    if args.player is not None and args.position is not None and "?" in args.position:
-        raise UsageError("--player is for a full position; a view is already one player's")
-    if args.player is None:
+    if args.position is not None and "?" in args.position:
+        if args.player is not None:
+            raise UsageError("--player is for a full position; a view is already one player's")
         view = _view(args)
     else:
         pos = _position(args)
-        if not 0 <= args.player < pos.rules.players:
-            raise UsageError(f"--player must be a seat from 0 to {pos.rules.players - 1}, not {args.player}")
-        view = pos.view(args.player)
+        seat = pos.to_move if args.player is None else args.player
+        if args.player is None and pos.is_round_over():
+            raise UsageError("the round is over: name the seat whose view to show with --player")
+        if not 0 <= seat < pos.rules.players:
+            raise UsageError(f"--player must be a seat from 0 to {pos.rules.players - 1}, not {seat}")
+        view = pos.view(seat)
     model = None
     if args.model:
         from ..play.inference import InferenceBot

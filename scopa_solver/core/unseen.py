@@ -109,6 +109,8 @@ class UnseenCards:
 
     def describe(self) -> str:
         """One line: where the numbers come from."""
+        if not self.cards:
+            return "no card is hidden from the player"
         if self.method == "uniform":
             return ("every world alike (a fair shuffle): exact, a place of k cards holds each unseen "
                     f"card with chance k/{len(self.cards)}")
