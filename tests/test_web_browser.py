@@ -876,3 +876,18 @@ def test_a_four_player_view_places_the_unseen_cards_in_every_hidden_hand(browser
     assert same_unseen(shown, pos.view(2).where_unseen())
     assert shown["places"] == ["player 0", "player 1", "player 3"]      # Scopone: no stock
     assert texts(browser, "#unseen-grid th[data-place]")[0].startswith("Seat 0")
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(players=6)], ids=["scopa", "6"])
+def test_phone_width_the_unseen_panel_has_no_sideways_overflow(phone, base_url, rules):
+    pos = Position.new_round(seed=4, rules=rules)
+    open_page(phone, f"{base_url}/?pos={urllib.parse.quote(pos.to_string())}")
+    wait(phone, lambda d: board_notation(d) == pos.to_string())
+    phone.execute_script("const b = document.getElementById('an-stop'); if (!b.hidden) b.click();")
+    phone.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    phone.find_element(By.CSS_SELECTOR, '.view-btn[data-player="1"]').click()
+    wait(phone, lambda d: d.find_element(By.ID, "unseen").is_displayed())
+    width = phone.execute_script("return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert width[0] <= width[1], width
+    phone.execute_script("document.querySelector('#unseen').scrollIntoView()")
+    shot(phone, f"unseen-phone-{rules.players}")
