@@ -258,3 +258,33 @@ def test_the_api_refuses_bad_fields(kwargs, message) -> None:
     text = kwargs.pop("text", Position.new_round(seed=1, rules=Rules(players=4) if rules else Rules()).to_string())
     with pytest.raises(ScopaError, match=message):
         service.unseen(text, **kwargs)
+
+
+def test_the_api_model_follows_the_line_played_as_a_bot_that_played_it() -> None:
+    """With `moves`, /api/unseen's model reads the opponent's plays of the deal along the line,
+    as an InferenceBot that chose the player's moves itself does (`remember` = `choose`'s
+    memory): the same plays read, the same chances."""
+    from scopa_solver.web import service
+    root = pos = Position.new_round(seed=6)
+    me, line = 0, []
+    bot = InferenceBot(worlds=4, seed=5, threads=1, exact_limit=40)
+    while len(pos.stock) > 24 or pos.hand_sizes() != (1, 1):     # the opponent's 2nd play of deal 2 made
+        move = bot.choose(pos.view(me)) if pos.to_move == me else GreedyBot()(pos)
+        line.append((pos.to_move, move))
+        pos = pos.play(move)
+    view = pos.view(me)
+    bot.worlds, bot.exact_limit = 200, 2000
+    expected = view.where_unseen(bot)
+    assert expected.plays == 2 and expected.method == "model, sampled"
+    answer = service.unseen(root.to_string(), player=me, model=True, worlds=200, seed=5,
+                            moves=[str(m) for _, m in line])
+    assert answer == {**expected.to_dict(), "view": view.to_string(), "about": expected.describe()}
+    assert answer["odds"] != view.where_unseen().to_dict()["odds"]
+    uniform = service.unseen(root.to_string(), player=me, moves=[str(m) for _, m in line])
+    assert uniform["odds"] == view.where_unseen().to_dict()["odds"]
+
+
+def test_remember_refuses_an_illegal_move() -> None:
+    view = Position.new_round(seed=6).view(0)
+    with pytest.raises(ViewError, match="not legal"):
+        InferenceBot(worlds=4).remember(view, "7dx3s")

@@ -891,3 +891,32 @@ def test_phone_width_the_unseen_panel_has_no_sideways_overflow(phone, base_url, 
     assert width[0] <= width[1], width
     phone.execute_script("document.querySelector('#unseen').scrollIntoView()")
     shot(phone, f"unseen-phone-{rules.players}")
+
+
+def test_the_unseen_panels_model_reads_the_opponents_plays_along_the_line(browser, base_url):
+    """A position opened with a line (?pos=...&line=...): the model follows player 0's views
+    along it and reads the opponent's two plays of the deal, as a bot that played them does."""
+    from scopa_solver import InferenceBot
+    root = pos = Position.new_round(seed=6)
+    line = []
+    bot = InferenceBot(worlds=4, seed=2, threads=1, exact_limit=40)
+    while len(pos.stock) > 24 or pos.hand_sizes() != (1, 1):
+        move = bot.choose(pos.view(0)) if pos.to_move == 0 else GreedyBot()(pos)
+        line.append(str(move))
+        pos = pos.play(move)
+    bot.worlds, bot.exact_limit = 1000, 2000
+    expected = pos.view(0).where_unseen(bot)
+    assert expected.plays == 2
+    query = urllib.parse.urlencode({"pos": root.to_string(), "line": "_".join(line)})
+    open_page(browser, f"{base_url}/?{query}")
+    wait(browser, lambda d: board_notation(d) == pos.to_string())
+    browser.execute_script("const b = document.getElementById('an-stop'); if (!b.hidden) b.click();")
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player="0"]').click()
+    wait(browser, lambda d: d.find_element(By.ID, "unseen").is_displayed())
+    fill(browser, ("suggest-seed", "2"))
+    browser.find_element(By.ID, "unseen-model").click()
+    wait(browser, lambda d: "opponent model" in text(d, "#unseen-info"))
+    shown = unseen_shown(browser)
+    assert same_unseen(shown, expected)
+    assert "from its 2 plays read: sampled, 1,000 worlds drawn with seed 2" in shown["info"]

@@ -126,7 +126,7 @@ def create_app() -> Any:
 
     @post(Unseen)
     def unseen(f: Any) -> dict:
-        return service.unseen(f.position, f.player, f.model, f.worlds, f.seed)
+        return service.unseen(f.position, f.player, f.model, f.worlds, f.seed, f.moves)
 
     @post(PlayNew)
     def play_new(f: Any) -> dict:

@@ -123,6 +123,7 @@ class Unseen(_Fields):
     model: Flag = None
     worlds: Whole = None
     seed: Whole = None
+    moves: Annotated[Optional[Texts], _about("a list of moves (text)")] = None
 
 
 class PlayNew(_Fields):

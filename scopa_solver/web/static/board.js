@@ -611,7 +611,10 @@ async function drawUnseen() {
   const run = ++un.run, box = $("#unseen"), b = state.board;
   if (state.viewPlayer === null || !state.base || !b) { box.hidden = true; return; }
   $("#unseen-model-label").hidden = b.players !== 2;
-  const body = {position: state.base, player: state.viewPlayer};
+  // the line from the position loaded, so that the model reads the opponent's plays of the deal
+  const line = hist.cur && hist.cur.board === b ? pathOf(hist.cur) : [];
+  const body = line.length ? {position: hist.root.notation, moves: line, player: state.viewPlayer}
+    : {position: state.base, player: state.viewPlayer};
   if (b.players === 2 && $("#unseen-model").checked) Object.assign(body, {model: true, seed: Number($("#suggest-seed").value)});
   const u = await api("unseen", body, "placing the unseen cards");
   if (run !== un.run) return;
