@@ -807,6 +807,23 @@ def unseen_shown(driver):
                 info: document.querySelector('#unseen-info').textContent}""")
 
 
+def open_unseen(driver, url, notation, seat):
+    """Open `url` (showing `notation`), stop its analysis, and show seat `seat`'s view with its
+    unseen-cards panel."""
+    open_page(driver, url)
+    wait(driver, lambda d: board_notation(d) == notation)
+    driver.execute_script("const b = document.getElementById('an-stop'); if (!b.hidden) b.click();")
+    driver.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    driver.find_element(By.CSS_SELECTOR, f'.view-btn[data-player="{seat}"]').click()
+    wait(driver, lambda d: d.find_element(By.ID, "unseen").is_displayed())
+
+
+def weigh_by_the_model(driver, seed):
+    fill(driver, ("suggest-seed", str(seed)))
+    driver.find_element(By.ID, "unseen-model").click()
+    wait(driver, lambda d: "opponent model" in text(d, "#unseen-info"))
+
+
 def same_unseen(shown, odds):
     """The panel shows `odds` (a `View.where_unseen` answer): every count, card and chance (to
     the 0.1% shown: JavaScript rounds a half up where Python rounds it to even)."""
@@ -838,9 +855,7 @@ def test_a_players_view_shows_the_unseen_cards_and_where_they_may_be(browser, ba
     assert len(shown["grid"]) == 32 and shown["grid"][0][1:] == ["6.3%", "93.8%"]     # 2/32 and 30/32
     shot(browser, "unseen-uniform")
 
-    fill(browser, ("suggest-seed", "3"))
-    browser.find_element(By.ID, "unseen-model").click()
-    wait(browser, lambda d: "opponent model" in text(d, "#unseen-info"))
+    weigh_by_the_model(browser, 3)
     shown = unseen_shown(browser)
     model = view.where_unseen(InferenceBot(worlds=1000, seed=3))
     assert model.method == "model, sampled"
@@ -850,14 +865,8 @@ def test_a_players_view_shows_the_unseen_cards_and_where_they_may_be(browser, ba
     shot(browser, "unseen-model")
 
     # the view given as text (no hidden card anywhere) shows the very same panel
-    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(view.to_string())}")
-    wait(browser, lambda d: board_notation(d) == view.to_string())
-    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
-    browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player="1"]').click()
-    wait(browser, lambda d: d.find_element(By.ID, "unseen").is_displayed())
-    fill(browser, ("suggest-seed", "3"))
-    browser.find_element(By.ID, "unseen-model").click()         # a new page: the box unticked
-    wait(browser, lambda d: "opponent model" in text(d, "#unseen-info"))
+    open_unseen(browser, f"{base_url}/?pos={urllib.parse.quote(view.to_string())}", view.to_string(), 1)
+    weigh_by_the_model(browser, 3)          # a new page: the box unticked
     again = unseen_shown(browser)
     assert again == shown
     browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player=""]').click()
@@ -866,11 +875,7 @@ def test_a_players_view_shows_the_unseen_cards_and_where_they_may_be(browser, ba
 
 def test_a_four_player_view_places_the_unseen_cards_in_every_hidden_hand(browser, base_url):
     pos = Position.new_round(seed=4, rules=Rules(players=4, game="scopone"))
-    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(pos.to_string())}")
-    wait(browser, lambda d: board_notation(d) == pos.to_string())
-    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
-    browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player="2"]').click()
-    wait(browser, lambda d: d.find_element(By.ID, "unseen").is_displayed())
+    open_unseen(browser, f"{base_url}/?pos={urllib.parse.quote(pos.to_string())}", pos.to_string(), 2)
     assert not browser.find_element(By.ID, "unseen-model-label").is_displayed()     # two players only
     shown = unseen_shown(browser)
     assert same_unseen(shown, pos.view(2).where_unseen())
@@ -881,12 +886,7 @@ def test_a_four_player_view_places_the_unseen_cards_in_every_hidden_hand(browser
 @pytest.mark.parametrize("rules", [Rules(), Rules(players=6)], ids=["scopa", "6"])
 def test_phone_width_the_unseen_panel_has_no_sideways_overflow(phone, base_url, rules):
     pos = Position.new_round(seed=4, rules=rules)
-    open_page(phone, f"{base_url}/?pos={urllib.parse.quote(pos.to_string())}")
-    wait(phone, lambda d: board_notation(d) == pos.to_string())
-    phone.execute_script("const b = document.getElementById('an-stop'); if (!b.hidden) b.click();")
-    phone.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
-    phone.find_element(By.CSS_SELECTOR, '.view-btn[data-player="1"]').click()
-    wait(phone, lambda d: d.find_element(By.ID, "unseen").is_displayed())
+    open_unseen(phone, f"{base_url}/?pos={urllib.parse.quote(pos.to_string())}", pos.to_string(), 1)
     width = phone.execute_script("return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
     assert width[0] <= width[1], width
     phone.execute_script("document.querySelector('#unseen').scrollIntoView()")
@@ -908,15 +908,8 @@ def test_the_unseen_panels_model_reads_the_opponents_plays_along_the_line(browse
     expected = pos.view(0).where_unseen(bot)
     assert expected.plays == 2
     query = urllib.parse.urlencode({"pos": root.to_string(), "line": "_".join(line)})
-    open_page(browser, f"{base_url}/?{query}")
-    wait(browser, lambda d: board_notation(d) == pos.to_string())
-    browser.execute_script("const b = document.getElementById('an-stop'); if (!b.hidden) b.click();")
-    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
-    browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player="0"]').click()
-    wait(browser, lambda d: d.find_element(By.ID, "unseen").is_displayed())
-    fill(browser, ("suggest-seed", "2"))
-    browser.find_element(By.ID, "unseen-model").click()
-    wait(browser, lambda d: "opponent model" in text(d, "#unseen-info"))
+    open_unseen(browser, f"{base_url}/?{query}", pos.to_string(), 0)
+    weigh_by_the_model(browser, 2)
     shown = unseen_shown(browser)
     assert same_unseen(shown, expected)
     assert "from its 2 plays read: sampled, 1,000 worlds drawn with seed 2" in shown["info"]
