@@ -706,6 +706,8 @@ FIELDS = {
     "tree": {"position": (SMALL, {}), "max_nodes": (50, 50.5)},
     "suggest": {"position": (SMALL, 7), "player": (0, False), "worlds": (5, "5"), "seed": (1, 1.5),
                 "time_limit": (1, "1 s")},
+    "unseen": {"position": (SMALL, 7), "player": (0, "0"), "model": (True, "yes"), "worlds": (5, "5"),
+               "seed": (1, 1.5), "moves": (["7dx3s+4s"], "7dx3s+4s")},
     "play/new": {"bot": ("greedy", ["greedy"]), "seat": (0, "0"), "seed": (3, "3"), "rules": (None, 2)},
     "play/move": {"record": (REC, 1), "move": ("7d", 7)},
     "review": {"record": (REC, ["x"]), "round": (1, "1"), "worlds": (2, 2.0), "seed": (0, "0")},

@@ -792,3 +792,124 @@ def test_what_the_server_still_refuses_is_a_message(browser, base_url):
     open_page(browser, f"{base_url}/?pos={urllib.parse.quote('7d7d/3c/Rb 3s4s -/-/- - 0/0/0 0 2 - players=3')}")
     wait(browser, lambda d: d.find_element(By.ID, "error").is_displayed())
     assert "7d" in text(browser, "#error") and "Traceback" not in text(browser, "#error")
+
+
+def unseen_shown(driver):
+    """The unseen-cards panel as read at one moment: rank counts, cards by suit, the grid."""
+    return driver.execute_script("""
+        const q = (s) => Array.from(document.querySelectorAll(s));
+        return {ranks: Object.fromEntries(q('#unseen-ranks td').map(e => [e.dataset.rank, Number(e.textContent)])),
+                rank_order: q('#unseen-ranks th').map(e => e.textContent),
+                suits: Object.fromEntries(q('#unseen-suits .suit-row').map(e => [e.dataset.suit,
+                        Array.from(e.querySelectorAll('svg.card'), c => c.dataset.card)])),
+                places: q('#unseen-grid th[data-place]').map(e => e.dataset.place),
+                grid: q('#unseen-grid tbody tr').map(r => [r.dataset.card, ...Array.from(r.querySelectorAll('td.odds'), c => c.textContent)]),
+                info: document.querySelector('#unseen-info').textContent}""")
+
+
+def open_unseen(driver, url, notation, seat):
+    """Open `url` (showing `notation`), stop its analysis, and show seat `seat`'s view with its
+    unseen-cards panel."""
+    open_page(driver, url)
+    wait(driver, lambda d: board_notation(d) == notation)
+    driver.execute_script("const b = document.getElementById('an-stop'); if (!b.hidden) b.click();")
+    driver.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    driver.find_element(By.CSS_SELECTOR, f'.view-btn[data-player="{seat}"]').click()
+    wait(driver, lambda d: d.find_element(By.ID, "unseen").is_displayed())
+
+
+def weigh_by_the_model(driver, seed):
+    fill(driver, ("suggest-seed", str(seed)))
+    driver.find_element(By.ID, "unseen-model").click()
+    wait(driver, lambda d: "opponent model" in text(d, "#unseen-info"))
+
+
+def same_unseen(shown, odds):
+    """The panel shows `odds` (a `View.where_unseen` answer): every count, card and chance (to
+    the 0.1% shown: JavaScript rounds a half up where Python rounds it to even)."""
+    assert shown["ranks"] == odds.by_rank and shown["rank_order"] == list(odds.by_rank)     # ace to king
+    assert shown["suits"] == {s: [str(c) for c in cs] for s, cs in odds.by_suit.items()}
+    assert shown["places"] == list(odds.places)
+    assert [row[0] for row in shown["grid"]] == [str(c) for c in odds.cards]
+    for row, chances in zip(shown["grid"], odds.odds):
+        assert len(row) == len(chances) + 1 and all(cell.endswith("%") for cell in row[1:])
+        assert all(abs(float(cell[:-1]) - 100 * p) <= 0.05 + 1e-9 for cell, p in zip(row[1:], chances)), row
+    return True
+
+
+def test_a_players_view_shows_the_unseen_cards_and_where_they_may_be(browser, base_url):
+    from scopa_solver import InferenceBot
+    # the dealer's first view, the opponent's opening play made: the model reads it
+    pos = Position.new_round(seed=0, dealer=1)
+    pos = pos.play(GreedyBot()(pos))
+    view = pos.view(1)
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(pos.to_string())}")
+    wait(browser, lambda d: board_notation(d) == pos.to_string())
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    assert not browser.find_element(By.ID, "unseen").is_displayed()       # every card shown: no panel
+    browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player="1"]').click()
+    wait(browser, lambda d: d.find_element(By.ID, "unseen").is_displayed())
+    shown = unseen_shown(browser)
+    assert same_unseen(shown, view.where_unseen())
+    assert "every world alike" in shown["info"]
+    assert len(shown["grid"]) == 32 and shown["grid"][0][1:] == ["6.3%", "93.8%"]     # 2/32 and 30/32
+    shot(browser, "unseen-uniform")
+
+    weigh_by_the_model(browser, 3)
+    shown = unseen_shown(browser)
+    model = view.where_unseen(InferenceBot(worlds=1000, seed=3))
+    assert model.method == "model, sampled"
+    assert same_unseen(shown, model)
+    assert "sampled, 1,000 worlds drawn with seed 3" in shown["info"]
+    browser.execute_script("document.querySelector('#unseen').scrollIntoView()")
+    shot(browser, "unseen-model")
+
+    # the view given as text (no hidden card anywhere) shows the very same panel
+    open_unseen(browser, f"{base_url}/?pos={urllib.parse.quote(view.to_string())}", view.to_string(), 1)
+    weigh_by_the_model(browser, 3)          # a new page: the box unticked
+    again = unseen_shown(browser)
+    assert again == shown
+    browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player=""]').click()
+    wait(browser, lambda d: not d.find_element(By.ID, "unseen").is_displayed())
+
+
+def test_a_four_player_view_places_the_unseen_cards_in_every_hidden_hand(browser, base_url):
+    pos = Position.new_round(seed=4, rules=Rules(players=4, game="scopone"))
+    open_unseen(browser, f"{base_url}/?pos={urllib.parse.quote(pos.to_string())}", pos.to_string(), 2)
+    assert not browser.find_element(By.ID, "unseen-model-label").is_displayed()     # two players only
+    shown = unseen_shown(browser)
+    assert same_unseen(shown, pos.view(2).where_unseen())
+    assert shown["places"] == ["player 0", "player 1", "player 3"]      # Scopone: no stock
+    assert texts(browser, "#unseen-grid th[data-place]")[0].startswith("Seat 0")
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(players=6)], ids=["scopa", "6"])
+def test_phone_width_the_unseen_panel_has_no_sideways_overflow(phone, base_url, rules):
+    pos = Position.new_round(seed=4, rules=rules)
+    open_unseen(phone, f"{base_url}/?pos={urllib.parse.quote(pos.to_string())}", pos.to_string(), 1)
+    width = phone.execute_script("return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert width[0] <= width[1], width
+    phone.execute_script("document.querySelector('#unseen').scrollIntoView()")
+    shot(phone, f"unseen-phone-{rules.players}")
+
+
+def test_the_unseen_panels_model_reads_the_opponents_plays_along_the_line(browser, base_url):
+    """A position opened with a line (?pos=...&line=...): the model follows player 0's views
+    along it and reads the opponent's two plays of the deal, as a bot that played them does."""
+    from scopa_solver import InferenceBot
+    root = pos = Position.new_round(seed=6)
+    line = []
+    bot = InferenceBot(worlds=4, seed=2, threads=1, exact_limit=40)
+    while len(pos.stock) > 24 or pos.hand_sizes() != (1, 1):
+        move = bot.choose(pos.view(0)) if pos.to_move == 0 else GreedyBot()(pos)
+        line.append(str(move))
+        pos = pos.play(move)
+    bot.worlds, bot.exact_limit = 1000, 2000
+    expected = pos.view(0).where_unseen(bot)
+    assert expected.plays == 2
+    query = urllib.parse.urlencode({"pos": root.to_string(), "line": "_".join(line)})
+    open_unseen(browser, f"{base_url}/?{query}", pos.to_string(), 0)
+    weigh_by_the_model(browser, 2)
+    shown = unseen_shown(browser)
+    assert same_unseen(shown, expected)
+    assert "from its 2 plays read: sampled, 1,000 worlds drawn with seed 2" in shown["info"]

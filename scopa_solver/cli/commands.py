@@ -431,6 +431,35 @@ def suggest_command(args) -> int:
     return 0
 
 
+def unseen_command(args) -> int:
+    """`View.where_unseen` of a view (or of a seat's view of a full position)."""
+    if args.position is not None and "?" in args.position:
+        if args.player is not None:
+            raise UsageError("--player is for a full position; a view is already one player's")
+        view = _view(args)
+    else:
+        pos = _position(args)
+        seat = pos.to_move if args.player is None else args.player
+        if args.player is None and pos.is_round_over():
+            raise UsageError("the round is over: name the seat whose view to show with --player")
+        if not 0 <= seat < pos.rules.players:
+            raise UsageError(f"--player must be a seat from 0 to {pos.rules.players - 1}, not {seat}")
+        view = pos.view(seat)
+    model = None
+    if args.model:
+        from ..play.inference import InferenceBot
+        model = InferenceBot(worlds=args.worlds, seed=args.seed, threads=1)
+    odds = view.where_unseen(model)
+    if args.json:
+        print_json(dict(odds.to_dict(), view=view.to_string()))
+        return 0
+    _print_view(view)
+    print(odds)
+    print()
+    print(f"chances: {odds.describe()}")
+    return 0
+
+
 def arena_command(args) -> int:
     from ..play.arena import arena
     from ..play.record import GameRecord
@@ -608,5 +637,5 @@ def serve(args) -> int:
 
 
 COMMANDS = {"deal": deal, "show": show, "solve": solve_command, "analyze": analyze_command, "tree": tree,
-            "suggest": suggest_command, "equilibrium": equilibrium_command, "arena": arena_command, "play": play,
+            "suggest": suggest_command, "unseen": unseen_command, "equilibrium": equilibrium_command, "arena": arena_command, "play": play,
             "review": review_command, "serve": serve, "batch": batch_command}

@@ -237,6 +237,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="node budget of one world (family games: a world over it is searched to a horizon; "
                         "default 1,000,000 there; two players: none, a world over it is an error)")
 
+    p = _common(sub.add_parser("unseen", help="the cards a player has not seen, and the chance that each hidden "
+                               "hand (and the stock) holds each, from the player's view"))
+    p.add_argument("--player", type=_whole, default=None,
+                   help="of a full position, this seat's view (default: the side to move's)")
+    p.add_argument("--model", action="store_true",
+                   help="weigh the worlds by the opponent model (two players; from a view alone it reads "
+                        "the opponent's opening play only)")
+    p.add_argument("--worlds", type=positive_int, default=1000,
+                   help="--model: worlds drawn when there are too many to weigh all (default 1000)")
+    p.add_argument("--seed", type=_whole, default=0, help="--model: seed of the drawn worlds (default 0)")
+
     p = _common(sub.add_parser("equilibrium", help="the last two deals as the real imperfect-information game: "
                                "the equilibrium strategy, value and exploitability at a player's view"))
     _threads(p, "workers of the last-deal solves")

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import re
 import zlib
-from typing import Any, Iterator, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence, Union
 
 from .. import kernel
 from . import notation
@@ -52,6 +52,9 @@ from .rules import Rules
 from .state import RoundState, per_seat, place_masks, whole
 from ..errors import DuplicateCardError, IllegalMoveError, LimitError, PositionError, ViewError, excerpt
 from . import worlds as _worlds
+
+if TYPE_CHECKING:
+    from .unseen import UnseenCards, WorldModel
 
 __all__ = ["View", "view_seed"]
 
@@ -381,6 +384,19 @@ class View(RoundState):
             raise IllegalMoveError(f"{parsed} is not legal for player {self.player} here; legal: "
                                    f"{', '.join(map(str, moves))}")
         return parsed
+
+    def where_unseen(self, model: Optional["WorldModel"] = None) -> "UnseenCards":
+        """The unseen cards (by rank and suit) and the chance that each hidden place (every other
+        seat's hand, the stock) holds each: exact for a fair shuffle, or as `model` (an
+        `InferenceBot`) weighs the worlds (core/unseen.py, docs/imperfect.md).
+
+        >>> view = View.from_string("?/Fc 6d2b 3d5dFdCd6c3b4b6bFb/Ad2d7dRdAc2c3c5c7cCcRc2s3s5s6s7sCsAb5bCbRb ?6 0/1 1 0 1")
+        >>> odds = view.where_unseen()
+        >>> odds.places, odds.sizes, odds.chance("Rs"), odds.chance("Rs", "stock")
+        (('player 0', 'stock'), (1, 6), 0.14285714285714285, 0.8571428571428571)
+        """
+        from .unseen import where_unseen
+        return where_unseen(self, model)
 
     # -- worlds -------------------------------------------------------------------------------
 

@@ -210,6 +210,12 @@ def _log_likelihoods(reading: Reading, hands: list[int], later: int, temperature
 
 # -- the bot -------------------------------------------------------------------------------------
 
+def _two_players_only(view: View) -> None:
+    if not view.rules.is_standard:
+        raise ViewError("the opponent model is for two-player Scopa only, not the family game "
+                        f"{' '.join(view.rules.tokens())}: use PIMCBot (plain determinization) there")
+
+
 def model_replies(state: kernel.KernelState, model: GreedyBot, temperature: float,
                   prune: float = 0.0) -> tuple[list[int], list[float]]:
     """The mover's legal moves in a world state (packed, the kernel's order) and the model's
@@ -361,16 +367,29 @@ class InferenceBot(PIMCBot):
         self.temperature = self.temperatures[best]
 
     def choose(self, view: View) -> Move:
-        if not view.rules.is_standard:
-            raise ViewError("the opponent model is for two-player Scopa only, not the family game "
-                            f"{' '.join(view.rules.tokens())}: use PIMCBot (plain determinization) there")
-        plays, completed = self._read(view)
-        if self.adapt and completed:        # the opponent's whole hand of that deal is now known
-            self.learn(completed)
+        _two_players_only(view)
+        plays = self._observe(view)
         with kernel.time_budget(self.time_limit):
             move = self._decide(view, plays)
         self._memory[view.player] = (view, move, plays)
         return move
+
+    def remember(self, view: View, move: Move) -> None:
+        """Take `move` as the player's decision on `view` without deciding it (a move someone
+        else chose, replayed): the bot reads and remembers as `choose` would, so that its next
+        view's plays (`observe`, `world_weights`) are read as if it had played."""
+        _two_players_only(view)
+        move = Move.parse(move)
+        if move not in view.legal_moves():
+            raise ViewError(f"{move} is not legal for player {view.player} in {view.to_string()}")
+        self._memory[view.player] = (view, move, self._observe(view))
+
+    def _observe(self, view: View) -> list[OpponentPlay]:
+        """The plays of the current deal read from `view`; learns from a deal just completed."""
+        plays, completed = self._read(view)
+        if self.adapt and completed:        # the opponent's whole hand of that deal is now known
+            self.learn(completed)
+        return plays
 
     def _decide(self, view: View, plays: list[OpponentPlay]) -> Move:
         moves = view.legal_moves()
@@ -400,6 +419,23 @@ class InferenceBot(PIMCBot):
             return GreedyBot().choose(view)
         values = value_matrix(moves, [solved[i] for i in rows])[0]
         return moves[best_column(moves, values, [weights[i] for i in rows])]
+
+    def world_weights(self, view: View) -> Optional[tuple[list[tuple[int, ...]], list[float], int, Optional[int]]]:
+        """What this bot's decision on `view` weighs (`View.where_unseen` shows it): the worlds
+        (hidden groups), their weights (summing to 1), the opponent plays read and the seed of
+        the sample (None: every world enumerated); None when it has read no play of the
+        opponent's current deal, so that every world weighs the same. The seed is the bot's own
+        (its draws also depend on the view). Its memory is read, not changed."""
+        _two_players_only(view)
+        plays = self.observe(view)
+        if not plays or not view.opponent_cards:
+            return None
+        weighted = self._weighted_worlds(view, plays)
+        assert weighted is not None     # plays were read: the posterior weighs the worlds
+        total = math.fsum(w for _, w in weighted)
+        sampled = view.count_worlds() > self.exact_limit
+        return ([g for g, _ in weighted], [w / total for _, w in weighted], len(plays),
+                self.seed if sampled else None)
 
     def _weighted_worlds(self, view: View, plays: list[OpponentPlay]) -> Optional[list[tuple[tuple[int, ...], float]]]:
         """The worlds the decision weighs (hidden groups, unnormalized weight): the opponent's

@@ -40,7 +40,7 @@ def create_app() -> Any:
     except ImportError:
         raise _missing() from None
     from .fields import (ROUTES, Analyze, Board, Compose, Deal, FieldError, PlayMove, PlayNew, Review, Solve,
-                         Suggest, Tree, read)
+                         Suggest, Tree, Unseen, read)
     from .guard import Guard, Places
 
     app = FastAPI(title="scopa-solver board", docs_url=None, redoc_url=None, openapi_url=None)
@@ -123,6 +123,10 @@ def create_app() -> Any:
     @post(Suggest)
     def suggest(f: Any) -> dict:
         return service.suggestion(f.position, f.player, f.worlds, f.seed, f.time_limit)
+
+    @post(Unseen)
+    def unseen(f: Any) -> dict:
+        return service.unseen(f.position, f.player, f.model, f.worlds, f.seed, f.moves)
 
     @post(PlayNew)
     def play_new(f: Any) -> dict:

@@ -33,7 +33,7 @@ from ..errors import RecordError, excerpt
 from ..jsontext import MAX_DIGITS, LongNumber, parse_json
 
 __all__ = ["FieldError", "read", "ROUTES", "Board", "Deal", "Compose", "Analyze", "Solve", "Tree", "Suggest",
-           "PlayNew", "PlayMove", "Review"]
+           "Unseen", "PlayNew", "PlayMove", "Review"]
 
 
 class FieldError(ValueError):
@@ -56,6 +56,7 @@ Seat = Annotated[Optional[int], _about("a seat (a whole number)")]
 Whole = Annotated[Optional[int], _about("a whole number")]
 Seconds = Annotated[Optional[float], _about("a number of seconds")]
 Name = Annotated[Optional[str], _about("text")]
+Flag = Annotated[Optional[bool], _about("true or false")]
 RuleTokens = Annotated[Optional[Union[str, Texts]], _about("rule tokens: text, or a list of texts")]
 Cards = Annotated[Optional[Union[str, Texts]], _about("cards: text, or a list of texts")]
 SeatCards = Annotated[Optional[_list(Optional[Union[str, Texts]])],
@@ -116,6 +117,15 @@ class Suggest(_Fields):
     time_limit: Seconds = None
 
 
+class Unseen(_Fields):
+    position: Notation
+    player: Seat = None
+    model: Flag = None
+    worlds: Whole = None
+    seed: Whole = None
+    moves: Annotated[Optional[Texts], _about("a list of moves (text)")] = None
+
+
 class PlayNew(_Fields):
     bot: Name = None
     seat: Seat = None
@@ -136,7 +146,8 @@ class Review(_Fields):
 
 
 ROUTES = {Board: "/api/board", Deal: "/api/deal", Compose: "/api/compose", Analyze: "/api/analyze",
-          Solve: "/api/solve", Tree: "/api/tree", Suggest: "/api/suggest", PlayNew: "/api/play/new",
+          Solve: "/api/solve", Tree: "/api/tree", Suggest: "/api/suggest",
+          Unseen: "/api/unseen", PlayNew: "/api/play/new",
           PlayMove: "/api/play/move", Review: "/api/review"}
 
 

@@ -41,7 +41,7 @@ from ..search.solver import analyze, solve
 
 __all__ = ["LIMITS", "BOTS", "OBJECTIVES", "info", "read_state", "read_position", "board", "board_of", "compose",
            "deal", "analysis",
-           "principal_variation", "tree_svg", "suggestion", "new_game", "game_move", "review_round"]
+           "principal_variation", "tree_svg", "suggestion", "unseen", "new_game", "game_move", "review_round"]
 
 LIMITS = {
     "text": 400,              # characters of a notation line or a move
@@ -176,13 +176,8 @@ def board_of(text: Any, player: Any = None, moves: Any = None) -> dict:
     """The board of a notation line, after `moves` (a list of move text) when given; with
     `player`, that player's view of it."""
     state = read_state(text)
-    if moves is not None:
-        if not isinstance(moves, list) or len(moves) > 40:
-            raise NotationError("moves must be a list of at most 40 moves like '7dx3s+4s'")
-        if moves and not isinstance(state, Position):
-            raise NotationError("moves are played on a position with every card known")
-        for move in moves:
-            state = state.play(_text(move, "a move"))
+    for before, move in _line(state, moves):
+        state = before.play(move)
     if player is not None:
         player = _whole(player, "player", 0, state.rules.players - 1)
         if isinstance(state, View):
@@ -191,6 +186,23 @@ def board_of(text: Any, player: Any = None, moves: Any = None) -> dict:
         else:
             state = state.view(player)
     return board(state)
+
+
+def _line(state: RoundState, moves: Any) -> list[tuple[Position, Move]]:
+    """Each position of the line `moves` (a list of move text, played from `state`) with the
+    move played there."""
+    if moves is None:
+        return []
+    if not isinstance(moves, list) or len(moves) > 40:
+        raise NotationError("moves must be a list of at most 40 moves like '7dx3s+4s'")
+    if moves and not isinstance(state, Position):
+        raise NotationError("moves are played on a position with every card known")
+    line = []
+    for text in moves:
+        move = Move.parse(_text(text, "a move"), state)
+        line.append((state, move))
+        state = state.play(move)
+    return line
 
 
 def read_rules(value: Any) -> Rules:
@@ -340,20 +352,48 @@ def suggestion(text: Any, player: Any = None, worlds: Any = None, seed: Any = No
     """`suggest`'s table for the player to move from their view (of a full position, or a view
     given directly): mean, standard error and optimal share of each move over the worlds."""
     from ..imperfect.pimc import suggest
-    state = read_state(text)
-    if player is None:
-        player = state.player if isinstance(state, View) else state.to_move
-    player = _whole(player, "player", 0, state.rules.players - 1)
-    if isinstance(state, Position):
-        view = state.view(player)
-    elif player != state.player:
-        raise NotationError(f"the text is player {state.player}'s view, not player {player}'s")
-    else:
-        view = state
+    view = _view_of(read_state(text), player)
     count = _whole(worlds, "worlds", 1, LIMITS["worlds"], 200)
     result = suggest(view, worlds=count, seed=_seed(seed), time_limit=_time(time_limit),
                      progress=False)
     return {**result.to_dict(), "board": board(view)}
+
+
+def _view_of(state: RoundState, player: Any) -> View:
+    """The view of `player` (default: the side to move's) of a position, or a view given directly."""
+    if player is None:
+        player = state.player if isinstance(state, View) else state.to_move
+    player = _whole(player, "player", 0, state.rules.players - 1)
+    if isinstance(state, Position):
+        return state.view(player)
+    if player != state.player:
+        raise NotationError(f"the text is player {state.player}'s view, not player {player}'s")
+    return state
+
+
+def unseen(text: Any, player: Any = None, model: Any = None, worlds: Any = None, seed: Any = None,
+           moves: Any = None) -> dict:
+    """`View.where_unseen` of `player`'s view (of a full position, or a view given directly),
+    after `moves` when given: the unseen cards by rank and suit and each hidden place's chance
+    of holding each. Only the player's views are read, so the answer never tells a hidden card.
+    With `model` (two players), the worlds are weighed as `InferenceBot` weighs them (`worlds`
+    drawn with `seed` when there are too many to weigh all), the bot having followed the
+    player's views along `moves` (so that it reads the opponent's plays of the deal)."""
+    state = read_state(text)
+    line = _line(state, moves)
+    if line:
+        state = line[-1][0].play(line[-1][1])
+    view = _view_of(state, player)
+    bot = None
+    if model:
+        from ..play.inference import InferenceBot
+        count = _whole(worlds, "worlds", 1, LIMITS["worlds"], 1000)
+        bot = InferenceBot(worlds=count, seed=_whole(seed, "seed", 0, 2**63 - 1, 0), threads=1)
+        for before, move in line:
+            if before.to_move == view.player:      # the player's own decisions, as it saw them
+                bot.remember(before.view(view.player), move)
+    odds = view.where_unseen(bot)
+    return {**odds.to_dict(), "view": view.to_string(), "about": odds.describe()}
 
 
 # -- play against a bot ---------------------------------------------------------------------------

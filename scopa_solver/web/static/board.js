@@ -319,6 +319,8 @@ async function go(n, {push = true, analyse = true} = {}) {
   state.board = n.board;
   state.viewPlayer = null;
   $$(".view-btn").forEach((x) => x.classList.toggle("active", x.dataset.player === ""));
+  un.run++;
+  $("#unseen").hidden = true;
   $("#notation").value = n.notation;
   clearAnalysis();
   if (!state.editing) drawBoard(n.board, "", null, n.parent ? [{move: n.move, seat: n.parent.board.to_move}] : null);
@@ -582,6 +584,7 @@ async function showView(player) {
   if (state.viewPlayer !== null) body.player = state.viewPlayer;
   const b = await api("board", body, "reading");
   drawBoard(b, state.viewPlayer === null ? "" : `player ${state.viewPlayer}'s view`);
+  await drawUnseen();
 }
 
 // One view button a seat: what that seat sees (every other hand face down, partner's too).
@@ -590,6 +593,46 @@ function viewButtons(players) {
   $("#view-btns").innerHTML = `<button type="button" class="view-btn active" data-player="">Every card</button>` +
     Array.from({length: players}, (_, p) => `<button type="button" class="view-btn" data-player="${p}">${who(p)}</button>`).join("");
   $$(".view-btn").forEach((b) => b.addEventListener("click", () => guard(() => showView(b.dataset.player))));
+}
+
+// -- the unseen cards: what the view's player has not seen, and where it may be -------------------
+// Asked of the server for the view alone (the position is sent, but only the player's view of it
+// is read), so the panel never tells a hidden card.
+
+const un = {run: 0};
+
+function placeName(b, place) {
+  if (place === "stock") return "Stock";
+  const seat = Number(place.split(" ")[1]);
+  return b.players === 2 ? `Player ${seat}` : seatName(b, seat);
+}
+
+async function drawUnseen() {
+  const run = ++un.run, box = $("#unseen"), b = state.board;
+  if (state.viewPlayer === null || !state.base || !b) { box.hidden = true; return; }
+  $("#unseen-model-label").hidden = b.players !== 2;
+  // the line from the position loaded, so that the model reads the opponent's plays of the deal
+  const line = hist.cur && hist.cur.board === b ? pathOf(hist.cur) : [];
+  const body = line.length ? {position: hist.root.notation, moves: line, player: state.viewPlayer}
+    : {position: state.base, player: state.viewPlayer};
+  if (b.players === 2 && $("#unseen-model").checked) Object.assign(body, {model: true, seed: Number($("#suggest-seed").value)});
+  const u = await api("unseen", body, "placing the unseen cards");
+  if (run !== un.run) return;
+  const pct = (x) => `${(100 * x).toFixed(1)}%`;
+  $("#unseen-count").textContent = `${u.unseen} cards, from player ${u.player}'s view`;
+  const ranks = INFO.ranks.map((r) => r.letter);     // ace to king (an object's keys "2".."7" would come first)
+  $("#unseen-ranks thead tr").innerHTML = ranks.map((r) => `<th class="num" title="${esc(rankInfo(r).name)}">${esc(r)}</th>`).join("");
+  $("#unseen-ranks tbody tr").innerHTML = ranks.map((r) => `<td class="num" data-rank="${esc(r)}">${u.by_rank[r]}</td>`).join("");
+  $("#unseen-suits").innerHTML = Object.entries(u.by_suit).map(([s, cards]) =>
+    `<div class="suit-row" data-suit="${esc(s)}"><b>${esc(suitInfo(s).name)}</b><span class="count">${cards.length}</span>` +
+    `<span class="cards small">${cards.map((c) => cardSVG(c, 0.28)).join("") || '<span class="board-note">none</span>'}</span></div>`).join("");
+  $("#unseen-grid thead").innerHTML = `<tr><th>card</th>${u.places.map((p) =>
+    `<th class="num" data-place="${esc(p.place)}">${esc(placeName(b, p.place))} <small>(${p.cards})</small></th>`).join("")}</tr>`;
+  $("#unseen-grid tbody").innerHTML = Object.entries(u.odds).map(([c, row]) =>
+    `<tr data-card="${esc(c)}"><td class="card-cell">${cardSVG(c, 0.22)}<span class="mono">${esc(c)}</span></td>` +
+    row.map((p) => `<td class="odds" style="--p:${Number(p)}">${pct(p)}</td>`).join("") + "</tr>").join("");
+  $("#unseen-info").textContent = `Chances: ${u.about}.`;
+  box.hidden = false;
 }
 
 // -- the suggestion: in rounds of more and more worlds, each answer shown as it lands ------------
@@ -610,7 +653,9 @@ function stopSuggest(note = "") {
 
 function showSuggestion(s, wanted) {
   drawBoard(s.board, `player ${s.board.player}'s view`);
+  const changed = state.viewPlayer !== s.board.player;
   state.viewPlayer = s.board.player;
+  if (changed) guard(drawUnseen);
   $$(".view-btn").forEach((x) => x.classList.toggle("active", x.dataset.player === String(s.board.player)));
   const pct = (x) => `${(100 * x).toFixed(1)}%`;
   $("#suggest-table tbody").innerHTML = s.moves.map((m, i) =>
@@ -1127,6 +1172,7 @@ async function start() {
   $("#tree-btn").addEventListener("click", () => guard(drawTree));
   viewButtons(2);
   $("#suggest-btn").addEventListener("click", () => guard(runSuggest));
+  $("#unseen-model").addEventListener("change", () => guard(drawUnseen));
   $("#suggest-stop").addEventListener("click", () => stopSuggest("stopped"));
   $("#new-game-btn").addEventListener("click", () => guard(newGame));
   $("#play-game").innerHTML = $("#deal-game").innerHTML;
