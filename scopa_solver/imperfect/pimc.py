@@ -223,8 +223,9 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
     and otherwise samples N (uniformly, with replacement); ``"all"`` always enumerates. The same
     `seed` draws the same worlds, hence gives the same answer, on every machine (None: a fresh
     seed, reported in `Suggestion.seed`). `time_limit` (seconds; default `SUGGEST_SECONDS`, None:
-    none) stops early and reports the worlds solved by then (a uniform subset; `exact` is then
-    False, `stopped` "time"); so does a bot's decision budget it runs in (`kernel.time_budget`).
+    none) stops early and reports the first worlds of the seed's order solved by then (a uniform
+    subset; `exact` is then False, `stopped` "time"), at least the first world at the horizon its
+    deepening completed; so does a bot's decision budget it runs in (`kernel.time_budget`).
     `threads`: workers (None or
     0: every core). `progress`: a progress bar (None: on a terminal, for runs over a second).
     `confidence` (sampling only): solve 32 worlds, then double, and stop as soon as the best
