@@ -253,3 +253,24 @@ def test_a_tree_picture_twice_says_it_replaces_the_older(capsys, tmp_path, monke
     monkeypatch.chdir(tmp_path)
     said = [run(capsys, "tree", "example", "--mode", "pv", "-o", "tree.graphml")[1] for _ in range(2)]
     assert "replaces" not in said[0] and "(it replaces the older file there)" in said[1]
+
+
+SCIENTIFICO = random_position(5, None, Rules(players=4, game="scientifico")).to_string()
+
+
+@pytest.mark.parametrize("position,options", [
+    (SCIENTIFICO, ("--horizon", "4")), (SCIENTIFICO, ("--horizon", "8")), ("example", ()),
+    ("example", ("--rules", "players=3")), ("example", ("--rules", "players=4", "--horizon", "4"))])
+def test_solve_and_analyze_name_the_same_best_moves(capsys, position, options):
+    """At the same depth: the same best moves in the same order, in JSON and in the text (at a
+    horizon, moves of the best margin the finer evaluation puts lower are not best)."""
+    solved = json.loads(run(capsys, "solve", position, *options, "--json")[1])
+    analyzed = json.loads(run(capsys, "analyze", position, *options, "--json")[1])
+    assert solved["horizon"] == analyzed["horizon"]
+    best = solved["best_moves"]
+    assert analyzed["best_moves"] == best and [m["move"] for m in analyzed["moves"][:len(best)]] == best
+    text = run(capsys, "analyze", position, *options)[1]
+    marked = [line.split()[0] for line in text.splitlines() if re.fullmatch(r"\S+\s+[-+]?\d+\s+-", line.strip())]
+    assert marked == best
+    assert f"({len(best)} best move{'s' if len(best) > 1 else ''} of {len(analyzed['moves'])})" in text
+    assert f"best moves: {' '.join(best)}" in run(capsys, "solve", position, *options)[1]

@@ -303,12 +303,22 @@ def solve_command(args) -> int:
     return 0
 
 
+def _best_first(rows) -> tuple[list, list]:
+    """`analyze`'s rows with the search's best moves first, in its order, and those moves: at a
+    horizon the kernel tells equal margins apart by its finer evaluation, so that a move of the
+    best margin may not be best; these are `solve`'s best moves at the same depth, in its order."""
+    best = [r for m in rows.best_moves for r in rows if r.move == m]
+    return best + [r for r in rows if r not in best], best
+
+
 def analyze_command(args) -> int:
     pos = _position(args)
     rows = _searched(args, pos, analyze_iter)
+    ordered, best_rows = _best_first(rows)
     if args.json:
         data = dict(position=pos.to_string(), to_move=pos.to_move, horizon=rows.horizon, exact=rows.exact,
-                    stopped=rows.stopped, moves=[r.to_dict() for r in rows])
+                    stopped=rows.stopped, moves=[r.to_dict() for r in ordered],
+                    best_moves=[str(r.move) for r in best_rows])
         data.update(objective=args.objective, side=pos.rules.sides[pos.to_move])
         print_json(data)
         return 0
@@ -318,17 +328,19 @@ def analyze_command(args) -> int:
         return 0
     best = rows[0].value
     print(f"\n{'move':<20}{'value':>6}{'lost':>6}")
-    for r in rows:
+    for r in ordered:
         value = _signed(r.value, args.objective) if r.value is not None else \
             f"{'?' if r.lower is None else r.lower}..{'?' if r.upper is None else r.upper}"
-        lost = "" if r.value is None or best is None else (f"{best - r.value}" if best != r.value else "-")
+        lost = "" if r.value is None or best is None else ("-" if r in best_rows else f"{best - r.value}")
         print(f"{str(r.move):<20}{value:>6}{lost:>6}")
     if best is not None:
-        n = sum(1 for r in rows if r.value == best)
+        n = len(best_rows)
         print(f"\n{_value_name(pos, args.objective)}: {_signed(best, args.objective)} ({n} best move{'s' if n > 1 else ''} of {len(rows)})")
         print(_value_name(pos, args.objective, unit=True))
     if not rows.exact:
         print(f"values: {_depth_note(rows)}")
+        if any(r.value == best and r not in best_rows for r in rows):
+            print("lost 0: the best margin, but a lower estimate by the static evaluation at the horizon")
     return 0
 
 
