@@ -274,3 +274,20 @@ def test_solve_and_analyze_name_the_same_best_moves(capsys, position, options):
     assert marked == best
     assert f"({len(best)} best move{'s' if len(best) > 1 else ''} of {len(analyzed['moves'])})" in text
     assert f"best moves: {' '.join(best)}" in run(capsys, "solve", position, *options)[1]
+
+
+def test_an_older_game_that_cannot_be_kept_is_not_lost(capsys, tmp_path, monkeypatch):
+    """The copy of the older record fails (a full disk): it stays, the new game goes elsewhere."""
+    import scopa_solver.cli.output as output
+    monkeypatch.chdir(tmp_path)
+    argv = ("play", "--auto", "--bot", "greedy", "--rounds", "1", "--save", "game.json")
+    assert run(capsys, *argv, "--seed", "1", stdin="")[0] == 0
+
+    def full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(output.shutil, "copy2", full)
+    code, out, err = run(capsys, *argv, "--seed", "2", stdin="")
+    assert code == 0 and "cannot keep the older game record game.json" in out
+    assert GameRecord.load(tmp_path / "game.json").meta["seed"] == 1
+    saved = [p for p in tmp_path.iterdir() if p.name.startswith("scopa-game-")]
+    assert len(saved) == 1 and GameRecord.load(saved[0]).meta["seed"] == 2 and not (tmp_path / "game-1.json").exists()

@@ -608,8 +608,14 @@ def play(args) -> int:
         stopped, error = "error", exc
     path = None
     if not args.no_save and any(r.moves for r in record.rounds):
-        kept = keep_older(args.save) if existed else None       # the older game is never lost
-        path = save_game(record, args.save, say)
+        kept, target = None, args.save
+        if existed:                 # the older game is never lost
+            try:
+                kept = keep_older(args.save)
+            except UsageError as exc:
+                say(f"{exc}: the new game goes to a new file instead")
+                target = None
+        path = save_game(record, target, say)
         if path:
             older = f" (the older game record there is kept as {kept})" if path == args.save and kept else ""
             say(f"game record saved to {path}{older} (review it: scopa-solver review {path})")
