@@ -558,12 +558,13 @@ def test_a_partner_and_opponents_of_different_kinds(capsys, tmp_path):
     assert "Greedy 0 (player 0) and Ann (player 2) against Random (player 1) and Greedy 3 (player 3)" in out
 
 
-def test_a_match_of_three_replaces_an_older_record_saying_so(capsys, tmp_path):
+def test_a_match_of_three_keeps_an_older_record_saying_so(capsys, tmp_path):
     path = tmp_path / "again.json"
-    for expected in ("", "replaces the older game record"):
-        data = run(capsys, "play", "--rules", "players=3", "target=1", "--bot", "random", "--auto", "--seed", "1",
+    for seed, expected in (("1", ""), ("2", f"the older game record there is kept as {tmp_path / 'again-1.json'}")):
+        data = run(capsys, "play", "--rules", "players=3", "target=1", "--bot", "random", "--auto", "--seed", seed,
                    "--save", str(path), stdin="")
         assert data[0] == 0 and expected in data[1]
+    assert GameRecord.load(tmp_path / "again-1.json").meta["seed"] == 1 and GameRecord.load(path).meta["seed"] == 2
     (tmp_path / "notes.txt").write_text("mine")
     code, out, err = run(capsys, "play", "--rules", "players=3", "--bot", "random", "--auto",
                          "--save", str(tmp_path / "notes.txt"), stdin="")

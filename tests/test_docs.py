@@ -36,6 +36,18 @@ def test_readme_python_examples_run_and_print_what_they_show(tmp_path, monkeypat
     the interpreter's form (>>>) is a doctest: what it shows printed must be printed (``...``
     stands for timings); any other block must run."""
     monkeypatch.chdir(tmp_path)
+    _run_readme_blocks()
+
+
+def test_readme_python_examples_run_twice_in_one_folder(tmp_path, monkeypatch):
+    """A reader who runs the examples again in the same folder (its files left from the first
+    time) gets the same output, not an error."""
+    monkeypatch.chdir(tmp_path)
+    _run_readme_blocks()
+    _run_readme_blocks()
+
+
+def _run_readme_blocks() -> None:
     namespace = {"__name__": "__readme__"}
     parser = doctest.DocTestParser()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)

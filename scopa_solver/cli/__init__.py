@@ -47,12 +47,33 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     except (ScopaError, ValueError, OSError) as exc:  # bad input, from us or a library check
         _say(f"scopa-solver: error: {_one_line(exc)}")
         return 2
+    except ImportError as exc:     # an optional dependency: one line naming the extra to install
+        _say(f"scopa-solver: error: {missing_extra(exc)}")
+        return 2
     except MemoryError:
         _say("scopa-solver: error: out of memory")
         return 2
     except Exception as exc:  # a bug: still one line, and what to report
         _say(f"scopa-solver: internal error: {type(exc).__name__}: {_one_line(exc)} (please report it)")
         return 2
+
+
+# the optional dependencies' top modules and the extra that installs them (pyproject.toml)
+EXTRAS = {"fastapi": "web", "uvicorn": "web", "matplotlib": "tree", "graphviz": "tree", "pydot": "tree",
+          "dask": "batch", "distributed": "batch", "pyarrow": "batch"}
+
+
+def missing_extra(exc: ImportError) -> str:
+    """The line for a module that could not be imported: the extra to install when it is an
+    optional dependency (the package's own message when it names one already)."""
+    text = _one_line(exc)
+    if "pip install" in text:
+        return text
+    module = (exc.name or "").split(".")[0]
+    if module in EXTRAS:
+        extra = EXTRAS[module]
+        return f"this needs the {extra} extra ({module} is not installed): pip install 'scopa-solver[{extra}]'"
+    return f"a module could not be imported ({text}): reinstall scopa-solver"
 
 
 def _one_line(exc: BaseException) -> str:

@@ -14,7 +14,7 @@ from ..play.game import random_position
 from ..search.solver import analyze_iter, solve_iter
 from ..text import plural
 from .batch import batch_command, solve_job_command
-from .output import check_writable, print_json, save_game, save_record, stream_ok, write_atomic
+from .output import check_writable, keep_older, print_json, save_game, save_record, stream_ok, write_atomic
 from .parser import UsageError
 
 # A built-in example: a seeded deal played forward to two deals before the end.
@@ -46,7 +46,27 @@ def _with_rules(obj, args):
     return type(obj).from_string(f"{obj.to_string()} {' '.join(rules.tokens())}")
 
 
+STDIN_MAX_CHARS = 1 << 16     # a position is one short line: more on standard input is not one
+
+
+def _read_stdin(args) -> None:
+    """`-` as the position: its one line read from standard input (once: `args.position` keeps it)."""
+    if args.position != "-":
+        return
+    stdin = sys.stdin
+    if not stream_ok(stdin):
+        raise UsageError("'-' reads the position from standard input, which is closed")
+    text = stdin.read(STDIN_MAX_CHARS + 1)
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if len(text) > STDIN_MAX_CHARS or len(lines) > 1:
+        raise UsageError("'-' reads one position from standard input: it held more than one line")
+    if not lines:
+        raise UsageError("'-' reads the position from standard input: it was empty")
+    args.position = lines[0]
+
+
 def _position(args) -> Position:
+    _read_stdin(args)
     text = args.position
     if text is None or text == "example":
         return _example(_rules(args))
@@ -65,6 +85,7 @@ def _example(rules: Rules) -> Position:
 def _view(args):
     """A view from view text, or the side to move's view of a full position."""
     from ..core.view import View
+    _read_stdin(args)
     text = args.position
     if text is not None and text != "example" and "?" in text:
         return _with_rules(View.from_string(text), args)
@@ -229,17 +250,21 @@ def _signed(value: int, objective: str) -> str:
     return str(value) if objective == "maxn" else f"{value:+d}"
 
 
-def _value_name(pos: Position, objective: str) -> str:
-    """What a value is, for the side to move: two-player Scopa keeps "value for player P"."""
+def _value_name(pos: Position, objective: str, unit: bool = False) -> str:
+    """What a value is, for the side to move: two-player Scopa keeps "value for player P".
+    `unit`: the line under the values instead, their unit (round points, whose, against whom)."""
     rules = pos.rules
-    side = rules.sides[pos.to_move]
+    side, p = rules.sides[pos.to_move], pos.to_move
     if objective == "maxn":
-        return f"max^n points of side {side} (player {pos.to_move} to move)"
+        return (f"values in round points of side {side} (each side maximises its own)" if unit
+                else f"max^n points of side {side} (player {p} to move)")
     if rules.side_count > 2:
-        return f"paranoid value for side {side} (player {pos.to_move} to move)"
+        return (f"values in round points: side {side}'s minus the best other side's (paranoid)" if unit
+                else f"paranoid value for side {side} (player {p} to move)")
     if rules.players == 2:          # the sides are the players
-        return f"value for player {pos.to_move}"
-    return f"value for side {side} (player {pos.to_move} to move)"
+        return f"values in round points: player {p}'s minus player {1 - p}'s" if unit else f"value for player {p}"
+    return (f"values in round points: side {side}'s minus side {1 - side}'s" if unit
+            else f"value for side {side} (player {p} to move)")
 
 
 def solve_command(args) -> int:
@@ -265,12 +290,14 @@ def solve_command(args) -> int:
               f"{result.horizon}: {_depth_note(result)}")
         print(f"best moves: {' '.join(map(str, result.best_moves))}")
         print(f"principal variation to the horizon: {' '.join(map(str, result.pv))}")
+        print(_value_name(pos, args.objective, unit=True))
     else:
         print(f"{_value_name(pos, args.objective)}: {_signed(result.value, args.objective)}")
         if result.objective == "maxn":
             print(f"points per side: {' '.join(map(str, result.points))}")
         print(f"best moves: {' '.join(map(str, result.best_moves))}")
         print(f"principal variation: {' '.join(map(str, result.pv))}")
+        print(_value_name(pos, args.objective, unit=True))
         print()
         print(show_score(result.outcome))
     print(f"\n{plural(result.nodes, 'node')} in {result.seconds * 1000:.2f} ms "
@@ -278,11 +305,21 @@ def solve_command(args) -> int:
     return 0
 
 
+def _best_first(rows) -> tuple[list, list]:
+    """`analyze`'s rows with the search's best moves first, in its order, and those moves: at a
+    horizon the kernel tells equal margins apart by its finer evaluation, so that a move of the
+    best margin may not be best; these are `solve`'s best moves at the same depth, in its order."""
+    best = [r for m in rows.best_moves for r in rows if r.move == m]
+    return best + [r for r in rows if r not in best], best
+
+
 def analyze_command(args) -> int:
     pos = _position(args)
     rows = _searched(args, pos, analyze_iter)
+    ordered, best_rows = _best_first(rows)
     if args.json:
         data = dict(rows.to_dict(), to_move=pos.to_move, objective=args.objective, side=pos.rules.sides[pos.to_move])
+        data.update(moves=[r.to_dict() for r in ordered], best_moves=[str(r.move) for r in best_rows])
         print_json(data)
         return 0
     print(show_position(pos))
@@ -291,16 +328,19 @@ def analyze_command(args) -> int:
         return 0
     best = rows[0].value
     print(f"\n{'move':<20}{'value':>6}{'lost':>6}")
-    for r in rows:
+    for r in ordered:
         value = _signed(r.value, args.objective) if r.value is not None else \
             f"{'?' if r.lower is None else r.lower}..{'?' if r.upper is None else r.upper}"
-        lost = "" if r.value is None or best is None else (f"{best - r.value}" if best != r.value else "-")
+        lost = "" if r.value is None or best is None else ("-" if r in best_rows else f"{best - r.value}")
         print(f"{str(r.move):<20}{value:>6}{lost:>6}")
     if best is not None:
-        n = sum(1 for r in rows if r.value == best)
+        n = len(best_rows)
         print(f"\n{_value_name(pos, args.objective)}: {_signed(best, args.objective)} ({n} best move{'s' if n > 1 else ''} of {len(rows)})")
+        print(_value_name(pos, args.objective, unit=True))
     if not rows.exact:
         print(f"values: {_depth_note(rows)}")
+        if any(r.value == best and r not in best_rows for r in rows):
+            print("lost 0: the best margin, but a lower estimate by the static evaluation at the horizon")
     return 0
 
 
@@ -350,6 +390,7 @@ def tree(args) -> int:
         if picture:
             _picture_size(args, graph.number_of_nodes())
         options = dict(engine=args.engine) if args.engine and picture else {}
+        replaced = os.path.exists(args.output)
         try:
             write_atomic(args.output, lambda tmp: write_tree(graph, tmp, **options))
         except (ValueError, RuntimeError, TypeError, OSError) as exc:
@@ -360,7 +401,7 @@ def tree(args) -> int:
             print_json(summary)
         else:
             print(f"{args.mode} tree: {plural(summary['nodes'], 'node')}, {plural(summary['edges'], 'edge')} "
-                  f"-> {args.output}")
+                  f"-> {args.output}" + (" (it replaces the older file there)" if replaced else ""))
     elif args.json:
         print_json(node_link(graph))
     elif args.mode == "search":
@@ -426,8 +467,9 @@ def suggest_command(args) -> int:
         print(f"{s.exact_worlds:,} of {plural(s.worlds, 'world')} searched to the end of the round"
               + ("" if s.horizon is None else f", the others to a horizon of {s.horizon} plies "
                  "and scored there by the static evaluation (docs/family.md)"))
-    if s.seed is not None:
-        print(f"worlds drawn with seed {s.seed} (--seed {s.seed} repeats this answer)")
+    repeat = _repeat_note(s, args)
+    if repeat:
+        print(repeat)
     return 0
 
 
@@ -458,6 +500,27 @@ def unseen_command(args) -> int:
     print()
     print(f"chances: {odds.describe()}")
     return 0
+
+
+def _repeat_note(s, args) -> str:
+    """What the seed repeats, said only as far as it is true: the same seed always gives the
+    same worlds in the same order; how many were solved, and how deep, the time limit may decide."""
+    if s.seed is None:          # every world, in the listed order, all solved
+        return ""
+    options = "" if args.max_nodes is None else f" --max-nodes {args.max_nodes}"
+    deeper = "; the time limit also stopped the first world's deepening, so a rerun may search deeper"
+    if s.stopped != "time":
+        return (f"worlds drawn with seed {s.seed} (--seed {s.seed}{options} repeats this answer)" if not s.horizon_cut
+                else f"worlds drawn with seed {s.seed} (--seed {s.seed} gives the same worlds{deeper})")
+    if not s.sampled:
+        return (f"{s.worlds:,} of the {s.total_worlds:,} worlds solved before the time limit, the first in the "
+                f"order seed {s.seed} shuffles them in (--seed {s.seed} gives the same order; the time limit "
+                f"decides how many{deeper if s.horizon_cut else ''})")
+    if s.horizon_cut:
+        return (f"the first {plural(s.worlds, 'world')} drawn with seed {s.seed} solved before the time limit (--seed "
+                f"{s.seed} gives the same worlds in the same order{deeper})")
+    return (f"the first {plural(s.worlds, 'world')} drawn with seed {s.seed} solved before the time limit "
+            f"(--seed {s.seed} --worlds {s.worlds}{options} --time-limit inf repeats this answer)")
 
 
 def arena_command(args) -> int:
@@ -574,10 +637,17 @@ def play(args) -> int:
         stopped, error = "error", exc
     path = None
     if not args.no_save and any(r.moves for r in record.rounds):
-        path = save_game(record, args.save, say)
+        kept, target = None, args.save
+        if existed:                 # the older game is never lost
+            try:
+                kept = keep_older(args.save)
+            except UsageError as exc:
+                say(f"{exc}: the new game goes to a new file instead")
+                target = None
+        path = save_game(record, target, say)
         if path:
-            replaced = " (it replaces the older game record there)" if path == args.save and existed else ""
-            say(f"game record saved to {path}{replaced} (review it: scopa-solver review {path})")
+            older = f" (the older game record there is kept as {kept})" if path == args.save and kept else ""
+            say(f"game record saved to {path}{older} (review it: scopa-solver review {path})")
     elif not args.no_save:
         say("no move was played: nothing to save")
     if error is not None:
@@ -629,9 +699,11 @@ def review_command(args) -> int:
 def serve(args) -> int:
     """The analysis board in the browser, until Ctrl-C."""
     try:
+        import fastapi  # noqa: F401  (checked here: the board imports them only when it starts)
+        import uvicorn  # noqa: F401
         from ..web import serve as serve_board
-    except ImportError as exc:
-        raise UsageError(f"the board needs the web extra (pip install 'scopa-solver[web]'): {exc}") from None
+    except ImportError:
+        raise UsageError("the board needs the web extra: pip install 'scopa-solver[web]'") from None
     serve_board(port=args.port, host=args.host, open_browser=args.open)
     return 0
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
 from datetime import datetime
 from typing import Any, Callable, Optional
@@ -61,12 +62,12 @@ def save_record(record: Any, path: str) -> str:
     return os.fspath(path)
 
 
-def new_file(folder: str, stem: str, suffix: str = ".json") -> str:
-    """A path in `folder` no file has: STEM.json, else STEM-2.json, ... The name is claimed at
-    once (an empty file, created only if absent), so two games saved in the same second, even by
-    two programs, never get the same one."""
+def new_file(folder: str, stem: str, suffix: str = ".json", numbered: bool = False) -> str:
+    """A path in `folder` no file has: STEM.json, else STEM-2.json, ... (`numbered`: STEM-1.json,
+    STEM-2.json, ...). The name is claimed at once (an empty file, created only if absent), so
+    two games saved in the same second, even by two programs, never get the same one."""
     for n in range(1, 10_000):
-        path = os.path.join(folder, f"{stem}{suffix}" if n == 1 else f"{stem}-{n}{suffix}")
+        path = os.path.join(folder, f"{stem}{suffix}" if n == 1 and not numbered else f"{stem}-{n}{suffix}")
         try:
             os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666))
         except FileExistsError:
@@ -106,6 +107,22 @@ def save_game(record: Any, path: Optional[str], say: Callable[[str], None]) -> O
         return saved
     say(f"could not save the game anywhere ({first_error})")
     return None
+
+
+def keep_older(path: str) -> Optional[str]:
+    """Copy the game record at `path` to the first free PATH-1.json, PATH-2.json, ... beside it
+    (before a new game is saved over it: a second run of the same command keeps the first game);
+    returns the copy's path, None when there is no record to keep."""
+    if not is_game_record(path):
+        return None
+    stem, suffix = os.path.splitext(path)
+    copy = new_file(os.path.dirname(stem) or os.curdir, os.path.basename(stem), suffix or ".json", numbered=True)
+    try:
+        shutil.copy2(path, copy)
+    except OSError as exc:
+        os.unlink(copy)
+        raise UsageError(f"cannot keep the older game record {path} as {copy}: {exc.strerror or exc}") from None
+    return os.path.relpath(copy) if not os.path.isabs(path) else copy
 
 
 def stream_ok(stream: Any) -> bool:

@@ -131,10 +131,24 @@ def names_arg(known: Sequence[str], what: str) -> Callable[[str], list[str]]:
     return parse
 
 
+def rules_help() -> str:
+    """Every rule option as typed after --rules: a switch by its name, the others NAME=default
+    (the choices of game and capture spelled out), from `Rules` itself so that none is left out."""
+    from dataclasses import fields
+    from ..core.rules import CAPTURES, GAMES, Rules
+    default = Rules()
+    choices = {"game": "|".join(GAMES), "capture": "|".join(CAPTURES)}
+    names = [f.name if f.type in ("bool", bool) and not getattr(default, f.name)
+             else f"{f.name}={choices.get(f.name, getattr(default, f.name))}" for f in fields(Rules)]
+    return ("rule options (docs/notation.md): " + ", ".join(names).replace("%", "%%") +
+            "; a switch alone turns it on, NAME=0 off")
+
+
 def _common(p: argparse.ArgumentParser, position: bool = True) -> argparse.ArgumentParser:
     if position:
-        p.add_argument("position", nargs="?", help="position in notation (default: a built-in example)")
-    p.add_argument("--rules", nargs="*", metavar="OPTION", help="rule options, like napola target=21")
+        p.add_argument("position", nargs="?", help="position (or view) in notation; - reads it from standard "
+                       "input; default: a built-in example")
+    p.add_argument("--rules", nargs="*", metavar="OPTION", help=rules_help())
     p.add_argument("--json", action="store_true", help="machine-readable output")
     return p
 
@@ -154,8 +168,9 @@ def _budget(p: argparse.ArgumentParser) -> None:
 
 def _objective(p: argparse.ArgumentParser) -> None:
     p.add_argument("--objective", choices=("value", "maxn"), default="value",
-                   help="value: the margin (paranoid with three or more sides, default); maxn: every "
-                        "seat maximises its own side's points")
+                   help="value (default): the round's point margin of the side to move, its points minus the "
+                        "other side's (with three or more sides, paranoid: minus the best other side's); maxn: "
+                        "every seat maximises its own side's round points")
 
 
 def _job(p: argparse.ArgumentParser) -> None:
@@ -182,11 +197,14 @@ def _job(p: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser of every command; each sets `command` (its name) as its default."""
-    parser = OneLineParser(prog="scopa-solver", description="Exact Scopa solver and analyzer.")
+    from .. import __version__
+    parser = OneLineParser(prog="scopa-solver", description="Exact Scopa solver and analyzer. A value is the "
+                           "round's point margin for the side named beside it (docs/cli.md).")
+    parser.add_argument("--version", action="version", version=f"scopa-solver {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = _common(sub.add_parser("deal", help="print a random position as one line of notation"), position=False)
-    p.add_argument("--seed", type=_whole, default=None)
+    p.add_argument("--seed", type=_whole, default=None, help="seed of the deal (default: a fresh one)")
     p.add_argument("--deals-left", type=_whole, default=None, help="play forward at random to K deals left")
     p.add_argument("--cards-per-hand", type=_whole, default=None,
                    help="play forward at random until every hand holds this many cards (Scopone, scientifico)")
@@ -195,7 +213,8 @@ def build_parser() -> argparse.ArgumentParser:
     for name, text in (("solve", "exact value, best moves, principal variation"),
                        ("analyze", "exact value of every legal move")):
         p = _common(sub.add_parser(name, help=text))
-        p.add_argument("--max-nodes", type=max_nodes_arg, default=None)
+        p.add_argument("--max-nodes", type=max_nodes_arg, default=None,
+                       help="node budget (a position it cannot solve exactly within it: the deepest depth reached)")
         p.add_argument("--time-limit", type=time_limit_arg, default=None,
                        help="seconds (a position it cannot solve exactly: the deepest depth reached)")
         p.add_argument("--horizon", type=horizon_arg, default=None, metavar="H",
@@ -261,12 +280,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("bot_a", metavar="BOT_A", help="random, greedy, greedy:NAME=W,..., pimc, pimc:N, model, model:T, "
                    "infer, infer:T, epimc, epimc:d=D,t=T,n=N,q=H (docs/play.md), oracle, or EARLY/LATE (one bot "
                    "until the last three deals, the other in them: greedy/pimc)")
-    p.add_argument("bot_b", metavar="BOT_B")
+    p.add_argument("bot_b", metavar="BOT_B", help="the other side's bot (the same names)")
     p.add_argument("more_bots", metavar="BOT", nargs="*",
                    help="one more bot per side of a game of three or more sides (--rules players=3 ...)")
     p.add_argument("--rounds", type=_whole, default=10, help="duplicate deals, each played twice (default 10)")
     p.add_argument("--matches", type=_whole, default=0, help="also this many duplicate pairs of matches")
-    p.add_argument("--seed", type=_whole, default=None)
+    p.add_argument("--seed", type=_whole, default=None, help="seed of the deals and the bots (default: a fresh one)")
     p.add_argument("--worlds", type=positive_int, default=100, help="worlds per PIMC decision (default 100)")
     _threads(p)
     _budget(p)

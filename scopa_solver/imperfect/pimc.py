@@ -124,6 +124,8 @@ class Suggestion:
     exact_worlds: Optional[int] = None  # worlds searched to the end of the round (the rest: to a horizon)
     horizon: Optional[int] = None       # the shallowest horizon (plies) of a world not searched exactly
     world_horizons: Optional[list] = field(default=None, repr=False)  # per row of `values`: None (exact) or plies
+    sampled: bool = True                # the worlds are a sample drawn with `seed` (else every world, listed)
+    horizon_cut: bool = False           # the time limit stopped the first world's deepening (a rerun may go deeper)
 
     @property
     def best(self) -> Move:
@@ -221,8 +223,9 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
     and otherwise samples N (uniformly, with replacement); ``"all"`` always enumerates. The same
     `seed` draws the same worlds, hence gives the same answer, on every machine (None: a fresh
     seed, reported in `Suggestion.seed`). `time_limit` (seconds; default `SUGGEST_SECONDS`, None:
-    none) stops early and reports the worlds solved by then (a uniform subset; `exact` is then
-    False, `stopped` "time"); so does a bot's decision budget it runs in (`kernel.time_budget`).
+    none) stops early and reports the first worlds of the seed's order solved by then (a uniform
+    subset; `exact` is then False, `stopped` "time"), at least the first world at the horizon its
+    deepening completed; so does a bot's decision budget it runs in (`kernel.time_budget`).
     `threads`: workers (None or
     0: every core). `progress`: a progress bar (None: on a terminal, for runs over a second).
     `confidence` (sampling only): solve 32 worlds, then double, and stop as soon as the best
@@ -293,11 +296,11 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
             seed = random.SystemRandom().getrandbits(63)
         states = view.sample_states(count, seed)      # lazy: drawn as the workers get to them
     first = next(states)
-    depth, solved = _probe_horizon(first, max_nodes, horizon, deadline)
+    depth, solved, fallback, cut = _probe_horizon(first, max_nodes, horizon, deadline)
     if solved is None:
         states = itertools.chain([first], states)
     budget = max_nodes * _WORLD_SAFETY
-    bar = progress_bar(count, "worlds", progress, unit="world")
+    bar = progress_bar(count, "worlds", progress, unit="world", deadline=deadline)
     raws: list = [] if solved is None else [solved]     # the probe's exact search is the first world's
     bar.update(len(raws))
     reason = None
@@ -325,48 +328,63 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
                 break
     finally:
         bar.close()
-    complete = exact and len(raws) == count and all(r is not None for r in raws)
+    # the answer uses the worlds solved before the first one the time limit left unsolved: the
+    # first N of the seed's order, so that the same seed and N worlds give the same answer
+    solved_prefix = next((i for i, raw in enumerate(raws) if raw is None), len(raws))
+    if solved_prefix < len(raws):
+        raws, reason = raws[:solved_prefix], "time"
+    if not raws:        # anytime: the first world at the horizon its deepening completed
+        raws, reason = [fallback], "time"
+    complete = exact and len(raws) == count
     result = _summarize(view, moves, raws, complete, None if complete else seed, start, count)
     result.stopped = result.stopped or reason
+    result.sampled, result.horizon_cut = not exact, cut
     return result
 
 
 def _probe_horizon(state: kernel.KernelState, max_nodes: int, first: Optional[int],
-                   deadline: Optional[float]) -> tuple[int, Any]:
+                   deadline: Optional[float]) -> tuple[int, Any, Any, bool]:
     """The horizon for every world of a view: the first world deepened from `first` plies (by
     `kernel.DEEPEN_STEP`) until exact (0) or `max_nodes` (for all its searches) is spent, on a
     fresh table of its own, so that the same world always reaches the same horizon. With no
     `first`, it is tried exactly first, within `_PROBE_EXACT_NODES` (besides `max_nodes`) and no
     time limit, on a small table: a two-player world or a late one is exact at once, and so are
-    all the worlds. Returns the horizon (0: exact) and that exact search's result (else None),
-    which is the first world's."""
+    all the worlds. The first horizon is searched whatever the time limit (within `max_nodes`):
+    an answer at some depth is always there. Returns the horizon (0: exact), that exact search's
+    result (else None), which is the first world's, the first world's result at the horizon
+    (the answer when the time limit leaves no other world solved), and whether the time limit
+    stopped the deepening."""
     depth = kernel.check_horizon(first) or kernel.DEEPEN_STEP
     signals = threading.current_thread() is threading.main_thread()
     if first is None:       # exact if cheap: then every world is solved exactly, as before a deadline
         raw = kernel.new_searcher(_EXACT_TRY_TT_MB).search_many(
             [state], kernel.WANT_ALL, min(max_nodes, _PROBE_EXACT_NODES), 0.0, signals)[0]
         if not raw.stop:
-            return 0, raw
+            return 0, raw, raw, False
     searcher = kernel.new_searcher(_PROBE_TT_MB)
-    used, reached = 0, None
+    used, reached, kept, cut = 0, None, None, False
     while True:
-        left = 0.0 if deadline is None else max(1e-6, deadline - time.monotonic())
+        left = 0.0 if deadline is None or reached is None else max(1e-6, deadline - time.monotonic())
         raw = searcher.search_many([state], kernel.WANT_ALL, max_nodes - used, left, signals, "value", depth)[0]
         used += raw.nodes
         if raw.stop:
+            cut = raw.stop == 2
             break
         if raw.horizon is None:
-            return 0, None
-        reached = depth
+            return 0, None, raw, False
+        reached, kept = depth, raw
         depth += kernel.DEEPEN_STEP
-        if used >= max_nodes or (deadline is not None and time.monotonic() >= deadline):
+        if used >= max_nodes:
+            break
+        if deadline is not None and time.monotonic() >= deadline:
+            cut = True
             break
     if reached is None:
-        if raw.stop == 2:
+        if raw.stop == 2:       # only a decision's budget (kernel.time_budget) cuts the first horizon
             raise LimitError("the time limit ran out before a single world was searched: allow more time")
         raise LimitError(f"a world needs more than max_nodes={max_nodes:,} nodes even to a horizon of "
                          f"{depth} plies (raise max_nodes)")
-    return reached, None
+    return reached, None, kept, cut
 
 
 def value_matrix(moves: list[Move], solved: list) -> tuple["np.ndarray", int]:

@@ -45,7 +45,9 @@ def score_attributes(score: RoundScore, rules) -> dict:
         out["re_bello"] = who(score.re_bello)
     if rules.napola:
         out.update({f"napola_p{k}": sides[k].napola for k in ks})
-    parts = [f"carte {_w(score.carte)}", f"denari {_w(score.denari)}",
+    # English as the rest of the output (play.display's score table: cards, coins): the keys
+    # above keep the scoring's names, the data's field names since the first trees
+    parts = [f"cards {_w(score.carte)}", f"coins {_w(score.denari)}",
              f"settebello {_w(score.settebello)}", f"primiera {_w(score.primiera)}"]
     if rules.re_bello:
         parts.append(f"re bello {_w(score.re_bello)}")

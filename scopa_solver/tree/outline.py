@@ -5,7 +5,7 @@
 >>> print(tree_text(to_networkx(Position(hands=("7d", "3c"), table="4s 3s", dealer=1))))
 7d/3c 3s4s -/- - 0/0 0 1 -  P0 to move, value for P0 +4
 = P0 7dx3s+4s         +4
-  = P1 3c               +4  end 4-0 (carte P0, denari P0, settebello P0, primiera -, scopas 1-0)
+  = P1 3c               +4  end 4-0 (cards P0, coins P0, settebello P0, primiera -, scopas 1-0)
 """
 from __future__ import annotations
 

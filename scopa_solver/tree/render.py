@@ -116,7 +116,7 @@ def _node_label(d: dict, is_root: bool) -> str:
         if d["terminal"]:
             rows.append(_row(_small(_end_text(d), "#111827", 10)))
             won = [f"{name} {_who(d[key])}" for name, key in
-                   (("carte", "carte"), ("denari", "denari"), ("settebello", "settebello"), ("primiera", "primiera"))]
+                   (("cards", "carte"), ("coins", "denari"), ("settebello", "settebello"), ("primiera", "primiera"))]
             rows.append(_row(_small(", ".join(won[:2]))))
             rows.append(_row(_small(", ".join(won[2:]))))
             scopas = [d[f"scopas_p{k}"] for k in range(6) if f"scopas_p{k}" in d]
