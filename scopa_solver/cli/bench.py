@@ -23,6 +23,10 @@ def bench_command(args) -> int:
     chosen = [args.all, args.list, bool(args.compare), args.perft, args.make_suite is not None]
     if sum(chosen) > 1:
         raise UsageError("--all, --list, --compare, --perft and --make-suite are separate tasks: choose one")
+    if args.time is not None and not args.compare:
+        raise UsageError("--time chooses the time --compare compares: give --compare A.json B.json")
+    if args.techniques and args.without:
+        raise UsageError("--techniques runs every technique's rung: leave --without out")
     if args.list:
         return _list(args)
     if args.compare:
