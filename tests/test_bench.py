@@ -191,7 +191,8 @@ def test_the_command_line_refuses_bad_input_with_one_line(tmp_path, capsys):
     for argv in (["bench", "nosuch"], ["bench", str(bad)], ["bench", "--without", "speed"],
                  ["bench", "--compare", str(bad), str(bad)], ["bench", "--list", "--perft"],
                  ["bench", "--make-suite", str(tmp_path), "nosuch"], ["bench", "--time", "wall"],
-                 ["bench", "--techniques", "--without", "table"]):
+                 ["bench", "--techniques", "--without", "table"], ["bench", "--all", "scopa-1deal"],
+                 ["bench", "--perft", str(tmp_path / "missing.txt")]):
         code, out, err = run_cli(capsys, *argv)
         assert code == 2 and len(err.strip().splitlines()) == 1, (argv, err)
 

@@ -1,6 +1,7 @@
 """``scopa-solver bench``: the command of `scopa_solver.bench` (its grammar is
-`parser.add_bench_parsers`; ``scopa-solver perft`` is in `commands`). A wrong answer (a value, best moves or perft count
-other than the shipped one) is exit 1 with a line naming each position; bad input exit 2."""
+`parser.add_bench_parsers`; ``scopa-solver perft`` is in `commands`). A wrong answer (a value,
+best moves or perft count other than the shipped one) is exit 1 with a line naming each
+position; bad input exit 2."""
 from __future__ import annotations
 
 import sys
@@ -23,6 +24,8 @@ def bench_command(args) -> int:
     chosen = [args.all, args.list, bool(args.compare), args.perft, args.make_suite is not None]
     if sum(chosen) > 1:
         raise UsageError("--all, --list, --compare, --perft and --make-suite are separate tasks: choose one")
+    if args.all and args.suites:
+        raise UsageError("--all runs every shipped suite: name suites or give --all, not both")
     if args.time is not None and not args.compare:
         raise UsageError("--time chooses the time --compare compares: give --compare A.json B.json")
     if args.techniques and args.without:
