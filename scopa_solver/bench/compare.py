@@ -7,7 +7,7 @@ import math
 import os
 import random
 import statistics
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 from ..errors import excerpt
 from ..jsontext import parse_json, read_at_most
@@ -32,7 +32,10 @@ def read_result(path: str) -> dict:
     return data
 
 
-def bootstrap(pairs: Sequence[tuple[float, float]], statistic, samples: int = SAMPLES,
+Pairs = Sequence[tuple[float, float]]
+
+
+def bootstrap(pairs: Pairs, statistic: Callable[[Pairs], float], samples: int = SAMPLES,
               seed: int = 1) -> tuple[float, float]:
     """The 2.5% and 97.5% percentiles of `statistic(pairs)` over resamples of the pairs."""
     rng = random.Random(seed)
