@@ -490,6 +490,7 @@ cdef class Searcher:
         self.F.use_bounds = 64
         self.F.use_equiv = 1
         self.F.use_last_round = 1
+        self.F.use_order = 1
         # malloc, not calloc: only the levels a search reaches are ever touched
         self.F.moves = <uint64_t*>malloc(MAX_PLIES * MAX_MOVES * sizeof(uint64_t))
         if self.F.moves == NULL:
@@ -553,6 +554,11 @@ cdef class Searcher:
         """Solve the last round (no hand holding two cards, the stock empty) by a walk along its
         forced plays (on by default; off: the general search, for tests and tuning)."""
         self.F.use_last_round = enabled
+
+    def set_ordering(self, bint enabled):
+        """Order the moves (table move, guess move, killers, static scores; on by default); off:
+        the generation order everywhere, for measuring what ordering gives (scopa-solver bench)."""
+        self.F.use_order = enabled
 
     def request_stop(self):
         """Ask a search running in another thread to stop soon (it reports an interrupt)."""

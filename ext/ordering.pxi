@@ -66,7 +66,7 @@ cdef void order_moves(const Engine* F, const State* s, uint64_t* moves, int n, u
     cdef int scores[ORDER_LIMIT]
     cdef int i, j, sc
     cdef uint64_t m
-    if n < 2:
+    if n < 2 or not F.use_order:      # off: the generation order (bench's technique switches)
         return
     if first == 0 and ply >= 0 and F.guess_horizon and plies_left(F, s) > F.guess_horizon:
         first = guess_move(F, s)

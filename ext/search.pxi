@@ -114,6 +114,7 @@ ctypedef struct Engine:
     int busy_cards                   # defer those only at nodes with at least this many cards in hands
     double parallel_mb               # the most table a parallel search uses, MiB (0: PARALLEL_MB)
     int use_last_round               # solve the last round by endgame.pxi's forced walk
+    int use_order                    # order the moves (ordering.pxi); off: generation order (research)
 
 
 cdef void set_game(Engine* F, const Game* g, int mode, int root_seat) noexcept nogil:

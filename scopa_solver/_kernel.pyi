@@ -222,6 +222,9 @@ class Searcher:
         """Cut on the bounds of what a position can still be worth at nodes with at most
         `max_cards` cards in the hands (0: never; tuning)."""
 
+    def set_ordering(self, enabled: bool) -> None:
+        """Order the moves (on by default); off: the generation order everywhere (research)."""
+
     def set_equivalence(self, enabled: bool) -> None:
         """Play one of the moves that differ only by same-rank cards whose suits cannot change
         any score (on by default; tuning and tests)."""

@@ -14,6 +14,7 @@ from ..play.game import random_position
 from ..search.solver import analyze_iter, solve_iter
 from ..text import plural
 from .batch import batch_command, solve_job_command
+from .bench import bench_command
 from .output import check_writable, keep_older, print_json, save_game, save_record, stream_ok, write_atomic
 from .parser import UsageError
 
@@ -708,6 +709,21 @@ def serve(args) -> int:
     return 0
 
 
+def perft_command(args) -> int:
+    """The legal play sequences 1 to --depth plays deep from the position (docs/benchmarks.md#perft)."""
+    from ..bench import perft
+    pos = _position(args)
+    counts = []
+    for depth in range(1, args.depth + 1):
+        counts.append(perft(pos, depth))
+        if not args.json:
+            print(f"D{depth} {counts[-1]}", flush=True)
+    if args.json:
+        print_json(dict(position=pos.to_string(), counts=counts))
+    return 0
+
+
 COMMANDS = {"deal": deal, "show": show, "solve": solve_command, "analyze": analyze_command, "tree": tree,
-            "suggest": suggest_command, "unseen": unseen_command, "equilibrium": equilibrium_command, "arena": arena_command, "play": play,
-            "review": review_command, "serve": serve, "batch": batch_command}
+            "suggest": suggest_command, "unseen": unseen_command, "equilibrium": equilibrium_command,
+            "arena": arena_command, "play": play, "review": review_command, "serve": serve, "batch": batch_command,
+            "bench": bench_command, "perft": perft_command}

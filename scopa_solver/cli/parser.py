@@ -343,7 +343,56 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--open", action="store_true", help="open the page in the default browser")
 
     add_batch_parser(sub)
+    add_bench_parsers(sub)
     return parser
+
+
+def _techniques(text: str) -> list[str]:
+    from ..bench import TECHNIQUES
+    return names_arg(TECHNIQUES, "technique")(text)
+
+
+def _perft_depth(text: str) -> int:
+    from ..bench.perft import MAX_DEPTH
+    value = _whole(text)
+    if not 1 <= value <= MAX_DEPTH:
+        raise argparse.ArgumentTypeError(f"the perft depth is 1 to {MAX_DEPTH}, not {value}")
+    return value
+
+
+def add_bench_parsers(sub: "argparse._SubParsersAction") -> None:
+    """`bench` (the shipped suites, their A/B, the techniques, perft) and `perft`."""
+    p = sub.add_parser("bench", help="benchmark the exact search on the shipped suites, every answer checked",
+                       description="Solve the positions of benchmark suites (shipped, or suite files), check every "
+                                   "value and best move, and report the times (docs/benchmarks.md). Exit 1 when an "
+                                   "answer is wrong.")
+    p.add_argument("suites", metavar="SUITE", nargs="*",
+                   help="shipped suite names (see --list) or suite files (default: the default suites)")
+    p.add_argument("--all", action="store_true", help="every shipped suite, the slow ones too")
+    p.add_argument("--list", action="store_true", help="list the shipped suites and exit")
+    p.add_argument("--json", action="store_true", help="the figures of every position as JSON (for --compare)")
+    p.add_argument("--repeat", type=positive_int, default=1,
+                   help="series over the suites, each position's fastest kept (default 1)")
+    p.add_argument("--threads", type=threads_arg, default=1, help="threads of one search (default 1)")
+    p.add_argument("--tt-mb", type=tt_mb_arg, default=64.0, help="transposition table size (MiB, default 64)")
+    p.add_argument("--without", type=_techniques, default=[], metavar="T,T",
+                   help="switch techniques off: table, ordering, equivalence, bounds, endgame, mtdf (full window)")
+    p.add_argument("--techniques", action="store_true",
+                   help="the ladder: plain alpha-beta, then each technique added, then --threads (default 2) threads")
+    p.add_argument("--max-nodes", type=max_nodes_arg, default=None, help="node limit of one search (it is then not checked)")
+    p.add_argument("--time-limit", type=time_limit_arg, default=None, help="seconds of one search (likewise)")
+    p.add_argument("--compare", nargs=2, metavar=("A.json", "B.json"), default=None,
+                   help="B's times over A's per suite with 95%% confidence intervals (two bench --json outputs)")
+    p.add_argument("--time", choices=("cpu", "wall"), default=None,
+                   help="--compare: CPU time of the searching thread (default with one thread) or wall time")
+    p.add_argument("--perft", action="store_true", help="check the shipped perft counts (the rules' fingerprint)")
+    p.add_argument("--make-suite", metavar="DIR", default=None,
+                   help="rebuild the shipped suites (or those named) and perft.txt into DIR from their seeds")
+
+    p = sub.add_parser("perft", help="the number of legal play sequences N plays deep (the rules' fingerprint)")
+    _common(p)
+    p.add_argument("--depth", type=_perft_depth, required=True,
+                   help="plays deep, 1 to 40 (the counts of every depth up to it, each as it is counted)")
 
 
 def add_batch_parser(sub: "argparse._SubParsersAction") -> None:
