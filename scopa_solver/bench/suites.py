@@ -19,6 +19,7 @@ from typing import Iterable, Optional, Sequence, Union
 from ..core.position import Position
 from ..core.rules import Rules
 from ..errors import ScopaError, excerpt
+from ..text import plural
 
 __all__ = ["SuiteError", "SuiteEntry", "Suite", "SuiteSpec", "SUITES", "DEFAULT_SUITES", "SUITE_DIR",
            "read_suite", "parse_fields", "suite_text", "load_suites", "suite_positions"]
@@ -73,7 +74,7 @@ def _deals(name: str, about: str, rules: Rules, seed: int, count: int, round_cou
         n = round_count if depth == "round" and round_count else count
         out.append(SuiteSpec(f"{name}-{depth}", rules, n, seed + 100 * left, deals_left=left,
                              default=left < slow_from,
-                             about=f"{about}, {'the whole round' if depth == 'round' else f'{left + 1} deal(s) left'}"))
+                             about=f"{about}, {'the whole round' if depth == 'round' else plural(left + 1, 'deal') + ' left'}"))
     return out
 
 
