@@ -575,11 +575,12 @@ def test_the_reviews_marks_and_colours_follow_the_fair_verdict(browser, base_url
     assert texts(browser, "#review-table tbody tr .hmark") == [d.hindsight_mark for d in lib.decisions]
     # the summary: the fair figures first, and margin = skill + cards for each player
     splits = {s.name: s for s in lib.summaries().values()}
-    shown = browser.execute_script("""return Array.from(document.querySelectorAll('#review-summary tr.summary')).map(
-        (tr) => [tr.cells[0].textContent, tr.querySelector('.skill').textContent, tr.querySelector('.cards').textContent])""")
+    shown = browser.execute_script("""return Array.from(document.querySelectorAll('#review-summary tr.player-summary')).map(
+        (tr) => [tr.cells[0].textContent, tr.querySelector('.split-skill').textContent, tr.querySelector('.split-cards').textContent])""")
     signed2 = lambda x: ("+" if x > 0 else "−" if x < 0 else "") + f"{abs(x):.2f}"
     assert shown == [[n, signed2(s.skill), signed2(s.cards)] for n, s in splits.items()]
-    assert "fair points lost" in text(browser, "#review-summary")
+    heads = texts(browser, "#review-summary thead th")
+    assert heads.index("fair lost") < heads.index("hindsight lost") and heads[-3:] == ["margin", "skill", "cards"]
 
 
 # -- the editor and the family ---------------------------------------------------------------------

@@ -787,17 +787,22 @@ async function runReview() {
       ${r.seconds.toFixed(1)} s. The marks follow the fair verdict, from the player's own view
       (<span class="mark">*</span>: by hindsight, where there is none); margin = skill + cards, where skill is
       the points the other side's decisions lost minus the side's own, and cards the rest.</p>
-    <table class="grid"><thead><tr><th>player</th><th class="num">decisions</th><th class="num">fair points lost</th>
-      <th class="num">PIMC's move</th><th class="num">?! inaccuracies</th><th class="num">? mistakes</th><th class="num">?? blunders</th>
-      <th class="num">hindsight lost</th><th class="num">hindsight best</th>
-      <th class="num">margin</th><th class="num">skill</th><th class="num">cards</th></tr></thead><tbody>
-    ${summary.map((s) => `<tr class="summary"><td>${esc(s.name)}</td><td class="num">${s.decisions}</td>
+    <div class="wide-table"><table class="grid"><thead><tr><th>player</th><th class="num">moves</th>
+      <th class="num" title="points lost from the player's view (PIMC)">fair lost</th>
+      <th class="num" title="share of moves that were PIMC's choice">agree</th>
+      <th class="num" title="inaccuracies: half a point lost or more">?!</th><th class="num" title="mistakes: a point or more">?</th>
+      <th class="num" title="blunders: two points or more">??</th>
+      <th class="num" title="points lost by hindsight, every card known">hindsight lost</th>
+      <th class="num" title="share of hindsight-optimal moves">best</th>
+      <th class="num">margin</th><th class="num" title="the other side's points lost minus the side's own">skill</th>
+      <th class="num" title="margin minus skill">cards</th></tr></thead><tbody>
+    ${summary.map((s) => `<tr class="player-summary"><td>${esc(s.name)}</td><td class="num">${s.decisions}</td>
       <td class="num">${fixed(s.fair_loss)}</td><td class="num">${s.agreement === null ? "–" : pct(s.agreement)}</td>
       <td class="num">${s.inaccuracies}</td><td class="num">${s.mistakes}</td><td class="num">${s.blunders}</td>
       <td class="num">${s.loss}</td><td class="num">${pct(s.accuracy)}</td>
-      ${s.split.rounds ? `<td class="num margin">${plus(s.split.margin, 0)}</td><td class="num skill">${plus(s.split.skill, 2)}</td>
-      <td class="num cards">${plus(s.split.cards, 2)}</td>` : "<td></td><td></td><td></td>"}</tr>`).join("")}
-    </tbody></table>`;
+      ${s.split.rounds ? `<td class="num split-margin">${plus(s.split.margin, 0)}</td><td class="num split-skill">${plus(s.split.skill, 2)}</td>
+      <td class="num split-cards">${plus(s.split.cards, 2)}</td>` : "<td></td><td></td><td></td>"}</tr>`).join("")}
+    </tbody></table></div>`;
   $("#review-table tbody").innerHTML = r.decisions.map((d, i) => {
     const h = d.hindsight, f = d.fair;
     // a decision the hindsight search could not settle in the review's budget says so (the reason on hover)
