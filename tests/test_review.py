@@ -130,6 +130,8 @@ def test_hindsight_only_and_filters(reviewed):
     assert len(h.decisions) == 18 and all(d.name == "Ann" for d in h.decisions)
     assert [d.loss for d in h.decisions] == [d.loss for d in r.decisions if d.name == "Ann"]
     assert all(d.fair_best is None for d in h.decisions) and "no fair review" in h.format()
+    assert h.splits() == [] and "margin = skill + cards:" not in h.format()   # one player: no split
+    assert h.summaries()["Ann"].rounds == 0
     assert review(rec, worlds=None, progress=False, rounds=[2]).decisions == []
     with pytest.raises(ValueError):
         review(rec, worlds=0, progress=False)
@@ -207,7 +209,8 @@ def check_splits(r: Review) -> None:
     rules = r.record.rules
     count = max(rules.sides) + 1
     splits = r.splits()
-    rounds = sorted({d.round for d in r.decisions if r.scores[d.round - 1] is not None})
+    rounds = sorted({d.round for d in r.decisions if r.scores[d.round - 1] is not None
+                     and sum(x.round == d.round for x in r.decisions) == len(r.record.rounds[d.round - 1].moves)})
     assert [(sp.round, sp.side) for sp in splits] == [(n, side) for n in rounds for side in range(count)]
     for sp in splits:
         score = r.scores[sp.round - 1]

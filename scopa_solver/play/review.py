@@ -400,21 +400,23 @@ class Review:
         return out
 
     def splits(self) -> list[SideSplit]:
-        """The luck/skill split of every reviewed, finished round, per side: margin = skill +
-        cards, where skill = the points lost by the other sides' decisions (their mean with
-        three or more sides) minus those lost by the side's own, by each decision's verdict
-        (fair, else hindsight; not judged counts 0, and the split says how many)."""
+        """The luck/skill split of every finished round reviewed whole (every player's
+        decisions), per side: margin = skill + cards, where skill = the points lost by the other
+        sides' decisions (their mean with three or more sides) minus those lost by the side's
+        own, by each decision's verdict (fair, else hindsight; not judged counts 0, and the split
+        says how many)."""
         sides = self.record.rules.sides
         count = max(sides) + 1
         out = []
         for number in sorted({d.round for d in self.decisions}):
             score = self.scores[number - 1]
-            if score is None:
-                continue
+            ours = [d for d in self.decisions if d.round == number]
+            if score is None or len(ours) < len(self.record.rounds[number - 1].moves):
+                continue            # unfinished, or only some players reviewed: no split
             lost = [0.0] * count
             by_hindsight = not_judged = 0
-            for d in self.decisions:
-                if d.round != number or d.forced:
+            for d in ours:
+                if d.forced:
                     continue
                 loss = d.verdict_loss
                 if loss is None:
