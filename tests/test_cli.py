@@ -409,6 +409,13 @@ def test_review_output_and_json(capsys, arena_record):
     assert [d["hindsight"]["loss"] for d in data["decisions"]] == [d.loss for d in lib.decisions]
     assert [d["mark"] for d in data["decisions"]] == [d.mark for d in lib.decisions]
     assert [s["name"] for s in data["summary"]] == ["Greedy", "Random"]
+    # the seats swap between the rounds: each name's split adds up the rounds of that name's side
+    for s in data["summary"]:
+        mine = [x for x in data["splits"] if x["name"] == s["name"]]
+        assert len(mine) == s["split"]["rounds"] == 2
+        assert s["split"]["margin"] == sum(x["margin"] for x in mine) == s["split"]["skill"] + s["split"]["cards"]
+        assert s["split"]["skill"] == sum(x["skill"] for x in mine)
+    assert "margin = skill + cards: Greedy" in out
     assert data["game"] == str(arena_record)
     data = run_json(capsys, "review", str(arena_record), "--no-fair", "--round", "2", "--player", "Random")
     assert data["worlds"] is None and {(d["round"], d["name"]) for d in data["decisions"]} == {(2, "Random")}

@@ -10,7 +10,10 @@ from helpers import games
 
 from scopa_solver import DECK, OracleBot, Position, Rules, analyze, suggest
 from scopa_solver.play.record import GameRecord, RoundRecord
-from scopa_solver.play.review import BLUNDER, MISTAKE, Review, mark, review
+from fractions import Fraction
+
+from scopa_solver import GreedyBot, RandomBot, play_round
+from scopa_solver.play.review import BLUNDER, INACCURACY, MISTAKE, Review, mark, review
 
 # Player 0 (the non-dealer, first to play) holds 7s, Ac and 2b; the dealer holds 7c, 3b and 4d.
 # On the table: the settebello 7d, Rb, Cc, Fs. Taking the settebello with 7s is the obvious move;
@@ -49,18 +52,19 @@ def test_the_settebello_giveaway_is_flagged(reviewed):
     values = {str(row.move): row.value for row in rows}
     assert first.best_value == rows[0].value == values["7sx7d"] and first.played_value == values["Ac"]
     assert first.loss == values["7sx7d"] - values["Ac"] >= BLUNDER
-    assert first.mark == "??" == mark(first.loss)
+    assert first.hindsight_mark == "??" == mark(first.loss)
     assert [str(m) for m in first.best] == ["7sx7d"]
     # from Ann's own view too, leaving the settebello on the table is a blunder
     assert str(first.fair_best) == "7sx7d" and first.fair_loss >= MISTAKE and first.fair_mark
-    assert r.mistakes() == [first]
+    assert first.verdict == "fair" and first.mark == first.fair_mark == mark(first.fair_loss)
+    assert [d for d in r.decisions if d.hindsight_mark] == [first] and first in r.mistakes()
 
 
 def test_optimal_play_loses_nothing(reviewed):
     rec, start, r = reviewed
     assert len(r.decisions) == 36
     for d in r.decisions[1:]:
-        assert d.loss == 0 and d.mark == "", (d.number, str(d.played))
+        assert d.loss == 0 and d.hindsight_mark == "", (d.number, str(d.played))
         if d.forced:
             assert d.best_value is None and d.legal == 1
         else:
@@ -75,8 +79,11 @@ def test_summary_per_player(reviewed):
     assert list(s) == ["Ann", "Oracle"]
     ann, oracle = s["Ann"], s["Oracle"]
     assert ann.decisions + ann.forced == 18 == oracle.decisions + oracle.forced
-    assert ann.loss == r.decisions[0].loss and (ann.mistakes, ann.blunders) == (0, 1)
-    assert oracle.loss == 0 and oracle.mistakes == oracle.blunders == 0 and oracle.accuracy == 1.0
+    assert ann.loss == r.decisions[0].loss and (ann.hindsight_mistakes, ann.hindsight_blunders) == (0, 1)
+    assert oracle.loss == 0 and oracle.hindsight_mistakes == oracle.hindsight_blunders == 0 and oracle.accuracy == 1.0
+    for s_, who in ((ann, "Ann"), (oracle, "Oracle")):   # the marks counted are the verdict's (fair)
+        marks = [d.mark for d in r.decisions if d.name == who and not d.forced]
+        assert (s_.inaccuracies, s_.mistakes, s_.blunders) == (marks.count("?!"), marks.count("?"), marks.count("??"))
     assert ann.accuracy == (ann.decisions - 1) / ann.decisions
     assert oracle.fair_judged == oracle.decisions and oracle.agreement is not None
 
@@ -98,17 +105,22 @@ def test_report_text_and_json(reviewed):
     rec, start, r = reviewed
     text = r.format()
     first_line = next(line for line in text.splitlines() if line.strip().startswith("1  Ann"))
-    assert "Ac" in first_line and "??" in first_line and "7sx7d" in first_line
+    assert "Ac" in first_line and r.decisions[0].mark in first_line.split()[3] and "7sx7d" in first_line
+    assert first_line.split()[-1] == "??"              # the hindsight column's own mark
     assert "round 1: Oracle deals" in text and "summary" in text and "Oracle" in text
     marked = r.format(all_moves=False)
     rows = [line.split() for line in marked.splitlines() if line.startswith("  ") and line.split()[0].isdigit()]
-    assert [row[:4] for row in rows if row[3] in ("?", "??")] == [["1", "Ann", "Ac", "??"]]
-    assert all(row[3] in ("?", "??") or row[-1] in ("?", "??") for row in rows)   # only marked moves
+    marks = ("?!", "?", "??")
+    assert [row[:4] for row in rows if row[3] in marks] == [[str(d.number), d.name, str(d.played), d.mark]
+                                                           for d in r.mistakes()]
+    assert all(row[3] in marks or row[-1] in marks for row in rows)   # only marked moves
     data = json.loads(json.dumps(r.to_dict()))
     assert len(data["decisions"]) == 36 and data["decisions"][0]["played"] == "Ac"
     assert data["decisions"][0]["hindsight"]["loss"] == r.decisions[0].loss
     assert data["decisions"][0]["mark"] == r.decisions[0].mark
-    assert data["summary"][0]["name"] == "Ann" and data["thresholds"] == {"mistake": MISTAKE, "blunder": BLUNDER}
+    assert data["decisions"][0]["hindsight"]["mark"] == "??" and data["decisions"][0]["verdict"] == "fair"
+    assert data["summary"][0]["name"] == "Ann"
+    assert data["thresholds"] == {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER}
 
 
 def test_hindsight_only_and_filters(reviewed):
@@ -118,14 +130,143 @@ def test_hindsight_only_and_filters(reviewed):
     assert len(h.decisions) == 18 and all(d.name == "Ann" for d in h.decisions)
     assert [d.loss for d in h.decisions] == [d.loss for d in r.decisions if d.name == "Ann"]
     assert all(d.fair_best is None for d in h.decisions) and "no fair review" in h.format()
+    assert h.splits() == [] and "margin = skill + cards:" not in h.format()   # one player: no split
+    assert h.summaries()["Ann"].rounds == 0
     assert review(rec, worlds=None, progress=False, rounds=[2]).decisions == []
     with pytest.raises(ValueError):
         review(rec, worlds=0, progress=False)
 
 
 def test_marks():
-    assert mark(None) == "" and mark(0) == "" and mark(0.99) == ""
-    assert mark(MISTAKE) == "?" and mark(BLUNDER) == "??" and mark(7) == "??"
+    assert mark(None) == "" and mark(0) == "" and mark(0.49) == ""
+    assert mark(INACCURACY) == "?!" == mark(0.99)
+    assert mark(MISTAKE) == "?" == mark(1.12) and mark(BLUNDER) == "??" and mark(7) == "??"
+
+
+# -- the fair verdict leads; hindsight is its own column ---------------------------------------
+
+def greedy_against_random(seed: int) -> GameRecord:
+    """A round of Greedy (Ann, the leader) against the random bot (Bob), from deal `seed`."""
+    start = Position.new_round(seed=seed)
+    rec = GameRecord(players=("Ann", "Bob"))
+    rec.add_round(RoundRecord.from_play(start, play_round(start, GreedyBot(), RandomBot(seed=seed)).moves))
+    return rec
+
+
+@pytest.fixture(scope="module")
+def disagreeing():
+    """Deal 4 (the issue's game: Greedy's first move Fsx3d+5c loses 2 by hindsight, and is
+    PIMC's own choice) and deal 2 (Ann's 25th move Cc loses nothing by hindsight, 1.12 fairly),
+    found by reviewing Greedy against Random on deals 0-39 with 8 worlds, seed 1."""
+    return {seed: review(greedy_against_random(seed), worlds=8, seed=1, threads=1, progress=False)
+            for seed in (4, 2)}
+
+
+def test_a_hindsight_loss_that_was_the_fair_best_move_is_not_marked(disagreeing):
+    r = disagreeing[4]
+    d = r.decisions[0]
+    assert (d.number, d.name, str(d.played)) == (1, "Ann", "Fsx3d+5c")
+    assert d.loss == 2 and d.hindsight_mark == "??" and d.played not in d.best
+    assert d.fair_best == d.played and d.fair_loss == 0
+    assert d.verdict == "fair" and d.mark == "" and d not in r.mistakes()
+    data = r.to_dict()["decisions"][0]
+    assert (data["mark"], data["verdict"], data["hindsight"]["mark"], data["fair"]["mark"]) == ("", "fair", "??", "")
+    row = next(line for line in r.format().splitlines() if line.startswith("    1  Ann"))
+    assert row.split()[:4] == ["1", "Ann", "Fsx3d+5c", "Fsx3d+5c"] and row.split()[-1] == "??"
+    assert r.summaries()["Ann"].blunders == 0 < r.summaries()["Ann"].hindsight_blunders
+
+
+def test_a_fair_loss_over_a_point_is_marked_though_hindsight_lost_nothing(disagreeing):
+    r = disagreeing[2]
+    d = r.decisions[24]
+    assert (d.number, d.name, str(d.played)) == (25, "Ann", "Cc")
+    assert d.loss == 0 and d.hindsight_mark == "" and d.played in d.best
+    assert MISTAKE < d.fair_loss < BLUNDER and d.fair_best != d.played
+    assert d.verdict == "fair" and d.mark == "?" and d in r.mistakes()
+    assert r.to_dict()["decisions"][24]["mark"] == "?"
+    row = next(line for line in r.format(all_moves=False).splitlines() if line.startswith("   25  Ann"))
+    assert row.split()[3] == "?"
+
+
+def test_without_a_fair_verdict_the_mark_is_hindsights_and_says_so():
+    rec = greedy_against_random(4)
+    r = review(rec, worlds=None, progress=False)
+    d = r.decisions[0]
+    assert d.verdict == "hindsight" and d.mark == d.hindsight_mark == "??"
+    assert all(x.mark == x.hindsight_mark for x in r.decisions)
+    assert r.to_dict()["decisions"][0]["verdict"] == "hindsight"
+    text = r.format()
+    assert next(line for line in text.splitlines() if line.startswith("    1  Ann")).split()[3] == "??*"
+    assert "no fair review: marks by hindsight" in text
+    assert r.summaries()["Ann"].by_hindsight == r.summaries()["Ann"].decisions
+
+
+# -- the luck/skill split --------------------------------------------------------------------------
+
+def check_splits(r: Review) -> None:
+    """Every finished round's split: margin = skill + cards exactly; skill = the others' (mean)
+    loss minus the side's own, by the decisions' verdicts; the summaries add the rounds up."""
+    rules = r.record.rules
+    count = max(rules.sides) + 1
+    splits = r.splits()
+    rounds = sorted({d.round for d in r.decisions if r.scores[d.round - 1] is not None
+                     and sum(x.round == d.round for x in r.decisions) == len(r.record.rounds[d.round - 1].moves)})
+    assert [(sp.round, sp.side) for sp in splits] == [(n, side) for n in rounds for side in range(count)]
+    for sp in splits:
+        score = r.scores[sp.round - 1]
+        assert sp.margin == score[sp.side] - max(p for t, p in enumerate(score) if t != sp.side)
+        assert Fraction(sp.skill) + Fraction(sp.cards) == sp.margin          # exactly
+        mine = [d.verdict_loss for d in r.decisions if d.round == sp.round and d.side == sp.side and not d.forced]
+        theirs = [d.verdict_loss for d in r.decisions if d.round == sp.round and d.side != sp.side and not d.forced]
+        assert sp.lost == pytest.approx(sum(x for x in mine if x is not None))
+        assert sp.others_lost == pytest.approx(sum(x for x in theirs if x is not None) / (count - 1))
+        assert sp.skill == pytest.approx(sp.others_lost - sp.lost, abs=1 / 2048)
+        assert sp.name == r.record.side_names(sp.round - 1)[sp.side]
+    for n in rounds:                 # the skill parts of a round sum to nothing
+        assert sum(sp.skill for sp in splits if sp.round == n) == pytest.approx(0, abs=count / 2048)
+    for by in ("name", "seat"):
+        for s in r.summaries(by).values():
+            assert Fraction(s.skill) + Fraction(s.cards) == s.margin
+    for s in r.summaries("seat").values():
+        seat = int(s.name.split()[1])
+        mine = [sp for sp in splits if sp.side == rules.sides[seat]]
+        assert (s.rounds, s.margin) == (len(mine), sum(sp.margin for sp in mine))
+        assert s.skill == sum(sp.skill for sp in mine)
+    data = json.loads(json.dumps(r.to_dict()))
+    assert data["splits"] == [sp.to_dict() for sp in splits]
+    for x in data["splits"]:
+        assert Fraction(x["skill"]) + Fraction(x["cards"]) == x["margin"]
+    assert [x["split"] for x in data["seat_summary"]] == [
+        {"rounds": s.rounds, "margin": s.margin, "skill": s.skill, "cards": s.cards} for s in r.summaries("seat").values()]
+
+
+def test_the_luck_skill_split_of_two_players_adds_up(disagreeing):
+    r = disagreeing[4]
+    check_splits(r)
+    ann, bob = r.splits()
+    # Bob's fair losses in deal 4 (his 7b above all) are Ann's skill
+    assert ann.skill > 0 and ann.skill == -bob.skill and ann.margin == -bob.margin
+    text = r.format()
+    assert f"margin = skill + cards: Ann {ann.margin:+d} = {ann.skill:+.2f}" in text
+    assert r.to_dict()["summary"][0]["split"] == {"rounds": 1, "margin": ann.margin, "skill": ann.skill,
+                                                  "cards": ann.cards}
+
+
+def test_the_luck_skill_split_of_the_family_adds_up():
+    """Three players (three sides, the margin against the best other) and four in partnerships."""
+    for rules, seed in ((Rules(players=3), 3), (Rules(players=4), 2)):
+        rng = random.Random(seed)
+        start = pos = Position.new_round(seed=seed, rules=rules)
+        moves = []
+        while not pos.is_round_over():
+            moves.append(rng.choice(pos.legal_moves()))
+            pos = pos.play(moves[-1])
+        rec = GameRecord(rules=rules, players=[f"P{p}" for p in range(rules.players)], kind="rounds")
+        rec.add_round(RoundRecord.from_play(start, moves))
+        r = review(rec, worlds=2, seed=1, threads=1, progress=False)
+        check_splits(r)
+        assert len(r.splits()) == max(rules.sides) + 1
+        assert any(sp.skill != 0 for sp in r.splits())
 
 
 def test_equilibrium_judges_the_last_two_deals():

@@ -2,6 +2,7 @@
 import contextlib
 import json
 import threading
+from fractions import Fraction
 
 import pytest
 
@@ -14,6 +15,7 @@ from scopa_solver.core.cards import iter_cards  # noqa: E402
 from scopa_solver import GameRecord, Position, analyze, solve, suggest  # noqa: E402
 from scopa_solver.web import create_app  # noqa: E402
 from scopa_solver.web.service import LIMITS  # noqa: E402
+from scopa_solver.play.review import mark  # noqa: E402
 
 SMALL = "7d2c/3b4c 3s4s -/- - 0/0 0 1 -"
 START = Position.new_round(seed=5).to_string()
@@ -197,8 +199,17 @@ def test_a_game_against_the_random_bot_then_its_review(client):
     assert r["round"] == 1 and r["round_count"] == 1 and len(r["decisions"]) == 36
     d = r["decisions"][0]
     assert d["position"] == record.replay()[0].positions[0].to_string()
-    marked = [x for x in r["decisions"] if x["mark"]]
-    assert all(x["hindsight"]["loss"] >= 1 for x in marked)
+    # the marks follow the fair verdict (hindsight only where there is none), hindsight has its own
+    for x in r["decisions"]:
+        verdict = x["fair"] if x["verdict"] == "fair" else x["hindsight"]
+        assert x["mark"] == mark(verdict["loss"] if not x["forced"] else 0)
+        assert x["hindsight"]["mark"] == mark(x["hindsight"]["loss"])
+    assert any(x["verdict"] == "fair" for x in r["decisions"])
+    # each side's margin split into its skill and the cards, exactly
+    score = r["rounds"][0]["score"]
+    assert [(x["side"], x["margin"]) for x in r["splits"]] == [(0, score[0] - score[1]), (1, score[1] - score[0])]
+    assert all(Fraction(x["skill"]) + Fraction(x["cards"]) == x["margin"] for x in r["splits"])
+    assert [s["split"]["skill"] for s in r["summary"]] == [x["skill"] for x in r["splits"]]   # seat 0 first
     assert post(client, "review", {"record": g["record"], "worlds": 201}, 422)["type"] == "LimitError"
     assert post(client, "review", {"record": g["record"], "round": 2}, 422)["type"] == "LimitError"
 

@@ -542,6 +542,47 @@ def test_review_a_record_from_a_file(browser, base_url, tmp_path):
     wait(browser, lambda d: board_notation(d) == positions[4].to_string())
 
 
+def test_the_reviews_marks_and_colours_follow_the_fair_verdict(browser, base_url, tmp_path):
+    """Deal 4, Greedy against Random: moves that lose points by hindsight but not from the
+    player's view (move 25: ?? by hindsight, no fair mark) are coloured by the fair verdict in
+    the table and the graph; the hindsight column keeps its own mark; the summary splits each
+    side's margin into skill and cards."""
+    from scopa_solver.play.review import review
+    start = Position.new_round(seed=4)
+    record = GameRecord(players=("Greedy", "Random"))
+    record.add_round(RoundRecord.from_play(start, play_round(start, GreedyBot(), RandomBot(seed=4)).moves))
+    path = record.save(tmp_path / "game.json")
+    lib = review(record, worlds=8, seed=0, rounds=[1], progress=False)      # the board's review: seed 0
+    colour = {"": "", "?!": "inaccuracy", "?": "mistake", "??": "blunder"}
+    disagree = [i for i, d in enumerate(lib.decisions) if colour[d.mark] != colour[d.hindsight_mark]]
+    assert disagree and any(lib.decisions[i].hindsight_mark == "??" and not lib.decisions[i].mark for i in disagree)
+    open_page(browser, base_url)
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="review"]').click()
+    browser.find_element(By.ID, "record-file").send_keys(str(path))
+    wait(browser, lambda d: "scopa-solver-game" in d.find_element(By.ID, "record-text").get_attribute("value"))
+    box = browser.find_element(By.ID, "review-worlds")
+    box.clear()
+    box.send_keys("8")
+    browser.find_element(By.ID, "review-btn").click()
+    wait(browser, lambda d: len(rows(d, "#review-table")) == 36)
+
+    def colours(css):
+        return [({"inaccuracy", "mistake", "blunder"} & set(e.get_attribute("class").split()) or {""}).pop()
+                for e in browser.find_elements(By.CSS_SELECTOR, css)]
+    assert colours("#review-table tbody tr") == [colour[d.mark] for d in lib.decisions]
+    assert colours("#review-graph .gdec") == [colour[d.mark] for d in lib.decisions]
+    assert texts(browser, "#review-table tbody tr .played .mark") == [d.mark for d in lib.decisions]
+    assert texts(browser, "#review-table tbody tr .hmark") == [d.hindsight_mark for d in lib.decisions]
+    # the summary: the fair figures first, and margin = skill + cards for each player
+    splits = {s.name: s for s in lib.summaries().values()}
+    shown = browser.execute_script("""return Array.from(document.querySelectorAll('#review-summary tr.player-summary')).map(
+        (tr) => [tr.cells[0].textContent, tr.querySelector('.split-skill').textContent, tr.querySelector('.split-cards').textContent])""")
+    signed2 = lambda x: ("+" if x > 0 else "−" if x < 0 else "") + f"{abs(x):.2f}"
+    assert shown == [[n, signed2(s.skill), signed2(s.cards)] for n, s in splits.items()]
+    heads = texts(browser, "#review-summary thead th")
+    assert heads.index("fair lost") < heads.index("hindsight lost") and heads[-3:] == ["margin", "skill", "cards"]
+
+
 # -- the editor and the family ---------------------------------------------------------------------
 
 def late(rules, seed, left):

@@ -16,9 +16,16 @@ per decision.
 Points lost are the best move's value minus the played move's value: the value of `analyze`
 (objective "value"): the round margin of the mover's side with two sides, the paranoid value
 (own side's points minus the best other side's) with three or more; for the fair figures, means
-over the worlds. A decision that lost at least `MISTAKE` points is marked ``?``, at least
-`BLUNDER` points ``??``; the hindsight mark is the decision's mark, and the fair column carries
-its own. Forced moves (one legal move) are not judged.
+over the worlds. A decision that lost at least `INACCURACY` points is marked ``?!``, at least
+`MISTAKE` ``?``, at least `BLUNDER` ``??``. The decision's mark (`Decision.mark`) is the *fair*
+verdict's, from the loss the player could have known (`fair_loss`); only a decision not judged
+fairly (no fair review, or its view not searched) falls back to the hindsight mark, and says so
+(`Decision.verdict`). The hindsight mark stays beside it (`hindsight_mark`). Forced moves (one
+legal move) are not judged.
+
+Each finished round's margin splits per side into a *skill* part, from the decisions (the
+points lost by the other sides, their mean with three or more, minus the side's own) and a
+*cards* part, the rest (`Review.splits`; docs/play.md has the definition and an example).
 
 A decision can stay unjudged, with the reason in `Decision.hindsight_reason` or `fair_reason`:
 by hindsight when the exact search needs more than the budget (Scopone and scientifico early in
@@ -77,11 +84,14 @@ from ..core.position import Move, Position
 from .record import GameRecord, ReplayedRound
 from ..search.solver import analyze
 
-__all__ = ["review", "Review", "Decision", "PlayerSummary", "MISTAKE", "BLUNDER", "HINDSIGHT_NODES", "mark",
-           "EQUILIBRIUM_ITERATIONS"]
+__all__ = ["review", "Review", "Decision", "PlayerSummary", "SideSplit", "INACCURACY", "MISTAKE", "BLUNDER",
+           "HINDSIGHT_NODES", "mark", "EQUILIBRIUM_ITERATIONS"]
 
+INACCURACY = 0.5
+"""Points lost from which a decision is marked ``?!`` (only fair losses, means over worlds, can
+fall between 0 and 1: a hindsight loss is a whole number)."""
 MISTAKE = 1.0
-"""Points lost (by hindsight) from which a decision is marked ``?``."""
+"""Points lost from which a decision is marked ``?``."""
 BLUNDER = 2.0
 """Points lost from which a decision is marked ``??``."""
 HINDSIGHT_NODES = 10_000_000
@@ -90,14 +100,22 @@ rounds need at most a few hundred thousand, Scopone's first plays far more)."""
 
 
 def mark(loss: Optional[float]) -> str:
-    """``??`` for a blunder, ``?`` for a mistake, empty otherwise."""
+    """``??`` for a blunder, ``?`` for a mistake, ``?!`` for an inaccuracy, empty otherwise."""
     if loss is None:
         return ""
     if loss >= BLUNDER - 1e-9:
         return "??"
     if loss >= MISTAKE - 1e-9:
         return "?"
+    if loss >= INACCURACY - 1e-9:
+        return "?!"
     return ""
+
+
+def _dyadic(x: float) -> float:
+    """`x` to the nearest 1/1024 of a point: such numbers (of a sane size) add and subtract
+    exactly in binary floating point, so that a split's parts sum to its margin exactly."""
+    return round(x * 1024) / 1024
 
 
 @dataclass
@@ -165,8 +183,30 @@ class Decision:
         return mark(0.0 if self.forced else self.eq_loss)
 
     @property
+    def verdict(self) -> Optional[str]:
+        """What the decision's mark follows: ``"fair"`` (the player's view), ``"hindsight"``
+        (no fair verdict: the fair review off, or the view not searched), ``"forced"``, or None
+        (judged neither way)."""
+        if self.forced:
+            return "forced"
+        if self.fair_loss is not None:
+            return "fair"
+        return "hindsight" if self.loss is not None else None
+
+    @property
+    def verdict_loss(self) -> Optional[float]:
+        """The points lost by the verdict: `fair_loss`, else the hindsight `loss`."""
+        if self.fair_loss is not None:
+            return self.fair_loss
+        return None if self.loss is None else float(self.loss)
+
+    @property
     def mark(self) -> str:
-        """``?`` or ``??`` by the points lost by hindsight."""
+        """``?!``, ``?`` or ``??`` by the verdict's points lost (fair, else hindsight: see `verdict`)."""
+        return mark(self.verdict_loss)
+
+    @property
+    def hindsight_mark(self) -> str:
         return mark(self.loss)
 
     @property
@@ -189,10 +229,10 @@ class Decision:
         return {
             "round": self.round, "move": self.number, "player": self.player, "side": self.side,
             "name": self.name, "position": self.position.to_string(), "played": str(self.played),
-            "legal_moves": self.legal, "forced": self.forced, "mark": self.mark,
+            "legal_moves": self.legal, "forced": self.forced, "mark": self.mark, "verdict": self.verdict,
             "hindsight": {"best": [str(m) for m in self.best], "best_value": self.best_value,
                           "played_value": self.played_value, "loss": self.loss, "judged": self.judged,
-                          "reason": self.hindsight_reason},
+                          "mark": self.hindsight_mark, "reason": self.hindsight_reason},
             "fair": fair,
             "equilibrium": None if self.eq_loss is None and self.eq_reason is None else
             {"best": str(self.eq_best) if self.eq_best else None, "loss": self.eq_loss,
@@ -201,17 +241,50 @@ class Decision:
         }
 
 
+@dataclass(frozen=True)
+class SideSplit:
+    """One side's margin in one finished round, split into what its decisions and its
+    opponents' made of it (`skill`) and what the cards did (`cards`): margin = skill + cards,
+    exactly. The losses are the decisions' verdict losses (`Decision.verdict_loss`)."""
+
+    round: int                       # 1-based
+    side: int
+    name: str                        # the side's name in that round ("Ann", "Ann & Cid")
+    margin: int                      # its points minus the other's (the best other's, 3+ sides)
+    lost: float                      # points lost by its own decisions
+    others_lost: float               # points lost by the other sides' decisions (their mean, 3+ sides)
+    skill: float                     # others_lost - lost (to 1/1024 of a point)
+    cards: float                     # margin - skill
+    by_hindsight: int = 0            # decisions (of every side) judged by hindsight only
+    not_judged: int = 0              # decisions (of every side, not forced) judged neither way
+
+    def to_dict(self) -> dict:
+        return {"round": self.round, "side": self.side, "name": self.name, "margin": self.margin,
+                "lost": self.lost, "others_lost": self.others_lost, "skill": self.skill, "cards": self.cards,
+                "by_hindsight": self.by_hindsight, "not_judged": self.not_judged}
+
+
 @dataclass
 class PlayerSummary:
-    """One player's figures over the reviewed decisions (forced moves excluded)."""
+    """One player's figures over the reviewed decisions (forced moves excluded). The marks
+    follow each decision's verdict (fair, else hindsight); ``hindsight_*`` are the hindsight
+    marks alone."""
 
     name: str
     decisions: int = 0               # not forced
     forced: int = 0
     loss: int = 0                    # hindsight points lost in all
     best: int = 0                    # decisions that played a hindsight-optimal move
+    inaccuracies: int = 0            # marked ?! (the verdict's mark)
     mistakes: int = 0                # marked ?
     blunders: int = 0                # marked ??
+    by_hindsight: int = 0            # decisions whose mark is hindsight's (no fair verdict)
+    hindsight_mistakes: int = 0      # hindsight mark ?
+    hindsight_blunders: int = 0      # hindsight mark ??
+    rounds: int = 0                  # finished rounds in the luck/skill split
+    margin: int = 0                  # the sum of their side's margins over those rounds
+    skill: float = 0.0               # ... of its skill parts
+    cards: float = 0.0               # ... of its cards parts (margin = skill + cards exactly)
     fair_loss: float = 0.0
     fair_best: int = 0               # decisions that played PIMC's best move
     fair_mistakes: int = 0           # fair loss marked ? or ??
@@ -246,12 +319,16 @@ class PlayerSummary:
 
     def to_dict(self) -> dict:
         return {"name": self.name, "decisions": self.decisions, "forced": self.forced,
-                "judged": self.judged, "loss": self.loss, "loss_per_decision": self.loss_per_decision,
-                "accuracy": self.accuracy,
-                "mistakes": self.mistakes, "blunders": self.blunders,
                 "fair_loss": self.fair_loss if self.fair_judged else None,
                 "fair_loss_per_decision": self.fair_loss_per_decision, "agreement": self.agreement,
+                "fair_judged": self.fair_judged,
                 "fair_mistakes": self.fair_mistakes if self.fair_judged else None,
+                "inaccuracies": self.inaccuracies, "mistakes": self.mistakes, "blunders": self.blunders,
+                "by_hindsight": self.by_hindsight,
+                "judged": self.judged, "loss": self.loss, "loss_per_decision": self.loss_per_decision,
+                "accuracy": self.accuracy,
+                "hindsight_mistakes": self.hindsight_mistakes, "hindsight_blunders": self.hindsight_blunders,
+                "split": {"rounds": self.rounds, "margin": self.margin, "skill": self.skill, "cards": self.cards},
                 "eq_loss": self.eq_loss if self.eq_judged else None, "eq_judged": self.eq_judged}
 
 
@@ -289,14 +366,19 @@ class Review:
                 s.forced += 1
                 continue
             s.decisions += 1
+            m = d.mark
+            s.inaccuracies += m == "?!"
+            s.mistakes += m == "?"
+            s.blunders += m == "??"
+            s.by_hindsight += d.verdict == "hindsight"
             loss = d.loss
             if loss is None:
                 s.not_judged += 1
             else:
                 s.loss += loss
                 s.best += loss == 0
-                s.mistakes += d.mark == "?"
-                s.blunders += d.mark == "??"
+                s.hindsight_mistakes += d.hindsight_mark == "?"
+                s.hindsight_blunders += d.hindsight_mark == "??"
             if d.eq_loss is not None:
                 s.eq_judged += 1
                 s.eq_loss += d.eq_loss
@@ -304,11 +386,57 @@ class Review:
                 s.fair_judged += 1
                 s.fair_loss += d.fair_loss
                 s.fair_best += d.fair_best == d.played
-                s.fair_mistakes += bool(d.fair_mark)
+                s.fair_mistakes += d.fair_mark in ("?", "??")
+        for sp in self.splits():
+            names = self.round_players[sp.round - 1]
+            sides = self.record.rules.sides
+            keys = {n if by == "name" else f"seat {seat}" for seat, n in enumerate(names) if sides[seat] == sp.side}
+            for key in keys:
+                s = out[key]
+                s.rounds += 1
+                s.margin += sp.margin
+                s.skill += sp.skill
+                s.cards += sp.cards
+        return out
+
+    def splits(self) -> list[SideSplit]:
+        """The luck/skill split of every finished round reviewed whole (every player's
+        decisions), per side: margin = skill + cards, where skill = the points lost by the other
+        sides' decisions (their mean with three or more sides) minus those lost by the side's
+        own, by each decision's verdict (fair, else hindsight; not judged counts 0, and the split
+        says how many)."""
+        sides = self.record.rules.sides
+        count = max(sides) + 1
+        out = []
+        for number in sorted({d.round for d in self.decisions}):
+            score = self.scores[number - 1]
+            ours = [d for d in self.decisions if d.round == number]
+            if score is None or len(ours) < len(self.record.rounds[number - 1].moves):
+                continue            # unfinished, or only some players reviewed: no split
+            lost = [0.0] * count
+            by_hindsight = not_judged = 0
+            for d in ours:
+                if d.forced:
+                    continue
+                loss = d.verdict_loss
+                if loss is None:
+                    not_judged += 1
+                    continue
+                lost[d.side] += loss
+                by_hindsight += d.verdict == "hindsight"
+            names = self.record.side_names(number - 1)
+            for side in range(count):
+                others = [t for t in range(count) if t != side]
+                others_lost = sum(lost[t] for t in others) / len(others)
+                margin = score[side] - max(score[t] for t in others)
+                skill = _dyadic(others_lost - lost[side])
+                out.append(SideSplit(round=number, side=side, name=names[side], margin=margin, lost=lost[side],
+                                     others_lost=others_lost, skill=skill, cards=margin - skill,
+                                     by_hindsight=by_hindsight, not_judged=not_judged))
         return out
 
     def mistakes(self) -> list[Decision]:
-        """The decisions marked ``?`` or ``??`` by hindsight."""
+        """The decisions marked ``?!``, ``?`` or ``??`` (by their verdict, see `Decision.mark`)."""
         return [d for d in self.decisions if d.mark]
 
     def not_judged(self) -> dict[str, list[Decision]]:
@@ -325,7 +453,8 @@ class Review:
                 "worlds": self.worlds, "seed": self.seed, "seconds": self.seconds,
                 "max_nodes": self.max_nodes, "time_limit": self.time_limit, "equilibrium": self.equilibrium,
                 "budget": self.budget, "complete": self.complete,
-                "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER},
+                "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER},
+                "splits": [sp.to_dict() for sp in self.splits()],
                 "rounds": [{"round": i + 1, "players": list(names), "sides": list(self.record.side_names(i)),
                             "dealer": self.record.rounds[i].dealer,
                             "score": list(score) if score else None}
@@ -336,11 +465,14 @@ class Review:
 
     def format(self, all_moves: bool = True) -> str:
         """The report as aligned text: each round's decisions (all of them, or only the marked
-        ones) and the summary per player."""
+        ones) with the round's luck/skill split, and the summary per player. The mark beside
+        the move played is the verdict's (fair, else hindsight, starred); the hindsight
+        columns carry their own."""
         fair = self.worlds is not None
         width = max([len(n) for names in self.round_players for n in names] + [6])
         lines = []
         reviewed = {d.round for d in self.decisions}
+        splits = self.splits()
         for i, (names, score) in enumerate(zip(self.round_players, self.scores)):
             if i + 1 not in reviewed:
                 continue
@@ -348,17 +480,27 @@ class Review:
             sides = self.record.side_names(i)
             result = ", ".join(f"{n} {p}" for n, p in zip(sides, score)) if score else "unfinished"
             lines.append(f"round {i + 1}: {names[rec.dealer]} deals; {result}")
-            head = (f"  {'#':>3}  {'player':<{width}}  {'played':<13} {'':2}  {'best (hindsight)':<16} "
-                    f"{'value':>6} {'lost':>4}")
+            head = f"  {'#':>3}  {'player':<{width}}  {'played':<13} {'':3}"
             if fair:
-                head += f"   {'best (fair)':<13} {'lost':>5}   "
+                head += f"  {'best (fair)':<13} {'lost':>5}"
+            head += f"   {'best (hindsight)':<16} {'value':>6} {'lost':>4}" + ("    " if fair else "")
             if self.equilibrium:
-                head = f"{head:<{len(head) if fair else len(head) + 3}}"
-                base = len(head)
-                head += f"{'best (equilibrium)':<18} {'prob':>5} {'lost':>5}"
+                base = len(head) + 2
+                head += f"  {'best (equilibrium)':<18} {'prob':>5} {'lost':>5}"
             lines.append(head.rstrip())
-            rows = [d for d in self.decisions if d.round == i + 1 and (all_moves or d.mark or d.fair_mark)]
+            rows = [d for d in self.decisions if d.round == i + 1 and (all_moves or d.mark or d.hindsight_mark)]
             for d in rows:
+                shown = d.mark + ("*" if d.mark and d.verdict == "hindsight" else "")
+                line = f"  {d.number:>3}  {d.name:<{width}}  {str(d.played):<13} {shown:<3}"
+                if fair:
+                    if d.forced:
+                        line += f"  {'':<13} {'':>5}"
+                    elif d.fair_loss is None:
+                        line += f"  {'n/a' if d.fair_reason else '?':<13} {'':>5}"
+                    else:
+                        fl = f"{d.fair_loss:.2f}" if d.fair_loss >= 0.005 else "-"
+                        fb = d.played if d.fair_loss < 0.005 else d.fair_best
+                        line += f"  {str(fb):<13} {fl:>5}"
                 if d.forced:
                     best, value, lost = "(forced)", "", ""
                 elif not d.judged:
@@ -367,39 +509,40 @@ class Review:
                     best = str(d.played if d.played in d.best else d.best[0]) if d.best else "?"
                     value = f"{d.best_value:+d}" if d.best_value is not None else ""
                     lost = str(d.loss) if d.loss else "-"
-                line = (f"  {d.number:>3}  {d.name:<{width}}  {str(d.played):<13} {d.mark:<2}  {best:<16} "
-                        f"{value:>6} {lost:>4}")
-                if fair:
-                    if d.forced:
-                        line += f"   {'':<13} {'':>5}"
-                    elif d.fair_loss is None:
-                        line += f"   {'n/a' if d.fair_reason else '?':<13} {'':>5}"
-                    else:
-                        fl = f"{d.fair_loss:.2f}" if d.fair_loss >= 0.005 else "-"
-                        fb = d.played if d.fair_loss < 0.005 else d.fair_best
-                        line += f"   {str(fb):<13} {fl:>5} {d.fair_mark:<2}"
+                line += f"   {best:<16} {value:>6} {lost:>4}" + (f" {d.hindsight_mark:<3}" if fair else "")
                 if self.equilibrium and d.eq_loss is not None and not d.forced:
                     el = f"{d.eq_loss:.2f}" if d.eq_loss >= 0.005 else "-"
                     line = f"{line:<{base}}{str(d.eq_best):<18} {d.eq_probability:>5.2f} {el:>5} {d.eq_mark}"
                 lines.append(line.rstrip())
             if not rows:
                 lines.append("  (no marked moves)")
+            parts = [sp for sp in splits if sp.round == i + 1]
+            if parts:
+                lines.append("  margin = skill + cards: " + "; ".join(
+                    f"{sp.name} {sp.margin:+d} = {sp.skill:+.2f} {'+' if sp.cards >= 0 else '-'} {abs(sp.cards):.2f}"
+                    for sp in parts) + _split_note(parts[0]))
             lines.append("")
-        lines.append(f"summary (? lost {MISTAKE:g} point or more, ?? {BLUNDER:g} or more; "
-                     + (f"fair: PIMC with {_plural(self.worlds, 'world')} per decision, seed {self.seed})" if fair
-                        else "no fair review)"))
-        head = (f"  {'player':<{width}}  {'moves':>5} {'forced':>6}  {'lost':>5} {'per move':>8} "
-                f"{'best':>5} {'?':>3} {'??':>3}")
+        lines.append(f"summary ({'marks by the fair verdict' if fair else 'no fair review: marks by hindsight'}: "
+                     f"?! lost {INACCURACY:g} point or more, ? {MISTAKE:g} or more, ?? {BLUNDER:g} or more; "
+                     + (f"* by hindsight, no fair verdict; fair: PIMC with {_plural(self.worlds, 'world')} per "
+                        f"decision, seed {self.seed}; margin = skill + cards)" if fair
+                        else "margin = skill + cards)"))
+        head = f"  {'player':<{width}}  {'moves':>5} {'forced':>6}"
         if fair:
-            head += f"  {'fair lost':>9} {'per move':>8} {'agree':>5} {'?':>3}"
+            head += f"  {'fair lost':>9} {'per move':>8} {'agree':>5}"
+        head += (f" {'?!':>3} {'?':>3} {'??':>3}   {'hindsight lost':>14} {'per move':>8} {'best':>5} {'?':>3} {'??':>3}"
+                 f"   {'margin':>6} {'skill':>6} {'cards':>6}")
         lines.append(head)
         for s in self.summaries().values():
-            line = (f"  {s.name:<{width}}  {s.decisions:>5} {s.forced:>6}  {s.loss:>5} "
-                    f"{s.loss_per_decision:>8.2f} {100 * s.accuracy:>4.0f}% {s.mistakes:>3} {s.blunders:>3}")
-            if fair and s.fair_judged:
-                line += (f"  {s.fair_loss:>9.2f} {s.fair_loss_per_decision:>8.2f} "
-                         f"{100 * (s.agreement or 0):>4.0f}% {s.fair_mistakes:>3}")
-            lines.append(line)
+            line = f"  {s.name:<{width}}  {s.decisions:>5} {s.forced:>6}"
+            if fair:
+                line += (f"  {s.fair_loss:>9.2f} {s.fair_loss_per_decision:>8.2f} {100 * (s.agreement or 0):>4.0f}%"
+                         if s.fair_judged else f"  {'':>9} {'':>8} {'':>5}")
+            line += (f" {s.inaccuracies:>3} {s.mistakes:>3} {s.blunders:>3}   {s.loss:>14} {s.loss_per_decision:>8.2f} "
+                     f"{100 * s.accuracy:>4.0f}% {s.hindsight_mistakes:>3} {s.hindsight_blunders:>3}")
+            if s.rounds:
+                line += f"   {s.margin:>+6d} {s.skill:>+6.2f} {s.cards:>+6.2f}"
+            lines.append(line.rstrip())
         skipped = self.not_judged()
         if skipped["hindsight"]:
             lines.append(f"not judged by hindsight: {_plural(len(skipped['hindsight']), 'decision')} over the "
@@ -419,6 +562,13 @@ class Review:
 
     def __str__(self) -> str:
         return self.format()
+
+
+def _split_note(sp: SideSplit) -> str:
+    """What a round's split leaves out: the decisions judged by hindsight only or not at all."""
+    notes = ([f"{_plural(sp.by_hindsight, 'decision')} by hindsight"] if sp.by_hindsight else []) + \
+            ([f"{_plural(sp.not_judged, 'decision')} not judged"] if sp.not_judged else [])
+    return f" ({', '.join(notes)})" if notes else ""
 
 
 def _decision_seed(seed: int, round_number: int, move_number: int) -> int:

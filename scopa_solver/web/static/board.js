@@ -780,33 +780,52 @@ async function runReview() {
   const pct = (x) => `${Math.round(100 * x)}%`;
   const seats = r.players.length > 2 && r.seat_summary;   // one row a seat, named by its player
   const summary = seats ? r.seat_summary.map((s, p) => ({...s, name: `${s.name}: ${r.players[p]}`})) : r.summary;
+  const fixed = (x) => x === null || x === undefined ? "–" : x.toFixed(2);
+  const plus = (x, digits) => (x > 0 ? "+" : x < 0 ? "−" : "") + Math.abs(x).toFixed(digits);
   $("#review-summary").innerHTML = `<p>Round ${r.round} of ${r.round_count}: ${names.map((n, i) =>
       `${esc(n)} ${score ? score[i] : "?"}`).join(", ")}. Fair review: PIMC with ${r.worlds} worlds a decision, seed ${r.seed};
-      ${r.seconds.toFixed(1)} s.</p>
-    <table class="grid"><thead><tr><th>player</th><th class="num">decisions</th><th class="num">points lost</th>
-      <th class="num">best moves</th><th class="num">? mistakes</th><th class="num">?? blunders</th></tr></thead><tbody>
-    ${summary.map((s) => `<tr><td>${esc(s.name)}</td><td class="num">${s.decisions}</td><td class="num">${s.loss}</td>
-      <td class="num">${pct(s.accuracy)}</td><td class="num">${s.mistakes}</td><td class="num">${s.blunders}</td></tr>`).join("")}
-    </tbody></table>`;
+      ${r.seconds.toFixed(1)} s. The marks follow the fair verdict, from the player's own view
+      (<span class="mark">*</span>: by hindsight, where there is none); margin = skill + cards, where skill is
+      the points the other side's decisions lost minus the side's own, and cards the rest.</p>
+    <div class="wide-table"><table class="grid"><thead><tr><th>player</th><th class="num">moves</th>
+      <th class="num" title="points lost from the player's view (PIMC)">fair lost</th>
+      <th class="num" title="share of moves that were PIMC's choice">agree</th>
+      <th class="num" title="inaccuracies: half a point lost or more">?!</th><th class="num" title="mistakes: a point or more">?</th>
+      <th class="num" title="blunders: two points or more">??</th>
+      <th class="num" title="points lost by hindsight, every card known">hindsight lost</th>
+      <th class="num" title="share of hindsight-optimal moves">best</th>
+      <th class="num">margin</th><th class="num" title="the other side's points lost minus the side's own">skill</th>
+      <th class="num" title="margin minus skill">cards</th></tr></thead><tbody>
+    ${summary.map((s) => `<tr class="player-summary"><td>${esc(s.name)}</td><td class="num">${s.decisions}</td>
+      <td class="num">${fixed(s.fair_loss)}</td><td class="num">${s.agreement === null ? "–" : pct(s.agreement)}</td>
+      <td class="num">${s.inaccuracies}</td><td class="num">${s.mistakes}</td><td class="num">${s.blunders}</td>
+      <td class="num">${s.loss}</td><td class="num">${pct(s.accuracy)}</td>
+      ${s.split.rounds ? `<td class="num split-margin">${plus(s.split.margin, 0)}</td><td class="num split-skill">${plus(s.split.skill, 2)}</td>
+      <td class="num split-cards">${plus(s.split.cards, 2)}</td>` : "<td></td><td></td><td></td>"}</tr>`).join("")}
+    </tbody></table></div>`;
   $("#review-table tbody").innerHTML = r.decisions.map((d, i) => {
     const h = d.hindsight, f = d.fair;
-    const cls = d.mark === "??" ? "blunder" : d.mark === "?" ? "mistake" : "";
     // a decision the hindsight search could not settle in the review's budget says so (the reason on hover)
     const best = d.forced ? "(forced)" : !h.judged ? "not judged" : (h.best.includes(d.played) ? d.played : h.best[0]);
-    const fair = !f || d.forced ? "" : (f.loss < 0.005 ? d.played : f.best);
-    return `<tr class="decision ${cls}" data-index="${i}">
+    const fair = !f || d.forced ? "" : f.loss === null ? "n/a" : (f.loss < 0.005 ? d.played : f.best);
+    return `<tr class="decision ${markClass(d.mark)}" data-index="${i}">
       <td class="num">${d.move}</td><td>${esc(d.name)}</td>
-      <td class="mono played">${esc(d.played)} <span class="mark">${esc(d.mark)}</span></td>
+      <td class="mono played">${esc(d.played)} <span class="mark" ${d.verdict === "hindsight" ? 'title="by hindsight: no fair verdict"' : ""}>${esc(markText(d))}</span></td>
+      <td class="mono" ${f && f.reason ? `title="${esc(f.reason)}"` : ""}>${esc(fair)}</td><td class="num">${!f || d.forced || f.loss === null ? "" : f.loss < 0.005 ? "–" : f.loss.toFixed(2)}</td>
       <td class="mono" ${h.judged || d.forced ? "" : `title="${esc(h.reason || "")}"`}>${esc(best)}</td><td class="num">${h.best_value === null ? "" : (h.best_value > 0 ? "+" : "") + h.best_value}</td>
-      <td class="num lost">${d.forced ? "" : h.loss || "–"}</td>
-      <td class="mono">${esc(fair)}</td><td class="num">${!f || d.forced || f.loss === null ? "" : f.loss < 0.005 ? "–" : f.loss.toFixed(2)}</td></tr>`;
+      <td class="num lost">${d.forced ? "" : h.loss || "–"} <span class="hmark">${esc(h.mark)}</span></td></tr>`;
   }).join("");
   $$("#review-table tbody tr").forEach((tr) => tr.addEventListener("click", () => guard(() => openDecision(Number(tr.dataset.index)))));
   drawReviewGraph(r);
 }
 
+// A decision's mark (the fair verdict's; hindsight's, starred, where there is none) and its colour.
+const markClass = (m) => m === "??" ? "blunder" : m === "?" ? "mistake" : m === "?!" ? "inaccuracy" : "";
+const markText = (d) => d.mark + (d.mark && d.verdict === "hindsight" ? "*" : "");
+
 // The evaluation over the round for side 0 (seat 0's side): the value of each move played (every
-// card known); mistakes and blunders marked. A decision not judged is a grey point on the axis.
+// card known); inaccuracies, mistakes and blunders marked by the fair verdict (the player's view;
+// hindsight where there is none). A decision not judged is a grey point on the axis.
 function drawReviewGraph(r) {
   const ds = r.decisions, two = new Set(r.seat_sides).size === 2;
   const val = (d) => {
@@ -820,8 +839,8 @@ function drawReviewGraph(r) {
   let path = "", pen = false;      // through the decisions not judged (forced moves...)
   vals.forEach((v, i) => { if (v !== null) { path += `${pen ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)} `; pen = true; } });
   const dots = ds.map((d, i) => {
-    const v = vals[i] === null ? 0 : vals[i], cls = d.mark === "??" ? "blunder" : d.mark === "?" ? "mistake" : "";
-    return `<g class="gdec ${cls}" data-index="${i}" tabindex="-1"><title>move ${d.move}: ${esc(d.name)} played ${esc(d.played)}${d.mark ? " " + d.mark : ""}${vals[i] === null ? "" : `, ${signed(vals[i])} for side 0`}</title>
+    const v = vals[i] === null ? 0 : vals[i], cls = markClass(d.mark);
+    return `<g class="gdec ${cls}" data-index="${i}" tabindex="-1"><title>move ${d.move}: ${esc(d.name)} played ${esc(d.played)}${d.mark ? " " + markText(d) : ""}${vals[i] === null ? "" : `, ${signed(vals[i])} for side 0`}</title>
       <rect x="${(x(i) - (W - 2 * pad) / n / 2).toFixed(1)}" y="0" width="${((W - 2 * pad) / n).toFixed(1)}" height="${H}" class="hit"/>
       <circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="${cls ? 5 : 2.5}" class="${vals[i] === null ? "nojudge" : ""}"/></g>`;
   }).join("");
@@ -831,7 +850,8 @@ function drawReviewGraph(r) {
     <text x="4" y="12" class="lab">+${top} for side 0</text><text x="4" y="${H - 4}" class="lab">−${top}</text>
     <path d="${path}" class="curve"/>${dots}<line id="graph-cursor" x1="-10" x2="-10" y1="0" y2="${H}"/></svg>
     <p class="board-note">the value of each move played for ${two ? "side 0 (seat 0's side)" : "side 0, at its own decisions"}, every card known;
-      <span class="dot mistake"></span> a mistake, <span class="dot blunder"></span> a blunder</p>`;
+      <span class="dot inaccuracy"></span> an inaccuracy, <span class="dot mistake"></span> a mistake,
+      <span class="dot blunder"></span> a blunder, by the fair verdict</p>`;
   $$("#review-graph .gdec").forEach((g) => g.addEventListener("click", () => guard(() => openDecision(Number(g.dataset.index)))));
 }
 
@@ -849,7 +869,7 @@ async function openDecision(i) {
   if (g && cur) { cur.setAttribute("x1", g.getAttribute("cx")); cur.setAttribute("x2", g.getAttribute("cx")); }
   $("#review-analysis").hidden = false;
   await loadPosition(d.position, {played: d.played});
-  showNote(`round ${d.round}, move ${d.move}: ${d.name} played ${d.played}${d.mark ? " " + d.mark : ""}`);
+  showNote(`round ${d.round}, move ${d.move}: ${d.name} played ${d.played}${d.mark ? " " + markText(d) : ""}`);
 }
 
 function reviewStep(delta) {
