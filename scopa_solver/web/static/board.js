@@ -705,6 +705,14 @@ async function runSuggest() {
 }
 
 // -- play ----------------------------------------------------------------------------------------
+// The bots' moves come one a request (/api/play/bot), each drawn as it lands, the seat thinking
+// named and the human's input off meanwhile; a new game (or Cancel) ends the loop.
+
+const play = {run: 0, ctl: null};
+
+function thinker(b) {
+  return b.players === 2 ? `Player ${b.to_move}` : seatName(b, b.to_move);
+}
 
 function drawGame(g) {
   state.game = g;
@@ -716,7 +724,9 @@ function drawGame(g) {
   while (since > 0 && g.log[since - 1].name !== "you") since--;
   const last = (since < g.log.length ? g.log.slice(since) : g.log.slice(-1)).map((e) => ({move: e.move, seat: e.player}));
   drawBoard(b, g.over ? "the round is over: every card shown" : `you are player ${g.seat}`, mine ? g.seat : null, last);
-  $("#play-prompt").textContent = g.over ? "" : (mine ? "Your move: click a card or a move." : "The bot is thinking…");
+  $("#play-prompt").textContent = g.over ? "" : (mine ? "Your move: click a card or a move." : `${thinker(b)} is thinking…`);
+  $("#tab-play").dataset.thinking = mine || g.over ? "" : String(b.to_move);
+  $("#play-resume").hidden = true;
   $("#play-moves").innerHTML = mine ? b.legal.map((m) => `<button type="button" class="play-move" data-move="${esc(m)}">${esc(m)}</button>`).join("") : "";
   $$("#play-moves .play-move").forEach((btn) => btn.addEventListener("click", () => guard(() => playMove(btn.dataset.move))));
   if (mine) {
@@ -742,15 +752,48 @@ function drawGame(g) {
   })() : "";
 }
 
+// The bots move, one request each, until it is the human's turn (or the round is over).
+async function botsPlay(g) {
+  const run = ++play.run;
+  try {
+    while (!g.over && g.board.to_move !== g.seat) {
+      play.ctl = new AbortController();
+      g = await api("play/bot", {record: g.record}, `${thinker(g.board)} is thinking`, false, play.ctl);
+      if (run !== play.run) return;
+      drawGame(g);
+    }
+  } catch (e) {
+    if (run !== play.run) return;                        // a new game took over
+    if (e instanceof Cancelled) {                        // stopped: the game waits for "Play on"
+      $("#play-prompt").textContent = `Stopped while ${thinker(g.board)} was thinking.`;
+      $("#tab-play").dataset.thinking = "";
+      $("#play-resume").hidden = false;
+    }
+    throw e;
+  }
+}
+
 async function newGame() {
-  const g = await api("play/new", {bot: $("#bot").value, seat: Number($("#seat").value),
+  play.run++;
+  if (play.ctl) play.ctl.abort();
+  const g = await api("play/new", {bot: $("#bot").value, seat: Number($("#seat").value), bots: 0,
                                    seed: Number($("#play-seed").value), rules: $("#play-game").value}, "dealing");
   drawGame(g);
+  await botsPlay(g);
 }
 
 async function playMove(move) {
-  const g = await api("play/move", {record: state.game.record, move}, "the bot is thinking");
-  drawGame(g);
+  const g = state.game, card = move.split("x")[0];
+  // the card leaves the hand and the input goes off at once; the server's answer follows
+  $$(`#hand${g.seat} svg.card[data-card="${card}"]`).forEach((svg) => svg.remove());
+  $$(`#hand${g.seat} svg.card`).forEach((svg) => svg.replaceWith(svg.cloneNode(true)));   // no more clicks
+  $("#play-moves").innerHTML = "";
+  $("#play-prompt").textContent = `You play ${move}…`;
+  $("#tab-play").dataset.thinking = "you";
+  let after;
+  try { after = await api("play/move", {record: g.record, move, bots: 0}, "playing"); } catch (e) { drawGame(g); throw e; }
+  drawGame(after);
+  await botsPlay(after);
 }
 
 function downloadRecord() {
@@ -1175,6 +1218,7 @@ async function start() {
   $("#unseen-model").addEventListener("change", () => guard(drawUnseen));
   $("#suggest-stop").addEventListener("click", () => stopSuggest("stopped"));
   $("#new-game-btn").addEventListener("click", () => guard(newGame));
+  $("#play-resume").addEventListener("click", () => guard(() => botsPlay(state.game)));
   $("#play-game").innerHTML = $("#deal-game").innerHTML;
   $("#play-game").addEventListener("change", () => {
     const m = /players=(\d)/.exec($("#play-game").value), n = m ? Number(m[1]) : 2;
