@@ -8,6 +8,7 @@ Screenshots go to $SCOPA_ARTIFACTS (default tests/artifacts/). Without /usr/bin/
 tests are skipped on a developer's machine and fail in CI (CI set): .ci/run installs it.
 """
 import os
+import re
 import threading
 import time
 import urllib.parse
@@ -259,6 +260,17 @@ def test_a_scientifico_deal_shows_depth_limited_values_at_once_and_can_be_stoppe
     assert Select(browser.find_element(By.ID, "deal-game")).first_selected_option.text == "Scopone scientifico"
     assert browser.find_element(By.ID, "seed").get_attribute("value") == "3"
     assert browser.find_element(By.ID, "an-stop").is_displayed()
+    # the thinking line, an engine's info line: depth, nodes, n/s and a clock that ticks on
+    # between the answers (the same nodes, a later second)
+    seen = {}
+
+    def ticked(d):
+        m = re.fullmatch(r"deepening… depth (\d+) · ([\d.]+(?: [kMG])?) nodes · ([\d.]+(?: [kMG])?) n/s · (\d+) s",
+                         text(d, "#an-status"))
+        assert m, text(d, "#an-status")
+        first = seen.setdefault(m[2], int(m[4]))
+        return int(m[4]) > first and m[2] not in ("0", "0.0")
+    wait(browser, ticked)
     browser.execute_script("window.scrollTo(0, 0)")
     shot(browser, "board-scientifico")
     browser.find_element(By.ID, "an-stop").click()

@@ -410,7 +410,26 @@ function markMove(move, hover = true) {
 
 const BUDGETS = [0.4, 1, 2, 4, 8, 15, 30];
 const known = new Map();           // notation|objective -> {a, s, step}: what each position reached
-const an = {run: 0, ctl: null, started: 0};
+const an = {run: 0, ctl: null, started: 0, tick: null};
+
+// 12345678 -> "12.3 M": an engine's node counts and speeds
+function countText(n) {
+  for (const [size, unit] of [[1e9, "G"], [1e6, "M"], [1e3, "k"]]) if (n >= size) return `${(n / size).toFixed(1)} ${unit}`;
+  return `${Math.round(n)}`;
+}
+
+// The thinking line, like a chess engine's "info" line: the depth reached, the nodes searched by
+// the requests answered so far and their speed, the time since the analysis started (ticking).
+function searchedText(entry, tally) {
+  const depth = !entry.a ? "" : isExact(entry.a) ? "exact · " : `depth ${entry.a.horizon} · `;
+  const nps = tally.seconds > 0 ? tally.nodes / tally.seconds : 0;
+  return `${depth}${countText(tally.nodes)} nodes · ${countText(nps)} n/s`;
+}
+
+function analysisLine(entry, tally) {
+  const spent = (performance.now() - tally.start) / 1000;
+  return `${entry.a ? "deepening" : "analysing"}… ${searchedText(entry, tally)} · ${spent.toFixed(0)} s`;
+}
 
 // `complete`: the values are proved (docs/search.md#what-a-result-proves); anything else is an estimate
 const depthOf = (x) => !x ? -1 : x.complete ? Infinity : (x.horizon || 0);
@@ -418,6 +437,8 @@ const isExact = (x) => depthOf(x) === Infinity;
 
 function stopAnalysis(note = "") {
   an.run++;
+  clearInterval(an.tick);
+  an.tick = null;
   if (an.ctl) an.ctl.abort();
   an.ctl = null;
   $("#an-stop").hidden = true;
@@ -433,26 +454,32 @@ async function startAnalysis() {
   known.set(key, entry);
   if (entry.a) showAnalysis(entry);
   const stopAfter = Number($("#time-limit").value) || 60;
-  const t0 = performance.now();
+  const t0 = performance.now(), tally = {start: t0, nodes: 0, seconds: 0};
   $("#an-stop").hidden = false;
   $("#an-go").hidden = true;
   document.body.dataset.analysing = "1";
+  const tick = () => { if (run === an.run) $("#an-status").textContent = analysisLine(entry, tally); };
+  tick();
+  an.tick = setInterval(tick, 500);
   try {
     while (run === an.run && !(isExact(entry.a) && isExact(entry.s))) {
       const budget = BUDGETS[Math.min(entry.step, BUDGETS.length - 1)];
       const spent = (performance.now() - t0) / 1000;
-      if (entry.a && spent + budget > stopAfter) { stopAnalysis(`stopped after ${spent.toFixed(0)} s (the limit)`); break; }
-      $("#an-status").textContent = entry.a ? `deepening… (${spent.toFixed(0)} s)` : "analysing…";
+      if (entry.a && spent + budget > stopAfter) { stopAnalysis(`stopped after ${spent.toFixed(0)} s (the limit): ${searchedText(entry, tally)}`); break; }
       an.ctl = new AbortController();
       const body = {position: notation, time_limit: budget, objective};
       const [a, s] = await Promise.all([api("analyze", body, "", true, an.ctl), api("solve", body, "", true, an.ctl)]);
       if (run !== an.run) return;
+      tally.nodes += (a.nodes || 0) + (s.nodes || 0);       // the two searches run side by side
+      tally.seconds = (performance.now() - t0) / 1000;
       if (depthOf(a) >= depthOf(entry.a)) entry.a = a;
       if (depthOf(s) >= depthOf(entry.s)) entry.s = s;
       entry.step++;
       showAnalysis(entry);
+      tick();
     }
-    if (run === an.run) stopAnalysis(isExact(entry.a) ? "exact: searched to the end of the round" : "");
+    if (run === an.run) stopAnalysis(!isExact(entry.a) ? "" : "exact: searched to the end of the round" +
+                                     (tally.nodes ? ` (${countText(tally.nodes)} nodes)` : ""));
   } catch (e) {
     if (run !== an.run || e instanceof Cancelled) return;
     stopAnalysis("stopped by an error");
