@@ -535,22 +535,27 @@ def test_play_a_round_against_the_random_bot_and_review_it(browser, base_url):
 
 @pytest.fixture
 def gated_bots(monkeypatch):
-    """The board's bots wait for the test's go (a semaphore) before each move: a slow bot, whose
-    thinking the test can watch, one move at a time."""
+    """The board's bots wait for the test's go (`release()`) before each move: a slow bot, whose
+    thinking the test can watch, one move at a time; `moved` lists the moves made."""
     from scopa_solver.web import service
     go = threading.Semaphore(0)
     made = service._bot
 
     class Gated:
+        moved: list = []
+        release = go.release
+
         def __init__(self, kind, seed):
             self.inner = made(kind, seed)
             self.name = self.inner.name
 
         def __call__(self, pos):
             assert go.acquire(timeout=WAIT), "the test never let the bot move"
-            return self.inner(pos)
+            move = self.inner(pos)
+            Gated.moved.append(move)
+            return move
     monkeypatch.setattr(service, "_bot", Gated)
-    yield go
+    yield Gated
     for _ in range(40):          # let any bot still waiting finish
         go.release()
 
@@ -577,6 +582,17 @@ def test_a_four_seat_game_shows_each_bot_move_as_it_is_played(browser, base_url,
         assert len(log(browser)) == moves
 
     thinking(0, 0)                # seat 3 dealt: seats 0 and 1 play before the human
+    # Cancel stops the bots (the game waits); Play on lets them go on
+    browser.find_element(By.ID, "cancel-btn").click()
+    wait(browser, lambda d: text(d, "#play-prompt") == "Stopped while Seat 0 (S) was thinking."
+         and d.find_element(By.ID, "play-resume").is_displayed())
+    assert not browser.find_elements(By.CSS_SELECTOR, "#play-moves .play-move") and text(browser, "#note") == "cancelled"
+    gated_bots.release()          # the cancelled request's bot moves: its answer is dropped
+    wait(browser, lambda d: len(gated_bots.moved) == 1)
+    time.sleep(0.3)
+    assert log(browser) == []
+    browser.find_element(By.ID, "play-resume").click()
+    thinking(0, 0)
     gated_bots.release()
     thinking(1, 1)
     last = log(browser)[0].split(": ")[1]

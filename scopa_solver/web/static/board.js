@@ -784,6 +784,9 @@ async function botsPlay(g) {
   const run = ++play.run;
   try {
     while (!g.over && g.board.to_move !== g.seat) {
+      $("#play-prompt").textContent = `${thinker(g.board)} is thinking…`;
+      $("#tab-play").dataset.thinking = String(g.board.to_move);
+      $("#play-resume").hidden = true;
       play.ctl = new AbortController();
       g = await api("play/bot", {record: g.record}, `${thinker(g.board)} is thinking`, false, play.ctl);
       if (run !== play.run) return;
