@@ -1,10 +1,14 @@
 """The progress bar of every long call: tqdm (imported only when a bar is shown), on a terminal
-after a second by default, always or never on request."""
+after a second by default, always or never on request; and the heartbeat of a long search, a
+status line redrawn every second (an engine's "info" line: depth, nodes, nodes/s, time)."""
 from __future__ import annotations
 
+import contextlib
+import shutil
 import sys
+import threading
 import time
-from typing import Any, Optional
+from typing import Any, Callable, Iterator, Optional
 
 
 class NoBar:
@@ -64,3 +68,93 @@ def _deadline_bar(tqdm: type) -> type:
             d["remaining"] = self.format_interval(eta)
             return d
     return DeadlineBar
+
+
+class Heartbeat:
+    """A status line on standard error, redrawn every `every` seconds from `status()` while the
+    ``with`` block runs: on a terminal after `delay` seconds (show=None), always (True: on
+    other than a terminal, a line a beat) or never (False). `clear()` erases it before other
+    output reaches the terminal (`paused()` while writing it); the end of the block erases it. `status` runs in the
+    heartbeat's thread: it reads figures the work updates, and may not raise."""
+
+    def __init__(self, status: Callable[[], str], show: Optional[bool] = None, every: float = 1.0,
+                 delay: float = 1.0) -> None:
+        stream = sys.stderr
+        usable = stream is not None and not getattr(stream, "closed", False)
+        self.terminal = usable and hasattr(stream, "isatty") and stream.isatty()
+        self.on = usable and show is not False and (show is True or self.terminal)
+        self.status, self.every, self.delay, self.stream = status, every, delay, stream
+        self.start = time.monotonic()
+        self._stop = threading.Event()
+        self._lock = threading.RLock()
+        self._shown = False
+        self._thread: Optional[threading.Thread] = None
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.start
+
+    def __enter__(self) -> "Heartbeat":
+        self.start = time.monotonic()
+        if self.on:
+            self._thread = threading.Thread(target=self._run, name="heartbeat", daemon=True)
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        self.clear()
+
+    def _run(self) -> None:
+        if self._stop.wait(self.delay):
+            return
+        while True:
+            self.beat()
+            if self._stop.wait(self.every):
+                return
+
+    def beat(self) -> None:
+        """Draw the line now."""
+        try:
+            line = self.status()
+        except Exception:       # a figure read mid-update: the next beat draws it
+            return
+        with self._lock:
+            try:
+                if self.terminal:
+                    width = max(20, shutil.get_terminal_size().columns - 1)
+                    self.stream.write("\r" + line[:width] + "\x1b[K")
+                    self._shown = True
+                else:
+                    self.stream.write(line + "\n")
+                self.stream.flush()
+            except (OSError, ValueError):    # the terminal went away: stop drawing
+                self._stop.set()
+
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[None]:
+        """The line erased and not redrawn while the block writes to the terminal."""
+        with self._lock:
+            self.clear()
+            yield
+
+    def clear(self) -> None:
+        """Erase the line (before other output goes to the terminal)."""
+        with self._lock:
+            if self._shown:
+                try:
+                    self.stream.write("\r\x1b[K")
+                    self.stream.flush()
+                except (OSError, ValueError):
+                    pass
+                self._shown = False
+
+
+def rate(count: float, seconds: float) -> str:
+    """`count` a second, short: '2.8 M' (an engine's nodes/s)."""
+    per = count / seconds if seconds > 0 else 0.0
+    for size, unit in ((1e9, " G"), (1e6, " M"), (1e3, " k")):
+        if per >= size:
+            return f"{per / size:.1f}{unit}"
+    return f"{per:.0f}"

@@ -291,3 +291,67 @@ def test_an_older_game_that_cannot_be_kept_is_not_lost(capsys, tmp_path, monkeyp
     assert GameRecord.load(tmp_path / "game.json").meta["seed"] == 1
     saved = [p for p in tmp_path.iterdir() if p.name.startswith("scopa-game-")]
     assert len(saved) == 1 and GameRecord.load(saved[0]).meta["seed"] == 2 and not (tmp_path / "game-1.json").exists()
+
+
+# -- the heartbeat of a long search ------------------------------------------------------------------
+
+def _on_a_terminal(*argv: str) -> str:
+    """What the command line writes to a terminal (a pseudo-terminal for stdout and stderr)."""
+    import pty
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "scopa_solver", *argv], stdin=slave, stdout=slave, stderr=slave,
+                            env=env, cwd=ROOT, close_fds=True)
+    os.close(slave)
+    out = b""
+    try:
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:         # the child closed the terminal
+                break
+            if not chunk:
+                break
+            out += chunk
+        assert proc.wait(timeout=120) == 0, out.decode(errors="replace")[-500:]
+    finally:
+        os.close(master)
+        if proc.poll() is None:
+            proc.kill()
+    return out.decode()
+
+
+BEAT = re.compile(r"\r(depth (\d+) done, deeper… ([\d,]+) nodes · [\d.]+(?: [kMG])? n/s · (\d+) s)\x1b\[K")
+
+
+@pytest.mark.parametrize("command", ["solve", "analyze"])
+def test_a_long_search_shows_a_heartbeat_on_a_terminal_and_none_in_json(command):
+    """While a depth runs, stderr's status line (a terminal only) says the depth done, its
+    nodes, nodes/s and the time, redrawn every second and erased before the next depth line;
+    --json output has none. (The search runs 3 s by its limit: the first beat is due at 1 s.)"""
+    pos = random_position(5, None, Rules(players=4, game="scientifico")).to_string()
+    out = _on_a_terminal(command, pos, "--time-limit", "3")
+    beats = BEAT.findall(out)
+    assert beats, out[:2000]
+    printed = {depth: nodes for depth, nodes in re.findall(r"depth +(\d+)  value .*?nodes ([\d,]+)  time", out)}
+    for line, depth, nodes, seconds in beats:
+        assert printed.get(depth) == nodes           # the figures of the depth done, as its line says
+    assert [int(b[3]) for b in beats] == sorted(int(b[3]) for b in beats) and int(beats[-1][3]) >= 1
+    assert "\r\x1b[K" in out.split(beats[-1][0])[1]   # erased before the result is printed
+    data = _on_a_terminal(command, pos, "--time-limit", "2", "--json")
+    assert "n/s" not in data and "\x1b" not in data and json.loads(data)["nodes"] > 0
+
+
+def test_equilibrium_shows_its_last_deals_and_iterations_on_a_terminal():
+    """`equilibrium` at the first play of the last-but-one deal (485,140 last-deal solves, some
+    seconds): the heartbeat counts the solves, their nodes and n/s, then CFR+'s iterations;
+    --json has none."""
+    view = "4d7d6s/?3 6cFs 3c4cCcRc4s7sRs4bCb/Ad2d3d6dRdAc2c5cFcAs2s3s3b5b6bFbRb ?6 0/0 0 1 0"
+    out = _on_a_terminal("equilibrium", view, "--threads", "1")
+    beats = [(int(a.replace(",", "")), int(b.replace(",", "")))
+             for a, b in re.findall(r"\rlast deals ([\d,]+)/485,140 · ([\d,]+) nodes · ", out)]
+    total = int(re.search(r"485,140 last-deal solves, ([\d,]+) nodes", out)[1].replace(",", ""))
+    assert beats and beats == sorted(beats), out[:2000]          # solves and nodes only grow
+    assert any(solved > 0 for solved, _ in beats) and all(n <= total and (n > 0) == (k > 0) for k, n in beats)
+    data = _on_a_terminal("equilibrium", view, "--threads", "1", "--json")
+    assert "n/s" not in data and "CFR+ iteration" not in data and json.loads(data)["leaf_solves"] == 485_140

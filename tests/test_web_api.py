@@ -225,6 +225,33 @@ def test_a_move_out_of_turn_or_illegal_is_refused(client):
     assert "board" in post(client, "play/move", {"record": json.dumps(plain), "move": "7d"}, 422)["error"]
 
 
+def test_a_four_seat_game_with_the_bots_moves_one_a_request(client):
+    """`bots: 0` answers right after the human's move; /api/play/bot then plays one bot move a
+    request (the page shows each as it lands): the same game as all the bots' moves at once."""
+    body = {"bot": "random", "seat": 2, "seed": 11, "rules": "players=4 game=scientifico"}
+    g = post(client, "play/new", dict(body, bots=0))
+    assert g["log"] == [] and g["board"]["to_move"] == 0        # the bots before seat 2 have not moved yet
+    steps = [g]
+    while steps[-1]["board"]["to_move"] != 2:
+        steps.append(post(client, "play/bot", {"record": steps[-1]["record"]}))
+        assert len(steps[-1]["log"]) == len(steps) - 1           # one move a request
+    assert len(steps) == 3 and [e["player"] for e in steps[-1]["log"]] == [0, 1]
+    once = post(client, "play/new", body)                        # every bot move in one request
+    assert once["log"] == steps[-1]["log"] and once["record"] == steps[-1]["record"]
+    assert "your turn" in post(client, "play/bot", {"record": once["record"]}, 422)["error"]
+
+    move = once["board"]["legal"][0]
+    mine = post(client, "play/move", {"record": once["record"], "move": move, "bots": 0})
+    assert [e["move"] for e in mine["log"]][-1] == move and mine["board"]["to_move"] == 3
+    assert move.split("x")[0] not in mine["board"]["hands"][2]["cards"]       # the card left the hand
+    one = post(client, "play/bot", {"record": mine["record"]})
+    assert len(one["log"]) == len(mine["log"]) + 1 and one["log"][-1]["player"] == 3 and one["board"]["to_move"] == 0
+    rest = post(client, "play/move", {"record": once["record"], "move": move})
+    assert rest["board"]["to_move"] == 2 and rest["log"][:len(one["log"])] == one["log"]
+    assert "bots" in post(client, "play/move", {"record": once["record"], "move": move, "bots": -1}, 422)["error"]
+    assert post(client, "play/bot", {"record": once["record"], "bots": 1}, 400)["type"] == "BadRequest"
+
+
 def test_concurrent_requests(client):
     """Searches run in the threadpool: parallel requests all answer, and answer right."""
     expected = [(str(r.move), r.value) for r in analyze(Position.from_string(START))]
@@ -719,8 +746,10 @@ FIELDS = {
                 "time_limit": (1, "1 s")},
     "unseen": {"position": (SMALL, 7), "player": (0, "0"), "model": (True, "yes"), "worlds": (5, "5"),
                "seed": (1, 1.5), "moves": (["7dx3s+4s"], "7dx3s+4s")},
-    "play/new": {"bot": ("greedy", ["greedy"]), "seat": (0, "0"), "seed": (3, "3"), "rules": (None, 2)},
-    "play/move": {"record": (REC, 1), "move": ("7d", 7)},
+    "play/new": {"bot": ("greedy", ["greedy"]), "seat": (0, "0"), "seed": (3, "3"), "rules": (None, 2),
+                 "bots": (1, "1")},
+    "play/move": {"record": (REC, 1), "move": ("7d", 7), "bots": (0, 0.5)},
+    "play/bot": {"record": (REC, ["x"])},
     "review": {"record": (REC, ["x"]), "round": (1, "1"), "worlds": (2, 2.0), "seed": (0, "0")},
 }
 TEXT_FIELDS = {"position", "moves", "rules", "objective", "bot", "record", "move", "hands", "table", "piles",

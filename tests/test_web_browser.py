@@ -8,6 +8,7 @@ Screenshots go to $SCOPA_ARTIFACTS (default tests/artifacts/). Without /usr/bin/
 tests are skipped on a developer's machine and fail in CI (CI set): .ci/run installs it.
 """
 import os
+import re
 import threading
 import time
 import urllib.parse
@@ -259,6 +260,17 @@ def test_a_scientifico_deal_shows_depth_limited_values_at_once_and_can_be_stoppe
     assert Select(browser.find_element(By.ID, "deal-game")).first_selected_option.text == "Scopone scientifico"
     assert browser.find_element(By.ID, "seed").get_attribute("value") == "3"
     assert browser.find_element(By.ID, "an-stop").is_displayed()
+    # the thinking line, an engine's info line: depth, nodes, n/s and a clock that ticks on
+    # between the answers (the same nodes, a later second)
+    seen = {}
+
+    def ticked(d):
+        m = re.fullmatch(r"deepening… depth (\d+) · ([\d.]+(?: [kMG])?) nodes · ([\d.]+(?: [kMG])?) n/s · (\d+) s",
+                         text(d, "#an-status"))
+        assert m, text(d, "#an-status")
+        first = seen.setdefault(m[2], int(m[4]))
+        return int(m[4]) > first and m[2] not in ("0", "0.0")
+    wait(browser, ticked)
     browser.execute_script("window.scrollTo(0, 0)")
     shot(browser, "board-scientifico")
     browser.find_element(By.ID, "an-stop").click()
@@ -519,6 +531,95 @@ def test_play_a_round_against_the_random_bot_and_review_it(browser, base_url):
     browser.execute_script("window.scrollTo(0, 0)")
     shot(browser, "board-review")
     browser.set_window_size(1400, 1000)
+
+
+@pytest.fixture
+def gated_bots(monkeypatch):
+    """The board's bots wait for the test's go (`release()`) before each move: a slow bot, whose
+    thinking the test can watch, one move at a time; `moved` lists the moves made."""
+    from scopa_solver.web import service
+    go = threading.Semaphore(0)
+    made = service._bot
+
+    class Gated:
+        moved: list = []
+        release = go.release
+
+        def __init__(self, kind, seed):
+            self.inner = made(kind, seed)
+            self.name = self.inner.name
+
+        def __call__(self, pos):
+            assert go.acquire(timeout=WAIT), "the test never let the bot move"
+            move = self.inner(pos)
+            Gated.moved.append(move)
+            return move
+    monkeypatch.setattr(service, "_bot", Gated)
+    yield Gated
+    for _ in range(40):          # let any bot still waiting finish
+        go.release()
+
+
+def test_a_four_seat_game_shows_each_bot_move_as_it_is_played(browser, base_url, gated_bots):
+    """Scopone scientifico, the human in seat 2: while the bots think the input is off and the
+    seat thinking is named; each bot move lands on the board and in the list on its own; the
+    card played leaves the hand at once."""
+    open_page(browser, base_url)
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="play"]').click()
+    Select(browser.find_element(By.ID, "play-game")).select_by_value("players=4 game=scientifico")
+    Select(browser.find_element(By.ID, "bot")).select_by_value("random")
+    Select(browser.find_element(By.ID, "seat")).select_by_value("2")
+    browser.find_element(By.ID, "new-game-btn").click()
+    log = lambda d: texts(d, "#play-log li")     # noqa: E731
+
+    def thinking(seat, moves):
+        wait(browser, lambda d: text(d, "#play-prompt") == f"{['Seat 0 (S)', 'Seat 1 (E)', 'Seat 2 (N)', 'Seat 3 (W)'][seat]} is thinking…"
+             and len(log(d)) == moves)
+        assert not browser.find_elements(By.CSS_SELECTOR, "#play-moves .play-move")
+        assert browser.execute_script("return document.querySelector('#tab-play').dataset.thinking") == str(seat)
+        assert f"Seat {seat}" in text(browser, "#status-text")
+        time.sleep(0.3)           # the bot waits: nothing more may land meanwhile
+        assert len(log(browser)) == moves
+
+    thinking(0, 0)                # seat 3 dealt: seats 0 and 1 play before the human
+    # Cancel stops the bots (the game waits); Play on lets them go on
+    browser.find_element(By.ID, "cancel-btn").click()
+    wait(browser, lambda d: text(d, "#play-prompt") == "Stopped while Seat 0 (S) was thinking."
+         and d.find_element(By.ID, "play-resume").is_displayed())
+    assert not browser.find_elements(By.CSS_SELECTOR, "#play-moves .play-move") and text(browser, "#note") == "cancelled"
+    gated_bots.release()          # the cancelled request's bot moves: its answer is dropped
+    wait(browser, lambda d: len(gated_bots.moved) == 1)
+    time.sleep(0.3)
+    assert log(browser) == []
+    browser.find_element(By.ID, "play-resume").click()
+    thinking(0, 0)
+    gated_bots.release()
+    thinking(1, 1)
+    last = log(browser)[0].split(": ")[1]
+    assert [e.get_attribute("data-move") for e in browser.find_elements(By.CSS_SELECTOR, "#last-move .last")] == [last]
+    shot(browser, "play-bot-thinking")
+    gated_bots.release()
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#play-moves .play-move") and len(log(d)) == 2)
+    assert text(browser, "#play-prompt").startswith("Your move")
+
+    hand = [e.get_attribute("data-card") for e in browser.find_elements(By.CSS_SELECTOR, "#hand2 svg.card")]
+    button = browser.find_element(By.CSS_SELECTOR, "#play-moves .play-move")
+    move = button.get_attribute("data-move")
+    button.click()
+    card = move.split("x")[0]
+    # the card is gone at once, the seat after the human is thinking, and nothing can be clicked
+    thinking(3, 3)
+    assert [e.get_attribute("data-card") for e in browser.find_elements(By.CSS_SELECTOR, "#hand2 svg.card")] == \
+        [c for c in hand if c != card]
+    assert log(browser)[-1] == f"you: {move}"
+    for seat, moves in ((0, 4), (1, 5)):
+        gated_bots.release()
+        thinking(seat, moves)
+    gated_bots.release()
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#play-moves .play-move") and len(log(d)) == 6)
+    assert [e.get_attribute("data-move") for e in browser.find_elements(By.CSS_SELECTOR, "#last-move .last")] == \
+        [x.split(": ")[1] for x in log(browser)[3:]]      # the three bots' moves since the human's
+    assert not browser.find_element(By.ID, "error").is_displayed()
 
 
 def test_review_a_record_from_a_file(browser, base_url, tmp_path):

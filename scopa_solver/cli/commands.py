@@ -2,6 +2,7 @@
 `to_dict()` as JSON. Each returns the exit code."""
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import sys
@@ -180,29 +181,62 @@ def _estimate(pos: Position, depths: list) -> Optional[float]:
 
 def _searched(args, pos: Position, iterate) -> Any:
     """The last result of `iterate` (solve_iter or analyze_iter) under the command's limits,
-    with a line per completed depth on a terminal. Without any limit, a position the exact
+    with a line per completed depth on a terminal and, on a terminal's stderr, a heartbeat
+    while a depth runs (`_SearchBeat`). Without any limit, a position the exact
     search will not finish soon is announced (with the estimate, on stderr) and searched for
     DEFAULT_TIME_LIMIT seconds."""
     limits = _limits(args)
     lines = not args.json and stream_ok(sys.stdout) and sys.stdout.isatty()
-    if args.max_nodes is None and args.time_limit is None and args.horizon is None:
-        from ..search.solver import EXACT_TRY_NODES
-        quick = list(iterate(pos, **dict(limits, max_nodes=EXACT_TRY_NODES)))
-        if quick[-1].exact:
-            return _shown(quick, lines, args.objective)
-        from ..kernel import clear_tables
-        clear_tables()      # the node counts of the estimate are those of cold tables
-        nodes = _estimate(pos, list(iterate(pos, **dict(limits, horizon=8))))
-        seconds = None if nodes is None else nodes * quick[-1].seconds / max(1, quick[-1].nodes)
-        if seconds is None or seconds > REASONABLE_SECONDS:
-            about = "" if seconds is None else (f" about {nodes:.0e} nodes, {_duration(seconds)}, by "
-                                                "extrapolation from depths 4 and 8;")
-            print(f"scopa-solver: this position is too big to solve exactly at once (the exact search "
-                  f"needs more than {EXACT_TRY_NODES:,} nodes:{about} {sum(pos.hand_sizes()) + len(pos.stock)} "
-                  f"plies left): searching depth by depth for {DEFAULT_TIME_LIMIT:g} s (--time-limit S or "
-                  "--max-nodes N to choose, --horizon H for one depth)", file=sys.stderr, flush=True)
-            limits["time_limit"] = DEFAULT_TIME_LIMIT
-    return _shown(iterate(pos, **limits), lines, args.objective)
+    with _SearchBeat(_progress(args)) as beat:
+        if args.max_nodes is None and args.time_limit is None and args.horizon is None:
+            from ..search.solver import EXACT_TRY_NODES
+            quick = list(iterate(pos, **dict(limits, max_nodes=EXACT_TRY_NODES)))
+            if quick[-1].exact:
+                return _shown(quick, lines, args.objective, beat)
+            from ..kernel import clear_tables
+            clear_tables()      # the node counts of the estimate are those of cold tables
+            nodes = _estimate(pos, list(iterate(pos, **dict(limits, horizon=8))))
+            seconds = None if nodes is None else nodes * quick[-1].seconds / max(1, quick[-1].nodes)
+            if seconds is None or seconds > REASONABLE_SECONDS:
+                about = "" if seconds is None else (f" about {nodes:.0e} nodes, {_duration(seconds)}, by "
+                                                    "extrapolation from depths 4 and 8;")
+                with beat.paused():
+                    print(f"scopa-solver: this position is too big to solve exactly at once (the exact search "
+                          f"needs more than {EXACT_TRY_NODES:,} nodes:{about} {sum(pos.hand_sizes()) + len(pos.stock)} "
+                          f"plies left): searching depth by depth for {DEFAULT_TIME_LIMIT:g} s (--time-limit S or "
+                          "--max-nodes N to choose, --horizon H for one depth)", file=sys.stderr, flush=True)
+                limits["time_limit"] = DEFAULT_TIME_LIMIT
+        return _shown(iterate(pos, **limits), lines, args.objective, beat)
+
+
+class _SearchBeat:
+    """The heartbeat of `_searched` (stderr, a terminal, not --json): the deepest depth done,
+    the nodes and nodes/s of the depths done, the time since the command began searching.
+    The kernel tells a search's nodes when it ends: they move as each depth lands, the clock
+    every second."""
+
+    def __init__(self, show: Optional[bool]) -> None:
+        from ..progress import Heartbeat
+        self.last = None
+        self.heart = Heartbeat(self.status, show)
+
+    def __enter__(self) -> "_SearchBeat":
+        self.heart.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.heart.__exit__(*exc)
+
+    def paused(self) -> Any:
+        return self.heart.paused()
+
+    def status(self) -> str:
+        from ..progress import rate
+        last, elapsed = self.last, self.heart.elapsed()
+        if last is None:
+            return f"searching… {elapsed:.0f} s"
+        depth = "exact" if last.exact else f"depth {last.horizon}"
+        return f"{depth} done, deeper… {last.nodes:,} nodes · {rate(last.nodes, last.seconds)} n/s · {elapsed:.0f} s"
 
 
 def _duration(seconds: float) -> str:
@@ -212,16 +246,20 @@ def _duration(seconds: float) -> str:
     return f"{seconds:.0f} s"
 
 
-def _shown(results, lines: bool, objective: str) -> Any:
+def _shown(results, lines: bool, objective: str, beat: Optional[_SearchBeat] = None) -> Any:
     """The last of `results`; with `lines`, a line per result as it lands (a UCI engine's
-    "info depth" lines): depth, value, best move, pv, nodes, time."""
+    "info depth" lines): depth, value, best move, pv, nodes, time; each result also goes to
+    the heartbeat `beat`."""
     last = None
     for last in results:
+        if beat is not None:
+            beat.last = last
         if lines:
             depth = "exact" if last.exact else f"{last.horizon}"
             best = ",".join(map(str, last.best_moves)) or "-"
-            print(f"depth {depth:>5}  value {_signed(last.value, objective)}  best {best}  pv {' '.join(map(str, last.pv))}  "
-                  f"nodes {last.nodes:,}  time {last.seconds:.2f} s", flush=True)
+            with beat.paused() if beat is not None else contextlib.nullcontext():
+                print(f"depth {depth:>5}  value {_signed(last.value, objective)}  best {best}  "
+                      f"pv {' '.join(map(str, last.pv))}  nodes {last.nodes:,}  time {last.seconds:.2f} s", flush=True)
     return last
 
 
@@ -433,7 +471,8 @@ def equilibrium_command(args) -> int:
     from ..imperfect.equilibrium import DEFAULT_TARGET, equilibrium
     view = _view(args)
     eq = equilibrium(view, threads=args.threads, time_limit=args.time_limit, max_iterations=args.max_iterations,
-                     target=DEFAULT_TARGET if args.target is None else args.target, max_nodes=args.max_nodes)
+                     target=DEFAULT_TARGET if args.target is None else args.target, max_nodes=args.max_nodes,
+                     progress=_progress(args))
     if args.json:
         print_json(dict(eq.to_dict(), player=view.player))
         return 0

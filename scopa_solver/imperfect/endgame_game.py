@@ -118,8 +118,10 @@ def _combos(cards: list[int], k: int) -> list[int]:
 
 
 def build_game(view: View, *, threads: int = 1, deadline: Optional[float] = None,
-               max_nodes: Optional[int] = None) -> EndgameGame:
-    """The game of a view at the last-but-one deal (stock of 6): see the module docstring."""
+               max_nodes: Optional[int] = None, tally: Optional[dict] = None) -> EndgameGame:
+    """The game of a view at the last-but-one deal (stock of 6): see the module docstring.
+    `tally` (a dict), when given, follows the last deals' solves as they land: "solves" to do,
+    "solved" so far and their "nodes" (a heartbeat reads it from another thread)."""
     start = time.perf_counter()
     a, b = view.player, 1 - view.player
     n_a, n_b = popcount(view.hand), view.opponent_cards
@@ -221,7 +223,7 @@ def build_game(view: View, *, threads: int = 1, deadline: Optional[float] = None
             pub_moves.append(nxt_moves)
 
     # -- the leaves: each distinct end-of-deal state, its 20 last deals solved exactly
-    per_state, solves, nodes = _leaf_values(view, list(leaf_ids), threads, deadline, max_nodes)
+    per_state, solves, nodes = _leaf_values(view, list(leaf_ids), threads, deadline, max_nodes, tally)
     leaf_values = per_state[np.frombuffer(leaf_index, dtype=np.int64)] + np.frombuffer(leaf_scopa, dtype=np.int64)
     leaves = len(leaf_ids)
 
@@ -300,7 +302,7 @@ def _best_option(values: np.ndarray, start: np.ndarray, count: np.ndarray, maxim
 
 
 def _leaf_values(view: View, uniq: list, threads: int, deadline: Optional[float],
-                 max_nodes: Optional[int]) -> tuple[np.ndarray, int, int]:
+                 max_nodes: Optional[int], tally: Optional[dict] = None) -> tuple[np.ndarray, int, int]:
     """A's expected margin (scopas made apart) at every end-of-deal state (table, piles, last
     capturer): the mean of the exact values of the 20 ways to deal the last 6 cards; the
     kernel's searches and nodes."""
@@ -325,11 +327,13 @@ def _leaf_values(view: View, uniq: list, threads: int, deadline: Optional[float]
     workers = kernel.worker_count(threads, total)
     vals = np.empty((len(uniq), DEALS_PER_LEAF))
     nodes = 0
+    counter = _Tally(tally, total)
     for first in range(0, len(uniq), _LEAF_CHUNK):     # in chunks: a million results at once weigh 200 MB
         keys = uniq[first:first + _LEAF_CHUNK]
         n = len(keys) * DEALS_PER_LEAF
         raws = kernel.run_batch(states(keys), want=0, threads=workers, total=n, deadline=deadline,
-                                max_nodes=max_nodes, batch=None if deadline is None and workers == 1 else 256)
+                                max_nodes=max_nodes, batch=None if deadline is None and workers == 1 else 256,
+                                progress=counter if tally is not None else None)
         if len(raws) < n or any(r is None or r.stop for r in raws):
             if any(r is not None and r.stop == 1 for r in raws):
                 raise LimitError(f"a last-deal search needs more than max_nodes={max_nodes:,} nodes")
@@ -337,4 +341,18 @@ def _leaf_values(view: View, uniq: list, threads: int, deadline: Optional[float]
         vals[first:first + len(keys)] = np.fromiter((r.lower for r in raws), dtype=np.float64,
                                                     count=n).reshape(len(keys), DEALS_PER_LEAF)
         nodes += sum(r.nodes for r in raws)
+        if tally is not None:
+            tally["nodes"] = nodes
     return sign * vals.mean(axis=1), total, nodes
+
+
+class _Tally:
+    """`run_batch`'s progress (its `update(n)`) counted into a tally dict."""
+
+    def __init__(self, tally: Optional[dict], total: int) -> None:
+        self.tally = tally
+        if tally is not None:
+            tally.update(solves=total, solved=0, nodes=0)
+
+    def update(self, n: int = 1) -> None:
+        self.tally["solved"] += n

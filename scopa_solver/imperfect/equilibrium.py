@@ -46,6 +46,7 @@ from ..core.cards import iter_cards, popcount
 from ..text import plural
 from ..core.position import Move
 from ..errors import LimitError, excerpt
+from ..progress import Heartbeat, rate
 from .endgame_game import EndgameGame, build_game, check_view
 from ..core.view import View, view_seed
 
@@ -257,10 +258,12 @@ def _own_prev_seq(layers: list, k: int) -> np.ndarray:
 
 
 def solve_game(game: EndgameGame, *, target: float = DEFAULT_TARGET, max_iterations: Optional[int] = None,
-               deadline: Optional[float] = None) -> tuple[np.ndarray, float, int, Optional[str], list, "_Solver"]:
+               deadline: Optional[float] = None,
+               tally: Optional[dict] = None) -> tuple[np.ndarray, float, int, Optional[str], list, "_Solver"]:
     """CFR+ until the exploitability is below `target` (round points) or a limit: the average
     strategy (per sequence), its exploitability, the iterations, what stopped it, the
-    measurements."""
+    measurements. `tally` (a dict), when given, gets the "iterations" and the last
+    "exploitability" measured as they come."""
     solver = _Solver(game)
     limit = DEFAULT_MAX_ITERATIONS if max_iterations is None else max_iterations
     history: list = []
@@ -273,10 +276,14 @@ def solve_game(game: EndgameGame, *, target: float = DEFAULT_TARGET, max_iterati
         t += 1
         solver.iterate(0, t)
         solver.iterate(1, t)
+        if tally is not None:
+            tally["iterations"] = t
         last = t >= limit or (deadline is not None and time.monotonic() >= deadline)
         if t % _CHECK_EVERY == 0 or last or t <= 2:
             expl = solver.exploitability(solver.average())
             history.append((t, expl))
+            if tally is not None:
+                tally["exploitability"] = expl
             if expl <= target:
                 break
             if last:
@@ -313,7 +320,7 @@ def strategy_profile(game: EndgameGame, sigma: np.ndarray) -> dict:
 
 def equilibrium(view: View, *, threads: Optional[int] = None, time_limit: Optional[float] = None,
                 max_iterations: Optional[int] = None, target: float = DEFAULT_TARGET,
-                max_nodes: Optional[int] = None) -> Equilibrium:
+                max_nodes: Optional[int] = None, progress: Optional[bool] = False) -> Equilibrium:
     """The equilibrium of the last two deals at the view's information set (module docstring).
 
     The view must be two-player Scopa, at the viewer's turn, with a stock of 6 cards (the
@@ -323,6 +330,9 @@ def equilibrium(view: View, *, threads: Optional[int] = None, time_limit: Option
     `LimitError`), then CFR+ stops at it (`stopped` "time"); `max_iterations` bounds CFR+
     (`stopped` "iterations"); `target` is the exploitability (round points) to reach;
     `max_nodes` bounds each last-deal search (a `LimitError` beyond). Ctrl-C interrupts.
+    `progress`: a heartbeat on standard error (`progress.Heartbeat`: the last deals solved, their
+    nodes and nodes/s, then CFR+'s iterations and exploitability, and the time), never by
+    default, on a terminal with None, always with True.
     """
     start = time.perf_counter()
     view = check_view(view)
@@ -336,13 +346,17 @@ def equilibrium(view: View, *, threads: Optional[int] = None, time_limit: Option
     deadline = kernel.budget_deadline(time.monotonic() + seconds if seconds else None)   # a bot's budget too
     if view.stock_cards == 0:
         return _last_deal(view, start, max_nodes, deadline)
-    game = build_game(view, threads=workers, deadline=deadline, max_nodes=max_nodes)
-    built = time.perf_counter() - start
-    if game.root_moves:                 # the viewer's last card of the deal: perfect information
-        values = {Move.from_packed(m): float(v) for m, v in game.root_moves}
-        return _pure(view, values, start, game, built)
-    sigma, expl, iters, stopped, history, solver = solve_game(game, target=float(target),
-                                                              max_iterations=max_iterations, deadline=deadline)
+    tally: dict = {}
+    with Heartbeat(lambda: _progress_line(tally, time.perf_counter() - start), progress):
+        game = build_game(view, threads=workers, deadline=deadline, max_nodes=max_nodes, tally=tally)
+        built = time.perf_counter() - start
+        tally["built"] = built
+        if game.root_moves:                 # the viewer's last card of the deal: perfect information
+            values = {Move.from_packed(m): float(v) for m, v in game.root_moves}
+            return _pure(view, values, start, game, built)
+        sigma, expl, iters, stopped, history, solver = solve_game(game, target=float(target),
+                                                                  max_iterations=max_iterations, deadline=deadline,
+                                                                  tally=tally)
     # the viewer's information set at the root: its actual hand
     root = game.layers[0]
     w = int(np.nonzero(game.hand_a == view.hand)[0][0])
@@ -366,6 +380,17 @@ def equilibrium(view: View, *, threads: Optional[int] = None, time_limit: Option
                        leaves=game.leaves, leaf_solves=game.leaf_solves, histories=game.histories,
                        infosets=game.infosets, build_seconds=built, history=history,
                        game_value=float(np.dot(solver.chance, values_by_layer[0])))
+
+
+def _progress_line(tally: dict, elapsed: float) -> str:
+    """The heartbeat's line: the last deals' solves, then CFR+'s iterations."""
+    nodes = tally.get("nodes", 0)
+    if "built" not in tally:
+        return (f"last deals {tally.get('solved', 0):,}/{tally.get('solves', 0):,} · {nodes:,} nodes · "
+                f"{rate(nodes, elapsed)} n/s · {elapsed:.0f} s")
+    expl = tally.get("exploitability")
+    return (f"CFR+ iteration {tally.get('iterations', 0):,} · exploitability "
+            f"{'–' if expl is None or expl == math.inf else f'{expl:.4f}'} · {nodes:,} nodes · {elapsed:.0f} s")
 
 
 def _pure(view: View, values: dict, start: float, game: Optional[EndgameGame], built: float,

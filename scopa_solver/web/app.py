@@ -39,7 +39,7 @@ def create_app() -> Any:
         from starlette.exceptions import HTTPException
     except ImportError:
         raise _missing() from None
-    from .fields import (ROUTES, Analyze, Board, Compose, Deal, FieldError, PlayMove, PlayNew, Review, Solve,
+    from .fields import (ROUTES, Analyze, Board, Compose, Deal, FieldError, PlayBot, PlayMove, PlayNew, Review, Solve,
                          Suggest, Tree, Unseen, read)
     from .guard import Guard, Places
 
@@ -134,7 +134,11 @@ def create_app() -> Any:
 
     @post(PlayMove)
     def play_move(f: Any) -> dict:
-        return service.game_move(f.record, f.move)
+        return service.game_move(f.record, f.move, f.bots)
+
+    @post(PlayBot)
+    def play_bot(f: Any) -> dict:
+        return service.bot_move(f.record)
 
     @post(Review)
     def review(f: Any) -> dict:

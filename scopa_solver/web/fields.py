@@ -33,7 +33,7 @@ from ..errors import RecordError, excerpt
 from ..jsontext import MAX_DIGITS, LongNumber, parse_json
 
 __all__ = ["FieldError", "read", "ROUTES", "Board", "Deal", "Compose", "Analyze", "Solve", "Tree", "Suggest",
-           "Unseen", "PlayNew", "PlayMove", "Review"]
+           "Unseen", "PlayNew", "PlayMove", "PlayBot", "Review"]
 
 
 class FieldError(ValueError):
@@ -131,11 +131,17 @@ class PlayNew(_Fields):
     seat: Seat = None
     seed: Whole = None
     rules: RuleTokens = None
+    bots: Whole = None        # the bot moves to play (null: all, until the human's turn)
 
 
 class PlayMove(_Fields):
     record: Record
     move: Annotated[str, _about("a move (text)")]
+    bots: Whole = None        # the bot moves to play (null: all, until the human's turn)
+
+
+class PlayBot(_Fields):
+    record: Record
 
 
 class Review(_Fields):
@@ -148,7 +154,7 @@ class Review(_Fields):
 ROUTES = {Board: "/api/board", Deal: "/api/deal", Compose: "/api/compose", Analyze: "/api/analyze",
           Solve: "/api/solve", Tree: "/api/tree", Suggest: "/api/suggest",
           Unseen: "/api/unseen", PlayNew: "/api/play/new",
-          PlayMove: "/api/play/move", Review: "/api/review"}
+          PlayMove: "/api/play/move", PlayBot: "/api/play/bot", Review: "/api/review"}
 
 
 def read(model: type, body: bytes, content_type: Optional[str] = None) -> Any:

@@ -41,7 +41,7 @@ from ..search.solver import analyze, solve
 
 __all__ = ["LIMITS", "BOTS", "OBJECTIVES", "info", "read_state", "read_position", "board", "board_of", "compose",
            "deal", "analysis",
-           "principal_variation", "tree_svg", "suggestion", "unseen", "new_game", "game_move", "review_round"]
+           "principal_variation", "tree_svg", "suggestion", "unseen", "new_game", "game_move", "bot_move", "review_round"]
 
 LIMITS = {
     "text": 400,              # characters of a notation line or a move
@@ -423,16 +423,21 @@ def _game_meta(record: Any) -> tuple[str, int, int]:
     return meta["bot"], meta["seat"], meta["seed"]
 
 
-def _advance(record: Any) -> dict:
-    """Let the bot move until it is the human's turn or the round is over; the game's state."""
+def _advance(record: Any, bots: Optional[int] = None) -> dict:
+    """Let the bots move until it is the human's turn or the round is over (at most `bots`
+    moves when given: the page asks for one at a time, to show each as it lands); the game's
+    state."""
     kind, seat, seed = _game_meta(record)
-    bot = _bot(kind, seed)
     rnd = record.rounds[0]
     pos = record.replay()[0].final
-    while not pos.is_round_over() and pos.to_move != seat:
-        move = bot(pos)
+    left = -1 if bots is None else bots
+    while not pos.is_round_over() and pos.to_move != seat and left != 0:
+        # a bot a move, seeded by the ply: the same game whether the bots' moves come one a
+        # request or all at once
+        move = _bot(kind, (seed + len(rnd.moves)) % 2**63)(pos)
         rnd.moves.append(move)
         pos = pos.play(move)
+        left -= 1
     replayed = record.replay()[0]
     log = []
     for k, move in enumerate(replayed.moves):
@@ -445,9 +450,10 @@ def _advance(record: Any) -> dict:
             "score": pos.round_score().to_dict() if over else None}
 
 
-def new_game(bot: Any = "random", seat: Any = 0, seed: Any = None, rules: Any = None) -> dict:
+def new_game(bot: Any = "random", seat: Any = 0, seed: Any = None, rules: Any = None, bots: Any = None) -> dict:
     """A new round of the game of `rules` (two-player Scopa by default) against a bot (`BOTS`,
-    playing every other seat), the human in `seat`; the bot moves first when due."""
+    playing every other seat), the human in `seat`; the bots move first when due (at most
+    `bots` moves when given: `bot_move` plays the others one by one)."""
     from ..play.record import GameRecord, RoundRecord
     if not isinstance(bot, str) or bot not in BOTS:
         raise NotationError(f"unknown bot {excerpt(bot)}: choose {', '.join(BOTS)}")
@@ -459,11 +465,16 @@ def new_game(bot: Any = "random", seat: Any = 0, seed: Any = None, rules: Any = 
     record = GameRecord(rules=game, players=tuple("you" if p == seat else name for p in range(game.players)),
                         kind="rounds", meta={"web": {"bot": bot, "seat": seat, "seed": seed}})
     record.add_round(RoundRecord.from_play(start))
-    return _advance(record)
+    return _advance(record, _bots(bots))
 
 
-def game_move(record: Any, move: Any) -> dict:
-    """Play the human's `move` in the game of `record`, then the bot's replies."""
+def _bots(value: Any) -> Optional[int]:
+    return _whole(value, "bots", 0, 40)
+
+
+def game_move(record: Any, move: Any, bots: Any = None) -> dict:
+    """Play the human's `move` in the game of `record`, then the bots' replies (at most `bots`
+    of them when given: 0 answers at once, the page then asks `bot_move` for each)."""
     record = _read_record(record)
     _, seat, _ = _game_meta(record)
     pos = record.replay()[0].final
@@ -472,7 +483,20 @@ def game_move(record: Any, move: Any) -> dict:
     if pos.to_move != seat:
         raise RecordError(f"it is the bot's turn, not yours (player {pos.to_move} to move)")
     record.rounds[0].moves.append(Move.parse(_text(move, "the move"), pos))
-    return _advance(record)
+    return _advance(record, _bots(bots))
+
+
+def bot_move(record: Any) -> dict:
+    """One bot move in the game of `record` (a bot's turn: the request is one bot's thinking,
+    so the page shows each move as it is played and who thinks next)."""
+    record = _read_record(record)
+    _, seat, _ = _game_meta(record)
+    pos = record.replay()[0].final
+    if pos.is_round_over():
+        raise RecordError("the round is over: start a new game")
+    if pos.to_move == seat:
+        raise RecordError(f"it is your turn (player {seat}), not a bot's")
+    return _advance(record, 1)
 
 
 # -- review ---------------------------------------------------------------------------------------

@@ -410,7 +410,26 @@ function markMove(move, hover = true) {
 
 const BUDGETS = [0.4, 1, 2, 4, 8, 15, 30];
 const known = new Map();           // notation|objective -> {a, s, step}: what each position reached
-const an = {run: 0, ctl: null, started: 0};
+const an = {run: 0, ctl: null, started: 0, tick: null};
+
+// 12345678 -> "12.3 M": an engine's node counts and speeds
+function countText(n) {
+  for (const [size, unit] of [[1e9, "G"], [1e6, "M"], [1e3, "k"]]) if (n >= size) return `${(n / size).toFixed(1)} ${unit}`;
+  return `${Math.round(n)}`;
+}
+
+// The thinking line, like a chess engine's "info" line: the depth reached, the nodes searched by
+// the requests answered so far and their speed, the time since the analysis started (ticking).
+function searchedText(entry, tally) {
+  const depth = !entry.a ? "" : isExact(entry.a) ? "exact · " : `depth ${entry.a.horizon} · `;
+  const nps = tally.seconds > 0 ? tally.nodes / tally.seconds : 0;
+  return `${depth}${countText(tally.nodes)} nodes · ${countText(nps)} n/s`;
+}
+
+function analysisLine(entry, tally) {
+  const spent = (performance.now() - tally.start) / 1000;
+  return `${entry.a ? "deepening" : "analysing"}… ${searchedText(entry, tally)} · ${spent.toFixed(0)} s`;
+}
 
 // `complete`: the values are proved (docs/search.md#what-a-result-proves); anything else is an estimate
 const depthOf = (x) => !x ? -1 : x.complete ? Infinity : (x.horizon || 0);
@@ -418,6 +437,8 @@ const isExact = (x) => depthOf(x) === Infinity;
 
 function stopAnalysis(note = "") {
   an.run++;
+  clearInterval(an.tick);
+  an.tick = null;
   if (an.ctl) an.ctl.abort();
   an.ctl = null;
   $("#an-stop").hidden = true;
@@ -433,26 +454,32 @@ async function startAnalysis() {
   known.set(key, entry);
   if (entry.a) showAnalysis(entry);
   const stopAfter = Number($("#time-limit").value) || 60;
-  const t0 = performance.now();
+  const t0 = performance.now(), tally = {start: t0, nodes: 0, seconds: 0};
   $("#an-stop").hidden = false;
   $("#an-go").hidden = true;
   document.body.dataset.analysing = "1";
+  const tick = () => { if (run === an.run) $("#an-status").textContent = analysisLine(entry, tally); };
+  tick();
+  an.tick = setInterval(tick, 500);
   try {
     while (run === an.run && !(isExact(entry.a) && isExact(entry.s))) {
       const budget = BUDGETS[Math.min(entry.step, BUDGETS.length - 1)];
       const spent = (performance.now() - t0) / 1000;
-      if (entry.a && spent + budget > stopAfter) { stopAnalysis(`stopped after ${spent.toFixed(0)} s (the limit)`); break; }
-      $("#an-status").textContent = entry.a ? `deepening… (${spent.toFixed(0)} s)` : "analysing…";
+      if (entry.a && spent + budget > stopAfter) { stopAnalysis(`stopped after ${spent.toFixed(0)} s (the limit): ${searchedText(entry, tally)}`); break; }
       an.ctl = new AbortController();
       const body = {position: notation, time_limit: budget, objective};
       const [a, s] = await Promise.all([api("analyze", body, "", true, an.ctl), api("solve", body, "", true, an.ctl)]);
       if (run !== an.run) return;
+      tally.nodes += (a.nodes || 0) + (s.nodes || 0);       // the two searches run side by side
+      tally.seconds = (performance.now() - t0) / 1000;
       if (depthOf(a) >= depthOf(entry.a)) entry.a = a;
       if (depthOf(s) >= depthOf(entry.s)) entry.s = s;
       entry.step++;
       showAnalysis(entry);
+      tick();
     }
-    if (run === an.run) stopAnalysis(isExact(entry.a) ? "exact: searched to the end of the round" : "");
+    if (run === an.run) stopAnalysis(!isExact(entry.a) ? "" : "exact: searched to the end of the round" +
+                                     (tally.nodes ? ` (${countText(tally.nodes)} nodes)` : ""));
   } catch (e) {
     if (run !== an.run || e instanceof Cancelled) return;
     stopAnalysis("stopped by an error");
@@ -705,6 +732,14 @@ async function runSuggest() {
 }
 
 // -- play ----------------------------------------------------------------------------------------
+// The bots' moves come one a request (/api/play/bot), each drawn as it lands, the seat thinking
+// named and the human's input off meanwhile; a new game (or Cancel) ends the loop.
+
+const play = {run: 0, ctl: null};
+
+function thinker(b) {
+  return b.players === 2 ? `Player ${b.to_move}` : seatName(b, b.to_move);
+}
 
 function drawGame(g) {
   state.game = g;
@@ -716,7 +751,9 @@ function drawGame(g) {
   while (since > 0 && g.log[since - 1].name !== "you") since--;
   const last = (since < g.log.length ? g.log.slice(since) : g.log.slice(-1)).map((e) => ({move: e.move, seat: e.player}));
   drawBoard(b, g.over ? "the round is over: every card shown" : `you are player ${g.seat}`, mine ? g.seat : null, last);
-  $("#play-prompt").textContent = g.over ? "" : (mine ? "Your move: click a card or a move." : "The bot is thinking…");
+  $("#play-prompt").textContent = g.over ? "" : (mine ? "Your move: click a card or a move." : `${thinker(b)} is thinking…`);
+  $("#tab-play").dataset.thinking = mine || g.over ? "" : String(b.to_move);
+  $("#play-resume").hidden = true;
   $("#play-moves").innerHTML = mine ? b.legal.map((m) => `<button type="button" class="play-move" data-move="${esc(m)}">${esc(m)}</button>`).join("") : "";
   $$("#play-moves .play-move").forEach((btn) => btn.addEventListener("click", () => guard(() => playMove(btn.dataset.move))));
   if (mine) {
@@ -742,15 +779,51 @@ function drawGame(g) {
   })() : "";
 }
 
+// The bots move, one request each, until it is the human's turn (or the round is over).
+async function botsPlay(g) {
+  const run = ++play.run;
+  try {
+    while (!g.over && g.board.to_move !== g.seat) {
+      $("#play-prompt").textContent = `${thinker(g.board)} is thinking…`;
+      $("#tab-play").dataset.thinking = String(g.board.to_move);
+      $("#play-resume").hidden = true;
+      play.ctl = new AbortController();
+      g = await api("play/bot", {record: g.record}, `${thinker(g.board)} is thinking`, false, play.ctl);
+      if (run !== play.run) return;
+      drawGame(g);
+    }
+  } catch (e) {
+    if (run !== play.run) return;                        // a new game took over
+    if (e instanceof Cancelled) {                        // stopped: the game waits for "Play on"
+      $("#play-prompt").textContent = `Stopped while ${thinker(g.board)} was thinking.`;
+      $("#tab-play").dataset.thinking = "";
+      $("#play-resume").hidden = false;
+    }
+    throw e;
+  }
+}
+
 async function newGame() {
-  const g = await api("play/new", {bot: $("#bot").value, seat: Number($("#seat").value),
+  play.run++;
+  if (play.ctl) play.ctl.abort();
+  const g = await api("play/new", {bot: $("#bot").value, seat: Number($("#seat").value), bots: 0,
                                    seed: Number($("#play-seed").value), rules: $("#play-game").value}, "dealing");
   drawGame(g);
+  await botsPlay(g);
 }
 
 async function playMove(move) {
-  const g = await api("play/move", {record: state.game.record, move}, "the bot is thinking");
-  drawGame(g);
+  const g = state.game, card = move.split("x")[0];
+  // the card leaves the hand and the input goes off at once; the server's answer follows
+  $$(`#hand${g.seat} svg.card[data-card="${card}"]`).forEach((svg) => svg.remove());
+  $$(`#hand${g.seat} svg.card`).forEach((svg) => svg.replaceWith(svg.cloneNode(true)));   // no more clicks
+  $("#play-moves").innerHTML = "";
+  $("#play-prompt").textContent = `You play ${move}…`;
+  $("#tab-play").dataset.thinking = "you";
+  let after;
+  try { after = await api("play/move", {record: g.record, move, bots: 0}, "playing"); } catch (e) { drawGame(g); throw e; }
+  drawGame(after);
+  await botsPlay(after);
 }
 
 function downloadRecord() {
@@ -1195,6 +1268,7 @@ async function start() {
   $("#unseen-model").addEventListener("change", () => guard(drawUnseen));
   $("#suggest-stop").addEventListener("click", () => stopSuggest("stopped"));
   $("#new-game-btn").addEventListener("click", () => guard(newGame));
+  $("#play-resume").addEventListener("click", () => guard(() => botsPlay(state.game)));
   $("#play-game").innerHTML = $("#deal-game").innerHTML;
   $("#play-game").addEventListener("change", () => {
     const m = /players=(\d)/.exec($("#play-game").value), n = m ? Number(m[1]) : 2;
