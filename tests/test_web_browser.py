@@ -954,3 +954,62 @@ def test_the_unseen_panels_model_reads_the_opponents_plays_along_the_line(browse
     shown = unseen_shown(browser)
     assert same_unseen(shown, expected)
     assert "from its 2 plays read: sampled, 1,000 worlds drawn with seed 2" in shown["info"]
+
+
+# -- a new user's walk (the player's-lens issue): the board's findings ------------------------------
+
+def stop_analysis(driver):
+    driver.execute_script("const b = document.getElementById('an-stop'); if (!b.hidden) b.click();")
+
+
+def test_the_eval_bar_is_empty_and_says_so_with_no_value(browser, base_url):
+    open_page(browser, base_url)
+    fill = browser.find_element(By.ID, "eval-fill")
+    assert fill.size["width"] == 0
+    assert "novalue" in browser.find_element(By.ID, "evalbar").get_attribute("class").split()
+    assert "no value" in text(browser, "#eval-label")
+    # a value fills it; a round over (no value) empties it again
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(MID.to_string())}")
+    wait(browser, lambda d: d.find_element(By.ID, "evalbar").get_attribute("data-value") not in ("", None))
+    assert "novalue" not in browser.find_element(By.ID, "evalbar").get_attribute("class").split()
+    assert browser.find_element(By.ID, "eval-fill").size["width"] > 0
+    over = late(Rules(), 5, 0)
+    assert over.is_round_over()
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(over.to_string())}")
+    wait(browser, lambda d: board_notation(d) == over.to_string())
+    assert browser.find_element(By.ID, "eval-fill").size["width"] == 0
+    assert "no value" in text(browser, "#eval-label")
+
+
+def hist_step(driver):
+    return text(driver, "#hist-step").split(" / ")[0]
+
+
+def test_the_browsers_back_goes_back_after_arrow_steps(browser, base_url):
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(START.to_string())}")
+    wait(browser, lambda d: len(rows(d, "#moves")) == len(START.legal_moves()))
+    body = browser.find_element(By.TAG_NAME, "body")
+    # three moves played one at a time, one step back by the arrow: Back goes to the first move
+    for ply in (1, 2, 3):
+        wait(browser, lambda d: rows(d, "#moves"))
+        rows(browser, "#moves")[0].click()
+        wait(browser, lambda d: hist_step(d) == str(ply))
+    body.send_keys(Keys.ARROW_LEFT)
+    wait(browser, lambda d: hist_step(d) == "2")
+    browser.back()
+    wait(browser, lambda d: hist_step(d) == "1")
+    browser.forward()          # Forward walks forward again
+    wait(browser, lambda d: hist_step(d) == "2")
+    # a line of five played at once, two steps back by the arrow: Back goes to its start
+    browser.find_element(By.ID, "hist-first").click()
+    wait(browser, lambda d: hist_step(d) == "0" and d.find_elements(By.CSS_SELECTOR, "#pv-moves li"))
+    browser.find_element(By.CSS_SELECTOR, '#pv-moves li[data-index="5"]').click()
+    wait(browser, lambda d: hist_step(d) == "5")
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.ARROW_LEFT)
+    wait(browser, lambda d: hist_step(d) == "4")
+    body.send_keys(Keys.ARROW_LEFT)
+    wait(browser, lambda d: hist_step(d) == "3")
+    browser.back()
+    wait(browser, lambda d: hist_step(d) == "0" and board_notation(d) == START.to_string())
+    stop_analysis(browser)

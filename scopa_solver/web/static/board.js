@@ -555,17 +555,26 @@ function evalBar(a) {
     else if (two) v = -a.value;       // a margin: the other side's is its opposite
   }
   if (v === null) {
-    fill.style.width = "50%";
-    label.textContent = a ? `no value for this side here (the analysis is for ${whose(b, a.to_move)})` : "";
-    $("#evalbar").dataset.value = "";
+    evalBarEmpty(a ? `no value for this side here (the analysis is for ${whose(b, a.to_move)})`
+      : !b ? "no value: no position yet" : b.over ? "no value: the round is over" : "no value: not analysed");
     return;
   }
+  $("#evalbar").classList.remove("novalue");
   const pct = a.objective === "maxn" ? Math.min(100, 100 * v / 11) : 50 + 50 * Math.tanh(v / 5);
   fill.style.width = `${pct.toFixed(1)}%`;
   const who = b.players === 2 ? `player ${side}` : sideName(b, side);
   label.textContent = `${signed(v)} for ${who} · ${isExact(a) ? "exact" : `estimate, depth ${a.horizon}`}`;
   $("#evalbar").dataset.value = String(v);
   $("#evalbar").classList.toggle("exact", isExact(a));
+}
+
+// No value to show: the bar empty (not half full, which would read as an even position) and the label says why.
+function evalBarEmpty(why) {
+  $("#eval-fill").style.width = "0";
+  $("#eval-label").textContent = why;
+  $("#evalbar").dataset.value = "";
+  $("#evalbar").classList.add("novalue");
+  $("#evalbar").classList.remove("exact");
 }
 
 async function drawTree() {
