@@ -218,8 +218,8 @@ def test_the_move_list_variations_highlights_and_the_browsers_back(browser, base
     for m in line[:-1]:
         before = before.play(m)
     wait(browser, lambda d: board_notation(d) == before.to_string() and text(d, "#hist-step") == "6 / 7")
-    browser.back()
-    wait(browser, lambda d: board_notation(d) == pos.to_string())
+    browser.back()       # back, not forward to the line's end: the entry before the line
+    wait(browser, lambda d: board_notation(d) == START.to_string())
 
     # from the third move on, another move: a variation; the main line stays
     browser.find_element(By.CSS_SELECTOR, '#history .hmove[data-ply="2"]').click()

@@ -245,7 +245,7 @@ function drawRing(b, note, last) {
 // holds the root and the line to the current node (?pos=...&line=m1_m2_...), one history entry
 // a step, so the browser's Back steps back.
 
-const hist = {root: null, cur: null, seed: null};
+const hist = {root: null, cur: null, seed: null, pending: null};
 
 function node(parent, move, b) {
   const n = {parent, move, board: b, notation: b.notation, children: []};
@@ -264,10 +264,39 @@ function urlOf(n) {
   return `${window.location.pathname}?${q.toString()}`;
 }
 
+// The browser's history follows the line: each of the board's entries keeps the lines of the
+// board's entries under it (`lines`, the first entry's first), so that going to an earlier point
+// of the line steps the history back to it instead of pushing an entry over a later one, and
+// Back keeps going back (Forward then walks the line forward again).
+const lineKey = (n) => pathOf(n).join("_");
+const leadsTo = (a, b) => a === "" || a === b || b.startsWith(a + "_");     // line a is b or b's start
+
+function entryLines() {
+  const st = window.history.state;
+  return st && st.board && hist.root && st.root === hist.root.notation && Array.isArray(st.lines) ? st.lines : null;
+}
+
+// Going to `n` by stepping the history back, when an entry under this one leads to it; true if so
+// (the popstate that follows shows `n`, pushing what is left of its line).
+function historyBackTo(n) {
+  const lines = entryLines(), line = lineKey(n);
+  if (!lines) return false;
+  const top = lines.length - 1;
+  if (leadsTo(lines[top], line)) return false;          // n is here or further on: push
+  for (let j = top - 1; j >= 0; j--) {
+    if (!leadsTo(lines[j], line)) continue;
+    hist.pending = lines[j] === line ? null : n;
+    window.history.go(j - top);
+    return true;
+  }
+  return false;
+}
+
 function setURL(push) {
-  const url = urlOf(hist.cur);
-  if (url === window.location.pathname + window.location.search) return;
-  if (push) window.history.pushState({board: 1}, "", url); else window.history.replaceState({board: 1}, "", url);
+  const url = urlOf(hist.cur), line = lineKey(hist.cur), lines = entryLines() || [];
+  if (url === window.location.pathname + window.location.search && lines.length) return;
+  const st = {board: 1, root: hist.root.notation, lines: push ? [...lines, line] : [...lines.slice(0, -1), line]};
+  if (push) window.history.pushState(st, "", url); else window.history.replaceState(st, "", url);
 }
 
 function clearAnalysis() {
@@ -314,6 +343,7 @@ async function loadPosition(text, {analyse = true, played = null, line = [], see
 // Make `n` the current node: the board, the move list, the address and the analysis follow.
 async function go(n, {push = true, analyse = true} = {}) {
   if (!n) return;
+  if (push && historyBackTo(n)) return;
   hist.cur = n;
   state.base = n.notation;
   state.board = n.board;
@@ -1197,7 +1227,12 @@ async function start() {
     else if (ev.key === "Home") { go(hist.root); ev.preventDefault(); }
     else if (ev.key === "End") { go(lineEnd()); ev.preventDefault(); }
   });
-  window.addEventListener("popstate", () => guard(fromURL));
+  window.addEventListener("popstate", () => guard(async () => {
+    const next = hist.pending;        // a step back to an earlier entry, then on to `next`
+    hist.pending = null;
+    if (next && entryLines()) return go(next);
+    await fromURL();
+  }));
   $("#tree-btn").addEventListener("click", () => guard(drawTree));
   viewButtons(2);
   $("#suggest-btn").addEventListener("click", () => guard(runSuggest));
