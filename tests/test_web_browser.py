@@ -1013,3 +1013,30 @@ def test_the_browsers_back_goes_back_after_arrow_steps(browser, base_url):
     browser.back()
     wait(browser, lambda d: hist_step(d) == "0" and board_notation(d) == START.to_string())
     stop_analysis(browser)
+
+
+def test_the_review_lists_a_records_rounds_before_a_review(browser, base_url, tmp_path):
+    record = GameRecord(players=("Greedy", "Random"))
+    for seed, dealer in ((21, 1), (22, 0)):      # the deal alternates
+        start = Position.new_round(seed=seed, dealer=dealer)
+        record.add_round(RoundRecord.from_play(start, play_round(start, GreedyBot(), RandomBot(seed=2)).moves))
+    path = record.save(tmp_path / "two.json")
+    open_page(browser, base_url)
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="review"]').click()
+    rounds = "return Array.from(document.querySelectorAll('#review-round option'), o => o.textContent)"
+    browser.find_element(By.ID, "record-file").send_keys(str(path))
+    wait(browser, lambda d: d.execute_script(rounds) == ["1", "2"])
+    # pasted text too: a one-round record, then text that is no record (the list as it was)
+    one = GameRecord(players=("Greedy", "Random"))
+    one.add_round(record.rounds[0])
+    box = browser.find_element(By.ID, "record-text")
+    browser.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'))",
+                           box, one.to_json())
+    wait(browser, lambda d: d.execute_script(rounds) == ["1"])
+    browser.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'))",
+                           box, record.to_json())
+    wait(browser, lambda d: d.execute_script(rounds) == ["1", "2"])
+    fill(browser, ("review-worlds", "2"))
+    Select(browser.find_element(By.ID, "review-round")).select_by_value("2")
+    wait(browser, lambda d: len(rows(d, "#review-table")) == len(record.rounds[1].moves)
+         and "Round 2 of 2" in text(d, "#review-summary"))

@@ -858,6 +858,21 @@ async function runReview() {
   drawReviewGraph(r);
 }
 
+// The round list follows the record as soon as it is loaded or pasted (not only once a review
+// has run): one option a round of the record's JSON; text that is no record leaves it alone (the
+// server's review says what is wrong with it).
+function recordRounds() {
+  let count;
+  try {
+    const rounds = JSON.parse($("#record-text").value).rounds;
+    count = Array.isArray(rounds) ? Math.max(1, rounds.length) : null;
+  } catch (e) { count = null; }
+  if (count === null) return;
+  const sel = $("#review-round");
+  sel.innerHTML = Array.from({length: count}, (_, i) => `<option value="${i + 1}">${i + 1}</option>`).join("");
+  sel.value = "1";
+}
+
 // A decision's mark (the fair verdict's; hindsight's, starred, where there is none) and its colour.
 const markClass = (m) => m === "??" ? "blunder" : m === "?" ? "mistake" : m === "?!" ? "inaccuracy" : "";
 const markText = (d) => d.mark + (d.mark && d.verdict === "hindsight" ? "*" : "");
@@ -1248,15 +1263,16 @@ async function start() {
   $("#download-btn").addEventListener("click", downloadRecord);
   $("#review-game-btn").addEventListener("click", () => guard(async () => {
     $("#record-text").value = state.game.record;
-    $("#review-round").innerHTML = '<option value="1">1</option>';
+    recordRounds();
     switchTab("review");
     await runReview();
   }));
   $("#record-file").addEventListener("change", async (ev) => {
     const file = ev.target.files[0];
     if (file) $("#record-text").value = await file.text();
-    $("#review-round").innerHTML = '<option value="1">1</option>';
+    recordRounds();
   });
+  $("#record-text").addEventListener("input", recordRounds);
   $("#review-round").addEventListener("change", () => guard(runReview));
   $("#review-btn").addEventListener("click", () => guard(runReview));
 
