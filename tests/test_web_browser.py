@@ -1040,3 +1040,23 @@ def test_the_review_lists_a_records_rounds_before_a_review(browser, base_url, tm
     Select(browser.find_element(By.ID, "review-round")).select_by_value("2")
     wait(browser, lambda d: len(rows(d, "#review-table")) == len(record.rounds[1].moves)
          and "Round 2 of 2" in text(d, "#review-summary"))
+
+
+def test_the_header_and_the_play_tab_show_one_game(browser, base_url):
+    open_page(browser, base_url)
+    header, play = (Select(browser.find_element(By.ID, i)) for i in ("deal-game", "play-game"))
+    header.select_by_value("players=3")
+    assert play.first_selected_option.get_attribute("value") == "players=3"
+    assert len(Select(browser.find_element(By.ID, "seat")).options) == 3
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="play"]').click()
+    play.select_by_value("players=4 game=scopone")
+    assert header.first_selected_option.get_attribute("value") == "players=4 game=scopone"
+    # a position opened by its link sets the game of both
+    pos = Position.new_round(seed=2, rules=Rules(players=6))
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(pos.to_string())}")
+    wait(browser, lambda d: board_notation(d) == pos.to_string())
+    stop_analysis(browser)
+    header, play = (Select(browser.find_element(By.ID, i)) for i in ("deal-game", "play-game"))
+    assert header.first_selected_option.get_attribute("value") == "players=6"
+    assert play.first_selected_option.get_attribute("value") == "players=6"
+    assert len(Select(browser.find_element(By.ID, "seat")).options) == 6

@@ -316,9 +316,18 @@ function clearAnalysis() {
 // The header follows the position shown: its game (when one of the menu's) and its seed.
 function headerFollows(b) {
   const rules = b.rules.join(" ");
-  const opt = Array.from($("#deal-game").options).find((o) => o.value === rules);
-  if (opt) $("#deal-game").value = rules;
+  if (Array.from($("#deal-game").options).some((o) => o.value === rules)) setGame(rules);
   if (hist.seed !== null) $("#seed").value = String(hist.seed);
+}
+
+// One game for the page: the header's Game menu and the Play tab's show the same choice
+// (whichever was changed last, or the game of the position opened), and the Play tab's seats follow it.
+function setGame(rules) {
+  for (const id of ["#deal-game", "#play-game"]) $(id).value = rules;
+  const m = /players=(\d)/.exec(rules), n = m ? Number(m[1]) : 2;
+  if ($("#seat").options.length === n) return;       // keep the seat chosen
+  $("#seat").innerHTML = n === 2 ? '<option value="0">player 0</option><option value="1">player 1 (dealer)</option>'
+    : Array.from({length: n}, (_, p) => `<option value="${p}">seat ${p}${p === n - 1 ? " (dealer)" : ""}</option>`).join("");
 }
 
 // Show a position (notation) on the board as a new root and analyse it; `line` (moves) is
@@ -1255,11 +1264,7 @@ async function start() {
   $("#suggest-stop").addEventListener("click", () => stopSuggest("stopped"));
   $("#new-game-btn").addEventListener("click", () => guard(newGame));
   $("#play-game").innerHTML = $("#deal-game").innerHTML;
-  $("#play-game").addEventListener("change", () => {
-    const m = /players=(\d)/.exec($("#play-game").value), n = m ? Number(m[1]) : 2;
-    $("#seat").innerHTML = n === 2 ? '<option value="0">player 0</option><option value="1">player 1 (dealer)</option>'
-      : Array.from({length: n}, (_, p) => `<option value="${p}">seat ${p}${p === n - 1 ? " (dealer)" : ""}</option>`).join("");
-  });
+  for (const id of ["#deal-game", "#play-game"]) $(id).addEventListener("change", (ev) => setGame(ev.target.value));
   $("#download-btn").addEventListener("click", downloadRecord);
   $("#review-game-btn").addEventListener("click", () => guard(async () => {
     $("#record-text").value = state.game.record;
