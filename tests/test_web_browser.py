@@ -1060,3 +1060,25 @@ def test_the_header_and_the_play_tab_show_one_game(browser, base_url):
     assert header.first_selected_option.get_attribute("value") == "players=6"
     assert play.first_selected_option.get_attribute("value") == "players=6"
     assert len(Select(browser.find_element(By.ID, "seat")).options) == 6
+
+
+def test_the_board_says_what_a_value_is(browser, base_url):
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(MID.to_string())}")
+    wait(browser, lambda d: len(rows(d, "#moves")) == len(MID.legal_moves()))
+    stop_analysis(browser)
+    legend = browser.find_element(By.ID, "eval-legend")
+    assert legend.is_displayed() and "point margin" in legend.text and "player 0" in legend.text
+    head = browser.find_element(By.ID, "value-head")
+    assert "point margin" in head.get_attribute("title") and "player 0" in head.get_attribute("title")
+    assert "point margin" in browser.find_element(By.ID, "eval-label").get_attribute("title")
+    # the other side chosen: the legend names it; max^n: a side's own points
+    Select(browser.find_element(By.ID, "eval-side")).select_by_value("1")
+    wait(browser, lambda d: "player 1" in text(d, "#eval-legend"))
+    Select(browser.find_element(By.ID, "objective")).select_by_value("maxn")
+    wait(browser, lambda d: "max^n" in text(d, "#moves-note"))
+    stop_analysis(browser)
+    assert "points" in browser.find_element(By.ID, "value-head").get_attribute("title")
+    assert "margin" not in browser.find_element(By.ID, "value-head").get_attribute("title")
+    Select(browser.find_element(By.ID, "objective")).select_by_value("value")
+    Select(browser.find_element(By.ID, "eval-side")).select_by_value("0")
+    stop_analysis(browser)

@@ -539,7 +539,9 @@ function showAnalysis(entry) {
     ? `max^n: ${family ? sideName(b, a.side) : mover}'s points at the end, best first · ${depth}`
     : `values for ${mover}, best first · ${depth}`;
   $("#value-head").textContent = a.objective === "maxn" ? `points of side ${a.side}` : `value for ${b.players === 2 ? `P${a.to_move}` : `side ${a.side}`}`;
+  $("#value-head").title = valueMeaning(b, a.objective, a.objective === "maxn" || family ? sideName(b, a.side) : mover);
   $("#review-moves th.num").textContent = $("#value-head").textContent;
+  $("#review-moves th.num").title = $("#value-head").title;
   $("#trust").textContent = trustText(a);
   $("#trust").className = isExact(a) ? "exact" : "estimate";
   const rowsHTML = a.moves.map((m) =>
@@ -584,6 +586,7 @@ function sideChoices(b) {
 }
 
 function evalBar(a) {
+  explainValue();
   const side = Number($("#eval-side").value || 0), b = state.board;
   const fill = $("#eval-fill"), label = $("#eval-label");
   let v = null;
@@ -605,6 +608,22 @@ function evalBar(a) {
   label.textContent = `${signed(v)} for ${who} · ${isExact(a) ? "exact" : `estimate, depth ${a.horizon}`}`;
   $("#evalbar").dataset.value = String(v);
   $("#evalbar").classList.toggle("exact", isExact(a));
+}
+
+// What a value means, said on the board (the eval bar's legend, the move table's heading): the
+// round's point margin for the side named (max^n: that side's own points), with best play.
+function valueMeaning(b, objective, who) {
+  if (objective === "maxn") return `points: the points ${who} ends the round with (max^n: every side plays for its own points)`;
+  const others = b && new Set(b.sides).size > 2 ? "the best other side's, every other side playing against it"
+    : "the other side's";
+  return `value: the round's point margin for ${who}: its points at the round's end minus ${others}, with best play from here`;
+}
+
+function explainValue() {
+  const b = state.board, objective = $("#objective").value, side = Number($("#eval-side").value || 0);
+  const text = valueMeaning(b, objective, !b ? "the side named" : b.players === 2 ? `player ${side}` : sideName(b, side));
+  $("#eval-legend").textContent = text;
+  $("#eval-label").title = text;
 }
 
 // No value to show: the bar empty (not half full, which would read as an even position) and the label says why.
