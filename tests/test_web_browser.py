@@ -1082,3 +1082,32 @@ def test_the_board_says_what_a_value_is(browser, base_url):
     Select(browser.find_element(By.ID, "objective")).select_by_value("value")
     Select(browser.find_element(By.ID, "eval-side")).select_by_value("0")
     stop_analysis(browser)
+
+
+def test_phone_width_the_best_moves_are_on_the_first_screen(browser, base_url):
+    browser.set_window_size(400, 900)
+    try:
+        open_page(browser, f"{base_url}/?pos={urllib.parse.quote(MID.to_string())}")
+        wait_exact(browser, len(MID.legal_moves()))
+        expected = analyze(MID)
+        best = [str(m.move) for m in expected if m.value == expected[0].value]
+        screen = browser.execute_script("return window.innerHeight")
+        shown = browser.find_elements(By.CSS_SELECTOR, "#best-strip .best-move")
+        assert shown and [e.get_attribute("data-move") for e in shown] == best[:len(shown)]
+        for e in shown:
+            r = rect(browser, e)
+            assert e.is_displayed() and 0 <= r["top"] and r["bottom"] <= screen, (r, screen)
+        assert f"{expected[0].value:+d}" in text(browser, "#best-strip") if expected[0].value else "0" in text(browser, "#best-strip")
+        width = browser.execute_script("return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        assert width[0] <= width[1], width
+        browser.execute_script("window.scrollTo(0, 0)")
+        shot(browser, "board-phone-best")
+        shown[0].click()          # plays the move, as a row of the table does
+        wait(browser, lambda d: board_notation(d) == MID.play(best[0]).to_string())
+        stop_analysis(browser)
+    finally:
+        browser.set_window_size(1400, 1000)
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(MID.to_string())}")
+    wait(browser, lambda d: len(rows(d, "#moves")) == len(MID.legal_moves()))
+    assert not browser.find_element(By.ID, "best-strip").is_displayed()    # the table is in view there
+    stop_analysis(browser)

@@ -301,6 +301,7 @@ function setURL(push) {
 
 function clearAnalysis() {
   $("#moves tbody").innerHTML = "";
+  $("#best-strip").innerHTML = "";
   $("#moves-note").textContent = "";
   $("#trust").textContent = "";
   $("#pv-value").textContent = "";
@@ -556,7 +557,25 @@ function showAnalysis(entry) {
     tr.addEventListener("mouseleave", () => markMove(null));
   });
   evalBar(a);
+  drawBestStrip(a, mover);
   if (s && s.position === state.base) showLine(s);
+}
+
+// At a phone's width the move table is far below the board: the best moves (up to three, as
+// the table has them) are repeated right under the eval bar, on the first screen (CSS shows
+// the strip at narrow widths only); a click plays the move, as a row of the table does.
+function drawBestStrip(a, mover) {
+  const best = a.moves.filter((m) => m.best).slice(0, 3);
+  const strip = $("#best-strip");
+  if (!best.length) { strip.innerHTML = ""; return; }
+  strip.innerHTML = `<span>Best for ${esc(mover)}:</span>` + best.map((m) =>
+    `<button type="button" class="best-move mono" data-move="${esc(m.move)}">${esc(m.move)} <b>${esc(valueText(m))}</b></button>`).join("") +
+    '<a href="#moves">every move ↓</a>';
+  $$("#best-strip .best-move").forEach((btn) => {
+    btn.addEventListener("click", () => guard(() => playFromBase(btn.dataset.move)));
+    btn.addEventListener("mouseenter", () => markMove(btn.dataset.move));
+    btn.addEventListener("mouseleave", () => markMove(null));
+  });
 }
 
 function showLine(s) {
