@@ -1111,3 +1111,24 @@ def test_phone_width_the_best_moves_are_on_the_first_screen(browser, base_url):
     wait(browser, lambda d: len(rows(d, "#moves")) == len(MID.legal_moves()))
     assert not browser.find_element(By.ID, "best-strip").is_displayed()    # the table is in view there
     stop_analysis(browser)
+
+
+def test_the_editor_puts_the_rest_of_the_cards_into_a_chosen_place(browser, base_url):
+    open_page(browser, base_url)
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="edit"]').click()
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#palette .ed-card")) == 40)
+    browser.find_element(By.ID, "ed-clear").click()
+    for card, place in (("7d", "hand0"), ("3b", "hand1"), ("4c", "hand1"), ("Rd", "table")):
+        put(browser, card, place)
+    Select(browser.find_element(By.ID, "ed-rest-place")).select_by_value("pile1")
+    browser.find_element(By.ID, "ed-rest").click()
+    wait(browser, lambda d: text(d, "#place-pile1 .n") == "36")
+    placed = {"7d", "3b", "4c", "Rd"}
+    rest = [c.get_attribute("data-card") for c in browser.find_elements(By.CSS_SELECTOR, "#place-pile1 .ed-card")]
+    assert len(set(rest)) == 36 and not placed & set(rest)
+    assert "0 unplaced" in text(browser, "#board h3")
+    assert text(browser, "#place-hand1 .n") == "2" and text(browser, "#place-table .n") == "1"
+    # the server reads the places as for any change: a pile needs a last capturer
+    wait(browser, lambda d: "last_capturer" in editor_says(d))
+    Select(browser.find_element(By.ID, "ed-last")).select_by_value("1")
+    wait(browser, lambda d: "valid position" in editor_says(d))

@@ -1084,6 +1084,23 @@ function drawEditor() {
   });
 }
 
+// "The rest to...": every card not yet placed goes into the chosen place (a pile, typically,
+// once the hands and the table are set), in the palette's order.
+function edRest() {
+  const place = $("#ed-rest-place").value;
+  if (!ed.places[place]) return;
+  const placed = new Set(Object.values(ed.places).flat());
+  ed.places[place].push(...allCards().filter((c) => !placed.has(c)));
+  ed.selected = null;
+  edChanged();
+}
+
+function edRestChoices() {
+  const sel = $("#ed-rest-place"), old = sel.value;
+  const names = edPlaceNames();
+  edOptions(sel, names.map((name) => [name, edLabel(name).split(" (deal")[0]]), names.includes(old) ? old : "pile0");
+}
+
 function edOptions(sel, items, value) {
   sel.innerHTML = items.map(([v, label]) => `<option value="${v}" ${String(v) === String(value) ? "selected" : ""}>${esc(label)}</option>`).join("");
 }
@@ -1095,6 +1112,7 @@ function edForm() {
   edOptions($("#ed-dealer"), seats, ed.dealer);
   edOptions($("#ed-to-move"), [["", "as the hands say"], ...seats], ed.toMove);
   edOptions($("#ed-last"), [["", "nobody yet"], ...seats], ed.last);
+  edRestChoices();
   $("#ed-scopas").innerHTML = ed.scopas.map((x, p) =>
     `<label>Scopas ${p} <input type="number" class="ed-scopa" data-seat="${p}" min="0" max="20" value="${x}"></label>`).join("");
   $$(".ed-scopa").forEach((inp) => inp.addEventListener("input", () => {
@@ -1206,6 +1224,7 @@ function edWire() {
   $("#ed-last").addEventListener("change", () => { ed.last = $("#ed-last").value; edChanged(false); });
   $("#ed-from-board").addEventListener("click", () => edFromBoard(state.board));
   $("#ed-clear").addEventListener("click", edClear);
+  $("#ed-rest").addEventListener("click", edRest);
   $("#ed-deal").addEventListener("click", () => guard(edDeal));
   $("#ed-analyze").addEventListener("click", () => guard(async () => {
     if (!ed.notation) throw new Error("the places do not make a position yet");
