@@ -1132,3 +1132,36 @@ def test_the_editor_puts_the_rest_of_the_cards_into_a_chosen_place(browser, base
     wait(browser, lambda d: "last_capturer" in editor_says(d))
     Select(browser.find_element(By.ID, "ed-last")).select_by_value("1")
     wait(browser, lambda d: "valid position" in editor_says(d))
+
+
+def test_a_finished_game_opens_in_the_move_list(browser, base_url):
+    open_page(browser, base_url)
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="play"]').click()
+    Select(browser.find_element(By.ID, "play-game")).select_by_value("")
+    Select(browser.find_element(By.ID, "bot")).select_by_value("greedy")
+    Select(browser.find_element(By.ID, "seat")).select_by_value("1")
+    browser.find_element(By.ID, "new-game-btn").click()
+    while True:
+        wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#play-moves .play-move")
+             or d.find_element(By.ID, "play-after").is_displayed())
+        if browser.find_element(By.ID, "play-after").is_displayed():
+            break
+        count = len(browser.find_elements(By.CSS_SELECTOR, "#play-log li"))
+        browser.find_elements(By.CSS_SELECTOR, "#play-moves .play-move")[-1].click()
+        wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#play-log li")) > count)
+    # the record of what was played, as the board keeps it for a review
+    browser.find_element(By.ID, "open-game-btn").click()
+    wait(browser, lambda d: text(d, "#hist-step") == "36 / 36")
+    record = browser.execute_script("return state.game.record")
+    played = GameRecord.from_json(record).replay()[0]
+    assert [e.get_attribute("data-move") for e in browser.find_elements(By.CSS_SELECTOR, "#history .hmove")] == \
+        [str(m) for m in played.moves]
+    assert board_notation(browser) == played.final.to_string()
+    assert browser.find_element(By.ID, "tab-analysis").is_displayed()
+    assert urllib.parse.parse_qs(urllib.parse.urlparse(browser.current_url).query)["pos"] == \
+        [played.positions[0].to_string()]
+    # step back into the round: every card shown, each position analysed
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT)
+    wait(browser, lambda d: board_notation(d) == played.positions[35].to_string() and len(rows(d, "#moves")) ==
+         len(played.positions[35].legal_moves()))
+    stop_analysis(browser)

@@ -839,6 +839,15 @@ async function playMove(move) {
   drawGame(g);
 }
 
+// A game (finished, or so far) opened in the move list: its deal as the root, every move played
+// as the line, on the Analysis tab, every card shown; step back through it as through any line.
+async function openGame() {
+  const g = state.game;
+  if (!g) throw new Error("no game yet");
+  switchTab("analysis");
+  await loadPosition(g.start, {line: g.log.map((e) => e.move)});
+}
+
 function downloadRecord() {
   if (!state.game) return;
   const blob = new Blob([state.game.record], {type: "application/json"});
@@ -1323,6 +1332,7 @@ async function start() {
   $("#play-game").innerHTML = $("#deal-game").innerHTML;
   for (const id of ["#deal-game", "#play-game"]) $(id).addEventListener("change", (ev) => setGame(ev.target.value));
   $("#download-btn").addEventListener("click", downloadRecord);
+  $("#open-game-btn").addEventListener("click", () => guard(openGame));
   $("#review-game-btn").addEventListener("click", () => guard(async () => {
     $("#record-text").value = state.game.record;
     recordRounds();
