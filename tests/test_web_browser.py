@@ -1165,3 +1165,49 @@ def test_a_finished_game_opens_in_the_move_list(browser, base_url):
     wait(browser, lambda d: board_notation(d) == played.positions[35].to_string() and len(rows(d, "#moves")) ==
          len(played.positions[35].legal_moves()))
     stop_analysis(browser)
+
+
+def tree_label_px(driver):
+    """The smallest label of the tree as drawn on the screen, in CSS pixels (the SVG's units are
+    points: its font sizes scaled by its drawn width over its viewBox's)."""
+    return driver.execute_script("""
+        const svg = document.querySelector('#tree svg');
+        const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+        return scale * Math.min(...Array.from(svg.querySelectorAll('text'), t => Number(t.getAttribute('font-size'))));""")
+
+
+def test_the_tree_zooms_pans_reads_and_opens_a_nodes_position(browser, base_url):
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(MID.to_string())}")
+    wait(browser, lambda d: len(rows(d, "#moves")) == len(MID.legal_moves()))
+    stop_analysis(browser)
+    browser.find_element(By.ID, "tree-btn").click()
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#tree svg"))
+    assert tree_label_px(browser) >= 10          # readable: at least 10 px
+    width = lambda: rect(browser, browser.find_element(By.CSS_SELECTOR, "#tree svg"))["width"]
+    one = width()
+    browser.find_element(By.ID, "tree-in").click()
+    assert abs(width() / one - 1.25) < 0.01 and text(browser, "#tree-zoom") == "125%"
+    browser.find_element(By.ID, "tree-out").click()
+    assert abs(width() - one) < 1
+    browser.find_element(By.ID, "tree-fit").click()
+    assert width() <= browser.find_element(By.ID, "tree").size["width"]
+    browser.find_element(By.ID, "tree-one").click()
+    # dragging pans the view
+    box = browser.find_element(By.ID, "tree")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
+    top = box.get_property("scrollTop")
+    ActionChains(browser).move_to_element_with_offset(box, 5, 100).click_and_hold().move_by_offset(0, -40) \
+        .move_by_offset(0, -120).release().perform()
+    assert box.get_property("scrollTop") > top
+    # a node two moves down opens its position, the line in the move list
+    path = browser.execute_script("""
+        return Array.from(document.querySelectorAll('#tree g.node title'), t => t.textContent)
+          .find(p => p.split('/').filter(Boolean).length === 2)""")
+    moves = path.split("/")[1:]
+    node = browser.execute_script("""
+        const g = Array.from(document.querySelectorAll('#tree g.node')).find(g => g.querySelector('title').textContent === arguments[0]);
+        g.scrollIntoView({block: 'center', inline: 'center'}); return g.querySelector('text');""", path)
+    node.click()
+    wait(browser, lambda d: board_notation(d) == MID.play(moves[0]).play(moves[1]).to_string())
+    assert [e.get_attribute("data-move") for e in browser.find_elements(By.CSS_SELECTOR, "#history .hmove")][:2] == moves
+    stop_analysis(browser)

@@ -307,6 +307,7 @@ function clearAnalysis() {
   $("#pv-value").textContent = "";
   $("#pv-moves").innerHTML = "";
   $("#tree").innerHTML = "";
+  $("#tree-tools").hidden = true;
   stopSuggest();
   $("#suggest-table tbody").innerHTML = "";
   $("#suggest-info").textContent = "";
@@ -656,8 +657,89 @@ function evalBarEmpty(why) {
 
 async function drawTree() {
   if (!state.base) throw new Error("no position on the board");
+  const at = hist.cur;
   const t = await api("tree", {position: state.base}, "drawing the tree");
   $("#tree").innerHTML = t.svg;
+  treeWire(at);
+}
+
+// -- the tree's view: zoom and pan, drawn at its own size (the labels readable), nodes that open --
+// The tree is drawn at the renderer's size (its labels at 8 to 17 pt), not shrunk to the panel;
+// − + and Fit zoom (Ctrl+wheel too), dragging pans, and clicking a node plays its line (each node's
+// title is its path of moves from the root: "/m1/m2") from the position the tree was drawn for.
+
+const treeView = {scale: 1, at: null, drag: null};
+
+function treeNaturalSize() {
+  const svg = $("#tree svg"), box = svg && svg.viewBox && svg.viewBox.baseVal;
+  return box && box.width ? [box.width * 4 / 3, box.height * 4 / 3] : null;   // pt to px
+}
+
+function treeZoom(scale) {
+  const svg = $("#tree svg"), size = treeNaturalSize(), box = $("#tree");
+  if (!svg || !size) return;
+  // keep the point at the middle of the view where it is
+  const fx = (box.scrollLeft + box.clientWidth / 2) / Math.max(1, box.scrollWidth);
+  const fy = (box.scrollTop + box.clientHeight / 2) / Math.max(1, box.scrollHeight);
+  treeView.scale = Math.max(0.1, Math.min(4, scale));
+  svg.style.width = `${(size[0] * treeView.scale).toFixed(1)}px`;
+  svg.style.height = `${(size[1] * treeView.scale).toFixed(1)}px`;
+  box.scrollLeft = fx * box.scrollWidth - box.clientWidth / 2;
+  box.scrollTop = fy * box.scrollHeight - box.clientHeight / 2;
+  $("#tree-zoom").textContent = `${Math.round(100 * treeView.scale)}%`;
+}
+
+function treeFit() {
+  const size = treeNaturalSize(), box = $("#tree");
+  if (size) treeZoom(Math.min(1, (box.clientWidth - 2) / size[0]));
+}
+
+function treeWire(at) {
+  treeView.at = at;
+  $("#tree-tools").hidden = !$("#tree svg");
+  if (!$("#tree svg")) return;
+  treeZoom(1);
+  $$("#tree g.node").forEach((g) => {
+    const title = g.querySelector("title"), path = title ? title.textContent : "";
+    g.classList.add("opens");
+    g.addEventListener("click", () => {
+      if (treeView.drag && treeView.drag.moved) return;        // the end of a pan, not a click
+      const moves = path.split("/").filter(Boolean), from = treeView.at;
+      if (!from) return;
+      guard(async () => {
+        let n = from;          // the line from the node the tree was drawn at (as playLine does from the current one)
+        for (const m of moves) n = n.children.find((c) => c.move === m) || node(n, m, await api("board", {position: n.notation, moves: [m]}, "playing"));
+        await go(n);
+      });
+    });
+  });
+}
+
+function treePanWire() {
+  const box = $("#tree");
+  box.addEventListener("pointerdown", (ev) => {
+    if (ev.button !== 0) return;
+    treeView.drag = {x: ev.clientX, y: ev.clientY, left: box.scrollLeft, top: box.scrollTop, moved: false};
+  });
+  window.addEventListener("pointermove", (ev) => {
+    const d = treeView.drag;
+    if (!d) return;
+    if (Math.abs(ev.clientX - d.x) + Math.abs(ev.clientY - d.y) > 4) { d.moved = true; box.classList.add("panning"); }
+    if (d.moved) { box.scrollLeft = d.left - (ev.clientX - d.x); box.scrollTop = d.top - (ev.clientY - d.y); ev.preventDefault(); }
+  });
+  window.addEventListener("pointerup", () => {
+    box.classList.remove("panning");
+    setTimeout(() => { treeView.drag = null; }, 0);      // after the click that ends the drag
+  });
+  box.addEventListener("wheel", (ev) => {
+    if (!ev.ctrlKey || !$("#tree svg")) return;
+    ev.preventDefault();
+    treeZoom(treeView.scale * (ev.deltaY < 0 ? 1.25 : 0.8));
+  }, {passive: false});
+  $("#tree-in").addEventListener("click", () => treeZoom(treeView.scale * 1.25));
+  $("#tree-out").addEventListener("click", () => treeZoom(treeView.scale * 0.8));
+  $("#tree-fit").addEventListener("click", treeFit);
+  $("#tree-one").addEventListener("click", () => treeZoom(1));
 }
 
 // -- hidden cards --------------------------------------------------------------------------------
@@ -1324,6 +1406,7 @@ async function start() {
     await fromURL();
   }));
   $("#tree-btn").addEventListener("click", () => guard(drawTree));
+  treePanWire();
   viewButtons(2);
   $("#suggest-btn").addEventListener("click", () => guard(runSuggest));
   $("#unseen-model").addEventListener("change", () => guard(drawUnseen));
