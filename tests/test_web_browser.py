@@ -1105,6 +1105,11 @@ def test_phone_width_the_best_moves_are_on_the_first_screen(browser, base_url):
         shown[0].click()          # plays the move, as a row of the table does
         wait(browser, lambda d: board_notation(d) == MID.play(best[0]).to_string())
         stop_analysis(browser)
+        # a game against a bot is not analysed: no best moves of another position over its board
+        browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="play"]').click()
+        browser.find_element(By.ID, "new-game-btn").click()
+        wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#play-moves .play-move"))
+        assert not browser.find_elements(By.CSS_SELECTOR, "#best-strip .best-move")
     finally:
         browser.set_window_size(1400, 1000)
     open_page(browser, f"{base_url}/?pos={urllib.parse.quote(MID.to_string())}")

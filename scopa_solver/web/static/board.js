@@ -607,6 +607,7 @@ function sideChoices(b) {
 
 function evalBar(a) {
   explainValue();
+  if (!a) $("#best-strip").innerHTML = "";     // no analysis of the board shown (a game, a round over)
   const side = Number($("#eval-side").value || 0), b = state.board;
   const fill = $("#eval-fill"), label = $("#eval-label");
   let v = null;
