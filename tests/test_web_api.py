@@ -193,6 +193,7 @@ def test_a_game_against_the_random_bot_then_its_review(client):
     final = record.replay()[0].final
     assert final.is_round_over() and g["score"]["total"] == list(final.round_score().total)
     assert len(g["log"]) == len(record.rounds[0].moves) == 36
+    assert g["start"] == record.replay()[0].positions[0].to_string()      # the deal, to open the game in the move list
     assert "over" in post(client, "play/move", {"record": g["record"], "move": "7d"}, 422)["error"]
 
     r = post(client, "review", {"record": g["record"], "worlds": 5})

@@ -219,8 +219,8 @@ def test_the_move_list_variations_highlights_and_the_browsers_back(browser, base
     for m in line[:-1]:
         before = before.play(m)
     wait(browser, lambda d: board_notation(d) == before.to_string() and text(d, "#hist-step") == "6 / 7")
-    browser.back()
-    wait(browser, lambda d: board_notation(d) == pos.to_string())
+    browser.back()       # back, not forward to the line's end: the entry before the line
+    wait(browser, lambda d: board_notation(d) == START.to_string())
 
     # from the third move on, another move: a variation; the main line stays
     browser.find_element(By.CSS_SELECTOR, '#history .hmove[data-ply="2"]').click()
@@ -1055,3 +1055,265 @@ def test_the_unseen_panels_model_reads_the_opponents_plays_along_the_line(browse
     shown = unseen_shown(browser)
     assert same_unseen(shown, expected)
     assert "from its 2 plays read: sampled, 1,000 worlds drawn with seed 2" in shown["info"]
+
+
+# -- a new user's walk (the player's-lens issue): the board's findings ------------------------------
+
+def stop_analysis(driver):
+    driver.execute_script("const b = document.getElementById('an-stop'); if (!b.hidden) b.click();")
+
+
+def test_the_eval_bar_is_empty_and_says_so_with_no_value(browser, base_url):
+    open_page(browser, base_url)
+    fill = browser.find_element(By.ID, "eval-fill")
+    assert fill.size["width"] == 0
+    assert "novalue" in browser.find_element(By.ID, "evalbar").get_attribute("class").split()
+    assert "no value" in text(browser, "#eval-label")
+    # a value fills it; a round over (no value) empties it again
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(MID.to_string())}")
+    wait(browser, lambda d: d.find_element(By.ID, "evalbar").get_attribute("data-value") not in ("", None))
+    assert "novalue" not in browser.find_element(By.ID, "evalbar").get_attribute("class").split()
+    assert browser.find_element(By.ID, "eval-fill").size["width"] > 0
+    over = late(Rules(), 5, 0)
+    assert over.is_round_over()
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(over.to_string())}")
+    wait(browser, lambda d: board_notation(d) == over.to_string())
+    assert browser.find_element(By.ID, "eval-fill").size["width"] == 0
+    assert "no value" in text(browser, "#eval-label")
+
+
+def hist_step(driver):
+    return text(driver, "#hist-step").split(" / ")[0]
+
+
+def test_the_browsers_back_goes_back_after_arrow_steps(browser, base_url):
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(START.to_string())}")
+    wait(browser, lambda d: len(rows(d, "#moves")) == len(START.legal_moves()))
+    body = browser.find_element(By.TAG_NAME, "body")
+    # three moves played one at a time, one step back by the arrow: Back goes to the first move
+    for ply in (1, 2, 3):
+        wait(browser, lambda d: rows(d, "#moves"))
+        rows(browser, "#moves")[0].click()
+        wait(browser, lambda d: hist_step(d) == str(ply))
+    body.send_keys(Keys.ARROW_LEFT)
+    wait(browser, lambda d: hist_step(d) == "2")
+    browser.back()
+    wait(browser, lambda d: hist_step(d) == "1")
+    browser.forward()          # Forward walks forward again
+    wait(browser, lambda d: hist_step(d) == "2")
+    # a line of five played at once, two steps back by the arrow: Back goes to its start
+    browser.find_element(By.ID, "hist-first").click()
+    wait(browser, lambda d: hist_step(d) == "0" and d.find_elements(By.CSS_SELECTOR, "#pv-moves li"))
+    browser.find_element(By.CSS_SELECTOR, '#pv-moves li[data-index="5"]').click()
+    wait(browser, lambda d: hist_step(d) == "5")
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.ARROW_LEFT)
+    wait(browser, lambda d: hist_step(d) == "4")
+    body.send_keys(Keys.ARROW_LEFT)
+    wait(browser, lambda d: hist_step(d) == "3")
+    browser.back()
+    wait(browser, lambda d: hist_step(d) == "0" and board_notation(d) == START.to_string())
+    stop_analysis(browser)
+
+
+def test_the_review_lists_a_records_rounds_before_a_review(browser, base_url, tmp_path):
+    record = GameRecord(players=("Greedy", "Random"))
+    for seed, dealer in ((21, 1), (22, 0)):      # the deal alternates
+        start = Position.new_round(seed=seed, dealer=dealer)
+        record.add_round(RoundRecord.from_play(start, play_round(start, GreedyBot(), RandomBot(seed=2)).moves))
+    path = record.save(tmp_path / "two.json")
+    open_page(browser, base_url)
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="review"]').click()
+    rounds = "return Array.from(document.querySelectorAll('#review-round option'), o => o.textContent)"
+    browser.find_element(By.ID, "record-file").send_keys(str(path))
+    wait(browser, lambda d: d.execute_script(rounds) == ["1", "2"])
+    # pasted text too: a one-round record, then text that is no record (the list as it was)
+    one = GameRecord(players=("Greedy", "Random"))
+    one.add_round(record.rounds[0])
+    box = browser.find_element(By.ID, "record-text")
+    browser.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'))",
+                           box, one.to_json())
+    wait(browser, lambda d: d.execute_script(rounds) == ["1"])
+    browser.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'))",
+                           box, record.to_json())
+    wait(browser, lambda d: d.execute_script(rounds) == ["1", "2"])
+    fill(browser, ("review-worlds", "2"))
+    Select(browser.find_element(By.ID, "review-round")).select_by_value("2")
+    wait(browser, lambda d: len(rows(d, "#review-table")) == len(record.rounds[1].moves)
+         and "Round 2 of 2" in text(d, "#review-summary"))
+
+
+def test_the_header_and_the_play_tab_show_one_game(browser, base_url):
+    open_page(browser, base_url)
+    header, play = (Select(browser.find_element(By.ID, i)) for i in ("deal-game", "play-game"))
+    header.select_by_value("players=3")
+    assert play.first_selected_option.get_attribute("value") == "players=3"
+    assert len(Select(browser.find_element(By.ID, "seat")).options) == 3
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="play"]').click()
+    play.select_by_value("players=4 game=scopone")
+    assert header.first_selected_option.get_attribute("value") == "players=4 game=scopone"
+    # a position opened by its link sets the game of both
+    pos = Position.new_round(seed=2, rules=Rules(players=6))
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(pos.to_string())}")
+    wait(browser, lambda d: board_notation(d) == pos.to_string())
+    stop_analysis(browser)
+    header, play = (Select(browser.find_element(By.ID, i)) for i in ("deal-game", "play-game"))
+    assert header.first_selected_option.get_attribute("value") == "players=6"
+    assert play.first_selected_option.get_attribute("value") == "players=6"
+    assert len(Select(browser.find_element(By.ID, "seat")).options) == 6
+
+
+def test_the_board_says_what_a_value_is(browser, base_url):
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(MID.to_string())}")
+    wait(browser, lambda d: len(rows(d, "#moves")) == len(MID.legal_moves()))
+    stop_analysis(browser)
+    legend = browser.find_element(By.ID, "eval-legend")
+    assert legend.is_displayed() and "point margin" in legend.text and "player 0" in legend.text
+    head = browser.find_element(By.ID, "value-head")
+    assert "point margin" in head.get_attribute("title") and "player 0" in head.get_attribute("title")
+    assert "point margin" in browser.find_element(By.ID, "eval-label").get_attribute("title")
+    # the other side chosen: the legend names it; max^n: a side's own points
+    Select(browser.find_element(By.ID, "eval-side")).select_by_value("1")
+    wait(browser, lambda d: "player 1" in text(d, "#eval-legend"))
+    Select(browser.find_element(By.ID, "objective")).select_by_value("maxn")
+    wait(browser, lambda d: "max^n" in text(d, "#moves-note"))
+    stop_analysis(browser)
+    assert "points" in browser.find_element(By.ID, "value-head").get_attribute("title")
+    assert "margin" not in browser.find_element(By.ID, "value-head").get_attribute("title")
+    Select(browser.find_element(By.ID, "objective")).select_by_value("value")
+    Select(browser.find_element(By.ID, "eval-side")).select_by_value("0")
+    stop_analysis(browser)
+
+
+def test_phone_width_the_best_moves_are_on_the_first_screen(browser, base_url):
+    browser.set_window_size(400, 900)
+    try:
+        open_page(browser, f"{base_url}/?pos={urllib.parse.quote(MID.to_string())}")
+        wait_exact(browser, len(MID.legal_moves()))
+        expected = analyze(MID)
+        best = [str(m.move) for m in expected if m.value == expected[0].value]
+        screen = browser.execute_script("return window.innerHeight")
+        shown = browser.find_elements(By.CSS_SELECTOR, "#best-strip .best-move")
+        assert shown and [e.get_attribute("data-move") for e in shown] == best[:len(shown)]
+        for e in shown:
+            r = rect(browser, e)
+            assert e.is_displayed() and 0 <= r["top"] and r["bottom"] <= screen, (r, screen)
+        assert f"{expected[0].value:+d}" in text(browser, "#best-strip") if expected[0].value else "0" in text(browser, "#best-strip")
+        width = browser.execute_script("return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        assert width[0] <= width[1], width
+        browser.execute_script("window.scrollTo(0, 0)")
+        shot(browser, "board-phone-best")
+        shown[0].click()          # plays the move, as a row of the table does
+        wait(browser, lambda d: board_notation(d) == MID.play(best[0]).to_string())
+        stop_analysis(browser)
+        # a game against a bot is not analysed: no best moves of another position over its board
+        browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="play"]').click()
+        browser.find_element(By.ID, "new-game-btn").click()
+        wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#play-moves .play-move"))
+        assert not browser.find_elements(By.CSS_SELECTOR, "#best-strip .best-move")
+    finally:
+        browser.set_window_size(1400, 1000)
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(MID.to_string())}")
+    wait(browser, lambda d: len(rows(d, "#moves")) == len(MID.legal_moves()))
+    assert not browser.find_element(By.ID, "best-strip").is_displayed()    # the table is in view there
+    stop_analysis(browser)
+
+
+def test_the_editor_puts_the_rest_of_the_cards_into_a_chosen_place(browser, base_url):
+    open_page(browser, base_url)
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="edit"]').click()
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#palette .ed-card")) == 40)
+    browser.find_element(By.ID, "ed-clear").click()
+    for card, place in (("7d", "hand0"), ("3b", "hand1"), ("4c", "hand1"), ("Rd", "table")):
+        put(browser, card, place)
+    Select(browser.find_element(By.ID, "ed-rest-place")).select_by_value("pile1")
+    browser.find_element(By.ID, "ed-rest").click()
+    wait(browser, lambda d: text(d, "#place-pile1 .n") == "36")
+    placed = {"7d", "3b", "4c", "Rd"}
+    rest = [c.get_attribute("data-card") for c in browser.find_elements(By.CSS_SELECTOR, "#place-pile1 .ed-card")]
+    assert len(set(rest)) == 36 and not placed & set(rest)
+    assert "0 unplaced" in text(browser, "#board h3")
+    assert text(browser, "#place-hand1 .n") == "2" and text(browser, "#place-table .n") == "1"
+    # the server reads the places as for any change: a pile needs a last capturer
+    wait(browser, lambda d: "last_capturer" in editor_says(d))
+    Select(browser.find_element(By.ID, "ed-last")).select_by_value("1")
+    wait(browser, lambda d: "valid position" in editor_says(d))
+
+
+def test_a_finished_game_opens_in_the_move_list(browser, base_url):
+    open_page(browser, base_url)
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="play"]').click()
+    Select(browser.find_element(By.ID, "play-game")).select_by_value("")
+    Select(browser.find_element(By.ID, "bot")).select_by_value("greedy")
+    Select(browser.find_element(By.ID, "seat")).select_by_value("1")
+    browser.find_element(By.ID, "new-game-btn").click()
+    while True:
+        wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#play-moves .play-move")
+             or d.find_element(By.ID, "play-after").is_displayed())
+        if browser.find_element(By.ID, "play-after").is_displayed():
+            break
+        count = len(browser.find_elements(By.CSS_SELECTOR, "#play-log li"))
+        browser.find_elements(By.CSS_SELECTOR, "#play-moves .play-move")[-1].click()
+        wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#play-log li")) > count)
+    # the record of what was played, as the board keeps it for a review
+    browser.find_element(By.ID, "open-game-btn").click()
+    wait(browser, lambda d: text(d, "#hist-step") == "36 / 36")
+    record = browser.execute_script("return state.game.record")
+    played = GameRecord.from_json(record).replay()[0]
+    assert [e.get_attribute("data-move") for e in browser.find_elements(By.CSS_SELECTOR, "#history .hmove")] == \
+        [str(m) for m in played.moves]
+    assert board_notation(browser) == played.final.to_string()
+    assert browser.find_element(By.ID, "tab-analysis").is_displayed()
+    assert urllib.parse.parse_qs(urllib.parse.urlparse(browser.current_url).query)["pos"] == \
+        [played.positions[0].to_string()]
+    # step back into the round: every card shown, each position analysed
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT)
+    wait(browser, lambda d: board_notation(d) == played.positions[35].to_string() and len(rows(d, "#moves")) ==
+         len(played.positions[35].legal_moves()))
+    stop_analysis(browser)
+
+
+def tree_label_px(driver):
+    """The smallest label of the tree as drawn on the screen, in CSS pixels (the SVG's units are
+    points: its font sizes scaled by its drawn width over its viewBox's)."""
+    return driver.execute_script("""
+        const svg = document.querySelector('#tree svg');
+        const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+        return scale * Math.min(...Array.from(svg.querySelectorAll('text'), t => Number(t.getAttribute('font-size'))));""")
+
+
+def test_the_tree_zooms_pans_reads_and_opens_a_nodes_position(browser, base_url):
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(MID.to_string())}")
+    wait(browser, lambda d: len(rows(d, "#moves")) == len(MID.legal_moves()))
+    stop_analysis(browser)
+    browser.find_element(By.ID, "tree-btn").click()
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#tree svg"))
+    assert tree_label_px(browser) >= 10          # readable: at least 10 px
+    width = lambda: rect(browser, browser.find_element(By.CSS_SELECTOR, "#tree svg"))["width"]
+    one = width()
+    browser.find_element(By.ID, "tree-in").click()
+    assert abs(width() / one - 1.25) < 0.01 and text(browser, "#tree-zoom") == "125%"
+    browser.find_element(By.ID, "tree-out").click()
+    assert abs(width() - one) < 1
+    browser.find_element(By.ID, "tree-fit").click()
+    assert width() <= browser.find_element(By.ID, "tree").size["width"]
+    browser.find_element(By.ID, "tree-one").click()
+    # dragging pans the view
+    box = browser.find_element(By.ID, "tree")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
+    top = box.get_property("scrollTop")
+    ActionChains(browser).move_to_element_with_offset(box, 5, 100).click_and_hold().move_by_offset(0, -40) \
+        .move_by_offset(0, -120).release().perform()
+    assert box.get_property("scrollTop") > top
+    # a node two moves down opens its position, the line in the move list
+    path = browser.execute_script("""
+        return Array.from(document.querySelectorAll('#tree g.node title'), t => t.textContent)
+          .find(p => p.split('/').filter(Boolean).length === 2)""")
+    moves = path.split("/")[1:]
+    node = browser.execute_script("""
+        const g = Array.from(document.querySelectorAll('#tree g.node')).find(g => g.querySelector('title').textContent === arguments[0]);
+        g.scrollIntoView({block: 'center', inline: 'center'}); return g.querySelector('text');""", path)
+    node.click()
+    wait(browser, lambda d: board_notation(d) == MID.play(moves[0]).play(moves[1]).to_string())
+    assert [e.get_attribute("data-move") for e in browser.find_elements(By.CSS_SELECTOR, "#history .hmove")][:2] == moves
+    stop_analysis(browser)

@@ -445,7 +445,9 @@ def _advance(record: Any, bots: Optional[int] = None) -> dict:
         log.append({"number": k + 1, "player": before.to_move, "name": replayed.players[before.to_move],
                     "move": str(move), "scopa": before.is_scopa(move)})
     over = pos.is_round_over()
+    # `start`: the round's deal, so that the page can open the game in its move list
     return {"record": record.to_json(), "seat": seat, "bot": kind, "over": over, "log": log,
+            "start": replayed.positions[0].to_string(),
             "board": board(pos if over else pos.view(seat)),
             "score": pos.round_score().to_dict() if over else None}
 

@@ -245,7 +245,7 @@ function drawRing(b, note, last) {
 // holds the root and the line to the current node (?pos=...&line=m1_m2_...), one history entry
 // a step, so the browser's Back steps back.
 
-const hist = {root: null, cur: null, seed: null};
+const hist = {root: null, cur: null, seed: null, pending: null};
 
 function node(parent, move, b) {
   const n = {parent, move, board: b, notation: b.notation, children: []};
@@ -264,19 +264,50 @@ function urlOf(n) {
   return `${window.location.pathname}?${q.toString()}`;
 }
 
+// The browser's history follows the line: each of the board's entries keeps the lines of the
+// board's entries under it (`lines`, the first entry's first), so that going to an earlier point
+// of the line steps the history back to it instead of pushing an entry over a later one, and
+// Back keeps going back (Forward then walks the line forward again).
+const lineKey = (n) => pathOf(n).join("_");
+const leadsTo = (a, b) => a === "" || a === b || b.startsWith(a + "_");     // line a is b or b's start
+
+function entryLines() {
+  const st = window.history.state;
+  return st && st.board && hist.root && st.root === hist.root.notation && Array.isArray(st.lines) ? st.lines : null;
+}
+
+// Going to `n` by stepping the history back, when an entry under this one leads to it; true if so
+// (the popstate that follows shows `n`, pushing what is left of its line).
+function historyBackTo(n) {
+  const lines = entryLines(), line = lineKey(n);
+  if (!lines) return false;
+  const top = lines.length - 1;
+  if (leadsTo(lines[top], line)) return false;          // n is here or further on: push
+  for (let j = top - 1; j >= 0; j--) {
+    if (!leadsTo(lines[j], line)) continue;
+    hist.pending = lines[j] === line ? null : n;
+    window.history.go(j - top);
+    return true;
+  }
+  return false;
+}
+
 function setURL(push) {
-  const url = urlOf(hist.cur);
-  if (url === window.location.pathname + window.location.search) return;
-  if (push) window.history.pushState({board: 1}, "", url); else window.history.replaceState({board: 1}, "", url);
+  const url = urlOf(hist.cur), line = lineKey(hist.cur), lines = entryLines() || [];
+  if (url === window.location.pathname + window.location.search && lines.length) return;
+  const st = {board: 1, root: hist.root.notation, lines: push ? [...lines, line] : [...lines.slice(0, -1), line]};
+  if (push) window.history.pushState(st, "", url); else window.history.replaceState(st, "", url);
 }
 
 function clearAnalysis() {
   $("#moves tbody").innerHTML = "";
+  $("#best-strip").innerHTML = "";
   $("#moves-note").textContent = "";
   $("#trust").textContent = "";
   $("#pv-value").textContent = "";
   $("#pv-moves").innerHTML = "";
   $("#tree").innerHTML = "";
+  $("#tree-tools").hidden = true;
   stopSuggest();
   $("#suggest-table tbody").innerHTML = "";
   $("#suggest-info").textContent = "";
@@ -287,9 +318,18 @@ function clearAnalysis() {
 // The header follows the position shown: its game (when one of the menu's) and its seed.
 function headerFollows(b) {
   const rules = b.rules.join(" ");
-  const opt = Array.from($("#deal-game").options).find((o) => o.value === rules);
-  if (opt) $("#deal-game").value = rules;
+  if (Array.from($("#deal-game").options).some((o) => o.value === rules)) setGame(rules);
   if (hist.seed !== null) $("#seed").value = String(hist.seed);
+}
+
+// One game for the page: the header's Game menu and the Play tab's show the same choice
+// (whichever was changed last, or the game of the position opened), and the Play tab's seats follow it.
+function setGame(rules) {
+  for (const id of ["#deal-game", "#play-game"]) $(id).value = rules;
+  const m = /players=(\d)/.exec(rules), n = m ? Number(m[1]) : 2;
+  if ($("#seat").options.length === n) return;       // keep the seat chosen
+  $("#seat").innerHTML = n === 2 ? '<option value="0">player 0</option><option value="1">player 1 (dealer)</option>'
+    : Array.from({length: n}, (_, p) => `<option value="${p}">seat ${p}${p === n - 1 ? " (dealer)" : ""}</option>`).join("");
 }
 
 // Show a position (notation) on the board as a new root and analyse it; `line` (moves) is
@@ -314,6 +354,7 @@ async function loadPosition(text, {analyse = true, played = null, line = [], see
 // Make `n` the current node: the board, the move list, the address and the analysis follow.
 async function go(n, {push = true, analyse = true} = {}) {
   if (!n) return;
+  if (push && historyBackTo(n)) return;
   hist.cur = n;
   state.base = n.notation;
   state.board = n.board;
@@ -527,7 +568,9 @@ function showAnalysis(entry) {
     ? `max^n: ${family ? sideName(b, a.side) : mover}'s points at the end, best first · ${depth}`
     : `values for ${mover}, best first · ${depth}`;
   $("#value-head").textContent = a.objective === "maxn" ? `points of side ${a.side}` : `value for ${b.players === 2 ? `P${a.to_move}` : `side ${a.side}`}`;
+  $("#value-head").title = valueMeaning(b, a.objective, a.objective === "maxn" || family ? sideName(b, a.side) : mover);
   $("#review-moves th.num").textContent = $("#value-head").textContent;
+  $("#review-moves th.num").title = $("#value-head").title;
   $("#trust").textContent = trustText(a);
   $("#trust").className = isExact(a) ? "exact" : "estimate";
   const rowsHTML = a.moves.map((m) =>
@@ -542,7 +585,25 @@ function showAnalysis(entry) {
     tr.addEventListener("mouseleave", () => markMove(null));
   });
   evalBar(a);
+  drawBestStrip(a, mover);
   if (s && s.position === state.base) showLine(s);
+}
+
+// At a phone's width the move table is far below the board: the best moves (up to three, as
+// the table has them) are repeated right under the eval bar, on the first screen (CSS shows
+// the strip at narrow widths only); a click plays the move, as a row of the table does.
+function drawBestStrip(a, mover) {
+  const best = a.moves.filter((m) => m.best).slice(0, 3);
+  const strip = $("#best-strip");
+  if (!best.length) { strip.innerHTML = ""; return; }
+  strip.innerHTML = `<span>Best for ${esc(mover)}:</span>` + best.map((m) =>
+    `<button type="button" class="best-move mono" data-move="${esc(m.move)}">${esc(m.move)} <b>${esc(valueText(m))}</b></button>`).join("") +
+    '<a href="#moves">every move ↓</a>';
+  $$("#best-strip .best-move").forEach((btn) => {
+    btn.addEventListener("click", () => guard(() => playFromBase(btn.dataset.move)));
+    btn.addEventListener("mouseenter", () => markMove(btn.dataset.move));
+    btn.addEventListener("mouseleave", () => markMove(null));
+  });
 }
 
 function showLine(s) {
@@ -572,6 +633,8 @@ function sideChoices(b) {
 }
 
 function evalBar(a) {
+  explainValue();
+  if (!a) $("#best-strip").innerHTML = "";     // no analysis of the board shown (a game, a round over)
   const side = Number($("#eval-side").value || 0), b = state.board;
   const fill = $("#eval-fill"), label = $("#eval-label");
   let v = null;
@@ -582,11 +645,11 @@ function evalBar(a) {
     else if (two) v = -a.value;       // a margin: the other side's is its opposite
   }
   if (v === null) {
-    fill.style.width = "50%";
-    label.textContent = a ? `no value for this side here (the analysis is for ${whose(b, a.to_move)})` : "";
-    $("#evalbar").dataset.value = "";
+    evalBarEmpty(a ? `no value for this side here (the analysis is for ${whose(b, a.to_move)})`
+      : !b ? "no value: no position yet" : b.over ? "no value: the round is over" : "no value: not analysed");
     return;
   }
+  $("#evalbar").classList.remove("novalue");
   const pct = a.objective === "maxn" ? Math.min(100, 100 * v / 11) : 50 + 50 * Math.tanh(v / 5);
   fill.style.width = `${pct.toFixed(1)}%`;
   const who = b.players === 2 ? `player ${side}` : sideName(b, side);
@@ -595,10 +658,116 @@ function evalBar(a) {
   $("#evalbar").classList.toggle("exact", isExact(a));
 }
 
+// What a value means, said on the board (the eval bar's legend, the move table's heading): the
+// round's point margin for the side named (max^n: that side's own points), with best play.
+function valueMeaning(b, objective, who) {
+  if (objective === "maxn") return `points: the points ${who} ends the round with (max^n: every side plays for its own points)`;
+  const others = b && new Set(b.sides).size > 2 ? "the best other side's, every other side playing against it"
+    : "the other side's";
+  return `value: the round's point margin for ${who}: its points at the round's end minus ${others}, with best play from here`;
+}
+
+function explainValue() {
+  const b = state.board, objective = $("#objective").value, side = Number($("#eval-side").value || 0);
+  const text = valueMeaning(b, objective, !b ? "the side named" : b.players === 2 ? `player ${side}` : sideName(b, side));
+  $("#eval-legend").textContent = text;
+  $("#eval-label").title = text;
+}
+
+// No value to show: the bar empty (not half full, which would read as an even position) and the label says why.
+function evalBarEmpty(why) {
+  $("#eval-fill").style.width = "0";
+  $("#eval-label").textContent = why;
+  $("#evalbar").dataset.value = "";
+  $("#evalbar").classList.add("novalue");
+  $("#evalbar").classList.remove("exact");
+}
+
 async function drawTree() {
   if (!state.base) throw new Error("no position on the board");
+  const at = hist.cur;
   const t = await api("tree", {position: state.base}, "drawing the tree");
   $("#tree").innerHTML = t.svg;
+  treeWire(at);
+}
+
+// -- the tree's view: zoom and pan, drawn at its own size (the labels readable), nodes that open --
+// The tree is drawn at the renderer's size (its labels at 8 to 17 pt), not shrunk to the panel;
+// − + and Fit zoom (Ctrl+wheel too), dragging pans, and clicking a node plays its line (each node's
+// title is its path of moves from the root: "/m1/m2") from the position the tree was drawn for.
+
+const treeView = {scale: 1, at: null, drag: null};
+
+function treeNaturalSize() {
+  const svg = $("#tree svg"), box = svg && svg.viewBox && svg.viewBox.baseVal;
+  return box && box.width ? [box.width * 4 / 3, box.height * 4 / 3] : null;   // pt to px
+}
+
+function treeZoom(scale) {
+  const svg = $("#tree svg"), size = treeNaturalSize(), box = $("#tree");
+  if (!svg || !size) return;
+  // keep the point at the middle of the view where it is
+  const fx = (box.scrollLeft + box.clientWidth / 2) / Math.max(1, box.scrollWidth);
+  const fy = (box.scrollTop + box.clientHeight / 2) / Math.max(1, box.scrollHeight);
+  treeView.scale = Math.max(0.1, Math.min(4, scale));
+  svg.style.width = `${(size[0] * treeView.scale).toFixed(1)}px`;
+  svg.style.height = `${(size[1] * treeView.scale).toFixed(1)}px`;
+  box.scrollLeft = fx * box.scrollWidth - box.clientWidth / 2;
+  box.scrollTop = fy * box.scrollHeight - box.clientHeight / 2;
+  $("#tree-zoom").textContent = `${Math.round(100 * treeView.scale)}%`;
+}
+
+function treeFit() {
+  const size = treeNaturalSize(), box = $("#tree");
+  if (size) treeZoom(Math.min(1, (box.clientWidth - 2) / size[0]));
+}
+
+function treeWire(at) {
+  treeView.at = at;
+  $("#tree-tools").hidden = !$("#tree svg");
+  if (!$("#tree svg")) return;
+  treeZoom(1);
+  $$("#tree g.node").forEach((g) => {
+    const title = g.querySelector("title"), path = title ? title.textContent : "";
+    g.classList.add("opens");
+    g.addEventListener("click", () => {
+      if (treeView.drag && treeView.drag.moved) return;        // the end of a pan, not a click
+      const moves = path.split("/").filter(Boolean), from = treeView.at;
+      if (!from) return;
+      guard(async () => {
+        let n = from;          // the line from the node the tree was drawn at (as playLine does from the current one)
+        for (const m of moves) n = n.children.find((c) => c.move === m) || node(n, m, await api("board", {position: n.notation, moves: [m]}, "playing"));
+        await go(n);
+      });
+    });
+  });
+}
+
+function treePanWire() {
+  const box = $("#tree");
+  box.addEventListener("pointerdown", (ev) => {
+    if (ev.button !== 0) return;
+    treeView.drag = {x: ev.clientX, y: ev.clientY, left: box.scrollLeft, top: box.scrollTop, moved: false};
+  });
+  window.addEventListener("pointermove", (ev) => {
+    const d = treeView.drag;
+    if (!d) return;
+    if (Math.abs(ev.clientX - d.x) + Math.abs(ev.clientY - d.y) > 4) { d.moved = true; box.classList.add("panning"); }
+    if (d.moved) { box.scrollLeft = d.left - (ev.clientX - d.x); box.scrollTop = d.top - (ev.clientY - d.y); ev.preventDefault(); }
+  });
+  window.addEventListener("pointerup", () => {
+    box.classList.remove("panning");
+    setTimeout(() => { treeView.drag = null; }, 0);      // after the click that ends the drag
+  });
+  box.addEventListener("wheel", (ev) => {
+    if (!ev.ctrlKey || !$("#tree svg")) return;
+    ev.preventDefault();
+    treeZoom(treeView.scale * (ev.deltaY < 0 ? 1.25 : 0.8));
+  }, {passive: false});
+  $("#tree-in").addEventListener("click", () => treeZoom(treeView.scale * 1.25));
+  $("#tree-out").addEventListener("click", () => treeZoom(treeView.scale * 0.8));
+  $("#tree-fit").addEventListener("click", treeFit);
+  $("#tree-one").addEventListener("click", () => treeZoom(1));
 }
 
 // -- hidden cards --------------------------------------------------------------------------------
@@ -826,6 +995,15 @@ async function playMove(move) {
   await botsPlay(after);
 }
 
+// A game (finished, or so far) opened in the move list: its deal as the root, every move played
+// as the line, on the Analysis tab, every card shown; step back through it as through any line.
+async function openGame() {
+  const g = state.game;
+  if (!g) throw new Error("no game yet");
+  switchTab("analysis");
+  await loadPosition(g.start, {line: g.log.map((e) => e.move)});
+}
+
 function downloadRecord() {
   if (!state.game) return;
   const blob = new Blob([state.game.record], {type: "application/json"});
@@ -890,6 +1068,21 @@ async function runReview() {
   }).join("");
   $$("#review-table tbody tr").forEach((tr) => tr.addEventListener("click", () => guard(() => openDecision(Number(tr.dataset.index)))));
   drawReviewGraph(r);
+}
+
+// The round list follows the record as soon as it is loaded or pasted (not only once a review
+// has run): one option a round of the record's JSON; text that is no record leaves it alone (the
+// server's review says what is wrong with it).
+function recordRounds() {
+  let count;
+  try {
+    const rounds = JSON.parse($("#record-text").value).rounds;
+    count = Array.isArray(rounds) ? Math.max(1, rounds.length) : null;
+  } catch (e) { count = null; }
+  if (count === null) return;
+  const sel = $("#review-round");
+  sel.innerHTML = Array.from({length: count}, (_, i) => `<option value="${i + 1}">${i + 1}</option>`).join("");
+  sel.value = "1";
 }
 
 // A decision's mark (the fair verdict's; hindsight's, starred, where there is none) and its colour.
@@ -1056,6 +1249,23 @@ function drawEditor() {
   });
 }
 
+// "The rest to...": every card not yet placed goes into the chosen place (a pile, typically,
+// once the hands and the table are set), in the palette's order.
+function edRest() {
+  const place = $("#ed-rest-place").value;
+  if (!ed.places[place]) return;
+  const placed = new Set(Object.values(ed.places).flat());
+  ed.places[place].push(...allCards().filter((c) => !placed.has(c)));
+  ed.selected = null;
+  edChanged();
+}
+
+function edRestChoices() {
+  const sel = $("#ed-rest-place"), old = sel.value;
+  const names = edPlaceNames();
+  edOptions(sel, names.map((name) => [name, edLabel(name).split(" (deal")[0]]), names.includes(old) ? old : "pile0");
+}
+
 function edOptions(sel, items, value) {
   sel.innerHTML = items.map(([v, label]) => `<option value="${v}" ${String(v) === String(value) ? "selected" : ""}>${esc(label)}</option>`).join("");
 }
@@ -1067,6 +1277,7 @@ function edForm() {
   edOptions($("#ed-dealer"), seats, ed.dealer);
   edOptions($("#ed-to-move"), [["", "as the hands say"], ...seats], ed.toMove);
   edOptions($("#ed-last"), [["", "nobody yet"], ...seats], ed.last);
+  edRestChoices();
   $("#ed-scopas").innerHTML = ed.scopas.map((x, p) =>
     `<label>Scopas ${p} <input type="number" class="ed-scopa" data-seat="${p}" min="0" max="20" value="${x}"></label>`).join("");
   $$(".ed-scopa").forEach((inp) => inp.addEventListener("input", () => {
@@ -1178,6 +1389,7 @@ function edWire() {
   $("#ed-last").addEventListener("change", () => { ed.last = $("#ed-last").value; edChanged(false); });
   $("#ed-from-board").addEventListener("click", () => edFromBoard(state.board));
   $("#ed-clear").addEventListener("click", edClear);
+  $("#ed-rest").addEventListener("click", edRest);
   $("#ed-deal").addEventListener("click", () => guard(edDeal));
   $("#ed-analyze").addEventListener("click", () => guard(async () => {
     if (!ed.notation) throw new Error("the places do not make a position yet");
@@ -1261,8 +1473,14 @@ async function start() {
     else if (ev.key === "Home") { go(hist.root); ev.preventDefault(); }
     else if (ev.key === "End") { go(lineEnd()); ev.preventDefault(); }
   });
-  window.addEventListener("popstate", () => guard(fromURL));
+  window.addEventListener("popstate", () => guard(async () => {
+    const next = hist.pending;        // a step back to an earlier entry, then on to `next`
+    hist.pending = null;
+    if (next && entryLines()) return go(next);
+    await fromURL();
+  }));
   $("#tree-btn").addEventListener("click", () => guard(drawTree));
+  treePanWire();
   viewButtons(2);
   $("#suggest-btn").addEventListener("click", () => guard(runSuggest));
   $("#unseen-model").addEventListener("change", () => guard(drawUnseen));
@@ -1270,23 +1488,21 @@ async function start() {
   $("#new-game-btn").addEventListener("click", () => guard(newGame));
   $("#play-resume").addEventListener("click", () => guard(() => botsPlay(state.game)));
   $("#play-game").innerHTML = $("#deal-game").innerHTML;
-  $("#play-game").addEventListener("change", () => {
-    const m = /players=(\d)/.exec($("#play-game").value), n = m ? Number(m[1]) : 2;
-    $("#seat").innerHTML = n === 2 ? '<option value="0">player 0</option><option value="1">player 1 (dealer)</option>'
-      : Array.from({length: n}, (_, p) => `<option value="${p}">seat ${p}${p === n - 1 ? " (dealer)" : ""}</option>`).join("");
-  });
+  for (const id of ["#deal-game", "#play-game"]) $(id).addEventListener("change", (ev) => setGame(ev.target.value));
   $("#download-btn").addEventListener("click", downloadRecord);
+  $("#open-game-btn").addEventListener("click", () => guard(openGame));
   $("#review-game-btn").addEventListener("click", () => guard(async () => {
     $("#record-text").value = state.game.record;
-    $("#review-round").innerHTML = '<option value="1">1</option>';
+    recordRounds();
     switchTab("review");
     await runReview();
   }));
   $("#record-file").addEventListener("change", async (ev) => {
     const file = ev.target.files[0];
     if (file) $("#record-text").value = await file.text();
-    $("#review-round").innerHTML = '<option value="1">1</option>';
+    recordRounds();
   });
+  $("#record-text").addEventListener("input", recordRounds);
   $("#review-round").addEventListener("change", () => guard(runReview));
   $("#review-btn").addEventListener("click", () => guard(runReview));
 
