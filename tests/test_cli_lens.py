@@ -291,3 +291,14 @@ def test_an_older_game_that_cannot_be_kept_is_not_lost(capsys, tmp_path, monkeyp
     assert GameRecord.load(tmp_path / "game.json").meta["seed"] == 1
     saved = [p for p in tmp_path.iterdir() if p.name.startswith("scopa-game-")]
     assert len(saved) == 1 and GameRecord.load(saved[0]).meta["seed"] == 2 and not (tmp_path / "game-1.json").exists()
+
+
+@pytest.mark.parametrize("command", ["analyze", "solve", "tree", "show"])
+@pytest.mark.parametrize("source", ["argument", "stdin"])
+def test_an_exact_command_refuses_a_view_pointing_to_suggest(capsys, command, source):
+    # an exact search of a view would need its hidden cards: one line naming `suggest`, exit 2
+    code, out, err = run(capsys, command, *(["-"] if source == "stdin" else [VIEW]),
+                         stdin=VIEW + "\n" if source == "stdin" else None)
+    assert code == 2 and out == "", (out, err)
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert f"{command} needs every card known" in err and "`suggest`" in err
