@@ -1001,6 +1001,10 @@ def test_a_players_view_names_no_hidden_card_and_shows_the_fair_values(browser, 
     assert "later moves are not shown" in text(browser, "#history")
     assert "player 0's view" in text(browser, "#lens")
     shot(browser, "board-view")
+    # the editor and back: the board is the view again
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="edit"]').click()
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="analysis"]').click()
+    assert board_notation(browser) == view.to_string() and not {c for c in hidden if c in lens_text(browser)}
 
     # hindsight: the exact analysis again, every panel saying that it shows every card
     browser.find_element(By.ID, "hindsight").click()
@@ -1030,3 +1034,19 @@ def test_a_views_link_speaks_from_the_view(browser, base_url):
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#moves tbody tr"))
     assert {m for m, _ in move_table(browser)} == {str(m) for m in view.legal_moves()}
     assert not browser.find_element(By.ID, "error").is_displayed()
+
+
+def test_a_game_against_a_bot_ends_the_view_and_its_suggestion(browser, base_url):
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(START.to_string())}")
+    wait(browser, lambda d: len(rows(d, "#moves")) == len(START.legal_moves()))
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    fill(browser, ("worlds", "2000"), ("suggest-time", "30"))
+    browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player="0"]').click()
+    wait(browser, lambda d: d.find_element(By.ID, "suggest-stop").is_displayed())
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="play"]').click()
+    Select(browser.find_element(By.ID, "bot")).select_by_value("random")
+    browser.find_element(By.ID, "new-game-btn").click()
+    # the suggestion's rounds would redraw the view over the game's board: they stop with the view
+    assert not browser.find_element(By.ID, "suggest-stop").is_displayed()
+    assert browser.execute_script("return document.getElementById('lens').hidden")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#play-moves .play-move"))

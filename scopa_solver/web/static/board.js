@@ -720,6 +720,17 @@ async function runSuggest() {
 
 const lens = {board: null, last: null};   // the view's board; the last suggestion shown from it
 
+// A game against a bot takes the board: the view (and its suggestion, which would redraw it) ends.
+function lensOff() {
+  if (state.viewPlayer === null) return;
+  stopSuggest();
+  state.viewPlayer = null;
+  lens.board = lens.last = null;
+  $("#lens").hidden = true;
+  $("#tree-btn").disabled = false;
+  $$(".view-btn").forEach((x) => x.classList.toggle("active", x.dataset.player === ""));
+}
+
 // The panels speak from a view: one is set and hindsight is not asked for.
 function fairView() { return state.viewPlayer !== null && !$("#hindsight").checked; }
 
@@ -1304,7 +1315,7 @@ function switchTab(name) {
     drawEditor();
     edChanged(false);
   } else if (was && !state.editing) {
-    if (state.board) drawBoard(state.board); else $("#board").innerHTML = '<p class="empty">Paste a position, deal one from a seed, or start a game.</p>';
+    if (state.board) drawBoard(lens.board || state.board, lens.board ? `player ${state.viewPlayer}'s view` : ""); else $("#board").innerHTML = '<p class="empty">Paste a position, deal one from a seed, or start a game.</p>';
   }
 }
 
@@ -1354,6 +1365,7 @@ async function start() {
   $("#objective").addEventListener("change", () => { if (hist.cur) guard(() => go(hist.cur, {push: false})); });
   $("#eval-side").addEventListener("change", () => { const e = known.get(`${state.base}|${$("#objective").value}`); evalBar(e && e.a); markHindsight(); });
   $("#hindsight").addEventListener("change", () => { viewPanels(lens.board); if (fairView()) startFair(); });
+  $("#new-game-btn").addEventListener("click", lensOff);
   $("#hist-first").addEventListener("click", () => go(hist.root));
   $("#hist-prev").addEventListener("click", () => step(-1));
   $("#hist-next").addEventListener("click", () => step(1));
