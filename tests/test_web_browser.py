@@ -1018,7 +1018,13 @@ def test_a_players_view_names_no_hidden_card_and_shows_the_fair_values(browser, 
     wait(browser, lambda d: "40 of" in text(d, "#moves-note"))
     assert move_table(browser) == [(str(m.move), f"{m.mean:+.3f}") for m in expected.moves]
     assert not {c for c in hidden if c in lens_text(browser)}
+    # player 1's view, player 0 to move: nothing to value, and nothing of player 0's hand named
     browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player="1"]').click()
+    wait(browser, lambda d: board_notation(d) == START.view(1).to_string())
+    assert "no values, it is player 0's turn" in browser.find_element(By.ID, "moves-note").get_attribute("textContent")
+    hidden1 = {str(c) for c in iter_cards(START.hands[0])} | {str(c) for c in START.stock}
+    assert not {c for c in hidden1 if c in lens_text(browser)} and not rows(browser, "#moves")
     browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player=""]').click()
     browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="analysis"]').click()
     wait_exact(browser, len(START.legal_moves()))

@@ -753,6 +753,7 @@ function viewPanels(vb) {
   lens.last = null;
   $("#lens").hidden = v === null;
   if (v === null) {
+    stopSuggest();          // its next round would set the view again
     lens.board = null;
     $("#tree-btn").disabled = false;
     if (state.base) $("#notation").value = state.base;
@@ -795,6 +796,7 @@ function viewPanels(vb) {
 function startFair() {
   const b = lens.board, v = state.viewPlayer;
   if (!b || v === null) return;
+  stopSuggest();            // another view's rounds would redraw theirs
   if (b.over) { $("#moves-note").textContent = "the round is over"; return; }
   if (b.to_move !== v) {
     $("#moves-note").textContent = `fair, from ${viewName(b, v)}'s view: no values, it is ` +
