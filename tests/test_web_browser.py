@@ -826,6 +826,9 @@ def test_a_scopone_deal_suggestion_says_its_horizon(browser, base_url):
     for p in range(4):       # the partner's hand is face down too
         backs = len(browser.find_elements(By.CSS_SELECTOR, f"#hand{p} svg.back"))
         assert backs == (0 if p == view.player else 9)
+    # the view's fair values on the Analysis tab say it too
+    assert f"{expected.exact_worlds} of them solved exactly, the rest to a horizon of {expected.horizon} plays" \
+        in browser.find_element(By.ID, "trust").get_attribute("textContent")
 
 
 def test_what_the_server_still_refuses_is_a_message(browser, base_url):

@@ -824,8 +824,10 @@ function showFairAnalysis(s) {
     tr.addEventListener("mouseenter", () => markMove(tr.dataset.move));
     tr.addEventListener("mouseleave", () => markMove(null));
   });
+  const solved = s.horizon === null || s.horizon === undefined ? "each world solved exactly"
+    : `${Number(s.exact_worlds).toLocaleString("en")} of them solved exactly, the rest to a horizon of ${s.horizon} plays`;
   $("#trust").textContent = `Fair: each value is the move's mean round margin over the worlds consistent with ${who}'s ` +
-    "view (the hidden cards dealt every way they can be), each world solved exactly; it assumes the player " +
+    `view (the hidden cards dealt every way they can be), ${solved}; it assumes the player ` +
     "learns the hidden cards after this move, so it leans optimistic. Tick ‘all cards shown (hindsight)’ for the exact analysis.";
   $("#trust").className = "estimate";
   $("#an-status").textContent = $("#suggest-progress").textContent;
