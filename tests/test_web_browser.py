@@ -7,10 +7,12 @@ it, and open Scopone and 3-player positions by their link.
 Screenshots go to $SCOPA_ARTIFACTS (default tests/artifacts/). Without /usr/bin/chromium the
 tests are skipped on a developer's machine and fail in CI (CI set): .ci/run installs it.
 """
+import json
 import os
 import threading
 import time
 import urllib.parse
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -993,9 +995,14 @@ def test_a_players_view_names_no_hidden_card_and_shows_the_fair_values(browser, 
     told = sorted(c for c in hidden if c in lens_text(browser))
     assert not told, told
     assert board_notation(browser) == view.to_string()
-    # the values: the suggestion's means for this view and seed, labelled fair
+    # the values: the API's suggestion for this view and seed (the package's), labelled fair
     expected = suggest(view, worlds=40, seed=3, progress=False)
-    assert move_table(browser) == [(str(m.move), f"{m.mean:+.3f}") for m in expected.moves]
+    asked = urllib.request.Request(f"{base_url}/api/suggest", headers={"Content-Type": "application/json"},
+                                   data=json.dumps({"position": view.to_string(), "worlds": 40, "seed": 3}).encode())
+    with urllib.request.urlopen(asked, timeout=WAIT) as answer:
+        api_moves = json.load(answer)["moves"]
+    assert move_table(browser) == [(m["move"], f"{m['mean']:+.3f}") for m in api_moves] == \
+        [(str(m.move), f"{m.mean:+.3f}") for m in expected.moves]
     assert text(browser, "#moves-note").startswith("fair, from player 0's view · 40 of")
     assert text(browser, "#eval-label") == f"{expected.moves[0].mean:+.2f} for player 0 · fair, from player 0's view (40 worlds)"
     assert "not shown" in text(browser, "#pv-value") and not browser.find_elements(By.CSS_SELECTOR, "#pv-moves li")
