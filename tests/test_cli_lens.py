@@ -355,3 +355,14 @@ def test_equilibrium_shows_its_last_deals_and_iterations_on_a_terminal():
     assert any(solved > 0 for solved, _ in beats) and all(n <= total and (n > 0) == (k > 0) for k, n in beats)
     data = _on_a_terminal("equilibrium", view, "--threads", "1", "--json")
     assert "n/s" not in data and "CFR+ iteration" not in data and json.loads(data)["leaf_solves"] == 485_140
+
+
+@pytest.mark.parametrize("command", ["analyze", "solve", "tree", "show"])
+@pytest.mark.parametrize("source", ["argument", "stdin"])
+def test_an_exact_command_refuses_a_view_pointing_to_suggest(capsys, command, source):
+    # an exact search of a view would need its hidden cards: one line naming `suggest`, exit 2
+    code, out, err = run(capsys, command, *(["-"] if source == "stdin" else [VIEW]),
+                         stdin=VIEW + "\n" if source == "stdin" else None)
+    assert code == 2 and out == "", (out, err)
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert f"{command} needs every card known" in err and "`suggest`" in err

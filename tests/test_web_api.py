@@ -876,3 +876,46 @@ def test_a_slow_body_is_cut_off_and_one_client_gets_its_share(monkeypatch):
             assert answer.startswith(b"HTTP/1.1 408 ") and b"connection: close" in answer.lower(), answer
         until(lambda: all(map(_closed, slow)), 30)
         assert _get_info(port) == 200
+
+
+# -- a player's view never gets a hidden card back ------------------------------------------------------
+
+def _hidden_cards(pos: Position, player: int) -> set:
+    """The cards `player` cannot see in `pos`: every other hand and the stock."""
+    cards = {str(c) for p in range(pos.rules.players) if p != player for c in iter_cards(pos.hands[p])}
+    return cards | {str(c) for c in pos.stock}
+
+
+def _strings(data) -> list:
+    """Every text in a JSON answer, keys included."""
+    if isinstance(data, dict):
+        return [s for k, v in data.items() for s in [k, *_strings(v)]]
+    if isinstance(data, list):
+        return [s for v in data for s in _strings(v)]
+    return [data] if isinstance(data, str) else []
+
+
+@pytest.mark.parametrize("player", [0, 1])
+def test_a_view_never_gets_a_hidden_card_back_from_any_route(client, player):
+    pos = Position.new_round(seed=5)
+    view = pos.view(player).to_string()
+    hidden = _hidden_cards(pos, player)
+    assert len(hidden) == 33 and "?" in view
+    answers = {}
+    for route in ("analyze", "solve", "tree"):      # an exact search of a view would name the hidden cards
+        answers[route] = post(client, route, {"position": view}, 422)
+        assert "player's view" in answers[route]["error"] and "/api/suggest" in answers[route]["error"]
+    answers["board"] = post(client, "board", {"position": view})
+    answers["board of the position"] = post(client, "board", {"position": START, "player": player})
+    if pos.to_move == player:
+        answers["suggest"] = post(client, "suggest", {"position": view, "worlds": 20, "seed": 1})
+        assert answers["suggest"]["moves"]
+    for route, answer in answers.items():
+        told = [c for c in hidden for s in _strings(answer) if c in s]
+        assert not told, (route, told)
+    assert answers["board"]["stock_cards"] is None and answers["board"] == answers["board of the position"]
+    # `unseen` lists the unseen cards (the player knows which they are), never where: the same
+    # answer from the view alone as from the whole position
+    unseen = {"model": True, "worlds": 20, "seed": 1}
+    assert post(client, "unseen", {"position": view, **unseen}) == \
+        post(client, "unseen", {"position": START, "player": player, **unseen})

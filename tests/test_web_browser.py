@@ -7,11 +7,13 @@ it, and open Scopone and 3-player positions by their link.
 Screenshots go to $SCOPA_ARTIFACTS (default tests/artifacts/). Without /usr/bin/chromium the
 tests are skipped on a developer's machine and fail in CI (CI set): .ci/run installs it.
 """
+import json
 import os
 import re
 import threading
 import time
 import urllib.parse
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -927,6 +929,9 @@ def test_a_scopone_deal_suggestion_says_its_horizon(browser, base_url):
     for p in range(4):       # the partner's hand is face down too
         backs = len(browser.find_elements(By.CSS_SELECTOR, f"#hand{p} svg.back"))
         assert backs == (0 if p == view.player else 9)
+    # the view's fair values on the Analysis tab say it too
+    assert f"{expected.exact_worlds} of them solved exactly, the rest to a horizon of {expected.horizon} plays" \
+        in browser.find_element(By.ID, "trust").get_attribute("textContent")
 
 
 def test_what_the_server_still_refuses_is_a_message(browser, base_url):
@@ -1317,3 +1322,110 @@ def test_the_tree_zooms_pans_reads_and_opens_a_nodes_position(browser, base_url)
     wait(browser, lambda d: board_notation(d) == MID.play(moves[0]).play(moves[1]).to_string())
     assert [e.get_attribute("data-move") for e in browser.find_elements(By.CSS_SELECTOR, "#history .hmove")][:2] == moves
     stop_analysis(browser)
+
+
+# -- a player's view: every analysis panel speaks from it ---------------------------------------------
+
+LENS_PANELS = ("#tab-analysis", "#history", "#eval-label", "#tree", "#board")
+
+
+def lens_text(driver):
+    """The text of the analysis panel, the move list, the eval label, the tree and the board."""
+    return driver.execute_script("return arguments[0].map(s => document.querySelector(s).textContent).join('\\n')",
+                                 list(LENS_PANELS))
+
+
+def test_a_players_view_names_no_hidden_card_and_shows_the_fair_values(browser, base_url):
+    view = START.view(0)
+    hidden = {str(c) for c in iter_cards(START.hands[1])} | {str(c) for c in START.stock}
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(START.to_string())}")
+    wait_exact(browser, len(START.legal_moves()))
+    # every card: a line to its 4th move in the move list, back to the start, the tree drawn
+    browser.find_element(By.CSS_SELECTOR, '#pv-moves li[data-index="4"]').click()
+    wait(browser, lambda d: text(d, "#hist-step") == "4 / 4")
+    browser.find_element(By.ID, "hist-first").click()
+    wait_exact(browser, len(START.legal_moves()))
+    browser.find_element(By.ID, "tree-btn").click()
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#tree svg"))
+    assert {c for c in hidden if c in lens_text(browser)}      # the check can fail: these panels name them
+
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    fill(browser, ("worlds", "40"), ("suggest-seed", "3"), ("suggest-time", "30"))
+    browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player="0"]').click()
+    suggestion_done(browser, 40)
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="analysis"]').click()
+    wait(browser, lambda d: "40 of" in text(d, "#moves-note"))
+    told = sorted(c for c in hidden if c in lens_text(browser))
+    assert not told, told
+    assert board_notation(browser) == view.to_string()
+    # the values: the API's suggestion for this view and seed (the package's), labelled fair
+    expected = suggest(view, worlds=40, seed=3, progress=False)
+    asked = urllib.request.Request(f"{base_url}/api/suggest", headers={"Content-Type": "application/json"},
+                                   data=json.dumps({"position": view.to_string(), "worlds": 40, "seed": 3}).encode())
+    with urllib.request.urlopen(asked, timeout=WAIT) as answer:
+        api_moves = json.load(answer)["moves"]
+    assert move_table(browser) == [(m["move"], f"{m['mean']:+.3f}") for m in api_moves] == \
+        [(str(m.move), f"{m.mean:+.3f}") for m in expected.moves]
+    assert text(browser, "#moves-note").startswith("fair, from player 0's view · 40 of")
+    assert text(browser, "#eval-label") == f"{expected.moves[0].mean:+.2f} for player 0 · fair, from player 0's view (40 worlds)"
+    assert "not shown" in text(browser, "#pv-value") and not browser.find_elements(By.CSS_SELECTOR, "#pv-moves li")
+    assert not browser.find_element(By.ID, "tree-btn").is_enabled() and text(browser, "#tree-off")
+    assert [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#history .hmove")] == []
+    assert "later moves are not shown" in text(browser, "#history")
+    assert "player 0's view" in text(browser, "#lens")
+    shot(browser, "board-view")
+    # the editor and back: the board is the view again
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="edit"]').click()
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="analysis"]').click()
+    assert board_notation(browser) == view.to_string() and not {c for c in hidden if c in lens_text(browser)}
+
+    # hindsight: the exact analysis again, every panel saying that it shows every card
+    browser.find_element(By.ID, "hindsight").click()
+    wait_exact(browser, len(START.legal_moves()))
+    assert move_table(browser) == shown_values(analyze(START))
+    for panel in ("#moves-note", "#pv-value", "#eval-label"):
+        assert text(browser, panel).endswith("all cards shown (hindsight)"), panel
+    assert browser.find_element(By.ID, "tree-btn").is_enabled()
+    # and back to the fair values, then every card
+    browser.find_element(By.ID, "hindsight").click()
+    wait(browser, lambda d: "40 of" in text(d, "#moves-note"))
+    assert move_table(browser) == [(str(m.move), f"{m.mean:+.3f}") for m in expected.moves]
+    assert not {c for c in hidden if c in lens_text(browser)}
+    # player 1's view, player 0 to move: nothing to value, and nothing of player 0's hand named
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player="1"]').click()
+    wait(browser, lambda d: board_notation(d) == START.view(1).to_string())
+    assert "no values, it is player 0's turn" in browser.find_element(By.ID, "moves-note").get_attribute("textContent")
+    hidden1 = {str(c) for c in iter_cards(START.hands[0])} | {str(c) for c in START.stock}
+    assert not {c for c in hidden1 if c in lens_text(browser)} and not rows(browser, "#moves")
+    browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player=""]').click()
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="analysis"]').click()
+    wait_exact(browser, len(START.legal_moves()))
+    assert not browser.find_element(By.ID, "lens").is_displayed()
+    assert move_table(browser) == shown_values(analyze(START))
+
+
+def test_a_views_link_speaks_from_the_view(browser, base_url):
+    view = START.view(0)
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(view.to_string())}")
+    wait(browser, lambda d: board_notation(d) == view.to_string() and "fair, from player 0's view" in text(d, "#moves-note"))
+    assert not browser.find_element(By.ID, "hindsight").is_enabled()     # a view alone has no hindsight
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#moves tbody tr"))
+    assert {m for m, _ in move_table(browser)} == {str(m) for m in view.legal_moves()}
+    assert not browser.find_element(By.ID, "error").is_displayed()
+
+
+def test_a_game_against_a_bot_ends_the_view_and_its_suggestion(browser, base_url):
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(START.to_string())}")
+    wait(browser, lambda d: len(rows(d, "#moves")) == len(START.legal_moves()))
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    fill(browser, ("worlds", "2000"), ("suggest-time", "30"))
+    browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player="0"]').click()
+    wait(browser, lambda d: d.find_element(By.ID, "suggest-stop").is_displayed())
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="play"]').click()
+    Select(browser.find_element(By.ID, "bot")).select_by_value("random")
+    browser.find_element(By.ID, "new-game-btn").click()
+    # the suggestion's rounds would redraw the view over the game's board: they stop with the view
+    assert not browser.find_element(By.ID, "suggest-stop").is_displayed()
+    assert browser.execute_script("return document.getElementById('lens').hidden")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#play-moves .play-move"))

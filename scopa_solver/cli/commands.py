@@ -72,6 +72,9 @@ def _position(args) -> Position:
     text = args.position
     if text is None or text == "example":
         return _example(_rules(args))
+    if "?" in text:     # a player's view: an exact search of it would need the hidden cards
+        raise UsageError(f"{args.command} needs every card known; the text has hidden cards ('?'): "
+                         "for a player's view, `suggest` gives the fair values from it")
     return _with_rules(Position.from_string(text), args)
 
 

@@ -117,7 +117,8 @@ def read_state(text: Any) -> Union[Position, View]:
 def read_position(text: Any) -> Position:
     state = read_state(text)
     if not isinstance(state, Position):
-        raise NotationError("this needs every card known; the text has hidden cards ('?')")
+        raise NotationError("this needs every card known; the text is a player's view (hidden cards '?'): "
+                            "/api/suggest gives the fair values from it")
     return state
 
 

@@ -369,6 +369,7 @@ async function go(n, {push = true, analyse = true} = {}) {
   setURL(push);
   if (analyse && n.board.kind === "position" && !n.board.over) startAnalysis();
   else { stopAnalysis(); evalBar(null); }
+  lensFollows(n.board);
 }
 
 async function playLine(moves, boards = null) {
@@ -488,6 +489,7 @@ function stopAnalysis(note = "") {
 }
 
 async function startAnalysis() {
+  if (fairView()) return startFair();       // a view: the fair values, never the exact search
   stopAnalysis();
   const run = an.run, notation = state.base, objective = $("#objective").value;
   const key = `${notation}|${objective}`;
@@ -560,7 +562,7 @@ function trustText(a) {
 
 function showAnalysis(entry) {
   const a = entry.a, s = entry.s, b = state.board;
-  if (!a || a.position !== state.base) return;
+  if (!a || a.position !== state.base || fairView()) return;
   const family = b.players > 2;
   const mover = whose(b, a.to_move);
   const depth = isExact(a) ? "exact" : `depth ${a.horizon} of ${a.plies_left} plays`;
@@ -587,6 +589,7 @@ function showAnalysis(entry) {
   evalBar(a);
   drawBestStrip(a, mover);
   if (s && s.position === state.base) showLine(s);
+  markHindsight();
 }
 
 // At a phone's width the move table is far below the board: the best moves (up to three, as
@@ -635,6 +638,7 @@ function sideChoices(b) {
 function evalBar(a) {
   explainValue();
   if (!a) $("#best-strip").innerHTML = "";     // no analysis of the board shown (a game, a round over)
+  if (fairView()) return fairEvalBar();
   const side = Number($("#eval-side").value || 0), b = state.board;
   const fill = $("#eval-fill"), label = $("#eval-label");
   let v = null;
@@ -685,6 +689,7 @@ function evalBarEmpty(why) {
 
 async function drawTree() {
   if (!state.base) throw new Error("no position on the board");
+  if (fairView()) return treeOff();
   const at = hist.cur;
   const t = await api("tree", {position: state.base}, "drawing the tree");
   $("#tree").innerHTML = t.svg;
@@ -780,6 +785,8 @@ async function showView(player) {
   if (state.viewPlayer !== null) body.player = state.viewPlayer;
   const b = await api("board", body, "reading");
   drawBoard(b, state.viewPlayer === null ? "" : `player ${state.viewPlayer}'s view`);
+  viewPanels(b);
+  if (fairView()) startFair();
   await drawUnseen();
 }
 
@@ -851,7 +858,7 @@ function showSuggestion(s, wanted) {
   drawBoard(s.board, `player ${s.board.player}'s view`);
   const changed = state.viewPlayer !== s.board.player;
   state.viewPlayer = s.board.player;
-  if (changed) guard(drawUnseen);
+  if (changed) { guard(drawUnseen); viewPanels(s.board); }
   $$(".view-btn").forEach((x) => x.classList.toggle("active", x.dataset.player === String(s.board.player)));
   const pct = (x) => `${(100 * x).toFixed(1)}%`;
   $("#suggest-table tbody").innerHTML = s.moves.map((m, i) =>
@@ -861,13 +868,14 @@ function showSuggestion(s, wanted) {
       <td class="num optimal">${i === 0 ? '<span class="badge">★ best</span>' : ""}<span class="pct">${pct(m.optimal)}</span></td></tr>`).join("");
   const kind = s.exact ? "every world, exact" : `sampled, seed ${s.seed}`;
   $("#suggest-info").textContent = `${s.worlds.toLocaleString("en")} worlds solved (${kind}) of ` +
-    `${Number(s.total_worlds).toLocaleString("en", {maximumSignificantDigits: 3})} consistent with the view; ` +
+    `${worldsText(Number(s.total_worlds))} consistent with the view; ` +
     `${s.seconds.toFixed(2)} s` + (s.stopped === "time" ? ", stopped by the time limit" : "") + "; " +
     (s.horizon === null || s.horizon === undefined
       ? `${Number(s.exact_worlds).toLocaleString("en")} searched to the end of the round`
       : `${Number(s.exact_worlds).toLocaleString("en")} searched to the end, the rest to a horizon of ${s.horizon} plays`);
   const of = Math.min(wanted, Number(s.total_worlds));
   $("#suggest-progress").textContent = `${s.worlds.toLocaleString("en")} of ${of.toLocaleString("en")} worlds`;
+  if (fairView()) showFairAnalysis(s);
 }
 
 async function runSuggest() {
@@ -898,6 +906,192 @@ async function runSuggest() {
     stopSuggest(e instanceof Cancelled ? "stopped" : "stopped by an error");
     throw e;
   }
+}
+
+// -- a player's view: every analysis panel speaks from it ------------------------------------------
+// With a view set, the exact analysis would give values no player can know and a line and a tree
+// that name the hidden cards. The panels show the fair values instead: each move's mean over the
+// view's worlds (the suggestion above, in rounds of more worlds), the player's own moves only, no
+// line, no tree. The hindsight box brings back the exact analysis, labelled 'all cards shown'.
+
+const lens = {board: null, last: null};   // the view's board; the last suggestion shown from it
+
+// A game against a bot takes the board: the view (and its suggestion, which would redraw it) ends.
+function lensOff() {
+  if (state.viewPlayer === null) return;
+  stopSuggest();
+  state.viewPlayer = null;
+  lens.board = lens.last = null;
+  $("#lens").hidden = true;
+  $("#tree-btn").disabled = false;
+  $$(".view-btn").forEach((x) => x.classList.toggle("active", x.dataset.player === ""));
+}
+
+// The panels speak from a view: one is set and hindsight is not asked for.
+function fairView() { return state.viewPlayer !== null && !$("#hindsight").checked; }
+
+function viewName(b, seat) { return b.players === 2 ? `player ${seat}` : `seat ${seat}`; }
+
+// A node shown: a view's own board (a view's link) speaks from it; any other starts with every card.
+function lensFollows(b) {
+  $("#hindsight").checked = false;
+  if (b.kind !== "view") { lens.board = null; $("#lens").hidden = true; $("#tree-btn").disabled = false; return; }
+  state.viewPlayer = b.player;
+  $$(".view-btn").forEach((x) => x.classList.toggle("active", x.dataset.player === String(b.player)));
+  viewPanels(b);
+  startFair();
+  guard(drawUnseen);
+}
+
+// Set every analysis panel for the view now chosen (`vb`: its board), or back to every card.
+function viewPanels(vb) {
+  const v = state.viewPlayer, b = state.board;
+  lens.last = null;
+  $("#lens").hidden = v === null;
+  if (v === null) {
+    stopSuggest();          // its next round would set the view again
+    lens.board = null;
+    $("#tree-btn").disabled = false;
+    if (state.base) $("#notation").value = state.base;
+    if (hist.root) drawHistory();
+    if (b && b.kind === "position" && !b.over) startAnalysis(); else { stopAnalysis(); evalBar(null); }
+    return;
+  }
+  lens.board = vb;
+  const hind = $("#hindsight");
+  hind.disabled = !b || b.kind !== "position";      // a view alone has no hindsight to show
+  if (hind.disabled) hind.checked = false;
+  $("#lens-who").textContent = `${viewName(vb, v)}'s view:`;
+  $("#lens-what").textContent = fairView() ? "fair values, no hidden card named" : "the exact analysis below shows every card";
+  $("#notation").value = vb.notation;
+  $("#tree").innerHTML = "";
+  $("#moves tbody").innerHTML = "";
+  $("#pv-moves").innerHTML = "";
+  $("#pv-value").textContent = "";
+  $("#trust").textContent = "";
+  if (!fairView()) {          // hindsight: today's exact analysis, every panel labelled
+    $("#tree-btn").disabled = false;
+    drawHistory();
+    $("#moves-note").textContent = "";
+    startAnalysis();
+    return;
+  }
+  stopAnalysis();
+  $("#an-go").hidden = true;
+  $("#an-status").textContent = "";
+  $("#moves-note").textContent = `fair, from ${viewName(vb, v)}'s view`;
+  $("#value-head").textContent = "fair value";
+  $("#pv-value").textContent = `not shown from ${viewName(vb, v)}'s view: a line would name hidden cards; ` +
+    "the table above values the player's own moves";
+  treeOff();
+  historyInView();
+  fairEvalBar();
+}
+
+// The fair values of the view's moves: the suggestion's rounds, when the view's player is to move.
+function startFair() {
+  const b = lens.board, v = state.viewPlayer;
+  if (!b || v === null) return;
+  stopSuggest();            // another view's rounds would redraw theirs
+  if (b.over) { $("#moves-note").textContent = "the round is over"; return; }
+  if (b.to_move !== v) {
+    $("#moves-note").textContent = `fair, from ${viewName(b, v)}'s view: no values, it is ` +
+      `${viewName(b, b.to_move)}'s turn and their hand is hidden`;
+    return;
+  }
+  $("#moves-note").textContent = `fair, from ${viewName(b, v)}'s view · solving worlds…`;
+  guard(runSuggest);
+}
+
+function showFairAnalysis(s) {
+  const b = s.board, v = b.player, who = viewName(b, v);
+  lens.last = s;
+  const kind = s.exact ? "every world, exact" : `sampled, seed ${s.seed}`;
+  $("#moves-note").textContent = `fair, from ${who}'s view · ${s.worlds.toLocaleString("en")} of ` +
+    `${worldsText(Number(s.total_worlds))} worlds (${kind})`;
+  $("#value-head").textContent = `fair value for ${b.players === 2 ? `P${v}` : `side ${b.sides[v]}`}`;
+  $("#moves tbody").innerHTML = s.moves.map((m, i) =>
+    `<tr class="${i === 0 ? "best" : ""} fair" data-move="${esc(m.move)}"><td class="move mono">${esc(m.move)}</td>` +
+    `<td class="value num" title="mean round margin for ${esc(who)} over the worlds">${m.mean >= 0 ? "+" : ""}${m.mean.toFixed(3)}</td>` +
+    `<td class="exactness" title="standard error">${m.stderr === null ? "" : `± ${m.stderr.toFixed(3)}`}</td>` +
+    `<td class="badge"></td></tr>`).join("");
+  $$("#moves tbody tr").forEach((tr) => {
+    tr.addEventListener("click", () => guard(() => playFromBase(tr.dataset.move)));
+    tr.addEventListener("mouseenter", () => markMove(tr.dataset.move));
+    tr.addEventListener("mouseleave", () => markMove(null));
+  });
+  const solved = s.horizon === null || s.horizon === undefined ? "each world solved exactly"
+    : `${Number(s.exact_worlds).toLocaleString("en")} of them solved exactly, the rest to a horizon of ${s.horizon} plays`;
+  $("#trust").textContent = `Fair: each value is the move's mean round margin over the worlds consistent with ${who}'s ` +
+    `view (the hidden cards dealt every way they can be), ${solved}; it assumes the player ` +
+    "learns the hidden cards after this move, so it leans optimistic. Tick ‘all cards shown (hindsight)’ for the exact analysis.";
+  $("#trust").className = "estimate";
+  $("#an-status").textContent = $("#suggest-progress").textContent;
+  fairEvalBar();
+}
+
+// The eval bar from the last fair values, for the chosen side (none yet: an empty bar).
+function fairEvalBar() {
+  const s = lens.last, side = Number($("#eval-side").value || 0);
+  const fill = $("#eval-fill"), label = $("#eval-label");
+  const current = s && state.shown && s.board.notation === state.shown.notation;
+  let v = null;
+  if (current && s.moves.length) {
+    const b = s.board, own = b.sides[b.player];
+    if (own === side) v = s.moves[0].mean;
+    else if (new Set(b.sides).size === 2) v = -s.moves[0].mean;
+  }
+  if (v === null) {           // no value: the bar empty, as evalBar draws it, saying why
+    evalBarEmpty(current ? `no fair value for this side (the view is ${viewName(s.board, s.board.player)}'s)`
+      : "no fair value yet: solving worlds");
+    return;
+  }
+  $("#evalbar").classList.remove("exact", "novalue");
+  fill.style.width = `${(50 + 50 * Math.tanh(v / 5)).toFixed(1)}%`;
+  const who = s.board.players === 2 ? `player ${side}` : sideName(s.board, side);
+  label.textContent = `${v >= 0 ? "+" : ""}${v.toFixed(2)} for ${who} · fair, from ${viewName(s.board, s.board.player)}'s view ` +
+    `(${s.worlds.toLocaleString("en")} worlds)`;
+  $("#evalbar").dataset.value = String(v);
+}
+
+// A count of worlds: in full up to ten million, then as a power of ten (a first play has ~10^28).
+function worldsText(n) {
+  if (n < 1e7) return n.toLocaleString("en");
+  const e = Math.floor(Math.log10(n));
+  return `${(n / 10 ** e).toFixed(1)} × 10^${e}`;
+}
+
+function treeOff() {
+  $("#tree-btn").disabled = true;
+  $("#tree").innerHTML = `<p class="board-note" id="tree-off">The tree is off in a player's view: it would name hidden ` +
+    "cards. Tick ‘all cards shown (hindsight)’ to draw it.</p>";
+}
+
+// The move list in a view: the moves played to this position (every player saw them), none after.
+function historyInView() {
+  const path = [];
+  for (let n = hist.cur; n && n.parent; n = n.parent) path.unshift(n);
+  const later = hist.cur && hist.cur.children.length;
+  $("#history").innerHTML = path.map((n, i) =>
+    `<span class="hmove ${n === hist.cur ? "current" : ""}" data-ply="${i + 1}"><small>${i + 1}.</small> ${esc(n.move)}</span>`).join("") +
+    (later ? `<span class="board-note">later moves are not shown in a player's view</span>` : "");
+  $$("#history .hmove").forEach((el, i) => el.addEventListener("click", () => go(path[i])));
+}
+
+// In hindsight every exact panel says so.
+function markHindsight() {
+  if (state.viewPlayer === null || fairView()) return;
+  const tag = " · all cards shown (hindsight)";
+  for (const id of ["#moves-note", "#pv-value", "#eval-label"]) {
+    const e = $(id);
+    if (e.textContent && !e.textContent.endsWith(tag)) e.textContent += tag;
+  }
+}
+
+// A view's link: the view's notation alone (the address holds the whole position).
+function viewLink() {
+  if (!lens.board) return null;
+  return `${window.location.origin}${window.location.pathname}?pos=${encodeURIComponent(lens.board.notation)}`;
 }
 
 // -- play ----------------------------------------------------------------------------------------
@@ -1409,7 +1603,7 @@ function switchTab(name) {
     drawEditor();
     edChanged(false);
   } else if (was && !state.editing) {
-    if (state.board) drawBoard(state.board); else $("#board").innerHTML = '<p class="empty">Paste a position, deal one from a seed, or start a game.</p>';
+    if (state.board) drawBoard(lens.board || state.board, lens.board ? `player ${state.viewPlayer}'s view` : ""); else $("#board").innerHTML = '<p class="empty">Paste a position, deal one from a seed, or start a game.</p>';
   }
 }
 
@@ -1448,15 +1642,18 @@ async function start() {
   });
   $("#link-btn").addEventListener("click", () => guard(async () => {
     if (!state.base) throw new Error("no position on the board");
-    try { await navigator.clipboard.writeText(window.location.href); showNote("link copied"); }
-    catch (e) { showNote(`link: ${window.location.href}`); }
+    const href = viewLink() || window.location.href;     // a view's link holds the view alone
+    try { await navigator.clipboard.writeText(href); showNote("link copied"); }
+    catch (e) { showNote(`link: ${href}`); }
   }));
   $("#cancel-btn").addEventListener("click", cancelAll);
   $$("#tabs button").forEach((b) => b.addEventListener("click", () => switchTab(b.dataset.tab)));
   $("#an-stop").addEventListener("click", () => stopAnalysis("stopped"));
   $("#an-go").addEventListener("click", () => guard(startAnalysis));
   $("#objective").addEventListener("change", () => { if (hist.cur) guard(() => go(hist.cur, {push: false})); });
-  $("#eval-side").addEventListener("change", () => { const e = known.get(`${state.base}|${$("#objective").value}`); evalBar(e && e.a); });
+  $("#eval-side").addEventListener("change", () => { const e = known.get(`${state.base}|${$("#objective").value}`); evalBar(e && e.a); markHindsight(); });
+  $("#hindsight").addEventListener("change", () => { viewPanels(lens.board); if (fairView()) startFair(); });
+  $("#new-game-btn").addEventListener("click", lensOff);
   $("#hist-first").addEventListener("click", () => go(hist.root));
   $("#hist-prev").addEventListener("click", () => step(-1));
   $("#hist-next").addEventListener("click", () => step(1));
