@@ -12,13 +12,15 @@ budget), and `over` counts the decisions that overran it by more than 10%. `--ha
 single decisions of issue 29 that took 22-29 s of CPU before the budget (epimc:q=12, the
 last-but-one deal).
 
-    python benchmarks/bench_decision.py BOT --turns --rules players=4 game=scopone [--rounds N] ...
+    python benchmarks/bench_decision.py BOT --turns --rules players=4 game=scopone [--rounds N]
+                                        [--worlds W] [--max-nodes N] [--time-limit S] [--threads 0]
 
 `--turns`: what a player waits in a family game (`--rules`, the notation's options): the
 player's seat 0 is played by Greedy (a stand-in deciding in microseconds) and BOT plays every
 other seat; each wait is the time from the player's move to the player's next turn (or the
-round's end), the three bots' moves of a four-seat game. The machine's load average is reported
-with the figures: a shared machine's waits are longer.
+round's end), the three bots' moves of a four-seat game; by default with the game's budgets
+(`make_bot`), `--worlds 100 --max-nodes 1000000 --time-limit 2` the family settings before them.
+The machine's load average is reported with the figures: a shared machine's waits are longer.
 """
 from __future__ import annotations
 
@@ -131,7 +133,7 @@ def turns(bot: str, rules: Rules, rounds: int = 2, seed: int = 1, worlds: Option
     return {"bot": getattr(chooser, "name", bot), "rules": rules.tokens(), "rounds": rounds, "seed": seed,
             "threads": threads, "time_limit": time_limit, "waits": len(waits),
             "median": statistics.median(waits), "p90": _quantile(waits, 0.9), "max": max(waits),
-            "decision_median": statistics.median(decisions), "decision_p90": _quantile(decisions, 0.9),
+            "decisions": len(decisions), "decision_median": statistics.median(decisions), "decision_p90": _quantile(decisions, 0.9),
             "load": [load, os.getloadavg()[0]],
             "cut": sum(r.get("stopped") == "time" for r in solved),
             "horizons": sorted({r.get("horizon") or 0 for r in solved})}
@@ -144,7 +146,7 @@ def report_turns(out: dict) -> str:
             f"{out['threads'] or 'all'}, load {out['load'][0]:.1f}-{out['load'][1]:.1f}\n"
             f"  wait   {out['waits']:4d} turns      median {out['median']:.2f} s  p90 {out['p90']:.2f} s  "
             f"max {out['max']:.2f} s\n"
-            f"  one bot's decision          median {out['decision_median']:.2f} s  p90 {out['decision_p90']:.2f} s  "
+            f"  {out['decisions']:4d} decisions of one bot  median {out['decision_median']:.2f} s  p90 {out['decision_p90']:.2f} s  "
             f"cut by the time budget {out['cut']}, horizons {out['horizons']} (0: exact)")
 
 

@@ -15,7 +15,10 @@ A searching bot decides within a time budget (`time_limit` seconds a decision, d
 search the decision runs (`kernel.time_budget`), and a decision it cuts falls back to the best
 answer the bot has by then (docs/play.md, "Time budgets"). A budget only binds where the search
 would take longer, and there the move depends on the machine's speed; give None for
-reproducible experiments. The `OracleBot`, the exact reference, has none by default.
+reproducible experiments. The `OracleBot`, the exact reference, has none by default. In the
+family games several bots move between two of a player's turns: `PIMCBot` there searches fewer
+worlds of fewer nodes (`FAMILY_WORLDS`, `FAMILY_WORLD_NODES`: the same on every machine), and
+`decision_seconds(rules)` is the game's share of a player's wait (`TURN_SECONDS`).
 
 Every bot plays every game of the family (docs/FAMILY.md), each seat deciding from its own
 view (partners do not see each other's hands); the opponent model (`InferenceBot`) is
