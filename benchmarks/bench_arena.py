@@ -15,6 +15,9 @@ Two more bots measure what the opponent's hidden hand is worth (docs/benchmarks.
 costs"): `sees-hand` is PIMC that is shown the opponent's hand and draws only the stock,
 `sees-hand-after` is shown it only once the opponent has played a card of the deal. Both see
 it only while there are more than 2,000 worlds (the first four deals); later they are `pimc`.
+`pimc-before` is PIMC with the family games' settings before the game's budgets (docs/play.md,
+"Time budgets"): 100 worlds of `WORLD_NODES` nodes each, 2 s a decision; `pimc` (without
+`--worlds`) has the game's (`PIMCBot`, `decision_seconds`).
 ``run(**options)`` returns the figures as a dict, ``report(figures)`` the text, ``main(argv)`` the
 command line. Bot names are read by the package's `make_bot`, and here the two hand seers.
 """
@@ -38,11 +41,12 @@ from scopa_solver.errors import ScopaError  # noqa: E402
 from scopa_solver.play.arena import ArenaResult, arena  # noqa: E402
 from scopa_solver.play.bot_names import BOT_NAMES, make_bot  # noqa: E402
 from scopa_solver.core.view import view_seed  # noqa: E402
-from scopa_solver.play.bots import Bot, PIMCBot  # noqa: E402
+from scopa_solver.play.bots import DECISION_SECONDS, Bot, PIMCBot  # noqa: E402
 from scopa_solver.core.cards import iter_cards  # noqa: E402
-from scopa_solver.imperfect.pimc import EXACT_LIMIT, solve_worlds, value_matrix  # noqa: E402
+from scopa_solver.imperfect.pimc import EXACT_LIMIT, WORLD_NODES, solve_worlds, value_matrix  # noqa: E402
 
 SEER_NAMES = ("sees-hand", "sees-hand-after")
+BEFORE = "pimc-before"
 
 
 class HandSeer(Bot):
@@ -74,14 +78,20 @@ class HandSeer(Bot):
         return moves[min(range(len(moves)), key=lambda j: (-mean[j], str(moves[j])))]
 
 
-def bot(spec: str, worlds: int, seed: int, threads: Optional[int]):
-    """A hand seer by its name, else the bot `make_bot` makes of `spec`."""
+def bot(spec: str, worlds: Optional[int], seed: int, threads: Optional[int], rules: Optional[Rules] = None):
+    """A hand seer by its name, `pimc-before`, else the bot `make_bot` makes of `spec` for the
+    game of `rules` (`worlds` None: make_bot's default)."""
     if spec in SEER_NAMES:
-        return HandSeer(spec.endswith("after"), worlds, seed, threads)
-    return make_bot(spec, worlds=worlds, seed=seed, threads=threads)
+        return HandSeer(spec.endswith("after"), worlds or 50, seed, threads)
+    if spec == BEFORE:
+        before = PIMCBot(worlds=worlds or 100, seed=seed, threads=threads, max_nodes=WORLD_NODES,
+                         time_limit=DECISION_SECONDS)
+        before.name = f"PIMC({worlds or 100}) before"
+        return before
+    return make_bot(spec, worlds=worlds, seed=seed, threads=threads, rules=rules)
 
 
-def run(bot_a: str, bot_b: str, rounds: int = 100, matches: int = 0, seed: int = 1, worlds: int = 50,
+def run(bot_a: str, bot_b: str, rounds: int = 100, matches: int = 0, seed: int = 1, worlds: Optional[int] = None,
         threads: Optional[int] = 1, progress: Optional[bool] = None, rules: Union[Rules, str, Sequence[str]] = (),
         others: Sequence[str] = ()) -> dict:
     """Play `rounds` duplicate deals (and `matches` duplicate match pairs) of bot A against B in
@@ -97,7 +107,7 @@ def run(bot_a: str, bot_b: str, rounds: int = 100, matches: int = 0, seed: int =
     if not rules.is_standard and any(spec in SEER_NAMES for spec in specs):
         raise ScopaError("the hand seers measure two-player Scopa only")
     specs += [bot_b] * (sides - len(specs))
-    bots = [bot(spec, worlds, seed + j, threads) for j, spec in enumerate(specs)]
+    bots = [bot(spec, worlds, seed + j, threads, rules) for j, spec in enumerate(specs)]
     names = [getattr(b, "name", spec) for b, spec in zip(bots, specs)]
     if len(set(names)) < len(names) and sides > 2:      # tell the copies apart in the figures
         for j, b in enumerate(bots):
@@ -141,8 +151,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         "or in every seating with three or more sides)")
     parser.add_argument("--matches", type=int, default=0, help="duplicate sets of matches to the target")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--worlds", type=int, default=50, help="worlds per PIMC decision")
-    parser.add_argument("--threads", type=int, default=1, help="workers per PIMC decision")
+    parser.add_argument("--worlds", type=int, default=None,
+                        help="worlds per PIMC decision (default 50; pimc in a family game: the game's)")
+    parser.add_argument("--threads", type=int, default=1, help="workers per PIMC decision (0: every core)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     try:

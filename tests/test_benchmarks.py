@@ -104,3 +104,15 @@ def test_a_benchmark_refuses_an_unknown_name_with_one_line_naming_the_known_ones
     assert exc.value.code == 2 and out == ""
     assert err.startswith(f"{name}.py: error: ") and err.count("\n") == 1, err
     assert all(known in err for known in _known(name)), err
+
+
+def test_the_players_wait_is_the_bots_moves_between_two_of_their_turns():
+    from scopa_solver import Rules
+    bench = load("bench_decision")
+    out = bench.turns("pimc:2", Rules(players=4), rounds=1, seed=1, threads=1, time_limit=None)
+    # nine plays of the player in a 4-seat round: eight waits before the next, one for the score
+    assert out["waits"] == 9 and out["cut"] == 0 and out["rules"] == ["players=4"]
+    assert "wait" in bench.report_turns(out) and out["median"] <= out["p90"] <= out["max"]
+    arena = load("bench_arena")
+    before = arena.bot("pimc-before", None, 1, 1)
+    assert (before.worlds, before.max_nodes, before.time_limit) == (100, 1_000_000, 2.0)

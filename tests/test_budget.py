@@ -12,9 +12,10 @@ from helpers import run_cli
 
 from scopa_solver import Position, Rules, kernel, suggest
 from scopa_solver.core.cards import popcount
-from scopa_solver.imperfect.pimc import SUGGEST_SECONDS, solve_worlds
+from scopa_solver.imperfect.pimc import SUGGEST_SECONDS, WORLD_NODES, solve_worlds
 from scopa_solver.play.bot_names import make_bot
-from scopa_solver.play.bots import DECISION_SECONDS, GreedyBot, OracleBot, PIMCBot, is_exact
+from scopa_solver.play.bots import (DECISION_SECONDS, FAMILY_WORLD_NODES, FAMILY_WORLDS, TURN_SECONDS, GreedyBot,
+                                    OracleBot, PIMCBot, decision_seconds, is_exact)
 
 # the two last-but-one-deal decisions of issue 29 that took 22-29 s of CPU with epimc:q=12
 HARD = ("Ad6dRd/2cRcRs 7cAs5s6sRb 4d5d4c5cFc2sFs2b/3d7dFdAc3cCc3s4s7sCs3b5b7bFbCb 6c4b6bCd2dAb 0/0 1 0 0",
@@ -112,3 +113,54 @@ def test_the_cli_suggest_has_the_default_time_limit(capsys, monkeypatch):
 def test_an_exact_bot_in_scopone_or_scientifico_is_refused_without_allow_slow(capsys, command, game):
     code, out, err = run_cli(capsys, *command, "--rules", "players=4", f"game={game}")
     assert code == 2 and "--allow-slow" in err and "hours" in err and not out
+
+
+# -- the family games' budgets: a player's wait between two turns (docs/play.md, "Time budgets")
+
+def test_a_decision_budget_is_the_games_share_of_a_players_wait():
+    assert [decision_seconds(None), decision_seconds(Rules(players=3))] == [DECISION_SECONDS] * 2
+    assert decision_seconds(Rules(players=4, game="scopone")) == TURN_SECONDS / 3   # three bots in 4 s
+    assert decision_seconds(Rules(players=6)) == TURN_SECONDS / 5
+    assert make_bot("pimc", rules=Rules(players=4, game="scientifico")).time_limit == TURN_SECONDS / 3
+    assert make_bot("greedy/pimc", rules=Rules(players=6)).late.time_limit == TURN_SECONDS / 5
+    assert make_bot("pimc", rules=Rules(players=4), time_limit=None).time_limit is None
+
+
+def test_pimc_takes_the_games_worlds_and_node_budget():
+    family, two = Rules(players=4, game="scientifico"), Rules()
+    assert PIMCBot().budget(two) == (100, WORLD_NODES)
+    assert PIMCBot().budget(family) == (FAMILY_WORLDS, FAMILY_WORLD_NODES) == (30, 200_000)
+    assert PIMCBot(worlds=7, max_nodes=9_000).budget(family) == (7, 9_000)      # what is asked is kept
+    assert make_bot("pimc", rules=family).budget(family) == (FAMILY_WORLDS, FAMILY_WORLD_NODES)
+    assert make_bot("pimc:80", rules=family).budget(family)[0] == 80
+    assert make_bot("pimc").budget(two) == (50, WORLD_NODES)                     # two players: as before
+
+
+def test_a_family_decision_is_bounded_by_nodes_and_reproducible():
+    # six cards a hand into a scientifico deal: a million nodes a world reach a 12-ply horizon
+    # (8 times the time of 8 plies); the game's 200,000 stop at 8, and with no time budget the
+    # decision is the same on every run (the probe's horizon is a node count)
+    pos = Position.new_round(seed=7, rules=Rules(players=4, game="scientifico"))
+    for _ in range(16):
+        pos = pos.play(GreedyBot()(pos))
+    reports = []
+    for _ in range(2):
+        bot = PIMCBot(seed=1, threads=2, time_limit=None)
+        reports.append((str(bot(pos)), {k: v for k, v in bot.last.items() if k != "nodes"}))  # threads share work
+    (move, last), again = reports
+    assert again == (move, last)
+    assert last["worlds"] == last["solved"] == FAMILY_WORLDS and last["max_nodes"] == FAMILY_WORLD_NODES
+    assert last["stopped"] is None and last["horizon"] == 8
+    before = PIMCBot(worlds=1, seed=1, threads=1, time_limit=None, max_nodes=WORLD_NODES)
+    before(pos)
+    assert before.last["horizon"] == 12 and before.last["solved"] == 1
+
+
+@pytest.mark.parametrize("rules, worlds, limit", [([], 100, DECISION_SECONDS),
+                                                  (["--rules", "players=4", "game=scopone"], None, TURN_SECONDS / 3)])
+def test_the_cli_bots_take_the_games_budgets(capsys, monkeypatch, rules, worlds, limit):
+    import scopa_solver.play.bot_names as names
+    seen = []
+    monkeypatch.setattr(names, "make_bot", lambda spec, **kw: seen.append(kw) or GreedyBot())
+    assert run_cli(capsys, "arena", "pimc", "greedy", "--rounds", "1", "--seed", "1", *rules)[0] == 0
+    assert [(kw["worlds"], kw["time_limit"]) for kw in seen] == [(worlds, limit)] * 2

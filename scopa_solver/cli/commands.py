@@ -117,10 +117,12 @@ def _seed(args) -> int:
 
 def _make_bot(spec: str, args, seed: int):
     from ..play.bot_names import make_bot
-    from ..play.bots import DECISION_SECONDS
+    from ..play.bots import decision_seconds
     limit = getattr(args, "time_limit", None)
-    return make_bot(spec, worlds=args.worlds, seed=seed, threads=args.threads, rules=_rules(args),
-                    time_limit=DECISION_SECONDS if limit is None else limit)
+    rules = _rules(args)
+    worlds = args.worlds if args.worlds is not None or rules.players > 2 else 100   # family: the game's
+    return make_bot(spec, worlds=worlds, seed=seed, threads=args.threads, rules=rules,
+                    time_limit=decision_seconds(rules) if limit is None else limit)
 
 
 def _check_exact(bots: list, rules: Rules, allow: bool) -> None:

@@ -286,7 +286,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rounds", type=_whole, default=10, help="duplicate deals, each played twice (default 10)")
     p.add_argument("--matches", type=_whole, default=0, help="also this many duplicate pairs of matches")
     p.add_argument("--seed", type=_whole, default=None, help="seed of the deals and the bots (default: a fresh one)")
-    p.add_argument("--worlds", type=positive_int, default=100, help="worlds per PIMC decision (default 100)")
+    p.add_argument("--worlds", type=positive_int, default=None,
+                   help="worlds per PIMC decision (default 100; in the family games 30, of 200,000 nodes each)")
     _threads(p)
     _budget(p)
     p.add_argument("--save", metavar="PATH", default=None, help="save every round as a game record")
@@ -301,7 +302,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--auto", action="store_true",
                    help="bots play your seat too: a match to watch, nothing asked")
     p.add_argument("--seed", type=_whole, default=None, help="seed of the deals (and the bot)")
-    p.add_argument("--worlds", type=positive_int, default=100, help="worlds per PIMC decision (default 100)")
+    p.add_argument("--worlds", type=positive_int, default=None,
+                   help="worlds per PIMC decision (default 100; in the family games 30, of 200,000 nodes each)")
     _threads(p)
     _budget(p)
     p.add_argument("--seat", type=_whole, default=0,

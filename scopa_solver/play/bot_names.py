@@ -7,9 +7,9 @@
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Union
 
-from .bots import DECISION_SECONDS
+from .bots import DECISION_SECONDS, decision_seconds
 from ..core.rules import Rules
 from ..errors import ScopaError, excerpt
 
@@ -19,8 +19,8 @@ __all__ = ["make_bot", "BOT_NAMES"]
 BOT_NAMES = ("random", "greedy", "pimc", "infer", "model", "epimc", "oracle")
 
 
-def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Optional[int] = 1,
-             rules: Optional[Rules] = None, time_limit: Optional[float] = DECISION_SECONDS):
+def make_bot(spec: str, worlds: Optional[int] = None, seed: Optional[int] = 0, threads: Optional[int] = 1,
+             rules: Optional[Rules] = None, time_limit: Union[float, None, str] = "game"):
     """The one reader of bot names (the CLI's and the benchmarks'). A bot by name: random, greedy
     (greedy:scopa=8,sweepable=4 for other weights), pimc (`worlds` per decision, or pimc:N for
     N), model (PIMC with the opponent model: inference of its hand and its modelled reply,
@@ -34,9 +34,14 @@ def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Opti
     greedy/pimc) plays EARLY until the last three deals and LATE in them.
     A name it does not know is a `ScopaError`; so is, with the `rules` of a family game, a bot
     that plays two-player Scopa only (model, infer, epimc: the opponent model).
-    `time_limit`: every searching bot's per-decision budget (None: none; the oracle, exact, has none)."""
+    `worlds` None: 50, or, for pimc with the `rules` of a family game, that game's default
+    (`PIMCBot`: `FAMILY_WORLDS` worlds of `FAMILY_WORLD_NODES` nodes each).
+    `time_limit`: every searching bot's per-decision budget (None: none; the oracle, exact, has
+    none; by default `decision_seconds(rules)`, the game's share of a player's wait)."""
     if not isinstance(spec, str):
         raise TypeError(f"a bot name is text, not {type(spec).__name__}")
+    if time_limit == "game":
+        time_limit = decision_seconds(rules)
     from .bots import GreedyBot, OracleBot, PhaseBot, PIMCBot, RandomBot
     from .inference import InferenceBot
     if "/" in spec:
@@ -44,6 +49,8 @@ def make_bot(spec: str, worlds: int = 50, seed: Optional[int] = 0, threads: Opti
         return PhaseBot(make_bot(early, worlds, seed, threads, rules, time_limit),
                         make_bot(late, worlds, seed, threads, rules, time_limit))
     kind, _, arg = spec.strip().lower().partition(":")
+    if worlds is None and not (kind == "pimc" and rules is not None and rules.players > 2):
+        worlds = 50
     if kind not in BOT_NAMES or (arg and kind in ("random", "oracle")):
         raise ScopaError(f"unknown bot {excerpt(spec)}: choose {', '.join(BOT_NAMES)} (pimc:N for N worlds per "
                          f"move, model:T or infer:T for the opponent model's temperature T, epimc:d=D,t=T,n=N "
@@ -93,7 +100,7 @@ def _options(spec: str, arg: str, names: dict, meaning: str) -> dict:
     return options
 
 
-def _epimc(spec: str, arg: str, worlds: int, seed: int, threads: Optional[int],
+def _epimc(spec: str, arg: str, worlds: Optional[int], seed: int, threads: Optional[int],
            time_limit: Optional[float] = DECISION_SECONDS):
     """epimc:d=D,t=T,n=N,... as an `EPIMCBot`."""
     from .epimc import EPIMCBot

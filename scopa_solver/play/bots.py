@@ -15,7 +15,10 @@ A searching bot decides within a time budget (`time_limit` seconds a decision, d
 search the decision runs (`kernel.time_budget`), and a decision it cuts falls back to the best
 answer the bot has by then (docs/play.md, "Time budgets"). A budget only binds where the search
 would take longer, and there the move depends on the machine's speed; give None for
-reproducible experiments. The `OracleBot`, the exact reference, has none by default.
+reproducible experiments. The `OracleBot`, the exact reference, has none by default. In the
+family games several bots move between two of a player's turns: `PIMCBot` there searches fewer
+worlds of fewer nodes (`FAMILY_WORLDS`, `FAMILY_WORLD_NODES`: the same on every machine), and
+`decision_seconds(rules)` is the game's share of a player's wait (`TURN_SECONDS`).
 
 Every bot plays every game of the family (docs/FAMILY.md), each seat deciding from its own
 view (partners do not see each other's hands); the opponent model (`InferenceBot`) is
@@ -33,18 +36,40 @@ from typing import Callable, Optional, TypeVar, Union
 
 from .. import kernel
 from ..core.cards import COINS_MASK, DECK, SETTEBELLO_MASK, iter_cards, popcount
-from ..imperfect.pimc import EXACT_LIMIT, suggest
+from ..core.rules import Rules
+from ..imperfect.pimc import EXACT_LIMIT, WORLD_NODES, suggest
 from ..core.position import Move, Position
 from ..search.solver import solve
 from ..core.view import View, view_seed
 from ..errors import LimitError
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "PIMCBot", "OracleBot", "PhaseBot", "DECISION_SECONDS", "within",
-           "is_exact"]
+           "is_exact", "TURN_SECONDS", "FAMILY_WORLDS", "FAMILY_WORLD_NODES", "decision_seconds"]
 
 DECISION_SECONDS = 2.0
 """The default time budget of a searching bot's decision, in seconds: a wait a player accepts
 from an opponent at the table (docs/play.md, "Time budgets")."""
+
+TURN_SECONDS = 4.0
+"""What a player may wait between two of their turns, all the bots' moves together: the time
+budgets of a game with more players are shares of it (`decision_seconds`)."""
+
+FAMILY_WORLDS = 30
+"""`PIMCBot`'s default worlds a decision in the family games (more than two players; 100 with two)."""
+
+FAMILY_WORLD_NODES = 200_000
+"""`PIMCBot`'s default node budget of one world in the family games (`suggest`'s `max_nodes`;
+`WORLD_NODES` with two players): early in a deal it keeps the horizon at 8 plies where a million
+nodes reach 12 (8 times the time), and it makes the decision's length a node count, the same on
+every machine, so the time budget seldom binds and the bots stay reproducible (docs/play.md)."""
+
+
+def decision_seconds(rules: Optional[Rules] = None) -> float:
+    """The default time budget of one bot's decision in the game of `rules` (None: two-player
+    Scopa): `DECISION_SECONDS`, or less where more bots play between two of a player's turns,
+    so that all of them fit in `TURN_SECONDS` (1.33 s each with four players, 0.8 s with six)."""
+    players = 2 if rules is None else rules.players
+    return min(DECISION_SECONDS, TURN_SECONDS / (players - 1))
 
 T = TypeVar("T")
 
@@ -181,23 +206,25 @@ def _miss(n: int, k: int, draws: int) -> float:
 
 
 class PIMCBot(Bot):
-    """The best move of `suggest` on the player's view: `worlds` sampled worlds per decision,
+    """The best move of `suggest` on the player's view: `worlds` sampled worlds per decision
+    (None: the game's default, 100 with two players and `FAMILY_WORLDS` with more),
     every world when there are at most `exact_limit` (the last deals are cheap to enumerate).
     With `confidence`, sampling stops early once the best move is that many paired standard
     errors ahead (see `suggest`), so `worlds` is then a cap, spent on the close decisions.
     The worlds are drawn from a seed made of the bot's `seed` and the view, so the bot is
     reproducible and a pure function of what the player knows. `max_nodes` is each world's
     node budget (see `suggest`: a world that cannot be solved exactly within it is
-    searched to a horizon; default `WORLD_NODES`).
+    searched to a horizon; None: `WORLD_NODES` with two players, `FAMILY_WORLD_NODES` with more).
     `time_limit` is the decision's budget: the worlds solved by then decide (`suggest`), and
-    `GreedyBot` when not one was.
+    `GreedyBot` when not one was. `last` reports the last searched decision's budgets and what
+    they bought (worlds asked and solved, node budget, nodes, horizon, what stopped it).
 
     >>> view = View.from_string("6dRsFb/?3 FdRc RdAc2c4c5c3s5sCs4bCbRb/Ad2d4d5d7dCd6c7cCc2s4s6s7s5b6b ?6 1/0 0 1 1")
     >>> str(PIMCBot(worlds=20, seed=1, threads=1).choose(view))
     'FbxFd'
     """
 
-    def __init__(self, worlds: int = 100, seed: int = 0, threads: Optional[int] = None,
+    def __init__(self, worlds: Optional[int] = None, seed: int = 0, threads: Optional[int] = None,
                  exact_limit: int = EXACT_LIMIT, time_limit: Optional[float] = DECISION_SECONDS,
                  tt_mb: Optional[float] = None, confidence: Optional[float] = None,
                  max_nodes: Optional[int] = None) -> None:
@@ -209,22 +236,38 @@ class PIMCBot(Bot):
         self.exact_limit = exact_limit
         self.time_limit = None if time_limit is None else kernel.check_limits(None, time_limit)[1] or None
         self.tt_mb = tt_mb
-        self.name = f"PIMC({worlds})" if confidence is None else f"PIMC({worlds}, z={confidence:g})"
+        self.last: Optional[dict] = None
+        count = "" if worlds is None else str(worlds)
+        self.name = ("PIMC" + (f"({count})" if count else "") if confidence is None
+                     else f"PIMC({count or 'default'}, z={confidence:g})")
+
+    def budget(self, rules: Rules) -> tuple[int, int]:
+        """The worlds and the node budget of one world of a decision in the game of `rules`."""
+        family = rules.players > 2
+        worlds = self.worlds if self.worlds is not None else FAMILY_WORLDS if family else 100
+        nodes = self.max_nodes if self.max_nodes is not None else FAMILY_WORLD_NODES if family else WORLD_NODES
+        return worlds, nodes
 
     def choose(self, view: View) -> Move:
         moves = view.legal_moves()
         if len(moves) == 1:
             return moves[0]
-        worlds: Union[int, str] = "all" if view.count_worlds() <= self.exact_limit else self.worlds
+        count, max_nodes = self.budget(view.rules)
+        worlds: Union[int, str] = "all" if view.count_worlds() <= self.exact_limit else count
+        self.last = {"worlds": worlds, "max_nodes": max_nodes, "time_limit": self.time_limit, "solved": 0,
+                     "nodes": 0, "horizon": None, "stopped": None}
         with kernel.time_budget(self.time_limit):       # suggest stops at it
             try:
-                return suggest(view, worlds=worlds, seed=view_seed(self.seed, view), threads=self.threads,
-                               time_limit=None, progress=False, tt_mb=self.tt_mb, confidence=self.confidence,
-                               max_nodes=self.max_nodes).best
+                found = suggest(view, worlds=worlds, seed=view_seed(self.seed, view), threads=self.threads,
+                                time_limit=None, progress=False, tt_mb=self.tt_mb, confidence=self.confidence,
+                                max_nodes=max_nodes)
             except LimitError:
                 if kernel.budget_left() != 0:
                     raise           # a limit of the search's own, not the budget
+                self.last["stopped"] = "time"
                 return GreedyBot().choose(view)     # not one world solved in the budget
+        self.last.update(solved=found.worlds, nodes=found.nodes, horizon=found.horizon, stopped=found.stopped)
+        return found.best
 
 
 class OracleBot(Bot):
