@@ -253,6 +253,25 @@ def test_a_four_seat_game_with_the_bots_moves_one_a_request(client):
     assert post(client, "play/bot", {"record": once["record"], "bots": 1}, 400)["type"] == "BadRequest"
 
 
+def test_the_boards_pimc_bot_plays_within_the_games_budget(client, monkeypatch):
+    """In a family game the board's PIMC bot decides with the game's budget, as at the terminal
+    (every bot between two of the player's turns within TURN_SECONDS); 50 worlds in two-player
+    Scopa. It was 50 worlds and 5 s a move in every game (15 s between turns with four seats)."""
+    from scopa_solver.play import bots as bots_module
+    seen: list = []
+    monkeypatch.setattr(bots_module.PIMCBot, "choose",
+                        lambda self, view: seen.append((self.budget(view.rules), self.time_limit))
+                        or view.legal_moves()[0])
+    post(client, "play/new", {"bot": "pimc", "seat": 3, "seed": 5, "rules": "players=4 game=scientifico"})
+    from scopa_solver import Rules
+    rules = Rules(players=4, game="scientifico")
+    family = ((bots_module.FAMILY_WORLDS, bots_module.FAMILY_WORLD_NODES), bots_module.decision_seconds(rules))
+    assert len(seen) == 3 and set(seen) == {family} and family[1] * 3 <= bots_module.TURN_SECONDS
+    seen.clear()
+    post(client, "play/new", {"bot": "pimc", "seat": 1, "seed": 5})
+    assert seen == [((50, bots_module.WORLD_NODES), bots_module.decision_seconds())]
+
+
 def test_concurrent_requests(client):
     """Searches run in the threadpool: parallel requests all answer, and answer right."""
     expected = [(str(r.move), r.value) for r in analyze(Position.from_string(START))]

@@ -399,13 +399,18 @@ def unseen(text: Any, player: Any = None, model: Any = None, worlds: Any = None,
 
 # -- play against a bot ---------------------------------------------------------------------------
 
-def _bot(kind: str, seed: int) -> Any:
-    from ..play.bots import GreedyBot, PIMCBot, RandomBot
+def _bot(kind: str, seed: int, rules: Any) -> Any:
+    """The board's bot: PIMC with 50 worlds in two-player Scopa; in the family games the game's
+    budget (`PIMCBot`'s worlds and nodes, `decision_seconds`: every bot between two of the
+    player's turns within `TURN_SECONDS`), as at the terminal; never over `bot_time` a move."""
+    from ..play.bots import GreedyBot, PIMCBot, RandomBot, decision_seconds
     if kind == "random":
         return RandomBot(seed=seed)
     if kind == "greedy":
         return GreedyBot()
-    return PIMCBot(worlds=50, seed=seed, time_limit=LIMITS["bot_time"])
+    family = rules.players > 2
+    return PIMCBot(worlds=None if family else 50, seed=seed,
+                   time_limit=min(LIMITS["bot_time"], decision_seconds(rules)))
 
 
 def _read_record(text: Any) -> Any:
@@ -435,7 +440,7 @@ def _advance(record: Any, bots: Optional[int] = None) -> dict:
     while not pos.is_round_over() and pos.to_move != seat and left != 0:
         # a bot a move, seeded by the ply: the same game whether the bots' moves come one a
         # request or all at once
-        move = _bot(kind, (seed + len(rnd.moves)) % 2**63)(pos)
+        move = _bot(kind, (seed + len(rnd.moves)) % 2**63, record.rules)(pos)
         rnd.moves.append(move)
         pos = pos.play(move)
         left -= 1
@@ -464,7 +469,7 @@ def new_game(bot: Any = "random", seat: Any = 0, seed: Any = None, rules: Any = 
     seat = _whole(seat, "seat", 0, game.players - 1)
     seed = _seed(seed)
     start = Position.new_round(seed=seed, rules=game)
-    name = _bot(bot, seed).name
+    name = _bot(bot, seed, game).name
     record = GameRecord(rules=game, players=tuple("you" if p == seat else name for p in range(game.players)),
                         kind="rounds", meta={"web": {"bot": bot, "seat": seat, "seed": seed}})
     record.add_round(RoundRecord.from_play(start))
