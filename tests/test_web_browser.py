@@ -1415,6 +1415,57 @@ def test_a_views_link_speaks_from_the_view(browser, base_url):
     assert not browser.find_element(By.ID, "error").is_displayed()
 
 
+def test_a_players_view_carries_on_through_the_moves_played_stepped_to_and_back(browser, base_url):
+    best = str(suggest(START.view(0), worlds=40, seed=3, progress=False).moves[0].move)
+    after = START.play(best)                            # player 1 to move
+    reply = str(after.legal_moves()[0])
+    again = after.play(reply)                           # player 0 to move again
+    # the line best, reply in the move list (every card), back to its start
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(START.to_string())}&line={urllib.parse.quote(f'{best}_{reply}')}")
+    wait(browser, lambda d: board_notation(d) == again.to_string())
+    browser.find_element(By.ID, "hist-first").click()
+    wait(browser, lambda d: board_notation(d) == START.to_string())
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    fill(browser, ("worlds", "40"), ("suggest-seed", "3"), ("suggest-time", "30"))
+    browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player="0"]').click()
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="analysis"]').click()
+
+    def in_view(pos, fair):
+        """The board is player 0's view of `pos`, no panel names a hidden card; `fair`: its fair values."""
+        wait(browser, lambda d: board_notation(d) == pos.view(0).to_string())
+        if fair:
+            wait(browser, lambda d: "40 of" in text(d, "#moves-note") and not d.find_element(By.ID, "suggest-stop").is_displayed())
+            assert {m for m, _ in move_table(browser)} == {str(m) for m in pos.view(0).legal_moves()}
+        else:
+            wait(browser, lambda d: "no values, it is player 1's turn" in d.find_element(By.ID, "moves-note").get_attribute("textContent"))
+            assert not rows(browser, "#moves")
+        hidden = {str(c) for c in iter_cards(pos.hands[1])} | {str(c) for c in pos.stock}
+        told = sorted(c for c in hidden if c in lens_text(browser))
+        assert not told, told
+        faces = [e.get_attribute("class") for e in browser.find_elements(By.CSS_SELECTOR, "#hand1 svg.card")]
+        assert len(faces) == len(list(iter_cards(pos.hands[1]))) and all("back" in f for f in faces), faces
+        assert "player 0's view" in text(browser, "#lens") and "player 0's view" in text(browser, "#board-step")
+        assert not browser.find_element(By.ID, "tree-btn").is_enabled()
+
+    in_view(START, fair=True)
+    assert move_table(browser)[0][0] == best
+    browser.find_element(By.CSS_SELECTOR, "#moves tbody tr.best").click()       # the best fair move
+    in_view(after, fair=False)
+    browser.find_element(By.ID, "hist-next").click()        # a step in the move list: player 0 to move
+    in_view(again, fair=True)
+    browser.back()                                           # the browser's Back: the view of each position
+    in_view(after, fair=False)
+    browser.back()
+    in_view(START, fair=True)
+    browser.forward()
+    in_view(after, fair=False)
+    # leaving the view stays a choice: every card again
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player=""]').click()
+    wait(browser, lambda d: board_notation(d) == after.to_string())
+    assert browser.execute_script("return document.getElementById('lens').hidden")
+
+
 def test_a_game_against_a_bot_ends_the_view_and_its_suggestion(browser, base_url):
     open_page(browser, f"{base_url}/?pos={urllib.parse.quote(START.to_string())}")
     wait(browser, lambda d: len(rows(d, "#moves")) == len(START.legal_moves()))

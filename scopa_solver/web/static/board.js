@@ -347,26 +347,39 @@ async function loadPosition(text, {analyse = true, played = null, line = [], see
   sideChoices(b);
   headerFollows(b);
   if (state.editing) switchTab("analysis");
-  await go(n, {push, analyse});
+  await go(n, {push, analyse, view: null});      // a new position starts with every card
   return b;
 }
 
 // Make `n` the current node: the board, the move list, the address and the analysis follow.
-async function go(n, {push = true, analyse = true} = {}) {
+// A player's view set (`view`) carries on to it: its board is that player's view, asked before
+// anything is drawn, so that no panel shows the whole position meanwhile.
+async function go(n, {push = true, analyse = true, view = state.viewPlayer} = {}) {
   if (!n) return;
   if (push && historyBackTo(n)) return;
+  const keep = view !== null && n.board.kind === "position";
+  const vb = keep ? await guard(() => api("board", {position: n.notation, player: view}, "reading")) : null;
+  if (keep && !vb) return;    // the error shown, the board as it was
   hist.cur = n;
   state.base = n.notation;
   state.board = n.board;
-  state.viewPlayer = null;
-  $$(".view-btn").forEach((x) => x.classList.toggle("active", x.dataset.player === ""));
+  state.viewPlayer = keep ? view : null;
+  $$(".view-btn").forEach((x) => x.classList.toggle("active", x.dataset.player === (keep ? String(view) : "")));
   un.run++;
   $("#unseen").hidden = true;
   $("#notation").value = n.notation;
   clearAnalysis();
-  if (!state.editing) drawBoard(n.board, "", null, n.parent ? [{move: n.move, seat: n.parent.board.to_move}] : null);
+  const last = n.parent ? [{move: n.move, seat: n.parent.board.to_move}] : null;      // a move every seat saw
+  if (!state.editing) drawBoard(vb || n.board, keep ? `player ${view}'s view` : "", null, last);
   drawHistory();
   setURL(push);
+  if (keep) {                 // the view's panels (fair values, the list cut here), hindsight off again
+    $("#hindsight").checked = false;
+    viewPanels(vb);
+    startFair();
+    guard(drawUnseen);
+    return;
+  }
   if (analyse && n.board.kind === "position" && !n.board.over) startAnalysis();
   else { stopAnalysis(); evalBar(null); }
   lensFollows(n.board);
