@@ -37,6 +37,7 @@ except ImportError:  # run from a checkout that is not installed: use the checko
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scopa_solver import Position, analyze, solve, solve_many  # noqa: E402
+from scopa_solver.bench.run import percentile  # noqa: E402
 from scopa_solver.cli.parser import OneLineParser  # noqa: E402
 from scopa_solver.core.cards import iter_cards  # noqa: E402
 from scopa_solver.kernel import borrow_searcher, clear_tables  # noqa: E402
@@ -61,11 +62,6 @@ def suite(per_group: int, seed: int, deals: Sequence[int] = range(1, 7)) -> dict
                 pos = pos.play(rng.choice(sorted(pos.legal_moves(), key=str)))   # independent of the kernel's move order
             groups[deals_left].append(pos)
     return groups
-
-
-def percentile(values: Sequence[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def _timed(positions: Sequence[Position], run: Callable, budget: float, repeat: int) -> dict:

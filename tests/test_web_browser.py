@@ -624,20 +624,26 @@ def test_a_four_seat_game_shows_each_bot_move_as_it_is_played(browser, base_url,
     assert not browser.find_element(By.ID, "error").is_displayed()
 
 
-def test_review_a_record_from_a_file(browser, base_url, tmp_path):
-    start = Position.new_round(seed=21)
-    result = play_round(start, GreedyBot(), RandomBot(seed=2))
-    record = GameRecord(players=("Greedy", "Random"))
-    record.add_round(RoundRecord.from_play(start, result.moves))
-    path = record.save(tmp_path / "game.json")
+def review_record_file(browser, base_url, path, worlds):
+    """Open the board, load the game record at `path` in the Review tab and review it with
+    `worlds` worlds a decision."""
     open_page(browser, base_url)
     browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="review"]').click()
     browser.find_element(By.ID, "record-file").send_keys(str(path))
     wait(browser, lambda d: "scopa-solver-game" in d.find_element(By.ID, "record-text").get_attribute("value"))
     box = browser.find_element(By.ID, "review-worlds")
     box.clear()
-    box.send_keys("5")
+    box.send_keys(str(worlds))
     browser.find_element(By.ID, "review-btn").click()
+
+
+def test_review_a_record_from_a_file(browser, base_url, tmp_path):
+    start = Position.new_round(seed=21)
+    result = play_round(start, GreedyBot(), RandomBot(seed=2))
+    record = GameRecord(players=("Greedy", "Random"))
+    record.add_round(RoundRecord.from_play(start, result.moves))
+    path = record.save(tmp_path / "game.json")
+    review_record_file(browser, base_url, path, worlds=5)
     wait(browser, lambda d: len(rows(d, "#review-table")) == len(result.moves))
     assert "Greedy" in text(browser, "#review-summary") and "Random" in text(browser, "#review-summary")
     rows(browser, "#review-table")[4].click()
@@ -659,14 +665,7 @@ def test_the_reviews_marks_and_colours_follow_the_fair_verdict(browser, base_url
     colour = {"": "", "?!": "inaccuracy", "?": "mistake", "??": "blunder"}
     disagree = [i for i, d in enumerate(lib.decisions) if colour[d.mark] != colour[d.hindsight_mark]]
     assert disagree and any(lib.decisions[i].hindsight_mark == "??" and not lib.decisions[i].mark for i in disagree)
-    open_page(browser, base_url)
-    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="review"]').click()
-    browser.find_element(By.ID, "record-file").send_keys(str(path))
-    wait(browser, lambda d: "scopa-solver-game" in d.find_element(By.ID, "record-text").get_attribute("value"))
-    box = browser.find_element(By.ID, "review-worlds")
-    box.clear()
-    box.send_keys("8")
-    browser.find_element(By.ID, "review-btn").click()
+    review_record_file(browser, base_url, path, worlds=8)
     wait(browser, lambda d: len(rows(d, "#review-table")) == 36)
 
     def colours(css):
