@@ -29,8 +29,9 @@ from .core.rules import Rules
 from .core.score import PlayerScore, RoundScore
 from .errors import (CardError, DuplicateCardError, IllegalMoveError, LimitError, NotationError,
                      PositionError, RecordError, RulesError, ScopaError, ViewError)
-from .search.solver import (Analysis, MoveValue, SearchResult, analyze, analyze_iter, analyze_many, solve, solve_iter,
-                            solve_many, solve_values)
+from .kernel.limit import Limit
+from .search.solver import (Analysis, AnalysisHandle, MoveValue, SearchInfo, SearchResult, analysis, analyze,
+                            analyze_many, solve, solve_many, solve_values)
 
 # name -> module that defines it, imported on first use (PEP 562)
 _LAZY = {
@@ -67,7 +68,8 @@ def __dir__() -> list[str]:
 # here for older code (result types, the specific errors, DECK, ...); each lives in its module.
 __all__ = [
     "Card", "Rules", "Position", "Move",
-    "solve", "analyze", "solve_many", "analyze_many", "solve_iter", "analyze_iter", "SearchResult", "MoveValue",
+    "Limit", "solve", "analyze", "analysis", "solve_many", "analyze_many", "SearchResult", "MoveValue",
+    "Analysis", "AnalysisHandle", "SearchInfo",
     "View", "suggest", "Suggestion", "equilibrium", "EquilibriumEndgame",
     "RandomBot", "GreedyBot", "PIMCBot", "InferenceBot", "EPIMCBot", "OracleBot",
     "play_round", "play_match", "arena",

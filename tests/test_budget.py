@@ -10,7 +10,7 @@ import pytest
 
 from helpers import run_cli
 
-from scopa_solver import Position, Rules, kernel, suggest
+from scopa_solver import Position, Rules, kernel, suggest, Limit
 from scopa_solver.core.cards import popcount
 from scopa_solver.imperfect.pimc import SUGGEST_SECONDS, WORLD_NODES, solve_worlds
 from scopa_solver.play.bot_names import make_bot
@@ -35,7 +35,7 @@ def test_a_budget_cuts_every_kernel_search_started_inside(threads):
     states = list(_deal(1).view(0).sample_states(400, seed=2))     # 400 exact solves: seconds at least
     with kernel.time_budget(0.05):
         with kernel.time_budget(1e6):                       # nested: the earlier end counts
-            raws = kernel.run_batch(states, want=kernel.WANT_ALL, threads=threads)
+            raws = kernel.run_batch(states, limit=Limit(threads=threads), want=kernel.WANT_ALL)
         assert kernel.budget_left() is not None
     assert kernel.budget_left() is None
     assert len([raw for raw in raws if raw is not None and raw.stop == 0]) < len(states)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from scopa_solver import Position, kernel, solve_values, suggest
+from scopa_solver import Position, kernel, solve_values, suggest, Limit
 
 
 def _positions(n: int, deals_left: int = 1) -> list[Position]:
@@ -39,13 +39,13 @@ def _run_threads(target, count: int) -> list:
 
 def test_solve_values_from_six_threads_at_once():
     positions = _positions(12)
-    serial = solve_values(positions, threads=1)
+    serial = solve_values(positions, Limit(threads=1))
     got: dict = {}
 
     def calls(i: int) -> None:
         for k in range(15):                   # 6 threads x 15 calls = 90, threads 1..6 growing
             threads = 1 + (i + k) % 6
-            got[i, k] = solve_values(positions, threads=threads)
+            got[i, k] = solve_values(positions, Limit(threads=threads))
 
     errors = _run_threads(calls, 6)
     assert errors == []

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scopa_solver import (Card, LimitError, Move, Position, PositionError, Rules, RulesError,
-                          ScopaError, View, kernel, solve, solve_many, suggest)
+                          ScopaError, View, kernel, solve, solve_many, suggest, Limit)
 from scopa_solver.core.view import MAX_SAMPLES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -158,16 +158,16 @@ LIMIT = st.one_of(ODD, st.floats(0, 4), st.integers(1, 64), st.integers(10 ** 9,
 
 
 @quick(400)
-@given(name=st.sampled_from(["tt_mb", "max_nodes", "time_limit"]), value=LIMIT)
+@given(name=st.sampled_from(["tt_mb", "nodes", "time"]), value=LIMIT)
 def test_solve_limits(name, value):
-    hostile(solve, ENDGAME, **{name: value})
-    hostile(solve_many, [ENDGAME] * 3, **{name: value})
+    hostile(lambda: solve(ENDGAME, Limit(**{name: value})))
+    hostile(lambda: solve_many([ENDGAME] * 3, Limit(**{name: value})))
 
 
 @quick(200)
 @given(threads=LIMIT)
 def test_batch_threads(threads):
-    hostile(solve_many, [ENDGAME] * 3, threads=threads)
+    hostile(lambda: solve_many([ENDGAME] * 3, Limit(threads=threads)))
 
 
 @quick(300)
@@ -223,7 +223,7 @@ START = Position.new_round(seed=3)
 
 @pytest.mark.parametrize("tt_mb", [float("inf"), 1e13, 1e400, 1e7, 1_000_000, -1, float("nan")])
 def test_tt_mb_beyond_the_machine_is_a_limit_error(tt_mb):
-    for call in (lambda: solve(START, tt_mb=tt_mb), lambda: suggest(START.view(0), tt_mb=tt_mb, worlds=4),
+    for call in (lambda: solve(START, Limit(tt_mb=tt_mb)), lambda: suggest(START.view(0), tt_mb=tt_mb, worlds=4),
                  lambda: kernel.check_tt_mb(tt_mb)):
         with pytest.raises(LimitError, match="tt_mb"):
             hostile(call, allowed=())
@@ -265,7 +265,7 @@ def test_a_million_worlds_under_a_time_limit_are_made_lazily():
 def test_threads_are_clamped_and_the_pool_stays_small(threads):
     cores = os.cpu_count() or 1
     positions = [Position.new_round(seed=s) for s in range(24)]
-    results = solve_many(positions, threads=threads, max_nodes=3000)
+    results = solve_many(positions, Limit(threads=threads, nodes=3000))
     assert len(results) == 24
     assert kernel.check_threads(threads) == min(threads, cores)
     stats = kernel.pool_stats()
@@ -275,30 +275,31 @@ def test_threads_are_clamped_and_the_pool_stays_small(threads):
 
 def test_node_limits_are_exact():
     for seed in range(6):
-        result = solve(Position.new_round(seed=seed), max_nodes=3, horizon=0)     # the exact search alone
+        result = solve(Position.new_round(seed=seed), Limit(nodes=3, horizon=0))     # the exact search alone
         assert result.nodes <= 3 and not result.complete and result.stopped == "nodes"
         # with the depths after it, only the first (4 plies, always completed) goes beyond; both
         # measured on empty tables (a warm table makes the 4 plies cheaper: the test's order)
         kernel.clear_tables()
-        deepened = solve(Position.new_round(seed=seed), max_nodes=3)
+        deepened = solve(Position.new_round(seed=seed), Limit(nodes=3))
         kernel.clear_tables()
-        first_depth = solve(Position.new_round(seed=seed), horizon=4)
+        first_depth = solve(Position.new_round(seed=seed), Limit(horizon=4))
         assert first_depth.stopped is None and deepened.nodes <= 3 + first_depth.nodes
         assert deepened.horizon == 4 and deepened.stopped == "nodes"
 
 
-@pytest.mark.parametrize("limits", [dict(max_nodes=2 ** 64), dict(max_nodes=10 ** 400), dict(time_limit=10 ** 400),
-                                    dict(time_limit=1e300), dict(time_limit=float("inf"))])
+@pytest.mark.parametrize("limits", [dict(nodes=2 ** 64), dict(nodes=10 ** 400), dict(time=10 ** 400),
+                                    dict(time=1e300), dict(time=float("inf"))])
 def test_huge_limits_mean_no_limit(limits):
-    assert hostile(solve, ENDGAME, allowed=(), **limits).complete
+    assert hostile(lambda: solve(ENDGAME, Limit(**limits)), allowed=()).complete
 
 
-@pytest.mark.parametrize("limits", [dict(time_limit="1"), dict(max_nodes="3"), dict(max_nodes=2.0), dict(time_limit=None, max_nodes=True),
-                                    dict(time_limit=float("nan")), dict(time_limit=-1), dict(max_nodes=0), dict(tt_mb="64"),
-                                    dict(time_limit=-(10 ** 400)), dict(max_nodes=-(10 ** 400))])
+@pytest.mark.parametrize("limits", [dict(time="1"), dict(nodes="3"), dict(nodes=2.0), dict(time=None, nodes=True),
+                                    dict(time=float("nan")), dict(time=-1), dict(nodes=0), dict(tt_mb="64"),
+                                    dict(time=-(10 ** 400)), dict(nodes=-(10 ** 400)), dict(threads=-1),
+                                    dict(horizon=1.5), dict(deadline=float("nan"))])
 def test_bad_limits_are_limit_errors(limits):
     with pytest.raises(LimitError):
-        hostile(solve, ENDGAME, allowed=(), **limits)
+        hostile(lambda: solve(ENDGAME, Limit(**limits)), allowed=())
 
 
 def test_whole_numbers_refuse_bools_and_floats():

@@ -57,10 +57,10 @@ arena(PIMCBot(worlds=500, threads=2), GreedyBot(), rounds=50, seed=1, progress=T
 # the batch runs in a thread the script starts itself; the main thread waits in join()
 THREAD = """
 import threading
-from scopa_solver import Position, solve_many, analyze_many
+from scopa_solver import Limit, Position, solve_many, analyze_many
 rounds = [Position.new_round(seed=s) for s in range(3000)]
 call = analyze_many if {analyze} else solve_many
-worker = threading.Thread(target=lambda: call(rounds, threads=2))
+worker = threading.Thread(target=lambda: call(rounds, Limit(threads=2)))
 worker.start()
 print("ready", flush=True)
 worker.join()

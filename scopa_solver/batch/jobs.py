@@ -25,6 +25,7 @@ from .. import kernel
 from ..core.position import Position
 from ..core.rules import Rules
 from ..errors import ScopaError, excerpt
+from ..kernel.limit import Limit
 from ..search.solver import Analysis, analyze_many, solve_many
 
 __all__ = ["JOBS", "Item", "JobOptions", "BatchItemError", "item_seed", "run_chunk", "solve_item",
@@ -189,13 +190,13 @@ def _solve_chunk(items: Sequence[Item], options: JobOptions, seeds: Sequence[int
             good.append(i)
         except Exception as exc:    # a bad item is its own row, never the chunk's end
             out[i] = exc
-    limits = dict(threads=1, max_nodes=options.max_nodes, time_limit=options.time_limit, tt_mb=options.tt_mb)
     try:
+        limit = Limit(threads=1, nodes=options.max_nodes, time=options.time_limit, tt_mb=options.tt_mb)
         if analyze:
-            rows = analyze_many(positions, **limits)
+            rows = analyze_many(positions, limit)
             found = [_analysis(p, r) for p, r in zip(positions, rows)]
         else:
-            found = [_without(r.to_dict(), *_EFFORT) for r in solve_many(positions, **limits)]
+            found = [_without(r.to_dict(), *_EFFORT) for r in solve_many(positions, limit)]
     except ScopaError as exc:       # a limit the whole chunk shares (the table size)
         found = [exc] * len(positions)
     for i, value in zip(good, found):
@@ -262,8 +263,7 @@ def label_item(item: Item, options: JobOptions, seed: int) -> dict:
         raise BatchItemError("label takes two-player positions (the feature encoding is for two players)")
     if pos.is_round_over():
         raise BatchItemError("the round is over: nothing to label")
-    rows = analyze(pos, max_nodes=options.max_nodes, time_limit=options.time_limit, tt_mb=options.tt_mb,
-                   horizon=0)      # exact values only: a label is never an estimate
+    rows = analyze(pos, Limit(nodes=options.max_nodes, time=options.time_limit, tt_mb=options.tt_mb, horizon=0))      # exact values only: a label is never an estimate
     if any(r.value is None for r in rows):
         raise BatchItemError(f"the exact search stopped at a limit ({options.max_nodes} nodes, "
                              f"{options.time_limit} s): not labelled")
@@ -293,9 +293,9 @@ def exact_item(item: Item, options: JobOptions, seed: int) -> dict:
     pos = position_of(item, options, seed)
     state = pos.kernel_state()
     start = time.thread_time()
-    raw = kernel.run_batch([state], want=0, time_limit=options.time_limit, tt_mb=options.tt_mb)[0]
+    raw = kernel.run_batch([state], want=0, limit=kernel.Limit(time=options.time_limit, tt_mb=options.tt_mb))[0]
     cpu = time.thread_time() - start
-    if raw.stop != 0:
+    if raw.stop != kernel.StopReason.NONE:
         return {"value": None, "lower": raw.lower, "upper": raw.upper, "nodes": raw.nodes, "cpu": round(cpu, 6)}
     return {"value": raw.lower, "nodes": raw.nodes, "cpu": round(cpu, 6)}
 

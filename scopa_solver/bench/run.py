@@ -128,7 +128,7 @@ def best_moves(raw: "kernel.KernelResult") -> tuple[str, ...]:
 def _search(searcher: "kernel.Searcher", entry: SuiteEntry, want: int, config: Config,
             max_nodes: int, time_limit: float) -> Measure:
     raw, cpu = solve_one(searcher, entry.position, want, config.threads, max_nodes, time_limit)
-    done = raw.stop == 0
+    done = raw.stop == kernel.StopReason.NONE
     value = raw.lower if done else None
     best = best_moves(raw) if done else ()
     ok = (value == entry.value and best == entry.best) if done else None

@@ -12,7 +12,8 @@ from ..core.position import Position
 from ..core.rules import Rules
 from ..play.display import show_position, show_score
 from ..play.game import random_position
-from ..search.solver import analyze_iter, solve_iter
+from ..kernel.limit import Limit
+from ..search.solver import analysis
 from ..text import plural
 from .batch import batch_command, solve_job_command
 from .bench import bench_command
@@ -162,9 +163,9 @@ def show(args) -> int:
     return 0
 
 
-def _limits(args) -> dict:
-    return dict(max_nodes=args.max_nodes, time_limit=args.time_limit, tt_mb=args.tt_mb, objective=args.objective,
-                horizon=args.horizon)
+def _limits(args) -> Limit:
+    """The command's limit (its options were checked when parsed)."""
+    return Limit(nodes=args.max_nodes, time=args.time_limit, tt_mb=args.tt_mb, horizon=args.horizon)
 
 
 # Without a limit, a position whose exact search is estimated longer than this is searched
@@ -184,23 +185,27 @@ def _estimate(pos: Position, depths: list) -> Optional[float]:
     return n8 * max(1.0, n8 / max(1, n4)) ** (max(0, plies - depths[1].horizon) / 8)
 
 
-def _searched(args, pos: Position, iterate) -> Any:
-    """The last result of `iterate` (solve_iter or analyze_iter) under the command's limits,
+def _searched(args, pos: Position, moves: bool) -> Any:
+    """The answer of `analysis` (of every move's value, or `moves` False `solve`'s) under the command's limits,
     with a line per completed depth on a terminal and, on a terminal's stderr, a heartbeat
     while a depth runs (`_SearchBeat`). Without any limit, a position the exact
     search will not finish soon is announced (with the estimate, on stderr) and searched for
     DEFAULT_TIME_LIMIT seconds."""
-    limits = _limits(args)
+    limit = _limits(args)
     lines = not args.json and stream_ok(sys.stdout) and sys.stdout.isatty()
+
+    def iterate(limit: Limit) -> Any:
+        return analysis(pos, limit, objective=args.objective, moves=moves)
+
     with _SearchBeat(_progress(args)) as beat:
         if args.max_nodes is None and args.time_limit is None and args.horizon is None:
             from ..search.solver import EXACT_TRY_NODES
-            quick = list(iterate(pos, **dict(limits, max_nodes=EXACT_TRY_NODES)))
+            quick = list(iterate(limit.replace(nodes=EXACT_TRY_NODES)))
             if quick[-1].exact:
                 return _shown(quick, lines, args.objective, beat)
             from ..kernel import clear_tables
             clear_tables()      # the node counts of the estimate are those of cold tables
-            nodes = _estimate(pos, list(iterate(pos, **dict(limits, horizon=8))))
+            nodes = _estimate(pos, list(iterate(limit.replace(horizon=8))))
             seconds = None if nodes is None else nodes * quick[-1].seconds / max(1, quick[-1].nodes)
             if seconds is None or seconds > REASONABLE_SECONDS:
                 about = "" if seconds is None else (f" about {nodes:.0e} nodes, {_duration(seconds)}, by "
@@ -210,8 +215,8 @@ def _searched(args, pos: Position, iterate) -> Any:
                           f"needs more than {EXACT_TRY_NODES:,} nodes:{about} {sum(pos.hand_sizes()) + len(pos.stock)} "
                           f"plies left): searching depth by depth for {DEFAULT_TIME_LIMIT:g} s (--time-limit S or "
                           "--max-nodes N to choose, --horizon H for one depth)", file=sys.stderr, flush=True)
-                limits["time_limit"] = DEFAULT_TIME_LIMIT
-        return _shown(iterate(pos, **limits), lines, args.objective, beat)
+                limit = limit.replace(time=DEFAULT_TIME_LIMIT)
+        return _shown(iterate(limit), lines, args.objective, beat)
 
 
 class _SearchBeat:
@@ -320,7 +325,7 @@ def solve_command(args) -> int:
     if args.engine != "local" or args.resume or args.overwrite or args.force:
         raise UsageError("--engine, --resume, --overwrite and --force are for a checkpointed job (--job DIR)")
     pos = _position(args)
-    result = _searched(args, pos, solve_iter)
+    result = _searched(args, pos, moves=False)
     if args.json:
         print_json(result.to_dict())
         return 0
@@ -359,7 +364,7 @@ def _best_first(rows) -> tuple[list, list]:
 
 def analyze_command(args) -> int:
     pos = _position(args)
-    rows = _searched(args, pos, analyze_iter)
+    rows = _searched(args, pos, moves=True)
     ordered, best_rows = _best_first(rows)
     if args.json:
         data = dict(rows.to_dict(), to_move=pos.to_move, objective=args.objective, side=pos.rules.sides[pos.to_move])

@@ -331,11 +331,12 @@ def _leaf_values(view: View, uniq: list, threads: int, deadline: Optional[float]
     for first in range(0, len(uniq), _LEAF_CHUNK):     # in chunks: a million results at once weigh 200 MB
         keys = uniq[first:first + _LEAF_CHUNK]
         n = len(keys) * DEALS_PER_LEAF
-        raws = kernel.run_batch(states(keys), want=0, threads=workers, total=n, deadline=deadline,
-                                max_nodes=max_nodes, batch=None if deadline is None and workers == 1 else 256,
+        raws = kernel.run_batch(states(keys), want=0, limit=kernel.Limit(nodes=max_nodes, deadline=deadline,
+                                                                         threads=workers), total=n,
+                                batch=None if deadline is None and workers == 1 else 256,
                                 progress=counter if tally is not None else None)
         if len(raws) < n or any(r is None or r.stop for r in raws):
-            if any(r is not None and r.stop == 1 for r in raws):
+            if any(r is not None and r.stop == kernel.StopReason.NODES for r in raws):
                 raise LimitError(f"a last-deal search needs more than max_nodes={max_nodes:,} nodes")
             raise LimitError("the time limit ran out before the last deals were solved: allow more time")
         vals[first:first + len(keys)] = np.fromiter((r.lower for r in raws), dtype=np.float64,

@@ -412,7 +412,8 @@ def _last_deal(view: View, start: float, max_nodes: Optional[int], deadline: Opt
     """The last deal: the opponent holds the unseen cards; the kernel's exact solve."""
     position = view.world(list(iter_cards(view.unseen)), ())
     left = None if deadline is None else max(1e-6, deadline - time.monotonic())
-    raw = kernel.run_batch([position.kernel_state()], want=kernel.WANT_ALL, max_nodes=max_nodes, time_limit=left)[0]
+    raw = kernel.run_batch([position.kernel_state()], want=kernel.WANT_ALL,
+                           limit=kernel.Limit(nodes=max_nodes, time=left))[0]
     bounds = raw.move_bounds or []
     if raw.stop or len(bounds) != len(raw.moves) or any(lower != upper for lower, upper in bounds):
         raise LimitError("the last deal could not be solved within the limits: allow more")

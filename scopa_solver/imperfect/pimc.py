@@ -178,16 +178,14 @@ def solve_worlds(states: Iterable[kernel.KernelState], *, threads: Optional[int]
     if isinstance(states, (list, tuple)):
         total = len(states)
     workers = kernel.worker_count(threads, total or kernel.check_threads(0), default=0)
-    deadline = None if time_limit is None else time.monotonic() + kernel.check_limits(None, time_limit)[1]
-    raws = kernel.run_batch(states, want=kernel.WANT_ALL, deadline=deadline, tt_mb=tt_mb,
-                            threads=workers, total=total, batch=None if deadline is None else 8,
-                            progress=progress, max_nodes=max_nodes, horizon=horizon,
-                            deepen=deepen)
-    if any(raw is not None and raw.stop == 1 for raw in raws):
+    limit = kernel.Limit(nodes=max_nodes, horizon=horizon, tt_mb=tt_mb, threads=workers).with_deadline(time_limit)
+    raws = kernel.run_batch(states, want=kernel.WANT_ALL, limit=limit, total=total,
+                            batch=None if limit.deadline is None else 8, progress=progress, deepen=deepen)
+    if any(raw is not None and raw.stop == kernel.StopReason.NODES for raw in raws):
         how = f"to a horizon of {plural(horizon, 'ply', 'plies')}" if horizon else "of exact search"
         raise LimitError(f"a world needs more than max_nodes={max_nodes:,} nodes {how}: too many cards "
                          "are still in play (raise max_nodes, or ask again later in the round)")
-    out = [raw if raw is not None and raw.stop == 0 else None for raw in raws]
+    out = [raw if raw is not None and raw.stop == kernel.StopReason.NONE else None for raw in raws]
     if time_limit is None and (any(raw is None for raw in out) or (total is not None and len(out) < total)):
         raise kernel.BudgetSpent
     return out
@@ -368,7 +366,7 @@ def _probe_horizon(state: kernel.KernelState, max_nodes: int, first: Optional[in
         raw = searcher.search_many([state], kernel.WANT_ALL, max_nodes - used, left, signals, "value", depth)[0]
         used += raw.nodes
         if raw.stop:
-            cut = raw.stop == 2
+            cut = raw.stop == kernel.StopReason.TIME
             break
         if raw.horizon is None:
             return 0, None, raw, False
@@ -380,7 +378,7 @@ def _probe_horizon(state: kernel.KernelState, max_nodes: int, first: Optional[in
             cut = True
             break
     if reached is None:
-        if raw.stop == 2:       # only a decision's budget (kernel.time_budget) cuts the first horizon
+        if raw.stop == kernel.StopReason.TIME:       # only a decision's budget (kernel.time_budget) cuts the first horizon
             raise LimitError("the time limit ran out before a single world was searched: allow more time")
         raise LimitError(f"a world needs more than max_nodes={max_nodes:,} nodes even to a horizon of "
                          f"{depth} plies (raise max_nodes)")

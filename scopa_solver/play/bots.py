@@ -39,6 +39,7 @@ from ..core.cards import COINS_MASK, DECK, SETTEBELLO_MASK, iter_cards, popcount
 from ..core.rules import Rules
 from ..imperfect.pimc import EXACT_LIMIT, WORLD_NODES, suggest
 from ..core.position import Move, Position
+from ..kernel.limit import Limit
 from ..search.solver import solve
 from ..core.view import View, view_seed
 from ..errors import LimitError
@@ -291,9 +292,9 @@ class OracleBot(Bot):
         if len(moves) == 1:
             return moves[0]
         with kernel.time_budget(self.time_limit):
-            found = within(0.5, lambda: solve(position, tt_mb=self.tt_mb)).best_moves
+            found = within(0.5, lambda: solve(position, Limit(tt_mb=self.tt_mb))).best_moves
             if not found:       # cut: the horizon search's best (every game), then Greedy
-                found = solve(position, tt_mb=self.tt_mb, horizon=kernel.DEEPEN_STEP).best_moves
+                found = solve(position, Limit(tt_mb=self.tt_mb, horizon=kernel.DEEPEN_STEP)).best_moves
         return found[0] if found else GreedyBot()(position)
 
     def choose(self, view: View) -> Move:

@@ -120,7 +120,7 @@ def search_graph(position: Position, events: Sequence[tuple], raw: Any, *,
         bases.append(bases[-1].play(m))
     root_moves = len(position.legal_moves())
     want_best = search == "solve"
-    complete = raw.stop == 0
+    complete = raw.stop == kernel.StopReason.NONE
     g = nx.DiGraph()
     g.graph.update(tree_mode="search", root="root", position=position.to_string(),
                    to_move=position.to_move, depth=-1 if depth is None else depth,
