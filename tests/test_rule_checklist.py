@@ -22,7 +22,8 @@ bound that forgets it) would give wrong values silently. So, for every name of k
    score_sides, side_summary, sides_bounds).
 
 The last tests show the checks failing: a made-up bit added to RULE_BITS, a reference that
-ignores napola, a kernel whose score, bounds, evaluation, moves or plays ignore a bit, tables without a two-sided napola game.
+ignores napola, a kernel whose score, bounds, evaluation, moves or plays ignore a bit, tables
+without a two-sided napola game.
 """
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ import dataclasses
 import itertools
 import random
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -159,7 +160,7 @@ class Positions:
             yield self.made[index]
 
 
-@lru_cache(maxsize=None)
+@cache
 def positions(rules: RefRules, seed: int) -> Positions:
     return Positions(rules, seed)
 
@@ -279,8 +280,8 @@ def test_a_scoring_bit_without_a_two_sided_game_fails() -> None:
     games = {key: rules for key, rules in REF_GAMES.items() if not (rules.napola and rules.side_count() == 2)}
     two = {key: rules for key, rules in TWO_PLAYERS.items() if not rules.napola}
     problems = value_coverage_problems("napola", (games, two))
-    assert problems == ["napola: a scoring rule compared on values in no game of two sides (REF_GAMES, "
-                        "TWO_PLAYERS): its key summary, bounds and leaf value there go unchecked"]
+    assert problems == [("napola: a scoring rule compared on values in no game of two sides (REF_GAMES, "
+                         "TWO_PLAYERS): its key summary, bounds and leaf value there go unchecked")]
 
 
 # -- the checklist names every place a rule bit is read ---------------------------------------------
