@@ -139,7 +139,7 @@ def kernel_evaluation(s: RefState) -> tuple:
     return kernel.evaluate(to_kernel(s))[0] if not s.is_over() else ()
 
 
-def changes(states, on: RefRules, off: RefRules, what) -> bool:
+def changes(states, off: RefRules, what) -> bool:
     """Does `what` (a function of a state) give something else on one of `states` with the
     option off?"""
     return any(what(s) != what(with_rules(s, off)) for s in states)
@@ -173,7 +173,7 @@ def is_scoring(name: str) -> bool:
     for key in games_with(name, REF_GAMES):
         on = REF_GAMES[key]
         off = dataclasses.replace(on, **{option[0]: getattr(RefRules(), option[0])})
-        if changes(itertools.islice(positions(on, 5), SCORING_STATES), on, off, reference_points):
+        if changes(itertools.islice(positions(on, 5), SCORING_STATES), off, reference_points):
             return True
     return False
 
@@ -198,7 +198,7 @@ def reading_problems(name: str, games: dict = REF_GAMES) -> list:
         off = dataclasses.replace(on, **{field: default})
         states = positions(on, 100 + index)
         for label, what in list(missing.items()):
-            if changes(states, on, off, what):
+            if changes(states, off, what):
                 del missing[label]
         if not missing:
             break
