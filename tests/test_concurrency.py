@@ -70,7 +70,8 @@ def test_suggest_from_four_threads_agrees_with_serial_runs():
     assert errors == []
 
     def same(a: dict, b: dict) -> bool:
-        keep = lambda d: {k: v for k, v in d.items() if k not in ("seconds", "nodes")}
+        def keep(d: dict) -> dict:
+            return {k: v for k, v in d.items() if k not in ("seconds", "nodes")}
         return keep(a) == keep(b)
 
     assert len(got) == 8

@@ -231,7 +231,6 @@ def build_game(view: View, *, threads: int = 1, deadline: Optional[float] = None
     layers: list[Layer] = [Layer(parent=np.zeros(0, np.int64), seq=np.zeros(0, np.int64),
                                  world=np.arange(nw, dtype=np.int64), pub=np.zeros(nw, np.int64))]
     iset_offset = 0
-    seq_keys_all: list = []
     seq_iset_parts, iset_player_parts, seq_move_parts = [], [], []
     seq_offset = 0
     terminal = None

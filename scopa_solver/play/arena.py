@@ -36,7 +36,7 @@ import random
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Sequence, Union
+from typing import Any, Callable, Optional, Sequence, Union
 
 from .game import play_match, play_round
 from ..progress import progress_bar
@@ -135,7 +135,8 @@ class ArenaResult:
         """The inverse of `to_dict` (the derived figures are computed again)."""
         if not isinstance(data, dict):
             raise TypeError(f"expected the dict of ArenaResult.to_dict, not {type(data).__name__}")
-        nan = (lambda x: math.nan if x is None else float(x))
+        def nan(x: Any) -> float:
+            return math.nan if x is None else float(x)
         return cls(bot_a=data["bot_a"], bot_b=data["bot_b"], deals=data["deals"], margins=list(data["margins"]),
                    a_points=nan(data["a_points"]), b_points=nan(data["b_points"]),
                    round_wins=nan(data["round_wins"]), round_ties=nan(data["round_ties"]),

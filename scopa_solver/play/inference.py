@@ -47,7 +47,7 @@ from ..errors import LimitError, ViewError, excerpt
 from .bots import DECISION_SECONDS, GreedyBot, PIMCBot, within
 from ..core.cards import ALL_MASK, iter_cards, popcount
 from ..imperfect.pimc import EXACT_LIMIT, solve_worlds, value_matrix
-from ..core.position import Move, Position
+from ..core.position import Move
 from ..core.view import View, view_seed
 from ..core.worlds import cut
 

@@ -107,7 +107,7 @@ from ..core.rules import Rules
 from ..core.state import whole
 from ..errors import RecordError, ScopaError, excerpt
 from ..files import open_regular, shown_path, write_text_atomic
-from ..jsontext import MAX_DEPTH, MAX_VALUES, LongNumber, dumps, parse_json, read_at_most
+from ..jsontext import MAX_DEPTH, LongNumber, dumps, parse_json, read_at_most
 
 # (MAX_DEPTH, MAX_VALUES and parse_json are jsontext's: a record is read within its limits)
 __all__ = ["GameRecord", "RoundRecord", "ReplayedRound", "FORMAT", "VERSION", "MAX_BYTES", "MAX_NAME"]
@@ -568,7 +568,7 @@ class GameRecord:
         if "winner" in data and winner != record.winner:
             what = "match" if kind == "match" else "set of independent rounds, which has no winner"
             who = "player" if n == 2 else "side"
-            raise RecordError(f"the record names " + ("nobody" if winner is None else f"{who} {winner}")
+            raise RecordError("the record names " + ("nobody" if winner is None else f"{who} {winner}")
                               + f" the winner, but the {what}"
                               + (f" ({_pair(totals)}, target {rules.target}) says "
                                  + ("nobody yet" if record.winner is None else f"{who} {record.winner}")

@@ -28,7 +28,6 @@ import os
 import random
 import tempfile
 import threading
-import time
 from typing import Any, Optional, Union
 
 from ..core.cards import SUIT_NAMES, SUITS, RANKS, RANK_NAMES, iter_cards
