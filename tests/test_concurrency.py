@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import threading
 
-from scopa_solver import Position, kernel, solve_values, suggest
+from scopa_solver import Position, kernel, suggest
+from scopa_solver.search.solver import solve_values
 
 
 def _positions(n: int, deals_left: int = 1) -> list[Position]:
