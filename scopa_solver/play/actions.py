@@ -20,7 +20,7 @@ True
 """
 from __future__ import annotations
 
-from typing import Optional, Protocol, Sequence
+from typing import Optional, Protocol
 
 from .. import kernel
 from ..core.cards import ALL_MASK, DECK, popcount

@@ -103,7 +103,7 @@ class ArenaResult:
     def match_ci95(self) -> Optional[tuple[float, float]]:
         if not self.match_scores:
             return None
-        rate, half = self.match_win_rate, _Z95 * _stderr(self.match_scores)
+        rate, half = sum(self.match_scores) / len(self.match_scores), _Z95 * _stderr(self.match_scores)
         return (max(0.0, rate - half), min(1.0, rate + half))
 
     @property
@@ -140,7 +140,7 @@ class ArenaResult:
         return cls(bot_a=data["bot_a"], bot_b=data["bot_b"], deals=data["deals"], margins=list(data["margins"]),
                    a_points=nan(data["a_points"]), b_points=nan(data["b_points"]),
                    round_wins=nan(data["round_wins"]), round_ties=nan(data["round_ties"]),
-                   decisions=tuple(data["decisions"]), bot_seconds=tuple(data["bot_seconds"]),  # type: ignore[arg-type]
+                   decisions=tuple(data["decisions"]), bot_seconds=tuple(data["bot_seconds"]),
                    seconds=data["seconds"], seed=data["seed"], matches=data.get("matches", 0),
                    match_scores=list(data.get("match_scores", [])),
                    rules=Rules.from_tokens(data.get("rules", [])))

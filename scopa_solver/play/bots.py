@@ -143,7 +143,7 @@ class GreedyBot(Bot):
                  seven: float = 2.5, scopa: float = 12.0, sweepable: float = 8.0, primiera: float = 0.02) -> None:
         self.weights = dict(card=card, coin=coin, settebello=settebello, seven=seven, scopa=scopa,
                             sweepable=sweepable, primiera=primiera)
-        defaults = GreedyBot.__init__.__defaults__      # in the order of the weights
+        defaults = GreedyBot.__init__.__defaults__ or ()      # in the order of the weights
         changed = [f"{k}={v:g}" for (k, v), d in zip(self.weights.items(), defaults) if v != d]
         self.name = f"Greedy({', '.join(changed)})" if changed else "Greedy"
 

@@ -128,6 +128,8 @@ def _build(position: Position, depth: Optional[int], max_nodes: int, truncate: b
     margin = valuer.margin
     # the root's value is `solve`'s in every case (paranoid: the root's side is the kernel's own)
     solved = solve(position, tt_mb=tt_mb, objective=objective)
+    # no limit: the search completes (a time box or Ctrl-C raises), so value and points are set
+    assert solved.value is not None and solved.points is not None
     g.add_node(ROOT, **node_attributes(position, 0, solved.value, margin=margin))
     if objective == "maxn":
         g.nodes[ROOT]["points"] = tuple(solved.points)
