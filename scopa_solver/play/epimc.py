@@ -281,8 +281,9 @@ class EPIMCBot(InferenceBot):
         moves = view.legal_moves()
         if len(moves) == 1:
             return moves[0]
-        if self.endgame is not None and view.deals_left <= 1:
-            move = within(ENDGAME_SHARE, lambda: self.endgame(view))
+        endgame = self.endgame
+        if endgame is not None and view.deals_left <= 1:
+            move = within(ENDGAME_SHARE, lambda: endgame(view))
             if move is not None:
                 return move
         return super()._decide(view, plays)

@@ -195,7 +195,8 @@ def _log_likelihoods(reading: Reading, hands: list[int], later: int, temperature
     for hand in hands:
         held = hand | later | played
         unseen = hidden & ~held
-        scores, chosen = [], 0
+        scores: list[float] = []
+        chosen = 0
         for card in iter_cards(held):
             if card.mask not in moves_of:
                 moves_of[card.mask] = _card_moves(before, card.mask)
@@ -311,6 +312,8 @@ class InferenceBot(PIMCBot):
     it cuts falls back to plain determinization of the same weighted worlds in the rest (the
     worlds solved by then), and to `GreedyBot` when not one was.
     """
+
+    worlds: int                     # PIMCBot's, never None here (a count is always given)
 
     def __init__(self, worlds: int = 100, seed: int = 0, threads: Optional[int] = None,
                  exact_limit: int = EXACT_LIMIT, temperature: float = 0.5, reply: bool = True,

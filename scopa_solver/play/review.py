@@ -525,7 +525,7 @@ class Review:
         lines.append(f"summary ({'marks by the fair verdict' if fair else 'no fair review: marks by hindsight'}: "
                      f"?! lost {INACCURACY:g} point or more, ? {MISTAKE:g} or more, ?? {BLUNDER:g} or more; "
                      + (f"* by hindsight, no fair verdict; fair: PIMC with {_plural(self.worlds, 'world')} per "
-                        f"decision, seed {self.seed}; margin = skill + cards)" if fair
+                        f"decision, seed {self.seed}; margin = skill + cards)" if self.worlds is not None
                         else "margin = skill + cards)"))
         head = f"  {'player':<{width}}  {'moves':>5} {'forced':>6}"
         if fair:
