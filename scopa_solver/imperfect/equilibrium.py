@@ -135,7 +135,7 @@ class _Solver:
         # per information set: the sequence of the same player that led to it (-1: none)
         self.iset_pseq = np.full(game.infosets, -1, dtype=np.int64)
         for k in range(2, self.depth):
-            self.iset_pseq[self.layers[k].iset] = _own_prev_seq(self.layers, k)
+            self.iset_pseq[self.layers[k].isets] = _own_prev_seq(self.layers, k)
         # sequence ranges of each layer's information sets (contiguous)
         self.seq_range = []
         for k in range(self.depth):
@@ -143,7 +143,7 @@ class _Solver:
             self.seq_range.append((int(child.seq.min()), int(child.seq.max()) + 1))
         self.iset_range = []
         for k in range(self.depth):
-            iset = self.layers[k].iset
+            iset = self.layers[k].isets
             self.iset_range.append((int(iset.min()), int(iset.max()) + 1))
         self.uniform = 1.0 / game.seq_count[game.seq_iset]
         self.chance = np.full(game.worlds, 1.0 / game.worlds)
@@ -224,7 +224,7 @@ class _Solver:
         g = self.g
         reach = self.reach(sigma, player)
         sign = 1.0 if player == 0 else -1.0
-        v = sign * g.terminal
+        v: np.ndarray = sign * g.terminal     # float values (bincount with weights gives floats)
         for k in range(self.depth - 1, -1, -1):
             child = self.layers[k + 1]
             if k % 2 == player:
@@ -301,8 +301,8 @@ def strategy_profile(game: EndgameGame, sigma: np.ndarray) -> dict:
     hands = (game.hand_a, game.hand_b)
     for k, layer in enumerate(game.decision_layers):
         first = np.full(game.infosets, -1, dtype=np.int64)
-        first[layer.iset[::-1]] = np.arange(len(layer) - 1, -1, -1)
-        for iset in np.unique(layer.iset):
+        first[layer.isets[::-1]] = np.arange(len(layer) - 1, -1, -1)
+        for iset in np.unique(layer.isets):
             node = int(first[iset])
             plays = []
             j, up = node, k
@@ -360,12 +360,12 @@ def equilibrium(view: View, *, threads: Optional[int] = None, time_limit: Option
     # the viewer's information set at the root: its actual hand
     root = game.layers[0]
     w = int(np.nonzero(game.hand_a == view.hand)[0][0])
-    iset = int(root.iset[w])
+    iset = int(root.isets[w])
     lo, n = int(game.seq_start[iset]), int(game.seq_count[iset])
     values_by_layer = solver.values(sigma)
     child = game.layers[1]
     mine = (child.seq >= lo) & (child.seq < lo + n)
-    q = np.bincount(child.seq[mine] - lo, weights=values_by_layer[1][mine], minlength=n)
+    q: np.ndarray = np.bincount(child.seq[mine] - lo, weights=values_by_layer[1][mine], minlength=n)
     cnt = np.bincount(child.seq[mine] - lo, minlength=n)
     q = q / np.maximum(cnt, 1)
     moves = [Move.from_packed(game.seq_move[lo + j]) for j in range(n)]
