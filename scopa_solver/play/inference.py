@@ -264,6 +264,8 @@ def modelled_values(view: View, worlds: Sequence[tuple[int, ...]], temperature: 
     for k, ((i, j, child), raw) in enumerate(zip(replies, solved)):
         if not k & 63:
             kernel.check_time()
+        if raw is None or raw.move_bounds is None:      # no time limit: never
+            raise RuntimeError("a reply's world was left unsolved")
         theirs = {packed: lower for packed, (lower, _) in zip(raw.moves, raw.move_bounds)}
         if clairvoyant:
             values[i, j] = -max(theirs.values())
