@@ -39,3 +39,18 @@ def test_every_name_in_all_resolves_in_a_fresh_interpreter():
 def test_a_name_outside_all_is_an_attribute_error():
     for name in ("DECK", "solve_values", "annotations", "Any", "importlib"):
         assert not hasattr(scopa_solver, name), name
+
+
+def test_type_checkers_see_every_lazy_name_from_its_module():
+    # the lazy names (PEP 562 __getattr__) are imported under TYPE_CHECKING for mypy and editors:
+    # the same names from the same modules as _LAZY, so the two cannot drift apart
+    import ast
+    import inspect
+    tree = ast.parse(inspect.getsource(scopa_solver))
+    seen = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for imp in node.body:
+                assert isinstance(imp, ast.ImportFrom) and imp.level == 1
+                seen.update({alias.name: imp.module for alias in imp.names})
+    assert seen == scopa_solver._LAZY
