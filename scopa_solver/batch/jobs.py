@@ -44,7 +44,7 @@ class Item(NamedTuple):
     "unread": one too large to read, its `text` saying so) and its `text`."""
 
     key: str
-    index: int
+    index: int  # type: ignore[assignment]  # a field named index hides tuple.index, on purpose
     kind: str
     text: str
 
@@ -183,19 +183,22 @@ def _solve_chunk(items: Sequence[Item], options: JobOptions, seeds: Sequence[int
     out: list = [None] * len(items)
     good: list[int] = []
     positions: list[Position] = []
+    found: list[Union[dict, Exception]]
     for i, (item, seed) in enumerate(zip(items, seeds)):
         try:
             positions.append(position_of(item, options, seed))
             good.append(i)
         except Exception as exc:    # a bad item is its own row, never the chunk's end
             out[i] = exc
-    limits = dict(threads=1, max_nodes=options.max_nodes, time_limit=options.time_limit, tt_mb=options.tt_mb)
     try:
         if analyze:
-            rows = analyze_many(positions, **limits)
+            rows = analyze_many(positions, threads=1, max_nodes=options.max_nodes, time_limit=options.time_limit,
+                                tt_mb=options.tt_mb)
             found = [_analysis(p, r) for p, r in zip(positions, rows)]
         else:
-            found = [_without(r.to_dict(), *_EFFORT) for r in solve_many(positions, **limits)]
+            found = [_without(r.to_dict(), *_EFFORT)
+                     for r in solve_many(positions, threads=1, max_nodes=options.max_nodes,
+                                         time_limit=options.time_limit, tt_mb=options.tt_mb)]
     except ScopaError as exc:       # a limit the whole chunk shares (the table size)
         found = [exc] * len(positions)
     for i, value in zip(good, found):

@@ -82,6 +82,7 @@ def maxn_points(positions: Sequence[Position], tt_mb: Optional[float],
     results = solve_many([positions[i] for i in todo], objective="maxn", tt_mb=tt_mb,
                          threads=threads) if todo else []
     for i, result in zip(todo, results):
+        assert result.points is not None    # None only when stopped, and no limit was given
         out[i] = tuple(result.points)
     return out
 
@@ -122,10 +123,10 @@ class Valuer:
             points = maxn_points(children, self.tt_mb, threads)
             values = [p[self.sides[c.to_move]] for p, c in zip(points, children)]
         out, i = [], 0
-        for pos, moves in zip(positions, played):
+        for pos, plays in zip(positions, played):
             rows = []
             mover = self.sides[pos.to_move]
-            for move, child, events in moves:
+            for move, child, events in plays:
                 value = values[i] if self.paranoid is not None else points[i][mover]
                 rows.append(Row(move, child, events.scopa, events.dealt, value, values[i], points[i]))
                 i += 1

@@ -129,6 +129,7 @@ class Guard:
             await self.app(scope, receive, send)
             return
         with kernel.time_box(LIMITS["request_time"], f"the request ({scope['path']})") as box:
+            assert box is not None      # a number of seconds always makes a box
             self.boxes.add(box)
             try:
                 await self._serve(box, scope, receive, send)
@@ -269,7 +270,7 @@ def guarded_protocol() -> type:
             """Whether bytes it sent wait unread (a request, just arrived in a burst of connections)."""
             return _unread(self.transport) > 0
 
-        def connection_made(self, transport: Any) -> None:   # type: ignore[override]
+        def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
             self.address = self.client[0] if self.client else ""
             clients.setdefault(self.address, []).append(self)
