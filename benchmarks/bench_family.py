@@ -29,7 +29,6 @@ import json
 import os
 import random
 import statistics
-import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -105,7 +105,8 @@ def _minimax_module():
 
 
 def _minimax_args(pos: Position) -> dict:
-    cards = (lambda mask: [str(c) for c in iter_cards(mask)])
+    def cards(mask: int) -> list[str]:
+        return [str(c) for c in iter_cards(mask)]
     return dict(hands=(cards(pos.hands[0]), cards(pos.hands[1])), table=cards(pos.table),
                 piles=(cards(pos.piles[0]), cards(pos.piles[1])), scopas=pos.scopas, to_move=pos.to_move,
                 last_capturer=pos.last_capturer)

@@ -10,10 +10,8 @@
 The core (cards, rules, positions) and the exact search load with the package; the rest (views
 and suggestions, bots, records, trees, with numpy and networkx behind them) on first use.
 """
-from __future__ import annotations
-
-import importlib
-from typing import Any
+import importlib as _importlib
+import typing as _typing
 
 try:
     from . import _kernel  # noqa: F401
@@ -23,7 +21,7 @@ except ImportError as exc:  # pragma: no cover - only without a build
         "'pip install -e .' or 'python setup.py build_ext --inplace' from the project folder"
     ) from exc
 
-from .core.cards import Card, DECK
+from .core.cards import Card
 from .core.position import Move, Position
 from .core.rules import Rules
 from .core.score import PlayerScore, RoundScore
@@ -31,7 +29,22 @@ from .errors import (CardError, DuplicateCardError, IllegalMoveError, LimitError
                      PositionError, RecordError, RulesError, ScopaError, ViewError)
 from .kernel.limit import Limit
 from .search.solver import (Analysis, AnalysisHandle, MoveValue, SearchInfo, SearchResult, analysis, analyze,
-                            analyze_many, solve, solve_many, solve_values)
+                            analyze_many, solve, solve_many)
+
+if _typing.TYPE_CHECKING:  # the lazy names below, for type checkers
+    from .core.view import View
+    from .imperfect.equilibrium import Equilibrium, EquilibriumEndgame, equilibrium
+    from .imperfect.pimc import MoveStats, Suggestion, suggest
+    from .play.arena import ArenaResult, MultiArenaResult, arena
+    from .play.bots import Bot, GreedyBot, OracleBot, PIMCBot, RandomBot
+    from .play.epimc import EPIMCBot
+    from .play.game import MatchResult, RoundResult, play_match, play_round
+    from .play.inference import InferenceBot
+    from .play.record import GameRecord, RoundRecord
+    from .play.review import Review, review
+    from .tree.base import TreeTooLargeError
+    from .tree.build import to_networkx
+    from .tree.io import read_tree, write_tree
 
 # name -> module that defines it, imported on first use (PEP 562)
 _LAZY = {
@@ -51,11 +64,11 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'scopa_solver' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    value = getattr(_importlib.import_module(f".{module}", __name__), name)
     globals()[name] = value
     return value
 
@@ -64,17 +77,18 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
 
 
-# The public API (docs/api.md): what a user needs. Every other name above stays importable from
-# here for older code (result types, the specific errors, DECK, ...); each lives in its module.
+# The public API (docs/api.md): what a user builds, calls, receives or catches. Nothing else is
+# importable from here; every other name lives in its module (scopa_solver.core.cards.DECK, ...).
 __all__ = [
-    "Card", "Rules", "Position", "Move",
-    "Limit", "solve", "analyze", "analysis", "solve_many", "analyze_many", "SearchResult", "MoveValue",
-    "Analysis", "AnalysisHandle", "SearchInfo",
-    "View", "suggest", "Suggestion", "equilibrium", "EquilibriumEndgame",
-    "RandomBot", "GreedyBot", "PIMCBot", "InferenceBot", "EPIMCBot", "OracleBot",
-    "play_round", "play_match", "arena",
-    "GameRecord", "review",
+    "Card", "Rules", "Position", "Move", "RoundScore", "PlayerScore",
+    "Limit", "solve", "analyze", "analysis", "solve_many", "analyze_many", "SearchResult", "Analysis",
+    "MoveValue", "AnalysisHandle", "SearchInfo",
+    "View", "suggest", "Suggestion", "MoveStats", "equilibrium", "Equilibrium", "EquilibriumEndgame",
+    "Bot", "RandomBot", "GreedyBot", "PIMCBot", "InferenceBot", "EPIMCBot", "OracleBot",
+    "play_round", "play_match", "RoundResult", "MatchResult", "arena", "ArenaResult", "MultiArenaResult",
+    "GameRecord", "RoundRecord", "review", "Review",
     "to_networkx", "write_tree", "read_tree",
-    "ScopaError",
+    "ScopaError", "CardError", "DuplicateCardError", "IllegalMoveError", "NotationError", "PositionError",
+    "RulesError", "LimitError", "ViewError", "RecordError", "TreeTooLargeError",
 ]
 __version__ = "0.1.0"

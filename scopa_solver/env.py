@@ -81,6 +81,12 @@ class ScopaEnv(AECEnv):
         self.pending: actions.Pending = None
         self.moves: list[tuple[int, Move]] = []
 
+    def _live(self) -> kernel.KernelState:
+        """The kernel state of the round being played."""
+        if self.state is None:
+            raise RuntimeError("no round yet: call reset() first")
+        return self.state
+
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
 
@@ -93,7 +99,7 @@ class ScopaEnv(AECEnv):
             for space in self.action_spaces.values():
                 space.seed(seed)
         self.start = Position.new_round(seed=self._rng.getrandbits(64), rules=self.rules, dealer=self.dealer)
-        self.state = self.start.kernel_state()
+        state = self.state = self.start.kernel_state()
         self.pending = None
         self.moves = []
         self.agents = self.possible_agents[:]
@@ -101,20 +107,21 @@ class ScopaEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.state.to_move]
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[state.to_move]
 
     def legal_actions(self) -> list[int]:
         """The legal actions of the agent to act."""
-        return [] if actions.is_over(self.state) else actions.legal_actions(self.state, self.pending)
+        state = self._live()
+        return [] if actions.is_over(state) else actions.legal_actions(state, self.pending)
 
     def bot_action(self, bot: Any) -> int:
         """The next action of one of our bots (a chooser: position -> move, like
         `make_bot("greedy")`) as the agent to act: the first action of its move, or the next
         one of the move being named (the bot decides from the seat's view, so the same move)."""
-        position = Position.from_kernel_state(self.state, self.rules)
+        position = Position.from_kernel_state(self._live(), self.rules)
         move = Move.parse(bot(position), position)
-        return actions.move_actions(self.state, move.packed, self.pending)[0]
+        return actions.move_actions(self._live(), move.packed, self.pending)[0]
 
     def action_text(self, action: int) -> str:
         return actions.action_text(action)
@@ -122,8 +129,8 @@ class ScopaEnv(AECEnv):
     def observe(self, agent: str) -> dict:
         seat = self.possible_agents.index(agent)
         vector = np.zeros(actions.observation_size(self.rules.players), np.float32)
-        mine = self.pending if self.state.to_move == seat else None
-        actions.fill_observation(vector, self.state, seat, mine)
+        mine = self.pending if self._live().to_move == seat else None
+        actions.fill_observation(vector, self._live(), seat, mine)
         mask = np.zeros(NUM_ACTIONS, np.int8)
         if agent == self.agent_selection:
             mask[self.legal_actions()] = 1
@@ -134,23 +141,24 @@ class ScopaEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
         self._cumulative_rewards[agent] = 0.0
-        self.pending, packed = actions.step(self.state, self.pending, int(action))
+        state = self._live()
+        self.pending, packed = actions.step(state, self.pending, int(action))
         if packed is not None:
-            seat = self.state.to_move
-            self.state = kernel.play(self.state, packed)[0]
+            seat = state.to_move
+            state = self.state = kernel.play(state, packed)[0]
             self.moves.append((seat, Move.from_packed(packed)))
         self.rewards = {a: 0.0 for a in self.agents}
-        if actions.is_over(self.state):
-            for a, value in zip(self.possible_agents, actions.returns(self.state, self.rules)):
+        if actions.is_over(state):
+            for a, value in zip(self.possible_agents, actions.returns(state, self.rules)):
                 self.rewards[a] = value
             self.terminations = {a: True for a in self.agents}
         else:
-            self.agent_selection = self.possible_agents[self.state.to_move]
+            self.agent_selection = self.possible_agents[state.to_move]
         self._accumulate_rewards()
 
     def position(self) -> Position:
         """The round as it stands (every card: the referee's, not an agent's)."""
-        return Position.from_kernel_state(self.state, self.rules, self.start.stock)
+        return Position.from_kernel_state(self._live(), self.rules, self.start.stock)
 
     def render(self) -> Optional[str]:
         if self.render_mode == "ansi":

@@ -41,7 +41,7 @@ def shown_path(path: PathLike) -> str:
     return name if len(name) <= 80 else "..." + name[-77:]
 
 
-def open_regular(path: PathLike, mode: str = "r", *, error: Callable[[str], Exception], **kwargs: Any) -> IO:
+def open_regular(path: PathLike, mode: str = "r", *, error: Callable[[str], Exception], **kwargs: Any) -> IO[Any]:
     """`open(path, mode, **kwargs)` for a regular file only: anything else raises `error(message)`
     at once (the caller's ValueError subclass), never waits. Opened without blocking, so that a
     named pipe's open returns (to be refused) instead of waiting for a writer or a reader."""

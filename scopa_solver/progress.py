@@ -53,7 +53,7 @@ DEADLINE_FORMAT = "{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}, {ra
 
 def _deadline_bar(tqdm: type) -> type:
     """A tqdm class whose ETA is capped by a deadline."""
-    class DeadlineBar(tqdm):  # type: ignore[misc, valid-type]
+    class DeadlineBar(tqdm):
         def __init__(self, deadline: float, **options: Any) -> None:
             self.deadline = deadline
             super().__init__(**options)

@@ -40,7 +40,7 @@ except ImportError:
     raise ImportError("scopa_solver.spiel needs OpenSpiel: pip install 'scopa-solver[spiel]'") from None
 
 from . import kernel
-from .core.cards import ALL_MASK, DECK, KINGS_MASK, cards_text, popcount
+from .core.cards import ALL_MASK, DECK, KINGS_MASK, Card, cards_text, popcount
 from .core.notation import format_line, hidden_text, parse
 from .core.position import Move, Position
 from .core.rules import Rules
@@ -175,7 +175,8 @@ def _position(start: dict, rules: Rules, dealt: Sequence[int]) -> Position:
     """The Position that the chance nodes' cards make (in slot order)."""
     n = rules.players
     hands: list[list] = [[] for _ in range(n)]
-    table, stock = [], []
+    table: list[Card] = []
+    stock: list[Card] = []
     for (place, seat), index in zip(start["slots"], dealt):
         card = DECK[index]
         (table if place == "table" else stock if place == "stock" else hands[seat]).append(card)
@@ -203,6 +204,12 @@ class ScopaState(pyspiel.State):
         self._moves: list[tuple[int, int, int]] = []        # (seat, packed move, deal) in order
         self._deals: list[tuple[int, ...]] = []             # every seat's hand at each deal
 
+    def _dealt_state(self) -> kernel.KernelState:
+        """The kernel state once every chance node has dealt its card."""
+        if self._kstate is None:
+            raise RuntimeError("the cards are not dealt yet: this is a chance node")
+        return self._kstate
+
     # -- chance -------------------------------------------------------------------------------
 
     def current_player(self) -> int:
@@ -210,7 +217,7 @@ class ScopaState(pyspiel.State):
             return pyspiel.PlayerId.CHANCE
         if self._is_over():
             return pyspiel.PlayerId.TERMINAL
-        return self._kstate.to_move
+        return self._dealt_state().to_move
 
     def _is_over(self) -> bool:
         return self._kstate is not None and actions.is_over(self._kstate)
@@ -240,26 +247,28 @@ class ScopaState(pyspiel.State):
     def _legal_actions(self, player: int) -> list[int]:
         if player != self.current_player():
             return []
-        return actions.legal_actions(self._kstate, self._pending)
+        return actions.legal_actions(self._dealt_state(), self._pending)
 
     def _apply_action(self, action: int) -> None:
         if self.is_chance_node():
             self._dealt.append(action)
             if len(self._dealt) == len(self._start["slots"]):
-                self._kstate = _position(self._start, self._rules, self._dealt).kernel_state()
-                self._deals.append(tuple(self._kstate.hands))
+                dealt = _position(self._start, self._rules, self._dealt).kernel_state()
+                self._kstate = dealt
+                self._deals.append(tuple(dealt.hands))
             return
-        self._pending, packed = actions.step(self._kstate, self._pending, action)
+        self._pending, packed = actions.step(self._dealt_state(), self._pending, action)
         if packed is not None:
             self._play(packed >> 40, packed & ALL_MASK)
 
     def _play(self, card: int, taken: int) -> None:
-        seat = self._kstate.to_move
-        self._kstate, events = kernel.play(self._kstate, card << 40 | taken)
-        self._moves.append((seat, card << 40 | taken, len(self._deals) - 1))
+        before = self._dealt_state()
+        after, events = kernel.play(before, card << 40 | taken)
+        self._kstate = after
+        self._moves.append((before.to_move, card << 40 | taken, len(self._deals) - 1))
         self._pending = None
         if events.dealt:
-            self._deals.append(tuple(self._kstate.hands))
+            self._deals.append(tuple(after.hands))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -275,11 +284,11 @@ class ScopaState(pyspiel.State):
     def returns(self) -> list[float]:
         if not self._is_over():
             return [0.0] * self._rules.players
-        return actions.returns(self._kstate, self._rules)
+        return actions.returns(self._dealt_state(), self._rules)
 
     def round_score(self) -> RoundScore:
         """The score of the piles as they are (the round's once it is over)."""
-        s = self._kstate
+        s = self._dealt_state()
         return RoundScore.of_piles(s.piles, s.scopas, self._rules)
 
     def __str__(self) -> str:
@@ -492,7 +501,7 @@ def move_actions(state: ScopaState, move: Any) -> list[int]:
     ['Rb', 'take Rs']
     """
     move = Move.parse(move, state.position())
-    return actions.move_actions(state._kstate, move.packed, state.pending)
+    return actions.move_actions(state._dealt_state(), move.packed, state.pending)
 
 
 # -- our bots in OpenSpiel ------------------------------------------------------------------------

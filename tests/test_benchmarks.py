@@ -11,7 +11,8 @@ import pytest
 
 from helpers import random_positions
 
-from scopa_solver import DECK, PIMCBot, Position, solve
+from scopa_solver import PIMCBot, Position, solve
+from scopa_solver.core.cards import DECK
 
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
 

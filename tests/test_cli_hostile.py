@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from scopa_solver import Position
+from scopa_solver import Position, files
 from scopa_solver.cli import main, output
 from scopa_solver.play.record import GameRecord
 
@@ -172,7 +172,7 @@ def test_a_failed_write_leaves_the_old_file_whole(tmp_path):
         Path(tmp).write_text("ne")
         raise OSError(28, "No space left on device")
     with pytest.raises(OSError):
-        output.write_atomic(str(target), half)
+        files.write_atomic(str(target), half)
     assert target.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["out.json"]
     output.write_text_atomic(str(target), "new")
     assert target.read_text() == "new" and [p.name for p in tmp_path.iterdir()] == ["out.json"]

@@ -19,7 +19,6 @@ from pathlib import Path
 import pytest
 
 from scopa_solver import Position, Rules, View, analyze, suggest
-from scopa_solver.cli import main
 from scopa_solver.cli.parser import build_parser
 from scopa_solver.play.game import random_position
 from scopa_solver.play.record import GameRecord

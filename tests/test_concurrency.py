@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import threading
 
-from scopa_solver import Position, kernel, solve_values, suggest, Limit
+from scopa_solver import Limit, Position, kernel, suggest
+from scopa_solver.search.solver import solve_values
 
 
 def _positions(n: int, deals_left: int = 1) -> list[Position]:
@@ -70,7 +71,8 @@ def test_suggest_from_four_threads_agrees_with_serial_runs():
     assert errors == []
 
     def same(a: dict, b: dict) -> bool:
-        keep = lambda d: {k: v for k, v in d.items() if k not in ("seconds", "nodes")}
+        def keep(d: dict) -> dict:
+            return {k: v for k, v in d.items() if k not in ("seconds", "nodes")}
         return keep(a) == keep(b)
 
     assert len(got) == 8

@@ -17,9 +17,9 @@ import pytest
 
 import scopa_solver.play.game as game
 from helpers import VARIANTS
-from scopa_solver import DECK, Card, Move, Position, Rules, RoundScore, play_match, solve
+from scopa_solver import Card, Move, Position, Rules, RoundScore, play_match, solve
 from scopa_solver.core import flow
-from scopa_solver.core.cards import KINGS_MASK, iter_cards, popcount
+from scopa_solver.core.cards import DECK, KINGS_MASK, iter_cards, popcount
 
 
 def card_set(mask: int) -> set[str]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import math
 import os
 import subprocess
 import sys

@@ -220,7 +220,8 @@ def slow_events(before: tuple, move: int, after: tuple):
     extra = [after[3][q] & ~before[3][q] & ~(own if q == p else 0) for q in (0, 1)]
     assert not (extra[0] and extra[1])
     to = 0 if extra[0] else 1 if extra[1] else -1
-    hands = lambda t: bits(t[1][0]) + bits(t[1][1])
+    def hands(t: tuple) -> int:
+        return bits(t[1][0]) + bits(t[1][1])
     return after[4][p] > before[4][p], hands(before) == 1 and hands(after) == 6, extra[0] | extra[1], to
 
 

@@ -15,7 +15,8 @@ import pytest
 
 from helpers import count_plays, games
 
-from scopa_solver import DECK, GreedyBot, Move, Position, RandomBot, Rules, arena, play_match, play_round
+from scopa_solver import GreedyBot, Move, Position, RandomBot, Rules, arena, play_match, play_round
+from scopa_solver.core.cards import DECK
 from scopa_solver.core import flow
 from scopa_solver.errors import RecordError, ScopaError
 from scopa_solver.play import record as record_module

@@ -8,7 +8,8 @@ import pytest
 
 from helpers import games
 
-from scopa_solver import DECK, OracleBot, Position, Rules, analyze, suggest
+from scopa_solver import OracleBot, Position, Rules, analyze, suggest
+from scopa_solver.core.cards import DECK
 from scopa_solver.play.record import GameRecord, RoundRecord
 from fractions import Fraction
 

@@ -16,7 +16,7 @@ from reference import RefState, minimax
 
 from scopa_solver import Position, Rules, RulesError, analyze, analyze_many, solve, solve_many, Limit
 from scopa_solver.kernel import WANT_ALL, WANT_BEST, WANT_PV, clear_tables
-from scopa_solver import solve_values
+from scopa_solver.search.solver import solve_values
 
 VARIANT_NAMES = list(VARIANTS)
 

@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 from typing import Optional
 
-import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "scopa_solver"

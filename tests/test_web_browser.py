@@ -679,7 +679,8 @@ def test_the_reviews_marks_and_colours_follow_the_fair_verdict(browser, base_url
     splits = {s.name: s for s in lib.summaries().values()}
     shown = browser.execute_script("""return Array.from(document.querySelectorAll('#review-summary tr.player-summary')).map(
         (tr) => [tr.cells[0].textContent, tr.querySelector('.split-skill').textContent, tr.querySelector('.split-cards').textContent])""")
-    signed2 = lambda x: ("+" if x > 0 else "−" if x < 0 else "") + f"{abs(x):.2f}"
+    def signed2(x: float) -> str:
+        return ("+" if x > 0 else "−" if x < 0 else "") + f"{abs(x):.2f}"
     assert shown == [[n, signed2(s.skill), signed2(s.cards)] for n, s in splits.items()]
     heads = texts(browser, "#review-summary thead th")
     assert heads.index("fair lost") < heads.index("hindsight lost") and heads[-3:] == ["margin", "skill", "cards"]
@@ -1297,7 +1298,8 @@ def test_the_tree_zooms_pans_reads_and_opens_a_nodes_position(browser, base_url)
     browser.find_element(By.ID, "tree-btn").click()
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#tree svg"))
     assert tree_label_px(browser) >= 10          # readable: at least 10 px
-    width = lambda: rect(browser, browser.find_element(By.CSS_SELECTOR, "#tree svg"))["width"]
+    def width() -> float:
+        return rect(browser, browser.find_element(By.CSS_SELECTOR, "#tree svg"))["width"]
     one = width()
     browser.find_element(By.ID, "tree-in").click()
     assert abs(width() / one - 1.25) < 0.01 and text(browser, "#tree-zoom") == "125%"

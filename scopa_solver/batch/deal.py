@@ -42,7 +42,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Optional, Union
+from typing import Any, Callable, Iterator, Optional, Union, cast
 
 from .. import kernel
 from ..core.position import Position
@@ -412,7 +412,7 @@ class _Record:
 
     line: int
     text: str
-    row: Optional[dict] = None      # the line's JSON object, if it is one
+    row: dict = field(default_factory=dict)     # the line's JSON object ({}: it is not one)
     why: Optional[str] = None       # set: the record is not trusted
 
 
@@ -426,7 +426,8 @@ def _why_unread(row: Any, salt: str) -> Optional[str]:
     if row.get("ok") is not True or not isinstance(result, dict):
         return "not a record of this job"
     nodes, cpu = result.get("nodes"), result.get("cpu")
-    if type(nodes) is not int or nodes < 0 or type(cpu) not in (int, float) or not 0 <= cpu < math.inf:
+    if type(nodes) is not int or nodes < 0 or type(cpu) not in (int, float) or \
+            not 0 <= cast(float, cpu) < math.inf:
         return "no effort figures (nodes, cpu) of ours"
     value = result.get("value")
     if value is None:
@@ -455,7 +456,7 @@ def _read_records(path: Path, salt: str) -> list[_Record]:
             except (ValueError, RecursionError):
                 row = None
             why = _why_unread(row, salt)
-            records.append(_Record(number, text, row if isinstance(row, dict) else None, why))
+            records.append(_Record(number, text, row if isinstance(row, dict) else {}, why))
     return records
 
 
@@ -547,7 +548,7 @@ def _set_aside(journal: Path, records: list[_Record], say: Callable[[str], None]
             os.fsync(f.fileno())
     write_atomic(os.path.realpath(journal), write)     # through a link (--force): into its target
     for r in bad[:5]:
-        key = r.row.get("key") if r.row is not None else None
+        key = r.row.get("key")
         key = key if isinstance(key, str) else None
         then = "the first record stands" if r.why == _SECOND else "its item is solved again"
         say(f"{journal}: line {r.line}{f' (item {excerpt(key)})' if key else ''}: {r.why}: not trusted, "
@@ -661,7 +662,8 @@ def _run(job: Optional[dict], position: Optional[Position], directory: Path, spl
         raise DealJobError(str(exc)) from None
     start = time.perf_counter()
     deadline = time.monotonic() + seconds if seconds else math.inf
-    state = {"now": 0, "cut": 0, "verified": 0, "unverified": 0, "rejected": rejected, "stopped": None}
+    state: dict[str, Any] = {"now": 0, "cut": 0, "verified": 0, "unverified": 0, "rejected": rejected,
+                             "stopped": None}
 
     def live() -> list[str]:
         tree.back_up(known)

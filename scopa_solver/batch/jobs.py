@@ -45,7 +45,7 @@ class Item(NamedTuple):
     "unread": one too large to read, its `text` saying so) and its `text`."""
 
     key: str
-    index: int
+    index: int  # type: ignore[assignment]  # a field named index hides tuple.index, on purpose
     kind: str
     text: str
 
@@ -184,6 +184,7 @@ def _solve_chunk(items: Sequence[Item], options: JobOptions, seeds: Sequence[int
     out: list = [None] * len(items)
     good: list[int] = []
     positions: list[Position] = []
+    found: list[Union[dict, Exception]]
     for i, (item, seed) in enumerate(zip(items, seeds)):
         try:
             positions.append(position_of(item, options, seed))

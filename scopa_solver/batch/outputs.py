@@ -31,7 +31,7 @@ import json
 import math
 import os
 from pathlib import Path
-from typing import Iterable, Optional, Union
+from typing import IO, Any, Iterable, Optional, Union
 
 from ..core.position import Move, Position
 from ..errors import ScopaError, excerpt
@@ -110,7 +110,7 @@ class ResultWriter:
                     path.unlink()
         rows = read_rows(self.journal) if resume else []
         self.finished = False       # an npz of a finished run: no rows can be added to it
-        self._file = None           # opened by the first row: a run that fails to start leaves no file
+        self._file: Optional[IO[str]] = None    # opened by the first row: a run that fails to start leaves no file
         self.done: set = set()
         if resume and fmt != "jsonl" and output.exists() and not self.journal.exists():
             if fmt == "parquet":    # back into the journal, which the new rows join
@@ -306,7 +306,7 @@ def write_npz(rows: list[dict], path: Path) -> None:
     good = [r for r in rows if r["ok"]]
     bad = [r for r in rows if not r["ok"]]
     encoded = [encode_position(Position.from_string(r["result"]["position"])) for r in good]
-    arrays = {
+    arrays: dict[str, Any] = {
         "keys": np.array([r["key"] for r in good], dtype=str).reshape(len(good)),
         "planes": np.array([e[0] for e in encoded], dtype=np.uint8).reshape(len(good), 5, 40),
         "scalars": np.array([e[1] for e in encoded], dtype=np.int8).reshape(len(good), 5),

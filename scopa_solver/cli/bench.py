@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import Any
 
 from .output import print_json
 from .parser import UsageError
@@ -47,7 +48,7 @@ def bench_command(args) -> int:
         return 0
     names = list(bench.SUITES) if args.all else (args.suites or bench.DEFAULT_SUITES)
     suites = bench.load_suites(names)
-    limits = dict(max_nodes=args.max_nodes or 0, time_limit=args.time_limit or 0.0)
+    limits: dict[str, Any] = dict(max_nodes=args.max_nodes or 0, time_limit=args.time_limit or 0.0)
     if args.techniques:
         return _techniques(args, suites, limits)
     config = bench.Config(frozenset(args.without), args.threads, args.tt_mb)

@@ -10,6 +10,7 @@ from typing import Any, Optional
 
 from ..core.position import Position
 from ..core.rules import Rules
+from ..files import write_atomic
 from ..play.display import show_position, show_score
 from ..play.game import random_position
 from ..kernel.limit import Limit
@@ -17,7 +18,7 @@ from ..search.solver import analysis
 from ..text import plural
 from .batch import batch_command, solve_job_command
 from .bench import bench_command
-from .output import check_writable, keep_older, print_json, save_game, save_record, stream_ok, write_atomic
+from .output import check_writable, keep_older, print_json, save_game, save_record, stream_ok
 from .parser import UsageError
 
 # A built-in example: a seeded deal played forward to two deals before the end.

@@ -10,7 +10,7 @@ import tempfile
 from datetime import datetime
 from typing import Any, Callable, Optional
 
-from ..files import open_regular, write_atomic, write_text_atomic
+from ..files import open_regular, write_text_atomic
 from .parser import UsageError
 
 RECORD_CHECK_BYTES = 64 << 20   # a file larger than this is not read to see whether it is a record

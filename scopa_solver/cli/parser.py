@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 import re
-from typing import Callable, Sequence, Union
+from typing import Callable, NoReturn, Sequence, Union
 
 from ..errors import ScopaError, excerpt
 
@@ -112,7 +112,7 @@ class OneLineParser(argparse.ArgumentParser):
     """argparse with the project's one-line error message (exit code 2): the CLI's, and the
     benchmark scripts' (benchmarks/), whose prog is the script's name."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         # argparse quotes a bad argument whole, and a choice error lists every choice: cut long
         # quotations to a short excerpt (a quotation, not the apostrophes of "model's")
         message = re.sub(r"(?<!\w)'([^']{40})[^']{4,}'(?!\w)", r"'\1...'", " ".join(message.split()))

@@ -50,6 +50,7 @@ class Card:
     """One of the 40 cards. Cards are interned: ``Card.parse("7d") is Card.parse("7♦")``."""
 
     __slots__ = ("index",)
+    index: int
     _all: list["Card"] = []
 
     def __new__(cls, index: int) -> "Card":
@@ -128,7 +129,7 @@ class Card:
     def __hash__(self) -> int:
         return self.index
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type["Card"], tuple[int]]:
         return (Card, (self.index,))
 
 
@@ -138,7 +139,7 @@ for _i in range(40):
     Card._all.append(_card)
 DECK: tuple[Card, ...] = tuple(Card._all)
 
-CardsLike = Union[str, Iterable[Union[str, Card]], int, None]
+CardsLike = Union[str, Card, Iterable[Union[str, Card]], int, None]
 
 
 def split_card_text(text: str) -> list[str]:
@@ -159,7 +160,9 @@ def card_list(cards: CardsLike, where: str = "cards") -> list[Card]:
     """A list of Cards from text, an iterable of card strings or Cards, or a mask."""
     if cards is None:
         return []
-    if isinstance(cards, int) and not isinstance(cards, bool):
+    if isinstance(cards, bool):     # an int, but never a mask
+        raise CardError(f"{where}: expected cards, got bool")
+    if isinstance(cards, int):
         if not 0 <= cards <= ALL_MASK:
             raise CardError(f"{where}: {excerpt(cards)} is not a mask of the 40 cards")
         return [DECK[i] for i in range(40) if cards >> i & 1]

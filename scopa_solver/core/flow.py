@@ -25,7 +25,7 @@ def deal_slices(dealer: int, rules: Rules = Rules()) -> tuple[slice, ...]:
     ones, the dealer the last hand; then the table cards, then the stock. With two players: the
     non-dealer's 3, the dealer's 3, 4 to the table, the stock of 30."""
     n, size = rules.players, rules.hand_size
-    hands: list = [None] * n
+    hands = [slice(0)] * n          # each seat's replaced below
     for k in range(n):
         hands[(dealer + 1 + k) % n] = slice(k * size, (k + 1) * size)
     table = slice(n * size, n * size + rules.table_start)

@@ -82,7 +82,7 @@ def _parts(text: str, what: str, n: int) -> list[str]:
     return parts
 
 
-def _number(text: str, what: str, allowed: tuple) -> int:
+def _number(text: str, what: str, allowed: tuple[int, ...]) -> int:
     for value in allowed:
         if text == str(value):
             return value
@@ -119,10 +119,15 @@ def parse(text: str, hidden_ok: bool = False) -> Fields:
     dealer = _number(tokens[6], "dealer", seats)
     last = None if tokens[7] == "-" else _number(tokens[7], "last capturer", seats)
     return Fields(
-        hands=tuple([c for c in h if c is not None] for h in hands),  # type: ignore[arg-type]
+        hands=tuple(_known(h) for h in hands),
         hidden_hands=tuple(h.count(None) for h in hands),
-        table=table, piles=piles, stock=stock, scopas=scopas, to_move=to_move, dealer=dealer,
-        last_capturer=last, rules=rules)  # type: ignore[arg-type]
+        table=_known(table), piles=tuple(_known(p) for p in piles), stock=stock, scopas=scopas, to_move=to_move,
+        dealer=dealer, last_capturer=last, rules=rules)
+
+
+def _known(cards: list[Optional[Card]]) -> list[Card]:
+    """The cards of a field without its hidden ones (a table or pile has none)."""
+    return [c for c in cards if c is not None]
 
 
 def hidden_text(known: int, hidden: int) -> str:
@@ -132,7 +137,7 @@ def hidden_text(known: int, hidden: int) -> str:
     return cards_text(known, "") + "?" * hidden or "-"
 
 
-def stock_text(stock: tuple) -> str:
+def stock_text(stock: tuple[Optional[Card], ...]) -> str:
     return "".join(str(c) for c in stock) or "-"
 
 

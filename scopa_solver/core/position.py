@@ -35,7 +35,7 @@ from ..errors import CardError, IllegalMoveError, PositionError, excerpt
 from . import flow, notation
 from .cards import ALL_MASK, DECK, Card, CardsLike, card_list, cards_text, iter_cards, popcount
 from .rules import Rules
-from .score import PlayerScore, RoundScore  # noqa: F401  (re-exported)
+from .score import PlayerScore as PlayerScore, RoundScore as RoundScore  # re-exported
 from .state import RoundState, per_seat, place_masks, whole
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -52,18 +52,18 @@ class Move:
     """
 
     card: Card
-    captures: frozenset = frozenset()
+    captures: frozenset[Card] = frozenset()
 
     @classmethod
     def from_packed(cls, packed: int) -> "Move":
         """The move of the kernel's packed form (card index << 40 | captured mask)."""
         return cls(DECK[packed >> 40], frozenset(iter_cards(packed & ALL_MASK)))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"move": str(self), "card": str(self.card), "captures": [str(c) for c in sorted(self.captures)]}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Move":
+    def from_dict(cls, data: dict[str, Any]) -> "Move":
         return cls.parse(data["move"])
 
     @property
@@ -136,6 +136,10 @@ class Position(RoundState):
     `to_move` defaults to what the hand sizes imply (the non-dealer when the hands are equal)."""
 
     __slots__ = ("hands", "stock", "_moves", "_state")
+    hands: tuple[int, ...]          # a mask per seat
+    stock: tuple[Card, ...]         # in deal order
+    _moves: Optional[list[Move]]    # the legal moves and the kernel state, made once
+    _state: Optional[kernel.KernelState]
     _error = PositionError
 
     def __init__(self, hands: tuple[CardsLike, ...] = ((), ()), table: CardsLike = (),
@@ -176,7 +180,7 @@ class Position(RoundState):
     def _stock_text(self) -> str:
         return notation.stock_text(self.stock)
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[Any, ...]:
         return (self.hands, self.table, self.piles, self.stock, self.scopas, self.to_move,
                 self.dealer, self.last_capturer, self.rules)
 
@@ -186,16 +190,17 @@ class Position(RoundState):
     def from_string(cls, text: str) -> "Position":
         """Read the one-line notation (see docs/notation.md); the inverse of `to_string`."""
         f = notation.parse(text, hidden_ok=False)
-        return cls(hands=f.hands, table=f.table, captured=f.piles, stock=f.stock, scopas=f.scopas,
+        stock = [c for c in f.stock if c is not None]     # none hidden: hidden_ok=False
+        return cls(hands=f.hands, table=f.table, captured=f.piles, stock=stock, scopas=f.scopas,
                    to_move=f.to_move, dealer=f.dealer, last_capturer=f.last_capturer, rules=f.rules)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON-ready): the notation line and its fields."""
         return {"position": self.to_string(), "hands": list(self._hand_texts()),
                 "stock": self._stock_text(), **self._public_dict()}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Position":
+    def from_dict(cls, data: dict[str, Any]) -> "Position":
         """The inverse of `to_dict` (reads its ``position`` line)."""
         if not isinstance(data, dict) or not isinstance(data.get("position"), str):
             raise PositionError("a position's data is a dict with its notation line under 'position'")
@@ -303,7 +308,7 @@ class Position(RoundState):
     # -- dealing ------------------------------------------------------------------------------
 
     @classmethod
-    def from_deck(cls, deck: Sequence[CardsLike], dealer: Optional[int] = None, rules: Rules = Rules()) -> "Position":
+    def from_deck(cls, deck: CardsLike, dealer: Optional[int] = None, rules: Rules = Rules()) -> "Position":
         """The start of a round from the whole deck in deal order: 3 cards to the non-dealer,
         3 to the dealer, 4 to the table, then the stock. For the family (`flow.deal_slices`):
         the leader's cards, the next seat's, ..., the dealer's, the table cards, the stock.

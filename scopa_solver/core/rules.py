@@ -23,7 +23,7 @@ The family (docs/FAMILY.md): `players` (2, 3, 4 or 6), `game` ("scopa", "scopone
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Iterable
+from typing import Any, Iterable
 
 from .. import kernel
 from ..errors import RulesError, excerpt
@@ -96,7 +96,8 @@ class Rules:
     @property
     def flags(self) -> int:
         """The options that change play or scoring, as the kernel's bit set."""
-        return self._flags  # type: ignore[attr-defined]
+        # set by __post_init__ through object.__setattr__ (frozen), not a dataclass field
+        return self._flags  # type: ignore[attr-defined,no-any-return]
 
     # -- what the options imply ---------------------------------------------------------------
 
@@ -149,7 +150,7 @@ class Rules:
         """Cards face up on the table at the start of a round: 4; none in scientifico."""
         return 0 if self.game == "scientifico" else 4
 
-    def changes(self) -> dict:
+    def changes(self) -> dict[str, Any]:
         """The options that differ from the defaults (the game's options first)."""
         order = sorted(fields(self), key=lambda f: (f.name not in _FAMILY, _FAMILY.index(f.name)
                                                     if f.name in _FAMILY else 0))
@@ -174,7 +175,7 @@ class Rules:
     def from_tokens(cls, tokens: Iterable[str]) -> "Rules":
         """Read option tokens (``name``, ``name=1``/``0``/``true``/``false``, ``name=value``)."""
         types = {f.name: f.type for f in fields(cls)}
-        values: dict = {}
+        values: dict[str, Any] = {}
         if isinstance(tokens, str):
             tokens = tokens.split()
         for token in tokens:

@@ -17,7 +17,7 @@ side, the figures of its members' pooled piles; `total` is per side, the winners
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from .. import kernel
 from .rules import Rules
@@ -87,7 +87,7 @@ class RoundScore:
                    primiera=d["primiera_winner"], re_bello=d["re_bello"],
                    seat_sides=None if rules.players == 2 else tuple(sides))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON-ready): each player's (side's) figures, the winners and the totals."""
         out = asdict(self)
         if self.seat_sides is None:
@@ -98,8 +98,8 @@ class RoundScore:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict) -> "RoundScore":
+    def from_dict(cls, data: dict[str, Any]) -> "RoundScore":
         sides = data.get("seat_sides")
-        return cls(players=tuple(PlayerScore(**p) for p in data["players"]),  # type: ignore[arg-type]
+        return cls(players=tuple(PlayerScore(**p) for p in data["players"]),
                    seat_sides=None if sides is None else tuple(sides),
                    **{k: data[k] for k in ("carte", "denari", "settebello", "primiera", "re_bello")})

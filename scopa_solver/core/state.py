@@ -15,7 +15,7 @@ from .. import kernel
 from ..errors import DuplicateCardError, excerpt
 
 
-def whole(value: Any, name: str, error: type, allowed: Optional[Sequence] = None) -> Any:
+def whole(value: Any, name: str, error: type, allowed: Optional[Sequence[Optional[int]]] = None) -> Any:
     """`value` if it is an int (not a bool) and, when given, one of `allowed` (None may be one)."""
     if value is None and allowed is not None and None in allowed:
         return None
@@ -25,7 +25,7 @@ def whole(value: Any, name: str, error: type, allowed: Optional[Sequence] = None
     return value
 
 
-def _choices(allowed: Sequence) -> str:
+def _choices(allowed: Sequence[Optional[int]]) -> str:
     names = ["None" if a is None else str(a) for a in allowed]
     return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
 
@@ -42,12 +42,12 @@ def place_masks(places: Sequence[str], lists: Sequence[list[Card]]) -> list[int]
     return [sum(c.mask for c in cards) for cards in lists]
 
 
-def pair(value: Any, name: str, error: type) -> tuple:
+def pair(value: Any, name: str, error: type) -> tuple[Any, ...]:
     """A (player 0, player 1) pair given as a tuple or list."""
     return per_seat(value, name, error, 2)
 
 
-def per_seat(value: Any, name: str, error: type, players: int) -> tuple:
+def per_seat(value: Any, name: str, error: type, players: int) -> tuple[Any, ...]:
     """One value per seat, given as a tuple or list of `players` items."""
     if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)) or len(value) != players:
         if players == 2:
@@ -62,6 +62,13 @@ class RoundState:
     and the stock hold, and how hands and stock print."""
 
     __slots__ = ("table", "piles", "scopas", "to_move", "dealer", "last_capturer", "rules")
+    table: int                      # masks: the table's cards, each seat's pile
+    piles: tuple[int, ...]
+    scopas: tuple[int, ...]
+    to_move: int                    # set by _check when not given
+    dealer: int
+    last_capturer: Optional[int]
+    rules: Rules
     _error: type = ValueError           # the error type of the subclass
 
     # -- what a subclass provides -------------------------------------------------------------
@@ -78,7 +85,7 @@ class RoundState:
     def _stock_text(self) -> str:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def _key(self) -> tuple:  # pragma: no cover - abstract
+    def _key(self) -> tuple[Any, ...]:  # pragma: no cover - abstract
         raise NotImplementedError
 
     # -- the kernel's view of it ---------------------------------------------------------------
@@ -224,12 +231,12 @@ class RoundState:
         return f"{type(self).__name__}.from_string({self.to_string()!r})"
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self._key() == other._key()  # type: ignore[attr-defined]
+        return isinstance(other, RoundState) and type(other) is type(self) and self._key() == other._key()
 
     def __hash__(self) -> int:
         return hash(self._key())
 
-    def _public_dict(self) -> dict:
+    def _public_dict(self) -> dict[str, Any]:
         return {"table": cards_text(self.table, ""), "piles": [cards_text(p, "") for p in self.piles],
                 "scopas": list(self.scopas), "to_move": self.to_move, "dealer": self.dealer,
                 "last_capturer": self.last_capturer, "rules": self.rules.changes()}

@@ -133,7 +133,7 @@ def where_unseen(view: "View", model: Optional[WorldModel] = None) -> UnseenCard
     worlds, weights, plays, seed = weighed
     column = _group_columns(view, len(places))
     index = {c.mask: i for i, c in enumerate(cards)}
-    sums = [[[] for _ in places] for _ in cards]    # the weights, summed exactly at the end
+    sums: list[list[list[Any]]] = [[[] for _ in places] for _ in cards]    # the weights, summed exactly at the end
     for groups, weight in zip(worlds, weights):
         for g, mask in enumerate(groups):
             while mask:

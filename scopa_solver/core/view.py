@@ -90,6 +90,10 @@ class View(RoundState):
     """
 
     __slots__ = ("player", "hand", "hidden_hands", "stock_cards")
+    player: int
+    hand: int                       # a mask
+    hidden_hands: tuple[int, ...]   # how many cards each hand hides (0 for the player's own)
+    stock_cards: int
     _error = ViewError
 
     def __init__(self, player: int, hand: CardsLike = (), table: CardsLike = (),
@@ -108,7 +112,7 @@ class View(RoundState):
         self.hand = masks[0]
         self.table = masks[1]
         self.piles = tuple(masks[2:])
-        self.stock_cards = whole(stock_cards, "stock_cards", ViewError, None) if stock_cards is not None else None
+        stock = whole(stock_cards, "stock_cards", ViewError, None) if stock_cards is not None else None
         if opponent_cards is not None:      # two players' shorthand for hidden_hands
             if n != 2:
                 raise ViewError(f"with {n} players give every hidden hand's count (hidden_hands), "
@@ -120,19 +124,20 @@ class View(RoundState):
             if hidden_hands is not None and tuple(per_seat(hidden_hands, "hidden_hands", ViewError, 2)) != seats:
                 raise ViewError("opponent_cards and hidden_hands disagree: give one of them")
             hidden_hands = seats
-        self._count_hidden(hidden_hands)
+        self._count_hidden(hidden_hands, stock)
         self._check()
 
-    def _count_hidden(self, hidden_hands: Optional[Sequence[int]]) -> None:
-        """Fill in or check the hidden counts of every seat's hand and of the stock."""
+    def _count_hidden(self, hidden_hands: Optional[Sequence[int]], stock: Optional[int]) -> None:
+        """Fill in or check the hidden counts of every seat's hand and of the stock (`stock`: None
+        when not given)."""
         n, me = self.rules.players, self.player
         own = popcount(self.hand)
         known = own + self.known_cards()
         hidden = 40 - known
-        if self.stock_cards is not None and not 0 <= self.stock_cards <= 40:
-            raise ViewError(f"stock_cards must be a whole number of cards from 0 to 40, not {excerpt(self.stock_cards)}")
+        if stock is not None and not 0 <= stock <= 40:
+            raise ViewError(f"stock_cards must be a whole number of cards from 0 to 40, not {excerpt(stock)}")
         if hidden_hands is None:
-            readings = [r for r in self._readings(own) if self.stock_cards in (None, hidden - sum(r))
+            readings = [r for r in self._readings(own) if stock in (None, hidden - sum(r))
                         and 0 <= hidden - sum(r) <= 40 and (hidden - sum(r)) % (3 * n) == 0]
             if not readings:
                 raise ViewError(
@@ -150,14 +155,15 @@ class View(RoundState):
                                 "the player's own hand (write 0: its cards are known)")
             if any(not 0 <= c <= 40 for c in counts):
                 raise ViewError(f"hidden_hands must be whole numbers of cards from 0 to 40, not {excerpt(counts)}")
-        if self.stock_cards is None:
-            self.stock_cards = hidden - sum(counts)
-        if sum(counts) + self.stock_cards != hidden or self.stock_cards < 0:
+        if stock is None:
+            stock = hidden - sum(counts)
+        if sum(counts) + stock != hidden or stock < 0:
             raise ViewError(
-                f"the counts add up to {known + sum(counts) + self.stock_cards} cards (hand {own}, hidden hands "
+                f"the counts add up to {known + sum(counts) + stock} cards (hand {own}, hidden hands "
                 f"{'/'.join(map(str, counts))}, table {popcount(self.table)}, piles "
-                f"{sum(map(popcount, self.piles))}, stock {self.stock_cards}), not 40")
+                f"{sum(map(popcount, self.piles))}, stock {stock}), not 40")
         self.hidden_hands = tuple(counts)
+        self.stock_cards = stock
 
     def _readings(self, own: int) -> list[tuple[int, ...]]:
         """The hidden hands' counts that the deal schedule allows with the own hand of `own`
@@ -200,7 +206,7 @@ class View(RoundState):
     def _stock_text(self) -> str:
         return notation.hidden_text(0, self.stock_cards)
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[Any, ...]:
         return (self.player, self.hand, self.table, self.piles, self.scopas, self.to_move,
                 self.dealer, self.last_capturer, self.hidden_hands, self.stock_cards, self.rules)
 
@@ -228,9 +234,8 @@ class View(RoundState):
         view.dealer = position.dealer
         view.last_capturer = position.last_capturer
         view.hidden_hands = tuple(0 if p == player else popcount(h) for p, h in enumerate(position.hands))
-        view.stock_cards = len(position.stock)
         view.rules = position.rules
-        view._count_hidden(view.hidden_hands)
+        view._count_hidden(view.hidden_hands, len(position.stock))
         view._check()
         return view
 
@@ -280,10 +285,11 @@ class View(RoundState):
                 "a view shows one seat's hand with its cards and every other hand as hidden cards "
                 f"only ('?3'); got hands {excerpt(tokens[0])}")
         else:
-            player = _default_player(candidates, f.to_move)
-            if player is None:
+            default = _default_player(candidates, f.to_move)
+            if default is None:
                 raise ViewError("no hand shows a card and several seats could be the player: "
                                 "name it with view=P")
+            player = default
         if any(c is not None for c in f.stock):
             raise ViewError("the stock is hidden in a view: write it as ?N (or - when it is empty)")
         if n == 2:
@@ -303,17 +309,17 @@ class View(RoundState):
                 line += f" view={self.player}"
         return line
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON-ready): the notation line and its fields (`hidden_hands` only for
         the family games: with two players `opponent_cards` says it)."""
-        data = {"view": self.to_string(), "player": self.player, "hand": cards_text(self.hand, ""),
+        data: dict[str, Any] = {"view": self.to_string(), "player": self.player, "hand": cards_text(self.hand, ""),
                 "opponent_cards": self.opponent_cards, "stock_cards": self.stock_cards}
         if self.rules.players != 2:
             data["hidden_hands"] = list(self.hidden_hands)
         return {**data, **self._public_dict()}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "View":
+    def from_dict(cls, data: dict[str, Any]) -> "View":
         """The inverse of `to_dict` (reads its ``view`` line)."""
         if not isinstance(data, dict) or not isinstance(data.get("view"), str):
             raise ViewError("a view's data is a dict with its notation line under 'view'")
@@ -477,7 +483,7 @@ class View(RoundState):
         """
         n = self.rules.players
         if n == 2:
-            given = [None, None]
+            given: list[Any] = [None, None]
             given[1 - self.player] = opponent_hand
         else:
             given = list(per_seat(opponent_hand, "the hands of a world", ViewError, n))

@@ -53,6 +53,13 @@ class Layer:
     def __len__(self) -> int:
         return len(self.world)
 
+    @property
+    def isets(self) -> np.ndarray:
+        """`iset` of a decision layer (the terminal layer has none)."""
+        if self.iset is None:
+            raise ValueError("the terminal layer has no information sets")
+        return self.iset
+
 
 @dataclass
 class EndgameGame:
@@ -153,7 +160,8 @@ def build_game(view: View, *, threads: int = 1, deadline: Optional[float] = None
     npool = len(pool)
     root = view.any_world_state()
     seat = (a, b)                    # kernel seat of A and B
-    pub_states = [[(root.table, root.piles[0], root.piles[1], root.scopas[0], root.scopas[1], root.last_capturer)]]
+    # each public state: (table, pile 0, pile 1, scopas 0, scopas 1, last capturer)
+    pub_states: list[list[tuple[int, ...]]] = [[(root.table, root.piles[0], root.piles[1], root.scopas[0], root.scopas[1], root.last_capturer)]]
     pub_played = [[(0, 0)]]          # (A's played pool bits, B's)
     pub_moves: list = [[]]           # per depth >= 1: the packed move into each node
     child_start: list = []           # per depth: (n_pub x npool) first child of (node, card)
@@ -184,7 +192,9 @@ def build_game(view: View, *, threads: int = 1, deadline: Optional[float] = None
         states, played = pub_states[depth], pub_played[depth]
         starts = np.zeros((len(states), npool), dtype=np.int64)
         counts = np.zeros((len(states), npool), dtype=np.int64)
-        nxt_states, nxt_played, nxt_moves = [], [], []
+        nxt_states: list[tuple[int, ...]] = []
+        nxt_played: list[Any] = []
+        nxt_moves: list[Any] = []
         last = depth == plays - 1
         for p, (table, pile0, pile1, s0, s1, lc) in enumerate(states):
             if deadline is not None and not p & 255 and time.monotonic() >= deadline:
@@ -231,10 +241,11 @@ def build_game(view: View, *, threads: int = 1, deadline: Optional[float] = None
     layers: list[Layer] = [Layer(parent=np.zeros(0, np.int64), seq=np.zeros(0, np.int64),
                                  world=np.arange(nw, dtype=np.int64), pub=np.zeros(nw, np.int64))]
     iset_offset = 0
-    seq_keys_all: list = []
-    seq_iset_parts, iset_player_parts, seq_move_parts = [], [], []
+    seq_iset_parts: list[np.ndarray] = []
+    iset_player_parts: list[np.ndarray] = []
+    seq_move_parts: list[Any] = []
     seq_offset = 0
-    terminal = None
+    terminal: Optional[np.ndarray] = None
     root_moves: list = []
     for depth in range(plays):
         mover = depth % 2
@@ -285,6 +296,7 @@ def build_game(view: View, *, threads: int = 1, deadline: Optional[float] = None
     seq_count = np.bincount(seq_iset, minlength=n_isets).astype(np.int64)
     seq_start = np.cumsum(seq_count) - seq_count
     iset_player = np.concatenate(iset_player_parts) if iset_player_parts else np.zeros(0, np.int8)
+    assert terminal is not None     # the last play (the loop's last depth) sets it
     return EndgameGame(view=view, pool=pool, worlds=nw, hand_a=hand_a, hand_b=hand_b, layers=layers,
                        terminal=terminal, seq_iset=seq_iset, seq_start=seq_start, seq_count=seq_count,
                        iset_player=iset_player, seq_move=seq_move_parts, leaves=leaves, leaf_paths=len(leaf_index),
@@ -327,14 +339,14 @@ def _leaf_values(view: View, uniq: list, threads: int, deadline: Optional[float]
     workers = kernel.worker_count(threads, total)
     vals = np.empty((len(uniq), DEALS_PER_LEAF))
     nodes = 0
-    counter = _Tally(tally, total)
+    counter = _Tally(tally, total) if tally is not None else None
     for first in range(0, len(uniq), _LEAF_CHUNK):     # in chunks: a million results at once weigh 200 MB
         keys = uniq[first:first + _LEAF_CHUNK]
         n = len(keys) * DEALS_PER_LEAF
         raws = kernel.run_batch(states(keys), want=0, limit=kernel.Limit(nodes=max_nodes, deadline=deadline,
                                                                          threads=workers), total=n,
                                 batch=None if deadline is None and workers == 1 else 256,
-                                progress=counter if tally is not None else None)
+                                progress=counter)
         if len(raws) < n or any(r is None or r.stop for r in raws):
             if any(r is not None and r.stop == kernel.StopReason.NODES for r in raws):
                 raise LimitError(f"a last-deal search needs more than max_nodes={max_nodes:,} nodes")
@@ -350,10 +362,9 @@ def _leaf_values(view: View, uniq: list, threads: int, deadline: Optional[float]
 class _Tally:
     """`run_batch`'s progress (its `update(n)`) counted into a tally dict."""
 
-    def __init__(self, tally: Optional[dict], total: int) -> None:
+    def __init__(self, tally: dict, total: int) -> None:
         self.tally = tally
-        if tally is not None:
-            tally.update(solves=total, solved=0, nodes=0)
+        tally.update(solves=total, solved=0, nodes=0)
 
     def update(self, n: int = 1) -> None:
         self.tally["solved"] += n

@@ -37,7 +37,7 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 
@@ -47,7 +47,7 @@ from ..text import plural
 from ..core.position import Move
 from ..errors import LimitError, excerpt
 from ..progress import Heartbeat, rate
-from .endgame_game import EndgameGame, build_game, check_view
+from .endgame_game import EndgameGame, Layer, build_game, check_view
 from ..core.view import View, view_seed
 
 __all__ = ["equilibrium", "Equilibrium", "EquilibriumEndgame", "solve_game", "strategy_profile", "DEFAULT_TARGET", "DEFAULT_MAX_ITERATIONS"]
@@ -64,9 +64,9 @@ class Equilibrium:
 
     view: View
     value: float
-    strategy: dict
-    move_values: dict
-    losses: dict
+    strategy: dict[Move, float]
+    move_values: dict[Move, float]
+    losses: dict[Move, float]
     exploitability: float
     iterations: int
     nodes: int                  # kernel nodes of the leaf solves (0 at the last deal)
@@ -80,7 +80,7 @@ class Equilibrium:
     histories: int = 0          # nodes of the game tree (histories)
     infosets: int = 0
     build_seconds: float = 0.0
-    history: list = field(default_factory=list, repr=False)   # (iteration, exploitability) measured
+    history: list[tuple[int, float]] = field(default_factory=list, repr=False)   # (iteration, exploitability) measured
     game_value: Optional[float] = None   # the viewer's expected margin at the public root (over chance)
 
     @property
@@ -88,7 +88,7 @@ class Equilibrium:
         """The most probable move (ties: the higher value, then the move's text)."""
         return min(self.strategy, key=lambda m: (-round(self.strategy[m], 12), -self.move_values[m], str(m)))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON-ready), moves by their text in the order of `moves_by_probability`."""
         moves = self.moves_by_probability()
         return {"view": self.view.to_string(), "value": self.value, "best": str(self.best),
@@ -100,7 +100,7 @@ class Equilibrium:
                 "game_value": self.game_value, "histories": self.histories, "infosets": self.infosets, "seconds": self.seconds,
                 "build_seconds": self.build_seconds}
 
-    def moves_by_probability(self) -> list:
+    def moves_by_probability(self) -> list[Move]:
         return sorted(self.strategy, key=lambda m: (-round(self.strategy[m], 12), -self.move_values[m], str(m)))
 
     def __str__(self) -> str:
@@ -135,7 +135,7 @@ class _Solver:
         # per information set: the sequence of the same player that led to it (-1: none)
         self.iset_pseq = np.full(game.infosets, -1, dtype=np.int64)
         for k in range(2, self.depth):
-            self.iset_pseq[self.layers[k].iset] = _own_prev_seq(self.layers, k)
+            self.iset_pseq[self.layers[k].isets] = _own_prev_seq(self.layers, k)
         # sequence ranges of each layer's information sets (contiguous)
         self.seq_range = []
         for k in range(self.depth):
@@ -143,7 +143,7 @@ class _Solver:
             self.seq_range.append((int(child.seq.min()), int(child.seq.max()) + 1))
         self.iset_range = []
         for k in range(self.depth):
-            iset = self.layers[k].iset
+            iset = self.layers[k].isets
             self.iset_range.append((int(iset.min()), int(iset.max()) + 1))
         self.uniform = 1.0 / game.seq_count[game.seq_iset]
         self.chance = np.full(game.worlds, 1.0 / game.worlds)
@@ -157,7 +157,7 @@ class _Solver:
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(sums > 0, table / np.where(sums > 0, sums, 1.0), self.uniform)
 
-    def reach(self, sigma: np.ndarray, player: int) -> list:
+    def reach(self, sigma: np.ndarray, player: int) -> list[np.ndarray]:
         """Per layer: the reach of chance and `player`'s opponent (sigma's), at each history."""
         out = [self.chance]
         for k in range(self.depth):
@@ -204,12 +204,13 @@ class _Solver:
             reach_iset[ilo:ihi] = np.where(p >= 0, seq_reach[np.maximum(p, 0)], 1.0)
             lo, hi = self.seq_range[k]
             seq_reach[lo:hi] = reach_iset[g.seq_iset[lo:hi]] * sigma[lo:hi]
-        return reach_iset[g.seq_iset]
+        per_seq: np.ndarray = reach_iset[g.seq_iset]
+        return per_seq
 
     def average(self) -> np.ndarray:
         return self.strategy(self.avg)
 
-    def values(self, sigma: np.ndarray) -> list:
+    def values(self, sigma: np.ndarray) -> list[np.ndarray]:
         """Per layer: every history's expected value (A's margin) when both play `sigma`."""
         v = self.g.terminal
         out = [v]
@@ -224,7 +225,7 @@ class _Solver:
         g = self.g
         reach = self.reach(sigma, player)
         sign = 1.0 if player == 0 else -1.0
-        v = sign * g.terminal
+        v: np.ndarray = sign * g.terminal     # float values (bincount with weights gives floats)
         for k in range(self.depth - 1, -1, -1):
             child = self.layers[k + 1]
             if k % 2 == player:
@@ -250,23 +251,25 @@ class _Solver:
         return 0.5 * (self.best_response(sigma, 0) + self.best_response(sigma, 1))
 
 
-def _own_prev_seq(layers: list, k: int) -> np.ndarray:
+def _own_prev_seq(layers: list[Layer], k: int) -> np.ndarray:
     """For each history of layer k (k >= 2): the mover's own sequence that led to it, i.e. the
     sequence into its grandparent's child (the mover's previous decision, two plays up)."""
     parent = layers[k].parent                  # into layer k - 1 (the opponent's decision)
-    return layers[k - 1].seq[parent]           # the sequence into layer k - 1: the mover's own, two up
+    seq: np.ndarray = layers[k - 1].seq[parent]     # the sequence into layer k - 1: the mover's own, two up
+    return seq
 
 
 def solve_game(game: EndgameGame, *, target: float = DEFAULT_TARGET, max_iterations: Optional[int] = None,
                deadline: Optional[float] = None,
-               tally: Optional[dict] = None) -> tuple[np.ndarray, float, int, Optional[str], list, "_Solver"]:
+               tally: Optional[dict[str, Any]] = None
+               ) -> tuple[np.ndarray, float, int, Optional[str], list[tuple[int, float]], "_Solver"]:
     """CFR+ until the exploitability is below `target` (round points) or a limit: the average
     strategy (per sequence), its exploitability, the iterations, what stopped it, the
     measurements. `tally` (a dict), when given, gets the "iterations" and the last
     "exploitability" measured as they come."""
     solver = _Solver(game)
     limit = DEFAULT_MAX_ITERATIONS if max_iterations is None else max_iterations
-    history: list = []
+    history: list[tuple[int, float]] = []
     if solver.depth == 0:               # no decision left but the last play (collapsed)
         return solver.average(), 0.0, 0, None, history, solver
     t = 0
@@ -292,17 +295,17 @@ def solve_game(game: EndgameGame, *, target: float = DEFAULT_TARGET, max_iterati
     return solver.average(), expl, t, stopped, history, solver
 
 
-def strategy_profile(game: EndgameGame, sigma: np.ndarray) -> dict:
+def strategy_profile(game: EndgameGame, sigma: np.ndarray) -> dict[tuple[int, int, tuple[int, ...]], dict[int, float]]:
     """`sigma` (per sequence) as behaviour at every information set: {(player, own hand at the
     root (mask), public plays since the root (packed moves)): {packed move: probability}},
     player 0 the viewer. The last play of the deal (perfect information, valued by the best
     capture) has no entry. For tests and inspection: it lists every information set."""
-    out: dict = {}
+    out: dict[tuple[int, int, tuple[int, ...]], dict[int, float]] = {}
     hands = (game.hand_a, game.hand_b)
     for k, layer in enumerate(game.decision_layers):
         first = np.full(game.infosets, -1, dtype=np.int64)
-        first[layer.iset[::-1]] = np.arange(len(layer) - 1, -1, -1)
-        for iset in np.unique(layer.iset):
+        first[layer.isets[::-1]] = np.arange(len(layer) - 1, -1, -1)
+        for iset in np.unique(layer.isets):
             node = int(first[iset])
             plays = []
             j, up = node, k
@@ -346,7 +349,7 @@ def equilibrium(view: View, *, threads: Optional[int] = None, time_limit: Option
     deadline = kernel.budget_deadline(time.monotonic() + seconds if seconds else None)   # a bot's budget too
     if view.stock_cards == 0:
         return _last_deal(view, start, max_nodes, deadline)
-    tally: dict = {}
+    tally: dict[str, Any] = {}
     with Heartbeat(lambda: _progress_line(tally, time.perf_counter() - start), progress):
         game = build_game(view, threads=workers, deadline=deadline, max_nodes=max_nodes, tally=tally)
         built = time.perf_counter() - start
@@ -360,12 +363,12 @@ def equilibrium(view: View, *, threads: Optional[int] = None, time_limit: Option
     # the viewer's information set at the root: its actual hand
     root = game.layers[0]
     w = int(np.nonzero(game.hand_a == view.hand)[0][0])
-    iset = int(root.iset[w])
+    iset = int(root.isets[w])
     lo, n = int(game.seq_start[iset]), int(game.seq_count[iset])
     values_by_layer = solver.values(sigma)
     child = game.layers[1]
     mine = (child.seq >= lo) & (child.seq < lo + n)
-    q = np.bincount(child.seq[mine] - lo, weights=values_by_layer[1][mine], minlength=n)
+    q: np.ndarray = np.bincount(child.seq[mine] - lo, weights=values_by_layer[1][mine], minlength=n)
     cnt = np.bincount(child.seq[mine] - lo, minlength=n)
     q = q / np.maximum(cnt, 1)
     moves = [Move.from_packed(game.seq_move[lo + j]) for j in range(n)]
@@ -382,7 +385,7 @@ def equilibrium(view: View, *, threads: Optional[int] = None, time_limit: Option
                        game_value=float(np.dot(solver.chance, values_by_layer[0])))
 
 
-def _progress_line(tally: dict, elapsed: float) -> str:
+def _progress_line(tally: dict[str, Any], elapsed: float) -> str:
     """The heartbeat's line: the last deals' solves, then CFR+'s iterations."""
     nodes = tally.get("nodes", 0)
     if "built" not in tally:
@@ -393,7 +396,7 @@ def _progress_line(tally: dict, elapsed: float) -> str:
             f"{'–' if expl is None or expl == math.inf else f'{expl:.4f}'} · {nodes:,} nodes · {elapsed:.0f} s")
 
 
-def _pure(view: View, values: dict, start: float, game: Optional[EndgameGame], built: float,
+def _pure(view: View, values: dict[Move, float], start: float, game: Optional[EndgameGame], built: float,
           nodes: int = 0, exact: bool = False) -> Equilibrium:
     """A perfect-information decision: uniform over the best moves, exploitability 0."""
     best = max(values.values())

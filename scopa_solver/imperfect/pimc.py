@@ -96,7 +96,7 @@ class MoveStats:
     delta: float
     delta_stderr: float
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON-ready; an unknown standard error, from a single world, is None)."""
         return {"move": str(self.move), "mean": self.mean, "std": self.std, "stderr": _finite(self.stderr),
                 "optimal": self.optimal, "positive": self.positive, "worlds": self.worlds, "min": self.min,
@@ -123,7 +123,7 @@ class Suggestion:
     values: Optional["np.ndarray"] = field(default=None, repr=False)  # worlds x moves, as `moves`
     exact_worlds: Optional[int] = None  # worlds searched to the end of the round (the rest: to a horizon)
     horizon: Optional[int] = None       # the shallowest horizon (plies) of a world not searched exactly
-    world_horizons: Optional[list] = field(default=None, repr=False)  # per row of `values`: None (exact) or plies
+    world_horizons: Optional[list[Any]] = field(default=None, repr=False)  # per row of `values`: None (exact) or plies
     sampled: bool = True                # the worlds are a sample drawn with `seed` (else every world, listed)
     horizon_cut: bool = False           # the time limit stopped the first world's deepening (a rerun may go deeper)
 
@@ -136,7 +136,7 @@ class Suggestion:
     def best_stats(self) -> MoveStats:
         return self.moves[0]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON-ready): the view, a row per move, how the worlds were solved."""
         return {"view": self.view.to_string(), "best": str(self.best), "moves": [m.to_dict() for m in self.moves],
                 "exact": self.exact, "worlds": self.worlds, "total_worlds": self.total_worlds,
@@ -164,7 +164,7 @@ def _finite(x: float) -> Optional[float]:
 def solve_worlds(states: Iterable[kernel.KernelState], *, threads: Optional[int] = None,
                  time_limit: Optional[float] = None, progress: Any = None, tt_mb: Optional[float] = None,
                  total: Optional[int] = None, max_nodes: Optional[int] = None,
-                 horizon: Optional[int] = None, deepen: bool = False) -> list:
+                 horizon: Optional[int] = None, deepen: bool = False) -> list[Optional[kernel.KernelResult]]:
     """Every root move's exact value in each world (kernel states; a lazy iterator is drawn from
     only as the workers get to it): the kernel's results in order, None for a world the
     `time_limit` left unsolved. Runs on the kernel face's one scheduler (`threads` workers,
@@ -299,7 +299,7 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
         states = itertools.chain([first], states)
     budget = max_nodes * _WORLD_SAFETY
     bar = progress_bar(count, "worlds", progress, unit="world", deadline=deadline)
-    raws: list = [] if solved is None else [solved]     # the probe's exact search is the first world's
+    raws: list[Any] = [] if solved is None else [solved]     # the probe's exact search is the first world's
     bar.update(len(raws))
     reason = None
     try:
@@ -385,7 +385,7 @@ def _probe_horizon(state: kernel.KernelState, max_nodes: int, first: Optional[in
     return reached, None, kept, cut
 
 
-def value_matrix(moves: list[Move], solved: list) -> tuple["np.ndarray", int]:
+def value_matrix(moves: list[Move], solved: list[Any]) -> tuple["np.ndarray", int]:
     """The worlds x moves matrix of exact values (columns in the order of `moves`) of the
     kernel's results `solved`, and their nodes."""
     import numpy as np
@@ -400,7 +400,7 @@ def value_matrix(moves: list[Move], solved: list) -> tuple["np.ndarray", int]:
     return values, nodes
 
 
-def _confident(moves: list[Move], raws: list, z: float) -> bool:
+def _confident(moves: list[Move], raws: list[Any], z: float) -> bool:
     """Does the best move lead every other by more than `z` paired standard errors?"""
     if len(moves) < 2:
         return True
@@ -420,7 +420,7 @@ def _confident(moves: list[Move], raws: list, z: float) -> bool:
     return True
 
 
-def _summarize(view: View, moves: list[Move], raws: list, exact: bool, seed: Optional[int],
+def _summarize(view: View, moves: list[Move], raws: list[Any], exact: bool, seed: Optional[int],
                start: float, planned: int) -> Suggestion:
     solved = [raw for raw in raws if raw is not None]
     if not solved:
@@ -449,7 +449,7 @@ def _summarize(view: View, moves: list[Move], raws: list, exact: bool, seed: Opt
                       horizon=min(depths) if depths else None, world_horizons=per_world)
 
 
-def _aggregate(moves: list[Move], values: "np.ndarray", complete: bool) -> list[tuple]:
+def _aggregate(moves: list[Move], values: "np.ndarray", complete: bool) -> list[tuple[Any, ...]]:
     k = values.shape[0]
     best = values.max(axis=1)
     out = []

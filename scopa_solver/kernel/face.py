@@ -11,7 +11,7 @@ moves, `play` (the next state and its `PlayEvents`), scoring, and the kernel's t
 from __future__ import annotations
 
 import enum
-from typing import Any, NamedTuple, Optional, Sequence
+from typing import NamedTuple, Optional, Sequence
 
 from .. import _kernel
 
@@ -116,7 +116,7 @@ def score(piles: Sequence[int], scopas: Sequence[int], sides: Sequence[int], rul
     `primiera` (None when disqualified), `napola`, `scopas`, `points` (round points, scopas
     included); the category winners `carte`, `denari`, `settebello`, `primiera_winner`,
     `re_bello` as a side or None (a shared top scores for nobody)."""
-    return _kernel.score(piles, scopas, sides, rules)
+    return _kernel.score(tuple(piles), tuple(scopas), tuple(sides), rules)
 
 
 def evaluate(state: KernelState, root_seat: Optional[int] = None) -> tuple[tuple[float, ...], float]:

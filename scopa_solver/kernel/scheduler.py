@@ -112,6 +112,7 @@ def _run_batch(states: Iterable[Any], want: int, limit: Limit, objective: str, t
         would run past the deadline by all but one state's time. The states left once the
         deadline has passed are not searched (no result); a chunk begun past it (the first,
         which always runs) is one call."""
+        assert deadline is not None
         out: list = []
         for state in chunk:
             left = deadline - time.monotonic()

@@ -20,7 +20,7 @@ True
 """
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import Optional, Protocol
 
 from .. import kernel
 from ..core.cards import ALL_MASK, DECK, popcount
@@ -112,7 +112,13 @@ def observation_size(players: int) -> int:
     return 40 * (players + 4) + 6 * players + 1
 
 
-def fill_observation(out: Sequence[float], state: kernel.KernelState, player: int, pending: Pending) -> None:
+class Writable(Protocol):
+    """What an observation is written into: a float32 numpy vector, a list of floats."""
+
+    def __setitem__(self, index: int, value: float, /) -> None: ...
+
+
+def fill_observation(out: Writable, state: kernel.KernelState, player: int, pending: Pending) -> None:
     """Write what `player` sees into `out` (zeros, `observation_size` long), in this order: its
     hand (40), the table (40), every seat's pile (40 each), the card being played and the cards
     taken so far (40 + 40), then per seat: its scopas, its hand's size, the seat to move, the

@@ -36,12 +36,12 @@ import random
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Sequence, Union
+from typing import Any, Callable, Optional, Sequence, Union
 
 from .game import play_match, play_round
 from ..progress import progress_bar
 from ..text import plural
-from ..core.position import Position
+from ..core.position import Move, Position
 from ..core.rules import Rules
 from ..errors import RulesError, ScopaError, excerpt
 
@@ -49,7 +49,7 @@ __all__ = ["arena", "ArenaResult", "MultiArenaResult"]
 
 _Z95 = 1.959963984540054
 
-Chooser = Callable[[Position], object]
+Chooser = Callable[[Position], Union[Move, str]]     # a bot: position -> its move (or the move's text)
 SideBots = Union[Chooser, Sequence[Chooser]]     # one chooser for a side, or one per seat of it
 
 
@@ -103,7 +103,7 @@ class ArenaResult:
     def match_ci95(self) -> Optional[tuple[float, float]]:
         if not self.match_scores:
             return None
-        rate, half = self.match_win_rate, _Z95 * _stderr(self.match_scores)
+        rate, half = sum(self.match_scores) / len(self.match_scores), _Z95 * _stderr(self.match_scores)
         return (max(0.0, rate - half), min(1.0, rate + half))
 
     @property
@@ -116,7 +116,7 @@ class ArenaResult:
         """Decisions per second of bot A (0) or B (1)."""
         return self.decisions[which] / self.bot_seconds[which] if self.bot_seconds[which] > 0 else math.inf
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON-ready): the measured fields and the figures derived from them; a
         figure that is not finite (no deals, a single deal's spread) is None."""
         return {"bot_a": self.bot_a, "bot_b": self.bot_b, "deals": self.deals, "rounds_played": self.rounds_played,
@@ -131,15 +131,16 @@ class ArenaResult:
                 "rules": self.rules.tokens()}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "ArenaResult":
+    def from_dict(cls, data: dict[str, Any]) -> "ArenaResult":
         """The inverse of `to_dict` (the derived figures are computed again)."""
         if not isinstance(data, dict):
             raise TypeError(f"expected the dict of ArenaResult.to_dict, not {type(data).__name__}")
-        nan = (lambda x: math.nan if x is None else float(x))
+        def nan(x: Any) -> float:
+            return math.nan if x is None else float(x)
         return cls(bot_a=data["bot_a"], bot_b=data["bot_b"], deals=data["deals"], margins=list(data["margins"]),
                    a_points=nan(data["a_points"]), b_points=nan(data["b_points"]),
                    round_wins=nan(data["round_wins"]), round_ties=nan(data["round_ties"]),
-                   decisions=tuple(data["decisions"]), bot_seconds=tuple(data["bot_seconds"]),  # type: ignore[arg-type]
+                   decisions=tuple(data["decisions"]), bot_seconds=tuple(data["bot_seconds"]),
                    seconds=data["seconds"], seed=data["seed"], matches=data.get("matches", 0),
                    match_scores=list(data.get("match_scores", [])),
                    rules=Rules.from_tokens(data.get("rules", [])))
@@ -163,7 +164,7 @@ class ArenaResult:
         return "\n".join(lines)
 
 
-def _finite(x):
+def _finite(x: Any) -> Any:
     """x, or None where it is not a finite number (JSON has no NaN or infinity)."""
     if isinstance(x, list):
         return [_finite(v) for v in x]
@@ -190,14 +191,14 @@ class _Timed:
     every seat of the side, or a tuple of one per seat (in seat order; seat s is partner
     s // side_count of its side)."""
 
-    def __init__(self, bot, side_count: int) -> None:
+    def __init__(self, bot: SideBots, side_count: int) -> None:
         self.bot = bot
         self.side_count = side_count
         self.calls = 0
         self.seconds = 0.0
 
-    def __call__(self, position: Position):
-        bot = self.bot[position.to_move // self.side_count] if isinstance(self.bot, tuple) else self.bot
+    def __call__(self, position: Position) -> Union[Move, str]:
+        bot = self.bot if callable(self.bot) else self.bot[position.to_move // self.side_count]
         start = time.perf_counter()
         move = bot(position)
         self.seconds += time.perf_counter() - start
@@ -283,7 +284,7 @@ class MultiArenaResult:
         """Decisions per second of bot `which`."""
         return self.decisions[which] / self.bot_seconds[which] if self.bot_seconds[which] > 0 else math.inf
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON-ready): the measured fields and the figures derived from them."""
         return {"bots": list(self.bots), "rules": self.rules.tokens(), "deals": self.deals,
                 "seatings": self.seatings, "rounds_played": self.rounds_played,
@@ -297,7 +298,7 @@ class MultiArenaResult:
                 "match_ci95": None if self.match_ci95 is None else [_finite(list(ci)) for ci in self.match_ci95]}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "MultiArenaResult":
+    def from_dict(cls, data: dict[str, Any]) -> "MultiArenaResult":
         """The inverse of `to_dict` (the derived figures are computed again)."""
         if not isinstance(data, dict):
             raise TypeError(f"expected the dict of MultiArenaResult.to_dict, not {type(data).__name__}")

@@ -42,6 +42,8 @@ def make_bot(spec: str, worlds: Optional[int] = None, seed: Optional[int] = 0, t
         raise TypeError(f"a bot name is text, not {type(spec).__name__}")
     if time_limit == "game":
         time_limit = decision_seconds(rules)
+    elif isinstance(time_limit, str):
+        raise ScopaError(f"time_limit is a number of seconds, None or 'game', not {excerpt(time_limit)}")
     from .bots import GreedyBot, OracleBot, PhaseBot, PIMCBot, RandomBot
     from .inference import InferenceBot
     if "/" in spec:
@@ -70,6 +72,7 @@ def make_bot(spec: str, worlds: Optional[int] = None, seed: Optional[int] = 0, t
         return _epimc(spec, arg, worlds, seed or 0, threads, time_limit=time_limit)
     if kind in ("infer", "model"):
         reply = kind == "model"
+        worlds = 50 if worlds is None else worlds       # (set above already: not pimc)
         if not arg:
             return InferenceBot(worlds=worlds, seed=seed or 0, threads=threads, reply=reply, time_limit=time_limit)
         try:

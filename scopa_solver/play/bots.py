@@ -32,7 +32,7 @@ True
 from __future__ import annotations
 
 import random
-from typing import Callable, Optional, TypeVar, Union
+from typing import Any, Callable, Optional, TypeVar, Union
 
 from .. import kernel
 from ..core.cards import COINS_MASK, DECK, SETTEBELLO_MASK, iter_cards, popcount
@@ -144,7 +144,7 @@ class GreedyBot(Bot):
                  seven: float = 2.5, scopa: float = 12.0, sweepable: float = 8.0, primiera: float = 0.02) -> None:
         self.weights = dict(card=card, coin=coin, settebello=settebello, seven=seven, scopa=scopa,
                             sweepable=sweepable, primiera=primiera)
-        defaults = GreedyBot.__init__.__defaults__      # in the order of the weights
+        defaults = GreedyBot.__init__.__defaults__ or ()      # in the order of the weights
         changed = [f"{k}={v:g}" for (k, v), d in zip(self.weights.items(), defaults) if v != d]
         self.name = f"Greedy({', '.join(changed)})" if changed else "Greedy"
 
@@ -237,7 +237,7 @@ class PIMCBot(Bot):
         self.exact_limit = exact_limit
         self.time_limit = None if time_limit is None else kernel.check_limits(None, time_limit)[1] or None
         self.tt_mb = tt_mb
-        self.last: Optional[dict] = None
+        self.last: Optional[dict[str, Any]] = None
         count = "" if worlds is None else str(worlds)
         self.name = ("PIMC" + (f"({count})" if count else "") if confidence is None
                      else f"PIMC({count or 'default'}, z={confidence:g})")

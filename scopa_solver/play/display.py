@@ -29,7 +29,7 @@ def cards_line(mask: int) -> str:
     return " ".join(str(c) for c in iter_cards(mask)) or "(none)"
 
 
-def _picture(hands: tuple[str, str], table: int, piles: tuple[int, int], scopas: tuple[int, int],
+def _picture(hands: tuple[str, str], table: int, piles: tuple[int, ...], scopas: tuple[int, ...],
              dealer: int, to_move: int, over: bool, stock: str) -> str:
     """The lines shared by two-player positions and views: each side's hand and pile, the
     table, the stock."""

@@ -29,7 +29,7 @@ True
 from __future__ import annotations
 
 import math
-from typing import Callable, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
@@ -58,7 +58,7 @@ class _Node:
 
     __slots__ = ("state", "world", "reach", "path", "children", "probs", "value", "terminal")
 
-    def __init__(self, state: kernel.KernelState, world: int, reach: float, path: tuple) -> None:
+    def __init__(self, state: kernel.KernelState, world: int, reach: float, path: tuple[Any, ...]) -> None:
         self.state = state
         self.world = world
         self.reach = reach
@@ -81,7 +81,7 @@ def _check_prune(prune: object) -> float:
     return float(prune)
 
 
-def _observation(state: kernel.KernelState, me: int) -> tuple:
+def _observation(state: kernel.KernelState, me: int) -> tuple[Any, ...]:
     """What the player sees of a world state: its own hand and everything public (with the
     public plays since the root, the key of the player's information set)."""
     hands = state.hands
@@ -142,7 +142,7 @@ def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Opti
         state, model, temperature, 0.0 if bottom else prune), threads, tt_mb)
     # back up, deepest first: the opponent's nodes by the model, the player's by information set
     for level in reversed(levels[1:]):
-        own: dict[tuple, list[_Node]] = {}
+        own: dict[tuple[Any, ...], list[_Node]] = {}
         for node in level:
             if node.terminal:
                 continue
@@ -203,6 +203,8 @@ def _grow_tree(view: View, worlds: Sequence[tuple[int, ...]], depth: int,
         if not k & 63:
             kernel.check_time()       # the model's replies below: Python work too
         sign = 1.0 if node.state.to_move == me else -1.0
+        if raw is None or raw.move_bounds is None:      # no time limit: never
+            raise RuntimeError("a world at the bottom was left unsolved")
         values = {p: sign * lower for p, (lower, _) in zip(raw.moves, raw.move_bounds)}
         if node.state.to_move != me:
             packed, node.probs = replies(node.state, True)
@@ -281,8 +283,9 @@ class EPIMCBot(InferenceBot):
         moves = view.legal_moves()
         if len(moves) == 1:
             return moves[0]
-        if self.endgame is not None and view.deals_left <= 1:
-            move = within(ENDGAME_SHARE, lambda: self.endgame(view))
+        endgame = self.endgame
+        if endgame is not None and view.deals_left <= 1:
+            move = within(ENDGAME_SHARE, lambda: endgame(view))
             if move is not None:
                 return move
         return super()._decide(view, plays)

@@ -43,7 +43,7 @@ class RoundResult:
         """Round points of each side (of each player with two players): `score.total`."""
         return tuple(self.score.total)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON-ready): the start and final positions, the moves, the score."""
         return {"start": self.start.to_string(), "final": self.final.to_string(),
                 "moves": [str(m) for m in self.moves], "score": self.score.to_dict(),
@@ -58,13 +58,13 @@ class MatchResult:
     totals: tuple[int, ...]
     winner: int
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON-ready): the totals per side, the winner and every round."""
         return {"totals": list(self.totals), "winner": self.winner,
                 "rounds": [r.to_dict() for r in self.rounds]}
 
 
-def _check_choosers(choosers: tuple, players: int, what: str) -> None:
+def _check_choosers(choosers: tuple[Any, ...], players: int, what: str) -> None:
     if len(choosers) != players:
         raise ScopaError(f"{what} needs one chooser per seat: {players} for {players} players, "
                          f"not {len(choosers)}")

@@ -47,7 +47,7 @@ from ..errors import LimitError, ViewError, excerpt
 from .bots import DECISION_SECONDS, GreedyBot, PIMCBot, within
 from ..core.cards import ALL_MASK, iter_cards, popcount
 from ..imperfect.pimc import EXACT_LIMIT, solve_worlds, value_matrix
-from ..core.position import Move, Position
+from ..core.position import Move
 from ..core.view import View, view_seed
 from ..core.worlds import cut
 
@@ -195,7 +195,8 @@ def _log_likelihoods(reading: Reading, hands: list[int], later: int, temperature
     for hand in hands:
         held = hand | later | played
         unseen = hidden & ~held
-        scores, chosen = [], 0
+        scores: list[float] = []
+        chosen = 0
         for card in iter_cards(held):
             if card.mask not in moves_of:
                 moves_of[card.mask] = _card_moves(before, card.mask)
@@ -263,6 +264,8 @@ def modelled_values(view: View, worlds: Sequence[tuple[int, ...]], temperature: 
     for k, ((i, j, child), raw) in enumerate(zip(replies, solved)):
         if not k & 63:
             kernel.check_time()
+        if raw is None or raw.move_bounds is None:      # no time limit: never
+            raise RuntimeError("a reply's world was left unsolved")
         theirs = {packed: lower for packed, (lower, _) in zip(raw.moves, raw.move_bounds)}
         if clairvoyant:
             values[i, j] = -max(theirs.values())
@@ -311,6 +314,8 @@ class InferenceBot(PIMCBot):
     it cuts falls back to plain determinization of the same weighted worlds in the rest (the
     worlds solved by then), and to `GreedyBot` when not one was.
     """
+
+    worlds: int                     # PIMCBot's, never None here (a count is always given)
 
     def __init__(self, worlds: int = 100, seed: int = 0, threads: Optional[int] = None,
                  exact_limit: int = EXACT_LIMIT, temperature: float = 0.5, reply: bool = True,

@@ -107,7 +107,7 @@ from ..core.rules import Rules
 from ..core.state import whole
 from ..errors import RecordError, ScopaError, excerpt
 from ..files import open_regular, shown_path, write_text_atomic
-from ..jsontext import MAX_DEPTH, MAX_VALUES, LongNumber, dumps, parse_json, read_at_most
+from ..jsontext import MAX_DEPTH, LongNumber, dumps, parse_json, read_at_most
 
 # (MAX_DEPTH, MAX_VALUES and parse_json are jsontext's: a record is read within its limits)
 __all__ = ["GameRecord", "RoundRecord", "ReplayedRound", "FORMAT", "VERSION", "MAX_BYTES", "MAX_NAME"]
@@ -177,7 +177,7 @@ class RoundRecord:
     def start(self, rules: Rules = Rules()) -> Position:
         return Position.from_deck(self.deck, dealer=self.dealer, rules=rules)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"dealer": self.dealer, "deck": "".join(map(str, self.deck)),
                                "moves": " ".join(map(str, self.moves))}
         if self.players:
@@ -264,7 +264,7 @@ class GameRecord:
 
     def __init__(self, rules: Rules = Rules(), players: Optional[Sequence[str]] = None,
                  rounds: Iterable[RoundRecord] = (), kind: str = "match", date: Optional[str] = None,
-                 meta: Optional[dict] = None) -> None:
+                 meta: Optional[dict[str, Any]] = None) -> None:
         if not isinstance(rules, Rules):
             raise RecordError(f"rules must be a Rules value, not {type(rules).__name__}")
         if kind not in KINDS:
@@ -281,7 +281,7 @@ class GameRecord:
         self.date = date if date is not None else datetime.now().isoformat(timespec="seconds")
         self.meta = _meta(meta)
         self._checked: list[_Checked] = []
-        self._checked_for: tuple = ()
+        self._checked_for: tuple[Any, ...] = ()     # the (rules, kind) `_checked` is for
 
     def __repr__(self) -> str:
         return (f"GameRecord(kind={self.kind!r}, players={self.players!r}, rules={self.rules!r}, "
@@ -441,7 +441,7 @@ class GameRecord:
 
     # -- JSON ----------------------------------------------------------------------------------
 
-    def to_dict(self, version: Optional[int] = None) -> dict:
+    def to_dict(self, version: Optional[int] = None) -> dict[str, Any]:
         """The record as JSON-ready data in format `version`: None writes the oldest version
         that holds the record (1 for two players, which every scopa-solver reads; 2 for the
         other games); 2 for any game; 1 only for two players."""
@@ -568,7 +568,7 @@ class GameRecord:
         if "winner" in data and winner != record.winner:
             what = "match" if kind == "match" else "set of independent rounds, which has no winner"
             who = "player" if n == 2 else "side"
-            raise RecordError(f"the record names " + ("nobody" if winner is None else f"{who} {winner}")
+            raise RecordError("the record names " + ("nobody" if winner is None else f"{who} {winner}")
                               + f" the winner, but the {what}"
                               + (f" ({_pair(totals)}, target {rules.target}) says "
                                  + ("nobody yet" if record.winner is None else f"{who} {record.winner}")
@@ -677,7 +677,7 @@ def _count(k: int) -> str:
     return {2: "two", 3: "three", 4: "four", 6: "six"}.get(k, str(k))
 
 
-def _meta(meta: Any) -> dict:
+def _meta(meta: Any) -> dict[str, Any]:
     """`meta` checked: an object with text keys and JSON values, nested at most MAX_DEPTH deep."""
     if meta is None:
         return {}

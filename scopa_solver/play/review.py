@@ -73,7 +73,7 @@ import time
 import zlib
 from contextlib import ExitStack
 from dataclasses import dataclass, field
-from typing import Iterator, Optional, Sequence
+from typing import Any, Iterator, Optional, Sequence
 
 from .. import kernel
 from ..errors import LimitError, TimeLimitError, ViewError
@@ -82,6 +82,7 @@ from ..progress import progress_bar
 from ..text import plural as _plural
 from ..core.position import Move, Position
 from .record import GameRecord, ReplayedRound
+from ..kernel.limit import Limit
 from ..search.solver import analyze
 
 __all__ = ["review", "Review", "Decision", "PlayerSummary", "SideSplit", "INACCURACY", "MISTAKE", "BLUNDER",
@@ -213,11 +214,11 @@ class Decision:
     def fair_mark(self) -> str:
         return mark(self.fair_loss)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON-ready). ``fair`` is None when no fair review was run; a decision
         not judged has None figures and its ``reason``."""
         if self.fair_reason is not None:
-            fair: Optional[dict] = {"best": None, "best_mean": None, "played_mean": None, "loss": None,
+            fair: Optional[dict[str, Any]] = {"best": None, "best_mean": None, "played_mean": None, "loss": None,
                                     "worlds": 0, "exact": False, "mark": "", "reason": self.fair_reason}
         elif self.fair_best is None and not self.forced:
             fair = None
@@ -258,7 +259,7 @@ class SideSplit:
     by_hindsight: int = 0            # decisions (of every side) judged by hindsight only
     not_judged: int = 0              # decisions (of every side, not forced) judged neither way
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"round": self.round, "side": self.side, "name": self.name, "margin": self.margin,
                 "lost": self.lost, "others_lost": self.others_lost, "skill": self.skill, "cards": self.cards,
                 "by_hindsight": self.by_hindsight, "not_judged": self.not_judged}
@@ -317,7 +318,7 @@ class PlayerSummary:
         """Share of decisions that played PIMC's best move."""
         return self.fair_best / self.fair_judged if self.fair_judged else None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "decisions": self.decisions, "forced": self.forced,
                 "fair_loss": self.fair_loss if self.fair_judged else None,
                 "fair_loss_per_decision": self.fair_loss_per_decision, "agreement": self.agreement,
@@ -444,7 +445,7 @@ class Review:
         return {"hindsight": [d for d in self.decisions if not d.judged],
                 "fair": [d for d in self.decisions if d.fair_reason is not None]}
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON-ready): the record's players and rules, every decision, the summaries
         (per name, and per seat)."""
         rules = self.record.rules
@@ -525,7 +526,7 @@ class Review:
         lines.append(f"summary ({'marks by the fair verdict' if fair else 'no fair review: marks by hindsight'}: "
                      f"?! lost {INACCURACY:g} point or more, ? {MISTAKE:g} or more, ?? {BLUNDER:g} or more; "
                      + (f"* by hindsight, no fair verdict; fair: PIMC with {_plural(self.worlds, 'world')} per "
-                        f"decision, seed {self.seed}; margin = skill + cards)" if fair
+                        f"decision, seed {self.seed}; margin = skill + cards)" if self.worlds is not None
                         else "margin = skill + cards)"))
         head = f"  {'player':<{width}}  {'moves':>5} {'forced':>6}"
         if fair:
@@ -585,7 +586,7 @@ def _judge_hindsight(d: Decision, max_nodes: Optional[int], time_limit: Optional
                      tt_mb: Optional[float]) -> bool:
     """Set `d`'s hindsight figures by `analyze` within the budget; False when the search did
     not finish (then `d.hindsight_reason` says so)."""
-    rows = analyze(d.position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb, horizon=0)   # exact only
+    rows = analyze(d.position, Limit(nodes=max_nodes, time=time_limit, tt_mb=tt_mb, horizon=0))   # exact only
     if any(row.value is None for row in rows):
         d.hindsight_reason = f"the exact search needs more than {_budget(max_nodes, time_limit)}"
         return False

@@ -55,7 +55,7 @@ def describe_move(name: str, move: Move, scopa: bool) -> str:
         "  SCOPA!" if scopa else "")
 
 
-def picture(pos: Position, human: int, names: tuple[str, str]) -> str:
+def picture(pos: Position, human: int, names: Sequence[str]) -> str:
     """What the human sees: the own hand, the opponent's card count, table, piles, stock."""
     width = max(len(n) for n in names) + 2
     lines = []
@@ -189,7 +189,7 @@ def play_game(bot: Union[Callable[[Position], Any], Sequence[Optional[Callable[[
     rules = record.rules
     n = rules.players
     names = record.players
-    bots = list(bot) if isinstance(bot, (list, tuple)) else [bot] * n
+    bots: list[Optional[Callable[[Position], Any]]] = [bot] * n if callable(bot) else list(bot)
     if len(bots) != n or any(b is None and p != human for p, b in enumerate(bots)):
         raise ValueError(f"play_game needs a bot for every seat but the human's ({n} players)")
     family = n != 2
@@ -241,7 +241,9 @@ def play_game(bot: Union[Callable[[Position], Any], Sequence[Optional[Callable[[
                 say(show_view(pos.view(human), names) if family else picture(pos, human, names))
                 move = ask_move(pos, read, say)
             else:
-                move = Move.parse(bots[p](pos), pos)
+                chooser = bots[p]
+                assert chooser is not None      # checked above: every seat but the human's has a bot
+                move = Move.parse(chooser(pos), pos)
             scopa = pos.is_scopa(move)
             after = pos.play(move)
             rec.moves.append(move)

@@ -354,8 +354,8 @@ def _move_values(raw: "kernel.KernelResult", bounds: Optional["kernel.KernelResu
     most = bounds.upper if bounds is not None else _VALUE_INF
     rows = []
     for packed, (lower, upper) in zip(raw.moves, raw.move_bounds or [unknown] * len(raw.moves)):
-        low, high = proved.get(packed, unknown)
-        low, high = _bound(low), _bound(min(high, most))
+        proved_low, proved_high = proved.get(packed, unknown)
+        low, high = _bound(proved_low), _bound(min(proved_high, most))
         value = lower if lower == upper else None
         rows.append(MoveValue(Move.from_packed(packed), value if horizon is None else _within(value, low, high),
                               low, high, horizon))
@@ -502,6 +502,7 @@ def _searches(position: Position, limit: Limit, objective: str, want: int, wrap:
     def settle(stopped: SearchResult) -> SearchResult:
         """A stop before any value: a `_SETTLE_PLIES` horizon search (milliseconds, no limit)
         gives an estimate within what the stopped search proved."""
+        searcher: Any = live.searcher
         raw = searcher.search_many([state], want, 0, 0.0, signals, objective, _SETTLE_PLIES, threads)[0]
         return SearchResult(position, raw, stopped._stop, stopped.nodes + raw.nodes,
                             time.monotonic() - live.start, stopped._bounds)
@@ -572,6 +573,11 @@ def analysis(position: Position, limit: Optional[Limit] = None, *, objective: st
 @overload
 def analysis(position: Position, limit: Optional[Limit] = None, *, objective: str = "value",
              moves: Literal[False]) -> AnalysisHandle[SearchResult]: ...
+
+
+@overload
+def analysis(position: Position, limit: Optional[Limit] = None, *, objective: str = "value",
+             moves: bool = True) -> Union[AnalysisHandle[Analysis], AnalysisHandle[SearchResult]]: ...
 
 
 def analysis(position: Position, limit: Optional[Limit] = None, *, objective: str = "value",

@@ -38,7 +38,7 @@ edge's ``value`` its child's; with ``objective="maxn"`` (any game) every node al
 """
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 import networkx as nx
 
@@ -46,6 +46,7 @@ from .. import kernel
 from ..core.position import Move, Position
 from ..errors import LimitError, ScopaError, excerpt
 from ..progress import progress_bar
+from ..kernel.limit import Limit
 from ..search.solver import solve
 from .base import ROOT, TreeTooLargeError, check_depth, check_max_nodes, check_position
 from .attributes import edge_attributes, node_attributes
@@ -118,16 +119,18 @@ def _minimax(position: Position, depth: Optional[int], max_nodes: int, truncate:
 
 
 def _build(position: Position, depth: Optional[int], max_nodes: int, truncate: bool, merge: bool,
-           tt_mb: Optional[float], threads: Optional[int], mode: str, bar,
+           tt_mb: Optional[float], threads: Optional[int], mode: str, bar: Any,
            objective: str = "value") -> nx.DiGraph:
     g = _new_graph(position, mode, depth, merge, objective)
     limit = 1 << 30 if depth is None else depth
     positions = {ROOT: position}        # the positions of the nodes still to expand
-    where: dict[tuple, str] = {position.kernel_state(): ROOT}
+    where: dict[kernel.KernelState, str] = {position.kernel_state(): ROOT}
     valuer = Valuer(position, objective, tt_mb, threads)
     margin = valuer.margin
     # the root's value is `solve`'s in every case (paranoid: the root's side is the kernel's own)
-    solved = solve(position, tt_mb=tt_mb, objective=objective)
+    solved = solve(position, Limit(tt_mb=tt_mb), objective=objective)
+    # no limit: the search completes (a time box or Ctrl-C raises), so value and points are set
+    assert solved.value is not None and solved.points is not None
     g.add_node(ROOT, **node_attributes(position, 0, solved.value, margin=margin))
     if objective == "maxn":
         g.nodes[ROOT]["points"] = tuple(solved.points)

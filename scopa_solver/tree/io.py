@@ -28,7 +28,7 @@ PICTURE_FORMATS = (".svg", ".png", ".pdf")
 
 def _scalar_graph(graph: nx.DiGraph) -> nx.DiGraph:
     """A copy whose attributes are all str/int/float/bool (GraphML and GEXF need that)."""
-    def clean(d: dict) -> dict:
+    def clean(d: dict[str, Any]) -> dict[str, Any]:
         return {k: (v if isinstance(v, (str, int, float, bool)) else json.dumps(v))
                 for k, v in d.items() if v is not None}
     out = nx.DiGraph()
@@ -65,14 +65,15 @@ def write_tree(graph: nx.DiGraph, path: "os.PathLike[str] | str", **render_optio
     return path
 
 
-def node_link(graph: nx.DiGraph) -> dict:
+def node_link(graph: nx.DiGraph) -> dict[str, Any]:
     """The node-link form of `graph` (what `.json` files hold), edges under "edges"."""
+    data: dict[str, Any]
     try:
-        return nx.node_link_data(graph, edges="edges")
+        data = nx.node_link_data(graph, edges="edges")
     except TypeError:    # networkx < 3.4
         data = nx.node_link_data(graph)
         data["edges"] = data.pop("links")
-        return data
+    return data
 
 
 def read_tree(path: "os.PathLike[str] | str") -> nx.DiGraph:

@@ -106,7 +106,8 @@ def _end_text(d: dict) -> str:
 
 def _look(d: dict) -> Optional[dict]:
     """The look of a position by who moves: player 0 / 1, or in the family games the side."""
-    return SIDE.get(d.get("side", d.get("to_move")))
+    who = d.get("side", d.get("to_move"))
+    return SIDE.get(who) if who is not None else None
 
 
 def _node_label(d: dict, is_root: bool) -> str:
@@ -448,8 +449,7 @@ def _matplotlib_render(graph: nx.DiGraph, path: str, fmt: str, rankdir: Optional
         x, y = xy[node]
         if kind == "position" and d.get("terminal"):
             fc, ec, box = END["fill"], END["line"], "square,pad=0.35"
-        elif kind in ("position", "node") and _look(d) is not None:
-            side = _look(d)
+        elif kind in ("position", "node") and (side := _look(d)) is not None:
             fc, ec = side["fill"], side["line"]
             box = "round,pad=0.35" if d.get("side", d["to_move"]) == 0 else "circle,pad=0.25"
         else:

@@ -7,7 +7,7 @@ TreeSize(nodes=7, distinct=7, exact=True)
 """
 from __future__ import annotations
 
-from typing import NamedTuple, Optional
+from typing import Any, NamedTuple, Optional
 
 from .. import kernel
 from ..core.position import Position
@@ -43,9 +43,9 @@ def tree_size(position: Position, depth: Optional[int] = None, *,
     root = position.kernel_state()
     limit = 1 << 30 if depth is None else depth
     # a state fixes its ply (one card leaves a hand each ply), so it is the memo's whole key
-    memo: dict = {}
+    memo: dict[Any, int] = {}
     # the open nodes, innermost last: [state, plies left, its moves, next move, nodes so far]
-    stack = [[root, limit, kernel.legal_moves(root) if limit > 0 else [], 0, 1]]
+    stack: list[list[Any]] = [[root, limit, kernel.legal_moves(root) if limit > 0 else [], 0, 1]]
     while True:
         frame = stack[-1]
         state, left, moves, i, _ = frame

@@ -9,6 +9,7 @@ from typing import NamedTuple, Optional, Sequence
 
 from .. import kernel
 from ..core.position import Move, Position
+from ..kernel.limit import Limit
 from ..search.solver import analyze_many, solve_many, solve_values
 
 __all__ = ["Row", "Valuer"]
@@ -58,7 +59,7 @@ class Paranoid:
                 others[key] = pos
                 stack.extend(pos.play(m) for m in pos.legal_moves())
         if solve_here:
-            values = solve_values(list(solve_here.values()), tt_mb=self.tt_mb, threads=self.threads)
+            values = solve_values(list(solve_here.values()), Limit(tt_mb=self.tt_mb, threads=self.threads))
             self.known.update(zip(solve_here, values))
         return [self._value(pos) for pos in positions]
 
@@ -79,9 +80,9 @@ def maxn_points(positions: Sequence[Position], tt_mb: Optional[float],
             out[i] = tuple(pos.round_score().total)
         else:
             todo.append(i)
-    results = solve_many([positions[i] for i in todo], objective="maxn", tt_mb=tt_mb,
-                         threads=threads) if todo else []
+    results = solve_many([positions[i] for i in todo], Limit(tt_mb=tt_mb, threads=threads), objective="maxn") if todo else []
     for i, result in zip(todo, results):
+        assert result.points is not None    # None only when stopped, and no limit was given
         out[i] = tuple(result.points)
     return out
 
@@ -106,7 +107,7 @@ class Valuer:
             return []
         if self.margin:     # a child's value is minus its move's: the sides alternate
             out = []
-            for pos, moves in zip(positions, analyze_many(positions, tt_mb=self.tt_mb, threads=threads)):
+            for pos, moves in zip(positions, analyze_many(positions, Limit(tt_mb=self.tt_mb, threads=threads))):
                 rows = []
                 for mv in moves:
                     child, events = pos.play_events(mv.move)
@@ -122,10 +123,10 @@ class Valuer:
             points = maxn_points(children, self.tt_mb, threads)
             values = [p[self.sides[c.to_move]] for p, c in zip(points, children)]
         out, i = [], 0
-        for pos, moves in zip(positions, played):
+        for pos, plays in zip(positions, played):
             rows = []
             mover = self.sides[pos.to_move]
-            for move, child, events in moves:
+            for move, child, events in plays:
                 value = values[i] if self.paranoid is not None else points[i][mover]
                 rows.append(Row(move, child, events.scopa, events.dealt, value, values[i], points[i]))
                 i += 1

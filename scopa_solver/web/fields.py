@@ -28,6 +28,7 @@ import re
 from typing import Annotated, Any, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic_core import ErrorDetails
 
 from ..errors import RecordError, excerpt
 from ..jsontext import MAX_DIGITS, LongNumber, parse_json
@@ -44,13 +45,11 @@ def _about(what: str) -> Any:
     return Field(description=what)
 
 
-def _list(item: Any) -> Any:
-    """A list of `item`, checked up to its first wrong item (a list of a million wrong items would
-    otherwise make a million errors, gigabytes)."""
-    return Annotated[list[item], Field(fail_fast=True)]
-
-
-Texts = _list(str)
+# Lists are checked up to their first wrong item (FailFast: a list of a million wrong items would
+# otherwise make a million errors, gigabytes). Written out, not made by a function, so that type
+# checkers read them as types.
+FailFast = Field(fail_fast=True)
+Texts = Annotated[list[str], FailFast]
 Notation = Annotated[str, _about("a position's notation (text)")]
 Seat = Annotated[Optional[int], _about("a seat (a whole number)")]
 Whole = Annotated[Optional[int], _about("a whole number")]
@@ -59,7 +58,7 @@ Name = Annotated[Optional[str], _about("text")]
 Flag = Annotated[Optional[bool], _about("true or false")]
 RuleTokens = Annotated[Optional[Union[str, Texts]], _about("rule tokens: text, or a list of texts")]
 Cards = Annotated[Optional[Union[str, Texts]], _about("cards: text, or a list of texts")]
-SeatCards = Annotated[Optional[_list(Optional[Union[str, Texts]])],
+SeatCards = Annotated[Optional[Annotated[list[Optional[Union[str, Texts]]], FailFast]],
                       _about("a list of cards a seat (each text, or a list of texts)")]
 Record = Annotated[Union[str, dict[str, Any]], _about("a game record (its JSON text, or a JSON object)")]
 
@@ -86,7 +85,8 @@ class Compose(_Fields):
     table: Cards = None
     piles: SeatCards = None
     stock: Cards = None
-    scopas: Annotated[Optional[_list(Optional[int])], _about("a list of whole numbers, one a seat")] = None
+    scopas: Annotated[Optional[Annotated[list[Optional[int]], FailFast]],
+                      _about("a list of whole numbers, one a seat")] = None
     dealer: Seat = None
     to_move: Seat = None
     last_capturer: Seat = None
@@ -151,13 +151,13 @@ class Review(_Fields):
     seed: Whole = None
 
 
-ROUTES = {Board: "/api/board", Deal: "/api/deal", Compose: "/api/compose", Analyze: "/api/analyze",
+ROUTES: dict[type[BaseModel], str] = {Board: "/api/board", Deal: "/api/deal", Compose: "/api/compose", Analyze: "/api/analyze",
           Solve: "/api/solve", Tree: "/api/tree", Suggest: "/api/suggest",
           Unseen: "/api/unseen", PlayNew: "/api/play/new",
           PlayMove: "/api/play/move", PlayBot: "/api/play/bot", Review: "/api/review"}
 
 
-def read(model: type, body: bytes, content_type: Optional[str] = None) -> Any:
+def read(model: type[BaseModel], body: bytes, content_type: Optional[str] = None) -> Any:
     """The fields of `model` from a request's `body` (JSON, UTF-8; empty: no fields), else a
     `FieldError` that names the field."""
     kind = (content_type or "").split(";")[0].strip().lower()
@@ -182,7 +182,7 @@ def read(model: type, body: bytes, content_type: Optional[str] = None) -> Any:
     return fields
 
 
-def _message(model: type, data: dict, error: dict) -> str:
+def _message(model: type[BaseModel], data: dict[str, Any], error: ErrorDetails) -> str:
     name = str(error["loc"][0]) if error["loc"] else "the body"
     if error["type"] == "extra_forbidden":
         return f"unknown field {excerpt(name)}: {ROUTES[model]} takes {', '.join(model.model_fields)}"

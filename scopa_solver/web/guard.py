@@ -39,7 +39,7 @@ from .service import LIMITS
 
 SEARCHING = frozenset({"/api/analyze", "/api/solve", "/api/tree", "/api/suggest", "/api/play/new",
                        "/api/play/move", "/api/review"})
-_REPEAT = 0.01      # seconds between cancel requests (one can miss a search just starting)
+_WAIT = 0.01        # seconds between looks at the requests still ending
 
 
 class Places:
@@ -100,21 +100,21 @@ def _give(future: asyncio.Future, place: bool) -> None:
 
 
 async def _cancel(box: kernel.TimeBox, reason: str) -> None:
-    """Cancel `box` until its request has ended (a search starting just then can miss one)."""
-    while not box.closed:
-        box.cancel(reason)
-        await asyncio.sleep(_REPEAT)
+    """Cancel `box`: its searches stop (their stop tokens stay set) and a search it starts later
+    stops at once (its deadline has passed), so once is enough."""
+    box.cancel(reason)
 
 
 async def cancel_all(boxes: set, reason: str, places: Optional[Places] = None) -> None:
-    """Cancel every running request's box (and send the waiters for a place away) until all
-    have ended."""
+    """Cancel every running request's box, and any that starts meanwhile (and send the waiters
+    for a place away), then wait until all have ended."""
     while boxes:
         for box in list(boxes):
-            box.cancel(reason)
+            if box.reason is None:
+                box.cancel(reason)
         if places is not None:
             places.send_away()
-        await asyncio.sleep(_REPEAT)
+        await asyncio.sleep(_WAIT)
 
 
 class Guard:
@@ -129,6 +129,7 @@ class Guard:
             await self.app(scope, receive, send)
             return
         with kernel.time_box(LIMITS["request_time"], f"the request ({scope['path']})") as box:
+            assert box is not None      # a number of seconds always makes a box
             self.boxes.add(box)
             try:
                 await self._serve(box, scope, receive, send)
@@ -269,7 +270,7 @@ def guarded_protocol() -> type:
             """Whether bytes it sent wait unread (a request, just arrived in a burst of connections)."""
             return _unread(self.transport) > 0
 
-        def connection_made(self, transport: Any) -> None:   # type: ignore[override]
+        def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
             self.address = self.client[0] if self.client else ""
             clients.setdefault(self.address, []).append(self)

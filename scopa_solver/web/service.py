@@ -28,22 +28,21 @@ import os
 import random
 import tempfile
 import threading
-import time
-from typing import Any, Optional, Union
+from typing import Any, Optional, Union, overload
 
 from ..core.cards import SUIT_NAMES, SUITS, RANKS, RANK_NAMES, iter_cards
 from ..core.position import Move, Position
 from ..core.rules import CAPTURES, GAMES, PLAYERS, Rules
-from ..core.state import RoundState
 from ..errors import LimitError, NotationError, PositionError, RecordError, RulesError, excerpt
 from ..core.view import View
+from ..kernel.limit import Limit
 from ..search.solver import analyze, solve
 
 __all__ = ["LIMITS", "BOTS", "OBJECTIVES", "info", "read_state", "read_position", "board", "board_of", "compose",
            "deal", "analysis",
            "principal_variation", "tree_svg", "suggestion", "unseen", "new_game", "game_move", "bot_move", "review_round"]
 
-LIMITS = {
+LIMITS: dict[str, Any] = {     # counts (int) and seconds (float)
     "text": 400,              # characters of a notation line or a move
     "record": 1_000_000,      # characters of a game record's JSON (sent as text or as an object)
     "time_limit": 30.0,       # seconds a search may run (analysis, pv, suggestion)
@@ -84,6 +83,10 @@ def _text(value: Any, what: str, limit: int = LIMITS["text"]) -> str:
     return value.strip()
 
 
+@overload
+def _whole(value: Any, what: str, low: int, high: int, default: int) -> int: ...
+@overload
+def _whole(value: Any, what: str, low: int, high: int, default: None = None) -> Optional[int]: ...
 def _whole(value: Any, what: str, low: int, high: int, default: Optional[int] = None) -> Optional[int]:
     if value is None:
         return default
@@ -140,16 +143,16 @@ def _cards(mask: int) -> list[str]:
     return [str(c) for c in iter_cards(mask)]
 
 
-def board(state: RoundState) -> dict:
+def board(state: Union[Position, View]) -> dict:
     """Everything the board draws: each seat's hand (hidden cards as counts), the table, each
     seat's pile, the score so far (per side in the family games), scopas, stock, turn, the
     rules, and the legal moves."""
     known = isinstance(state, Position)
-    score = state.round_score() if known else _score(state)
+    score = state.round_score() if isinstance(state, Position) else _score(state)
     rules = state.rules
     hands = []
     for p in range(rules.players):
-        if known:
+        if isinstance(state, Position):
             hands.append({"cards": _cards(state.hands[p]), "hidden": 0})
         elif p == state.player:
             hands.append({"cards": _cards(state.hand), "hidden": 0})
@@ -161,7 +164,7 @@ def board(state: RoundState) -> dict:
     return {"notation": state.to_string(), "kind": "position" if known else "view",
             "player": getattr(state, "player", None), "hands": hands, "table": _cards(state.table),
             "piles": [_cards(p) for p in state.piles], "scopas": list(state.scopas),
-            "stock": state.stock_size(), "stock_cards": [str(c) for c in state.stock] if known else None,
+            "stock": state.stock_size(), "stock_cards": [str(c) for c in state.stock] if isinstance(state, Position) else None,
             "to_move": None if over else state.to_move, "dealer": state.dealer,
             "last_capturer": state.last_capturer, "over": over, "legal": legal,
             "players": rules.players, "sides": list(rules.sides),
@@ -189,20 +192,23 @@ def board_of(text: Any, player: Any = None, moves: Any = None) -> dict:
     return board(state)
 
 
-def _line(state: RoundState, moves: Any) -> list[tuple[Position, Move]]:
+def _line(state: Union[Position, View], moves: Any) -> list[tuple[Position, Move]]:
     """Each position of the line `moves` (a list of move text, played from `state`) with the
     move played there."""
     if moves is None:
         return []
     if not isinstance(moves, list) or len(moves) > 40:
         raise NotationError("moves must be a list of at most 40 moves like '7dx3s+4s'")
-    if moves and not isinstance(state, Position):
+    if not moves:
+        return []
+    if not isinstance(state, Position):
         raise NotationError("moves are played on a position with every card known")
     line = []
+    pos = state
     for text in moves:
-        move = Move.parse(_text(text, "a move"), state)
-        line.append((state, move))
-        state = state.play(move)
+        move = Move.parse(_text(text, "a move"), pos)
+        line.append((pos, move))
+        pos = pos.play(move)
     return line
 
 
@@ -306,7 +312,7 @@ def analysis(text: Any, time_limit: Any = None, max_nodes: Any = None, objective
     pos = read_position(text)
     seconds, nodes = _limits(time_limit, max_nodes)
     goal = _objective(objective)
-    rows = analyze(pos, time_limit=seconds, max_nodes=nodes, objective=goal)    # deepens within the limit
+    rows = analyze(pos, Limit(time=seconds, nodes=nodes), objective=goal)    # deepens within the limit
     top = rows[0].value if rows else None
     return {"position": pos.to_string(), "to_move": pos.to_move, "complete": rows.complete, "objective": goal,
             "side": None if pos.is_round_over() else pos.rules.sides[pos.to_move], "value": rows.value,
@@ -323,7 +329,7 @@ def principal_variation(text: Any, time_limit: Any = None, max_nodes: Any = None
     the board after each of its moves."""
     pos = read_position(text)
     seconds, nodes = _limits(time_limit, max_nodes)
-    result = solve(pos, time_limit=seconds, max_nodes=nodes, objective=_objective(objective))
+    result = solve(pos, Limit(time=seconds, nodes=nodes), objective=_objective(objective))
     horizon = result.horizon
     steps = [board(pos)]
     for move in result.pv:
@@ -360,7 +366,7 @@ def suggestion(text: Any, player: Any = None, worlds: Any = None, seed: Any = No
     return {**result.to_dict(), "board": board(view)}
 
 
-def _view_of(state: RoundState, player: Any) -> View:
+def _view_of(state: Union[Position, View], player: Any) -> View:
     """The view of `player` (default: the side to move's) of a position, or a view given directly."""
     if player is None:
         player = state.player if isinstance(state, View) else state.to_move

@@ -1,0 +1,56 @@
+"""The top level gives exactly `__all__`: no name kept 'for older code', no import leaking."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import types
+
+import scopa_solver
+
+
+def _public(module: types.ModuleType) -> set[str]:
+    # names not starting with '_' that are not the package's own submodules (scopa_solver.core, ...)
+    names = set()
+    for name in dir(module):
+        value = getattr(module, name)
+        if name.startswith("_"):
+            continue
+        if isinstance(value, types.ModuleType) and value.__name__.startswith(module.__name__ + "."):
+            continue
+        names.add(name)
+    return names
+
+
+def test_the_top_level_names_are_all_and_only_all():
+    assert len(scopa_solver.__all__) == len(set(scopa_solver.__all__))
+    assert _public(scopa_solver) == set(scopa_solver.__all__)
+    assert isinstance(scopa_solver.__version__, str)
+
+
+def test_every_name_in_all_resolves_in_a_fresh_interpreter():
+    # a fresh process: the lazy names (PEP 562) load on first use, the eager ones with the package
+    code = ("import scopa_solver\n"
+            "missing = [n for n in scopa_solver.__all__ if getattr(scopa_solver, n, None) is None]\n"
+            "print(missing)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_a_name_outside_all_is_an_attribute_error():
+    for name in ("DECK", "solve_values", "annotations", "Any", "importlib"):
+        assert not hasattr(scopa_solver, name), name
+
+
+def test_type_checkers_see_every_lazy_name_from_its_module():
+    # the lazy names (PEP 562 __getattr__) are imported under TYPE_CHECKING for mypy and editors:
+    # the same names from the same modules as _LAZY, so the two cannot drift apart
+    import ast
+    import inspect
+    tree = ast.parse(inspect.getsource(scopa_solver))
+    seen = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for imp in node.body:
+                assert isinstance(imp, ast.ImportFrom) and imp.level == 1
+                seen.update({alias.name: imp.module for alias in imp.names})
+    assert seen == scopa_solver._LAZY
