@@ -41,11 +41,6 @@ def deepen(searcher: Any, state: KernelState, want: int, token: Optional[StopTok
         end = min(end, box_end)
     plies = sum(bin(m).count("1") for m in state.hands) + sum(bin(m).count("1") for d in state.deals for m in d)
 
-    def run(depth: int, cap: int, free: bool = False) -> Any:
-        seconds = 0.0 if free or end == math.inf else max(end - time.monotonic(), 1e-6)
-        return searcher.search_many([state], want, 0 if free else cap, seconds, signals, objective, depth,
-                                    threads, token)[0]
-
     used = 0
     if exact_try:
         half = start + (end - start) / 2 if end < math.inf else math.inf
@@ -61,7 +56,10 @@ def deepen(searcher: Any, state: KernelState, want: int, token: Optional[StopTok
     while True:
         if done and (end <= time.monotonic() or (nodes and used >= nodes)):
             return
-        raw = run(depth, nodes - used if nodes else 0, free=settle and not done)
+        free = settle and not done      # (the kernel's call inline: one frame fewer to it)
+        raw = searcher.search_many([state], want, 0 if free or not nodes else nodes - used,
+                                   0.0 if free or end == math.inf else max(end - time.monotonic(), 1e-6),
+                                   signals, objective, depth, threads, token)[0]
         used += raw.nodes
         yield raw, used
         if raw.stop or raw.horizon is None or depth == last:
@@ -71,7 +69,9 @@ def deepen(searcher: Any, state: KernelState, want: int, token: Optional[StopTok
         if near and plies - depth <= near and (not last or last >= plies):
             if end <= time.monotonic() or (nodes and used >= nodes):
                 return
-            exact = run(0, 2 * raw.nodes if not nodes else min(2 * raw.nodes, nodes - used))
+            exact = searcher.search_many([state], want, 2 * raw.nodes if not nodes else min(2 * raw.nodes, nodes - used),
+                                         0.0 if end == math.inf else max(end - time.monotonic(), 1e-6),
+                                         signals, objective, 0, threads, token)[0]
             used += exact.nodes
             if exact.stop in (StopReason.NONE, StopReason.REQUEST) or (nodes and used >= nodes) \
                     or end <= time.monotonic():

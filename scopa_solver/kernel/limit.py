@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import os
 import time as _time
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any, Mapping, Optional
 
 from ..errors import LimitError, RulesError, excerpt
@@ -150,19 +150,25 @@ class Limit:
     threads: Optional[int] = None
 
     def __post_init__(self) -> None:
-        nodes, seconds = check_limits(self.nodes, self.time, "time", "nodes")
+        self._check(*(f.name for f in fields(self)))
+
+    def _check(self, *names: str) -> None:
+        """Check and normalise the fields `names` (each field once: `replace` checks only what
+        it changes)."""
         set_ = object.__setattr__
-        set_(self, "nodes", nodes or None)
-        set_(self, "time", seconds or None)
-        if self.horizon is not None:
+        if "nodes" in names or "time" in names:
+            nodes, seconds = check_limits(self.nodes, self.time, "time", "nodes")
+            set_(self, "nodes", nodes or None)
+            set_(self, "time", seconds or None)
+        if "horizon" in names and self.horizon is not None:
             set_(self, "horizon", check_horizon(self.horizon))
-        if self.deadline is not None:
+        if "deadline" in names and self.deadline is not None:
             if not _is_number(self.deadline) or not math.isfinite(self.deadline):
                 raise LimitError(f"deadline must be a time.monotonic() instant, not {excerpt(self.deadline)}")
             set_(self, "deadline", float(self.deadline))
-        if self.tt_mb is not None:
+        if "tt_mb" in names and self.tt_mb is not None:
             set_(self, "tt_mb", check_tt_mb(self.tt_mb))
-        if self.threads is not None:
+        if "threads" in names and self.threads is not None:
             set_(self, "threads", check_threads(self.threads))
 
     @property
@@ -187,8 +193,21 @@ class Limit:
         return end if self.deadline is None else min(end, self.deadline)
 
     def replace(self, **changes: Any) -> "Limit":
-        """A copy with some fields changed (checked again)."""
-        return replace(self, **changes)
+        """A copy with some fields changed (those are checked; the others were)."""
+        unknown = set(changes) - {f.name for f in fields(self)}
+        if unknown:
+            raise LimitError(f"unknown limit field {excerpt(sorted(unknown)[0])}")
+        copy = self.derived(**changes)
+        copy._check(*changes)
+        return copy
+
+    def derived(self, **changes: Any) -> "Limit":
+        """A copy with fields changed to values derived from checked ones (half the time, the
+        sooner of two deadlines...), not checked again: for the search's own use."""
+        copy = object.__new__(Limit)
+        for f in fields(self):
+            object.__setattr__(copy, f.name, changes.get(f.name, getattr(self, f.name)))
+        return copy
 
     def with_deadline(self, seconds: Optional[float]) -> "Limit":
         """This limit, also ending `seconds` from now (None: unchanged)."""

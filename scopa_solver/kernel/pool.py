@@ -14,7 +14,7 @@ from typing import Iterator, Optional
 
 from ..errors import LimitError
 from .face import Searcher, StopToken
-from .limit import check_tt_mb
+from .limit import NO_LIMIT, Limit, check_tt_mb
 from .timebox import open_boxes, searching_in
 
 __all__ = ["SearchInterrupted", "new_searcher", "borrow_searcher", "pool_stats", "clear_tables", "watching"]
@@ -33,7 +33,10 @@ class SearchInterrupted(KeyboardInterrupt):
 
 def new_searcher(tt_mb: Optional[float] = None) -> Searcher:
     """A fresh searcher of its own (an empty table, for traces and cold measurements)."""
-    size = check_tt_mb(tt_mb)
+    return _made(check_tt_mb(tt_mb))
+
+
+def _made(size: float) -> Searcher:
     try:
         return Searcher(size)
     except MemoryError:
@@ -42,17 +45,18 @@ def new_searcher(tt_mb: Optional[float] = None) -> Searcher:
 
 
 @contextmanager
-def borrow_searcher(tt_mb: Optional[float] = None) -> Iterator[Searcher]:
-    """A searcher for one call; kept afterwards for reuse (a
-    large table is slow to allocate), at most one per core and one table size at a time."""
-    size = check_tt_mb(tt_mb)
+def borrow_searcher(limit: Limit = NO_LIMIT) -> Iterator[Searcher]:
+    """A searcher with `limit`'s table (checked when the limit was made) for one call; kept
+    afterwards for reuse (a large table is slow to allocate), at most one per core and one
+    table size at a time."""
+    size = limit.table_mb
     with _lock:
         if _closing:
             raise SearchInterrupted
         found = next((s for s in _idle if s.tt_mb == size), None)
         if found is not None:
             _idle.remove(found)
-    s = found if found is not None else new_searcher(size)
+    s = found if found is not None else _made(size)
     with _lock:
         _busy.add(s)
     try:

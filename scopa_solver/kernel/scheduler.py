@@ -50,7 +50,7 @@ def run_batch(states: Iterable[Any], *, want: int, limit: Limit = NO_LIMIT, obje
         if box.expired() and not box.anytime:
             raise box.error()
         if box.deadline < math.inf:
-            limit = limit.replace(deadline=box.deadline if limit.deadline is None
+            limit = limit.derived(deadline=box.deadline if limit.deadline is None
                                   else min(limit.deadline, box.deadline))
     try:
         with watching(stop, boxes) as token:
@@ -125,7 +125,7 @@ def _run_batch(states: Iterable[Any], want: int, limit: Limit, objective: str, t
         return out
 
     def work(signals: bool, bar: Any) -> None:
-        with borrow_searcher(limit.tt_mb) as s:
+        with borrow_searcher(limit) as s:
             while True:
                 job = take()
                 if job is None:

@@ -508,7 +508,7 @@ def _searches(position: Position, limit: Limit, objective: str, want: int, wrap:
                             time.monotonic() - live.start, stopped._bounds)
 
     try:
-        with kernel.borrow_searcher(limit.tt_mb) as searcher, kernel.watching(token):
+        with kernel.borrow_searcher(limit) as searcher, kernel.watching(token):
             live.base = searcher.nodes_total
             live.searcher = searcher
             if limit.horizon == 0 or not (limit.limited or live.live):
@@ -652,11 +652,11 @@ def _batch(positions: Iterable[Position], limit: Optional[Limit], objective: str
         return [wrap(SearchResult(p, raw)) for p, raw in zip(positions, raws)]
     if limit.horizon:
         return [AnalysisHandle(p, limit, objective, want, wrap).wait() for p in positions]
-    tries = limit.replace(nodes=min(limit.nodes or EXACT_TRY_NODES, EXACT_TRY_NODES),
+    tries = limit.derived(nodes=min(limit.nodes or EXACT_TRY_NODES, EXACT_TRY_NODES),
                           time=limit.time / 2 if limit.time else None)
     raws = kernel.run_batch([p.kernel_state() for p in positions], want=want, limit=tries, objective=objective,
                             together=len(positions) == 1)
-    single = limit.replace(threads=None)
+    single = limit.derived(threads=None)
     return [wrap(SearchResult(p, raw)) if raw.stop == StopReason.NONE else
             AnalysisHandle(p, single, objective, want, wrap, tried=raw).wait() for p, raw in zip(positions, raws)]
 
