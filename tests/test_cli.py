@@ -666,7 +666,7 @@ def test_help_exits_0(capsys):
 def test_ctrl_c_stops_cleanly(capsys, monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
-    monkeypatch.setattr(commands, "analyze_iter", interrupted)
+    monkeypatch.setattr(commands, "analysis", interrupted)
     code, out, err = run(capsys, "analyze", LAST)
     assert code == 130 and err == "scopa-solver: interrupted\n"
 

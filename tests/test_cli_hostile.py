@@ -218,7 +218,7 @@ def test_an_internal_error_is_one_line(capsys, monkeypatch):
 
     def broken(*args, **kwargs):
         raise KeyError("oops")
-    monkeypatch.setattr(commands, "analyze_iter", broken)
+    monkeypatch.setattr(commands, "analysis", broken)
     code, out, err = run(capsys, "analyze", LAST)
     assert code == 2 and err.startswith("scopa-solver: internal error: KeyError") and err.count("\n") == 1
 

@@ -320,22 +320,28 @@ def _on_a_terminal(*argv: str) -> str:
     return out.decode()
 
 
-BEAT = re.compile(r"\r(depth (\d+) done, deeper… ([\d,]+) nodes · [\d.]+(?: [kMG])? n/s · (\d+) s)\x1b\[K")
+BEAT = re.compile(r"\r(depth (\d+) done, searching depth (\d+)… ([\d,]+) nodes · [\d.]+(?: [kMG])? n/s · (\d+) s)\x1b\[K")
 
 
 @pytest.mark.parametrize("command", ["solve", "analyze"])
 def test_a_long_search_shows_a_heartbeat_on_a_terminal_and_none_in_json(command):
-    """While a depth runs, stderr's status line (a terminal only) says the depth done, its
-    nodes, nodes/s and the time, redrawn every second and erased before the next depth line;
-    --json output has none. (The search runs 3 s by its limit: the first beat is due at 1 s.)"""
+    """While a depth runs, stderr's status line (a terminal only) says the depth done, the depth
+    being searched, the nodes so far (read live from the search: they move within a depth, past
+    the depth line's), nodes/s and the time, redrawn every second and erased before the next
+    depth line; --json output has none. (The search runs 3 s by its limit: the first beat is
+    due at 1 s.)"""
     pos = random_position(5, None, Rules(players=4, game="scientifico")).to_string()
     out = _on_a_terminal(command, pos, "--time-limit", "3")
     beats = BEAT.findall(out)
     assert beats, out[:2000]
-    printed = {depth: nodes for depth, nodes in re.findall(r"depth +(\d+)  value .*?nodes ([\d,]+)  time", out)}
-    for line, depth, nodes, seconds in beats:
-        assert printed.get(depth) == nodes           # the figures of the depth done, as its line says
-    assert [int(b[3]) for b in beats] == sorted(int(b[3]) for b in beats) and int(beats[-1][3]) >= 1
+    printed: dict = {}      # each depth's line as it landed (the answer's repeats the deepest, with every node)
+    for depth, nodes in re.findall(r"depth +(\d+)  value .*?nodes ([\d,]+)  time", out):
+        printed.setdefault(int(depth), int(nodes.replace(",", "")))
+    counts = [int(b[3].replace(",", "")) for b in beats]
+    assert counts == sorted(counts)
+    for line, done, searching, nodes, seconds in beats:
+        assert int(searching) > int(done) and int(nodes.replace(",", "")) >= printed[int(done)]
+    assert [int(b[4]) for b in beats] == sorted(int(b[4]) for b in beats) and int(beats[-1][4]) >= 1
     assert "\r\x1b[K" in out.split(beats[-1][0])[1]   # erased before the result is printed
     data = _on_a_terminal(command, pos, "--time-limit", "2", "--json")
     assert "n/s" not in data and "\x1b" not in data and json.loads(data)["nodes"] > 0

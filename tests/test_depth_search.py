@@ -1,5 +1,5 @@
 """Depth-limited search when the exact one cannot finish (issue 30): `solve`/`analyze` with a
-limit return the deepest complete depth, `solve_iter`/`analyze_iter` yield every depth, the
+limit return the deepest complete depth, `analysis` yields every depth, the
 command line prints a line per depth and bounds a position too big to solve. Limits here are
 node counts (deterministic); a time limit only where the point is that something comes back.
 
@@ -125,7 +125,7 @@ def test_the_first_depth_completes_whatever_the_limit():
     assert len(result.pv) == kernel.DEEPEN_STEP
 
 
-def test_analyze_iter_yields_each_depth_as_a_fixed_horizon_search_gives_it():
+def test_analysis_yields_each_depth_as_a_fixed_horizon_search_gives_it():
     depths = list(analysis(BIG, Limit(horizon=10)))
     assert [d.horizon for d in depths] == [4, 8, 10]
     # a horizon search proves nothing, even the last depth asked for: not complete, no bounds

@@ -262,16 +262,17 @@ def test_a_scientifico_deal_shows_depth_limited_values_at_once_and_can_be_stoppe
     assert Select(browser.find_element(By.ID, "deal-game")).first_selected_option.text == "Scopone scientifico"
     assert browser.find_element(By.ID, "seed").get_attribute("value") == "3"
     assert browser.find_element(By.ID, "an-stop").is_displayed()
-    # the thinking line, an engine's info line: depth, nodes, n/s and a clock that ticks on
-    # between the answers (the same nodes, a later second)
-    seen = {}
+    # the thinking line, an engine's info line: the depth done, the depth being searched, the
+    # nodes counted live by the server's search (they move within a depth, not only when one
+    # lands), n/s and a clock
+    seen: dict = {}
 
     def ticked(d):
-        m = re.fullmatch(r"deepening… depth (\d+) · ([\d.]+(?: [kMG])?) nodes · ([\d.]+(?: [kMG])?) n/s · (\d+) s",
-                         text(d, "#an-status"))
+        m = re.fullmatch(r"deepening… depth (\d+) · searching (\d+) · ([\d.]+(?: [kMG])?) nodes · "
+                         r"([\d.]+(?: [kMG])?) n/s · (\d+) s", text(d, "#an-status"))
         assert m, text(d, "#an-status")
-        first = seen.setdefault(m[2], int(m[4]))
-        return int(m[4]) > first and m[2] not in ("0", "0.0")
+        seen.setdefault((m[1], m[2]), set()).add(m[3])
+        return len(seen[(m[1], m[2])]) >= 2
     wait(browser, ticked)
     browser.execute_script("window.scrollTo(0, 0)")
     shot(browser, "board-scientifico")

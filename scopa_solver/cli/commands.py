@@ -221,21 +221,22 @@ def _searched(args, pos: Position, moves: bool) -> Any:
 
 
 class _SearchBeat:
-    """The heartbeat of `_searched` (stderr, a terminal, not --json): the deepest depth done,
-    the nodes and nodes/s of the depths done, the time since the command began searching.
-    The kernel tells a search's nodes when it ends: they move as each depth lands, the clock
-    every second."""
+    """The heartbeat of `_searched` (stderr, a terminal, not --json), an engine's info line: the
+    deepest depth done, the depth being searched, the nodes so far and nodes/s (read live from
+    the running search's handle: they move within a depth), the time since the command began
+    searching; redrawn every second."""
 
     def __init__(self, show: Optional[bool]) -> None:
         from ..progress import Heartbeat
-        self.last = None
+        self.last: Any = None
+        self.handle: Any = None         # the running search's AnalysisHandle
         self.heart = Heartbeat(self.status, show)
 
     def __enter__(self) -> "_SearchBeat":
         self.heart.__enter__()
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: Any) -> None:
         self.heart.__exit__(*exc)
 
     def paused(self) -> Any:
@@ -244,10 +245,13 @@ class _SearchBeat:
     def status(self) -> str:
         from ..progress import rate
         last, elapsed = self.last, self.heart.elapsed()
-        if last is None:
-            return f"searching… {elapsed:.0f} s"
-        depth = "exact" if last.exact else f"depth {last.horizon}"
-        return f"{depth} done, deeper… {last.nodes:,} nodes · {rate(last.nodes, last.seconds)} n/s · {elapsed:.0f} s"
+        info = self.handle.info if self.handle is not None else None
+        done = "" if last is None else "exact done" if last.exact else f"depth {last.horizon} done"
+        if info is None:
+            return f"{done or 'searching'}… {elapsed:.0f} s"
+        searching = "exact search" if info.depth is None else f"depth {info.depth}"
+        head = f"{done}, searching {searching}" if done else f"searching {searching}"
+        return f"{head}… {info.nodes:,} nodes · {rate(info.nodes, info.seconds)} n/s · {elapsed:.0f} s"
 
 
 def _duration(seconds: float) -> str:
@@ -262,6 +266,8 @@ def _shown(results, lines: bool, objective: str, beat: Optional[_SearchBeat] = N
     "info depth" lines): depth, value, best move, pv, nodes, time; each result also goes to
     the heartbeat `beat`."""
     last = None
+    if beat is not None:
+        beat.handle = results
     for last in results:
         if beat is not None:
             beat.last = last
@@ -332,7 +338,7 @@ def solve_command(args) -> int:
         return 0
     print(show_position(pos))
     print()
-    if result.value is None:     # the round is over... or nothing completed (not from solve_iter)
+    if result.value is None:     # the round is over... or nothing completed (not from analysis)
         print(f"search stopped ({result.stopped}) before the exact value: {_between(result.lower, result.upper)} "
               "(without --horizon 0 the deepest depth-limited value instead)")
     elif not result.exact:

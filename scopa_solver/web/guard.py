@@ -220,14 +220,16 @@ async def _answer(scope: dict, send: Callable, status: int, message: str, kind: 
     await response(scope, nothing, send)
 
 
-def stopping_server(config: Any, boxes: set, places: Places) -> Any:
+def stopping_server(config: Any, boxes: set, places: Places, live: Any = None) -> Any:
     """A uvicorn server that, when it shuts down, first cancels every running request's time
-    box (`boxes`) and sends the waiters for `places` away: their searches stop and the requests
-    end, so the server stops at once."""
+    box (`boxes`), sends the waiters for `places` away and stops the `live` analyses: their
+    searches stop and the requests end, so the server stops at once."""
     import uvicorn
 
     class Server(uvicorn.Server):
         async def shutdown(self, sockets: Any = None) -> None:
+            if live is not None:
+                live.stop_all()
             stop = asyncio.ensure_future(cancel_all(boxes, "the server is stopping", places))
             try:
                 await super().shutdown(sockets)

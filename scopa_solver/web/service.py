@@ -36,11 +36,12 @@ from ..core.rules import CAPTURES, GAMES, PLAYERS, Rules
 from ..errors import LimitError, NotationError, PositionError, RecordError, RulesError, excerpt
 from ..core.view import View
 from ..kernel.limit import Limit
-from ..search.solver import analyze, solve
+from ..search.solver import Analysis, SearchResult, analyze, solve
+from .live import LiveAnalyses
 
 __all__ = ["LIMITS", "BOTS", "OBJECTIVES", "info", "read_state", "read_position", "board", "board_of", "compose",
            "deal", "analysis",
-           "principal_variation", "tree_svg", "suggestion", "unseen", "new_game", "game_move", "bot_move", "review_round"]
+           "principal_variation", "live_start", "live_poll", "live_stop", "tree_svg", "suggestion", "unseen", "new_game", "game_move", "bot_move", "review_round"]
 
 LIMITS: dict[str, Any] = {     # counts (int) and seconds (float)
     "text": 400,              # characters of a notation line or a move
@@ -58,6 +59,9 @@ LIMITS: dict[str, Any] = {     # counts (int) and seconds (float)
     "body": 2_000_000,        # bytes of a request body (then 413)
     "small_body": 65_536,     # bytes of a body that needs no search place
     "searches": 4,            # requests searching (or reading a larger body) at once
+    "live": 4,                # live analyses at once (a new one stops the oldest)
+    "live_idle": 30.0,        # seconds a live analysis goes on with nobody asking about it
+    "live_time": 600.0,       # seconds a live analysis may run (its default: 120)
     "queue": 32,              # requests waiting for a search place (more: 503)
     "connections": 64,        # connections the server keeps at once, all clients (more: 503)
     "per_client": 32,         # connections it keeps at once from one address (more: 503)
@@ -312,7 +316,11 @@ def analysis(text: Any, time_limit: Any = None, max_nodes: Any = None, objective
     pos = read_position(text)
     seconds, nodes = _limits(time_limit, max_nodes)
     goal = _objective(objective)
-    rows = analyze(pos, Limit(time=seconds, nodes=nodes), objective=goal)    # deepens within the limit
+    return _moves(pos, analyze(pos, Limit(time=seconds, nodes=nodes), objective=goal), goal)  # deepens within the limit
+
+
+def _moves(pos: Position, rows: Analysis, goal: str) -> dict:
+    """`analysis`'s answer for the rows of an `Analysis`."""
     top = rows[0].value if rows else None
     return {"position": pos.to_string(), "to_move": pos.to_move, "complete": rows.complete, "objective": goal,
             "side": None if pos.is_round_over() else pos.rules.sides[pos.to_move], "value": rows.value,
@@ -329,13 +337,44 @@ def principal_variation(text: Any, time_limit: Any = None, max_nodes: Any = None
     the board after each of its moves."""
     pos = read_position(text)
     seconds, nodes = _limits(time_limit, max_nodes)
-    result = solve(pos, Limit(time=seconds, nodes=nodes), objective=_objective(objective))
-    horizon = result.horizon
+    return _pv_steps(pos, solve(pos, Limit(time=seconds, nodes=nodes), objective=_objective(objective)))
+
+
+def _pv_steps(pos: Position, result: SearchResult) -> dict:
+    """`principal_variation`'s answer for a `SearchResult`: it, and the board after each move of its pv."""
     steps = [board(pos)]
     for move in result.pv:
         pos = pos.play(move)
         steps.append(board(pos))
-    return {**result.to_dict(), "horizon": horizon, "objective": result.objective, "steps": steps}
+    return {**result.to_dict(), "horizon": result.horizon, "objective": result.objective, "steps": steps}
+
+
+def live_start(live: LiveAnalyses, text: Any, time_limit: Any = None, max_nodes: Any = None,
+               objective: Any = None) -> dict:
+    """Start a live analysis of a position (`web.live`): one search that deepens within the time
+    limit (at most LIMITS["live_time"] seconds, 120 by default) in a thread of its own while the board reads
+    it (`live_poll`) and may stop it (`live_stop`). Its id."""
+    pos = read_position(text)
+    seconds = _time(time_limit, LIMITS["live_time"], 120.0)
+    nodes = _whole(max_nodes, "max_nodes", 1, LIMITS["max_nodes"])
+    return {"id": live.start(pos, Limit(time=seconds, nodes=nodes), _objective(objective))}
+
+
+def live_poll(live: LiveAnalyses, key: Any) -> dict:
+    """A live analysis's progress (`info`: the depth being searched, the nodes so far counted
+    live, seconds, nodes per second), whether it is `done`, and its latest depth as `analysis`
+    (the move values, as `analysis` gives them) and `line` (the value and principal variation,
+    as `principal_variation` gives them); both None before the first depth lands."""
+    def show(rows: Analysis) -> dict:
+        pos = rows.result.position
+        return {"moves": _moves(pos, rows, rows.result.objective), "line": _pv_steps(pos, rows.result)}
+    return live.poll(key, show)
+
+
+def live_stop(live: LiveAnalyses, key: Any) -> dict:
+    """Stop a live analysis (what it has found stays readable a little while)."""
+    live.stop(key)
+    return {"id": key, "stopped": True}
 
 
 def tree_svg(text: Any, max_nodes: Any = None) -> dict:

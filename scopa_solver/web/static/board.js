@@ -460,12 +460,11 @@ function markMove(move, hover = true) {
 }
 
 // -- the analysis: depth-limited values at once, deeper and deeper until exact or stopped ---------
-// Each request is bounded (a budget the server caps); the page asks again with a longer one.
-// The server keeps nothing: stopping is the page no longer asking.
+// One live analysis on the server a position (see startAnalysis); the page reads it, shows each
+// depth as it lands and stops it when it moves on.
 
-const BUDGETS = [0.4, 1, 2, 4, 8, 15, 30];
-const known = new Map();           // notation|objective -> {a, s, step}: what each position reached
-const an = {run: 0, ctl: null, started: 0, tick: null};
+const known = new Map();           // notation|objective -> {a, s}: what each position reached
+const an = {run: 0, ctl: null, started: 0, tick: null, live: null};
 
 // 12345678 -> "12.3 M": an engine's node counts and speeds
 function countText(n) {
@@ -473,12 +472,13 @@ function countText(n) {
   return `${Math.round(n)}`;
 }
 
-// The thinking line, like a chess engine's "info" line: the depth reached, the nodes searched by
-// the requests answered so far and their speed, the time since the analysis started (ticking).
+// The thinking line, like a chess engine's "info" line: the deepest depth done, the depth being
+// searched, the nodes searched so far (counted live by the kernel, mid-depth too) and their
+// speed, the time since the analysis started (ticking).
 function searchedText(entry, tally) {
-  const depth = !entry.a ? "" : isExact(entry.a) ? "exact · " : `depth ${entry.a.horizon} · `;
-  const nps = tally.seconds > 0 ? tally.nodes / tally.seconds : 0;
-  return `${depth}${countText(tally.nodes)} nodes · ${countText(nps)} n/s`;
+  const done = !entry.a ? "" : isExact(entry.a) ? "exact · " : `depth ${entry.a.horizon} · `;
+  const next = tally.depth && !isExact(entry.a) ? `searching ${tally.depth} · ` : "";
+  return `${done}${next}${countText(tally.nodes)} nodes · ${countText(tally.nps || 0)} n/s`;
 }
 
 function analysisLine(entry, tally) {
@@ -496,21 +496,31 @@ function stopAnalysis(note = "") {
   an.tick = null;
   if (an.ctl) an.ctl.abort();
   an.ctl = null;
+  if (an.live) api("live/stop", {id: an.live}, "", true).catch(() => {});   // the server's search stops too
+  an.live = null;
   $("#an-stop").hidden = true;
   $("#an-go").hidden = !state.base || !state.board || state.board.over || state.board.kind !== "position";
   if (note) $("#an-status").textContent = note;
 }
+
+const pause = (ms) => new Promise((done) => setTimeout(done, ms));
+
+// One live analysis on the server (/api/live/*: the search deepens there in a thread of its own,
+// python-chess's engine.analysis): started once, read every POLL_MS (its progress and latest
+// depth), stopped by the Stop button, a new position or the time limit.
+const POLL_MS = 300;
 
 async function startAnalysis() {
   if (fairView()) return startFair();       // a view: the fair values, never the exact search
   stopAnalysis();
   const run = an.run, notation = state.base, objective = $("#objective").value;
   const key = `${notation}|${objective}`;
-  const entry = known.get(key) || {a: null, s: null, step: 0};
+  const entry = known.get(key) || {a: null, s: null};
   known.set(key, entry);
   if (entry.a) showAnalysis(entry);
-  const stopAfter = Number($("#time-limit").value) || 60;
-  const t0 = performance.now(), tally = {start: t0, nodes: 0, seconds: 0};
+  if (isExact(entry.a) && isExact(entry.s)) { stopAnalysis("exact: searched to the end of the round"); return; }
+  const stopAfter = Math.min(600, Number($("#time-limit").value) || 120);
+  const tally = {start: performance.now(), nodes: 0, nps: 0, depth: null};
   $("#an-stop").hidden = false;
   $("#an-go").hidden = true;
   document.body.dataset.analysing = "1";
@@ -518,24 +528,29 @@ async function startAnalysis() {
   tick();
   an.tick = setInterval(tick, 500);
   try {
-    while (run === an.run && !(isExact(entry.a) && isExact(entry.s))) {
-      const budget = BUDGETS[Math.min(entry.step, BUDGETS.length - 1)];
-      const spent = (performance.now() - t0) / 1000;
-      if (entry.a && spent + budget > stopAfter) { stopAnalysis(`stopped after ${spent.toFixed(0)} s (the limit): ${searchedText(entry, tally)}`); break; }
-      an.ctl = new AbortController();
-      const body = {position: notation, time_limit: budget, objective};
-      const [a, s] = await Promise.all([api("analyze", body, "", true, an.ctl), api("solve", body, "", true, an.ctl)]);
+    an.ctl = new AbortController();
+    const started = await api("live/start", {position: notation, time_limit: stopAfter, objective}, "", true, an.ctl);
+    if (run !== an.run) { api("live/stop", {id: started.id}, "", true).catch(() => {}); return; }
+    an.live = started.id;
+    let p = {done: false, analysis: null};
+    while (run === an.run && !p.done) {
+      await pause(POLL_MS);
       if (run !== an.run) return;
-      tally.nodes += (a.nodes || 0) + (s.nodes || 0);       // the two searches run side by side
-      tally.seconds = (performance.now() - t0) / 1000;
-      if (depthOf(a) >= depthOf(entry.a)) entry.a = a;
-      if (depthOf(s) >= depthOf(entry.s)) entry.s = s;
-      entry.step++;
-      showAnalysis(entry);
+      p = await api("live/poll", {id: started.id}, "", true, an.ctl);
+      if (run !== an.run) return;
+      Object.assign(tally, {nodes: p.info.nodes, nps: p.info.nps, depth: p.info.depth});
+      if (p.analysis) {
+        if (depthOf(p.analysis.moves) >= depthOf(entry.a)) entry.a = p.analysis.moves;
+        if (depthOf(p.analysis.line) >= depthOf(entry.s)) entry.s = p.analysis.line;
+        showAnalysis(entry);
+      }
       tick();
     }
-    if (run === an.run) stopAnalysis(!isExact(entry.a) ? "" : "exact: searched to the end of the round" +
-                                     (tally.nodes ? ` (${countText(tally.nodes)} nodes)` : ""));
+    if (run !== an.run) return;
+    an.live = null;
+    const why = entry.a && entry.a.stopped;
+    stopAnalysis(isExact(entry.a) ? `exact: searched to the end of the round (${countText(tally.nodes)} nodes)`
+      : why === "time" ? `stopped after ${stopAfter} s (the limit): ${searchedText(entry, tally)}` : "");
   } catch (e) {
     if (run !== an.run || e instanceof Cancelled) return;
     stopAnalysis("stopped by an error");
