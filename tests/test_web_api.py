@@ -12,7 +12,7 @@ pytest.importorskip("httpx")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from scopa_solver.core.cards import iter_cards  # noqa: E402
-from scopa_solver import GameRecord, Position, analyze, solve, suggest  # noqa: E402, Limit
+from scopa_solver import GameRecord, Limit, Position, analyze, solve, suggest  # noqa: E402, Limit
 from scopa_solver.web import create_app  # noqa: E402
 from scopa_solver.web.service import LIMITS  # noqa: E402
 from scopa_solver.play.review import mark  # noqa: E402
