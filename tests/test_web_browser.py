@@ -284,7 +284,7 @@ def test_a_scientifico_deal_shows_depth_limited_values_at_once_and_can_be_stoppe
     Select(browser.find_element(By.ID, "eval-side")).select_by_index(1)
     wait(browser, lambda d: "for side 1 (1+3)" in text(d, "#eval-label"))
     rows(browser, "#moves")[0].click()
-    wait(browser, lambda d: "for side 1 (1+3)" in text(d, "#eval-label") and "seat 1" in text(d, "#moves-note"))
+    wait(browser, lambda d: "for side 1 (1+3)" in text(d, "#eval-label") and "Seat 1" in text(d, "#moves-note"))
     browser.find_element(By.ID, "an-stop").click()
 
     # later in the round the analysis deepens live until the values are exact
@@ -1031,6 +1031,32 @@ def test_a_four_player_view_places_the_unseen_cards_in_every_hidden_hand(browser
     assert same_unseen(shown, pos.view(2).where_unseen())
     assert shown["places"] == ["player 0", "player 1", "player 3"]      # Scopone: no stock
     assert texts(browser, "#unseen-grid th[data-place]")[0].startswith("Seat 0")
+
+
+def test_a_family_game_names_every_seat_seat_n(browser, base_url):
+    """Four seats: a seat is "Seat N" wherever the board speaks of it (the notes under the board,
+    the view's panels, the Play tab), never "player N"."""
+    said = lambda d: d.execute_script("return document.body.innerText")     # noqa: E731
+    pos = Position.new_round(seed=4, rules=Rules(players=4, game="scopone"))
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(pos.to_string())}")
+    wait(browser, lambda d: board_notation(d) == pos.to_string())
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player="2"]').click()
+    wait(browser, lambda d: d.find_element(By.ID, "unseen").is_displayed())
+    assert text(browser, "#board-step") == "Seat 2's view"
+    assert text(browser, "#unseen-count").endswith("from Seat 2's view")
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="analysis"]').click()
+    wait(browser, lambda d: "Seat 2's view" in text(d, "#lens-who"))
+    assert not re.search(r"\bplayer \d", said(browser), re.I), said(browser)
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="play"]').click()
+    Select(browser.find_element(By.ID, "play-game")).select_by_value("players=4 game=scopone")
+    Select(browser.find_element(By.ID, "bot")).select_by_value("random")
+    Select(browser.find_element(By.ID, "seat")).select_by_value("2")
+    assert Select(browser.find_element(By.ID, "seat")).first_selected_option.text == "Seat 2"
+    browser.find_element(By.ID, "new-game-btn").click()
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#play-moves .play-move"))
+    assert text(browser, "#board-step") == "you are Seat 2 (N)"
+    assert not re.search(r"\bplayer \d", said(browser), re.I), said(browser)
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(players=6)], ids=["scopa", "6"])

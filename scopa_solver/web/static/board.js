@@ -187,6 +187,12 @@ function seatName(b, p) {
   return `Seat ${p}${where ? ` (${where})` : ""}`;
 }
 
+// A seat in a sentence: "player N" in the two-player game, "Seat N" in the family's (as its seats are headed).
+function seatWord(b, p) { return b.players === 2 ? `player ${p}` : `Seat ${p}`; }
+
+// The note under a view's board: "player 0's view", "Seat 2's view".
+function viewNote(b, p) { return `${seatWord(b, p)}'s view`; }
+
 function sideName(b, side) {
   const seats = b.sides.map((s, p) => s === side ? p : null).filter((p) => p !== null);
   return seats.length > 1 ? `side ${side} (${seats.join("+")})` : `side ${side} (seat ${seats[0]})`;
@@ -329,7 +335,7 @@ function setGame(rules) {
   const m = /players=(\d)/.exec(rules), n = m ? Number(m[1]) : 2;
   if ($("#seat").options.length === n) return;       // keep the seat chosen
   $("#seat").innerHTML = n === 2 ? '<option value="0">player 0</option><option value="1">player 1 (dealer)</option>'
-    : Array.from({length: n}, (_, p) => `<option value="${p}">seat ${p}${p === n - 1 ? " (dealer)" : ""}</option>`).join("");
+    : Array.from({length: n}, (_, p) => `<option value="${p}">Seat ${p}${p === n - 1 ? " (dealer)" : ""}</option>`).join("");
 }
 
 // Show a position (notation) on the board as a new root and analyse it; `line` (moves) is
@@ -370,7 +376,7 @@ async function go(n, {push = true, analyse = true, view = state.viewPlayer} = {}
   $("#notation").value = n.notation;
   clearAnalysis();
   const last = n.parent ? [{move: n.move, seat: n.parent.board.to_move}] : null;      // a move every seat saw
-  if (!state.editing) drawBoard(vb || n.board, keep ? `player ${view}'s view` : "", null, last);
+  if (!state.editing) drawBoard(vb || n.board, keep ? viewNote(vb, view) : "", null, last);
   drawHistory();
   setURL(push);
   if (keep) {                 // the view's panels (fair values, the list cut here), hindsight off again
@@ -562,7 +568,7 @@ function provedText(m) {   // the bounds proved on an estimated value, if any
 
 function whose(b, seat) {
   if (b.players === 2) return `player ${seat}`;
-  return `seat ${seat}, ${sideName(b, b.sides[seat])}`;
+  return `${seatWord(b, seat)}, ${sideName(b, b.sides[seat])}`;
 }
 
 function trustText(a) {
@@ -646,6 +652,7 @@ function sideChoices(b) {
   const old = $("#eval-side").value;
   $("#eval-side").innerHTML = sides.map((s) => `<option value="${s}">${esc(b.players === 2 ? `player ${s}` : sideName(b, s))}</option>`).join("");
   if (sides.map(String).includes(old)) $("#eval-side").value = old;
+  $("#tree-who").textContent = b.players === 2 ? "player 0 (side 0)" : "side 0 (Seat 0's side)";
 }
 
 function evalBar(a) {
@@ -797,7 +804,7 @@ async function showView(player) {
   const body = {position: state.base};
   if (state.viewPlayer !== null) body.player = state.viewPlayer;
   const b = await api("board", body, "reading");
-  drawBoard(b, state.viewPlayer === null ? "" : `player ${state.viewPlayer}'s view`);
+  drawBoard(b, state.viewPlayer === null ? "" : viewNote(b, state.viewPlayer));
   viewPanels(b);
   if (fairView()) startFair();
   await drawUnseen();
@@ -835,7 +842,7 @@ async function drawUnseen() {
   const u = await api("unseen", body, "placing the unseen cards");
   if (run !== un.run) return;
   const pct = (x) => `${(100 * x).toFixed(1)}%`;
-  $("#unseen-count").textContent = `${u.unseen} cards, from player ${u.player}'s view`;
+  $("#unseen-count").textContent = `${u.unseen} cards, from ${viewNote(b, u.player)}`;
   const ranks = INFO.ranks.map((r) => r.letter);     // ace to king (an object's keys "2".."7" would come first)
   $("#unseen-ranks thead tr").innerHTML = ranks.map((r) => `<th class="num" title="${esc(rankInfo(r).name)}">${esc(r)}</th>`).join("");
   $("#unseen-ranks tbody tr").innerHTML = ranks.map((r) => `<td class="num" data-rank="${esc(r)}">${u.by_rank[r]}</td>`).join("");
@@ -868,7 +875,7 @@ function stopSuggest(note = "") {
 }
 
 function showSuggestion(s, wanted) {
-  drawBoard(s.board, `player ${s.board.player}'s view`);
+  drawBoard(s.board, viewNote(s.board, s.board.player));
   const changed = state.viewPlayer !== s.board.player;
   state.viewPlayer = s.board.player;
   if (changed) { guard(drawUnseen); viewPanels(s.board); }
@@ -943,7 +950,7 @@ function lensOff() {
 // The panels speak from a view: one is set and hindsight is not asked for.
 function fairView() { return state.viewPlayer !== null && !$("#hindsight").checked; }
 
-function viewName(b, seat) { return b.players === 2 ? `player ${seat}` : `seat ${seat}`; }
+const viewName = seatWord;
 
 // A node shown: a view's own board (a view's link) speaks from it; any other starts with every card.
 function lensFollows(b) {
@@ -1126,7 +1133,7 @@ function drawGame(g) {
   let since = g.log.length;       // the moves since yours (the bots'), shown on the board
   while (since > 0 && g.log[since - 1].name !== "you") since--;
   const last = (since < g.log.length ? g.log.slice(since) : g.log.slice(-1)).map((e) => ({move: e.move, seat: e.player}));
-  drawBoard(b, g.over ? "the round is over: every card shown" : `you are player ${g.seat}`, mine ? g.seat : null, last);
+  drawBoard(b, g.over ? "the round is over: every card shown" : `you are ${b.players === 2 ? `player ${g.seat}` : seatName(b, g.seat)}`, mine ? g.seat : null, last);
   $("#play-prompt").textContent = g.over ? "" : (mine ? "Your move: click a card or a move." : `${thinker(b)} is thinking…`);
   $("#tab-play").dataset.thinking = mine || g.over ? "" : String(b.to_move);
   $("#play-resume").hidden = true;
@@ -1616,7 +1623,7 @@ function switchTab(name) {
     drawEditor();
     edChanged(false);
   } else if (was && !state.editing) {
-    if (state.board) drawBoard(lens.board || state.board, lens.board ? `player ${state.viewPlayer}'s view` : ""); else $("#board").innerHTML = '<p class="empty">Paste a position, deal one from a seed, or start a game.</p>';
+    if (state.board) drawBoard(lens.board || state.board, lens.board ? viewNote(lens.board, state.viewPlayer) : ""); else $("#board").innerHTML = '<p class="empty">Paste a position, deal one from a seed, or start a game.</p>';
   }
 }
 
