@@ -1509,3 +1509,111 @@ def test_a_game_against_a_bot_ends_the_view_and_its_suggestion(browser, base_url
     assert not browser.find_element(By.ID, "suggest-stop").is_displayed()
     assert browser.execute_script("return document.getElementById('lens').hidden")
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#play-moves .play-move"))
+
+
+def address(driver):
+    """The page's address, its query read as a dict of lists."""
+    return urllib.parse.parse_qs(urllib.parse.urlsplit(driver.current_url).query)
+
+
+def history_state(driver):
+    return json.dumps(driver.execute_script("return history.state"))
+
+
+def test_a_players_view_holds_the_view_alone_in_its_address_and_link(browser, base_url):
+    """In a view the address, the history's entry and the copied link hold the view's notation
+    alone (no hidden card, no line, no seed), and reloading it opens the same view; with
+    hindsight ticked they hold the whole position, its line and the view, reopened as such."""
+    best = str(suggest(START.view(0), worlds=40, seed=3, progress=False).moves[0].move)
+    after = START.play(best)
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(START.to_string())}&seed=5")
+    wait(browser, lambda d: board_notation(d) == START.to_string())
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    fill(browser, ("worlds", "40"), ("suggest-seed", "3"), ("suggest-time", "30"))
+    browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player="0"]').click()
+    wait(browser, lambda d: address(d) == {"pos": [START.view(0).to_string()]})
+    assert START.to_string() not in history_state(browser)
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="analysis"]').click()
+    wait(browser, lambda d: "40 of" in text(d, "#moves-note") and not d.find_element(By.ID, "suggest-stop").is_displayed())
+    browser.find_element(By.CSS_SELECTOR, "#moves tbody tr.best").click()
+    wait(browser, lambda d: address(d) == {"pos": [after.view(0).to_string()]})
+    assert after.to_string() not in history_state(browser) and START.to_string() not in history_state(browser)
+    # the link copied is the address: the view alone
+    browser.execute_script("window.copied = null; navigator.clipboard.writeText = (t) => "
+                           "{ window.copied = t; return Promise.resolve(); };")
+    browser.find_element(By.ID, "link-btn").click()
+    copied = wait(browser, lambda d: d.execute_script("return window.copied"))
+    assert urllib.parse.parse_qs(urllib.parse.urlsplit(copied).query) == {"pos": [after.view(0).to_string()]}
+
+    # hindsight: the whole position, its line and the view; a reload reopens it so
+    browser.find_element(By.ID, "hindsight").click()
+    whole = {"pos": [START.to_string()], "line": [best], "seed": ["5"], "view": ["0"]}
+    wait(browser, lambda d: address(d) == whole)
+    browser.refresh()
+    open_page(browser, browser.current_url)
+    wait(browser, lambda d: board_notation(d) == after.view(0).to_string()
+         and d.find_element(By.ID, "hindsight").is_selected()
+         and text(d, "#moves-note").endswith("all cards shown (hindsight)"))
+    assert "player 0's view" in text(browser, "#lens") and address(browser) == whole
+    # hindsight off: the view's address again; reloaded, the same view, no hidden card anywhere
+    browser.find_element(By.ID, "hindsight").click()
+    wait(browser, lambda d: address(d) == {"pos": [after.view(0).to_string()]})
+    browser.refresh()
+    open_page(browser, browser.current_url)
+    wait(browser, lambda d: board_notation(d) == after.view(0).to_string() and "player 0's view" in text(d, "#lens"))
+    hidden = {str(c) for c in iter_cards(after.hands[1])} | {str(c) for c in after.stock}
+    told = sorted(c for c in hidden if c in lens_text(browser) or c in browser.current_url)
+    assert not told, told
+
+
+def test_the_editor_in_a_players_view_shows_what_the_player_knows(browser, base_url):
+    """The Edit tab in a view: the editor's earlier places (every card) are not shown; it can
+    start from the view (the hidden cards unplaced) or leave the view."""
+    hidden = {str(c) for c in iter_cards(START.hands[1])} | {str(c) for c in START.stock}
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(START.to_string())}")
+    wait(browser, lambda d: board_notation(d) == START.to_string())
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="edit"]').click()       # every card: the whole deal
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#place-hand1 .ed-card")) == 3)
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player="0"]').click()
+    wait(browser, lambda d: board_notation(d) == START.view(0).to_string())
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="edit"]').click()
+
+    def nothing_hidden_shown():
+        shown = browser.execute_script(
+            "return Array.from(document.querySelectorAll('#board .place .ed-card'), e => e.dataset.card)")
+        assert not hidden & set(shown), sorted(hidden & set(shown))
+        words = text(browser, "#tab-edit") + "\n" + text(browser, "#board")   # the prose, any notation
+        named = {run[k:k + 2] for run in re.findall(r"(?<![A-Za-z0-9])((?:[A2-7FCR][dcsb])+)(?![A-Za-z0-9])", words)
+                 for k in range(0, len(run), 2)}
+        assert not hidden & named, sorted(hidden & named)
+
+    wait(browser, lambda d: d.find_elements(By.ID, "ed-off"))
+    assert "not shown" in text(browser, "#ed-lens") and not browser.find_elements(By.CSS_SELECTOR, "#palette")
+    nothing_hidden_shown()
+    shot(browser, "board-edit-view-off")
+    browser.find_element(By.ID, "ed-lens-start").click()          # the editor from what player 0 knows
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#palette"))
+    hand0 = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#place-hand0 .ed-card'), e => e.dataset.card)")
+    assert sorted(hand0) == sorted(str(c) for c in iter_cards(START.hands[0]))
+    assert not browser.find_elements(By.CSS_SELECTOR, "#place-hand1 .ed-card, #place-stock .ed-card")
+    unplaced = browser.execute_script("return Array.from(document.querySelectorAll('#palette .ed-card:not(.placed)'), "
+                                      "e => e.dataset.card)")
+    assert hidden <= set(unplaced)
+    assert "Editing player 0's view" in text(browser, "#ed-lens")
+    nothing_hidden_shown()
+    shot(browser, "board-edit-view")
+    # From the board, in the view: the view again, never the whole position
+    browser.find_element(By.ID, "ed-from-board").click()
+    time.sleep(0.3)
+    nothing_hidden_shown()
+    # Leave the view: every card again, the editor shown
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player="1"]').click()      # another view: not shown
+    wait(browser, lambda d: board_notation(d) == START.view(1).to_string())
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="edit"]').click()
+    wait(browser, lambda d: d.find_elements(By.ID, "ed-off"))
+    browser.find_element(By.ID, "ed-lens-leave").click()
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#palette") and not d.find_element(By.ID, "ed-lens").is_displayed())
+    assert browser.execute_script("return document.getElementById('lens').hidden")

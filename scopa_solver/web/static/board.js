@@ -249,12 +249,16 @@ function drawRing(b, note, last) {
 // The board keeps a tree of moves from the position loaded (the root): every move played or
 // clicked is a node; a different move from an earlier point starts a variation. The address
 // holds the root and the line to the current node (?pos=...&line=m1_m2_...), one history entry
-// a step, so the browser's Back steps back.
+// a step, so the browser's Back steps back. In a player's view the address holds the view
+// alone (?pos=VIEW, what the player may know: reloading it opens the same view); with
+// hindsight ticked, the whole position, its line and the view (&view=P). The history's entries
+// name their root by a key of the page's own, never by its notation.
 
 const hist = {root: null, cur: null, seed: null, pending: null};
 
 function node(parent, move, b) {
   const n = {parent, move, board: b, notation: b.notation, children: []};
+  if (!parent) n.key = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   if (parent) parent.children.push(n);
   return n;
 }
@@ -263,10 +267,14 @@ function pathOf(n) { const moves = []; for (; n && n.parent; n = n.parent) moves
 
 function urlOf(n) {
   const q = new URLSearchParams();
-  q.set("pos", hist.root.notation);
-  const line = pathOf(n);
-  if (line.length) q.set("line", line.join("_"));
-  if (hist.seed !== null) q.set("seed", String(hist.seed));
+  if (fairView() && lens.board) q.set("pos", lens.board.notation);   // no line, no seed: they tell the deal
+  else {
+    q.set("pos", hist.root.notation);
+    const line = pathOf(n);
+    if (line.length) q.set("line", line.join("_"));
+    if (hist.seed !== null) q.set("seed", String(hist.seed));
+    if (state.viewPlayer !== null && n.board.kind === "position") q.set("view", String(state.viewPlayer));
+  }
   return `${window.location.pathname}?${q.toString()}`;
 }
 
@@ -279,7 +287,7 @@ const leadsTo = (a, b) => a === "" || a === b || b.startsWith(a + "_");     // l
 
 function entryLines() {
   const st = window.history.state;
-  return st && st.board && hist.root && st.root === hist.root.notation && Array.isArray(st.lines) ? st.lines : null;
+  return st && st.board && hist.root && st.root === hist.root.key && Array.isArray(st.lines) ? st.lines : null;
 }
 
 // Going to `n` by stepping the history back, when an entry under this one leads to it; true if so
@@ -301,9 +309,13 @@ function historyBackTo(n) {
 function setURL(push) {
   const url = urlOf(hist.cur), line = lineKey(hist.cur), lines = entryLines() || [];
   if (url === window.location.pathname + window.location.search && lines.length) return;
-  const st = {board: 1, root: hist.root.notation, lines: push ? [...lines, line] : [...lines.slice(0, -1), line]};
+  const st = {board: 1, root: hist.root.key, lines: push ? [...lines, line] : [...lines.slice(0, -1), line],
+              view: fairView() ? "fair" : state.viewPlayer === null ? "" : "hindsight"};
   if (push) window.history.pushState(st, "", url); else window.history.replaceState(st, "", url);
 }
+
+// The address follows a change of view or of hindsight on the same node (no new entry).
+function addressFollows() { if (hist.cur && hist.root) setURL(false); }
 
 function clearAnalysis() {
   $("#moves tbody").innerHTML = "";
@@ -340,10 +352,12 @@ function setGame(rules) {
 
 // Show a position (notation) on the board as a new root and analyse it; `line` (moves) is
 // played from it, the board ending at its last move.
-async function loadPosition(text, {analyse = true, played = null, line = [], seed = null, push = true} = {}) {
+async function loadPosition(text, {analyse = true, played = null, line = [], seed = null, push = true,
+                                    view = null, key = null} = {}) {
   const b = await api("board", {position: text}, "reading");
   const boards = await Promise.all(line.map((_, k) => api("board", {position: b.notation, moves: line.slice(0, k + 1)}, "reading")));
   hist.root = node(null, null, b);
+  if (key) hist.root.key = key;       // reopened from its own history entry: the entries stay its
   hist.seed = seed;
   let n = hist.root;
   line.forEach((m, k) => { n = node(n, m, boards[k]); });
@@ -353,14 +367,14 @@ async function loadPosition(text, {analyse = true, played = null, line = [], see
   sideChoices(b);
   headerFollows(b);
   if (state.editing) switchTab("analysis");
-  await go(n, {push, analyse, view: null});      // a new position starts with every card
+  await go(n, {push, analyse, view, hindsight: view !== null});   // a new position: every card (a link: its view, in hindsight)
   return b;
 }
 
 // Make `n` the current node: the board, the move list, the address and the analysis follow.
 // A player's view set (`view`) carries on to it: its board is that player's view, asked before
 // anything is drawn, so that no panel shows the whole position meanwhile.
-async function go(n, {push = true, analyse = true, view = state.viewPlayer} = {}) {
+async function go(n, {push = true, analyse = true, view = state.viewPlayer, hindsight = false} = {}) {
   if (!n) return;
   if (push && historyBackTo(n)) return;
   const keep = view !== null && n.board.kind === "position";
@@ -369,7 +383,9 @@ async function go(n, {push = true, analyse = true, view = state.viewPlayer} = {}
   hist.cur = n;
   state.base = n.notation;
   state.board = n.board;
-  state.viewPlayer = keep ? view : null;
+  state.viewPlayer = keep ? view : n.board.kind === "view" ? n.board.player : null;
+  lens.board = keep ? vb : n.board.kind === "view" ? n.board : null;       // before the address: it follows them
+  $("#hindsight").checked = keep && hindsight;
   $$(".view-btn").forEach((x) => x.classList.toggle("active", x.dataset.player === (keep ? String(view) : "")));
   un.run++;
   $("#unseen").hidden = true;
@@ -379,10 +395,9 @@ async function go(n, {push = true, analyse = true, view = state.viewPlayer} = {}
   if (!state.editing) drawBoard(vb || n.board, keep ? viewNote(vb, view) : "", null, last);
   drawHistory();
   setURL(push);
-  if (keep) {                 // the view's panels (fair values, the list cut here), hindsight off again
-    $("#hindsight").checked = false;
+  if (keep) {                 // the view's panels (fair values, the list cut here)
     viewPanels(vb);
-    startFair();
+    if (fairView()) startFair();
     guard(drawUnseen);
     return;
   }
@@ -806,6 +821,7 @@ async function showView(player) {
   const b = await api("board", body, "reading");
   drawBoard(b, state.viewPlayer === null ? "" : viewNote(b, state.viewPlayer));
   viewPanels(b);
+  addressFollows();
   if (fairView()) startFair();
   await drawUnseen();
 }
@@ -875,10 +891,10 @@ function stopSuggest(note = "") {
 }
 
 function showSuggestion(s, wanted) {
-  drawBoard(s.board, viewNote(s.board, s.board.player));
+  if (!state.editing) drawBoard(s.board, viewNote(s.board, s.board.player));     // the editor keeps the board area
   const changed = state.viewPlayer !== s.board.player;
   state.viewPlayer = s.board.player;
-  if (changed) { guard(drawUnseen); viewPanels(s.board); }
+  if (changed) { guard(drawUnseen); viewPanels(s.board); addressFollows(); }
   $$(".view-btn").forEach((x) => x.classList.toggle("active", x.dataset.player === String(s.board.player)));
   const pct = (x) => `${(100 * x).toFixed(1)}%`;
   $("#suggest-table tbody").innerHTML = s.moves.map((m, i) =>
@@ -1106,12 +1122,6 @@ function markHindsight() {
     const e = $(id);
     if (e.textContent && !e.textContent.endsWith(tag)) e.textContent += tag;
   }
-}
-
-// A view's link: the view's notation alone (the address holds the whole position).
-function viewLink() {
-  if (!lens.board) return null;
-  return `${window.location.origin}${window.location.pathname}?pos=${encodeURIComponent(lens.board.notation)}`;
 }
 
 // -- play ----------------------------------------------------------------------------------------
@@ -1362,7 +1372,38 @@ function reviewStep(delta) {
 // -- the editor: a position built by putting cards into places --------------------------------------
 
 const ed = {players: 2, places: {}, dealer: 1, toMove: "", last: "", scopas: [0, 0], selected: null,
-            asked: 0, notation: null};
+            asked: 0, notation: null, lens: null};
+
+// -- the editor in a player's view ----------------------------------------------------------------
+// The editor shows every card it holds. In a player's view (hindsight off) it shows what that
+// player knows only: it starts from the view (the player's hand, the table, the piles; the hidden
+// cards unplaced, to be put where the player guesses). Places from anywhere else (the whole
+// board, a deal, an earlier view) are not shown there: the Edit tab says so and offers to start
+// from the view, or to leave it. `ed.lens` is the player whose view the editor started from.
+
+function edHidden() { return fairView() && ed.lens !== state.viewPlayer; }
+
+function edLensNote() {
+  const box = $("#ed-lens");
+  if (!fairView()) { box.hidden = true; return; }
+  const who = viewName(lens.board, state.viewPlayer);
+  box.hidden = false;
+  box.innerHTML = edHidden()
+    ? `<span><b>${esc(who)}'s view:</b> the editor's places are not shown here: they may hold cards ` +
+      `${esc(who)} cannot see.</span> <button type="button" id="ed-lens-start">Edit ${esc(who)}'s view</button>` +
+      ` <small>(starts again from what ${esc(who)} knows)</small> <button type="button" id="ed-lens-leave">Leave the view</button>` +
+      " <small>(every card)</small>"
+    : `<span><b>Editing ${esc(who)}'s view:</b> the hidden cards start unplaced; put them where you guess.</span>`;
+  if (!edHidden()) return;
+  $("#ed-lens-start").addEventListener("click", () => { edFromBoard(lens.board); drawEditor(); });
+  $("#ed-lens-leave").addEventListener("click", () => guard(async () => {
+    await showView("");
+    if (!state.editing) return;
+    if (!Object.values(ed.places).some((x) => x.length) && state.board) edFromBoard(state.board);
+    drawEditor();
+    edChanged(false);
+  }));
+}
 
 function edPlaceNames() {
   const n = ed.players;
@@ -1410,6 +1451,17 @@ function allCards() {
 }
 
 function drawEditor() {
+  if (!fairView()) ed.lens = null;        // places made with every card shown: not for a view
+  edLensNote();
+  if (edHidden()) {
+    ed.asked++;                           // an answer on its way is not shown either
+    $("#ed-notation").textContent = "";
+    $("#ed-message").textContent = "";
+    $("#ed-analyze").disabled = true;
+    $("#board").innerHTML = `<p class="empty" id="ed-off">${esc(viewName(lens.board, state.viewPlayer))}'s view: ` +
+      "the editor is not shown (see the Edit tab).</p>";
+    return;
+  }
   const placed = new Set(Object.values(ed.places).flat());
   const small = ed.players > 2 ? 0.45 : 0.5;
   const zone = (name) => {
@@ -1520,6 +1572,7 @@ function edBody() {
 // Every change: redraw, then ask the server whether the places make a position (the latest answer wins).
 async function edChanged(redraw = true) {
   if (redraw && state.editing) drawEditor();
+  if (edHidden()) return;
   const asked = ++ed.asked;
   let b = null, error = null;
   try { b = await api("compose", edBody(), "checking", true); } catch (e) { error = e.message || String(e); }
@@ -1534,15 +1587,17 @@ async function edChanged(redraw = true) {
     : error;
 }
 
+// The places of a board; a view's (its hidden cards unplaced) starts the editor in that view.
 function edFromBoard(b) {
-  if (!b || b.kind !== "position") return;
+  if (!b) return;
+  ed.lens = b.kind === "view" ? b.player : null;
   const n = b.players;
   ed.players = n;
   ed.places = {table: [...b.table], stock: [...(b.stock_cards || [])]};
   for (let p = 0; p < n; p++) { ed.places[`hand${p}`] = [...b.hands[p].cards]; ed.places[`pile${p}`] = [...b.piles[p]]; }
   ed.scopas = [...b.scopas];
   ed.dealer = b.dealer;
-  ed.toMove = "";
+  ed.toMove = b.kind === "view" ? String(b.to_move) : "";      // a view's hidden hands are empty
   ed.last = b.last_capturer === null ? "" : String(b.last_capturer);
   const known = new Set(["players", "game", "capture", "partnerships"]);
   const opt = Object.fromEntries(b.rules.map((t) => t.split("=")).map(([k, v]) => [k, v]));
@@ -1601,7 +1656,7 @@ function edWire() {
   $("#ed-dealer").addEventListener("change", () => { ed.dealer = Number($("#ed-dealer").value); edChanged(false); });
   $("#ed-to-move").addEventListener("change", () => { ed.toMove = $("#ed-to-move").value; edChanged(false); });
   $("#ed-last").addEventListener("change", () => { ed.last = $("#ed-last").value; edChanged(false); });
-  $("#ed-from-board").addEventListener("click", () => edFromBoard(state.board));
+  $("#ed-from-board").addEventListener("click", () => edFromBoard(fairView() ? lens.board : state.board));
   $("#ed-clear").addEventListener("click", edClear);
   $("#ed-rest").addEventListener("click", edRest);
   $("#ed-deal").addEventListener("click", () => guard(edDeal));
@@ -1619,7 +1674,7 @@ function switchTab(name) {
   const was = state.editing;
   state.editing = name === "edit";
   if (state.editing && !was) {
-    if (!Object.values(ed.places).some((x) => x.length) && state.board) edFromBoard(state.board);
+    if (!Object.values(ed.places).some((x) => x.length) && state.board) edFromBoard(fairView() ? lens.board : state.board);
     drawEditor();
     edChanged(false);
   } else if (was && !state.editing) {
@@ -1627,19 +1682,32 @@ function switchTab(name) {
   }
 }
 
-// The address's position and line: the same root steps within the tree (Back, Forward), another loads it.
+// The node at the end of a line from the root, if the tree has it.
+function nodeAt(line) {
+  let n = hist.root;
+  for (let k = 0; k < line.length && n; k++) n = n.children.find((c) => c.move === line[k]);
+  return n;
+}
+
+// The address's position and line: an entry of this board's history (Back, Forward) steps
+// within the tree, by its line (a view's address holds no line); another address loads its
+// position (&view=P: in that player's view, hindsight ticked, as it was when written).
 async function fromURL() {
-  const q = new URLSearchParams(window.location.search);
+  const lines = entryLines(), q = new URLSearchParams(window.location.search);
+  const at = lines && nodeAt(lines[lines.length - 1].split("_").filter(Boolean));
+  if (at) { if (state.editing) switchTab("analysis"); return go(at, {push: false}); }
   const pos = q.get("pos");
   if (!pos) return;
   const line = (q.get("line") || "").split("_").filter(Boolean);
   const seed = q.get("seed") === null ? null : Number(q.get("seed"));
+  const view = /^\d$/.test(q.get("view") || "") ? Number(q.get("view")) : null;
   if (hist.root && pos === hist.root.notation) {
-    let n = hist.root;
-    for (let k = 0; k < line.length && n; k++) n = n.children.find((c) => c.move === line[k]);
+    const n = nodeAt(line);
     if (n) { if (state.editing) switchTab("analysis"); return go(n, {push: false}); }
   }
-  await loadPosition(pos, {line, seed, push: false});
+  const st = window.history.state;        // this entry's own root again (a reload): its entries stay the board's
+  const key = st && st.board && st.view !== "fair" && !hist.root ? st.root : null;
+  await loadPosition(pos, {line, seed, push: false, view, key});
 }
 
 function isTyping() {
@@ -1662,7 +1730,7 @@ async function start() {
   });
   $("#link-btn").addEventListener("click", () => guard(async () => {
     if (!state.base) throw new Error("no position on the board");
-    const href = viewLink() || window.location.href;     // a view's link holds the view alone
+    const href = window.location.href;     // in a view, the view alone (the address follows the view)
     try { await navigator.clipboard.writeText(href); showNote("link copied"); }
     catch (e) { showNote(`link: ${href}`); }
   }));
@@ -1672,7 +1740,7 @@ async function start() {
   $("#an-go").addEventListener("click", () => guard(startAnalysis));
   $("#objective").addEventListener("change", () => { if (hist.cur) guard(() => go(hist.cur, {push: false})); });
   $("#eval-side").addEventListener("change", () => { const e = known.get(`${state.base}|${$("#objective").value}`); evalBar(e && e.a); markHindsight(); });
-  $("#hindsight").addEventListener("change", () => { viewPanels(lens.board); if (fairView()) startFair(); });
+  $("#hindsight").addEventListener("change", () => { viewPanels(lens.board); addressFollows(); if (fairView()) startFair(); });
   $("#new-game-btn").addEventListener("click", lensOff);
   $("#hist-first").addEventListener("click", () => go(hist.root));
   $("#hist-prev").addEventListener("click", () => step(-1));
