@@ -675,6 +675,22 @@ def test_the_reviews_marks_and_colours_follow_the_fair_verdict(browser, base_url
     assert colours("#review-graph .gdec") == [colour[d.mark] for d in lib.decisions]
     assert texts(browser, "#review-table tbody tr .played .mark") == [d.mark for d in lib.decisions]
     assert texts(browser, "#review-table tbody tr .hmark") == [d.hindsight_mark for d in lib.decisions]
+    # the graph's curve is the fair value of each move played (for side 0), its points on it;
+    # hindsight's is a second curve, and the legend tells them apart
+    for_side0 = lambda d, v: None if v is None or d.forced else v if d.side == 0 else -v    # noqa: E731
+    graph = browser.execute_script("""return Array.from(document.querySelectorAll('#review-graph .gdec'), (g) =>
+        [g.dataset.fair, g.dataset.hindsight, g.querySelector('circle').getAttribute('cx'), g.querySelector('circle').getAttribute('cy')])""")
+    for (fair, hind, _, _), d in zip(graph, lib.decisions):
+        assert (fair == "") == (for_side0(d, d.fair_played_mean) is None)
+        assert fair == "" or abs(float(fair) - for_side0(d, d.fair_played_mean)) < 0.006
+        assert hind == ("" if for_side0(d, d.played_value) is None else str(for_side0(d, d.played_value)))
+    assert any(abs(float(f) - float(h)) > 0.5 for f, h, _, _ in graph if f and h)      # the two curves differ
+    curve = lambda css: re.findall(r"[ML]([-\d.]+),([-\d.]+)", browser.find_element(By.CSS_SELECTOR, css).get_attribute("d"))  # noqa: E731
+    assert curve("#review-graph path.curve.fair") == [(cx, cy) for f, _, cx, cy in graph if f]
+    assert len(curve("#review-graph path.curve.hindsight")) == len([h for _, h, _, _ in graph if h])
+    assert "fair value of each move played" in text(browser, "#graph-legend") and "by hindsight" in text(browser, "#graph-legend")
+    browser.execute_script("document.querySelector('#review-graph').scrollIntoView()")
+    shot(browser, "review-graph-fair")
     # the summary: the fair figures first, and margin = skill + cards for each player
     splits = {s.name: s for s in lib.summaries().values()}
     shown = browser.execute_script("""return Array.from(document.querySelectorAll('#review-summary tr.player-summary')).map(

@@ -1313,33 +1313,48 @@ function recordRounds() {
 const markClass = (m) => m === "??" ? "blunder" : m === "?" ? "mistake" : m === "?!" ? "inaccuracy" : "";
 const markText = (d) => d.mark + (d.mark && d.verdict === "hindsight" ? "*" : "");
 
-// The evaluation over the round for side 0 (seat 0's side): the value of each move played (every
-// card known); inaccuracies, mistakes and blunders marked by the fair verdict (the player's view;
-// hindsight where there is none). A decision not judged is a grey point on the axis.
+// The evaluation over the round for side 0 (seat 0's side). With a fair review, the curve is the
+// fair value of each move played (its mean over the worlds of its player's view: what the player
+// could know) and hindsight's (every card known) a second, lighter curve; without one, hindsight's
+// alone. Inaccuracies, mistakes and blunders are marked by the fair verdict (hindsight's where
+// there is none), on the main curve. A decision not judged is a grey point on the axis.
 function drawReviewGraph(r) {
   const ds = r.decisions, two = new Set(r.seat_sides).size === 2;
-  const val = (d) => {
-    const v = d.hindsight.played_value;
-    if (v === null || v === undefined) return null;
-    return d.side === 0 ? v : two ? -v : null;
-  };
+  const forSide0 = (d, v) => v === null || v === undefined ? null : d.side === 0 ? v : two ? -v : null;
+  const hind = ds.map((d) => forSide0(d, d.hindsight.played_value));
+  const fair = ds.map((d) => forSide0(d, d.fair && !d.forced ? d.fair.played_mean : null));
+  const isFair = fair.some((v) => v !== null);
+  const main = isFair ? fair : hind;
   const W = 560, H = 150, pad = 22, n = Math.max(ds.length - 1, 1);
-  const vals = ds.map(val), top = Math.max(4, ...vals.filter((v) => v !== null).map(Math.abs));
+  const top = Math.ceil(Math.max(4, ...[...hind, ...fair].filter((v) => v !== null).map(Math.abs)));
   const x = (i) => pad + (W - 2 * pad) * i / n, y = (v) => H / 2 - (H / 2 - 12) * v / top;
-  let path = "", pen = false;      // through the decisions not judged (forced moves...)
-  vals.forEach((v, i) => { if (v !== null) { path += `${pen ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)} `; pen = true; } });
+  const pathOfValues = (vals) => {       // through the decisions not judged (forced moves...)
+    let path = "", pen = false;
+    vals.forEach((v, i) => { if (v !== null) { path += `${pen ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)} `; pen = true; } });
+    return path.trim();
+  };
+  const num = (v) => v === null ? "" : String(Math.round(v * 100) / 100);
   const dots = ds.map((d, i) => {
-    const v = vals[i] === null ? 0 : vals[i], cls = markClass(d.mark);
-    return `<g class="gdec ${cls}" data-index="${i}" tabindex="-1"><title>move ${d.move}: ${esc(d.name)} played ${esc(d.played)}${d.mark ? " " + markText(d) : ""}${vals[i] === null ? "" : `, ${signed(vals[i])} for side 0`}</title>
+    const v = main[i] === null ? 0 : main[i], cls = markClass(d.mark);
+    const says = [fair[i] === null ? "" : `fair ${signed(Number(fair[i].toFixed(2)))}`,
+                  hind[i] === null ? "" : `hindsight ${signed(hind[i])}`].filter(Boolean).join(", ");
+    return `<g class="gdec ${cls}" data-index="${i}" data-fair="${num(fair[i])}" data-hindsight="${num(hind[i])}" tabindex="-1">` +
+      `<title>move ${d.move}: ${esc(d.name)} played ${esc(d.played)}${d.mark ? " " + markText(d) : ""}${says ? ` (${says} for side 0)` : ""}</title>
       <rect x="${(x(i) - (W - 2 * pad) / n / 2).toFixed(1)}" y="0" width="${((W - 2 * pad) / n).toFixed(1)}" height="${H}" class="hit"/>
-      <circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="${cls ? 5 : 2.5}" class="${vals[i] === null ? "nojudge" : ""}"/></g>`;
+      <circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="${cls ? 5 : 2.5}" class="${main[i] === null ? "nojudge" : ""}"/></g>`;
   }).join("");
+  const who = two ? "side 0 (seat 0's side)" : "side 0, at its own decisions";
+  const legend = isFair
+    ? `<span class="key fair"></span> the fair value of each move played for ${who}, from its player's view ` +
+      `(what the player could know); <span class="key hindsight"></span> by hindsight, every card known;`
+    : `the value of each move played for ${who}, by hindsight (every card known: no fair review);`;
   $("#review-graph").innerHTML = `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="evaluation over the round for side 0">
     <rect x="0" y="0" width="${W}" height="${H / 2}" class="up"/><rect x="0" y="${H / 2}" width="${W}" height="${H / 2}" class="down"/>
     <line x1="0" x2="${W}" y1="${H / 2}" y2="${H / 2}" class="zero"/>
     <text x="4" y="12" class="lab">+${top} for side 0</text><text x="4" y="${H - 4}" class="lab">−${top}</text>
-    <path d="${path}" class="curve"/>${dots}<line id="graph-cursor" x1="-10" x2="-10" y1="0" y2="${H}"/></svg>
-    <p class="board-note">the value of each move played for ${two ? "side 0 (seat 0's side)" : "side 0, at its own decisions"}, every card known;
+    ${isFair ? `<path d="${pathOfValues(hind)}" class="curve hindsight"/>` : ""}
+    <path d="${pathOfValues(main)}" class="curve ${isFair ? "fair" : "hindsight-only"}"/>${dots}<line id="graph-cursor" x1="-10" x2="-10" y1="0" y2="${H}"/></svg>
+    <p class="board-note" id="graph-legend">${legend}
       <span class="dot inaccuracy"></span> an inaccuracy, <span class="dot mistake"></span> a mistake,
       <span class="dot blunder"></span> a blunder, by the fair verdict</p>`;
   $$("#review-graph .gdec").forEach((g) => g.addEventListener("click", () => guard(() => openDecision(Number(g.dataset.index)))));
