@@ -918,6 +918,9 @@ def test_three_players_tree_view_suggestion_play_and_review(browser, base_url):
     assert record.replay()[0].final.is_round_over() and record.rules == Rules(players=3)
     seats = "return Array.from(document.querySelectorAll('#review-summary tbody tr')).length"
     assert browser.execute_script(seats) == 3            # one summary row a seat
+    names = browser.execute_script("return Array.from(document.querySelectorAll('#review-summary tbody tr td:first-child'), "
+                                   "(td) => td.textContent)")
+    assert [n.split(":")[0] for n in names] == ["Seat 0", "Seat 1", "Seat 2"]      # as the board heads them
     assert "undefined" not in text(browser, "#review-table") and "NaN" not in text(browser, "#review-table")
     positions = record.replay()[0].positions
     row = rows(browser, "#review-table")[7]

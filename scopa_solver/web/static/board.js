@@ -1254,7 +1254,7 @@ async function runReview() {
   const names = r.rounds[r.round - 1].sides || r.rounds[r.round - 1].players;   // the family scores by side
   const pct = (x) => `${Math.round(100 * x)}%`;
   const seats = r.players.length > 2 && r.seat_summary;   // one row a seat, named by its player
-  const summary = seats ? r.seat_summary.map((s, p) => ({...s, name: `${s.name}: ${r.players[p]}`})) : r.summary;
+  const summary = seats ? r.seat_summary.map((s, p) => ({...s, name: `Seat ${p}: ${r.players[p]}`})) : r.summary;
   const fixed = (x) => x === null || x === undefined ? "–" : x.toFixed(2);
   const plus = (x, digits) => (x > 0 ? "+" : x < 0 ? "−" : "") + Math.abs(x).toFixed(digits);
   $("#review-summary").innerHTML = `<p>Round ${r.round} of ${r.round_count}: ${names.map((n, i) =>
