@@ -1583,6 +1583,10 @@ def test_a_players_view_holds_the_view_alone_in_its_address_and_link(browser, ba
     hidden = {str(c) for c in iter_cards(after.hands[1])} | {str(c) for c in after.stock}
     told = sorted(c for c in hidden if c in lens_text(browser) or c in browser.current_url)
     assert not told, told
+    # an address naming a seat the game has not: the position with every card, and a note
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(START.to_string())}&view=7")
+    wait(browser, lambda d: board_notation(d) == START.to_string() and text(d, "#note").startswith("no view of seat 7"))
+    assert not browser.find_element(By.ID, "error").is_displayed()
 
 
 def test_the_editor_in_a_players_view_shows_what_the_player_knows(browser, base_url):

@@ -367,6 +367,10 @@ async function loadPosition(text, {analyse = true, played = null, line = [], see
   sideChoices(b);
   headerFollows(b);
   if (state.editing) switchTab("analysis");
+  if (view !== null && !(view < b.players && b.kind === "position")) {      // a link's view no seat of this position has
+    showNote(`no view of seat ${view} to open here: every card shown`);
+    view = null;
+  }
   await go(n, {push, analyse, view, hindsight: view !== null});   // a new position: every card (a link: its view, in hindsight)
   return b;
 }
