@@ -1552,6 +1552,7 @@ def test_a_players_view_holds_the_view_alone_in_its_address_and_link(browser, ba
     browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player="0"]').click()
     wait(browser, lambda d: address(d) == {"pos": [START.view(0).to_string()]})
     assert START.to_string() not in history_state(browser)
+    assert browser.find_element(By.ID, "seed").get_attribute("value") == ""      # the deal's seed would deal it again
     browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="analysis"]').click()
     wait(browser, lambda d: "40 of" in text(d, "#moves-note") and not d.find_element(By.ID, "suggest-stop").is_displayed())
     browser.find_element(By.CSS_SELECTOR, "#moves tbody tr.best").click()
@@ -1568,6 +1569,7 @@ def test_a_players_view_holds_the_view_alone_in_its_address_and_link(browser, ba
     browser.find_element(By.ID, "hindsight").click()
     whole = {"pos": [START.to_string()], "line": [best], "seed": ["5"], "view": ["0"]}
     wait(browser, lambda d: address(d) == whole)
+    assert browser.find_element(By.ID, "seed").get_attribute("value") == "5"
     browser.refresh()
     open_page(browser, browser.current_url)
     wait(browser, lambda d: board_notation(d) == after.view(0).to_string()

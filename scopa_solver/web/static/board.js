@@ -312,6 +312,23 @@ function setURL(push) {
   const st = {board: 1, root: hist.root.key, lines: push ? [...lines, line] : [...lines.slice(0, -1), line],
               view: fairView() ? "fair" : state.viewPlayer === null ? "" : "hindsight"};
   if (push) window.history.pushState(st, "", url); else window.history.replaceState(st, "", url);
+  seedBox();
+}
+
+// The header's seed deals the position shown again: in a view it would tell the hidden cards, so
+// the seed of that deal is blanked there, and put back with every card (or hindsight).
+function seedBox() {
+  const box = $("#seed"), hid = box.dataset.hid;
+  if (fairView() && hist.seed !== null && box.value === String(hist.seed)) {
+    box.dataset.hid = box.value;
+    box.value = "";
+    box.placeholder = "hidden";
+    box.title = "the seed of this deal is hidden in a player's view";
+  } else if (!fairView() && hid !== undefined) {
+    if (box.value === "") box.value = hid;
+    delete box.dataset.hid;
+    box.placeholder = box.title = "";
+  }
 }
 
 // The address follows a change of view or of hindsight on the same node (no new entry).
@@ -962,6 +979,7 @@ function lensOff() {
   stopSuggest();
   state.viewPlayer = null;
   lens.board = lens.last = null;
+  seedBox();
   $("#lens").hidden = true;
   $("#tree-btn").disabled = false;
   $$(".view-btn").forEach((x) => x.classList.toggle("active", x.dataset.player === ""));
