@@ -91,7 +91,7 @@ def test_every_option_has_help():
 
 
 def test_the_rule_options_are_listed_in_help(capsys):
-    for command in ("solve", "suggest", "deal", "play"):
+    for command in ("solve", "suggest", "deal", "play", "batch"):
         code, out, err = run(capsys, command, "--help")
         text = " ".join(out.split())
         assert code == 0 and all(f.name in text for f in fields(Rules)), command
@@ -228,6 +228,21 @@ def test_play_twice_with_the_same_save_keeps_the_older_game(capsys, tmp_path, mo
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game-1.json", "game-2.json", "game.json"]
     assert [GameRecord.load(tmp_path / n).meta["seed"] for n in ("game-1.json", "game-2.json", "game.json")] == \
         [int(s) for s in seeds]
+
+
+def test_arena_twice_with_the_same_save_keeps_the_older_record(capsys, tmp_path, monkeypatch):
+    """arena --save over a game record keeps the older one beside it, as play --save does."""
+    monkeypatch.chdir(tmp_path)
+    for seed in ("1", "2"):
+        code, out, err = run(capsys, "arena", "greedy", "random", "--rounds", "1", "--seed", seed,
+                             "--save", "games.json")
+        assert code == 0, err
+    assert "(the older game record there is kept as games-1.json)" in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games-1.json", "games.json"]
+    assert [GameRecord.load(tmp_path / n).meta["seed"] for n in ("games-1.json", "games.json")] == [1, 2]
+    data = json.loads(run(capsys, "arena", "greedy", "random", "--rounds", "1", "--seed", "3",
+                          "--save", "games.json", "--json")[1])
+    assert data["kept"] == "games-2.json" and GameRecord.load(tmp_path / "games-2.json").meta["seed"] == 2
 
 
 def test_ctrl_c_prints_what_the_docs_say():

@@ -602,18 +602,20 @@ def arena_command(args) -> int:
     players = bots if not args.save else [RecordingBot(b, log) for b in bots]
     common = dict(rounds=args.rounds, seed=seed, rules=rules, matches=args.matches, progress=_progress(args))
     result = arena(players[0], players[1], **common) if len(players) == 2 else arena(bots=players, **common)
-    saved = None
+    saved = kept = None
     if args.save:
         seats = tuple(bots[side].name for side in rules.sides)
         record = GameRecord(rules=rules, players=seats, kind="rounds", rounds=rounds_from_log(log),
                             meta=dict(program="scopa-solver arena", bots=specs, seed=seed,
                                       rounds=args.rounds, matches=args.matches))
+        kept = keep_older(args.save) if os.path.exists(args.save) else None   # as play: never lost
         saved = save_record(record, args.save)
     if args.json:
-        print_json(dict(result.to_dict(), seed=seed, saved=saved))
+        print_json(dict(result.to_dict(), seed=seed, saved=saved, kept=kept))
         return 0
     print(result)
-    print(f"seed {seed}" + (f"; {plural(len(record.rounds), 'round')} saved to {saved}" if saved else ""))
+    print(f"seed {seed}" + (f"; {plural(len(record.rounds), 'round')} saved to {saved}" if saved else "") +
+          (f" (the older game record there is kept as {kept})" if kept else ""))
     return 0
 
 
