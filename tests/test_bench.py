@@ -12,7 +12,7 @@ import pytest
 
 import reference as ref
 from helpers import run_cli, to_ref
-from scopa_solver import Move, Position
+from scopa_solver import Limit, Move, Position
 from scopa_solver.bench import (SUITES, TECHNIQUES, Config, SuiteError, check_perft, compare, load_suites,
                                 perft, read_perft, read_suite, run_suites)
 from scopa_solver.bench.make import make_suite
@@ -137,7 +137,7 @@ def test_every_default_suite_against_full_window_alpha_beta_without_equivalences
 def test_a_limit_leaves_a_search_unchecked_and_says_so():
     suite = load_suites(["4p-round"])[0]
     suite.entries = suite.entries[:2]
-    result = result_dict(run_suites([suite], max_nodes=1000, progress=False), Config(), 1)
+    result = result_dict(run_suites([suite], limit=Limit(nodes=1000), progress=False), Config(), 1)
     assert result["total"]["solved"] == 0 and result["total"]["failed"] == []
 
 
