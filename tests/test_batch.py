@@ -544,3 +544,22 @@ def test_resuming_into_a_named_pipe_is_refused_at_once(tmp_path):
     for force in (False, True):
         with pytest.raises(BatchOutputError, match="out.jsonl is a named pipe, not a batch output"):
             run_job("solve", "random:1", tmp_path / "out.jsonl", engine=EngineOptions(workers=1), run=RunOptions(resume=True, force=force, progress=False))
+
+
+def test_the_limit_travels_in_job_options_and_run_jobs_limit_replaces_it(tmp_path):
+    """One `Limit` for each item's searches: in `JobOptions`, or given to `run_job` (which
+    replaces the options' own); a node limit of 1 cuts every exact search."""
+    from scopa_solver.batch import BatchOptionError
+    from scopa_solver.kernel import NO_LIMIT
+    one = EngineOptions(workers=1)
+    quiet = RunOptions(progress=False, overwrite=True)
+    for name, limit, options in (("given", Limit(nodes=1), JobOptions(limit=NO_LIMIT)),
+                                 ("options", None, JobOptions(limit=Limit(nodes=1)))):
+        run_job("analyze", "random:2", tmp_path / f"{name}.jsonl", limit, options=options, engine=one, run=quiet)
+        assert [r["result"]["complete"] for r in read_rows(tmp_path / f"{name}.jsonl")] == [False, False]
+    run_job("analyze", "random:2", tmp_path / "free.jsonl", NO_LIMIT, options=JobOptions(limit=Limit(nodes=1)),
+            engine=one, run=quiet)
+    assert all(r["result"]["complete"] for r in read_rows(tmp_path / "free.jsonl"))
+    for bad in (lambda: JobOptions(limit=5), lambda: RunOptions(items=-1), lambda: RunOptions(chunk=0)):
+        with pytest.raises(BatchOptionError):
+            bad()

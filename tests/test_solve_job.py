@@ -439,3 +439,16 @@ def test_a_job_folder_file_that_is_a_named_pipe_is_refused_at_once(tmp_path, nam
     named_pipe(tmp_path / "job" / name)
     with pytest.raises(DealJobError, match=f"{name} is a named pipe, not a solve job's file"):
         job(None, tmp_path, run=RunOptions(resume=True))
+
+
+def test_a_job_takes_a_limits_time_deadline_and_table_and_refuses_the_rest(tmp_path):
+    pos = late(SCIENTIFICO, 5, 12)
+    r = job(pos, tmp_path, "late", Limit(deadline=time.monotonic() - 1))     # a deadline already past
+    assert r.stopped == "time" and r.value is None and r.solved_now == 0
+    assert job(None, tmp_path, "late", Limit(tt_mb=4), run=RunOptions(resume=True)).value == solve(pos).value
+    for bad in (Limit(nodes=1000), Limit(horizon=8), Limit(threads=1)):
+        with pytest.raises(DealJobError, match="no (nodes|horizon|threads) limit"):
+            job(pos, tmp_path, "refused", bad)
+    with pytest.raises(DealJobError, match="chunk"):
+        job(pos, tmp_path, "refused", run=RunOptions(chunk=2))
+    assert not (tmp_path / "refused").exists()
