@@ -53,7 +53,8 @@ def _dask_client(workers: int):
     cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0")
     client = Client(cluster)
     with tempfile.TemporaryDirectory() as folder:      # import the package and make a searcher everywhere
-        run_job("solve", f"random:{2 * workers}", Path(folder) / "warm.jsonl", engine=EngineOptions(name="dask", client=client), run=RunOptions(chunk=1, progress=False))
+        run_job("solve", f"random:{2 * workers}", Path(folder) / "warm.jsonl",
+                engine=EngineOptions(name="dask", client=client), run=RunOptions(chunk=1, progress=False))
     return client, cluster, time.perf_counter() - start
 
 
@@ -71,7 +72,10 @@ def _cpu(client=None) -> float:
 def _one(job: str, items: int, engine: str, workers: int, worlds: Optional[int], seed: int, client=None) -> dict:
     cpu = _cpu(client)
     with tempfile.TemporaryDirectory() as folder:
-        summary = run_job(job, f"random:{items}", Path(folder) / "out.jsonl", options=JobOptions(worlds=worlds, seed=seed), engine=EngineOptions(name=engine, workers=workers, client=client), run=RunOptions(progress=False))
+        summary = run_job(job, f"random:{items}", Path(folder) / "out.jsonl",
+                          options=JobOptions(worlds=worlds, seed=seed),
+                          engine=EngineOptions(name=engine, workers=workers, client=client),
+                          run=RunOptions(progress=False))
     cpu = _cpu(client) - cpu
     return {"items": summary.done, "errors": summary.errors, "seconds": summary.seconds,
             "items_per_second": summary.items_per_second, "chunk_size": summary.chunk_size,

@@ -59,7 +59,9 @@ def run(rows=("scientifico-6",), count: int = 3, seed: int = 2026, splits=(1, 2)
             for split in splits:
                 with tempfile.TemporaryDirectory() as folder:
                     start = time.perf_counter()
-                    job = solve_job(pos, os.path.join(folder, "job"), Limit(tt_mb=tt_mb), deal=DealOptions(split=split), engine=EngineOptions(workers=workers), run=RunOptions(progress=False))
+                    job = solve_job(pos, os.path.join(folder, "job"), Limit(tt_mb=tt_mb),
+                                    deal=DealOptions(split=split), engine=EngineOptions(workers=workers),
+                                    run=RunOptions(progress=False))
                     wall = time.perf_counter() - start
                 assert job.value == r.lower, (name, i, split, job.value, r.lower)
                 row["jobs"].append(dict(split=split, items=job.items, solved=job.solved, pruned=job.pruned,

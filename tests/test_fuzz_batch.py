@@ -187,5 +187,6 @@ def test_hostile_lines_in_a_jobs_checkpoint_are_set_aside(started_job, tmp_path_
     with open(folder / "items.jsonl", "ab") as f:
         f.write(b"".join(map(_line, texts)))
     said: list = []
-    r = solve_job(None, folder, engine=EngineOptions(workers=1), run=RunOptions(resume=True, progress=False), say=said.append)
+    r = solve_job(None, folder, engine=EngineOptions(workers=1), run=RunOptions(resume=True, progress=False),
+                  say=said.append)
     assert (r.value, r.complete, r.rejected) == (want, True, len(texts)), said

@@ -188,7 +188,8 @@ def test_folders_and_checkpoints_that_are_not_the_jobs_are_refused(tmp_path, cap
         job(pos, tmp_path, run=RunOptions(resume=True))
     assert (folder / ".result.json.ab_3xyz9.tmp.json").exists()       # a folder refused is left as it was
     (folder / ".result.json.mine.tmp.json").unlink()
-    job(pos, tmp_path, run=RunOptions(resume=True))                                   # a job's folder: the leftover goes
+    job(pos, tmp_path,
+        run=RunOptions(resume=True))                                   # a job's folder: the leftover goes
     assert not (folder / ".result.json.ab_3xyz9.tmp.json").exists()
     items = folder / "items.jsonl"
     good = items.read_text()
@@ -200,7 +201,8 @@ def test_folders_and_checkpoints_that_are_not_the_jobs_are_refused(tmp_path, cap
                       ("some notes\n", "not a record")):
         items.write_text(good + text)
         said.clear()
-        r = job(pos, tmp_path, run=RunOptions(resume=True, items=0), say=said.append)      # set aside, named, nothing solved
+        r = job(pos, tmp_path, run=RunOptions(resume=True, items=0),
+                say=said.append)      # set aside, named, nothing solved
         assert r.rejected == 1 and f"line {len(good.splitlines()) + 1}" in said[0] and why in said[0], said
         assert items.read_text() == good and text.strip() in (folder / "rejected.jsonl").read_text().replace('\\"', '"')
     items.write_text(good + good.splitlines()[0][:20])       # the cut last line of a killed run is fine
