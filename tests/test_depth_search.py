@@ -228,7 +228,7 @@ def test_to_dict_says_the_depth():
 
 def test_batch_analyze_rows_get_depth_limited_values():
     item = Item("1", 0, "text", BIG.to_string())
-    solved, analysed = (run_chunk(job, [item], JobOptions(max_nodes=1))[0]["result"] for job in ("solve", "analyze"))
+    solved, analysed = (run_chunk(job, [item], JobOptions(limit=Limit(nodes=1)))[0]["result"] for job in ("solve", "analyze"))
     assert solved["value"] is not None and solved["horizon"] == 4 and not solved["exact"]
     assert analysed["complete"] is False and analysed["horizon"] == 4 and analysed["value"] is not None
 
