@@ -216,7 +216,7 @@ class Limit:
         end = _time.monotonic() + check_limits(None, seconds, "seconds")[1]
         return self.replace(deadline=end if self.deadline is None else min(end, self.deadline))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The fields that are set (JSON-ready; `deadline` is this process's clock and is left out)."""
         return {f.name: getattr(self, f.name) for f in fields(self)
                 if f.name != "deadline" and getattr(self, f.name) is not None}

@@ -66,12 +66,12 @@ class MoveValue:
     def __str__(self) -> str:
         return f"{self.move} {self.value if self.value is not None else '?'}"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"move": str(self.move), "value": self.value, "lower": self.lower, "upper": self.upper,
                 "horizon": self.horizon, "exact": self.exact}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "MoveValue":
+    def from_dict(cls, data: dict[str, Any]) -> "MoveValue":
         return cls(Move.parse(data["move"]), data["value"], data["lower"], data["upper"], data.get("horizon"))
 
 
@@ -221,7 +221,7 @@ class SearchResult:
     def tt_hit_rate(self) -> float:
         return self.tt_hits / self.tt_probes if self.tt_probes else 0.0
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON-ready): the position, the value or its bounds, the moves, the effort."""
         outcome = self.outcome
         out = {"position": self.position.to_string(), "complete": self.complete, "stopped": self.stopped,
@@ -300,7 +300,7 @@ def _analyze_want(limit: Limit) -> int:
     return _ANALYZE if limit.limited else kernel.WANT_ALL
 
 
-class Analysis(list):
+class Analysis(list[MoveValue]):
     """`analyze`'s answer: the `MoveValue` of every legal move, best first (a list), and the
     search beside it: `horizon` (the depth of the values, None: exact), `exact`, `complete`
     (proved, as `SearchResult.complete`), `stopped`, `value`, `lower`..`upper` (the bounds
@@ -334,7 +334,7 @@ class Analysis(list):
             return [mv.move for mv in self if mv.value is not None and mv.value == self.value]
         return self.result.best_moves
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         r = self.result
         return {"position": r.position.to_string(), "horizon": self.horizon, "exact": self.exact,
                 "complete": self.complete, "stopped": self.stopped, "value": self.value,
@@ -496,8 +496,9 @@ def _searches(position: Position, limit: Limit, objective: str, want: int, wrap:
         raise_if_cancelled(boxes)
         if box is not None and not box.anytime and box.expired() and result.stopped:
             raise box.error()
-        live.last = wrap(result)
-        return live.last
+        answer = wrap(result)
+        live.last = answer
+        return answer
 
     def settle(stopped: SearchResult) -> SearchResult:
         """A stop before any value: a `_SETTLE_PLIES` horizon search (milliseconds, no limit)

@@ -111,7 +111,9 @@ class Valuer:
                 rows = []
                 for mv in moves:
                     child, events = pos.play_events(mv.move)
-                    rows.append(Row(mv.move, child, events.scopa, events.dealt, mv.value, -mv.value, None))
+                    value = mv.value
+                    assert value is not None        # an exact analysis (no limit) values every move
+                    rows.append(Row(mv.move, child, events.scopa, events.dealt, value, -value, None))
                 out.append(rows)
             return out
         played = [[(m, *pos.play_events(m)) for m in pos.legal_moves()] for pos in positions]

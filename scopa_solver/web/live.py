@@ -70,7 +70,7 @@ class LiveAnalyses:
         run.thread.start()
         return key
 
-    def poll(self, key: Any, show: Callable[[Analysis], dict]) -> dict:
+    def poll(self, key: Any, show: Callable[[Analysis], dict[str, Any]]) -> dict[str, Any]:
         """What the analysis `key` has done: `info` (depth being searched, nodes, seconds, nodes
         per second), `analysis` (its latest depth, `show`n; None before the first), `done`. An
         analysis that failed raises its error here (once)."""
