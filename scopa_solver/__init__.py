@@ -42,7 +42,7 @@ if _typing.TYPE_CHECKING:  # the lazy names below, for type checkers
     from .play.inference import InferenceBot
     from .play.record import GameRecord, RoundRecord
     from .play.review import Review, review
-    from .tree.base import TreeTooLargeError
+    from .tree.base import TreeOptions, TreeTooLargeError
     from .tree.build import to_networkx
     from .tree.io import read_tree, write_tree
 
@@ -59,7 +59,7 @@ _LAZY = {
     "arena": "play.arena", "ArenaResult": "play.arena", "MultiArenaResult": "play.arena",
     "GameRecord": "play.record", "RoundRecord": "play.record",
     "review": "play.review", "Review": "play.review",
-    "to_networkx": "tree.build", "TreeTooLargeError": "tree.base",
+    "to_networkx": "tree.build", "TreeOptions": "tree.base", "TreeTooLargeError": "tree.base",
     "write_tree": "tree.io", "read_tree": "tree.io",
 }
 
@@ -87,7 +87,7 @@ __all__ = [
     "Bot", "RandomBot", "GreedyBot", "PIMCBot", "InferenceBot", "EPIMCBot", "OracleBot",
     "play_round", "play_match", "RoundResult", "MatchResult", "arena", "ArenaResult", "MultiArenaResult",
     "GameRecord", "RoundRecord", "review", "Review",
-    "to_networkx", "write_tree", "read_tree",
+    "to_networkx", "TreeOptions", "write_tree", "read_tree",
     "ScopaError", "CardError", "DuplicateCardError", "IllegalMoveError", "NotationError", "PositionError",
     "RulesError", "LimitError", "ViewError", "RecordError", "TreeTooLargeError",
 ]

@@ -520,7 +520,8 @@ from scopa_solver import RoundRecord, Rules, kernel  # noqa: E402
 from scopa_solver.errors import TimeLimitError  # noqa: E402
 from scopa_solver.play.bots import GreedyBot  # noqa: E402
 from scopa_solver.play.review import review  # noqa: E402
-from scopa_solver.tree import to_networkx  # noqa: E402
+from scopa_solver import Limit  # noqa: E402
+from scopa_solver.tree import TreeOptions, to_networkx  # noqa: E402
 from scopa_solver.web.app import free_port, make_server  # noqa: E402
 
 # A Scopone deal whose pv tree needs minutes of search (issue 29: no answer in 90 s)
@@ -591,8 +592,8 @@ def test_a_time_box_reaches_every_search_and_can_be_cancelled():
 def test_the_tree_is_bounded_in_time(monkeypatch):
     """Issue 29, 1: to_networkx(mode="pv") solved the root without a limit."""
     with pytest.raises(TimeLimitError, match="the pv tree needs more than 0.3 s"):
-        finishes(lambda: to_networkx(Position.from_string(SCOPONE_DEAL), mode="pv", max_nodes=3000,
-                                     time_limit=0.3))
+        finishes(lambda: to_networkx(Position.from_string(SCOPONE_DEAL), Limit(time=0.3),
+                                     TreeOptions(max_nodes=3000), mode="pv"))
     monkeypatch.setitem(LIMITS, "tree_time", 0.3)
     with TestClient(create_app(), raise_server_exceptions=False) as c:
         r = finishes(lambda: c.post("/api/tree", json={"position": SCOPONE_DEAL, "max_nodes": 3000}))

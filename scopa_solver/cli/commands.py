@@ -413,7 +413,7 @@ def _picture_size(args, nodes: int, count: str = "") -> None:
 
 def tree(args) -> int:
     """The game tree below a position: a picture or data file by the suffix of -o, else an outline."""
-    from ..tree import TreeTooLargeError, node_link, to_networkx, tree_size, tree_text, write_tree
+    from ..tree import TreeOptions, TreeTooLargeError, node_link, to_networkx, tree_size, tree_text, write_tree
     pos = _position(args)
     picture = bool(args.output) and args.output.lower().endswith((".svg", ".png", ".pdf"))
     if args.output:
@@ -428,9 +428,10 @@ def tree(args) -> int:
         if nodes > args.max_picture_nodes:
             _picture_size(args, nodes, count)
     try:
-        graph = to_networkx(pos, mode=args.mode, depth=args.depth, max_nodes=args.max_nodes,
-                            truncate=args.truncate, merge_transpositions=args.merge,
-                            tt_mb=args.tt_mb, search=args.search, full_window=args.full_window,
+        graph = to_networkx(pos, Limit(tt_mb=args.tt_mb),
+                            TreeOptions(depth=args.depth, max_nodes=args.max_nodes, truncate=args.truncate,
+                                        merge_transpositions=args.merge),
+                            mode=args.mode, search=args.search, full_window=args.full_window,
                             objective=args.objective, progress=_progress(args))
     except TreeTooLargeError:
         raise

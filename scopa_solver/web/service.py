@@ -341,10 +341,10 @@ def principal_variation(text: Any, time_limit: Any = None, max_nodes: Any = None
 def tree_svg(text: Any, max_nodes: Any = None) -> dict:
     """The principal variation with every alternative at each step (`to_networkx(mode="pv")`)
     drawn by the package's tree renderer, as SVG text."""
-    from ..tree import render, to_networkx
+    from ..tree import TreeOptions, render, to_networkx
     pos = read_position(text)
     nodes = _whole(max_nodes, "max_nodes", 1, LIMITS["tree_nodes"], LIMITS["tree_nodes"])
-    graph = to_networkx(pos, mode="pv", max_nodes=nodes, time_limit=LIMITS["tree_time"])
+    graph = to_networkx(pos, Limit(time=LIMITS["tree_time"]), TreeOptions(max_nodes=nodes), mode="pv")
     with tempfile.TemporaryDirectory() as folder, _render_lock:
         path = render(graph, os.path.join(folder, "tree.svg"))
         with open(path, encoding="utf-8") as f:
