@@ -41,7 +41,7 @@ if _typing.TYPE_CHECKING:  # the lazy names below, for type checkers
     from .play.game import MatchResult, RoundResult, play_match, play_round
     from .play.inference import InferenceBot
     from .play.record import GameRecord, RoundRecord
-    from .play.review import Review, review
+    from .play.review import FairReview, Review, review
     from .tree.base import TreeOptions, TreeTooLargeError
     from .tree.build import to_networkx
     from .tree.io import read_tree, write_tree
@@ -58,7 +58,7 @@ _LAZY = {
     "OracleBot": "play.bots",
     "arena": "play.arena", "ArenaResult": "play.arena", "MultiArenaResult": "play.arena",
     "GameRecord": "play.record", "RoundRecord": "play.record",
-    "review": "play.review", "Review": "play.review",
+    "review": "play.review", "Review": "play.review", "FairReview": "play.review",
     "to_networkx": "tree.build", "TreeOptions": "tree.base", "TreeTooLargeError": "tree.base",
     "write_tree": "tree.io", "read_tree": "tree.io",
 }
@@ -86,7 +86,7 @@ __all__ = [
     "View", "suggest", "Suggestion", "MoveStats", "equilibrium", "Equilibrium", "EquilibriumEndgame",
     "Bot", "RandomBot", "GreedyBot", "PIMCBot", "InferenceBot", "EPIMCBot", "OracleBot",
     "play_round", "play_match", "RoundResult", "MatchResult", "arena", "ArenaResult", "MultiArenaResult",
-    "GameRecord", "RoundRecord", "review", "Review",
+    "GameRecord", "RoundRecord", "review", "Review", "FairReview",
     "to_networkx", "TreeOptions", "write_tree", "read_tree",
     "ScopaError", "CardError", "DuplicateCardError", "IllegalMoveError", "NotationError", "PositionError",
     "RulesError", "LimitError", "ViewError", "RecordError", "TreeTooLargeError",

@@ -519,7 +519,7 @@ from pathlib import Path  # noqa: E402
 from scopa_solver import RoundRecord, Rules, kernel  # noqa: E402
 from scopa_solver.errors import TimeLimitError  # noqa: E402
 from scopa_solver.play.bots import GreedyBot  # noqa: E402
-from scopa_solver.play.review import review  # noqa: E402
+from scopa_solver.play.review import FairReview, review  # noqa: E402
 from scopa_solver import Limit  # noqa: E402
 from scopa_solver.tree import TreeOptions, to_networkx  # noqa: E402
 from scopa_solver.web.app import free_port, make_server  # noqa: E402
@@ -604,7 +604,7 @@ def test_the_tree_is_bounded_in_time(monkeypatch):
 def test_a_review_is_bounded_in_time_and_returns_what_it_has(monkeypatch):
     """Issue 29, 2: a 6-player round at 50 worlds took more than 150 s."""
     rec = greedy_record(Rules(players=6), seed=4)
-    r = finishes(lambda: review(rec, worlds=50, budget=1.0, progress=False))
+    r = finishes(lambda: review(rec, fair=FairReview(worlds=50), budget=1.0, progress=False))
     assert not r.complete and len(r.decisions) == len(rec.rounds[0].moves)
     assert any(d.hindsight_reason == "not judged: the review needs more than 1 s"
                or (d.fair_reason or "").startswith("not judged: the review") for d in r.decisions)
@@ -615,8 +615,8 @@ def test_a_review_is_bounded_in_time_and_returns_what_it_has(monkeypatch):
     assert out["complete"] is False and out["budget"] == 1.0 and len(out["decisions"]) == len(r.decisions)
     assert any((d["fair"] or {}).get("reason", "") and "not judged" in d["fair"]["reason"] for d in out["decisions"])
     small = greedy_record(Rules(), seed=4)           # a budget that suffices changes nothing
-    assert review(small, worlds=4, budget=600, progress=False).to_dict()["decisions"] == \
-        review(small, worlds=4, progress=False).to_dict()["decisions"]
+    assert review(small, fair=FairReview(worlds=4), budget=600, progress=False).to_dict()["decisions"] == \
+        review(small, fair=FairReview(worlds=4), progress=False).to_dict()["decisions"]
 
 
 def test_a_record_object_has_the_record_limit(client, monkeypatch):

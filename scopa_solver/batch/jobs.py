@@ -230,10 +230,11 @@ def suggest_item(item: Item, options: JobOptions, seed: int) -> dict:
 def review_item(item: Item, options: JobOptions, seed: int) -> dict:
     """Every decision of a game record against the solver (`review`); the fair judge's worlds
     drawn from the item's seed (no fair judge with ``worlds=0``)."""
-    from ..play.review import HINDSIGHT_NODES, review
+    from ..play.review import FairReview, review
     worlds = 50 if options.worlds is None else options.worlds or None
-    r = review(record_of(item), worlds=worlds, seed=seed, threads=1, progress=False, tt_mb=options.tt_mb,
-               max_nodes=options.max_nodes or HINDSIGHT_NODES, time_limit=options.time_limit)
+    r = review(record_of(item), Limit(nodes=options.max_nodes or None, time=options.time_limit, tt_mb=options.tt_mb,
+                                      threads=1), fair=None if worlds is None else FairReview(worlds, seed),
+               progress=False)
     return _without(r.to_dict(), "seconds")
 
 

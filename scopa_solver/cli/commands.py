@@ -735,12 +735,12 @@ def review_command(args) -> int:
     for r in args.round or ():
         if not 1 <= r <= len(record.rounds):
             raise UsageError(f"--round {r}: the record has rounds 1 to {len(record.rounds)}")
-    from ..play.review import HINDSIGHT_NODES
-    result = review(record, worlds=None if args.no_fair else args.worlds, seed=args.seed, threads=args.threads,
-                    rounds=args.round, players=args.player, progress=_progress(args),
-                    max_nodes=HINDSIGHT_NODES if args.max_nodes is None else args.max_nodes,
-                    time_limit=args.time_limit, fair_time_limit=args.fair_time_limit,
-                    equilibrium=args.equilibrium, equilibrium_time_limit=args.equilibrium_time_limit)
+    from ..play.review import FairReview
+    result = review(record, Limit(nodes=args.max_nodes, time=args.time_limit, threads=args.threads),
+                    fair=None if args.no_fair else FairReview(args.worlds, args.seed,
+                                                              Limit(time=args.fair_time_limit, threads=args.threads)),
+                    equilibrium=Limit(time=args.equilibrium_time_limit, threads=args.threads) if args.equilibrium
+                    else False, rounds=args.round, players=args.player, progress=_progress(args))
     if args.json:
         print_json(dict(result.to_dict(), game=os.fspath(args.game)))
         return 0

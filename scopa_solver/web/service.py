@@ -518,13 +518,13 @@ def bot_move(record: Any) -> dict:
 def review_round(record: Any, round_number: Any = None, worlds: Any = None, seed: Any = None) -> dict:
     """`review` of one round of a game record (one round a request keeps each request short):
     every decision with the solver's verdict, mistakes marked, and each decision's position."""
-    from ..play.review import review
+    from ..play.review import FairReview, review
     rec = _read_record(record)
     if not rec.rounds:
         raise RecordError("the record has no rounds")
     number = _whole(round_number, "round", 1, len(rec.rounds), 1)
     count = _whole(worlds, "worlds", 1, LIMITS["review_worlds"], 50)
-    result = review(rec, worlds=count, seed=_whole(seed, "seed", 0, 2**63 - 1, 0), rounds=[number],
+    result = review(rec, fair=FairReview(count, _whole(seed, "seed", 0, 2**63 - 1, 0)), rounds=[number],
                     progress=False, budget=LIMITS["review_time"])
     out = result.to_dict()
     out["round"] = number
