@@ -41,8 +41,8 @@ if _typing.TYPE_CHECKING:  # the lazy names below, for type checkers
     from .play.game import MatchResult, RoundResult, play_match, play_round
     from .play.inference import InferenceBot
     from .play.record import GameRecord, RoundRecord
-    from .play.review import Review, review
-    from .tree.base import TreeTooLargeError
+    from .play.review import FairReview, Review, review
+    from .tree.base import TreeOptions, TreeTooLargeError
     from .tree.build import to_networkx
     from .tree.io import read_tree, write_tree
 
@@ -58,8 +58,8 @@ _LAZY = {
     "OracleBot": "play.bots",
     "arena": "play.arena", "ArenaResult": "play.arena", "MultiArenaResult": "play.arena",
     "GameRecord": "play.record", "RoundRecord": "play.record",
-    "review": "play.review", "Review": "play.review",
-    "to_networkx": "tree.build", "TreeTooLargeError": "tree.base",
+    "review": "play.review", "Review": "play.review", "FairReview": "play.review",
+    "to_networkx": "tree.build", "TreeOptions": "tree.base", "TreeTooLargeError": "tree.base",
     "write_tree": "tree.io", "read_tree": "tree.io",
 }
 
@@ -86,8 +86,8 @@ __all__ = [
     "View", "suggest", "Suggestion", "MoveStats", "equilibrium", "Equilibrium", "EquilibriumEndgame",
     "Bot", "RandomBot", "GreedyBot", "PIMCBot", "InferenceBot", "EPIMCBot", "OracleBot",
     "play_round", "play_match", "RoundResult", "MatchResult", "arena", "ArenaResult", "MultiArenaResult",
-    "GameRecord", "RoundRecord", "review", "Review",
-    "to_networkx", "write_tree", "read_tree",
+    "GameRecord", "RoundRecord", "review", "Review", "FairReview",
+    "to_networkx", "TreeOptions", "write_tree", "read_tree",
     "ScopaError", "CardError", "DuplicateCardError", "IllegalMoveError", "NotationError", "PositionError",
     "RulesError", "LimitError", "ViewError", "RecordError", "TreeTooLargeError",
 ]

@@ -102,7 +102,7 @@ def test_review_of_a_folder_of_records(tmp_path):
     rows = read_rows(out)
     assert [r["key"] for r in rows] == ["a.json", "b.json"] and (summary.done, summary.errors) == (2, 1)
     assert rows[1]["error"].startswith("RecordError")
-    expected = json.loads(json.dumps(review(GameRecord.load(RECORD), worlds=None, progress=False).to_dict()))
+    expected = json.loads(json.dumps(review(GameRecord.load(RECORD), fair=None, progress=False).to_dict()))
     assert rows[0]["result"]["decisions"] == expected["decisions"]
     assert rows[0]["result"]["summary"] == expected["summary"]
 

@@ -26,7 +26,8 @@ from scopa_solver.cli import main
 from scopa_solver.core.cards import iter_cards
 from scopa_solver.play.display import cards_line
 from scopa_solver.play.record import GameRecord
-from scopa_solver.play.review import review
+from scopa_solver import Limit
+from scopa_solver.play.review import FairReview, review
 from scopa_solver.tree import read_tree
 
 from helpers import GAMES, cli_text, games, run_cli, run_cli_json
@@ -404,7 +405,7 @@ def test_review_output_and_json(capsys, arena_record):
     assert "round 1:" in out and "round 2:" in out and "best (hindsight)" in out and "best (fair)" in out
     assert "summary" in out and re.search(r"^\s+Greedy\s+\d+\s+\d+", out, re.M)
     data = run_json(capsys, "review", str(arena_record), "--worlds", "3", "--threads", "1")
-    lib = review(GameRecord.load(arena_record), worlds=3, seed=0, threads=1, progress=False)
+    lib = review(GameRecord.load(arena_record), Limit(threads=1), fair=FairReview(worlds=3, seed=0), progress=False)
     assert len(data["decisions"]) == len(lib.decisions) == 72
     assert [d["hindsight"]["loss"] for d in data["decisions"]] == [d.loss for d in lib.decisions]
     assert [d["mark"] for d in data["decisions"]] == [d.mark for d in lib.decisions]

@@ -519,8 +519,8 @@ from pathlib import Path  # noqa: E402
 from scopa_solver import RoundRecord, Rules, kernel  # noqa: E402
 from scopa_solver.errors import TimeLimitError  # noqa: E402
 from scopa_solver.play.bots import GreedyBot  # noqa: E402
-from scopa_solver.play.review import review  # noqa: E402
-from scopa_solver.tree import to_networkx  # noqa: E402
+from scopa_solver.play.review import FairReview, review  # noqa: E402
+from scopa_solver.tree import TreeOptions, to_networkx  # noqa: E402
 from scopa_solver.web.app import free_port, make_server  # noqa: E402
 
 # A Scopone deal whose pv tree needs minutes of search (issue 29: no answer in 90 s)
@@ -590,8 +590,8 @@ def test_a_time_box_reaches_every_search_and_can_be_cancelled():
 def test_the_tree_is_bounded_in_time(monkeypatch):
     """Issue 29, 1: to_networkx(mode="pv") solved the root without a limit."""
     with pytest.raises(TimeLimitError, match="the pv tree needs more than 0.3 s"):
-        finishes(lambda: to_networkx(Position.from_string(SCOPONE_DEAL), mode="pv", max_nodes=3000,
-                                     time_limit=0.3))
+        finishes(lambda: to_networkx(Position.from_string(SCOPONE_DEAL), Limit(time=0.3),
+                                     TreeOptions(max_nodes=3000), mode="pv"))
     monkeypatch.setitem(LIMITS, "tree_time", 0.3)
     with TestClient(create_app(), raise_server_exceptions=False) as c:
         r = finishes(lambda: c.post("/api/tree", json={"position": SCOPONE_DEAL, "max_nodes": 3000}))
@@ -602,7 +602,7 @@ def test_the_tree_is_bounded_in_time(monkeypatch):
 def test_a_review_is_bounded_in_time_and_returns_what_it_has(monkeypatch):
     """Issue 29, 2: a 6-player round at 50 worlds took more than 150 s."""
     rec = greedy_record(Rules(players=6), seed=4)
-    r = finishes(lambda: review(rec, worlds=50, budget=1.0, progress=False))
+    r = finishes(lambda: review(rec, fair=FairReview(worlds=50), budget=1.0, progress=False))
     assert not r.complete and len(r.decisions) == len(rec.rounds[0].moves)
     assert any(d.hindsight_reason == "not judged: the review needs more than 1 s"
                or (d.fair_reason or "").startswith("not judged: the review") for d in r.decisions)
@@ -613,8 +613,8 @@ def test_a_review_is_bounded_in_time_and_returns_what_it_has(monkeypatch):
     assert out["complete"] is False and out["budget"] == 1.0 and len(out["decisions"]) == len(r.decisions)
     assert any((d["fair"] or {}).get("reason", "") and "not judged" in d["fair"]["reason"] for d in out["decisions"])
     small = greedy_record(Rules(), seed=4)           # a budget that suffices changes nothing
-    assert review(small, worlds=4, budget=600, progress=False).to_dict()["decisions"] == \
-        review(small, worlds=4, progress=False).to_dict()["decisions"]
+    assert review(small, fair=FairReview(worlds=4), budget=600, progress=False).to_dict()["decisions"] == \
+        review(small, fair=FairReview(worlds=4), progress=False).to_dict()["decisions"]
 
 
 def test_a_record_object_has_the_record_limit(client, monkeypatch):

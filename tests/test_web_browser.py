@@ -657,12 +657,12 @@ def test_the_reviews_marks_and_colours_follow_the_fair_verdict(browser, base_url
     player's view (move 25: ?? by hindsight, no fair mark) are coloured by the fair verdict in
     the table and the graph; the hindsight column keeps its own mark; the summary splits each
     side's margin into skill and cards."""
-    from scopa_solver.play.review import review
+    from scopa_solver.play.review import FairReview, review
     start = Position.new_round(seed=4)
     record = GameRecord(players=("Greedy", "Random"))
     record.add_round(RoundRecord.from_play(start, play_round(start, GreedyBot(), RandomBot(seed=4)).moves))
     path = record.save(tmp_path / "game.json")
-    lib = review(record, worlds=8, seed=0, rounds=[1], progress=False)      # the board's review: seed 0
+    lib = review(record, fair=FairReview(worlds=8, seed=0), rounds=[1], progress=False)      # the board's review: seed 0
     colour = {"": "", "?!": "inaccuracy", "?": "mistake", "??": "blunder"}
     disagree = [i for i, d in enumerate(lib.decisions) if colour[d.mark] != colour[d.hindsight_mark]]
     assert disagree and any(lib.decisions[i].hindsight_mark == "??" and not lib.decisions[i].mark for i in disagree)

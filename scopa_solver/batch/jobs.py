@@ -269,11 +269,10 @@ def suggest_item(item: Item, options: JobOptions, seed: int) -> dict:
 def review_item(item: Item, options: JobOptions, seed: int) -> dict:
     """Every decision of a game record against the solver (`review`); the fair judge's worlds
     drawn from the item's seed (no fair judge with ``worlds=0``)."""
-    from ..play.review import HINDSIGHT_NODES, review
+    from ..play.review import FairReview, review
     worlds = 50 if options.worlds is None else options.worlds or None
-    limit = options.limit
-    r = review(record_of(item), worlds=worlds, seed=seed, threads=1, progress=False, tt_mb=limit.tt_mb,
-               max_nodes=limit.nodes or HINDSIGHT_NODES, time_limit=limit.time)
+    r = review(record_of(item), options.limit.derived(threads=1),
+               fair=None if worlds is None else FairReview(worlds, seed), progress=False)
     return _without(r.to_dict(), "seconds")
 
 

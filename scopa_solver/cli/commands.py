@@ -419,7 +419,7 @@ def _picture_size(args, nodes: int, count: str = "") -> None:
 
 def tree(args) -> int:
     """The game tree below a position: a picture or data file by the suffix of -o, else an outline."""
-    from ..tree import TreeTooLargeError, node_link, to_networkx, tree_size, tree_text, write_tree
+    from ..tree import TreeOptions, TreeTooLargeError, node_link, to_networkx, tree_size, tree_text, write_tree
     pos = _position(args)
     picture = bool(args.output) and args.output.lower().endswith((".svg", ".png", ".pdf"))
     if args.output:
@@ -434,9 +434,10 @@ def tree(args) -> int:
         if nodes > args.max_picture_nodes:
             _picture_size(args, nodes, count)
     try:
-        graph = to_networkx(pos, mode=args.mode, depth=args.depth, max_nodes=args.max_nodes,
-                            truncate=args.truncate, merge_transpositions=args.merge,
-                            tt_mb=args.tt_mb, search=args.search, full_window=args.full_window,
+        graph = to_networkx(pos, Limit(tt_mb=args.tt_mb),
+                            TreeOptions(depth=args.depth, max_nodes=args.max_nodes, truncate=args.truncate,
+                                        merge_transpositions=args.merge),
+                            mode=args.mode, search=args.search, full_window=args.full_window,
                             objective=args.objective, progress=_progress(args))
     except TreeTooLargeError:
         raise
@@ -742,12 +743,12 @@ def review_command(args) -> int:
     for r in args.round or ():
         if not 1 <= r <= len(record.rounds):
             raise UsageError(f"--round {r}: the record has rounds 1 to {len(record.rounds)}")
-    from ..play.review import HINDSIGHT_NODES
-    result = review(record, worlds=None if args.no_fair else args.worlds, seed=args.seed, threads=args.threads,
-                    rounds=args.round, players=args.player, progress=_progress(args),
-                    max_nodes=HINDSIGHT_NODES if args.max_nodes is None else args.max_nodes,
-                    time_limit=args.time_limit, fair_time_limit=args.fair_time_limit,
-                    equilibrium=args.equilibrium, equilibrium_time_limit=args.equilibrium_time_limit)
+    from ..play.review import FairReview
+    result = review(record, Limit(nodes=args.max_nodes, time=args.time_limit, threads=args.threads),
+                    fair=None if args.no_fair else FairReview(args.worlds, args.seed,
+                                                              Limit(time=args.fair_time_limit, threads=args.threads)),
+                    equilibrium=Limit(time=args.equilibrium_time_limit, threads=args.threads) if args.equilibrium
+                    else False, rounds=args.round, players=args.player, progress=_progress(args))
     if args.json:
         print_json(dict(result.to_dict(), game=os.fspath(args.game)))
         return 0

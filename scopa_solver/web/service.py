@@ -380,10 +380,10 @@ def live_stop(live: LiveAnalyses, key: Any) -> dict:
 def tree_svg(text: Any, max_nodes: Any = None) -> dict:
     """The principal variation with every alternative at each step (`to_networkx(mode="pv")`)
     drawn by the package's tree renderer, as SVG text."""
-    from ..tree import render, to_networkx
+    from ..tree import TreeOptions, render, to_networkx
     pos = read_position(text)
     nodes = _whole(max_nodes, "max_nodes", 1, LIMITS["tree_nodes"], LIMITS["tree_nodes"])
-    graph = to_networkx(pos, mode="pv", max_nodes=nodes, time_limit=LIMITS["tree_time"])
+    graph = to_networkx(pos, Limit(time=LIMITS["tree_time"]), TreeOptions(max_nodes=nodes), mode="pv")
     with tempfile.TemporaryDirectory() as folder, _render_lock:
         path = render(graph, os.path.join(folder, "tree.svg"))
         with open(path, encoding="utf-8") as f:
@@ -557,13 +557,13 @@ def bot_move(record: Any) -> dict:
 def review_round(record: Any, round_number: Any = None, worlds: Any = None, seed: Any = None) -> dict:
     """`review` of one round of a game record (one round a request keeps each request short):
     every decision with the solver's verdict, mistakes marked, and each decision's position."""
-    from ..play.review import review
+    from ..play.review import FairReview, review
     rec = _read_record(record)
     if not rec.rounds:
         raise RecordError("the record has no rounds")
     number = _whole(round_number, "round", 1, len(rec.rounds), 1)
     count = _whole(worlds, "worlds", 1, LIMITS["review_worlds"], 50)
-    result = review(rec, worlds=count, seed=_whole(seed, "seed", 0, 2**63 - 1, 0), rounds=[number],
+    result = review(rec, fair=FairReview(count, _whole(seed, "seed", 0, 2**63 - 1, 0)), rounds=[number],
                     progress=False, budget=LIMITS["review_time"])
     out = result.to_dict()
     out["round"] = number
