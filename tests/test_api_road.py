@@ -84,3 +84,27 @@ def test_a_batch_and_a_live_analysis_check_once_too() -> None:
     small = Limit(nodes=50_000)
     frames, checks = _road(lambda: list(analysis(FOUR, small)), "<lambda>")
     assert checks == Counter(check_objective=1) and frames <= 4
+
+
+def test_a_snapshot_never_changes_once_handed_out() -> None:
+    """Inside `for a in analysis(...)` each depth is final: the object handed out says the same
+    after the loop (the old `analyze_iter` changed its deepest result's `stopped` and nodes after
+    the loop). A limit that cuts the next depth gives a new snapshot, the answer."""
+    handle = analysis(FOUR, Limit(nodes=400_000))
+    seen = [(a, a.stopped, a.nodes, a.horizon, a.value) for a in handle]
+    assert len(seen) >= 2 and seen[-1][1] == "nodes"
+    assert [(a.stopped, a.nodes, a.horizon, a.value) for a, *_ in seen] == [tuple(s[1:]) for s in seen]
+    assert all(s[1] is None for s in seen[:-1]) and handle.wait() is seen[-1][0]
+
+
+def test_stop_reasons_are_compared_by_name_never_by_number() -> None:
+    """The kernel's stop codes have one enum (`kernel.StopReason`); no module compares a bare
+    number with a result's `stop`."""
+    import re
+    from pathlib import Path
+    root = Path(kernel.__file__).resolve().parent.parent
+    bare = re.compile(r"\.stop\s*(?:==|!=|in)\s*[\(\[]?\s*\d")
+    found = [f"{p.relative_to(root)}:{n}" for p in root.rglob("*.py")
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if bare.search(line)]
+    assert not found, found
+    assert [r.label for r in kernel.StopReason] == list(kernel.face._kernel.STOP_REASONS)
