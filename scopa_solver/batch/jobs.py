@@ -222,8 +222,8 @@ def suggest_item(item: Item, options: JobOptions, seed: int) -> dict:
     """PIMC figures of every move from the view of the player to move (`suggest`), its worlds
     drawn from the item's seed."""
     from ..imperfect.pimc import suggest
-    s = suggest(view_of(item, options, seed), worlds=options.worlds, seed=seed, threads=1, progress=False,
-                tt_mb=options.tt_mb, time_limit=options.time_limit)
+    s = suggest(view_of(item, options, seed), Limit(time=options.time_limit, tt_mb=options.tt_mb, threads=1),
+                worlds=options.worlds, seed=seed, progress=False)
     return _without(s.to_dict(), "seconds", "nodes")
 
 
@@ -269,8 +269,8 @@ def label_item(item: Item, options: JobOptions, seed: int) -> dict:
         raise BatchItemError(f"the exact search stopped at a limit ({options.max_nodes} nodes, "
                              f"{options.time_limit} s): not labelled")
     worlds = LABEL_WORLDS if options.worlds is None else options.worlds
-    s = suggest(pos.view(pos.to_move), worlds=worlds, seed=seed, threads=1, progress=False, tt_mb=options.tt_mb,
-                time_limit=None)        # every label's worlds, whatever the machine (not suggest's default)
+    s = suggest(pos.view(pos.to_move), Limit(tt_mb=options.tt_mb, threads=1), worlds=worlds, seed=seed,
+                progress=False)     # no time limit: every label's worlds, whatever the machine
     return {"position": pos.to_string(), "ply": ply, "to_move": pos.to_move, "value": rows[0].value,
             "best": str(rows[0].move), "moves": [{"move": str(r.move), "value": r.value} for r in rows],
             "pimc_best": str(s.best), "pimc": [{"move": str(m.move), "mean": m.mean} for m in s.moves],

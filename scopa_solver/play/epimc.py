@@ -22,7 +22,7 @@ last deal, where two-player Scopa is a game of perfect information (the player s
 the opponent can hold), it plays the exact solver's move. An `endgame` callable, tried first in the last two deals, can take over there.
 
 >>> from scopa_solver import Position, play_round, GreedyBot
->>> bot = EPIMCBot(worlds=6, seed=1, threads=1)
+>>> bot = EPIMCBot(Limit(time=2, threads=1), worlds=6, seed=1)
 >>> play_round(Position.new_round(seed=5), bot, GreedyBot()).final.is_round_over()
 True
 """
@@ -37,7 +37,8 @@ from .. import kernel
 from ..core.cards import popcount
 from ..core.position import Move
 from ..errors import LimitError, ViewError, excerpt
-from .bots import DECISION_SECONDS, GreedyBot, within
+from ..kernel import Limit
+from .bots import GreedyBot, within
 from .inference import InferenceBot, OpponentPlay, model_replies
 from ..imperfect.pimc import EXACT_LIMIT, solve_worlds, value_matrix
 from ..core.view import View
@@ -113,8 +114,8 @@ def _check_search(view: View, worlds: Sequence[tuple[int, ...]], weights: Option
 
 
 def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Optional[Sequence[float]] = None,
-                    depth: int = 3, temperature: float = 0.5, threads: Optional[int] = None,
-                    tt_mb: Optional[float] = None, prune: float = 0.0) -> np.ndarray:
+                    depth: int = 3, temperature: float = 0.5, limit: Optional[Limit] = None,
+                    prune: float = 0.0) -> np.ndarray:
     """The worlds x moves matrix (columns in the order of `view.legal_moves()`) of the player's
     round margin after each move in each world (hidden groups, as `View.enumerate_groups`
     makes them), when the next `depth` plies are played without clairvoyance (see the module
@@ -124,10 +125,11 @@ def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Opti
     by both sides after that. The weighted mean of a column is the move's value for the player.
     Above the bottom ply, opponent moves the model gives less than `prune` are not followed (the
     others' probabilities renormalized): with a sharp model the tree then hardly branches there.
+    The `limit`'s `threads` (None: every core) and `tt_mb` solve the bottom (`solve_worlds`).
 
     >>> view = View.from_string("6dRsFb/?3 FdRc RdAc2c4c5c3s5sCs4bCbRb/Ad2d4d5d7dCd6c7cCc2s4s6s7s5b6b ?6 1/0 0 1 1")
     >>> worlds = list(view.sample_groups(4, seed=1))
-    >>> nonfused_values(view, worlds, depth=2, threads=1).shape
+    >>> nonfused_values(view, worlds, depth=2, limit=Limit(threads=1)).shape
     (4, 3)
     """
     depth, weights = _check_search(view, worlds, weights, depth)
@@ -139,7 +141,7 @@ def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Opti
     moves = view.legal_moves()
     column = {m.packed: j for j, m in enumerate(moves)}
     roots, levels = _grow_tree(view, worlds, depth, lambda state, bottom: model_replies(
-        state, model, temperature, 0.0 if bottom else prune), threads, tt_mb)
+        state, model, temperature, 0.0 if bottom else prune), limit)
     # back up, deepest first: the opponent's nodes by the model, the player's by information set
     for level in reversed(levels[1:]):
         own: dict[tuple[Any, ...], list[_Node]] = {}
@@ -161,8 +163,7 @@ def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Opti
 
 def _grow_tree(view: View, worlds: Sequence[tuple[int, ...]], depth: int,
                replies: Callable[[kernel.KernelState, bool], tuple[list[int], list[float]]],
-               threads: Optional[int] = None,
-               tt_mb: Optional[float] = None) -> tuple[list["_Node"], list[list["_Node"]]]:
+               limit: Optional[Limit] = None) -> tuple[list["_Node"], list[list["_Node"]]]:
     """The tree of the next `depth` plies from the view's player's turn in every world (one root
     per world, in order) and its levels: the player's nodes branch on every legal move, the
     opponent's on `replies(state, at_bottom)` (packed moves, their probabilities, multiplied into
@@ -198,7 +199,7 @@ def _grow_tree(view: View, worlds: Sequence[tuple[int, ...]], depth: int,
         levels.append(level)
     # the bottom: every non-terminal node of the last level is solved exactly, move by move
     bottom = [node for node in levels[-1] if not node.terminal]
-    solved = solve_worlds([node.state for node in bottom], threads=threads, tt_mb=tt_mb)
+    solved = solve_worlds([node.state for node in bottom], limit)
     for k, (node, raw) in enumerate(zip(bottom, solved)):
         if not k & 63:
             kernel.check_time()       # the model's replies below: Python work too
@@ -245,8 +246,8 @@ class EPIMCBot(InferenceBot):
     to the model). With `exact_last`, the last deal (one world: perfect information) is played
     by the exact solver. The opponent's moves are scored by `GreedyBot()`'s weights.
     `endgame(view)`, when given, is asked first in the last two deals (`view.deals_left <= 1`);
-    a move it returns is played, None leaves the decision to the bot. `time_limit` is the
-    decision's budget (`InferenceBot`): the endgame gets `ENDGAME_SHARE` of it (the equilibrium
+    a move it returns is played, None leaves the decision to the bot. The `limit`'s `time` is the
+    decision's budget (`InferenceBot`; its `threads` and `tt_mb` solve the worlds): the endgame gets `ENDGAME_SHARE` of it (the equilibrium
     endgame gives None when it cannot build its game, or finish CFR+, in that), the bot's own
     search the rest.
 
@@ -254,17 +255,14 @@ class EPIMCBot(InferenceBot):
     is a function of what the player has seen this round and of its seed.
     """
 
-    def __init__(self, worlds: int = 50, seed: int = 0, threads: Optional[int] = None, depth: int = 3,
+    def __init__(self, limit: Optional[Limit] = None, *, worlds: int = 50, seed: int = 0, depth: int = 3,
                  temperature: float = 0.5, exact_limit: int = EXACT_LIMIT, enumerated_depth: int = 1,
-                 exact_last: bool = False, endgame: Optional[Endgame] = None, tt_mb: Optional[float] = None,
-                 prune: float = 0.0, last_depth: Optional[int] = None,
-                 time_limit: Optional[float] = DECISION_SECONDS) -> None:
+                 exact_last: bool = False, endgame: Optional[Endgame] = None,
+                 prune: float = 0.0, last_depth: Optional[int] = None) -> None:
         if not isinstance(worlds, int) or isinstance(worlds, bool) or worlds < 1:
             raise LimitError(f"worlds must be a positive number, not {excerpt(worlds)}")
-        super().__init__(worlds=worlds, seed=seed, threads=threads, exact_limit=exact_limit,
-                         temperature=temperature, reply=True, tt_mb=tt_mb, time_limit=time_limit)
-        if threads is not None:
-            kernel.check_threads(threads, 0)
+        super().__init__(limit, worlds=worlds, seed=seed, exact_limit=exact_limit,
+                         temperature=temperature, reply=True)
         if endgame is not None and not callable(endgame):
             raise LimitError(f"endgame must be a callable view -> move or None, not {excerpt(endgame)}")
         self.depth = _check_depth(depth)
@@ -292,9 +290,8 @@ class EPIMCBot(InferenceBot):
 
     def _values(self, view: View, worlds: list[tuple[int, ...]], weights: list[float]) -> np.ndarray:
         if self.exact_last and view.count_worlds() == 1:     # the last deal: perfect information
-            solved = solve_worlds([view.state_of(worlds[0])], threads=self.threads, tt_mb=self.tt_mb)
+            solved = solve_worlds([view.state_of(worlds[0])], self.search)
             return np.repeat(value_matrix(view.legal_moves(), solved)[0], len(worlds), axis=0)
         count = view.count_worlds()
         depth = self.last_depth if count == 1 else self.enumerated_depth if count <= self.exact_limit else self.depth
-        return nonfused_values(view, worlds, weights, depth, self.temperature, self.threads, self.tt_mb,
-                               self.prune)
+        return nonfused_values(view, worlds, weights, depth, self.temperature, self.search, self.prune)

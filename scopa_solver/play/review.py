@@ -602,8 +602,8 @@ def _judge_fair(d: Decision, worlds: int, seed: int, threads: Optional[int], tt_
     game does not support (yet) leaves them None with `d.fair_reason`."""
     try:
         view = d.position.view(d.player)
-        s = suggest(view, worlds=worlds, seed=_decision_seed(seed, d.round, d.number), threads=threads,
-                    progress=False, tt_mb=tt_mb, time_limit=time_limit)       # None: none (not suggest's default)
+        s = suggest(view, Limit(time=time_limit, tt_mb=tt_mb, threads=threads), worlds=worlds,
+                    seed=_decision_seed(seed, d.round, d.number), progress=False)   # time None: none
         played = next(m.mean for m in s.moves if m.move == d.played)
     except TimeLimitError:
         raise                       # the review's budget: `review` stops
@@ -630,7 +630,7 @@ def _judge_equilibrium(d: Decision, threads: Optional[int], time_limit: Optional
     if not pos.rules.is_standard or pos.deals_left > 1 or d.forced:
         return
     try:
-        eq = equilibrium(pos.view(d.player), threads=threads, time_limit=time_limit,
+        eq = equilibrium(pos.view(d.player), Limit(time=time_limit, threads=threads),
                          max_iterations=EQUILIBRIUM_ITERATIONS)
     except TimeLimitError:
         raise
