@@ -11,7 +11,7 @@ import pytest
 
 from helpers import random_positions
 
-from scopa_solver import PIMCBot, Position, solve
+from scopa_solver import PIMCBot, Position, solve, Limit
 from scopa_solver.core.cards import DECK
 
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
@@ -67,7 +67,7 @@ def test_search_benchmark_leaves_the_tests_alone_and_its_baseline_is_exact():
 def test_the_hand_seers_see_only_the_opponents_hand():
     bench = load("bench_arena")
     seer, after = bench.bot("sees-hand", 6, 1, 1), bench.bot("sees-hand-after", 6, 1, 1)
-    pimc = PIMCBot(worlds=6, seed=1, threads=1)
+    pimc = PIMCBot(Limit(threads=1), worlds=6, seed=1)
     pos = Position.new_round(seed=3, dealer=1)          # player 0 leads: the opponent has not played
     view = pos.view(0)
     assert after(pos) == pimc.choose(view)
