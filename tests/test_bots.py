@@ -97,6 +97,24 @@ def test_greedy_avoids_leaving_a_sweepable_table() -> None:
     assert str(GreedyBot(sweepable=0.0).choose(view)) == "Cb"
 
 
+def test_a_bots_limit_reaches_its_searches(monkeypatch) -> None:
+    """A bot's Limit: its time is the decision's budget; threads, tt_mb and nodes (each
+    world's budget) go to suggest, and the opponent model's worlds get its threads and tt_mb."""
+    import scopa_solver.play.bots as bots
+    import scopa_solver.play.inference as inference
+    asked, solved = [], []
+    real_suggest, real_solve = bots.suggest, inference.solve_worlds
+    monkeypatch.setattr(bots, "suggest", lambda view, limit, **kw: asked.append(limit) or real_suggest(view, limit, **kw))
+    monkeypatch.setattr(inference, "solve_worlds", lambda states, limit=None, **kw: solved.append(limit)
+                        or real_solve(states, limit, **kw))
+    view = View.from_string("6dRsFb/?3 FdRc RdAc2c4c5c3s5sCs4bCbRb/Ad2d4d5d7dCd6c7cCc2s4s6s7s5b6b ?6 1/0 0 1 1")
+    limit = Limit(time=30, threads=2, tt_mb=8, nodes=50_000)
+    assert str(PIMCBot(limit, worlds=10, seed=1).choose(view)) == "FbxFd"
+    assert asked == [Limit(threads=2, tt_mb=8, nodes=50_000)]      # the time: the budget around it
+    InferenceBot(limit, worlds=6, seed=1, exact_limit=60).choose(Position.new_round(seed=3).view(0))
+    assert solved and all(lim == Limit(threads=2, tt_mb=8) for lim in solved)
+
+
 def test_oracle_plays_an_optimal_move() -> None:
     for pos in random_positions(6, 24, deals_left=1):
         move = OracleBot()(pos)

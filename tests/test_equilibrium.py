@@ -303,6 +303,19 @@ def test_view_errors() -> None:
         equilibrium(pos)
 
 
+def test_the_limit_reaches_the_last_deals_searches(monkeypatch) -> None:
+    from scopa_solver import kernel
+    seen = []
+    real = kernel.run_batch
+    monkeypatch.setattr(kernel, "run_batch", lambda states, **kw: seen.append(kw["limit"]) or real(states, **kw))
+    view = late_view(10, 2)
+    eq = equilibrium(view, Limit(threads=2, tt_mb=4, nodes=10**6, time=600), target=0.0, max_iterations=3)
+    assert seen and all((lim.threads, lim.tt_mb, lim.nodes) == (2, 4.0, 10**6) for lim in seen)
+    assert all(lim.deadline is not None and lim.time is None for lim in seen)    # the call's time: one deadline
+    again = equilibrium(view, Limit(threads=1), target=0.0, max_iterations=3)     # the same game on one thread
+    assert (eq.value, eq.strategy) == (again.value, again.strategy)     # (nodes: the tables differ)
+
+
 def test_limits() -> None:
     view = late_view(10, 2)
     eq = equilibrium(view, target=0.0, max_iterations=3)

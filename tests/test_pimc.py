@@ -242,6 +242,22 @@ def test_horizon_suggestions_do_not_depend_on_threads_or_warm_tables() -> None:
         assert run["moves"] == runs[0]["moves"] and run["horizon"] == runs[0]["horizon"]
 
 
+def test_the_limits_fields_reach_every_world_search(monkeypatch) -> None:
+    """suggest's Limit: its threads and tt_mb reach the worlds' batches, its nodes (with room
+    to spare) each world; the results are those of the same search on one thread."""
+    from scopa_solver import kernel
+    from scopa_solver.imperfect import pimc
+    seen = []
+    real = kernel.run_batch
+    monkeypatch.setattr(kernel, "run_batch", lambda states, **kw: seen.append(kw["limit"]) or real(states, **kw))
+    view = Position.new_round(seed=7, rules=Rules(players=4, game="scopone")).view(0)
+    s = suggest(view, Limit(threads=2, tt_mb=8, nodes=30_000), worlds=6, seed=3, progress=False)
+    assert seen and all((lim.threads, lim.tt_mb, lim.nodes) == (2, 8.0, 30_000 * pimc._WORLD_SAFETY) for lim in seen)
+    assert all(lim.horizon == s.horizon and lim.time is None for lim in seen)     # the probe's horizon
+    one = suggest(view, Limit(threads=1, nodes=30_000), worlds=6, seed=3, progress=False)
+    assert one.to_dict()["moves"] == s.to_dict()["moves"]
+
+
 def test_time_limit_and_confidence_for_the_family() -> None:
     view = Position.new_round(seed=4, rules=Rules(players=3)).view(0)
     s = suggest(view, Limit(threads=1, time=1.0, nodes=20_000), worlds=100_000, seed=1, progress=False)
