@@ -116,4 +116,4 @@ def test_the_players_wait_is_the_bots_moves_between_two_of_their_turns():
     assert "wait" in bench.report_turns(out) and out["median"] <= out["p90"] <= out["max"]
     arena = load("bench_arena")
     before = arena.bot("pimc-before", None, 1, 1)
-    assert (before.worlds, before.max_nodes, before.time_limit) == (100, 1_000_000, 2.0)
+    assert (before.worlds, before.limit.nodes, before.limit.time) == (100, 1_000_000, 2.0)
