@@ -351,7 +351,7 @@ def _leaf_values(view: View, uniq: list, limit: Limit, tally: Optional[dict] = N
         raws = kernel.run_batch(states(keys), want=0, limit=limit.replace(threads=workers), total=n,
                                 batch=None if deadline is None and workers == 1 else 256,
                                 progress=counter)
-        if len(raws) < n or any(r is None or r.stop for r in raws):
+        if len(raws) < n or any(r is None or r.stop != kernel.StopReason.NONE for r in raws):
             if any(r is not None and r.stop == kernel.StopReason.NODES for r in raws):
                 raise LimitError(f"a last-deal search needs more than nodes={limit.nodes:,} nodes")
             raise LimitError("the time limit ran out before the last deals were solved: allow more time")

@@ -424,7 +424,7 @@ def _last_deal(view: View, start: float, limit: Limit) -> Equilibrium:
     raw = kernel.run_batch([position.kernel_state()], want=kernel.WANT_ALL,
                            limit=Limit(nodes=limit.nodes, time=left, tt_mb=limit.tt_mb))[0]
     bounds = raw.move_bounds or []
-    if raw.stop or len(bounds) != len(raw.moves) or any(lower != upper for lower, upper in bounds):
+    if raw.stop != kernel.StopReason.NONE or len(bounds) != len(raw.moves) or any(lower != upper for lower, upper in bounds):
         raise LimitError("the last deal could not be solved within the limits: allow more")
     values = {Move.from_packed(m): float(lower) for m, (lower, _) in zip(raw.moves, bounds)}
     nodes = raw.nodes
