@@ -14,7 +14,7 @@ import pytest
 from scopa_solver import GreedyBot, Position, View, analyze, suggest, Limit
 from scopa_solver.core.cards import iter_cards
 from scopa_solver.errors import ScopaError
-from scopa_solver.play.epimc import EPIMCBot, nonfused_values
+from scopa_solver.play.epimc import EPIMCBot, EPIMCDepths, nonfused_values
 from scopa_solver.play.inference import modelled_values
 from scopa_solver.core.worlds import cut
 from scopa_solver.play.bot_names import make_bot
@@ -226,12 +226,19 @@ def test_the_last_deal_is_solved_exactly() -> None:
         assert EPIMCBot(Limit(threads=1), worlds=4, seed=1, exact_last=True).choose(view) in best
 
 
-@pytest.mark.parametrize("kwargs", [dict(depth=-1), dict(depth=7), dict(depth="2"), dict(depth=True),
-                                    dict(temperature=0), dict(worlds=0), dict(worlds=2.5), dict(endgame=3),
-                                    dict(prune=1), dict(prune=-0.1), dict(prune="x")])
+@pytest.mark.parametrize("kwargs", [dict(temperature=0), dict(worlds=0), dict(worlds=2.5), dict(endgame=3),
+                                    dict(depths=3)])
 def test_bad_parameters_are_value_errors(kwargs: dict) -> None:
     with pytest.raises(ValueError):
         EPIMCBot(**kwargs)
+
+
+@pytest.mark.parametrize("fields", [dict(sampled=-1), dict(sampled=7), dict(sampled="2"), dict(sampled=True),
+                                    dict(enumerated=9), dict(last=-1), dict(prune=1), dict(prune=-0.1),
+                                    dict(prune="x")])
+def test_bad_depths_are_value_errors_naming_the_field(fields: dict) -> None:
+    with pytest.raises(ValueError, match=next(iter(fields))):
+        EPIMCDepths(**fields)
 
 
 def test_bad_calls_are_value_errors() -> None:
@@ -260,13 +267,14 @@ def test_bad_calls_are_value_errors() -> None:
     assert isinstance(bot, EPIMCBot) and (bot.depth, bot.temperature, bot.worlds, bot.seed) == (1, 0.7, 12, 4)
     bot = make_bot("epimc:d=4,p=0.01,l=6")
     assert (bot.depth, bot.prune, bot.last_depth) == (4, 0.01, 6) and "prune 0.01" in bot.name
+    assert bot.depths == EPIMCDepths(sampled=4, prune=0.01, last=6)
 
 
 def test_depth_1_plays_as_the_opponent_model_bot() -> None:
     # the same worlds (posterior given the same plays) and the modelled reply: the same moves
     from scopa_solver import InferenceBot
     for seed in range(2):
-        epimc = EPIMCBot(Limit(threads=1), worlds=5, seed=seed, depth=1, exact_limit=5)
+        epimc = EPIMCBot(Limit(threads=1), worlds=5, seed=seed, depths=EPIMCDepths(sampled=1), exact_limit=5)
         model = InferenceBot(Limit(threads=1), worlds=5, seed=seed, exact_limit=5)
         pos = Position.new_round(seed=seed + 40)
         while not pos.is_round_over():
@@ -286,7 +294,7 @@ def test_the_last_deal_is_searched_to_last_depth() -> None:
         assert len(worlds) == 1
         want = reference(view, worlds, [1.0], 6)[0]
         moves = view.legal_moves()
-        bot = EPIMCBot(Limit(threads=1), worlds=4, seed=1, last_depth=6)
+        bot = EPIMCBot(Limit(threads=1), worlds=4, seed=1, depths=EPIMCDepths(last=6))
         chosen = bot.choose(view)
         assert want[moves.index(chosen)] == pytest.approx(max(want), abs=1e-9)
         checked += max(want) - min(want) > 1e-6

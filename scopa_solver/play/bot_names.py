@@ -105,7 +105,7 @@ def _options(spec: str, arg: str, names: dict, meaning: str) -> dict:
 
 def _epimc(spec: str, arg: str, worlds: Optional[int], seed: int, limit: Limit) -> Bot:
     """epimc:d=D,t=T,n=N,... as an `EPIMCBot`."""
-    from .epimc import EPIMCBot
+    from .epimc import EPIMCBot, EPIMCDepths
     names = {"d": ("depth", int), "t": ("temperature", float), "n": ("worlds", int),
              "e": ("enumerated_depth", int), "x": ("exact_last", int), "q": ("endgame", int),
              "p": ("prune", float), "l": ("last_depth", int)}
@@ -119,8 +119,10 @@ def _epimc(spec: str, arg: str, worlds: Optional[int], seed: int, limit: Limit) 
             options["endgame"] = EquilibriumEndgame(Limit(threads=limit.threads), max_hidden=options["endgame"])
         except ValueError as error:
             raise ScopaError(f"bot {excerpt(spec)}: q=H needs a positive number of hidden cards ({error})") from None
+    depths = {field: options.pop(name) for name, field in (("depth", "sampled"), ("enumerated_depth", "enumerated"),
+                                                          ("last_depth", "last"), ("prune", "prune")) if name in options}
     try:
-        return EPIMCBot(limit, seed=seed, **options)
+        return EPIMCBot(limit, seed=seed, depths=EPIMCDepths(**depths), **options)
     except ValueError as error:
         raise ScopaError(f"bot {excerpt(spec)}: {error}") from None
 

@@ -29,6 +29,7 @@ True
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
@@ -43,7 +44,7 @@ from .inference import InferenceBot, OpponentPlay, model_replies
 from ..imperfect.pimc import EXACT_LIMIT, solve_worlds, value_matrix
 from ..core.view import View
 
-__all__ = ["nonfused_values", "EPIMCBot", "MAX_DEPTH"]
+__all__ = ["nonfused_values", "EPIMCBot", "EPIMCDepths", "MAX_DEPTH"]
 
 MAX_DEPTH = 6
 """The deepest postponement `nonfused_values` accepts: a whole deal (the tree grows about
@@ -80,6 +81,33 @@ def _check_prune(prune: object) -> float:
     if not isinstance(prune, (int, float)) or isinstance(prune, bool) or not 0 <= prune < 1:
         raise LimitError(f"prune must be a probability from 0 to below 1, not {excerpt(prune)}")
     return float(prune)
+
+
+@dataclass(frozen=True)
+class EPIMCDepths:
+    """How far `EPIMCBot` postpones the perfect-information solve, in plies (0 to `MAX_DEPTH`):
+    `sampled` while the worlds are sampled (the first four deals), `enumerated` once every
+    world is weighed (the last two deals; 1: `InferenceBot`'s modelled reply), `last` in the
+    last deal, one world (None: `enumerated`; 6: the best reply to the model); above the bottom
+    ply, opponent moves the model gives less than `prune` are not followed. Checked when made
+    (a `LimitError` naming the field).
+
+    >>> EPIMCDepths(sampled=4, prune=0.01)
+    EPIMCDepths(sampled=4, enumerated=1, last=None, prune=0.01)
+    """
+
+    sampled: int = 3
+    enumerated: int = 1
+    last: Optional[int] = None
+    prune: float = 0.0
+
+    def __post_init__(self) -> None:
+        for name in ("sampled", "enumerated") + (("last",) if self.last is not None else ()):
+            try:
+                _check_depth(getattr(self, name))
+            except LimitError as error:
+                raise LimitError(f"{name} {error}") from None
+        object.__setattr__(self, "prune", _check_prune(self.prune))
 
 
 def _observation(state: kernel.KernelState, me: int) -> tuple[Any, ...]:
@@ -236,44 +264,45 @@ ENDGAME_SHARE = 0.5
 
 class EPIMCBot(InferenceBot):
     """`InferenceBot`'s worlds (the opponent's hand from the posterior given its plays of the
-    deal) valued by `nonfused_values` with the perfect-information solve postponed by `depth`
-    plies (3: the player's next move is chosen per information set, not per world, and the
-    opponent's reply to it follows the model; the best measured, docs/play.md) while the
-    worlds are sampled (`worlds` of them), and by `enumerated_depth` plies (default 1: the
-    modelled reply of `InferenceBot`) once there are at most `exact_limit` and every world is
-    weighed (the last two deals), and by `last_depth` plies (default: `enumerated_depth`) in
+    deal) valued by `nonfused_values` with the perfect-information solve postponed by
+    `depths.sampled` plies (3: the player's next move is chosen per information set, not per
+    world, and the opponent's reply to it follows the model; the best measured, docs/play.md)
+    while the worlds are sampled (`worlds` of them), and by `depths.enumerated` plies (default 1:
+    the modelled reply of `InferenceBot`) once there are at most `exact_limit` and every world is
+    weighed (the last two deals), and by `depths.last` plies (default: `depths.enumerated`) in
     the last deal, one world, where the tree reaches the round's end cheaply (6: the best reply
-    to the model). With `exact_last`, the last deal (one world: perfect information) is played
-    by the exact solver. The opponent's moves are scored by `GreedyBot()`'s weights.
+    to the model); `depths.prune` as in `nonfused_values` (`EPIMCDepths`). With `exact_last`,
+    the last deal (one world: perfect information) is played by the exact solver. The
+    opponent's moves are scored by `GreedyBot()`'s weights.
     `endgame(view)`, when given, is asked first in the last two deals (`view.deals_left <= 1`);
-    a move it returns is played, None leaves the decision to the bot. The `limit`'s `time` is the
-    decision's budget (`InferenceBot`; its `threads` and `tt_mb` solve the worlds): the endgame gets `ENDGAME_SHARE` of it (the equilibrium
-    endgame gives None when it cannot build its game, or finish CFR+, in that), the bot's own
-    search the rest.
+    a move it returns is played, None leaves the decision to the bot. The `limit`'s `time` is
+    the decision's budget (`InferenceBot`; its `threads` and `tt_mb` solve the worlds): the
+    endgame gets `ENDGAME_SHARE` of it (the equilibrium endgame gives None when it cannot build
+    its game, or finish CFR+, in that), the bot's own search the rest.
 
     Like `InferenceBot` it remembers its last view per seat to read the opponent's plays, so it
     is a function of what the player has seen this round and of its seed.
     """
 
-    def __init__(self, limit: Optional[Limit] = None, *, worlds: int = 50, seed: int = 0, depth: int = 3,
-                 temperature: float = 0.5, exact_limit: int = EXACT_LIMIT, enumerated_depth: int = 1,
-                 exact_last: bool = False, endgame: Optional[Endgame] = None,
-                 prune: float = 0.0, last_depth: Optional[int] = None) -> None:
+    def __init__(self, limit: Optional[Limit] = None, *, worlds: int = 50, seed: int = 0,
+                 depths: EPIMCDepths = EPIMCDepths(), temperature: float = 0.5, exact_limit: int = EXACT_LIMIT,
+                 exact_last: bool = False, endgame: Optional[Endgame] = None) -> None:
         if not isinstance(worlds, int) or isinstance(worlds, bool) or worlds < 1:
             raise LimitError(f"worlds must be a positive number, not {excerpt(worlds)}")
         super().__init__(limit, worlds=worlds, seed=seed, exact_limit=exact_limit,
                          temperature=temperature, reply=True)
         if endgame is not None and not callable(endgame):
             raise LimitError(f"endgame must be a callable view -> move or None, not {excerpt(endgame)}")
-        self.depth = _check_depth(depth)
-        self.enumerated_depth = _check_depth(enumerated_depth)
-        self.last_depth = self.enumerated_depth if last_depth is None else _check_depth(last_depth)
-        self.prune = _check_prune(prune)
+        if not isinstance(depths, EPIMCDepths):
+            raise LimitError(f"depths must be an EPIMCDepths, not {excerpt(depths)}")
+        self.depths = depths
+        self.depth, self.enumerated_depth, self.prune = depths.sampled, depths.enumerated, depths.prune
+        self.last_depth = depths.enumerated if depths.last is None else depths.last
         self.endgame = endgame
         self.exact_last = exact_last
-        options = [f"d={depth}", f"T={temperature:g}"]
-        options += [f"e={enumerated_depth}"] * (enumerated_depth != 1) + [f"l={last_depth}"] * (last_depth is not None)
-        options += ["x"] * bool(exact_last) + [f"prune {prune:g}"] * bool(prune)
+        options = [f"d={depths.sampled}", f"T={temperature:g}"]
+        options += [f"e={depths.enumerated}"] * (depths.enumerated != 1) + [f"l={depths.last}"] * (depths.last is not None)
+        options += ["x"] * bool(exact_last) + [f"prune {depths.prune:g}"] * bool(depths.prune)
         options += ["endgame"] * (endgame is not None)
         self.name = f"EPIMC({worlds}, {', '.join(options)})"
 
