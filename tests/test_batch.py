@@ -78,7 +78,7 @@ def test_suggest_uses_each_items_own_seed(positions, tmp_path):
             run=RunOptions(progress=False))
     rows = {r["key"]: r for r in read_rows(out)}
     pos = Position.from_string(LINES[0])
-    s = suggest(pos.view(pos.to_move), worlds=30, seed=item_seed(5, "1"), threads=1, progress=False)
+    s = suggest(pos.view(pos.to_move), Limit(threads=1), worlds=30, seed=item_seed(5, "1"), progress=False)
     assert rows["1"]["result"]["moves"] == json.loads(json.dumps([m.to_dict() for m in s.moves])) and rows["1"]["result"]["best"] == str(s.best)
     assert rows["7"]["ok"] and rows["7"]["result"]["view"] == LINES[6]          # a view is suggested from
     assert not rows["2"]["ok"] and not rows["4"]["ok"]

@@ -20,13 +20,12 @@ from pathlib import Path
 
 import pytest
 
-from scopa_solver import (GreedyBot, Position, RandomBot, Rules, View, analyze, arena, solve, suggest)
+from scopa_solver import (GreedyBot, Limit, Position, RandomBot, Rules, View, analyze, arena, solve, suggest)
 import scopa_solver.cli.commands as commands
 from scopa_solver.cli import main
 from scopa_solver.core.cards import iter_cards
 from scopa_solver.play.display import cards_line
 from scopa_solver.play.record import GameRecord
-from scopa_solver import Limit
 from scopa_solver.play.review import FairReview, review
 from scopa_solver.tree import read_tree
 
@@ -206,7 +205,7 @@ def test_rules_option_applies_to_a_position(capsys):
 
 def test_suggest_view_json_agrees_with_the_library(capsys):
     data = run_json(capsys, "suggest", VIEW, "--worlds", "30", "--seed", "5", "--threads", "1")
-    s = suggest(View.from_string(VIEW), worlds=30, seed=5, threads=1, progress=False)
+    s = suggest(View.from_string(VIEW), Limit(threads=1), worlds=30, seed=5, progress=False)
     assert data["view"] == VIEW and data["player"] == 0 and data["best"] == str(s.best)
     assert data["worlds"] == 30 and data["seed"] == 5 and not data["exact"] and data["total_worlds"] == 1680
     assert [(m["move"], m["mean"]) for m in data["moves"]] == [(str(m.move), pytest.approx(m.mean)) for m in s.moves]

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from scopa_solver import Position, Rules, View, analyze, suggest
+from scopa_solver import Position, Rules, View, analyze, suggest, Limit
 from scopa_solver.cli.parser import build_parser
 from scopa_solver.play.game import random_position
 from scopa_solver.play.record import GameRecord
@@ -159,9 +159,9 @@ def test_any_missing_optional_module_names_its_extra(capsys, monkeypatch, module
 def test_the_same_seed_gives_the_same_worlds_cut_by_a_time_limit():
     """A run cut by its time limit answers from the first N worlds of the seed's order, so the
     same seed and N worlds with no time limit give the same figures."""
-    cut = suggest(FIRST_PLAY, seed=2, time_limit=0.3, threads=2, progress=False)
+    cut = suggest(FIRST_PLAY, Limit(time=0.3, threads=2), seed=2, progress=False)
     assert cut.stopped == "time" and 1 <= cut.worlds < 1000 and cut.sampled and not cut.horizon_cut
-    again = suggest(FIRST_PLAY, seed=2, worlds=cut.worlds, time_limit=None, threads=2, progress=False)
+    again = suggest(FIRST_PLAY, Limit(time=None, threads=2), seed=2, worlds=cut.worlds, progress=False)
     assert again.worlds == cut.worlds and again.stopped is None
     assert (again.values == cut.values).all()
     assert [(str(m.move), m.mean) for m in again.moves] == [(str(m.move), m.mean) for m in cut.moves]
@@ -184,7 +184,7 @@ def test_suggest_is_anytime_under_any_time_limit(capsys):
     """A scientifico view with a time limit too short for a single world: the first world at the
     horizon its deepening completed, saying that horizon; never an error."""
     view = _scientifico_view()
-    s = suggest(view, seed=2, time_limit=1e-6, threads=1, progress=False)
+    s = suggest(view, Limit(time=1e-6, threads=1), seed=2, progress=False)
     assert s.worlds == 1 and s.stopped == "time" and s.horizon >= 4 and s.exact_worlds == 0
     code, out, err = run(capsys, "suggest", view.to_string(), "--seed", "2", "--time-limit", "0.000001")
     assert code == 0 and f"to a horizon of {s.horizon} plies" in out, err
@@ -211,7 +211,7 @@ def test_suggest_gives_its_bar_the_time_limit(monkeypatch):
     real = pimc.progress_bar
     monkeypatch.setattr(pimc, "progress_bar", lambda *a, **k: seen.append(k.get("deadline")) or real(*a, **k))
     before = time.monotonic()
-    suggest(View.from_string(VIEW), seed=1, worlds=10, time_limit=30, progress=False)
+    suggest(View.from_string(VIEW), Limit(time=30), seed=1, worlds=10, progress=False)
     assert len(seen) == 1 and seen[0] is not None and before + 29 < seen[0] <= time.monotonic() + 30
 
 

@@ -58,14 +58,14 @@ def test_solve_values_from_six_threads_at_once():
 
 def test_suggest_from_four_threads_agrees_with_serial_runs():
     views = [Position.new_round(seed=s).view(0) for s in (3, 4)]
-    serial = {(v, seed): suggest(views[v], worlds=48, seed=seed, threads=1, progress=False).to_dict()
+    serial = {(v, seed): suggest(views[v], Limit(threads=1), worlds=48, seed=seed, progress=False).to_dict()
               for v in range(2) for seed in (1, 2)}
     got: dict = {}
 
     def calls(i: int) -> None:
         for v in range(2):
             seed = 1 + i % 2
-            got[i, v] = suggest(views[v], worlds=48, seed=seed, threads=1 + i % 2, progress=False).to_dict()
+            got[i, v] = suggest(views[v], Limit(threads=1 + i % 2), worlds=48, seed=seed, progress=False).to_dict()
 
     errors = _run_threads(calls, 4)
     assert errors == []

@@ -222,7 +222,7 @@ START = Position.new_round(seed=3)
 
 @pytest.mark.parametrize("tt_mb", [float("inf"), 1e13, 1e400, 1e7, 1_000_000, -1, float("nan")])
 def test_tt_mb_beyond_the_machine_is_a_limit_error(tt_mb):
-    for call in (lambda: solve(START, Limit(tt_mb=tt_mb)), lambda: suggest(START.view(0), tt_mb=tt_mb, worlds=4),
+    for call in (lambda: solve(START, Limit(tt_mb=tt_mb)), lambda: suggest(START.view(0), Limit(tt_mb=tt_mb), worlds=4),
                  lambda: kernel.check_tt_mb(tt_mb)):
         with pytest.raises(LimitError, match="tt_mb"):
             hostile(call, allowed=())

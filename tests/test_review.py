@@ -10,13 +10,12 @@ import pytest
 
 from helpers import games
 
-from scopa_solver import OracleBot, Position, Rules, analyze, suggest
+from scopa_solver import OracleBot, Position, Rules, analyze, suggest, Limit
 from scopa_solver.core.cards import DECK
 from scopa_solver.play.record import GameRecord, RoundRecord
 from fractions import Fraction
 
 from scopa_solver import GreedyBot, RandomBot, play_round
-from scopa_solver import Limit
 from scopa_solver.errors import LimitError
 from scopa_solver.play.review import (BLUNDER, HINDSIGHT_NODES, INACCURACY, MISTAKE, FairReview, Review, mark,
                                      review)
@@ -100,7 +99,7 @@ def test_fair_figures_are_pimc_on_the_players_view(reviewed):
     rec, start, r = reviewed
     first = r.decisions[0]
     from scopa_solver.play.review import _decision_seed
-    s = suggest(start.view(0), worlds=8, seed=_decision_seed(3, 1, 1), threads=1, progress=False)
+    s = suggest(start.view(0), Limit(threads=1), worlds=8, seed=_decision_seed(3, 1, 1), progress=False)
     assert first.fair_best == s.best and first.fair_worlds == s.worlds == 8
     assert first.fair_best_mean == pytest.approx(s.moves[0].mean)
     assert first.fair_played_mean == pytest.approx(next(m.mean for m in s.moves if str(m.move) == "Ac"))
@@ -301,7 +300,7 @@ def test_equilibrium_judges_the_last_two_deals():
     for d in last:
         assert d.eq_loss == d.loss
     d = late[1]
-    eq = equilibrium(d.position.view(d.player), threads=1, max_iterations=EQUILIBRIUM_ITERATIONS)
+    eq = equilibrium(d.position.view(d.player), Limit(threads=1), max_iterations=EQUILIBRIUM_ITERATIONS)
     assert d.eq_loss > 0 and d.eq_loss == pytest.approx(eq.losses[d.played]) and d.eq_best == eq.best
     text = r.format()
     assert "best (equilibrium)" in text and "points lost against the endgame equilibrium" in text

@@ -260,7 +260,7 @@ def test_the_boards_pimc_bot_plays_within_the_games_budget(client, monkeypatch):
     from scopa_solver.play import bots as bots_module
     seen: list = []
     monkeypatch.setattr(bots_module.PIMCBot, "choose",
-                        lambda self, view: seen.append((self.budget(view.rules), self.time_limit))
+                        lambda self, view: seen.append((self.budget(view.rules), self.limit.time))
                         or view.legal_moves()[0])
     post(client, "play/new", {"bot": "pimc", "seat": 3, "seed": 5, "rules": "players=4 game=scientifico"})
     from scopa_solver import Rules

@@ -1093,10 +1093,10 @@ def test_phone_width_the_unseen_panel_has_no_sideways_overflow(phone, base_url, 
 def test_the_unseen_panels_model_reads_the_opponents_plays_along_the_line(browser, base_url):
     """A position opened with a line (?pos=...&line=...): the model follows player 0's views
     along it and reads the opponent's two plays of the deal, as a bot that played them does."""
-    from scopa_solver import InferenceBot
+    from scopa_solver import InferenceBot, Limit
     root = pos = Position.new_round(seed=6)
     line = []
-    bot = InferenceBot(worlds=4, seed=2, threads=1, exact_limit=40)
+    bot = InferenceBot(Limit(threads=1), worlds=4, seed=2, exact_limit=40)
     while len(pos.stock) > 24 or pos.hand_sizes() != (1, 1):
         move = bot.choose(pos.view(0)) if pos.to_move == 0 else GreedyBot()(pos)
         line.append(str(move))

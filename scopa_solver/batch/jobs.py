@@ -261,8 +261,8 @@ def suggest_item(item: Item, options: JobOptions, seed: int) -> dict:
     drawn from the item's seed."""
     from ..imperfect.pimc import suggest
     limit = options.limit
-    s = suggest(view_of(item, options, seed), worlds=options.worlds, seed=seed, threads=1, progress=False,
-                tt_mb=limit.tt_mb, time_limit=limit.time)
+    s = suggest(view_of(item, options, seed), Limit(time=limit.time, tt_mb=limit.tt_mb, threads=1),
+                worlds=options.worlds, seed=seed, progress=False)
     return _without(s.to_dict(), "seconds", "nodes")
 
 
@@ -309,8 +309,8 @@ def label_item(item: Item, options: JobOptions, seed: int) -> dict:
         raise BatchItemError(f"the exact search stopped at a limit ({limit.nodes} nodes, {limit.time} s): "
                              "not labelled")
     worlds = LABEL_WORLDS if options.worlds is None else options.worlds
-    s = suggest(pos.view(pos.to_move), worlds=worlds, seed=seed, threads=1, progress=False, tt_mb=limit.tt_mb,
-                time_limit=None)        # every label's worlds, whatever the machine (not suggest's default)
+    s = suggest(pos.view(pos.to_move), Limit(tt_mb=limit.tt_mb, threads=1), worlds=worlds, seed=seed,
+                progress=False)     # no time limit: every label's worlds, whatever the machine
     return {"position": pos.to_string(), "ply": ply, "to_move": pos.to_move, "value": rows[0].value,
             "best": str(rows[0].move), "moves": [{"move": str(r.move), "value": r.value} for r in rows],
             "pimc_best": str(s.best), "pimc": [{"move": str(m.move), "mean": m.mean} for m in s.moves],

@@ -123,8 +123,8 @@ def _make_bot(spec: str, args, seed: int):
     limit = getattr(args, "time_limit", None)
     rules = _rules(args)
     worlds = args.worlds if args.worlds is not None or rules.players > 2 else 100   # family: the game's
-    return make_bot(spec, worlds=worlds, seed=seed, threads=args.threads, rules=rules,
-                    time_limit=decision_seconds(rules) if limit is None else limit)
+    return make_bot(spec, Limit(time=decision_seconds(rules) if limit is None else limit, threads=args.threads),
+                    worlds=worlds, seed=seed, rules=rules)
 
 
 def _check_exact(bots: list, rules: Rules, allow: bool) -> None:
@@ -488,9 +488,9 @@ def _print_view(view) -> None:
 def equilibrium_command(args) -> int:
     from ..imperfect.equilibrium import DEFAULT_TARGET, equilibrium
     view = _view(args)
-    eq = equilibrium(view, threads=args.threads, time_limit=args.time_limit, max_iterations=args.max_iterations,
-                     target=DEFAULT_TARGET if args.target is None else args.target, max_nodes=args.max_nodes,
-                     progress=_progress(args))
+    eq = equilibrium(view, Limit(time=args.time_limit, nodes=args.max_nodes, threads=args.threads),
+                     max_iterations=args.max_iterations,
+                     target=DEFAULT_TARGET if args.target is None else args.target, progress=_progress(args))
     if args.json:
         print_json(dict(eq.to_dict(), player=view.player))
         return 0
@@ -506,8 +506,8 @@ def suggest_command(args) -> int:
     from ..imperfect.pimc import SUGGEST_SECONDS, suggest
     view = _view(args)
     limit = SUGGEST_SECONDS if args.time_limit is None else args.time_limit     # inf: no limit
-    s = suggest(view, worlds=args.worlds, seed=args.seed, threads=args.threads, time_limit=limit,
-                max_nodes=args.max_nodes, progress=_progress(args))
+    s = suggest(view, Limit(time=limit, nodes=args.max_nodes, threads=args.threads), worlds=args.worlds,
+                seed=args.seed, progress=_progress(args))
     if args.json:
         print_json(dict(s.to_dict(), player=view.player))
         return 0
@@ -547,8 +547,9 @@ def unseen_command(args) -> int:
         view = pos.view(seat)
     model = None
     if args.model:
+        from ..play.bots import DECISION_SECONDS
         from ..play.inference import InferenceBot
-        model = InferenceBot(worlds=args.worlds, seed=args.seed, threads=1)
+        model = InferenceBot(Limit(time=DECISION_SECONDS, threads=1), worlds=args.worlds, seed=args.seed)
     odds = view.where_unseen(model)
     if args.json:
         print_json(dict(odds.to_dict(), view=view.to_string()))

@@ -621,14 +621,6 @@ def _budget(limit: Limit) -> str:
     return " and ".join(parts)
 
 
-def _seconds(limit: Limit) -> Optional[float]:
-    """The seconds from now that `limit`'s time and deadline leave (None: no bound)."""
-    if limit.deadline is None:
-        return limit.time
-    now = time.monotonic()
-    return max(limit.end(now) - now, 1e-9)
-
-
 def _judge_hindsight(d: Decision, limit: Limit) -> bool:
     """Set `d`'s hindsight figures by `analyze` within `limit` (exact only: horizon 0); False
     when the search did not finish (then `d.hindsight_reason` says so)."""
@@ -644,9 +636,8 @@ def _judge_hindsight(d: Decision, limit: Limit) -> bool:
 
 def _suggest(d: Decision, fair: FairReview, limit: Limit) -> Any:
     """`suggest` on `d`'s view within `limit` (the fair judge's searches)."""
-    return suggest(d.position.view(d.player), worlds=fair.worlds, seed=_decision_seed(fair.seed, d.round, d.number),
-                   threads=limit.threads, progress=False, tt_mb=limit.tt_mb, time_limit=_seconds(limit),
-                   max_nodes=limit.nodes, horizon=limit.horizon)      # no time: none (not suggest's default)
+    return suggest(d.position.view(d.player), limit, worlds=fair.worlds,
+                   seed=_decision_seed(fair.seed, d.round, d.number), progress=False)   # no time: none
 
 
 def _judge_fair(d: Decision, fair: FairReview, limit: Limit) -> None:
@@ -681,8 +672,7 @@ def _judge_equilibrium(d: Decision, limit: Limit) -> None:
     if not pos.rules.is_standard or pos.deals_left > 1 or d.forced:
         return
     try:
-        eq = equilibrium(pos.view(d.player), threads=limit.threads, time_limit=_seconds(limit),
-                         max_iterations=EQUILIBRIUM_ITERATIONS, max_nodes=limit.nodes)
+        eq = equilibrium(pos.view(d.player), limit, max_iterations=EQUILIBRIUM_ITERATIONS)
     except TimeLimitError:
         raise
     except (ViewError, LimitError) as exc:

@@ -400,8 +400,7 @@ def suggestion(text: Any, player: Any = None, worlds: Any = None, seed: Any = No
     from ..imperfect.pimc import suggest
     view = _view_of(read_state(text), player)
     count = _whole(worlds, "worlds", 1, LIMITS["worlds"], 200)
-    result = suggest(view, worlds=count, seed=_seed(seed), time_limit=_time(time_limit),
-                     progress=False)
+    result = suggest(view, Limit(time=_time(time_limit)), worlds=count, seed=_seed(seed), progress=False)
     return {**result.to_dict(), "board": board(view)}
 
 
@@ -432,9 +431,11 @@ def unseen(text: Any, player: Any = None, model: Any = None, worlds: Any = None,
     view = _view_of(state, player)
     bot = None
     if model:
+        from ..play.bots import DECISION_SECONDS
         from ..play.inference import InferenceBot
         count = _whole(worlds, "worlds", 1, LIMITS["worlds"], 1000)
-        bot = InferenceBot(worlds=count, seed=_whole(seed, "seed", 0, 2**63 - 1, 0), threads=1)
+        bot = InferenceBot(Limit(time=DECISION_SECONDS, threads=1), worlds=count,
+                           seed=_whole(seed, "seed", 0, 2**63 - 1, 0))
         for before, move in line:
             if before.to_move == view.player:      # the player's own decisions, as it saw them
                 bot.remember(before.view(view.player), move)
@@ -454,8 +455,8 @@ def _bot(kind: str, seed: int, rules: Any) -> Any:
     if kind == "greedy":
         return GreedyBot()
     family = rules.players > 2
-    return PIMCBot(worlds=None if family else 50, seed=seed,
-                   time_limit=min(LIMITS["bot_time"], decision_seconds(rules)))
+    return PIMCBot(Limit(time=min(LIMITS["bot_time"], decision_seconds(rules))), worlds=None if family else 50,
+                   seed=seed)
 
 
 def _read_record(text: Any) -> Any:
