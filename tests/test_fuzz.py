@@ -175,7 +175,11 @@ def test_batch_threads(threads):
 def test_suggest_limits(name, value):
     if name == "time_limit" and isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < 0.05:
         value = 0.05      # a valid but tiny limit may rightly stop before the first world
-    hostile(suggest, SMALL_VIEW, progress=False, **{name: value})
+    field = {"time_limit": "time"}.get(name, name)
+    if field in ("tt_mb", "time", "threads"):       # the search's own: in its Limit
+        hostile(lambda: suggest(SMALL_VIEW, Limit(**{field: value}), progress=False))
+    else:
+        hostile(suggest, SMALL_VIEW, progress=False, **{name: value})
     hostile(SMALL_VIEW.sample_worlds, 2, seed=value) if name == "seed" else None
 
 
@@ -244,12 +248,12 @@ def test_more_worlds_than_a_call_solves():
 
 def test_a_million_worlds_under_a_time_limit_are_made_lazily():
     code = ("import resource, time\n"
-            "from scopa_solver import Position, suggest\n"
+            "from scopa_solver import Limit, Position, suggest\n"
             "view = Position.new_round(seed=3).view(0)\n"
-            "suggest(view, worlds=1000, threads=1, seed=2, progress=False)   # warm: tables, imports\n"
+            "suggest(view, Limit(threads=1), worlds=1000, seed=2, progress=False)   # warm: tables, imports\n"
             "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
             "t = time.process_time()   # CPU seconds: the work done, whatever the machine's load\n"
-            "s = suggest(view, worlds=1_000_000, time_limit=0.5, threads=1, seed=1, progress=False)\n"
+            "s = suggest(view, Limit(time=0.5, threads=1), worlds=1_000_000, seed=1, progress=False)\n"
             "print(time.process_time() - t, (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024,"
             " s.worlds, s.stopped)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60,
