@@ -36,12 +36,13 @@ except ImportError:  # run from a checkout that is not installed: use the checko
 import random  # noqa: E402
 
 from scopa_solver.cli.parser import OneLineParser  # noqa: E402
+from scopa_solver.kernel import Limit  # noqa: E402
 from scopa_solver.core.rules import Rules  # noqa: E402
 from scopa_solver.errors import ScopaError  # noqa: E402
 from scopa_solver.play.arena import ArenaResult, arena  # noqa: E402
 from scopa_solver.play.bot_names import BOT_NAMES, make_bot  # noqa: E402
 from scopa_solver.core.view import view_seed  # noqa: E402
-from scopa_solver.play.bots import DECISION_SECONDS, Bot, PIMCBot  # noqa: E402
+from scopa_solver.play.bots import DECISION_SECONDS, Bot, PIMCBot, decision_seconds  # noqa: E402
 from scopa_solver.core.cards import iter_cards  # noqa: E402
 from scopa_solver.imperfect.pimc import EXACT_LIMIT, WORLD_NODES, solve_worlds, value_matrix  # noqa: E402
 
@@ -56,7 +57,7 @@ class HandSeer(Bot):
 
     def __init__(self, after: bool, worlds: int, seed: int, threads: Optional[int]) -> None:
         self.after, self.worlds, self.seed, self.threads = after, worlds, seed, threads
-        self.pimc = PIMCBot(worlds=worlds, seed=seed, threads=threads)
+        self.pimc = PIMCBot(Limit(time=DECISION_SECONDS, threads=threads), worlds=worlds, seed=seed)
         self.name = f"PIMC({worlds}) shown the hand" + (" after a play" if after else "")
 
     def __call__(self, position):
@@ -73,7 +74,7 @@ class HandSeer(Bot):
             stock = [c.mask for c in iter_cards(view.unseen & ~hand)]
             rng.shuffle(stock)
             tuples.append(view.state_of([hand] + [sum(stock[i:i + 3]) for i in range(0, len(stock), 3)]))
-        values, _ = value_matrix(moves, solve_worlds(tuples, threads=self.threads))
+        values, _ = value_matrix(moves, solve_worlds(tuples, Limit(threads=self.threads)))
         mean = values.mean(axis=0)
         return moves[min(range(len(moves)), key=lambda j: (-mean[j], str(moves[j])))]
 
@@ -84,11 +85,11 @@ def bot(spec: str, worlds: Optional[int], seed: int, threads: Optional[int], rul
     if spec in SEER_NAMES:
         return HandSeer(spec.endswith("after"), worlds or 50, seed, threads)
     if spec == BEFORE:
-        before = PIMCBot(worlds=worlds or 100, seed=seed, threads=threads, max_nodes=WORLD_NODES,
-                         time_limit=DECISION_SECONDS)
+        before = PIMCBot(Limit(time=DECISION_SECONDS, nodes=WORLD_NODES, threads=threads), worlds=worlds or 100,
+                         seed=seed)
         before.name = f"PIMC({worlds or 100}) before"
         return before
-    return make_bot(spec, worlds=worlds, seed=seed, threads=threads, rules=rules)
+    return make_bot(spec, Limit(time=decision_seconds(rules), threads=threads), worlds=worlds, seed=seed, rules=rules)
 
 
 def run(bot_a: str, bot_b: str, rounds: int = 100, matches: int = 0, seed: int = 1, worlds: Optional[int] = None,

@@ -38,7 +38,7 @@ try:
 except ImportError:  # run from a checkout that is not installed: use the checkout
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scopa_solver.batch import run_job  # noqa: E402
+from scopa_solver.batch import EngineOptions, JobOptions, RunOptions, run_job  # noqa: E402
 from scopa_solver.cli.parser import OneLineParser  # noqa: E402
 
 TARGET_DASK_RATIO = 0.85        # Dask's items/s over the local engine's at 2 workers, at least
@@ -53,8 +53,8 @@ def _dask_client(workers: int):
     cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0")
     client = Client(cluster)
     with tempfile.TemporaryDirectory() as folder:      # import the package and make a searcher everywhere
-        run_job("solve", f"random:{2 * workers}", Path(folder) / "warm.jsonl", engine="dask", client=client,
-                chunk=1, progress=False)
+        run_job("solve", f"random:{2 * workers}", Path(folder) / "warm.jsonl",
+                engine=EngineOptions(name="dask", client=client), run=RunOptions(chunk=1, progress=False))
     return client, cluster, time.perf_counter() - start
 
 
@@ -72,8 +72,10 @@ def _cpu(client=None) -> float:
 def _one(job: str, items: int, engine: str, workers: int, worlds: Optional[int], seed: int, client=None) -> dict:
     cpu = _cpu(client)
     with tempfile.TemporaryDirectory() as folder:
-        summary = run_job(job, f"random:{items}", Path(folder) / "out.jsonl", engine=engine, workers=workers,
-                          client=client, worlds=worlds, seed=seed, progress=False)
+        summary = run_job(job, f"random:{items}", Path(folder) / "out.jsonl",
+                          options=JobOptions(worlds=worlds, seed=seed),
+                          engine=EngineOptions(name=engine, workers=workers, client=client),
+                          run=RunOptions(progress=False))
     cpu = _cpu(client) - cpu
     return {"items": summary.done, "errors": summary.errors, "seconds": summary.seconds,
             "items_per_second": summary.items_per_second, "chunk_size": summary.chunk_size,

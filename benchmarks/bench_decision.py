@@ -41,6 +41,7 @@ from scopa_solver.cli.parser import OneLineParser  # noqa: E402
 from scopa_solver.core.position import Position  # noqa: E402
 from scopa_solver.core.rules import Rules  # noqa: E402
 from scopa_solver.errors import ScopaError  # noqa: E402
+from scopa_solver.kernel import Limit  # noqa: E402
 from scopa_solver.play.bot_names import make_bot  # noqa: E402
 from scopa_solver.play.bots import DECISION_SECONDS, decision_seconds  # noqa: E402
 from scopa_solver.play.game import play_round  # noqa: E402
@@ -57,8 +58,9 @@ HARD = ("Ad6dRd/2cRcRs 7cAs5s6sRb 4d5d4c5cFc2sFs2b/3d7dFdAc3cCc3s4s7sCs3b5b7bFbC
 
 def run(bot: str, rounds: int = 10, seed: int = 1, worlds: int = 50, threads: int = 2,
         opponent: str = "greedy", time_limit: Optional[float] = DECISION_SECONDS, hard: bool = False) -> dict:
-    chooser = make_bot(bot, worlds=worlds, seed=seed, threads=threads, time_limit=time_limit)
-    other = make_bot(opponent, worlds=worlds, seed=seed + 1, threads=threads, time_limit=time_limit)
+    limit = Limit(time=time_limit, threads=threads)
+    chooser = make_bot(bot, limit, worlds=worlds, seed=seed)
+    other = make_bot(opponent, limit, worlds=worlds, seed=seed + 1)
     times: dict[int, list[float]] = {}
 
     def timed(position: Position):
@@ -74,7 +76,7 @@ def run(bot: str, rounds: int = 10, seed: int = 1, worlds: int = 50, threads: in
         play_round(Position.new_round(seed=seed * 100_003 + r), *seats)
     hard_times = []
     for text in HARD if hard else ():
-        fresh = make_bot(bot, worlds=worlds, seed=seed, threads=threads, time_limit=time_limit)
+        fresh = make_bot(bot, limit, worlds=worlds, seed=seed)
         start = time.perf_counter()
         fresh(Position.from_string(text))
         hard_times.append(time.perf_counter() - start)
@@ -97,9 +99,8 @@ def turns(bot: str, rules: Rules, rounds: int = 2, seed: int = 1, worlds: Option
     (one bot object, as `scopa-solver play` makes them; `worlds` None: `make_bot`'s default for
     the game), each wait the bots' thinking from one of the player's moves to the next."""
     options = {} if worlds is None else {"worlds": worlds}
-    chooser = make_bot(bot, seed=seed, threads=threads, time_limit=time_limit, rules=rules, **options)
-    if max_nodes is not None:
-        chooser.max_nodes = max_nodes       # today's family setting: pimc:100 --max-nodes 1000000 --time-limit 2
+    chooser = make_bot(bot, Limit(time=time_limit, nodes=max_nodes, threads=threads), seed=seed, rules=rules,
+                       **options)       # max_nodes: today's family setting, pimc:100 --max-nodes 1000000 --time-limit 2
     solved: list = []
     stand_in = make_bot("greedy")
     waits: list[float] = []

@@ -34,6 +34,8 @@ except ImportError:  # run from a checkout that is not installed: use the checko
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scopa_solver import GreedyBot, Position, View, equilibrium, suggest  # noqa: E402
+from scopa_solver.imperfect.pimc import SUGGEST_SECONDS  # noqa: E402
+from scopa_solver.kernel import Limit  # noqa: E402
 from scopa_solver.cli.parser import OneLineParser  # noqa: E402
 from scopa_solver.kernel import clear_tables  # noqa: E402
 
@@ -65,11 +67,11 @@ def bench_play(play: int, cases: int, seed: int, threads: int, target: float, pi
     for view in views_at(play, cases, seed):
         clear_tables()
         start = time.perf_counter()
-        eq = equilibrium(view, threads=threads, target=target)
+        eq = equilibrium(view, Limit(threads=threads), target=target)
         runs.append(time.perf_counter() - start)
         rows.append(eq)
         if pimc:
-            s = suggest(view, worlds="all", threads=threads, progress=False)
+            s = suggest(view, Limit(time=SUGGEST_SECONDS, threads=threads), worlds="all", progress=False)
             compared.append((s.best == eq.best, eq.losses[s.best], max(eq.strategy.values()) < 0.95,
                              s.moves[0].mean - eq.move_values[s.best]))
     med = statistics.median

@@ -35,7 +35,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 from scopa_solver import Position, Rules  # noqa: E402
 from scopa_solver.cli.parser import OneLineParser, names_arg  # noqa: E402
 
-from scopa_solver.kernel import WANT_BEST, WANT_PV, legal_moves, play, new_searcher  # noqa: E402
+from scopa_solver.kernel import WANT_BEST, WANT_PV, StopReason, legal_moves, play, new_searcher  # noqa: E402
 
 # name: (players, game, rules, cards left in hands + stock, objective, target ms, pure-Python nodes)
 ROWS = {
@@ -85,7 +85,7 @@ def run(name: str, count: int, seed: int, tt_mb: float, solve: bool, budget: flo
         t = time.thread_time()
         r = searcher.search(s, 0, objective=objective)
         cpu.append(time.thread_time() - t)
-        assert r.stop == 0
+        assert r.stop == StopReason.NONE
         times.append(r.seconds)
         nodes.append(r.nodes)
         if solve:
@@ -129,7 +129,7 @@ def run_threads(name: str, count: int, seed: int, tt_mb: float, threads: int, bu
                 value = r.lower
             else:
                 cpu_busiest.append(searcher.parallel_cpu()[0])
-                assert r.lower == value and r.stop == 0
+                assert r.lower == value and r.stop == StopReason.NONE
         if time.perf_counter() - start > budget:
             break
     return dict(row=name, positions=len(cpu_one), threads=threads,

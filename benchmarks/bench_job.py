@@ -37,9 +37,9 @@ sys.path.insert(0, HERE)
 from bench_family import ROWS, positions  # noqa: E402
 
 from scopa_solver import Position, Rules  # noqa: E402
-from scopa_solver.batch import solve_job  # noqa: E402
+from scopa_solver.batch import DealOptions, EngineOptions, RunOptions, solve_job  # noqa: E402
 from scopa_solver.cli.parser import OneLineParser, names_arg  # noqa: E402
-from scopa_solver.kernel import new_searcher  # noqa: E402
+from scopa_solver.kernel import Limit, new_searcher  # noqa: E402
 
 RULES = Rules(players=4, game="scientifico")
 
@@ -59,8 +59,9 @@ def run(rows=("scientifico-6",), count: int = 3, seed: int = 2026, splits=(1, 2)
             for split in splits:
                 with tempfile.TemporaryDirectory() as folder:
                     start = time.perf_counter()
-                    job = solve_job(pos, os.path.join(folder, "job"), split=split, workers=workers, tt_mb=tt_mb,
-                                    progress=False)
+                    job = solve_job(pos, os.path.join(folder, "job"), Limit(tt_mb=tt_mb),
+                                    deal=DealOptions(split=split), engine=EngineOptions(workers=workers),
+                                    run=RunOptions(progress=False))
                     wall = time.perf_counter() - start
                 assert job.value == r.lower, (name, i, split, job.value, r.lower)
                 row["jobs"].append(dict(split=split, items=job.items, solved=job.solved, pruned=job.pruned,

@@ -33,8 +33,11 @@ except ImportError:  # run from a checkout that is not installed: use the checko
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scopa_solver import GreedyBot, Position, View, arena, suggest  # noqa: E402
+from scopa_solver.imperfect.pimc import SUGGEST_SECONDS  # noqa: E402
+from scopa_solver.kernel import Limit  # noqa: E402
 from scopa_solver.cli.parser import OneLineParser  # noqa: E402
 from scopa_solver.play.bot_names import make_bot  # noqa: E402
+from scopa_solver.play.bots import DECISION_SECONDS  # noqa: E402
 from scopa_solver.kernel import clear_tables  # noqa: E402
 from scopa_solver.progress import progress_bar  # noqa: E402
 
@@ -69,7 +72,7 @@ def first_play_views(count: int, seed: int) -> list[View]:
 def _warm(threads: Optional[int]) -> None:
     """Allocate every worker's transposition table before timing anything."""
     view = last_but_one_views(1, 12345)[0]
-    suggest(view, worlds="all", threads=threads, progress=False)
+    suggest(view, Limit(time=SUGGEST_SECONDS, threads=threads), worlds="all", progress=False)
 
 
 def _summary(name: str, runs: list[float], **extra) -> dict:
@@ -83,7 +86,7 @@ def bench_last_but_one(cases: int, seed: int, threads: Optional[int]) -> dict:
     for view in last_but_one_views(cases, seed):
         clear_tables()
         start = time.perf_counter()
-        s = suggest(view, worlds="all", threads=threads, progress=False)
+        s = suggest(view, Limit(time=SUGGEST_SECONDS, threads=threads), worlds="all", progress=False)
         runs.append(time.perf_counter() - start)
         nodes.append(s.nodes)
         assert s.exact and s.worlds == 1680
@@ -95,7 +98,7 @@ def bench_first_play(cases: int, seed: int, threads: Optional[int], worlds: int)
     for i, view in enumerate(first_play_views(cases, seed)):
         clear_tables()
         start = time.perf_counter()
-        s = suggest(view, worlds=worlds, seed=seed + i, threads=threads, progress=False)
+        s = suggest(view, Limit(time=SUGGEST_SECONDS, threads=threads), worlds=worlds, seed=seed + i, progress=False)
         runs.append(time.perf_counter() - start)
         nodes.append(s.nodes)
         assert s.worlds == worlds and not s.exact
@@ -108,8 +111,8 @@ def bench_duplicate_deal(cases: int, seed: int, threads: Optional[int], worlds: 
     for _ in range(cases):
         clear_tables()
         start = time.perf_counter()
-        result = arena(make_bot(bot, worlds=worlds, seed=seed, threads=threads), GreedyBot(), rounds=1,
-                       seed=rng.getrandbits(32), progress=False)
+        result = arena(make_bot(bot, Limit(time=DECISION_SECONDS, threads=threads), worlds=worlds, seed=seed),
+                       GreedyBot(), rounds=1, seed=rng.getrandbits(32), progress=False)
         runs.append(time.perf_counter() - start)
         decisions.append(result.decisions[0])
     return _summary("duplicate_deal", runs, worlds=worlds, pimc_decisions=statistics.median(decisions))

@@ -36,7 +36,7 @@ try:
 except ImportError:  # run from a checkout that is not installed: use the checkout
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scopa_solver import Position, analyze, solve, solve_many  # noqa: E402
+from scopa_solver import Limit, Position, analyze, solve, solve_many  # noqa: E402
 from scopa_solver.bench.run import percentile  # noqa: E402
 from scopa_solver.cli.parser import OneLineParser  # noqa: E402
 from scopa_solver.core.cards import iter_cards  # noqa: E402
@@ -142,7 +142,7 @@ def run(per_group: int = 50, seed: int = 2026, quick: bool = False, progress: bo
     for deals_left, positions in groups.items():
         row = {"solve": _timed(positions, solve, float("inf"), repeat)}
         row["value"] = _timed(positions, _value_only, float("inf"), repeat)
-        row["no_table"] = _timed(positions, lambda p: solve(p, tt_mb=0), budget, repeat)
+        row["no_table"] = _timed(positions, lambda p: solve(p, Limit(tt_mb=0)), budget, repeat)
         row["full_window"] = _timed(positions, lambda p: solve(p, full_window=True), budget, repeat)
         if deals_left == 1:
             row["reference"] = _reference(positions, REFERENCE_BUDGET / (4 if quick else 1))

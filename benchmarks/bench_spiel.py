@@ -28,6 +28,7 @@ except ImportError:  # run from a checkout that is not installed: use the checko
 from scopa_solver.cli.parser import OneLineParser  # noqa: E402
 from scopa_solver.core.rules import Rules  # noqa: E402
 from scopa_solver.play.arena import arena  # noqa: E402
+from scopa_solver.kernel import Limit  # noqa: E402
 from scopa_solver.play.bots import PIMCBot  # noqa: E402
 
 GAMES = {"scopa": Rules(), "scopone": Rules(players=4, game="scopone")}
@@ -38,7 +39,7 @@ def run(game: str = "scopa", seconds: float = 0.5, rounds: int = 10, seed: int =
     """PIMC against IS-MCTS on `rounds` duplicate deals of `game`, `seconds` a decision each;
     with IS-MCTS's simulations per decision (mean over its decisions with a choice)."""
     from scopa_solver.spiel import ismcts_chooser
-    pimc = PIMCBot(worlds=10_000, seed=seed, threads=1, time_limit=seconds)
+    pimc = PIMCBot(Limit(time=seconds, threads=1), worlds=10_000, seed=seed)
     ismcts = ismcts_chooser(seconds=seconds, simulations=simulations, seed=seed)
     counts: list[int] = []
 

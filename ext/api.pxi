@@ -93,6 +93,31 @@ cdef enum:
     PLAYOUT_SIGNALS_EVERY = 100000      # moves (or playouts) between Ctrl-C checks
 
 OBJECTIVES = ("value", "maxn")
+# Why a search stopped, by its code (KernelResult.stop): the one list the Python side's StopReason
+# is checked against. "request": the caller's StopToken (the result is returned); "interrupt":
+# Ctrl-C (KeyboardInterrupt is raised).
+STOP_REASONS = (None, "nodes", "time", "interrupt", "request")
+assert STOP_REQUEST == len(STOP_REASONS) - 1
+
+
+cdef class StopToken:
+    """A stop owned by the caller: pass it to `Searcher.search_many` (to any number of searches,
+    in any threads); `stop()` ends every one of them within about a thousand nodes, each reporting
+    stop 4 ("request"). Set once, it stays set (the kernel only reads it): a search started after
+    `stop()` stops at once, so no stop is ever lost. A new piece of work takes a new token."""
+    cdef int flag
+
+    def stop(self):
+        """Stop every search watching this token, now and later (any thread)."""
+        STORE_FLAG(&self.flag, 1)
+
+    @property
+    def stopped(self):
+        """`stop()` has been called."""
+        return LOAD_FLAG(&self.flag) != 0
+
+    def __repr__(self):
+        return f"<StopToken {'stopped' if self.stopped else 'running'}>"
 globals()["MAX_MOVES"] = MAX_MOVES        # (the C name is the enum's)
 
 
@@ -465,6 +490,7 @@ cdef class Searcher:
     cdef Engine F
     cdef readonly double tt_mb
     cdef double cpu[2]
+    cdef uint64_t nodes_done        # of every search this Searcher ended (nodes_total)
 
     def __cinit__(self, tt_mb=64.0):
         cdef double mb
@@ -560,9 +586,12 @@ cdef class Searcher:
         the generation order everywhere, for measuring what ordering gives (scopa-solver bench)."""
         self.F.use_order = enabled
 
-    def request_stop(self):
-        """Ask a search running in another thread to stop soon (it reports an interrupt)."""
-        self.F.S.abort = 1
+    @property
+    def nodes_total(self):
+        """Every node this Searcher has searched, the running search's included, read live from
+        any thread (for progress lines: the difference of two readings; a parallel search's
+        helper threads count once it ends)."""
+        return self.nodes_done + self.F.S.nodes
 
     cdef KernelResult _convert(self, RootResult* R, str objective, int horizon, uint64_t evaluations):
         """Move the C result (and its buffers) into a KernelResult."""
@@ -581,17 +610,17 @@ cdef class Searcher:
 
     def search(self, object pos, int want=WANT_BEST | WANT_PV, object max_nodes=0,
                object time_limit=0.0, bint check_signals=True, str objective="value",
-               object horizon=0, int threads=1):
+               object horizon=0, int threads=1, StopToken stop=None):
         """Search one position; see search_many."""
         results = self.search_many([pos], want, max_nodes, time_limit, check_signals, objective, horizon,
-                                   threads)
+                                   threads, stop)
         if results[0].stop == STOP_INTERRUPT:
             raise KeyboardInterrupt
         return results[0]
 
     def search_many(self, list positions, int want=WANT_BEST | WANT_PV, object max_nodes=0,
                     object time_limit=0.0, bint check_signals=False, str objective="value",
-                    object horizon=0, int threads=1):
+                    object horizon=0, int threads=1, StopToken stop=None):
         """Search many positions with the GIL released; limits apply to each.
 
         max_nodes: any int >= 0 (0: none; clamped to 2^64 - 1), and a stopped search has
@@ -602,7 +631,11 @@ cdef class Searcher:
         (eval.pxi), unless the round ends within h plies (the result is then exact).
         threads > 1: each position is searched by that many threads sharing this searcher's
         table (parallel.pxi; "value" only, max^n searches on one): the same results,
-        `nodes` those of every thread, `max_nodes` for all of them together."""
+        `nodes` those of every thread, `max_nodes` for all of them together.
+        stop: the caller's StopToken (None: only the limits and Ctrl-C stop it): once it is set,
+        the running search and every later one of the batch stop at once with stop 4 ("request"),
+        and the results are returned. Ctrl-C (check_signals, main thread only) raises
+        KeyboardInterrupt."""
         cdef uint64_t node_limit = _count(max_nodes, "max_nodes")
         cdef double seconds = _seconds(time_limit)
         cdef int count = len(positions), i, status = 0, mode
@@ -634,7 +667,8 @@ cdef class Searcher:
                     modes[i] = TWO_SIDES if games[i].nsides == 2 else PARANOID
             F.S.max_nodes = node_limit
             F.S.check_signals = check_signals
-            F.S.abort = 0
+            F.S.abort = 0       # the kernel's own (parallel.pxi); the caller's token is never cleared
+            F.S.token = &stop.flag if stop is not None else NULL
             F.S.trace = NULL
             with nogil:
                 for i in range(count):
@@ -660,6 +694,8 @@ cdef class Searcher:
                     else:
                         status = root_search(F, &states[i], want, &results[i])
                     evaluations[i] = F.evaluations
+                    self.nodes_done += results[i].nodes
+                    F.S.nodes = 0
                     if status != 0 or results[i].stop == STOP_INTERRUPT:
                         break
             if status != 0:
@@ -671,6 +707,7 @@ cdef class Searcher:
                     raise KeyboardInterrupt
             return out
         finally:
+            F.S.token = NULL    # the token may be freed after this call
             for i in range(count if results != NULL else 0):
                 result_free(&results[i])
             free(states)
@@ -714,6 +751,7 @@ cdef class Searcher:
             F.S.max_nodes = 0
             F.S.deadline = 0.0
             F.S.abort = 0
+            F.S.token = NULL
             F.S.check_signals = True
             F.S.nodes = 0
             set_game(F, &g, TWO_SIDES if g.nsides == 2 else PARANOID, s.to_move)

@@ -30,10 +30,8 @@ cdef extern from "<signal.h>" nogil:
 cdef extern from *:
     """
     #define CLAIM_FIRST(p, v) __sync_bool_compare_and_swap((p), -1, (v))
-    #define STORE_INT(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
     """
     bint CLAIM_FIRST(int* p, int v) noexcept nogil
-    void STORE_INT(int* p, int v) noexcept nogil
 
 cdef enum:
     MAX_THREADS = 256
@@ -94,7 +92,7 @@ cdef void* worker_run(void* arg) noexcept nogil:
     if CLAIM_FIRST(w.first, w.index):
         for i in range(w.n):
             if i != w.index:
-                STORE_INT(&w.all[i].F.S.abort, 1)
+                STORE_FLAG(&w.all[i].F.S.abort, 1)
     return NULL
 
 

@@ -28,7 +28,8 @@ cdef enum:
     STOP_NONE = 0
     STOP_NODES = 1
     STOP_TIME = 2
-    STOP_INTERRUPT = 3
+    STOP_INTERRUPT = 3      # Ctrl-C: the search raises KeyboardInterrupt
+    STOP_REQUEST = 4        # the caller's StopToken was set: the stopped result is returned
     CHECK_EVERY = 1024      # nodes between clock and Ctrl-C checks
     SIGNALS_EVERY = 65536   # nodes between Ctrl-C checks
 
@@ -42,7 +43,8 @@ ctypedef struct Search:
     uint64_t next_signal_check
     double deadline         # monotonic seconds; 0: none
     int stop
-    int abort               # set from another thread to stop the search (Ctrl-C in a batch)
+    int abort               # the kernel's own: the first thread of a parallel search stops the others
+    int* token              # the caller's StopToken flag (NULL: none); read, never written
     Trace* trace            # NULL unless the search is being recorded
     int trace_depth         # depth below the traced position of the node a pass starts from
     uint64_t trace_move     # and the move that led to that node (0 at the traced position)
@@ -54,11 +56,22 @@ cdef inline double monotonic() noexcept nogil:
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
+cdef extern from *:
+    """
+    #define LOAD_FLAG(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+    #define STORE_FLAG(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+    """
+    int LOAD_FLAG(int* p) noexcept nogil
+    void STORE_FLAG(int* p, int v) noexcept nogil
+
+
 cdef void check_limits(Search* S) noexcept nogil:
     S.next_check = S.nodes + CHECK_EVERY
     if S.max_nodes and S.next_check > S.max_nodes:
         S.next_check = S.max_nodes
-    if S.abort:
+    if S.token != NULL and LOAD_FLAG(S.token):
+        S.stop = STOP_REQUEST
+    elif S.abort:
         S.stop = STOP_INTERRUPT
     elif S.max_nodes and S.nodes >= S.max_nodes:
         S.stop = STOP_NODES

@@ -27,8 +27,9 @@ from .core.rules import Rules
 from .core.score import PlayerScore, RoundScore
 from .errors import (CardError, DuplicateCardError, IllegalMoveError, LimitError, NotationError,
                      PositionError, RecordError, RulesError, ScopaError, ViewError)
-from .search.solver import (Analysis, MoveValue, SearchResult, analyze, analyze_iter, analyze_many, solve, solve_iter,
-                            solve_many)
+from .kernel.limit import Limit
+from .search.solver import (Analysis, AnalysisHandle, MoveValue, SearchInfo, SearchResult, analysis, analyze,
+                            analyze_many, solve, solve_many)
 
 if _typing.TYPE_CHECKING:  # the lazy names below, for type checkers
     from .core.view import View
@@ -40,8 +41,8 @@ if _typing.TYPE_CHECKING:  # the lazy names below, for type checkers
     from .play.game import MatchResult, RoundResult, play_match, play_round
     from .play.inference import InferenceBot
     from .play.record import GameRecord, RoundRecord
-    from .play.review import Review, review
-    from .tree.base import TreeTooLargeError
+    from .play.review import FairReview, Review, review
+    from .tree.base import TreeOptions, TreeTooLargeError
     from .tree.build import to_networkx
     from .tree.io import read_tree, write_tree
 
@@ -57,8 +58,8 @@ _LAZY = {
     "OracleBot": "play.bots",
     "arena": "play.arena", "ArenaResult": "play.arena", "MultiArenaResult": "play.arena",
     "GameRecord": "play.record", "RoundRecord": "play.record",
-    "review": "play.review", "Review": "play.review",
-    "to_networkx": "tree.build", "TreeTooLargeError": "tree.base",
+    "review": "play.review", "Review": "play.review", "FairReview": "play.review",
+    "to_networkx": "tree.build", "TreeOptions": "tree.base", "TreeTooLargeError": "tree.base",
     "write_tree": "tree.io", "read_tree": "tree.io",
 }
 
@@ -80,13 +81,13 @@ def __dir__() -> list[str]:
 # importable from here; every other name lives in its module (scopa_solver.core.cards.DECK, ...).
 __all__ = [
     "Card", "Rules", "Position", "Move", "RoundScore", "PlayerScore",
-    "solve", "analyze", "solve_many", "analyze_many", "solve_iter", "analyze_iter", "SearchResult", "Analysis",
-    "MoveValue",
+    "Limit", "solve", "analyze", "analysis", "solve_many", "analyze_many", "SearchResult", "Analysis",
+    "MoveValue", "AnalysisHandle", "SearchInfo",
     "View", "suggest", "Suggestion", "MoveStats", "equilibrium", "Equilibrium", "EquilibriumEndgame",
     "Bot", "RandomBot", "GreedyBot", "PIMCBot", "InferenceBot", "EPIMCBot", "OracleBot",
     "play_round", "play_match", "RoundResult", "MatchResult", "arena", "ArenaResult", "MultiArenaResult",
-    "GameRecord", "RoundRecord", "review", "Review",
-    "to_networkx", "write_tree", "read_tree",
+    "GameRecord", "RoundRecord", "review", "Review", "FairReview",
+    "to_networkx", "TreeOptions", "write_tree", "read_tree",
     "ScopaError", "CardError", "DuplicateCardError", "IllegalMoveError", "NotationError", "PositionError",
     "RulesError", "LimitError", "ViewError", "RecordError", "TreeTooLargeError",
 ]

@@ -73,7 +73,8 @@ class KernelResult:
 
     @property
     def stop(self) -> int:
-        """0 complete, 1 node limit, 2 time limit, 3 interrupt."""
+        """Why it stopped, an index of STOP_REASONS: 0 complete, 1 node limit, 2 time limit,
+        3 interrupt (Ctrl-C), 4 the caller's StopToken."""
 
     @property
     def nodes(self) -> int:
@@ -158,6 +159,23 @@ def evaluate(pos: KernelPosition, root_seat: Optional[int] = None) -> tuple[tupl
     search's resolution there; it reports whole points)."""
 
 
+STOP_REASONS: tuple[None, str, str, str, str]
+"""(None, "nodes", "time", "interrupt", "request"): KernelResult.stop's names, by code."""
+
+
+class StopToken:
+    """A stop owned by the caller, for any number of searches in any threads (search_many's
+    `stop`): `stop()` ends every one of them (stop 4, the results returned); it stays set, and
+    the kernel only reads it, so a stop is never lost. A new piece of work takes a new token."""
+
+    def stop(self) -> None:
+        """Stop every search watching this token, now and later."""
+
+    @property
+    def stopped(self) -> bool:
+        """`stop()` has been called."""
+
+
 class Searcher:
     """A search context for every game: transposition table, move stacks, node counters. One
     per thread; reusable across positions and games."""
@@ -179,18 +197,20 @@ class Searcher:
 
     def search(self, pos: KernelPosition, want: int = 3, max_nodes: int = 0, time_limit: float = 0.0,
                check_signals: bool = True, objective: str = "value",
-               horizon: Optional[int] = 0, threads: int = 1) -> KernelResult:
-        """Search one position (want: WANT_FLAGS bits; limits as in search_many).
+               horizon: Optional[int] = 0, threads: int = 1,
+               stop: Optional[StopToken] = None) -> KernelResult:
+        """Search one position (want: WANT_FLAGS bits; limits and stop as in search_many).
         KeyboardInterrupt if interrupted."""
 
     def search_many(self, positions: list[KernelPosition], want: int = 3, max_nodes: int = 0,
                     time_limit: float = 0.0, check_signals: bool = False,
                     objective: str = "value", horizon: Optional[int] = 0,
-                    threads: int = 1) -> list[KernelResult]:
+                    threads: int = 1, stop: Optional[StopToken] = None) -> list[KernelResult]:
         """Search each position with the GIL released, the limits applying to each. max_nodes:
         int >= 0 (0: none, larger than 2**64 - 1: clamped); time_limit: seconds >= 0 (0 or inf:
-        none); ValueError for negatives and NaN. KeyboardInterrupt if interrupted (Ctrl-C when
-        check_signals, or request_stop). Under `objective` ("value" or "maxn"; ValueError otherwise);
+        none); ValueError for negatives and NaN. KeyboardInterrupt on Ctrl-C (check_signals, the
+        main thread only). `stop`: the caller's StopToken; once set, the running search and every
+        later one stop at once (stop 4) and the results are returned. Under `objective` ("value" or "maxn"; ValueError otherwise);
         `horizon` > 0 plies: scored statically there unless the round ends sooner (exact).
         `threads` > 1: each position searched by that many threads sharing the table (the
         same results; `nodes` every thread's, `max_nodes` for all; max^n on one thread)."""
@@ -203,8 +223,10 @@ class Searcher:
         values and windows are the mover's team's (with two sides, the mover's side's).
         ValueError past max_events."""
 
-    def request_stop(self) -> None:
-        """Ask a search running in another thread to stop; it raises KeyboardInterrupt there."""
+    @property
+    def nodes_total(self) -> int:
+        """Every node this Searcher has searched, the running search's included, read live from
+        any thread (progress lines take the difference of two readings)."""
 
     def set_table(self, enabled: bool) -> None:
         """Switch the transposition table off or back on."""

@@ -60,6 +60,16 @@ COMBINED = {
 }
 
 
+_LIMIT_FIELDS = ("nodes", "time", "horizon", "deadline", "tt_mb", "threads")
+
+
+def with_limit(call: Callable, *args, **kw):
+    """`call(*args, Limit(...), **rest)`: a test table's settings (a dict of `Limit` fields and
+    other keywords such as `full_window` or `objective`) as one call."""
+    limit = kernel.Limit(**{k: kw.pop(k) for k in _LIMIT_FIELDS if k in kw})
+    return call(*args, limit, **kw)
+
+
 def games(*names: str, more: Optional[dict] = None) -> dict[str, Rules]:
     """The games of GAMES `names` (all of them when none is named), then `more` {name: Rules}."""
     out = {name: GAMES[name] for name in (names or GAMES)}

@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from scopa_solver import (ArenaResult, GreedyBot, MultiArenaResult, OracleBot, PIMCBot, Position, RandomBot, Rules,
+from scopa_solver import (ArenaResult, GreedyBot, Limit, MultiArenaResult, OracleBot, PIMCBot, Position, RandomBot, Rules,
                           RulesError, ScopaError, arena)
 from scopa_solver.play import arena as arena_module
 
@@ -323,7 +323,7 @@ def test_the_packages_bots_in_the_family_arena() -> None:
     many = arena(bots=[GreedyBot(), RandomBot(seed=1), RandomBot(seed=2)], rounds=6, seed=1, rules=Rules(players=3),
                  progress=False)
     assert many.mean_points[0] > max(many.mean_points[1:]), str(many)
-    pimc = arena(PIMCBot(worlds=3, threads=1), GreedyBot(), rounds=1, seed=1, rules=Rules(players=4), progress=False)
+    pimc = arena(PIMCBot(Limit(threads=1), worlds=3), GreedyBot(), rounds=1, seed=1, rules=Rules(players=4), progress=False)
     assert pimc.decisions == (36, 36) and pimc.rules == Rules(players=4)
 
 

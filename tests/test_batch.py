@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from scopa_solver import Position, analyze, review, solve, suggest
-from scopa_solver.batch import (FORMATS, BatchInputError, BatchOutputError, Item, JobOptions, chunk_size,
+from scopa_solver import Limit, Position, analyze, review, solve, suggest
+from scopa_solver.batch import (FORMATS, BatchInputError, BatchOutputError, EngineOptions, Item, JobOptions, RunOptions,
+                                chunk_size,
                                 encode_position, item_seed, read_items, read_rows, run_chunk, run_job)
 from scopa_solver.batch.engines import WORKERS_PER_CORE
 from scopa_solver.cli import main
@@ -54,7 +55,7 @@ def positions(tmp_path):
 
 def test_solve_and_analyze_match_the_library_and_report_bad_lines(positions, tmp_path):
     out = tmp_path / "solve.jsonl"
-    summary = run_job("solve", positions, out, workers=1, progress=False)
+    summary = run_job("solve", positions, out, engine=EngineOptions(workers=1), run=RunOptions(progress=False))
     rows = read_rows(out)
     assert [r["key"] for r in rows] == ["1", "2", "3", "4", "7"] and [r["index"] for r in rows] == [0, 1, 2, 3, 4]
     assert (summary.items, summary.done, summary.errors, summary.complete) == (5, 5, 3, True)
@@ -65,7 +66,7 @@ def test_solve_and_analyze_match_the_library_and_report_bad_lines(positions, tmp
         assert row["ok"] and row["error"] is None
         assert row["result"] == {k: v for k, v in expected.items() if not k.startswith("tt_") and k not in ("nodes", "seconds")}
     out = tmp_path / "analyze.jsonl"
-    run_job("analyze", positions, out, workers=1, progress=False)
+    run_job("analyze", positions, out, engine=EngineOptions(workers=1), run=RunOptions(progress=False))
     row = read_rows(out)[0]
     assert row["result"]["moves"] == json.loads(json.dumps([mv.to_dict() for mv in analyze(Position.from_string(LINES[0]))]))
     assert row["result"]["value"] == solve(Position.from_string(LINES[0])).value
@@ -73,16 +74,18 @@ def test_solve_and_analyze_match_the_library_and_report_bad_lines(positions, tmp
 
 def test_suggest_uses_each_items_own_seed(positions, tmp_path):
     out = tmp_path / "suggest.jsonl"
-    run_job("suggest", positions, out, workers=1, worlds=30, seed=5, progress=False)
+    run_job("suggest", positions, out, options=JobOptions(worlds=30, seed=5), engine=EngineOptions(workers=1),
+            run=RunOptions(progress=False))
     rows = {r["key"]: r for r in read_rows(out)}
     pos = Position.from_string(LINES[0])
-    s = suggest(pos.view(pos.to_move), worlds=30, seed=item_seed(5, "1"), threads=1, progress=False)
+    s = suggest(pos.view(pos.to_move), Limit(threads=1), worlds=30, seed=item_seed(5, "1"), progress=False)
     assert rows["1"]["result"]["moves"] == json.loads(json.dumps([m.to_dict() for m in s.moves])) and rows["1"]["result"]["best"] == str(s.best)
     assert rows["7"]["ok"] and rows["7"]["result"]["view"] == LINES[6]          # a view is suggested from
     assert not rows["2"]["ok"] and not rows["4"]["ok"]
     # the same figures whatever the chunks: one item per chunk, or all in one
     again = tmp_path / "again.jsonl"
-    run_job("suggest", positions, again, workers=1, worlds=30, seed=5, chunk=1, progress=False)
+    run_job("suggest", positions, again, options=JobOptions(worlds=30, seed=5), engine=EngineOptions(workers=1),
+            run=RunOptions(chunk=1, progress=False))
     assert same(read_rows(again)) == same(read_rows(out))
     assert item_seed(5, "1") != item_seed(5, "3") != item_seed(6, "3")
 
@@ -94,18 +97,20 @@ def test_review_of_a_folder_of_records(tmp_path):
     (folder / "b.json").write_text('{"format": "scopa-solver game", "version": 99}')
     (folder / "notes.txt").write_text("not a record, not read")
     out = tmp_path / "review.jsonl"
-    summary = run_job("review", folder, out, workers=1, worlds=0, progress=False)
+    summary = run_job("review", folder, out, options=JobOptions(worlds=0), engine=EngineOptions(workers=1),
+                      run=RunOptions(progress=False))
     rows = read_rows(out)
     assert [r["key"] for r in rows] == ["a.json", "b.json"] and (summary.done, summary.errors) == (2, 1)
     assert rows[1]["error"].startswith("RecordError")
-    expected = json.loads(json.dumps(review(GameRecord.load(RECORD), worlds=None, progress=False).to_dict()))
+    expected = json.loads(json.dumps(review(GameRecord.load(RECORD), fair=None, progress=False).to_dict()))
     assert rows[0]["result"]["decisions"] == expected["decisions"]
     assert rows[0]["result"]["summary"] == expected["summary"]
 
 
 def test_label_npz_encoding(tmp_path):
     out = tmp_path / "labels.npz"
-    summary = run_job("label", "random:6", out, workers=1, worlds=8, seed=3, progress=False)
+    summary = run_job("label", "random:6", out, options=JobOptions(worlds=8, seed=3), engine=EngineOptions(workers=1),
+                      run=RunOptions(progress=False))
     assert summary.complete and summary.errors == 0 and not (tmp_path / "labels.npz.partial.jsonl").exists()
     import numpy as np
     with np.load(out) as data:
@@ -115,8 +120,9 @@ def test_label_npz_encoding(tmp_path):
                       "move_value": ("f4", (6, 40)), "pimc_mean": ("f4", (6, 40))}
     assert list(arrays["keys"]) == ["0", "1", "2", "3", "4", "5"] and arrays["error_keys"].shape == (0,)
     # the same positions again as JSON lines: the arrays encode them
-    rows = read_rows(Path(run_job("label", "random:6", tmp_path / "labels.jsonl", workers=1, worlds=8, seed=3,
-                                  progress=False).output))
+    rows = read_rows(Path(run_job("label", "random:6", tmp_path / "labels.jsonl",
+                                  options=JobOptions(worlds=8, seed=3), engine=EngineOptions(workers=1),
+                                  run=RunOptions(progress=False)).output))
     for i, row in enumerate(rows):
         pos = Position.from_string(row["result"]["position"])
         planes = arrays["planes"][i]
@@ -130,7 +136,8 @@ def test_label_npz_encoding(tmp_path):
         best = max(mv.value for mv in analyze(pos))
         assert np.nanmax(arrays["move_value"][i]) == best
     with pytest.raises(ValueError, match="new output"):     # the arrays of a finished run take no more
-        run_job("label", "random:7", out, workers=1, worlds=8, seed=3, resume=True, progress=False)
+        run_job("label", "random:7", out, options=JobOptions(worlds=8, seed=3), engine=EngineOptions(workers=1),
+                run=RunOptions(resume=True, progress=False))
     planes, scalars = encode_position(Position.from_string("7d/3c 4s3s -/- - 0/0 0 1 -"))
     assert [sum(p) for p in planes] == [1, 2, 0, 0, 1] and scalars == [0, 0, 0, 1, 0]
 
@@ -140,7 +147,8 @@ def test_parquet_value_column_holds_proved_values_only(job, tmp_path):
     """At a node limit the result holds the depth's estimate and says it is not complete; the
     value column (documented as the exact value) leaves it out rather than pass it for one."""
     pq = pytest.importorskip("pyarrow.parquet")
-    run_job(job, "random:2", tmp_path / "a.parquet", workers=1, max_nodes=10, progress=False)
+    run_job(job, "random:2", tmp_path / "a.parquet", Limit(nodes=10), engine=EngineOptions(workers=1),
+            run=RunOptions(progress=False))
     back = pq.read_table(tmp_path / "a.parquet").to_pylist()
     results = [json.loads(r["result"]) for r in back]
     assert all(r["complete"] is False and r["value"] is not None and r["horizon"] for r in results)
@@ -149,8 +157,8 @@ def test_parquet_value_column_holds_proved_values_only(job, tmp_path):
 
 def test_parquet_reads_back_equal_to_the_json_lines(positions, tmp_path):
     pq = pytest.importorskip("pyarrow.parquet")
-    run_job("solve", positions, tmp_path / "a.jsonl", workers=1, progress=False)
-    run_job("solve", positions, tmp_path / "a.parquet", workers=1, progress=False)
+    run_job("solve", positions, tmp_path / "a.jsonl", engine=EngineOptions(workers=1), run=RunOptions(progress=False))
+    run_job("solve", positions, tmp_path / "a.parquet", engine=EngineOptions(workers=1), run=RunOptions(progress=False))
     table = pq.read_table(tmp_path / "a.parquet")
     assert table.column_names == ["key", "index", "ok", "error", "seconds", "value", "best", "mean", "result"]
     back = [dict(r, result=None if r["result"] is None else json.loads(r["result"])) for r in table.to_pylist()]
@@ -160,8 +168,10 @@ def test_parquet_reads_back_equal_to_the_json_lines(positions, tmp_path):
     assert [r["value"] for r in back] == [r["result"]["value"] if r["ok"] else None for r in rows]
     assert [r["best"] for r in back] == [r["result"]["best_moves"][0] if r["ok"] else None for r in rows]
     # a finished Parquet output takes the items a longer input adds, and keeps the others
-    run_job("solve", "random:3", tmp_path / "b.parquet", workers=1, progress=False)
-    more = run_job("solve", "random:5", tmp_path / "b.parquet", workers=1, resume=True, progress=False)
+    run_job("solve", "random:3", tmp_path / "b.parquet", engine=EngineOptions(workers=1),
+            run=RunOptions(progress=False))
+    more = run_job("solve", "random:5", tmp_path / "b.parquet", engine=EngineOptions(workers=1),
+                   run=RunOptions(resume=True, progress=False))
     assert (more.skipped, more.done) == (3, 2) and not (tmp_path / "b.parquet.partial.jsonl").exists()
     assert pq.read_table(tmp_path / "b.parquet").column("key").to_pylist() == ["0", "1", "2", "3", "4"]
 
@@ -171,29 +181,33 @@ def test_parquet_reads_back_equal_to_the_json_lines(positions, tmp_path):
 def test_resume_after_a_limit_redoes_nothing(tmp_path):
     out = tmp_path / "r.jsonl"
     seen: list = []
-    first = run_job("suggest", "random:9", out, workers=1, worlds=6, limit=4, chunk=2, progress=False,
+    first = run_job("suggest", "random:9", out, options=JobOptions(worlds=6), engine=EngineOptions(workers=1),
+                    run=RunOptions(items=4, chunk=2, progress=False),
                     on_chunk=lambda rows: seen.extend(r["key"] for r in rows))
     assert (first.done, first.remaining, first.complete) == (4, 5, False)
     with open(out, "a") as f:               # a run killed in the middle of a line
         f.write('{"key":"7","index":7,"ok":tr')
-    second = run_job("suggest", "random:9", out, workers=1, worlds=6, resume=True, chunk=2, progress=False,
+    second = run_job("suggest", "random:9", out, options=JobOptions(worlds=6), engine=EngineOptions(workers=1),
+                     run=RunOptions(resume=True, chunk=2, progress=False),
                      on_chunk=lambda rows: seen.extend(r["key"] for r in rows))
     assert (second.skipped, second.done, second.complete) == (4, 5, True)
     assert sorted(seen, key=int) == [str(i) for i in range(9)]          # every item exactly once
     whole = tmp_path / "whole.jsonl"
-    run_job("suggest", "random:9", whole, workers=1, worlds=6, progress=False)
+    run_job("suggest", "random:9", whole, options=JobOptions(worlds=6), engine=EngineOptions(workers=1),
+            run=RunOptions(progress=False))
     assert same(read_rows(out)) == same(read_rows(whole))            # in input order once complete
 
 
 def test_workers_are_capped_by_items_and_cores(tmp_path):
     said: list = []
-    summary = run_job("solve", "random:2", tmp_path / "w.jsonl", workers=100, progress=False, say=said.append)
+    summary = run_job("solve", "random:2", tmp_path / "w.jsonl", engine=EngineOptions(workers=100),
+                      run=RunOptions(progress=False), say=said.append)
     assert (summary.done, summary.workers) == (2, 2)            # one a job item, not 100 processes
     assert said == ["100 workers asked, 2 started (one per item to solve)"]
     said.clear()
     cap = WORKERS_PER_CORE * (os.cpu_count() or 1)
-    summary = run_job("solve", f"random:{cap + 3}", tmp_path / "c.jsonl", workers=cap + 1, progress=False,
-                      say=said.append, limit=cap + 2)
+    summary = run_job("solve", f"random:{cap + 3}", tmp_path / "c.jsonl", engine=EngineOptions(workers=cap + 1),
+                      run=RunOptions(progress=False, items=cap + 2), say=said.append)
     assert summary.workers == cap and said and "per core" in said[0]
 
 
@@ -201,16 +215,18 @@ def test_existing_output_is_refused_and_interrupt_keeps_what_was_written(tmp_pat
     out = tmp_path / "i.jsonl"
     out.write_text("precious\n")
     with pytest.raises(ValueError, match="--resume"):
-        run_job("solve", "random:2", out, workers=1, progress=False)
+        run_job("solve", "random:2", out, engine=EngineOptions(workers=1), run=RunOptions(progress=False))
     assert out.read_text() == "precious\n"
 
     def stop(rows):
         raise KeyboardInterrupt
     with pytest.raises(KeyboardInterrupt):      # Ctrl-C after the first chunk, two worker processes
-        run_job("solve", "random:40", out, workers=2, chunk=5, overwrite=True, progress=False, on_chunk=stop)
+        run_job("solve", "random:40", out, engine=EngineOptions(workers=2),
+                run=RunOptions(chunk=5, overwrite=True, progress=False), on_chunk=stop)
     kept = read_rows(out)
     assert len(kept) == 5
-    summary = run_job("solve", "random:40", out, workers=2, chunk=5, resume=True, progress=False)
+    summary = run_job("solve", "random:40", out, engine=EngineOptions(workers=2),
+                      run=RunOptions(chunk=5, resume=True, progress=False))
     assert (summary.skipped, summary.done) == (5, 35) and len(read_rows(out)) == 40
 
 
@@ -224,10 +240,11 @@ def test_local_pool_survives_a_killed_worker_process(tmp_path):
             os.kill(pool[0].pid, signal.SIGKILL)
             killed.append(pool[0].pid)
     out = tmp_path / "k.jsonl"
-    summary = run_job("suggest", "random:10", out, workers=2, worlds=30, chunk=1, seed=2, progress=False,
-                      on_chunk=kill_one)
+    summary = run_job("suggest", "random:10", out, options=JobOptions(worlds=30, seed=2),
+                      engine=EngineOptions(workers=2), run=RunOptions(chunk=1, progress=False), on_chunk=kill_one)
     assert killed and (summary.done, summary.errors, summary.complete) == (10, 0, True)
-    run_job("suggest", "random:10", tmp_path / "one.jsonl", workers=1, worlds=30, seed=2, progress=False)
+    run_job("suggest", "random:10", tmp_path / "one.jsonl", options=JobOptions(worlds=30, seed=2),
+            engine=EngineOptions(workers=1), run=RunOptions(progress=False))
     assert same(read_rows(out)) == same(read_rows(tmp_path / "one.jsonl"))
 
 
@@ -322,11 +339,13 @@ def client():
 
 
 def test_dask_gives_the_local_engines_rows(client, tmp_path):
-    for job, source, options in (("solve", "random:300", {}), ("suggest", "random:8", {"worlds": 10})):
-        local = run_job(job, source, tmp_path / f"{job}-local.jsonl", workers=2, progress=False, seed=9, **options)
+    for job, source, options in (("solve", "random:300", JobOptions(seed=9)),
+                                 ("suggest", "random:8", JobOptions(seed=9, worlds=10))):
+        local = run_job(job, source, tmp_path / f"{job}-local.jsonl", options=options, engine=EngineOptions(workers=2),
+                        run=RunOptions(progress=False))
         said: list = []
-        dask = run_job(job, source, tmp_path / f"{job}-dask.jsonl", engine="dask", client=client, progress=False,
-                       seed=9, say=said.append, **options)
+        dask = run_job(job, source, tmp_path / f"{job}-dask.jsonl", options=options,
+                       engine=EngineOptions(name="dask", client=client), run=RunOptions(progress=False), say=said.append)
         assert (local.engine, dask.engine, dask.workers, dask.errors) == ("local", "dask", 2, 0)
         rows = read_rows(tmp_path / f"{job}-dask.jsonl")
         assert [r["key"] for r in rows] == [str(i) for i in range(len(rows))]     # input order
@@ -343,11 +362,13 @@ def test_dask_job_survives_a_killed_worker(client, tmp_path):
             os.kill(pids[0], signal.SIGKILL)
             killed.append(pids[0])
     out = tmp_path / "k.jsonl"
-    summary = run_job("suggest", "random:12", out, engine="dask", client=client, worlds=40, chunk=1, seed=4,
-                      progress=False, on_chunk=kill_one)
+    summary = run_job("suggest", "random:12", out, options=JobOptions(worlds=40, seed=4),
+                      engine=EngineOptions(name="dask", client=client), run=RunOptions(chunk=1, progress=False),
+                      on_chunk=kill_one)
     assert killed and (summary.done, summary.errors, summary.complete) == (12, 0, True)
     local = tmp_path / "k-local.jsonl"
-    run_job("suggest", "random:12", local, workers=1, worlds=40, seed=4, progress=False)
+    run_job("suggest", "random:12", local, options=JobOptions(worlds=40, seed=4), engine=EngineOptions(workers=1),
+            run=RunOptions(progress=False))
     assert same(read_rows(out)) == same(read_rows(local))
 
 
@@ -546,4 +567,24 @@ def test_resuming_into_a_named_pipe_is_refused_at_once(tmp_path):
     named_pipe(tmp_path / "out.jsonl")
     for force in (False, True):
         with pytest.raises(BatchOutputError, match="out.jsonl is a named pipe, not a batch output"):
-            run_job("solve", "random:1", tmp_path / "out.jsonl", workers=1, resume=True, force=force, progress=False)
+            run_job("solve", "random:1", tmp_path / "out.jsonl", engine=EngineOptions(workers=1),
+                    run=RunOptions(resume=True, force=force, progress=False))
+
+
+def test_the_limit_travels_in_job_options_and_run_jobs_limit_replaces_it(tmp_path):
+    """One `Limit` for each item's searches: in `JobOptions`, or given to `run_job` (which
+    replaces the options' own); a node limit of 1 cuts every exact search."""
+    from scopa_solver.batch import BatchOptionError
+    from scopa_solver.kernel import NO_LIMIT
+    one = EngineOptions(workers=1)
+    quiet = RunOptions(progress=False, overwrite=True)
+    for name, limit, options in (("given", Limit(nodes=1), JobOptions(limit=NO_LIMIT)),
+                                 ("options", None, JobOptions(limit=Limit(nodes=1)))):
+        run_job("analyze", "random:2", tmp_path / f"{name}.jsonl", limit, options=options, engine=one, run=quiet)
+        assert [r["result"]["complete"] for r in read_rows(tmp_path / f"{name}.jsonl")] == [False, False]
+    run_job("analyze", "random:2", tmp_path / "free.jsonl", NO_LIMIT, options=JobOptions(limit=Limit(nodes=1)),
+            engine=one, run=quiet)
+    assert all(r["result"]["complete"] for r in read_rows(tmp_path / "free.jsonl"))
+    for bad in (lambda: JobOptions(limit=5), lambda: RunOptions(items=-1), lambda: RunOptions(chunk=0)):
+        with pytest.raises(BatchOptionError):
+            bad()

@@ -12,7 +12,7 @@ import pytest
 
 import reference as ref
 from helpers import run_cli, to_ref
-from scopa_solver import Move, Position
+from scopa_solver import Limit, Move, Position
 from scopa_solver.bench import (SUITES, TECHNIQUES, Config, SuiteError, check_perft, compare, load_suites,
                                 perft, read_perft, read_suite, run_suites)
 from scopa_solver.bench.make import make_suite
@@ -137,7 +137,7 @@ def test_every_default_suite_against_full_window_alpha_beta_without_equivalences
 def test_a_limit_leaves_a_search_unchecked_and_says_so():
     suite = load_suites(["4p-round"])[0]
     suite.entries = suite.entries[:2]
-    result = result_dict(run_suites([suite], max_nodes=1000, progress=False), Config(), 1)
+    result = result_dict(run_suites([suite], limit=Limit(nodes=1000), progress=False), Config(), 1)
     assert result["total"]["solved"] == 0 and result["total"]["failed"] == []
 
 
@@ -302,3 +302,13 @@ def test_the_suites_ship_as_package_data():
     assert '"scopa_solver.bench" = ["suites/*.txt"]' in (root / "pyproject.toml").read_text()
     assert "recursive-include scopa_solver/bench/suites *.txt" in (root / "MANIFEST.in").read_text()
     assert {p.stem for p in SUITE_DIR.glob("*.txt")} == set(SUITES) | {"perft"}
+
+
+def test_a_bench_limit_stops_searches_and_leaves_table_and_threads_to_the_config():
+    from scopa_solver import LimitError
+    suite = load_suites(["4p-round"])[0]
+    suite.entries = suite.entries[:1]
+    for bad in (Limit(tt_mb=1), Limit(threads=1), Limit(horizon=4)):
+        with pytest.raises(LimitError, match="Config"):
+            run_suites([suite], limit=bad, progress=False)
+    assert run_suites([suite], limit=Limit(time=1e-9), progress=False)[0].measures[0].value is None

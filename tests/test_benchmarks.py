@@ -11,7 +11,7 @@ import pytest
 
 from helpers import random_positions
 
-from scopa_solver import PIMCBot, Position, solve
+from scopa_solver import PIMCBot, Position, solve, Limit
 from scopa_solver.core.cards import DECK
 
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
@@ -67,7 +67,7 @@ def test_search_benchmark_leaves_the_tests_alone_and_its_baseline_is_exact():
 def test_the_hand_seers_see_only_the_opponents_hand():
     bench = load("bench_arena")
     seer, after = bench.bot("sees-hand", 6, 1, 1), bench.bot("sees-hand-after", 6, 1, 1)
-    pimc = PIMCBot(worlds=6, seed=1, threads=1)
+    pimc = PIMCBot(Limit(threads=1), worlds=6, seed=1)
     pos = Position.new_round(seed=3, dealer=1)          # player 0 leads: the opponent has not played
     view = pos.view(0)
     assert after(pos) == pimc.choose(view)
@@ -116,4 +116,4 @@ def test_the_players_wait_is_the_bots_moves_between_two_of_their_turns():
     assert "wait" in bench.report_turns(out) and out["median"] <= out["p90"] <= out["max"]
     arena = load("bench_arena")
     before = arena.bot("pimc-before", None, 1, 1)
-    assert (before.worlds, before.max_nodes, before.time_limit) == (100, 1_000_000, 2.0)
+    assert (before.worlds, before.limit.nodes, before.limit.time) == (100, 1_000_000, 2.0)

@@ -8,7 +8,7 @@ import pytest
 
 from helpers import few_worlds, games, played, random_positions
 
-from scopa_solver import (GreedyBot, Move, OracleBot, PIMCBot, Position, RandomBot, Rules, View, ViewError,
+from scopa_solver import (GreedyBot, Limit, Move, OracleBot, PIMCBot, Position, RandomBot, Rules, View, ViewError,
                           play_round, solve)
 from scopa_solver.play.bot_names import make_bot
 from scopa_solver.core.cards import DECK, card_list, popcount
@@ -32,8 +32,8 @@ def twins(count: int, seed: int, **kw) -> list[tuple[Position, Position]]:
     return out
 
 
-FAST_BOTS = [RandomBot(seed=7), GreedyBot(), PIMCBot(worlds=6, seed=3, threads=1, exact_limit=60),
-             PhaseBot(GreedyBot(), PIMCBot(worlds=6, seed=3, threads=1, exact_limit=60))]
+FAST_BOTS = [RandomBot(seed=7), GreedyBot(), PIMCBot(Limit(threads=1), worlds=6, seed=3, exact_limit=60),
+             PhaseBot(GreedyBot(), PIMCBot(Limit(threads=1), worlds=6, seed=3, exact_limit=60))]
 
 
 @pytest.mark.parametrize("bot", FAST_BOTS, ids=lambda b: b.name)
@@ -55,11 +55,11 @@ def test_bots_play_whole_rounds(bot: Bot) -> None:
 
 
 def test_pimc_bot_plays_a_round_and_matches_suggest() -> None:
-    bot = PIMCBot(worlds=4, seed=1, threads=1, exact_limit=100)
+    bot = PIMCBot(Limit(threads=1), worlds=4, seed=1, exact_limit=100)
     result = play_round(Position.new_round(seed=3), bot, GreedyBot())
     assert result.final.is_round_over()
     view = View.from_string("6dRsFb/?3 FdRc RdAc2c4c5c3s5sCs4bCbRb/Ad2d4d5d7dCd6c7cCc2s4s6s7s5b6b ?6 1/0 0 1 1")
-    assert str(PIMCBot(worlds=10, exact_limit=2000, threads=1).choose(view)) == "FbxFd"   # exact: 1680 worlds
+    assert str(PIMCBot(Limit(threads=1), worlds=10, exact_limit=2000).choose(view)) == "FbxFd"   # exact: 1680 worlds
 
 
 def test_random_bot_is_seeded() -> None:
@@ -95,6 +95,24 @@ def test_greedy_avoids_leaving_a_sweepable_table() -> None:
     assert {str(m) for m in view.legal_moves()} == {"Fb", "Cb", "Rb"}
     assert str(GreedyBot().choose(view)) == "Rb"
     assert str(GreedyBot(sweepable=0.0).choose(view)) == "Cb"
+
+
+def test_a_bots_limit_reaches_its_searches(monkeypatch) -> None:
+    """A bot's Limit: its time is the decision's budget; threads, tt_mb and nodes (each
+    world's budget) go to suggest, and the opponent model's worlds get its threads and tt_mb."""
+    import scopa_solver.play.bots as bots
+    import scopa_solver.play.inference as inference
+    asked, solved = [], []
+    real_suggest, real_solve = bots.suggest, inference.solve_worlds
+    monkeypatch.setattr(bots, "suggest", lambda view, limit, **kw: asked.append(limit) or real_suggest(view, limit, **kw))
+    monkeypatch.setattr(inference, "solve_worlds", lambda states, limit=None, **kw: solved.append(limit)
+                        or real_solve(states, limit, **kw))
+    view = View.from_string("6dRsFb/?3 FdRc RdAc2c4c5c3s5sCs4bCbRb/Ad2d4d5d7dCd6c7cCc2s4s6s7s5b6b ?6 1/0 0 1 1")
+    limit = Limit(time=30, threads=2, tt_mb=8, nodes=50_000)
+    assert str(PIMCBot(limit, worlds=10, seed=1).choose(view)) == "FbxFd"
+    assert asked == [Limit(threads=2, tt_mb=8, nodes=50_000)]      # the time: the budget around it
+    InferenceBot(limit, worlds=6, seed=1, exact_limit=60).choose(Position.new_round(seed=3).view(0))
+    assert solved and all(lim == Limit(threads=2, tt_mb=8) for lim in solved)
 
 
 def test_oracle_plays_an_optimal_move() -> None:
@@ -177,7 +195,7 @@ def test_views_leak_nothing_to_the_bots(name: str) -> None:
         assert a.view(view.player) == b.view(view.player) == view
         # PIMC early in the big games: its worlds to a horizon, the tables warm from the last call
         budget = None if cheap or plays >= 25 else 20_000
-        bots = [RandomBot(seed=7), GreedyBot(), PIMCBot(worlds=4, seed=2, threads=1, max_nodes=budget)]
+        bots = [RandomBot(seed=7), GreedyBot(), PIMCBot(Limit(threads=1, nodes=budget), worlds=4, seed=2)]
         for bot in bots:
             assert bot(a) == bot(b) == bot.choose(view), bot
 

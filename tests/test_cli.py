@@ -20,13 +20,13 @@ from pathlib import Path
 
 import pytest
 
-from scopa_solver import (GreedyBot, Position, RandomBot, Rules, View, analyze, arena, solve, suggest)
+from scopa_solver import (GreedyBot, Limit, Position, RandomBot, Rules, View, analyze, arena, solve, suggest)
 import scopa_solver.cli.commands as commands
 from scopa_solver.cli import main
 from scopa_solver.core.cards import iter_cards
 from scopa_solver.play.display import cards_line
 from scopa_solver.play.record import GameRecord
-from scopa_solver.play.review import review
+from scopa_solver.play.review import FairReview, review
 from scopa_solver.tree import read_tree
 
 from helpers import GAMES, cli_text, games, run_cli, run_cli_json
@@ -205,7 +205,7 @@ def test_rules_option_applies_to_a_position(capsys):
 
 def test_suggest_view_json_agrees_with_the_library(capsys):
     data = run_json(capsys, "suggest", VIEW, "--worlds", "30", "--seed", "5", "--threads", "1")
-    s = suggest(View.from_string(VIEW), worlds=30, seed=5, threads=1, progress=False)
+    s = suggest(View.from_string(VIEW), Limit(threads=1), worlds=30, seed=5, progress=False)
     assert data["view"] == VIEW and data["player"] == 0 and data["best"] == str(s.best)
     assert data["worlds"] == 30 and data["seed"] == 5 and not data["exact"] and data["total_worlds"] == 1680
     assert [(m["move"], m["mean"]) for m in data["moves"]] == [(str(m.move), pytest.approx(m.mean)) for m in s.moves]
@@ -404,7 +404,7 @@ def test_review_output_and_json(capsys, arena_record):
     assert "round 1:" in out and "round 2:" in out and "best (hindsight)" in out and "best (fair)" in out
     assert "summary" in out and re.search(r"^\s+Greedy\s+\d+\s+\d+", out, re.M)
     data = run_json(capsys, "review", str(arena_record), "--worlds", "3", "--threads", "1")
-    lib = review(GameRecord.load(arena_record), worlds=3, seed=0, threads=1, progress=False)
+    lib = review(GameRecord.load(arena_record), Limit(threads=1), fair=FairReview(worlds=3, seed=0), progress=False)
     assert len(data["decisions"]) == len(lib.decisions) == 72
     assert [d["hindsight"]["loss"] for d in data["decisions"]] == [d.loss for d in lib.decisions]
     assert [d["mark"] for d in data["decisions"]] == [d.mark for d in lib.decisions]
@@ -666,7 +666,7 @@ def test_help_exits_0(capsys):
 def test_ctrl_c_stops_cleanly(capsys, monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
-    monkeypatch.setattr(commands, "analyze_iter", interrupted)
+    monkeypatch.setattr(commands, "analysis", interrupted)
     code, out, err = run(capsys, "analyze", LAST)
     assert code == 130 and err == "scopa-solver: interrupted\n"
 

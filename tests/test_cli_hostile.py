@@ -148,12 +148,14 @@ def test_arena_does_not_overwrite_an_unrelated_file(capsys, tmp_path, record_pat
     code, out, err = run(capsys, "arena", "greedy", "random", "--rounds", "1", "--save", str(precious))
     assert code == 2 and "is not a game record" in err and "--force" in err and err.count("\n") == 1
     assert precious.read_text() == "my notes\n"
-    # an older game record may be replaced; --force replaces anything
+    # an older game record is kept beside the new one; --force replaces anything else
+    older = GameRecord.load(record_path).to_json()
     assert run(capsys, "arena", "greedy", "greedy", "--rounds", "1", "--save", str(record_path))[0] == 0
     assert GameRecord.load(record_path).players == ("Greedy A", "Greedy B")
+    assert GameRecord.load(tmp_path / "old-game-1.json").to_json() == older
     assert run(capsys, "arena", "greedy", "random", "--rounds", "1", "--save", str(precious), "--force")[0] == 0
     assert GameRecord.load(precious).players == ("Greedy", "Random")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["old-game.json", "precious.txt"]   # no temporary left
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old-game-1.json", "old-game.json", "precious.txt"]
 
 
 def test_play_does_not_overwrite_an_unrelated_file(capsys, monkeypatch, tmp_path):
@@ -218,7 +220,7 @@ def test_an_internal_error_is_one_line(capsys, monkeypatch):
 
     def broken(*args, **kwargs):
         raise KeyError("oops")
-    monkeypatch.setattr(commands, "analyze_iter", broken)
+    monkeypatch.setattr(commands, "analysis", broken)
     code, out, err = run(capsys, "analyze", LAST)
     assert code == 2 and err.startswith("scopa-solver: internal error: KeyError") and err.count("\n") == 1
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from scopa_solver import Position, Rules, View, analyze, suggest
+from scopa_solver import Position, Rules, View, analyze, suggest, Limit
 from scopa_solver.cli.parser import build_parser
 from scopa_solver.play.game import random_position
 from scopa_solver.play.record import GameRecord
@@ -91,7 +91,7 @@ def test_every_option_has_help():
 
 
 def test_the_rule_options_are_listed_in_help(capsys):
-    for command in ("solve", "suggest", "deal", "play"):
+    for command in ("solve", "suggest", "deal", "play", "batch"):
         code, out, err = run(capsys, command, "--help")
         text = " ".join(out.split())
         assert code == 0 and all(f.name in text for f in fields(Rules)), command
@@ -159,9 +159,9 @@ def test_any_missing_optional_module_names_its_extra(capsys, monkeypatch, module
 def test_the_same_seed_gives_the_same_worlds_cut_by_a_time_limit():
     """A run cut by its time limit answers from the first N worlds of the seed's order, so the
     same seed and N worlds with no time limit give the same figures."""
-    cut = suggest(FIRST_PLAY, seed=2, time_limit=0.3, threads=2, progress=False)
+    cut = suggest(FIRST_PLAY, Limit(time=0.3, threads=2), seed=2, progress=False)
     assert cut.stopped == "time" and 1 <= cut.worlds < 1000 and cut.sampled and not cut.horizon_cut
-    again = suggest(FIRST_PLAY, seed=2, worlds=cut.worlds, time_limit=None, threads=2, progress=False)
+    again = suggest(FIRST_PLAY, Limit(time=None, threads=2), seed=2, worlds=cut.worlds, progress=False)
     assert again.worlds == cut.worlds and again.stopped is None
     assert (again.values == cut.values).all()
     assert [(str(m.move), m.mean) for m in again.moves] == [(str(m.move), m.mean) for m in cut.moves]
@@ -184,7 +184,7 @@ def test_suggest_is_anytime_under_any_time_limit(capsys):
     """A scientifico view with a time limit too short for a single world: the first world at the
     horizon its deepening completed, saying that horizon; never an error."""
     view = _scientifico_view()
-    s = suggest(view, seed=2, time_limit=1e-6, threads=1, progress=False)
+    s = suggest(view, Limit(time=1e-6, threads=1), seed=2, progress=False)
     assert s.worlds == 1 and s.stopped == "time" and s.horizon >= 4 and s.exact_worlds == 0
     code, out, err = run(capsys, "suggest", view.to_string(), "--seed", "2", "--time-limit", "0.000001")
     assert code == 0 and f"to a horizon of {s.horizon} plies" in out, err
@@ -211,7 +211,7 @@ def test_suggest_gives_its_bar_the_time_limit(monkeypatch):
     real = pimc.progress_bar
     monkeypatch.setattr(pimc, "progress_bar", lambda *a, **k: seen.append(k.get("deadline")) or real(*a, **k))
     before = time.monotonic()
-    suggest(View.from_string(VIEW), seed=1, worlds=10, time_limit=30, progress=False)
+    suggest(View.from_string(VIEW), Limit(time=30), seed=1, worlds=10, progress=False)
     assert len(seen) == 1 and seen[0] is not None and before + 29 < seen[0] <= time.monotonic() + 30
 
 
@@ -228,6 +228,21 @@ def test_play_twice_with_the_same_save_keeps_the_older_game(capsys, tmp_path, mo
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game-1.json", "game-2.json", "game.json"]
     assert [GameRecord.load(tmp_path / n).meta["seed"] for n in ("game-1.json", "game-2.json", "game.json")] == \
         [int(s) for s in seeds]
+
+
+def test_arena_twice_with_the_same_save_keeps_the_older_record(capsys, tmp_path, monkeypatch):
+    """arena --save over a game record keeps the older one beside it, as play --save does."""
+    monkeypatch.chdir(tmp_path)
+    for seed in ("1", "2"):
+        code, out, err = run(capsys, "arena", "greedy", "random", "--rounds", "1", "--seed", seed,
+                             "--save", "games.json")
+        assert code == 0, err
+    assert "(the older game record there is kept as games-1.json)" in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games-1.json", "games.json"]
+    assert [GameRecord.load(tmp_path / n).meta["seed"] for n in ("games-1.json", "games.json")] == [1, 2]
+    data = json.loads(run(capsys, "arena", "greedy", "random", "--rounds", "1", "--seed", "3",
+                          "--save", "games.json", "--json")[1])
+    assert data["kept"] == "games-2.json" and GameRecord.load(tmp_path / "games-2.json").meta["seed"] == 2
 
 
 def test_ctrl_c_prints_what_the_docs_say():
@@ -320,22 +335,28 @@ def _on_a_terminal(*argv: str) -> str:
     return out.decode()
 
 
-BEAT = re.compile(r"\r(depth (\d+) done, deeper… ([\d,]+) nodes · [\d.]+(?: [kMG])? n/s · (\d+) s)\x1b\[K")
+BEAT = re.compile(r"\r(depth (\d+) done, searching depth (\d+)… ([\d,]+) nodes · [\d.]+(?: [kMG])? n/s · (\d+) s)\x1b\[K")
 
 
 @pytest.mark.parametrize("command", ["solve", "analyze"])
 def test_a_long_search_shows_a_heartbeat_on_a_terminal_and_none_in_json(command):
-    """While a depth runs, stderr's status line (a terminal only) says the depth done, its
-    nodes, nodes/s and the time, redrawn every second and erased before the next depth line;
-    --json output has none. (The search runs 3 s by its limit: the first beat is due at 1 s.)"""
+    """While a depth runs, stderr's status line (a terminal only) says the depth done, the depth
+    being searched, the nodes so far (read live from the search: they move within a depth, past
+    the depth line's), nodes/s and the time, redrawn every second and erased before the next
+    depth line; --json output has none. (The search runs 3 s by its limit: the first beat is
+    due at 1 s.)"""
     pos = random_position(5, None, Rules(players=4, game="scientifico")).to_string()
     out = _on_a_terminal(command, pos, "--time-limit", "3")
     beats = BEAT.findall(out)
     assert beats, out[:2000]
-    printed = {depth: nodes for depth, nodes in re.findall(r"depth +(\d+)  value .*?nodes ([\d,]+)  time", out)}
-    for line, depth, nodes, seconds in beats:
-        assert printed.get(depth) == nodes           # the figures of the depth done, as its line says
-    assert [int(b[3]) for b in beats] == sorted(int(b[3]) for b in beats) and int(beats[-1][3]) >= 1
+    printed: dict = {}      # each depth's line as it landed (the answer's repeats the deepest, with every node)
+    for depth, nodes in re.findall(r"depth +(\d+)  value .*?nodes ([\d,]+)  time", out):
+        printed.setdefault(int(depth), int(nodes.replace(",", "")))
+    counts = [int(b[3].replace(",", "")) for b in beats]
+    assert counts == sorted(counts)
+    for line, done, searching, nodes, seconds in beats:
+        assert int(searching) > int(done) and int(nodes.replace(",", "")) >= printed[int(done)]
+    assert [int(b[4]) for b in beats] == sorted(int(b[4]) for b in beats) and int(beats[-1][4]) >= 1
     assert "\r\x1b[K" in out.split(beats[-1][0])[1]   # erased before the result is printed
     data = _on_a_terminal(command, pos, "--time-limit", "2", "--json")
     assert "n/s" not in data and "\x1b" not in data and json.loads(data)["nodes"] > 0

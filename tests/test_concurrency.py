@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from scopa_solver import Position, kernel, suggest
+from scopa_solver import Limit, Position, kernel, suggest
 from scopa_solver.search.solver import solve_values
 
 
@@ -40,13 +40,13 @@ def _run_threads(target, count: int) -> list:
 
 def test_solve_values_from_six_threads_at_once():
     positions = _positions(12)
-    serial = solve_values(positions, threads=1)
+    serial = solve_values(positions, Limit(threads=1))
     got: dict = {}
 
     def calls(i: int) -> None:
         for k in range(15):                   # 6 threads x 15 calls = 90, threads 1..6 growing
             threads = 1 + (i + k) % 6
-            got[i, k] = solve_values(positions, threads=threads)
+            got[i, k] = solve_values(positions, Limit(threads=threads))
 
     errors = _run_threads(calls, 6)
     assert errors == []
@@ -58,14 +58,14 @@ def test_solve_values_from_six_threads_at_once():
 
 def test_suggest_from_four_threads_agrees_with_serial_runs():
     views = [Position.new_round(seed=s).view(0) for s in (3, 4)]
-    serial = {(v, seed): suggest(views[v], worlds=48, seed=seed, threads=1, progress=False).to_dict()
+    serial = {(v, seed): suggest(views[v], Limit(threads=1), worlds=48, seed=seed, progress=False).to_dict()
               for v in range(2) for seed in (1, 2)}
     got: dict = {}
 
     def calls(i: int) -> None:
         for v in range(2):
             seed = 1 + i % 2
-            got[i, v] = suggest(views[v], worlds=48, seed=seed, threads=1 + i % 2, progress=False).to_dict()
+            got[i, v] = suggest(views[v], Limit(threads=1 + i % 2), worlds=48, seed=seed, progress=False).to_dict()
 
     errors = _run_threads(calls, 4)
     assert errors == []

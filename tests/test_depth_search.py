@@ -1,5 +1,5 @@
 """Depth-limited search when the exact one cannot finish (issue 30): `solve`/`analyze` with a
-limit return the deepest complete depth, `solve_iter`/`analyze_iter` yield every depth, the
+limit return the deepest complete depth, `analysis` yields every depth, the
 command line prints a line per depth and bounds a position too big to solve. Limits here are
 node counts (deterministic); a time limit only where the point is that something comes back.
 
@@ -16,8 +16,8 @@ import sys
 
 import pytest
 
-from scopa_solver import (Analysis, LimitError, Position, Rules, analyze, analyze_iter, analyze_many, kernel,
-                          solve, solve_iter, solve_many)
+from scopa_solver import (Analysis, LimitError, Position, Rules, analyze, analysis, analyze_many, kernel, Limit,
+                          solve, solve_many)
 from scopa_solver.batch.jobs import Item, JobOptions, run_chunk
 from scopa_solver.kernel import (WANT_ALL, WANT_BEST, WANT_PV, KernelState, evaluate, legal_moves, new_searcher, play,
                                  run_batch, score)
@@ -35,7 +35,7 @@ BIG = Position.new_round(seed=3, rules=GAMES["scientifico"])      # 40 plies: da
 def test_every_game_gets_a_value_for_every_move_within_a_limit(game):
     pos = Position.new_round(seed=11, rules=GAMES[game])
     kernel.clear_tables()
-    rows = analyze(pos, max_nodes=100_000)
+    rows = analyze(pos, Limit(nodes=100_000))
     assert isinstance(rows, Analysis)
     assert sorted(str(r.move) for r in rows) == sorted(str(m) for m in pos.legal_moves())
     assert all(r.value is not None for r in rows) and rows.value == rows[0].value
@@ -48,7 +48,7 @@ def test_every_game_gets_a_value_for_every_move_within_a_limit(game):
         assert rows.stopped == "nodes" and not rows.complete and rows.horizon >= kernel.DEEPEN_STEP
         assert all(r.horizon == rows.horizon and not r.exact for r in rows)
         assert len(rows.pv) <= rows.horizon
-    result = solve(pos, max_nodes=100_000)
+    result = solve(pos, Limit(nodes=100_000))
     assert result.value is not None and result.best_moves and result.pv
     assert result.exact == (result.horizon is None)
 
@@ -88,9 +88,9 @@ def test_results_keep_what_they_proved_apart_from_estimates():
             continue
         objective = "maxn" if rules.players > 2 and rng.random() < 0.3 else "value"
         kernel.clear_tables()       # nothing known in advance: the limits cut
-        limits = [dict(max_nodes=rng.choice([10, 50, 200, 1000])), dict(horizon=rng.choice([1, 2, 4, 8])),
-                  dict(horizon=rng.choice([4, 8]), max_nodes=rng.choice([50, 500])), dict(max_nodes=100, horizon=0)]
-        found = [(kw, solve(pos, objective=objective, **kw), analyze(pos, objective=objective, **kw)) for kw in limits]
+        limits = [Limit(nodes=rng.choice([10, 50, 200, 1000])), Limit(horizon=rng.choice([1, 2, 4, 8])),
+                  Limit(horizon=rng.choice([4, 8]), nodes=rng.choice([50, 500])), Limit(nodes=100, horizon=0)]
+        found = [(kw, solve(pos, kw, objective=objective), analyze(pos, kw, objective=objective)) for kw in limits]
         exact = solve(pos, objective=objective).value
         moves = {r.move: r.value for r in analyze(pos, objective=objective)}
         for kw, result, rows in found:
@@ -112,30 +112,30 @@ def test_results_keep_what_they_proved_apart_from_estimates():
 @pytest.mark.parametrize("game", ["scopone", "scientifico"])
 def test_a_time_limit_gives_a_value_for_every_move(game):
     """The issue's case: a time limit on a position of days of exact search."""
-    rows = analyze(Position.new_round(seed=5, rules=GAMES[game]), time_limit=0.3)
+    rows = analyze(Position.new_round(seed=5, rules=GAMES[game]), Limit(time=0.3))
     assert rows.stopped == "time" and rows.horizon >= kernel.DEEPEN_STEP
     assert all(r.value is not None for r in rows)
-    result = solve(Position.new_round(seed=5, rules=GAMES[game]), time_limit=0.3)
+    result = solve(Position.new_round(seed=5, rules=GAMES[game]), Limit(time=0.3))
     assert result.stopped == "time" and result.value is not None and result.horizon >= kernel.DEEPEN_STEP
 
 
 def test_the_first_depth_completes_whatever_the_limit():
-    result = solve(BIG, max_nodes=1)
+    result = solve(BIG, Limit(nodes=1))
     assert result.horizon == kernel.DEEPEN_STEP and result.value is not None and result.stopped == "nodes"
     assert len(result.pv) == kernel.DEEPEN_STEP
 
 
-def test_analyze_iter_yields_each_depth_as_a_fixed_horizon_search_gives_it():
-    depths = list(analyze_iter(BIG, horizon=10))
+def test_analysis_yields_each_depth_as_a_fixed_horizon_search_gives_it():
+    depths = list(analysis(BIG, Limit(horizon=10)))
     assert [d.horizon for d in depths] == [4, 8, 10]
     # a horizon search proves nothing, even the last depth asked for: not complete, no bounds
     assert not any(d.complete for d in depths) and all(d.stopped is None for d in depths)
     assert all(d.lower is None and d.upper is None for d in depths)
     assert depths[0].nodes < depths[1].nodes < depths[2].nodes      # the effort so far
     for d in depths:
-        fixed = analyze(BIG, horizon=d.horizon)
+        fixed = analyze(BIG, Limit(horizon=d.horizon))
         assert {r.move: r.value for r in d} == {r.move: r.value for r in fixed}
-        assert solve(BIG, horizon=d.horizon).value == d.value
+        assert solve(BIG, Limit(horizon=d.horizon)).value == d.value
 
 
 def test_a_small_position_is_exact_at_once_with_no_extra_search():
@@ -143,10 +143,10 @@ def test_a_small_position_is_exact_at_once_with_no_extra_search():
     kernel.clear_tables()
     plain = solve(pos)
     kernel.clear_tables()
-    limited = solve(pos, time_limit=5.0)
+    limited = solve(pos, Limit(time=5.0))
     assert limited.exact and limited.complete and limited.nodes == plain.nodes
     assert (limited.value, limited.best_moves, limited.pv) == (plain.value, plain.best_moves, plain.pv)
-    depths = list(analyze_iter(pos, time_limit=5.0))
+    depths = list(analysis(pos, Limit(time=5.0)))
     assert len(depths) == 1 and depths[0].exact and depths[0].horizon is None
     assert [(r.move, r.value) for r in depths[0]] == [(r.move, r.value) for r in analyze(pos)]
 
@@ -158,19 +158,19 @@ def test_deepening_reaches_the_exact_values(game, monkeypatch):
     monkeypatch.setattr(solver, "EXACT_TRY_NODES", 10)
     pos = random_position(5, 0, GAMES[game], cards_per_hand=None if game == "scopa" else 2)
     exact = {r.move: r.value for r in analyze(pos)}
-    depths = list(analyze_iter(pos))
+    depths = list(analysis(pos))
     horizons = [d.horizon for d in depths]
     assert horizons[-1] is None and horizons[:-1] == list(range(4, 4 * len(horizons), 4))
     assert depths[-1].exact and depths[-1].complete
     assert {r.move: r.value for r in depths[-1]} == exact
-    assert solve(pos, max_nodes=10 ** 7).value == max(exact.values())
+    assert solve(pos, Limit(nodes=10 ** 7)).value == max(exact.values())
 
 
 def test_a_node_limit_keeps_the_deepest_complete_depth():
     kernel.clear_tables()
-    depths = list(analyze_iter(BIG, max_nodes=700_000))
+    depths = list(analysis(BIG, Limit(nodes=700_000)))
     kernel.clear_tables()
-    final = analyze(BIG, max_nodes=700_000)
+    final = analyze(BIG, Limit(nodes=700_000))
     assert depths[-1].stopped == "nodes" and all(d.stopped is None for d in depths[:-1])
     assert final.horizon == depths[-1].horizon and final.stopped == "nodes"
     assert [(r.move, r.value) for r in final] == [(r.move, r.value) for r in depths[-1]]
@@ -178,7 +178,7 @@ def test_a_node_limit_keeps_the_deepest_complete_depth():
 
 
 def test_breaking_out_frees_the_searcher():
-    steps = analyze_iter(BIG)          # no limit: it would go on for days
+    steps = analysis(BIG)          # no limit: it would go on for days
     first = next(steps)
     assert first.horizon == kernel.DEEPEN_STEP and kernel.pool_stats()["busy"] == 1
     steps.close()
@@ -186,49 +186,49 @@ def test_breaking_out_frees_the_searcher():
 
 
 def test_horizon_zero_is_the_exact_search_alone():
-    result = solve(BIG, max_nodes=1000, horizon=0)
+    result = solve(BIG, Limit(nodes=1000, horizon=0))
     assert result.value is None and result.horizon is None and result.stopped == "nodes"
-    rows = analyze(BIG, max_nodes=1000, horizon=0)
+    rows = analyze(BIG, Limit(nodes=1000, horizon=0))
     assert all(r.value is None for r in rows) and not rows.exact
-    assert len(list(solve_iter(BIG, max_nodes=1000, horizon=0))) == 1
+    assert len(list(analysis(BIG, Limit(nodes=1000, horizon=0)))) == 1
 
 
 def test_many_positions_with_a_limit_match_single_calls():
     positions = [random_position(3, 0, Rules()), BIG, Position.new_round(seed=4, rules=GAMES["scopone"])]
-    many = solve_many(positions, max_nodes=300_000, threads=2)
-    single = [solve(p, max_nodes=300_000) for p in positions]
+    many = solve_many(positions, Limit(nodes=300_000, threads=2))
+    single = [solve(p, Limit(nodes=300_000)) for p in positions]
     assert [(r.value, r.horizon, r.exact) for r in many] == [(r.value, r.horizon, r.exact) for r in single]
     assert many[0].exact and not many[1].exact and many[1].horizon >= 4
-    rows = analyze_many(positions, max_nodes=300_000)
+    rows = analyze_many(positions, Limit(nodes=300_000))
     assert [a.exact for a in rows] == [True, False, False]
     assert all(r.value is not None for a in rows for r in a)
 
 
 def test_maxn_deepens_too():
     pos = Position.new_round(seed=4, rules=GAMES["3 players"])
-    rows = analyze(pos, objective="maxn", max_nodes=5000)
+    rows = analyze(pos, Limit(nodes=5000), objective="maxn")
     assert rows.horizon and all(r.value is not None for r in rows)
 
 
 def test_bad_limits_are_refused():
     with pytest.raises(LimitError):
-        next(analyze_iter(BIG, time_limit=-1))
+        next(analysis(BIG, Limit(time=-1)))
     with pytest.raises(LimitError):
-        next(analyze_iter(BIG, horizon=-4))
+        next(analysis(BIG, Limit(horizon=-4)))
     with pytest.raises(TypeError):
-        next(analyze_iter("7d/3c 4s -/- - 0/0 0 1 -"))
+        next(analysis("7d/3c 4s -/- - 0/0 0 1 -"))
 
 
 def test_to_dict_says_the_depth():
-    data = analyze(BIG, max_nodes=1).to_dict()
+    data = analyze(BIG, Limit(nodes=1)).to_dict()
     assert data["horizon"] == 4 and data["exact"] is False and data["stopped"] == "nodes"
     assert all(m["value"] is not None and m["horizon"] == 4 and m["exact"] is False for m in data["moves"])
-    assert solve(BIG, max_nodes=1).to_dict()["horizon"] == 4
+    assert solve(BIG, Limit(nodes=1)).to_dict()["horizon"] == 4
 
 
 def test_batch_analyze_rows_get_depth_limited_values():
     item = Item("1", 0, "text", BIG.to_string())
-    solved, analysed = (run_chunk(job, [item], JobOptions(max_nodes=1))[0]["result"] for job in ("solve", "analyze"))
+    solved, analysed = (run_chunk(job, [item], JobOptions(limit=Limit(nodes=1)))[0]["result"] for job in ("solve", "analyze"))
     assert solved["value"] is not None and solved["horizon"] == 4 and not solved["exact"]
     assert analysed["complete"] is False and analysed["horizon"] == 4 and analysed["value"] is not None
 
@@ -277,7 +277,7 @@ def test_ctrl_c_stops_the_deepening_and_frees_the_searcher():
     timer.start()
     try:
         with pytest.raises(KeyboardInterrupt):
-            for depth in analyze_iter(BIG):       # no limit: days, unless interrupted
+            for depth in analysis(BIG):       # no limit: days, unless interrupted
                 depths.append(depth.horizon)
     finally:
         timer.cancel()
@@ -318,11 +318,11 @@ def test_near_the_end_the_exact_search_is_tried_before_deeper_horizons(monkeypat
     tries the exact search first, on twice the last depth's nodes."""
     pos = Position.new_round(seed=7, rules=GAMES["6 players"])       # 36 plies; exact try fails
     kernel.clear_tables()
-    jumped = list(analyze_iter(pos))
+    jumped = list(analysis(pos))
     deepen = kernel.deepen
     monkeypatch.setattr(kernel, "deepen", lambda *args, **kw: deepen(*args, **dict(kw, near=0)))
     kernel.clear_tables()
-    plain = list(analyze_iter(pos))
+    plain = list(analysis(pos))
     assert jumped[-1].exact and plain[-1].exact
     assert [(r.move, r.value) for r in jumped[-1]] == [(r.move, r.value) for r in plain[-1]]
     assert max(a.horizon for a in jumped[:-1]) <= 36 - 8 < max(a.horizon for a in plain[:-1])
@@ -458,21 +458,21 @@ def test_evaluation_within_the_points_possible(game):
 
 def test_solver_horizon_every_call():
     pos = Position.new_round(seed=3, rules=Rules(players=4, game="scopone"))
-    r = solve(pos, horizon=4)
+    r = solve(pos, Limit(horizon=4))
     assert r.horizon == 4 and r.value is not None and len(r.pv) == 4
     assert not r.complete and r.stopped is None and (r.lower, r.upper) == (None, None)     # an estimate
     assert r.outcome is None and r.points is None
     assert "horizon=4" in repr(r) and r.to_dict()["horizon"] == 4
-    moves = analyze(pos, horizon=4)
+    moves = analyze(pos, Limit(horizon=4))
     assert max(mv.value for mv in moves) == r.value         # whole points: the best moves among the top
     assert {str(m) for m in r.best_moves} <= {str(mv.move) for mv in moves if mv.value == r.value}
-    assert [x.value for x in solve_many([pos, pos], horizon=4)] == [r.value, r.value]
-    assert [mv.value for mv in analyze_many([pos], horizon=4)[0]] == [mv.value for mv in moves]
+    assert [x.value for x in solve_many([pos, pos], Limit(horizon=4))] == [r.value, r.value]
+    assert [mv.value for mv in analyze_many([pos], Limit(horizon=4))[0]] == [mv.value for mv in moves]
     # two-player Scopa too; a horizon past the round's end is the exact search
     two = Position.new_round(seed=5)
-    assert solve(two, horizon=2).horizon == 2
+    assert solve(two, Limit(horizon=2)).horizon == 2
     exact = solve(two)
-    deep = solve(two, horizon=40)
+    deep = solve(two, Limit(horizon=40))
     assert deep.horizon is None and deep.value == exact.value
     assert "horizon" not in repr(deep) and deep.to_dict().get("horizon") is None
 
@@ -481,9 +481,9 @@ def test_solver_horizon_every_call():
 def test_bad_horizons_are_refused(bad):
     pos = Position.new_round(seed=1, rules=Rules(players=3))
     with pytest.raises(LimitError, match="horizon"):
-        solve(pos, horizon=bad)
+        solve(pos, Limit(horizon=bad))
     with pytest.raises(LimitError, match="horizon"):
-        run_batch([pos.kernel_state()], want=0, horizon=bad)
+        run_batch([pos.kernel_state()], limit=Limit(horizon=bad), want=0)
 
 
 def test_two_player_states_take_horizons_and_deepening_too():
@@ -491,7 +491,7 @@ def test_two_player_states_take_horizons_and_deepening_too():
     ends exact with the exact search's value."""
     two = Position.new_round(seed=1)
     exact = run_batch([two.kernel_state()], want=WANT_BEST)[0]
-    cut = run_batch([two.kernel_state()], want=WANT_BEST, horizon=4)[0]
+    cut = run_batch([two.kernel_state()], limit=Limit(horizon=4), want=WANT_BEST)[0]
     assert exact.horizon is None and cut.horizon == 4 and cut.evaluations > 0 and cut.best
     deep = run_batch([two.kernel_state()], want=WANT_BEST, deepen=True)[0]
     assert deep.horizon is None and deep.lower == deep.upper == exact.lower
@@ -505,14 +505,14 @@ def test_deepen_reaches_exact_or_the_deepest_complete_horizon():
     deep = run_batch([late], want=WANT_BEST | WANT_PV, deepen=True)[0]
     assert deep.horizon is None and deep.lower == exact.lower
     start = Position.new_round(seed=4, rules=Rules(players=4, game="scientifico")).kernel_state()
-    budget = run_batch([start, start], want=WANT_BEST, deepen=True, max_nodes=20000)
+    budget = run_batch([start, start], limit=Limit(nodes=20000), want=WANT_BEST, deepen=True)
     for r in budget:
         assert r.stop == 0 and r.horizon is not None and r.horizon % 4 == 0
         alone = new_searcher(4).search(start, want=WANT_BEST, horizon=r.horizon)
         assert alone.lower == r.lower
-    deeper = run_batch([start], want=WANT_BEST, deepen=True, max_nodes=200000)[0]
+    deeper = run_batch([start], limit=Limit(nodes=200000), want=WANT_BEST, deepen=True)[0]
     assert deeper.horizon > budget[0].horizon
-    tiny = run_batch([start], want=WANT_BEST, deepen=True, max_nodes=5)[0]
+    tiny = run_batch([start], limit=Limit(nodes=5), want=WANT_BEST, deepen=True)[0]
     assert tiny.stop == 1          # not even the first horizon completed: that search, stopped
 
 
@@ -551,6 +551,6 @@ def test_deepen_within_a_time_budget():
     import time
     start = Position.new_round(seed=8, rules=Rules(players=4, game="scientifico")).kernel_state()
     t = time.process_time()     # CPU seconds, one thread: the work done, whatever the machine's load
-    r = run_batch([start], want=WANT_ALL, deepen=True, time_limit=0.2)[0]
+    r = run_batch([start], limit=Limit(time=0.2), want=WANT_ALL, deepen=True)[0]
     assert time.process_time() - t < 3.0            # the budget, with room
     assert r.stop == 0 and r.horizon is not None and r.horizon >= 4 and r.move_bounds

@@ -11,10 +11,10 @@ import random
 import numpy as np
 import pytest
 
-from scopa_solver import GreedyBot, Position, View, analyze, suggest
+from scopa_solver import GreedyBot, Position, View, analyze, suggest, Limit
 from scopa_solver.core.cards import iter_cards
 from scopa_solver.errors import ScopaError
-from scopa_solver.play.epimc import EPIMCBot, nonfused_values
+from scopa_solver.play.epimc import EPIMCBot, EPIMCDepths, nonfused_values
 from scopa_solver.play.inference import modelled_values
 from scopa_solver.core.worlds import cut
 from scopa_solver.play.bot_names import make_bot
@@ -123,7 +123,7 @@ def test_the_backup_agrees_with_a_slow_reference(stock: int, depth: int, prune: 
     for view in late_views(3, stock, seed=stock + depth):
         worlds = shared_worlds(view, 2, 3, seed=rng.randrange(1000))
         weights = [rng.choice([0.5, 1.0, 2.0]) for _ in worlds]
-        got = nonfused_values(view, worlds, weights, depth=depth, threads=1, prune=prune)
+        got = nonfused_values(view, worlds, weights, limit=Limit(threads=1), depth=depth, prune=prune)
         want = reference(view, worlds, weights, depth, prune)
         np.testing.assert_allclose(got, np.array(want), rtol=0, atol=1e-9)
 
@@ -134,7 +134,7 @@ def test_the_backup_is_the_best_pure_strategy_on_tiny_cases() -> None:
     for view in late_views(6, 12, seed=5):
         me = view.player
         worlds = shared_worlds(view, 1, 3, seed=2)
-        got = nonfused_values(view, worlds, depth=2, threads=1).mean(axis=0)
+        got = nonfused_values(view, worlds, limit=Limit(threads=1), depth=2).mean(axis=0)
         for j, m in enumerate(view.legal_moves()):
             leaves = []         # (world, reach, information set, {move: value}) or a fixed value
             for i, g in enumerate(worlds):
@@ -167,14 +167,14 @@ def test_the_backup_is_the_best_pure_strategy_on_tiny_cases() -> None:
 def test_depth_0_is_determinization_and_depth_1_the_modelled_reply() -> None:
     view = View.from_string("6dRsFb/?3 FdRc RdAc2c4c5c3s5sCs4bCbRb/Ad2d4d5d7dCd6c7cCc2s4s6s7s5b6b ?6 1/0 0 1 1")
     worlds = list(view.enumerate_groups())[::40]
-    s = suggest(view, worlds="all", progress=False, threads=1)
+    s = suggest(view, Limit(threads=1), worlds="all", progress=False)
     every = list(view.enumerate_groups())
-    zero = nonfused_values(view, every, depth=0, threads=1)
+    zero = nonfused_values(view, every, limit=Limit(threads=1), depth=0)
     means = dict(zip(view.legal_moves(), zero.mean(axis=0)))
     assert [(m.move, round(m.mean, 9)) for m in s.moves] == [(m.move, round(means[m.move], 9)) for m in s.moves]
     assert max(means, key=lambda m: (round(means[m], 9))) == s.best
-    one = nonfused_values(view, worlds, depth=1, threads=1)
-    np.testing.assert_allclose(one, modelled_values(view, worlds, T, threads=1), rtol=0, atol=1e-12)
+    one = nonfused_values(view, worlds, limit=Limit(threads=1), depth=1)
+    np.testing.assert_allclose(one, modelled_values(view, worlds, T, limit=Limit(threads=1)), rtol=0, atol=1e-12)
 
 
 def plays_from_the_view_only(make) -> None:
@@ -198,7 +198,7 @@ def plays_from_the_view_only(make) -> None:
 
 
 def test_the_bot_plays_legal_reproducible_moves_from_the_view_only() -> None:
-    plays_from_the_view_only(lambda: EPIMCBot(worlds=5, seed=3, threads=1, exact_limit=5))
+    plays_from_the_view_only(lambda: EPIMCBot(Limit(threads=1), worlds=5, seed=3, exact_limit=5))
 
 
 def test_the_endgame_hook_decides_the_last_two_deals() -> None:
@@ -209,7 +209,7 @@ def test_the_endgame_hook_decides_the_last_two_deals() -> None:
         moves = view.legal_moves()
         return moves[-1] if view.stock_cards == 0 else None    # the last deal only
 
-    bot = EPIMCBot(worlds=4, seed=1, threads=1, exact_limit=4, endgame=endgame)
+    bot = EPIMCBot(Limit(threads=1), worlds=4, seed=1, exact_limit=4, endgame=endgame)
     pos = Position.new_round(seed=8)
     while not pos.is_round_over():
         move = bot(pos) if pos.to_move == 0 else GreedyBot()(pos)
@@ -223,24 +223,31 @@ def test_the_last_deal_is_solved_exactly() -> None:
     for view in late_views(4, 0, seed=9):
         best = {mv.move for mv in analyze(view.world_position(view.any_world_state())) if mv.value ==
                 analyze(view.world_position(view.any_world_state()))[0].value}
-        assert EPIMCBot(worlds=4, seed=1, threads=1, exact_last=True).choose(view) in best
+        assert EPIMCBot(Limit(threads=1), worlds=4, seed=1, exact_last=True).choose(view) in best
 
 
-@pytest.mark.parametrize("kwargs", [dict(depth=-1), dict(depth=7), dict(depth="2"), dict(depth=True),
-                                    dict(temperature=0), dict(worlds=0), dict(worlds=2.5), dict(endgame=3),
-                                    dict(threads=-1), dict(prune=1), dict(prune=-0.1), dict(prune="x")])
+@pytest.mark.parametrize("kwargs", [dict(temperature=0), dict(worlds=0), dict(worlds=2.5), dict(endgame=3),
+                                    dict(depths=3)])
 def test_bad_parameters_are_value_errors(kwargs: dict) -> None:
     with pytest.raises(ValueError):
         EPIMCBot(**kwargs)
+
+
+@pytest.mark.parametrize("fields", [dict(sampled=-1), dict(sampled=7), dict(sampled="2"), dict(sampled=True),
+                                    dict(enumerated=9), dict(last=-1), dict(prune=1), dict(prune=-0.1),
+                                    dict(prune="x")])
+def test_bad_depths_are_value_errors_naming_the_field(fields: dict) -> None:
+    with pytest.raises(ValueError, match=next(iter(fields))):
+        EPIMCDepths(**fields)
 
 
 def test_bad_calls_are_value_errors() -> None:
     view = late_views(1, 6)[0]
     worlds = list(view.sample_groups(2, seed=1))
     with pytest.raises(ValueError, match="weights"):
-        nonfused_values(view, worlds, [1.0], threads=1)
+        nonfused_values(view, worlds, [1.0], limit=Limit(threads=1))
     with pytest.raises(ValueError, match="depth"):
-        nonfused_values(view, worlds, depth=9, threads=1)
+        nonfused_values(view, worlds, limit=Limit(threads=1), depth=9)
     with pytest.raises(ScopaError):
         make_bot("epimc:d=x")
     with pytest.raises(ScopaError):
@@ -250,7 +257,7 @@ def test_bad_calls_are_value_errors() -> None:
     with pytest.raises(ScopaError):
         make_bot("epimc:d=7")
     with pytest.raises(ValueError, match="prune"):
-        nonfused_values(view, worlds, depth=2, threads=1, prune=1.0)
+        nonfused_values(view, worlds, limit=Limit(threads=1), depth=2, prune=1.0)
     with pytest.raises(ScopaError, match="prune"):
         make_bot("epimc:p=2")
     for removed in ("epimc:h=0", "epimc:m=learned", "epimc:a=1"):     # experiments that did not pay (docs/lab.md)
@@ -260,14 +267,15 @@ def test_bad_calls_are_value_errors() -> None:
     assert isinstance(bot, EPIMCBot) and (bot.depth, bot.temperature, bot.worlds, bot.seed) == (1, 0.7, 12, 4)
     bot = make_bot("epimc:d=4,p=0.01,l=6")
     assert (bot.depth, bot.prune, bot.last_depth) == (4, 0.01, 6) and "prune 0.01" in bot.name
+    assert bot.depths == EPIMCDepths(sampled=4, prune=0.01, last=6)
 
 
 def test_depth_1_plays_as_the_opponent_model_bot() -> None:
     # the same worlds (posterior given the same plays) and the modelled reply: the same moves
     from scopa_solver import InferenceBot
     for seed in range(2):
-        epimc = EPIMCBot(worlds=5, seed=seed, threads=1, depth=1, exact_limit=5)
-        model = InferenceBot(worlds=5, seed=seed, threads=1, exact_limit=5)
+        epimc = EPIMCBot(Limit(threads=1), worlds=5, seed=seed, depths=EPIMCDepths(sampled=1), exact_limit=5)
+        model = InferenceBot(Limit(threads=1), worlds=5, seed=seed, exact_limit=5)
         pos = Position.new_round(seed=seed + 40)
         while not pos.is_round_over():
             if pos.to_move == seed % 2:
@@ -286,7 +294,7 @@ def test_the_last_deal_is_searched_to_last_depth() -> None:
         assert len(worlds) == 1
         want = reference(view, worlds, [1.0], 6)[0]
         moves = view.legal_moves()
-        bot = EPIMCBot(worlds=4, seed=1, threads=1, last_depth=6)
+        bot = EPIMCBot(Limit(threads=1), worlds=4, seed=1, depths=EPIMCDepths(last=6))
         chosen = bot.choose(view)
         assert want[moves.index(chosen)] == pytest.approx(max(want), abs=1e-9)
         checked += max(want) - min(want) > 1e-6

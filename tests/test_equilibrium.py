@@ -15,7 +15,7 @@ import pytest
 from helpers import ref_rules, texts
 from reference import RefState, minimax
 
-from scopa_solver import Move, Position, Rules, View, equilibrium, solve, solve_many
+from scopa_solver import Move, Position, Rules, View, equilibrium, solve, solve_many, Limit
 from scopa_solver.core.cards import DECK, popcount
 from scopa_solver.errors import LimitError, ViewError
 from scopa_solver.imperfect.endgame_game import build_game
@@ -77,7 +77,7 @@ class ReferenceGame:
                     [Position(hands=tuple(map(mask_of, deal.hands)), table=mask_of(deal.table),
                               captured=tuple(map(mask_of, deal.piles)), scopas=deal.scopas,
                               to_move=deal.to_move, dealer=deal.dealer, last_capturer=deal.last_capturer,
-                              rules=view.rules) for deal in deals], threads=1)]
+                              rules=view.rules) for deal in deals], Limit(threads=1))]
             total = sum(v if deal.to_move == a else -v for deal, v in zip(deals, values))
             leaf_memo[key] = total / 20
             return leaf_memo[key]
@@ -188,7 +188,7 @@ def late_view(seed: int, cards: int, extra_play: bool = False, rules: Rules = Ru
 def test_value_matches_sequence_form_lp(seed: int, cards: int, extra: bool, leaves: str) -> None:
     """Two cards each (4, 12): both players choose a card with the other's hand unknown."""
     view = late_view(seed, cards, extra)
-    eq = equilibrium(view, target=1e-4, threads=1)
+    eq = equilibrium(view, Limit(threads=1), target=1e-4)
     exact = reference_value(view, leaves)
     assert eq.exploitability <= 1e-4
     assert abs(eq.game_value - exact) <= 2 * eq.exploitability + 1e-9
@@ -196,7 +196,7 @@ def test_value_matches_sequence_form_lp(seed: int, cards: int, extra: bool, leav
 
 def reference_behaviour(view: View, target: float) -> tuple[dict, float]:
     """The package's CFR+ average strategy in the reference's terms, and its exploitability."""
-    game = build_game(view, threads=1)
+    game = build_game(view, Limit(threads=1))
     sigma, expl, *_ = solve_game(game, target=target)
     out: dict = {}
     for (player, hand, plays), moves in strategy_profile(game, sigma).items():
@@ -225,7 +225,7 @@ def test_exploitability_matches_reference_best_responses(seed: int, extra: bool,
                                    Rules(re_bello=True, primiera_missing_suit="zero")])
 def test_rule_variants_match_lp(rules: Rules) -> None:
     view = late_view(15, 2, True, rules)
-    eq = equilibrium(view, target=1e-4, threads=1)
+    eq = equilibrium(view, Limit(threads=1), target=1e-4)
     assert abs(eq.game_value - reference_value(view, "position")) <= 2 * eq.exploitability + 1e-9
 
 
@@ -235,7 +235,7 @@ def test_mixing_position_matches_lp() -> None:
     the reference rules are checked in test_value_matches_sequence_form_lp)."""
     for seed in range(20, 60):
         view = late_view(seed, 2, True)
-        eq = equilibrium(view, target=1e-4, threads=1)
+        eq = equilibrium(view, Limit(threads=1), target=1e-4)
         if max(eq.strategy.values()) < 0.95:
             break
     else:  # pragma: no cover - the search above finds one
@@ -248,7 +248,7 @@ def test_mixing_position_matches_lp() -> None:
 
 def test_strategy_values_losses() -> None:
     view = late_view(5, 2)
-    eq = equilibrium(view, threads=1)
+    eq = equilibrium(view, Limit(threads=1))
     legal = set(view.legal_moves())
     assert set(eq.strategy) == legal == set(eq.move_values) == set(eq.losses)
     assert math.isclose(sum(eq.strategy.values()), 1.0)
@@ -262,7 +262,7 @@ def test_strategy_values_losses() -> None:
 
 def test_exploitability_decreases() -> None:
     view = late_view(6, 2)
-    eq = equilibrium(view, target=1e-5, threads=1)
+    eq = equilibrium(view, Limit(threads=1), target=1e-5)
     measured = [e for _, e in eq.history]
     assert measured[-1] <= 1e-5 < measured[0]
     assert measured[-1] < measured[len(measured) // 2] <= measured[0]
@@ -270,7 +270,7 @@ def test_exploitability_decreases() -> None:
 
 def test_reproducible() -> None:
     view = late_view(7, 2, True)
-    one, two = (equilibrium(view, threads=t).to_dict() for t in (1, 2))
+    one, two = (equilibrium(view, Limit(threads=t)).to_dict() for t in (1, 2))
     for d in (one, two):
         for k in ("seconds", "build_seconds", "nodes"):
             d.pop(k)
@@ -303,15 +303,31 @@ def test_view_errors() -> None:
         equilibrium(pos)
 
 
+def test_the_limit_reaches_the_last_deals_searches(monkeypatch) -> None:
+    from scopa_solver import kernel
+    seen = []
+    real = kernel.run_batch
+    monkeypatch.setattr(kernel, "run_batch", lambda states, **kw: seen.append(kw["limit"]) or real(states, **kw))
+    view = late_view(10, 2)
+    eq = equilibrium(view, Limit(threads=2, tt_mb=4, nodes=10**6, time=600), target=0.0, max_iterations=3)
+    assert seen and all((lim.threads, lim.tt_mb, lim.nodes) == (2, 4.0, 10**6) for lim in seen)
+    assert all(lim.deadline is not None and lim.time is None for lim in seen)    # the call's time: one deadline
+    again = equilibrium(view, Limit(threads=1), target=0.0, max_iterations=3)     # the same game on one thread
+    assert (eq.value, eq.strategy) == (again.value, again.strategy)     # (nodes: the tables differ)
+
+
 def test_limits() -> None:
     view = late_view(10, 2)
     eq = equilibrium(view, target=0.0, max_iterations=3)
     assert eq.iterations == 3 and eq.stopped == "iterations"
-    for bad in ({"max_iterations": 0}, {"target": -1}, {"time_limit": 0}, {"threads": -1}, {"max_nodes": 0}):
+    for bad in ({"max_iterations": 0}, {"target": -1}):
         with pytest.raises(LimitError):
             equilibrium(view, **bad)
-    with pytest.raises(LimitError, match="max_nodes"):
-        equilibrium(late_view(11, 2), max_nodes=1)
+    for field in ({"time": 0}, {"threads": -1}, {"nodes": 0}):      # refused by the Limit, before any search
+        with pytest.raises(LimitError):
+            equilibrium(view, Limit(**field))
+    with pytest.raises(LimitError, match="nodes=1 nodes"):
+        equilibrium(late_view(11, 2), Limit(nodes=1))
 
 
 # -- the command line --------------------------------------------------------------------------------
@@ -322,7 +338,7 @@ CLI_VIEW = "3b7b/?2 7s Ad3d5dCd4c5cFcCc2s4s5s6s2b5b6bFb/6d7dFdRd2c3c6cRcAsFsCsAb
 def test_cli_json_agrees_with_the_library(capsys) -> None:
     from helpers import run_cli_json
     data = run_cli_json(capsys, "equilibrium", CLI_VIEW, "--threads", "1", "--target", "0.001")
-    eq = equilibrium(View.from_string(CLI_VIEW), threads=1, target=0.001)
+    eq = equilibrium(View.from_string(CLI_VIEW), Limit(threads=1), target=0.001)
     assert data["best"] == str(eq.best) and data["player"] == 0
     assert data["value"] == pytest.approx(eq.value) and data["exploitability"] <= 0.001
     assert {m["move"]: m["probability"] for m in data["moves"]} == pytest.approx(
@@ -368,8 +384,8 @@ def test_time_limit_is_honoured() -> None:
     view = late_view(13, 3)
     # the whole solve takes about 11 s: a 0.3 s limit stops the game's build, a LimitError naming it
     with pytest.raises(LimitError, match="time limit"):
-        equilibrium(view, time_limit=0.3, threads=1)
-    eq = equilibrium(late_view(13, 2), time_limit=1, target=0.0, max_iterations=10 ** 6, threads=1)
+        equilibrium(view, Limit(time=0.3, threads=1))
+    eq = equilibrium(late_view(13, 2), Limit(time=1, threads=1), target=0.0, max_iterations=10 ** 6)
     # stopped by the time (the limit it reports), not the iteration bound, its exploitability
     # measured at the stop
     assert eq.stopped == "time" and 0 < eq.iterations < 10 ** 6
@@ -387,8 +403,8 @@ def test_the_last_card_of_the_deal_is_valued_like_pimc() -> None:
         view = pos.view(pos.to_move)
         if len(view.legal_moves()) > 1:
             break
-    eq = equilibrium(view, threads=1)
-    s = suggest(view, threads=1, progress=False)
+    eq = equilibrium(view, Limit(threads=1))
+    s = suggest(view, Limit(threads=1), progress=False)
     assert s.exact and {m.move: pytest.approx(m.mean) for m in s.moves} == eq.move_values
     assert eq.strategy[s.best] == 1.0 and eq.exploitability == 0.0
 
@@ -398,16 +414,16 @@ def test_the_last_card_of_the_deal_is_valued_like_pimc() -> None:
 def test_endgame_plays_the_equilibrium_move_in_the_last_but_one_deal_only() -> None:
     from scopa_solver import EPIMCBot
     from scopa_solver.imperfect.equilibrium import EquilibriumEndgame
-    endgame = EquilibriumEndgame(threads=1)
+    endgame = EquilibriumEndgame(Limit(threads=1))
     view = late_view(11, 2)
-    assert endgame(view) == equilibrium(view, threads=1).best
+    assert endgame(view) == equilibrium(view, Limit(threads=1)).best
     # two plays later the public sees fewer hidden cards; below max_hidden the bot decides
-    assert EquilibriumEndgame(max_hidden=popcount(view.hand | view.unseen) - 1, threads=1)(view) is None
+    assert EquilibriumEndgame(Limit(threads=1), max_hidden=popcount(view.hand | view.unseen) - 1)(view) is None
     last = random_position(12, deals_left=0, cards_per_hand=3)
     assert endgame(last.view(last.to_move)) is None           # the last deal is left to the bot
     early = random_position(13, deals_left=2, cards_per_hand=3)
     assert endgame(early.view(early.to_move)) is None
-    bot = EPIMCBot(worlds=4, seed=1, threads=1, endgame=endgame)
+    bot = EPIMCBot(Limit(threads=1), worlds=4, seed=1, endgame=endgame)
     calls = endgame.calls
     assert bot.choose(view) == endgame(view) and endgame.calls == calls + 2
 
@@ -415,12 +431,12 @@ def test_endgame_plays_the_equilibrium_move_in_the_last_but_one_deal_only() -> N
 def test_mixed_endgame_draws_from_the_strategy_reproducibly() -> None:
     from scopa_solver.imperfect.equilibrium import EquilibriumEndgame
     view = late_view(14, 2)
-    eq = equilibrium(view, threads=1)
-    picks = {EquilibriumEndgame(mixed=True, seed=s, threads=1)(view) for s in range(3)}
+    eq = equilibrium(view, Limit(threads=1))
+    picks = {EquilibriumEndgame(Limit(threads=1), mixed=True, seed=s)(view) for s in range(3)}
     assert all(eq.strategy[m] > 0 for m in picks)
-    again = EquilibriumEndgame(mixed=True, seed=1, threads=1)
+    again = EquilibriumEndgame(Limit(threads=1), mixed=True, seed=1)
     assert again(view) == again(view)
     with pytest.raises(LimitError):
         EquilibriumEndgame(max_hidden=0)
     # a time limit too short to solve the last deals: the bot decides
-    assert EquilibriumEndgame(time_limit=1e-6, threads=1)(view) is None
+    assert EquilibriumEndgame(Limit(time=1e-6, threads=1))(view) is None

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scopa_solver import (Card, LimitError, Move, Position, PositionError, Rules, RulesError,
-                          ScopaError, View, kernel, solve, solve_many, suggest)
+                          ScopaError, View, kernel, solve, solve_many, suggest, Limit)
 from scopa_solver.core.view import MAX_SAMPLES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -157,16 +157,16 @@ LIMIT = st.one_of(ODD, st.floats(0, 4), st.integers(1, 64), st.integers(10 ** 9,
 
 
 @quick(400)
-@given(name=st.sampled_from(["tt_mb", "max_nodes", "time_limit"]), value=LIMIT)
+@given(name=st.sampled_from(["tt_mb", "nodes", "time"]), value=LIMIT)
 def test_solve_limits(name, value):
-    hostile(solve, ENDGAME, **{name: value})
-    hostile(solve_many, [ENDGAME] * 3, **{name: value})
+    hostile(lambda: solve(ENDGAME, Limit(**{name: value})))
+    hostile(lambda: solve_many([ENDGAME] * 3, Limit(**{name: value})))
 
 
 @quick(200)
 @given(threads=LIMIT)
 def test_batch_threads(threads):
-    hostile(solve_many, [ENDGAME] * 3, threads=threads)
+    hostile(lambda: solve_many([ENDGAME] * 3, Limit(threads=threads)))
 
 
 @quick(300)
@@ -175,7 +175,11 @@ def test_batch_threads(threads):
 def test_suggest_limits(name, value):
     if name == "time_limit" and isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < 0.05:
         value = 0.05      # a valid but tiny limit may rightly stop before the first world
-    hostile(suggest, SMALL_VIEW, progress=False, **{name: value})
+    field = {"time_limit": "time"}.get(name, name)
+    if field in ("tt_mb", "time", "threads"):       # the search's own: in its Limit
+        hostile(lambda: suggest(SMALL_VIEW, Limit(**{field: value}), progress=False))
+    else:
+        hostile(suggest, SMALL_VIEW, progress=False, **{name: value})
     hostile(SMALL_VIEW.sample_worlds, 2, seed=value) if name == "seed" else None
 
 
@@ -222,7 +226,7 @@ START = Position.new_round(seed=3)
 
 @pytest.mark.parametrize("tt_mb", [float("inf"), 1e13, 1e400, 1e7, 1_000_000, -1, float("nan")])
 def test_tt_mb_beyond_the_machine_is_a_limit_error(tt_mb):
-    for call in (lambda: solve(START, tt_mb=tt_mb), lambda: suggest(START.view(0), tt_mb=tt_mb, worlds=4),
+    for call in (lambda: solve(START, Limit(tt_mb=tt_mb)), lambda: suggest(START.view(0), Limit(tt_mb=tt_mb), worlds=4),
                  lambda: kernel.check_tt_mb(tt_mb)):
         with pytest.raises(LimitError, match="tt_mb"):
             hostile(call, allowed=())
@@ -244,12 +248,12 @@ def test_more_worlds_than_a_call_solves():
 
 def test_a_million_worlds_under_a_time_limit_are_made_lazily():
     code = ("import resource, time\n"
-            "from scopa_solver import Position, suggest\n"
+            "from scopa_solver import Limit, Position, suggest\n"
             "view = Position.new_round(seed=3).view(0)\n"
-            "suggest(view, worlds=1000, threads=1, seed=2, progress=False)   # warm: tables, imports\n"
+            "suggest(view, Limit(threads=1), worlds=1000, seed=2, progress=False)   # warm: tables, imports\n"
             "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
             "t = time.process_time()   # CPU seconds: the work done, whatever the machine's load\n"
-            "s = suggest(view, worlds=1_000_000, time_limit=0.5, threads=1, seed=1, progress=False)\n"
+            "s = suggest(view, Limit(time=0.5, threads=1), worlds=1_000_000, seed=1, progress=False)\n"
             "print(time.process_time() - t, (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024,"
             " s.worlds, s.stopped)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60,
@@ -264,7 +268,7 @@ def test_a_million_worlds_under_a_time_limit_are_made_lazily():
 def test_threads_are_clamped_and_the_pool_stays_small(threads):
     cores = os.cpu_count() or 1
     positions = [Position.new_round(seed=s) for s in range(24)]
-    results = solve_many(positions, threads=threads, max_nodes=3000)
+    results = solve_many(positions, Limit(threads=threads, nodes=3000))
     assert len(results) == 24
     assert kernel.check_threads(threads) == min(threads, cores)
     stats = kernel.pool_stats()
@@ -274,30 +278,31 @@ def test_threads_are_clamped_and_the_pool_stays_small(threads):
 
 def test_node_limits_are_exact():
     for seed in range(6):
-        result = solve(Position.new_round(seed=seed), max_nodes=3, horizon=0)     # the exact search alone
+        result = solve(Position.new_round(seed=seed), Limit(nodes=3, horizon=0))     # the exact search alone
         assert result.nodes <= 3 and not result.complete and result.stopped == "nodes"
         # with the depths after it, only the first (4 plies, always completed) goes beyond; both
         # measured on empty tables (a warm table makes the 4 plies cheaper: the test's order)
         kernel.clear_tables()
-        deepened = solve(Position.new_round(seed=seed), max_nodes=3)
+        deepened = solve(Position.new_round(seed=seed), Limit(nodes=3))
         kernel.clear_tables()
-        first_depth = solve(Position.new_round(seed=seed), horizon=4)
+        first_depth = solve(Position.new_round(seed=seed), Limit(horizon=4))
         assert first_depth.stopped is None and deepened.nodes <= 3 + first_depth.nodes
         assert deepened.horizon == 4 and deepened.stopped == "nodes"
 
 
-@pytest.mark.parametrize("limits", [dict(max_nodes=2 ** 64), dict(max_nodes=10 ** 400), dict(time_limit=10 ** 400),
-                                    dict(time_limit=1e300), dict(time_limit=float("inf"))])
+@pytest.mark.parametrize("limits", [dict(nodes=2 ** 64), dict(nodes=10 ** 400), dict(time=10 ** 400),
+                                    dict(time=1e300), dict(time=float("inf"))])
 def test_huge_limits_mean_no_limit(limits):
-    assert hostile(solve, ENDGAME, allowed=(), **limits).complete
+    assert hostile(lambda: solve(ENDGAME, Limit(**limits)), allowed=()).complete
 
 
-@pytest.mark.parametrize("limits", [dict(time_limit="1"), dict(max_nodes="3"), dict(max_nodes=2.0), dict(time_limit=None, max_nodes=True),
-                                    dict(time_limit=float("nan")), dict(time_limit=-1), dict(max_nodes=0), dict(tt_mb="64"),
-                                    dict(time_limit=-(10 ** 400)), dict(max_nodes=-(10 ** 400))])
+@pytest.mark.parametrize("limits", [dict(time="1"), dict(nodes="3"), dict(nodes=2.0), dict(time=None, nodes=True),
+                                    dict(time=float("nan")), dict(time=-1), dict(nodes=0), dict(tt_mb="64"),
+                                    dict(time=-(10 ** 400)), dict(nodes=-(10 ** 400)), dict(threads=-1),
+                                    dict(horizon=1.5), dict(deadline=float("nan"))])
 def test_bad_limits_are_limit_errors(limits):
     with pytest.raises(LimitError):
-        hostile(solve, ENDGAME, allowed=(), **limits)
+        hostile(lambda: solve(ENDGAME, Limit(**limits)), allowed=())
 
 
 def test_whole_numbers_refuse_bools_and_floats():

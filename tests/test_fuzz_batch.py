@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scopa_solver import Position
-from scopa_solver.batch import inputs, read_items, read_rows, run_job
+from scopa_solver.batch import EngineOptions, JobOptions, RunOptions, inputs, read_items, read_rows, run_job
 
 SETTINGS = dict(deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
 
@@ -69,8 +69,9 @@ def _line(text: str) -> bytes:
     return text.replace("\r", " ").replace("\n", " ").encode("utf-8", "surrogatepass") + b"\n"
 
 
-def _check(job: str, path, out, good_keys: list[str], **options) -> None:
-    summary = run_job(job, path, out, workers=1, progress=False, overwrite=True, **options)
+def _check(job: str, path, out, good_keys: list[str], worlds=None) -> None:
+    summary = run_job(job, path, out, options=JobOptions(worlds=worlds), engine=EngineOptions(workers=1),
+                      run=RunOptions(progress=False, overwrite=True))
     rows = {r["key"]: r for r in read_rows(out)}
     assert summary.complete and summary.done == len(rows)
     for key in good_keys:
@@ -131,7 +132,7 @@ def test_a_line_too_long_to_read_is_its_items_error(tmp_path, monkeypatch):
     assert [(i.key, i.kind) for i in read_items(path)] == [("1", "json"), ("2", "unread"), ("3", "json"),
                                                            ("4", "json")]
     out = tmp_path / "long-out.jsonl"
-    run_job("solve", path, out, workers=1, progress=False)
+    run_job("solve", path, out, engine=EngineOptions(workers=1), run=RunOptions(progress=False))
     rows = read_rows(out)
     assert [r["ok"] for r in rows] == [True, False, True, False]
     assert rows[1]["error"] == "BatchItemError: not read: line 2 has over 1,000 characters"
@@ -145,7 +146,7 @@ def test_keys_and_errors_that_are_not_valid_unicode_are_written(tmp_path, fmt):
     path.write_text('{"key": "\\ud800", "position": "\\udfff"}\n' + json.dumps({"key": "ok", "position": GOOD[0]})
                     + "\n" + '{"key": 123456789012345678901234567890123, "position": 5}\n')
     out = tmp_path / f"odd.{fmt}"
-    summary = run_job("solve", path, out, workers=1, progress=False)
+    summary = run_job("solve", path, out, engine=EngineOptions(workers=1), run=RunOptions(progress=False))
     assert (summary.done, summary.errors, summary.complete) == (3, 2, True)
 
 
@@ -156,10 +157,10 @@ def started_job(tmp_path_factory):
     """A scientifico job stopped after three items: its folder and its position's value."""
     from helpers import late
     from scopa_solver import Rules, solve
-    from scopa_solver.batch import solve_job
+    from scopa_solver.batch import EngineOptions, RunOptions, solve_job
     pos = late(Rules(players=4, game="scientifico"), 1, 16)
     folder = tmp_path_factory.mktemp("job") / "job"
-    solve_job(pos, folder, workers=1, progress=False, limit=3)
+    solve_job(pos, folder, engine=EngineOptions(workers=1), run=RunOptions(progress=False, items=3))
     return folder, solve(pos).value
 
 
@@ -176,7 +177,7 @@ def test_hostile_lines_in_a_jobs_checkpoint_are_set_aside(started_job, tmp_path_
     """Junk lines and records with one character changed, appended to items.jsonl: each is set
     aside (never trusted, never an error) and the job resumes to the direct search's value."""
     import shutil
-    from scopa_solver.batch import solve_job
+    from scopa_solver.batch import EngineOptions, RunOptions, solve_job
     template, want = started_job
     folder = tmp_path_factory.mktemp("hostile") / "job"
     shutil.copytree(template, folder)
@@ -186,5 +187,6 @@ def test_hostile_lines_in_a_jobs_checkpoint_are_set_aside(started_job, tmp_path_
     with open(folder / "items.jsonl", "ab") as f:
         f.write(b"".join(map(_line, texts)))
     said: list = []
-    r = solve_job(None, folder, resume=True, workers=1, progress=False, say=said.append)
+    r = solve_job(None, folder, engine=EngineOptions(workers=1), run=RunOptions(resume=True, progress=False),
+                  say=said.append)
     assert (r.value, r.complete, r.rejected) == (want, True, len(texts)), said

@@ -10,7 +10,7 @@ import pytest
 
 from helpers import random_positions
 
-from scopa_solver import GreedyBot, PIMCBot, Position, RandomBot, Rules, play_round
+from scopa_solver import GreedyBot, PIMCBot, Position, RandomBot, Rules, play_round, Limit
 from scopa_solver import analyze
 from scopa_solver.play.inference import InferenceBot, hand_posterior, modelled_values, read_opening_play
 from scopa_solver.imperfect.pimc import solve_worlds, value_matrix
@@ -21,7 +21,7 @@ def rounds_with_observations(seeds: range, opponent, rules: Rules = Rules()):
     bot's decisions, the position, the plays it read and the opponent's true moves of the deal."""
     for seed in seeds:
         for me in (0, 1):
-            bot = InferenceBot(worlds=4, seed=seed, threads=1, exact_limit=40)
+            bot = InferenceBot(Limit(threads=1), worlds=4, seed=seed, exact_limit=40)
             pos = Position.new_round(seed=seed, dealer=seed % 2, rules=rules)
             history = []
             while not pos.is_round_over():
@@ -74,8 +74,8 @@ def test_the_posterior_is_a_distribution_that_keeps_the_true_hand() -> None:
 
 def test_inference_bot_plays_reproducibly() -> None:
     pos = Position.new_round(seed=8)
-    first = play_round(pos, InferenceBot(worlds=6, seed=2, threads=1), GreedyBot())
-    again = play_round(pos, InferenceBot(worlds=6, seed=2, threads=1), GreedyBot())
+    first = play_round(pos, InferenceBot(Limit(threads=1), worlds=6, seed=2), GreedyBot())
+    again = play_round(pos, InferenceBot(Limit(threads=1), worlds=6, seed=2), GreedyBot())
     assert first.moves == again.moves and first.final.is_round_over()
 
 
@@ -85,8 +85,8 @@ def test_inference_bot_decides_from_what_the_player_has_seen() -> None:
     informed = 0
     for seed in range(3):
         me = seed % 2
-        real = InferenceBot(worlds=6, seed=2, threads=1, exact_limit=60)
-        shadow = InferenceBot(worlds=6, seed=2, threads=1, exact_limit=60)
+        real = InferenceBot(Limit(threads=1), worlds=6, seed=2, exact_limit=60)
+        shadow = InferenceBot(Limit(threads=1), worlds=6, seed=2, exact_limit=60)
         pos = Position.new_round(seed=seed)
         while not pos.is_round_over():
             if pos.to_move == me:
@@ -104,9 +104,9 @@ def test_inference_bot_decides_from_what_the_player_has_seen() -> None:
 
 def test_a_view_out_of_the_blue_is_played_without_inference() -> None:
     # no plays to read: the hand is drawn uniformly, so without the reply model it is PIMC
-    bot = InferenceBot(worlds=6, seed=3, threads=1, exact_limit=60)
-    plain = InferenceBot(worlds=6, seed=3, threads=1, exact_limit=60, reply=False)
-    pimc = PIMCBot(worlds=6, seed=3, threads=1, exact_limit=60)
+    bot = InferenceBot(Limit(threads=1), worlds=6, seed=3, exact_limit=60)
+    plain = InferenceBot(Limit(threads=1), worlds=6, seed=3, exact_limit=60, reply=False)
+    pimc = PIMCBot(Limit(threads=1), worlds=6, seed=3, exact_limit=60)
     for pos in random_positions(8, 31):
         if pos.is_round_over():
             continue
@@ -128,9 +128,9 @@ def test_modelled_values_lie_between_the_best_and_the_worst_reply() -> None:
             continue
         view = pos.view(pos.to_move)
         worlds = list(view.sample_groups(3, seed=5)) if view.count_worlds() > 60 else list(view.enumerate_groups())[:3]
-        exact = value_matrix(view.legal_moves(), solve_worlds([view.state_of(g) for g in worlds], threads=1))[0]
-        assert (modelled_values(view, worlds, 0.5, clairvoyant=True, threads=1) == exact).all()
-        modelled = modelled_values(view, worlds, 0.5, threads=1)
+        exact = value_matrix(view.legal_moves(), solve_worlds([view.state_of(g) for g in worlds], Limit(threads=1)))[0]
+        assert (modelled_values(view, worlds, 0.5, limit=Limit(threads=1), clairvoyant=True) == exact).all()
+        modelled = modelled_values(view, worlds, 0.5, limit=Limit(threads=1))
         assert (modelled >= exact - 1e-9).all()       # the opponent's best reply is the worst for the player
         for i, groups in enumerate(worlds):
             for j, move in enumerate(view.legal_moves()):
@@ -149,16 +149,16 @@ def test_modelled_values_lie_between_the_best_and_the_worst_reply() -> None:
 def test_the_reply_model_can_be_switched_off() -> None:
     pos = Position.new_round(seed=4)
     view = pos.view(pos.to_move)
-    assert InferenceBot(worlds=6, seed=1, threads=1, reply=False).choose(view) == \
-        PIMCBot(worlds=6, seed=1, threads=1).choose(view)
-    assert InferenceBot(worlds=6, threads=1).name == "PIMC(6)+model(T=0.5)"
+    assert InferenceBot(Limit(threads=1), worlds=6, seed=1, reply=False).choose(view) == \
+        PIMCBot(Limit(threads=1), worlds=6, seed=1).choose(view)
+    assert InferenceBot(Limit(threads=1), worlds=6).name == "PIMC(6)+model(T=0.5)"
 
 
 @pytest.mark.parametrize("opponent", ["greedy", "random"])
 def test_an_adaptive_bot_learns_the_opponents_temperature_from_whole_deals(opponent: str) -> None:
     # the reference scores the opponent's decisions from its own true views; the bot leads every
     # deal, so it sees every play but the round's last: the first five deals whole
-    bot = InferenceBot(worlds=4, seed=1, threads=1, exact_limit=40, adapt=True)
+    bot = InferenceBot(Limit(threads=1), worlds=4, seed=1, exact_limit=40, adapt=True)
     other = GreedyBot() if opponent == "greedy" else RandomBot(seed=4)
     assert bot.temperatures == (0.05, 0.1, 0.2, 0.35, 0.5) and bot.temperature == 0.5
     expected = [0.0] * len(bot.temperatures)

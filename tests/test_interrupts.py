@@ -21,10 +21,11 @@ EXIT_WITHIN = 0.5 + 1.0      # CPU seconds from the signal to the exit: the goal
 HANG = 20.0                  # wall seconds: past this the process is killed and the test fails
 
 SUGGEST = """
-from scopa_solver import Position, suggest
+from scopa_solver import Limit, Position, suggest
+from scopa_solver.imperfect.pimc import SUGGEST_SECONDS
 view = Position.new_round(seed=3).view(0)
 print("ready", flush=True)
-suggest(view, worlds=100000, threads=2, seed=1, progress=False)
+suggest(view, Limit(time=SUGGEST_SECONDS, threads=2), worlds=100000, seed=1, progress=False)
 """
 
 # the endgame equilibrium: "build" is stopped while the game is built (Python, then the kernel's
@@ -35,32 +36,34 @@ sys.path.insert(0, "benchmarks")
 from bench_equilibrium import views_at
 from scopa_solver.imperfect.endgame_game import build_game
 from scopa_solver.imperfect.equilibrium import equilibrium, solve_game
+from scopa_solver.kernel import Limit
 view = views_at({play}, 1, 1)[0]
 if "{kind}" == "cfr":
-    game = build_game(view, threads=2)
+    game = build_game(view, Limit(threads=2))
     print("ready", flush=True)
     solve_game(game, target=0.0, max_iterations=10 ** 9)
 else:
     print("ready", flush=True)
-    equilibrium(view, threads=2)
+    equilibrium(view, Limit(threads=2))
 """
 
 # an arena of a threaded PIMC bot with a progress bar: tqdm's monitor thread does not block SIGINT, so
 # the signal reaches Python while the first batch starts the worker threads (that hung at exit)
 ARENA = """
 from scopa_solver import arena
-from scopa_solver.play.bots import GreedyBot, PIMCBot
+from scopa_solver.kernel import Limit
+from scopa_solver.play.bots import DECISION_SECONDS, GreedyBot, PIMCBot
 print("ready", flush=True)
-arena(PIMCBot(worlds=500, threads=2), GreedyBot(), rounds=50, seed=1, progress=True)
+arena(PIMCBot(Limit(time=DECISION_SECONDS, threads=2), worlds=500), GreedyBot(), rounds=50, seed=1, progress=True)
 """
 
 # the batch runs in a thread the script starts itself; the main thread waits in join()
 THREAD = """
 import threading
-from scopa_solver import Position, solve_many, analyze_many
+from scopa_solver import Limit, Position, solve_many, analyze_many
 rounds = [Position.new_round(seed=s) for s in range(3000)]
 call = analyze_many if {analyze} else solve_many
-worker = threading.Thread(target=lambda: call(rounds, threads=2))
+worker = threading.Thread(target=lambda: call(rounds, Limit(threads=2)))
 worker.start()
 print("ready", flush=True)
 worker.join()

@@ -14,7 +14,7 @@ import time
 import pytest
 
 from scopa_solver.kernel import (
-    RULE_BITS, WANT_ALL, WANT_BEST, WANT_PV, KernelState, legal_moves, new_searcher, play, run_batch, score,
+    Limit, RULE_BITS, StopReason, StopToken, WANT_ALL, WANT_BEST, WANT_PV, KernelState, legal_moves, new_searcher, play, run_batch, score,
 )
 
 from helpers import (FIFTEEN, KERNEL_GAMES, LAST_SWEEP, OPTIONAL, brute_value, final_points, kernel_deal,
@@ -265,18 +265,18 @@ def test_node_and_time_limits():
     assert r.stop == 2 and time.process_time() - start < 1.0
 
 
-def test_request_stop_and_batches():
+def test_stop_token_and_batches():
     s = kernel_deal(4, seed=12, game="scientifico")
     searcher = new_searcher(8)
-    timer = threading.Timer(0.05, searcher.request_stop)
+    token = StopToken()
+    timer = threading.Timer(0.05, token.stop)
     timer.start()
     start = time.process_time()     # CPU seconds: the work done, whatever the machine's load
-    with pytest.raises(KeyboardInterrupt):      # as Searcher.search_many: an interrupt raises
-        searcher.search_many([s], WANT_BEST, 0, 0.0, False, "value")
-    assert time.process_time() - start < 2.0
+    r = searcher.search_many([s], WANT_BEST, 0, 0.0, False, "value", stop=token)[0]
+    assert r.stop == StopReason.REQUEST and time.process_time() - start < 2.0
     rng = random.Random(3)
     states = [play_down(kernel_deal(3, seed=k), rng, 5) for k in range(20)]
-    out = run_batch(states, want=WANT_BEST, threads=2, tt_mb=4)
+    out = run_batch(states, limit=Limit(threads=2, tt_mb=4), want=WANT_BEST)
     assert [r.lower for r in out] == [brute_value(st, st.sides[st.to_move]) for st in states]
-    out = run_batch(states, want=WANT_BEST, objective="maxn", tt_mb=4)
+    out = run_batch(states, limit=Limit(tt_mb=4), want=WANT_BEST, objective="maxn")
     assert [r.points for r in out] == [tuple(brute_maxn(st)) for st in states]

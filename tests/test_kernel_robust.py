@@ -173,26 +173,42 @@ def test_random_playouts_counts():
     assert _kernel.random_playouts(pos.kernel_state(), 10 ** 30) == 0    # nothing to play: no endless loop
 
 
-def test_search_many_in_a_thread_stops_soon_after_request_stop():
+def test_search_many_in_a_thread_stops_soon_after_its_token_is_set():
     batch = [Position.new_round(seed=s).kernel_state() for s in range(3000)]   # seconds of work
     searcher = _kernel.Searcher(8)
-    stopped_at = []
+    token = _kernel.StopToken()
+    out, stopped_at = [], []
 
     def work():
-        try:
-            searcher.search_many(batch, ALL | BEST | PV)
-        except KeyboardInterrupt:
-            stopped_at.append(time.thread_time())
+        out.extend(searcher.search_many(batch, ALL | BEST | PV, stop=token))
+        stopped_at.append(time.thread_time())
 
     worker = threading.Thread(target=work)
     worker.start()
     time.sleep(0.2)
     # the worker's CPU seconds from the request to its stop: the work done, whatever the load
     asked = time.clock_gettime(time.pthread_getcpuclockid(worker.ident))
-    searcher.request_stop()
+    token.stop()
     worker.join(60.0)                           # it does not hang (the stop takes moments)
     assert not worker.is_alive() and stopped_at
     assert stopped_at[0] - asked < 0.05         # ~0.1 ms in the kernel
+    # the results are returned: the complete ones, then every one after the stop says so
+    stops = [r.stop for r in out]
+    assert len(out) == len(batch) and stops[0] == 0 and stops[-1] == 4
+    assert set(stops[stops.index(4):]) == {4}
+
+
+def test_a_stop_token_set_before_the_search_is_never_lost():
+    """The kernel never clears the caller's token: set before a search starts, it stops it at
+    once (the old per-searcher flag was cleared on entry, so such a stop was lost)."""
+    token = _kernel.StopToken()
+    token.stop()
+    assert token.stopped and "stopped" in repr(token)
+    searcher = _kernel.Searcher(1)
+    r = searcher.search_many([Position.new_round(seed=1).kernel_state()], ALL, stop=token)[0]
+    assert r.stop == 4 and r.nodes <= 1
+    again = searcher.search_many([Position.new_round(seed=2).kernel_state()], ALL, stop=token)[0]
+    assert again.stop == 4 and token.stopped
 
 
 # -- 6. play events -------------------------------------------------------------------------
@@ -262,5 +278,5 @@ def test_stub_covers_the_kernel():
                 {n.target.id for n in node.body if isinstance(n, ast.AnnAssign)}
     public = {n for n in dir(_kernel) if not n.startswith("_")}
     assert public == top
-    for cls in ("Searcher", "KernelResult"):
+    for cls in ("Searcher", "KernelResult", "StopToken"):
         assert {n for n in dir(getattr(_kernel, cls)) if not n.startswith("_")} == members[cls]

@@ -9,7 +9,7 @@ import random
 import pytest
 from helpers import KERNEL_GAMES, kernel_deal, play_down
 
-from scopa_solver.kernel import WANT_ALL, WANT_BEST, WANT_PV, new_searcher
+from scopa_solver.kernel import WANT_ALL, WANT_BEST, WANT_PV, StopReason, new_searcher
 
 
 @pytest.mark.parametrize("name,cards", [("4 partnerships", 24), ("3 players", 24), ("scientifico", 20),
@@ -39,7 +39,7 @@ def test_node_limit_counts_the_guess_search():
     searcher = new_searcher(8)
     for limit in (1, 10, 1000):
         r = searcher.search(s, WANT_BEST, max_nodes=limit)
-        assert r.stop == 1 and 0 < r.nodes <= limit
+        assert r.stop == StopReason.NODES and 0 < r.nodes <= limit
 
 
 def test_first_guess_without_a_table():

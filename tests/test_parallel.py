@@ -10,8 +10,9 @@ import time
 
 import pytest
 
-from scopa_solver import Position, Rules, analyze, solve
+from scopa_solver import Position, Rules, analyze, solve, Limit
 from scopa_solver.errors import LimitError
+from scopa_solver import kernel
 from scopa_solver.kernel import clear_tables, WANT_ALL, WANT_BEST, WANT_PV, new_searcher
 from helpers import KERNEL_GAMES, kernel_deal, play_down
 
@@ -84,18 +85,18 @@ def test_node_limit_stops_every_thread() -> None:
     same(exact, searcher.search(s, 0, threads=2))       # the searcher still works
 
 
-def test_time_limit_and_request_stop_end_every_thread() -> None:
+def test_time_limit_and_a_stop_token_end_every_thread() -> None:
     searcher = new_searcher(16)
     s = walk("scientifico", 2, 32)                      # minutes of search
     start = time.monotonic()
     r = searcher.search(s, 0, time_limit=0.2, threads=2)
     assert r.stop == 2 and time.monotonic() - start < 5
-    stopper = threading.Timer(0.2, searcher.request_stop)
+    token = kernel.StopToken()
+    stopper = threading.Timer(0.2, token.stop)
     stopper.start()
     start = time.monotonic()
-    with pytest.raises(KeyboardInterrupt):
-        searcher.search(s, 0, check_signals=False, threads=2)
-    assert time.monotonic() - start < 5
+    r = searcher.search(s, 0, check_signals=False, threads=2, stop=token)
+    assert r.stop == kernel.StopReason.REQUEST and time.monotonic() - start < 5
     stopper.join()
     small = walk("scientifico", 2, 16)
     same(new_searcher(16).search(small, EVERYTHING), searcher.search(small, EVERYTHING, threads=2))
@@ -108,15 +109,15 @@ def test_solve_and_analyze_take_threads() -> None:
         pos = Position.new_round(seed=seed, rules=rules)
         while sum(pos.hand_sizes()) > 16:
             pos = pos.play(rng.choice(pos.legal_moves()))
-        a, b = solve(pos), solve(pos, threads=2)
+        a, b = solve(pos), solve(pos, Limit(threads=2))
         assert (a.value, a.best_moves, a.pv, a.exact) == (b.value, b.best_moves, b.pv, b.exact)
         rows = [(str(m.move), m.value) for m in analyze(pos)]
-        assert rows == [(str(m.move), m.value) for m in analyze(pos, threads=2)]
-        assert rows == [(str(m.move), m.value) for m in analyze(pos, threads=0)]
+        assert rows == [(str(m.move), m.value) for m in analyze(pos, Limit(threads=2))]
+        assert rows == [(str(m.move), m.value) for m in analyze(pos, Limit(threads=0))]
         clear_tables()
-        limited = solve(pos, threads=2, max_nodes=2000)          # the exact try stops: depths follow
+        limited = solve(pos, Limit(threads=2, nodes=2000))          # the exact try stops: depths follow
         assert not limited.complete and limited.value is not None
     two = Position.new_round(seed=1)
-    assert solve(two, threads=2).value == solve(two).value      # two-player Scopa too
+    assert solve(two, Limit(threads=2)).value == solve(two).value      # two-player Scopa too
     with pytest.raises(LimitError):
-        solve(two, threads=-1)
+        solve(two, Limit(threads=-1))

@@ -14,7 +14,7 @@ import pytest
 from helpers import few_worlds, games, played, random_positions, to_ref
 from reference import minimax
 
-from scopa_solver import (LimitError, MoveStats, Position, Rules, Suggestion, View, ViewError, analyze, suggest)
+from scopa_solver import (Limit, LimitError, MoveStats, Position, Rules, Suggestion, View, ViewError, analyze, suggest)
 
 SMALL = "?/7sCs 5dAc6b 2dFd2c4c3sFsRsAb2b4bRb/Ad4dCdRd5c6c7cCcRc4s5s6s3b5b7bFbCb ?6 0/1 1 1 1"
 LAST_BUT_ONE = "6dRsFb/?3 FdRc RdAc2c4c5c3s5sCs4bCbRb/Ad2d4d5d7dCd6c7cCc2s4s6s7s5b6b ?6 1/0 0 1 1"
@@ -64,7 +64,7 @@ def test_exhaustive_means_equal_the_reference_average() -> None:
     cache: dict = {}
     views = [View.from_string(SMALL)] + tiny_views(3, 11)
     for view in views:
-        s = suggest(view, progress=False, threads=1)
+        s = suggest(view, Limit(threads=1), progress=False)
         assert s.total_worlds == view.count_worlds() <= 560
         per_world = [ref_move_values(w, cache) for w in view.worlds()]
         check_against(s, per_world)
@@ -75,33 +75,33 @@ def test_exhaustive_means_equal_analyze_world_by_world(name: str) -> None:
     """Every world as a Position, solved on its own: small views of every game (two each), and
     the 1,680 worlds of a two-player last-but-one deal."""
     rules = GAMES[name]
-    cases = [(pos.view(pos.to_move), {"worlds": "all", "threads": 1})
-             for pos in (few_worlds(rules, seed, most=120) for seed in (21, 22))]
+    cases: list = [(pos.view(pos.to_move), Limit(threads=1), {"worlds": "all"})
+                   for pos in (few_worlds(rules, seed, most=120) for seed in (21, 22))]
     if name == "scopa":      # the defaults: every world (1,680 are within the exact limit), every thread
-        cases.insert(0, (View.from_string(LAST_BUT_ONE), {}))       # (first: the tables the last test made)
-    for view, options in cases:
-        s = suggest(view, progress=False, **options)
+        cases.insert(0, (View.from_string(LAST_BUT_ONE), None, {}))     # (first: the tables the last test made)
+    for view, limit, options in cases:
+        s = suggest(view, limit, progress=False, **options)
         assert s.exact and s.worlds == s.total_worlds == view.count_worlds() and s.seed is None
         per_world = [{str(mv.move): mv.value for mv in analyze(w)} for w in view.worlds()]
         assert {str(m.move) for m in s.moves} == set(per_world[0])
         check_against(s, per_world)
         assert s.values.shape == (view.count_worlds(), len(s.moves))
-        if not options:
+        if limit is None:
             assert s.worlds == 1680 and [str(m.move) for m in s.moves] == ["FbxFd", "6d", "RsxRc"]
 
 
 def test_threads_do_not_change_the_figures() -> None:
     view = tiny_views(1, 12)[0]
-    one = suggest(view, threads=1, progress=False)
-    two = suggest(view, threads=2, progress=False)
+    one = suggest(view, Limit(threads=1), progress=False)
+    two = suggest(view, Limit(threads=2), progress=False)
     assert [(str(m.move), m.mean, m.optimal) for m in one.moves] == [(str(m.move), m.mean, m.optimal) for m in two.moves]
 
 
 def test_sampled_runs_are_reproducible_and_honest() -> None:
     pos = next(random_positions(1, 13, deals_left=3))
     view = pos.view(pos.to_move)
-    a = suggest(view, worlds=24, seed=5, progress=False, threads=1)
-    b = suggest(view, worlds=24, seed=5, progress=False, threads=2)
+    a = suggest(view, Limit(threads=1), worlds=24, seed=5, progress=False)
+    b = suggest(view, Limit(threads=2), worlds=24, seed=5, progress=False)
     assert not a.exact and a.worlds == 24 and a.seed == 5 and a.total_worlds == view.count_worlds()
     assert [(str(m.move), m.mean, m.std, m.stderr) for m in a.moves] == \
            [(str(m.move), m.mean, m.std, m.stderr) for m in b.moves]
@@ -113,9 +113,9 @@ def test_sampled_runs_are_reproducible_and_honest() -> None:
         assert row.stderr == pytest.approx(values.std(ddof=1) / math.sqrt(24))
         best = np.array([w[str(a.best)] for w in per_world])
         assert row.delta_stderr == pytest.approx((values - best).std(ddof=1) / math.sqrt(24))
-    fresh = suggest(view, worlds=8, progress=False, threads=1)
+    fresh = suggest(view, Limit(threads=1), worlds=8, progress=False)
     assert isinstance(fresh.seed, int)
-    again = suggest(view, worlds=8, seed=fresh.seed, progress=False, threads=1)
+    again = suggest(view, Limit(threads=1), worlds=8, seed=fresh.seed, progress=False)
     assert [m.mean for m in again.moves] == [m.mean for m in fresh.moves]
 
 
@@ -135,14 +135,14 @@ def test_worlds_argument() -> None:
 
 def test_time_limit_gives_a_partial_honest_result() -> None:
     view = View.from_string(LAST_BUT_ONE)
-    s = suggest(view, worlds="all", seed=3, time_limit=1e-6, progress=False, threads=1)
+    s = suggest(view, Limit(time=1e-6, threads=1), worlds="all", seed=3, progress=False)
     assert 1 <= s.worlds < 1680      # the first batch is always solved, then the time is up
     assert not s.exact and s.stopped == "time" and s.moves[0].stderr > 0
     assert all(w.view(0) == view for w in view.worlds())  # (the view is untouched)
-    full = suggest(view, worlds="all", seed=3, time_limit=60, progress=False)
+    full = suggest(view, Limit(time=60), worlds="all", seed=3, progress=False)
     assert full.exact and full.stopped is None and full.worlds == 1680
     with pytest.raises(ValueError):
-        suggest(view, time_limit=0, progress=False)
+        suggest(view, Limit(time=0), progress=False)
 
 
 def test_bad_requests() -> None:
@@ -152,7 +152,7 @@ def test_bad_requests() -> None:
     with pytest.raises(ViewError, match="player 0 is to move"):
         suggest(pos.view(1))
     with pytest.raises(ValueError, match="threads"):
-        suggest(pos.view(0), threads=-1)
+        suggest(pos.view(0), Limit(threads=-1))
     done = Position.new_round(seed=1)
     while not done.is_round_over():
         done = done.play(done.legal_moves()[0])
@@ -169,23 +169,23 @@ def test_text_report() -> None:
 
 def test_progress_bar_on_request_only(capsys) -> None:
     view = View.from_string(SMALL)
-    suggest(view, progress=True, threads=1)
+    suggest(view, Limit(threads=1), progress=True)
     assert "world" in capsys.readouterr().err
-    suggest(view, progress=None, threads=2)      # not a terminal: no bar
-    suggest(view, progress=False, threads=2)
+    suggest(view, Limit(threads=2), progress=None)      # not a terminal: no bar
+    suggest(view, Limit(threads=2), progress=False)
     assert capsys.readouterr().err == ""
 
 
 def test_confidence_stops_early_on_clear_decisions() -> None:
     pos = next(p for p in random_positions(10, 14, deals_left=4) if len(p.legal_moves()) >= 3)
     view = pos.view(pos.to_move)
-    s = suggest(view, worlds=256, seed=2, confidence=2.0, progress=False, threads=1)
+    s = suggest(view, Limit(threads=1), worlds=256, seed=2, confidence=2.0, progress=False)
     assert s.worlds in (32, 64, 128, 256)
     if s.worlds < 256:
         assert s.stopped == "confidence"
         second = s.moves[1]
         assert -second.delta > 2.0 * second.delta_stderr or second.delta_stderr == 0
-    full = suggest(view, worlds=256, seed=2, progress=False, threads=1)
+    full = suggest(view, Limit(threads=1), worlds=256, seed=2, progress=False)
     assert full.worlds == 256 and full.stopped is None
     with pytest.raises(ValueError, match="confidence"):
         suggest(view, confidence=0)
@@ -193,8 +193,7 @@ def test_confidence_stops_early_on_clear_decisions() -> None:
 
 def test_confidence_on_a_clear_first_play() -> None:
     # Fd takes the settebello and the Ac: far ahead of every other move after 32 worlds
-    s = suggest(Position.new_round(seed=11).view(0), worlds=256, seed=2, confidence=2.0,
-                progress=False, threads=1)
+    s = suggest(Position.new_round(seed=11).view(0), Limit(threads=1), worlds=256, seed=2, confidence=2.0, progress=False)
     assert str(s.best) == "Fdx7d+Ac" and s.worlds == 32 and s.stopped == "confidence" and not s.exact
 
 
@@ -206,54 +205,70 @@ def test_sampled_suggest_for_every_family_game_is_reproducible() -> None:
         if pos.is_round_over():
             continue
         view = pos.view(pos.to_move)
-        a = suggest(view, worlds=6, seed=4, progress=False, threads=1)
-        b = suggest(view, worlds=6, seed=4, progress=False, threads=2)
+        a = suggest(view, Limit(threads=1), worlds=6, seed=4, progress=False)
+        b = suggest(view, Limit(threads=2), worlds=6, seed=4, progress=False)
         assert a.to_dict()["moves"] == b.to_dict()["moves"] and a.seed == 4
         assert {str(m) for m in view.legal_moves()} == {str(m.move) for m in a.moves}
 
 
 def test_big_worlds_are_searched_to_a_horizon_within_the_budget() -> None:
     view = Position.new_round(seed=5, rules=Rules(players=4, game="scientifico")).view(0)
-    s = suggest(view, worlds=4, seed=1, progress=False, threads=1, max_nodes=20_000)
+    s = suggest(view, Limit(threads=1, nodes=20_000), worlds=4, seed=1, progress=False)
     assert not s.exact and s.exact_worlds == 0 and s.horizon is not None and s.horizon >= 4
     assert s.world_horizons == [s.horizon] * 4 and s.values.shape[0] == 4
     assert s.to_dict()["horizon"] == s.horizon and s.to_dict()["exact_worlds"] == 0
     assert f"horizon of {s.horizon}+ plies" in str(s)
     # the same worlds, each searched alone at the horizon each reached, give the same means
-    deeper = suggest(view, worlds=4, seed=1, progress=False, threads=1, max_nodes=20_000, horizon=s.horizon)
+    deeper = suggest(view, Limit(threads=1, nodes=20_000, horizon=s.horizon), worlds=4, seed=1, progress=False)
     assert [m.mean for m in deeper.moves] == [m.mean for m in s.moves]
-    with pytest.raises(LimitError, match="more than max_nodes=100 nodes even to a horizon of 4 plies"):
-        suggest(view, worlds=4, seed=1, progress=False, threads=1, max_nodes=100)
+    with pytest.raises(LimitError, match="more than nodes=100 nodes even to a horizon of 4 plies"):
+        suggest(view, Limit(threads=1, nodes=100), worlds=4, seed=1, progress=False)
     with pytest.raises(LimitError, match="horizon must be"):
-        suggest(view, worlds=4, seed=1, progress=False, threads=1, horizon=-1)
+        suggest(view, Limit(threads=1, horizon=-1), worlds=4, seed=1, progress=False)
     # two-player worlds the same way: exact within the default budget, else to a horizon
     two = Position.new_round(seed=5).view(0)
-    exact = suggest(two, worlds=4, seed=1, progress=False, threads=1)
+    exact = suggest(two, Limit(threads=1), worlds=4, seed=1, progress=False)
     assert exact.horizon is None and exact.exact_worlds == 4
-    cut = suggest(two, worlds=4, seed=1, progress=False, threads=1, max_nodes=2_000)
+    cut = suggest(two, Limit(threads=1, nodes=2_000), worlds=4, seed=1, progress=False)
     assert 4 <= cut.horizon < 36 and cut.exact_worlds == 0 and cut.world_horizons == [cut.horizon] * 4
 
 
 def test_horizon_suggestions_do_not_depend_on_threads_or_warm_tables() -> None:
     view = Position.new_round(seed=7, rules=Rules(players=4, game="scopone")).view(0)
-    runs = [suggest(view, worlds=6, seed=3, progress=False, threads=t, max_nodes=30_000).to_dict()
+    runs = [suggest(view, Limit(threads=t, nodes=30_000), worlds=6, seed=3, progress=False).to_dict()
             for t in (1, 2, 1)]
     assert runs[0]["horizon"] is not None
     for run in runs[1:]:
         assert run["moves"] == runs[0]["moves"] and run["horizon"] == runs[0]["horizon"]
 
 
+def test_the_limits_fields_reach_every_world_search(monkeypatch) -> None:
+    """suggest's Limit: its threads and tt_mb reach the worlds' batches, its nodes (with room
+    to spare) each world; the results are those of the same search on one thread."""
+    from scopa_solver import kernel
+    from scopa_solver.imperfect import pimc
+    seen = []
+    real = kernel.run_batch
+    monkeypatch.setattr(kernel, "run_batch", lambda states, **kw: seen.append(kw["limit"]) or real(states, **kw))
+    view = Position.new_round(seed=7, rules=Rules(players=4, game="scopone")).view(0)
+    s = suggest(view, Limit(threads=2, tt_mb=8, nodes=30_000), worlds=6, seed=3, progress=False)
+    assert seen and all((lim.threads, lim.tt_mb, lim.nodes) == (2, 8.0, 30_000 * pimc._WORLD_SAFETY) for lim in seen)
+    assert all(lim.horizon == s.horizon and lim.time is None for lim in seen)     # the probe's horizon
+    one = suggest(view, Limit(threads=1, nodes=30_000), worlds=6, seed=3, progress=False)
+    assert one.to_dict()["moves"] == s.to_dict()["moves"]
+
+
 def test_time_limit_and_confidence_for_the_family() -> None:
     view = Position.new_round(seed=4, rules=Rules(players=3)).view(0)
-    s = suggest(view, worlds=100_000, seed=1, progress=False, threads=1, time_limit=1.0, max_nodes=20_000)
+    s = suggest(view, Limit(threads=1, time=1.0, nodes=20_000), worlds=100_000, seed=1, progress=False)
     assert s.stopped == "time" and 0 < s.worlds < 100_000 and not s.exact
     pos = few_worlds(Rules(players=4), 5, most=2000)
-    c = suggest(pos.view(pos.to_move), worlds=1000, seed=1, progress=False, threads=1, confidence=2.0)
+    c = suggest(pos.view(pos.to_move), Limit(threads=1), worlds=1000, seed=1, progress=False, confidence=2.0)
     assert c.worlds <= 1000 and (c.stopped == "confidence" or c.worlds == min(1000, c.total_worlds))
 
 
 def test_late_family_worlds_are_exact_and_say_so() -> None:
     pos = few_worlds(Rules(players=4, game="scientifico"), 3, most=2000)
-    s = suggest(pos.view(pos.to_move), worlds=10, seed=2, progress=False, threads=1)
+    s = suggest(pos.view(pos.to_move), Limit(threads=1), worlds=10, seed=2, progress=False)
     assert s.exact_worlds == s.worlds and s.horizon is None
     assert s.world_horizons == [None] * s.worlds

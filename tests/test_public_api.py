@@ -54,3 +54,45 @@ def test_type_checkers_see_every_lazy_name_from_its_module():
                 assert isinstance(imp, ast.ImportFrom) and imp.level == 1
                 seen.update({alias.name: imp.module for alias in imp.names})
     assert seen == scopa_solver._LAZY
+
+
+# No public function over about 8 parameters (issue 40: the options travel in a `Limit` and a few
+# small option values, not on 20-odd keywords declared again on every signature). The functions
+# and the classes a user calls to do work (bots, ...) are counted; the value and result types
+# (dataclasses, and the position types whose constructor takes the position's parts) hold data,
+# one field a parameter, and are not.
+MOST_PARAMETERS = 9
+VALUE_TYPES = {"Position", "View"}
+
+
+def _callables() -> list[tuple[str, object]]:
+    import dataclasses
+    import inspect
+    found = []
+    for name in scopa_solver.__all__:
+        value = getattr(scopa_solver, name)
+        if inspect.isclass(value):
+            if issubclass(value, BaseException):
+                continue
+            if not dataclasses.is_dataclass(value) and name not in VALUE_TYPES:
+                found.append((f"{name}()", value))
+            found += [(f"{name}.{m}", f) for m, f in vars(value).items()
+                      if not m.startswith("_") and (inspect.isfunction(f) or isinstance(f, (classmethod, staticmethod)))]
+        elif callable(value):
+            found.append((name, value))
+    return found
+
+
+def test_no_public_function_takes_more_than_about_eight_parameters():
+    import inspect
+    too_many = {}
+    for name, f in _callables():
+        f = getattr(f, "__func__", f)
+        try:
+            params = [p for p in inspect.signature(f).parameters.values()
+                      if p.name not in ("self", "cls") and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+        except (TypeError, ValueError):     # a builtin without a signature
+            continue
+        if len(params) > MOST_PARAMETERS:
+            too_many[name] = len(params)
+    assert not too_many, too_many

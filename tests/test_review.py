@@ -1,20 +1,26 @@
 """The whole-game review: a known blunder is flagged, optimal play is not, figures agree with the solver."""
 from __future__ import annotations
 
+import importlib
 import json
 import random
+import time
 
 import pytest
 
 from helpers import games
 
-from scopa_solver import OracleBot, Position, Rules, analyze, suggest
+from scopa_solver import OracleBot, Position, Rules, analyze, suggest, Limit
 from scopa_solver.core.cards import DECK
 from scopa_solver.play.record import GameRecord, RoundRecord
 from fractions import Fraction
 
 from scopa_solver import GreedyBot, RandomBot, play_round
-from scopa_solver.play.review import BLUNDER, INACCURACY, MISTAKE, Review, mark, review
+from scopa_solver.errors import LimitError
+from scopa_solver.play.review import (BLUNDER, HINDSIGHT_NODES, INACCURACY, MISTAKE, FairReview, Review, mark,
+                                     review)
+
+review_module = importlib.import_module("scopa_solver.play.review")
 
 # Player 0 (the non-dealer, first to play) holds 7s, Ac and 2b; the dealer holds 7c, 3b and 4d.
 # On the table: the settebello 7d, Rb, Cc, Fs. Taking the settebello with 7s is the obvious move;
@@ -41,7 +47,7 @@ def blunder_record() -> tuple[GameRecord, Position]:
 @pytest.fixture(scope="module")
 def reviewed():
     rec, start = blunder_record()
-    return rec, start, review(rec, worlds=8, seed=3, threads=1, progress=False)
+    return rec, start, review(rec, Limit(threads=1), fair=FairReview(worlds=8, seed=3), progress=False)
 
 
 def test_the_settebello_giveaway_is_flagged(reviewed):
@@ -93,12 +99,12 @@ def test_fair_figures_are_pimc_on_the_players_view(reviewed):
     rec, start, r = reviewed
     first = r.decisions[0]
     from scopa_solver.play.review import _decision_seed
-    s = suggest(start.view(0), worlds=8, seed=_decision_seed(3, 1, 1), threads=1, progress=False)
+    s = suggest(start.view(0), Limit(threads=1), worlds=8, seed=_decision_seed(3, 1, 1), progress=False)
     assert first.fair_best == s.best and first.fair_worlds == s.worlds == 8
     assert first.fair_best_mean == pytest.approx(s.moves[0].mean)
     assert first.fair_played_mean == pytest.approx(next(m.mean for m in s.moves if str(m.move) == "Ac"))
     # the same seed gives the same review
-    again = review(rec, worlds=8, seed=3, threads=1, progress=False, rounds=[1], players=["Ann"])
+    again = review(rec, Limit(threads=1), fair=FairReview(worlds=8, seed=3), progress=False, rounds=[1], players=["Ann"])
     assert [d.fair_loss for d in again.decisions] == [d.fair_loss for d in r.decisions if d.name == "Ann"]
 
 
@@ -126,16 +132,16 @@ def test_report_text_and_json(reviewed):
 
 def test_hindsight_only_and_filters(reviewed):
     rec, start, r = reviewed
-    h = review(rec, worlds=None, progress=False, players=["Ann"])
+    h = review(rec, fair=None, progress=False, players=["Ann"])
     assert isinstance(h, Review) and h.worlds is None
     assert len(h.decisions) == 18 and all(d.name == "Ann" for d in h.decisions)
     assert [d.loss for d in h.decisions] == [d.loss for d in r.decisions if d.name == "Ann"]
     assert all(d.fair_best is None for d in h.decisions) and "no fair review" in h.format()
     assert h.splits() == [] and "margin = skill + cards:" not in h.format()   # one player: no split
     assert h.summaries()["Ann"].rounds == 0
-    assert review(rec, worlds=None, progress=False, rounds=[2]).decisions == []
+    assert review(rec, fair=None, progress=False, rounds=[2]).decisions == []
     with pytest.raises(ValueError):
-        review(rec, worlds=0, progress=False)
+        review(rec, fair=FairReview(worlds=0), progress=False)
 
 
 def test_marks():
@@ -159,7 +165,7 @@ def disagreeing():
     """Deal 4 (the issue's game: Greedy's first move Fsx3d+5c loses 2 by hindsight, and is
     PIMC's own choice) and deal 2 (Ann's 25th move Cc loses nothing by hindsight, 1.12 fairly),
     found by reviewing Greedy against Random on deals 0-39 with 8 worlds, seed 1."""
-    return {seed: review(greedy_against_random(seed), worlds=8, seed=1, threads=1, progress=False)
+    return {seed: review(greedy_against_random(seed), Limit(threads=1), fair=FairReview(worlds=8, seed=1), progress=False)
             for seed in (4, 2)}
 
 
@@ -191,7 +197,7 @@ def test_a_fair_loss_over_a_point_is_marked_though_hindsight_lost_nothing(disagr
 
 def test_without_a_fair_verdict_the_mark_is_hindsights_and_says_so():
     rec = greedy_against_random(4)
-    r = review(rec, worlds=None, progress=False)
+    r = review(rec, fair=None, progress=False)
     d = r.decisions[0]
     assert d.verdict == "hindsight" and d.mark == d.hindsight_mark == "??"
     assert all(x.mark == x.hindsight_mark for x in r.decisions)
@@ -264,7 +270,7 @@ def test_the_luck_skill_split_of_the_family_adds_up():
             pos = pos.play(moves[-1])
         rec = GameRecord(rules=rules, players=[f"P{p}" for p in range(rules.players)], kind="rounds")
         rec.add_round(RoundRecord.from_play(start, moves))
-        r = review(rec, worlds=2, seed=1, threads=1, progress=False)
+        r = review(rec, Limit(threads=1), fair=FairReview(worlds=2, seed=1), progress=False)
         check_splits(r)
         assert len(r.splits()) == max(rules.sides) + 1
         assert any(sp.skill != 0 for sp in r.splits())
@@ -284,7 +290,7 @@ def test_equilibrium_judges_the_last_two_deals():
     bot = GreedyBot()
     rec = GameRecord(players=("Ann", "Bob"))
     rec.add_round(RoundRecord.from_play(start, play_round(start, bot, bot).moves))
-    r = review(rec, worlds=None, threads=2, progress=False, equilibrium=True, players=("Bob",))
+    r = review(rec, Limit(threads=2), fair=None, progress=False, equilibrium=True, players=("Bob",))
     assert {d.player for d in r.decisions} == {start.dealer}
     late = [d for d in r.decisions if d.position.deals_left <= 1 and not d.forced]
     assert late and all(d.eq_loss is not None and d.eq_loss >= 0 and 0 <= d.eq_probability <= 1 for d in late)
@@ -294,7 +300,7 @@ def test_equilibrium_judges_the_last_two_deals():
     for d in last:
         assert d.eq_loss == d.loss
     d = late[1]
-    eq = equilibrium(d.position.view(d.player), threads=1, max_iterations=EQUILIBRIUM_ITERATIONS)
+    eq = equilibrium(d.position.view(d.player), Limit(threads=1), max_iterations=EQUILIBRIUM_ITERATIONS)
     assert d.eq_loss > 0 and d.eq_loss == pytest.approx(eq.losses[d.played]) and d.eq_best == eq.best
     text = r.format()
     assert "best (equilibrium)" in text and "points lost against the endgame equilibrium" in text
@@ -326,7 +332,7 @@ def test_review_losses_are_analyze_differences(game):
     rec = GameRecord(rules=rules, players=names, kind="rounds")
     rec.add_round(RoundRecord.from_play(start, moves))
     budget = 300_000
-    r = review(rec, worlds=None, max_nodes=budget, progress=False, threads=1)
+    r = review(rec, Limit(nodes=budget, threads=1), fair=None, progress=False)
     assert [d.played for d in r.decisions] == moves and len(r.decisions) == len(moves)
     judged = [d for d in r.decisions if not d.forced and d.judged]
     assert judged and all(d.judged for d in r.decisions[-2 * rules.players:])
@@ -372,7 +378,7 @@ def test_fair_review_works_or_says_why():
         pos = pos.play(moves[-1])
     rec = GameRecord(rules=rules, players=("A", "B", "C", "D"), kind="rounds")
     rec.add_round(RoundRecord.from_play(start, moves))
-    r = review(rec, worlds=2, seed=1, rounds=[1], players=["A"], progress=False, threads=1)
+    r = review(rec, Limit(threads=1), fair=FairReview(worlds=2, seed=1), rounds=[1], players=["A"], progress=False)
     assert {d.name for d in r.decisions} == {"A"} and len(r.decisions) == len(moves) // 4
     for d in r.decisions:
         if d.forced:
@@ -384,3 +390,29 @@ def test_fair_review_works_or_says_why():
             assert d.fair_best in d.position.legal_moves() and d.fair_loss >= 0
     text = r.format()
     assert "not judged fairly" in text or "not judged" not in text
+
+
+def test_review_takes_one_limit_for_its_searches(monkeypatch):
+    """Issue 40: `review(record, limit, fair=FairReview(...), equilibrium=...)`. The limit's
+    nodes default to HINDSIGHT_NODES (a Limit of a time alone keeps that budget), a horizon is
+    refused (the hindsight search is exact), its deadline ends the whole review as `budget`
+    does; each fair search takes the FairReview's limit (else the review's table and threads)."""
+    rec, _ = blunder_record()
+    assert review(rec, Limit(time=600), fair=None, progress=False).max_nodes == HINDSIGHT_NODES
+    assert review(rec, fair=None, progress=False).to_dict()["max_nodes"] == HINDSIGHT_NODES
+    for bad in (dict(limit=Limit(horizon=4)), dict(limit={"nodes": 5}), dict(fair=8), dict(equilibrium="yes")):
+        with pytest.raises(LimitError):
+            review(rec, progress=False, **bad)
+    for bad in (dict(worlds=True), dict(seed=1.5), dict(limit=2.0)):
+        with pytest.raises(LimitError):
+            FairReview(**bad)
+    seen = []
+    real = review_module._suggest
+    monkeypatch.setattr(review_module, "_suggest", lambda d, fair, limit: seen.append(limit) or real(d, fair, limit))
+    review(rec, Limit(tt_mb=8, threads=1), fair=FairReview(2, 1), rounds=[1], players=["Oracle"], progress=False)
+    review(rec, Limit(tt_mb=8), fair=FairReview(2, 1, Limit(time=30, threads=1)), players=["Oracle"],
+           progress=False)
+    assert seen and {seen[0], seen[-1]} == {Limit(tt_mb=8, threads=1), Limit(time=30, threads=1)}
+    late = review(rec, Limit(deadline=time.monotonic() - 1), fair=None, progress=False)   # already past
+    assert not late.complete and all(d.forced or "not judged: the review" in d.hindsight_reason
+                                     for d in late.decisions)

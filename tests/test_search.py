@@ -11,10 +11,10 @@ import random
 
 import pytest
 
-from helpers import COMBINED, VARIANTS, games, random_positions, round_history, texts, to_ref
+from helpers import COMBINED, VARIANTS, games, random_positions, round_history, texts, to_ref, with_limit
 from reference import RefState, minimax
 
-from scopa_solver import Position, Rules, RulesError, analyze, analyze_many, solve, solve_many
+from scopa_solver import Position, Rules, RulesError, analyze, analyze_many, solve, solve_many, Limit
 from scopa_solver.kernel import WANT_ALL, WANT_BEST, WANT_PV, clear_tables
 from scopa_solver.search.solver import solve_values
 
@@ -238,7 +238,7 @@ def test_value_and_best_moves_do_not_depend_on_table_or_window(variant: str) -> 
     mismatches = []
     first_best = first_pv = None
     for kw in SETTINGS:     # one setting at a time: the searcher keeps one table per thread
-        results = [solve(p, **kw) for p in positions]
+        results = [with_limit(solve, p, **kw) for p in positions]
         best = [set(r.best_moves) for r in results]
         pvs = [[str(m) for m in r.pv] for r in results]     # the pv too: a rule, not the table's luck
         first_best = first_best or best
@@ -257,14 +257,14 @@ def test_analyze_does_not_depend_on_table(variant: str) -> None:
     expected = [{r.move: r.value for r in analyze(p)} for p in positions]
     for kw in (dict(tt_mb=0), dict(tt_mb=0.001)):
         for p, want in zip(positions, expected):
-            assert {r.move: r.value for r in analyze(p, **kw)} == want, (p.to_string(), kw)
+            assert {r.move: r.value for r in with_limit(analyze, p, **kw)} == want, (p.to_string(), kw)
 
 
 def test_same_cards_under_every_rule_set_in_one_batch() -> None:
     """One table serves all the rule sets: the same cards under each of them, in one batch."""
     base = mixed_positions(Rules(), 81, 12)
     batch = [with_rules(" ".join(p.to_string().split()[:8]), rules) for p in base for rules in VARIANTS.values()]
-    got = [r.value for r in solve_many(batch, threads=1)]
+    got = [r.value for r in solve_many(batch, Limit(threads=1))]
     want = [ref_value(p) for p in batch]
     mismatches = [(p.to_string(), e, g) for p, e, g in zip(batch, want, got) if e != g]
     assert not mismatches, report(mismatches)
@@ -318,7 +318,7 @@ def test_positions_with_traded_piles_share_one_table_soundly(variant: str) -> No
     positions = [p for p in mixed_positions(rules, variant_seed(variant, 85), 40)
                  if p.piles[0] and p.piles[1] and len(p.stock) <= 6]
     batch = [q for p in positions[:16] for q in (p, _swap_piles(p, rng), _swap_piles(p, rng))]
-    got = [r.value for r in solve_many(batch, threads=1)]
+    got = [r.value for r in solve_many(batch, Limit(threads=1))]
     want = [ref_value(p) for p in batch]
     mismatches = [(p.to_string(), e, g) for p, e, g in zip(batch, want, got) if e != g]
     assert not mismatches, report(mismatches)
@@ -330,7 +330,7 @@ def test_whole_round_value_does_not_depend_on_table_or_window(variant: str) -> N
     pos = whole_rounds(rules, variant_seed(variant, 22), 1)[0]
     got = {}
     for kw in SETTINGS:
-        r = solve(pos, **kw)
+        r = with_limit(solve, pos, **kw)
         assert r.complete and r.stopped is None
         got[_setting_id(kw)] = (r.value, tuple(sorted(map(str, r.best_moves))))
     assert len(set(got.values())) == 1, (pos.to_string(), got)
@@ -388,22 +388,22 @@ def test_batches_equal_single_calls(variant: str, threads: int) -> None:
                  + whole_rounds(rules, variant_seed(variant, 42), 1))
     assert len(positions) % 2 == 1          # uneven chunks for two threads
     singles = [solve(p) for p in positions]
-    batch = solve_many(positions, threads=threads)
+    batch = solve_many(positions, Limit(threads=threads))
     assert len(batch) == len(positions)
     for p, s, b in zip(positions, singles, batch):
         assert _solve_key(b) == _solve_key(s), p.to_string()
         assert b.position == p
     single_rows = [analyze(p) for p in positions]
-    batch_rows = analyze_many(positions, threads=threads)
+    batch_rows = analyze_many(positions, Limit(threads=threads))
     assert batch_rows == single_rows
-    assert solve_values(positions, threads=threads) == [s.value for s in singles]
+    assert solve_values(positions, Limit(threads=threads)) == [s.value for s in singles]
 
 
 def test_empty_batches() -> None:
     for objective in ("value", "maxn"):
         for threads in (None, 2):
-            assert solve_many([], threads=threads, objective=objective) == []
-            assert analyze_many([], threads=threads, objective=objective) == []
+            assert solve_many([], Limit(threads=threads), objective=objective) == []
+            assert analyze_many([], Limit(threads=threads), objective=objective) == []
     assert solve_values([]) == []
 
 
@@ -471,7 +471,7 @@ def test_objective_is_checked():
 
 def test_maxn_limits_stop_the_search():
     pos = Position.new_round(seed=4, rules=Rules(players=3))
-    result = solve(pos, objective="maxn", max_nodes=500)
+    result = solve(pos, Limit(nodes=500), objective="maxn")
     assert not result.complete and result.stopped == "nodes"
     assert not result.exact and result.horizon is not None and result.value is not None
 
@@ -490,7 +490,7 @@ def test_node_limit_stops_a_whole_round(variant: str) -> None:
     rules = VARIANTS[variant]
     pos = whole_rounds(rules, variant_seed(variant, 51), 1)[0]
     clear_tables()      # nothing known about the position in advance
-    limited = solve(pos, max_nodes=50)
+    limited = solve(pos, Limit(nodes=50))
     assert limited.complete is False
     assert limited.stopped == "nodes"
     # the exact search stopped: the deepest depth-limited search stands (and the bounds the
@@ -501,7 +501,7 @@ def test_node_limit_stops_a_whole_round(variant: str) -> None:
     full = solve(pos)
     assert full.complete and full.stopped is None and full.value is not None
     assert _brackets(limited, full.value), (pos.to_string(), limited.lower, limited.upper, full.value)
-    assert full.value == solve(pos, tt_mb=0, full_window=True).value
+    assert full.value == solve(pos, Limit(tt_mb=0), full_window=True).value
     assert play_out(pos, full.pv).round_score().margin(pos.to_move) == full.value
 
 
@@ -512,14 +512,14 @@ def test_time_limit_stops_a_first_deal_position(variant: str) -> None:
     pos = pos.play(pos.legal_moves()[0])     # still in the first deal
     assert pos.deals_left == 5
     clear_tables()
-    limited = solve(pos, time_limit=1e-4)
+    limited = solve(pos, Limit(time=1e-4))
     assert limited.complete is False
     assert limited.stopped == "time"
     assert not limited.exact and limited.horizon is not None and limited.value is not None
     full = solve(pos)
     assert full.complete and full.stopped is None
     assert _brackets(limited, full.value)
-    assert full.value == solve(pos, tt_mb=0.001, full_window=True).value
+    assert full.value == solve(pos, Limit(tt_mb=0.001), full_window=True).value
     assert play_out(pos, full.pv).round_score().margin(pos.to_move) == full.value
 
 
@@ -532,7 +532,7 @@ def test_node_limit_bounds_bracket_the_reference_value(variant: str) -> None:
     for pos in positions:
         true_value = ref_value(pos)
         for max_nodes in (50, 1100, 2100, 3100):
-            r = solve(pos, tt_mb=0, max_nodes=max_nodes)
+            r = solve(pos, Limit(tt_mb=0, nodes=max_nodes))
             if r.complete:
                 assert r.value == true_value, pos.to_string()
                 continue
@@ -541,7 +541,7 @@ def test_node_limit_bounds_bracket_the_reference_value(variant: str) -> None:
             assert _brackets(r, true_value), (pos.to_string(), max_nodes, r.lower, r.upper, true_value)
             bounded += r.lower is not None or r.upper is not None
         clear_tables()
-        r = solve(pos, max_nodes=1100)
+        r = solve(pos, Limit(nodes=1100))
         assert r.complete or _brackets(r, true_value)
         full = solve(pos)
         assert full.complete and full.value == true_value, pos.to_string()
@@ -554,7 +554,7 @@ def test_analyze_with_a_node_limit_lists_every_move() -> None:
     bounds (from the stopped exact try) around the true value."""
     pos = whole_rounds(Rules(), 54, 1)[0]
     clear_tables()
-    rows = analyze(pos, max_nodes=50)
+    rows = analyze(pos, Limit(nodes=50))
     exact = {r.move: r.value for r in analyze(pos)}
     assert sorted(map(str, (r.move for r in rows))) == sorted(map(str, pos.legal_moves()))
     assert not rows.exact and rows.horizon is not None and rows.stopped == "nodes"
@@ -591,7 +591,7 @@ STOPPED_WRONG_PV = "5c4sRs/Ad7d2c 4d7b 3dFd3cRc2s3s5sFb/2d5d6dCdRdAc4c6c7cFcAs7s
 @pytest.mark.parametrize("text", [STOPPED_WRONG_BEST, STOPPED_WRONG_PV], ids=["wrong_best", "wrong_pv"])
 def test_stopped_search_reproducers(text: str) -> None:
     pos = Position.from_string(text)
-    r = solve(pos, tt_mb=0, max_nodes=1024, horizon=0)     # the exact search alone
+    r = solve(pos, Limit(tt_mb=0, nodes=1024, horizon=0))     # the exact search alone
     assert _brackets(r, ref_value(pos))
     assert not _check_stopped_moves(pos, r), (text, _check_stopped_moves(pos, r))
 
@@ -607,14 +607,14 @@ def test_stopped_searches_report_only_optimal_moves(variant: str) -> None:
         true_value = solve(pos).value
         move_values = {r.move: r.value for r in analyze(pos)}
         for max_nodes in (256, 512, 768):
-            r = solve(pos, tt_mb=0, max_nodes=max_nodes, horizon=0)     # the exact search alone
+            r = solve(pos, Limit(tt_mb=0, nodes=max_nodes, horizon=0))     # the exact search alone
             if r.complete:
                 break
             stopped += 1
             if not _brackets(r, true_value):
                 problems.append((pos.to_string(), max_nodes, "bounds", r.lower, r.upper, true_value))
             problems += [(pos.to_string(), max_nodes, *p) for p in _check_stopped_moves(pos, r)]
-            for row in analyze(pos, tt_mb=0, max_nodes=max_nodes, horizon=0):
+            for row in analyze(pos, Limit(tt_mb=0, nodes=max_nodes, horizon=0)):
                 exact = move_values[row.move]
                 if not _brackets(row, exact) or row.value not in (None, exact):
                     problems.append((pos.to_string(), max_nodes, "analyze", str(row.move), row, exact))
@@ -640,17 +640,17 @@ def test_node_counts_and_table_figures(variant: str) -> None:
     positions = mixed_positions(rules, variant_seed(variant, 61), 6) + whole_rounds(rules, variant_seed(variant, 62), 1)
     for pos in positions:
         for kw in (dict(), dict(tt_mb=0.001), dict(full_window=True)):
-            r = solve(pos, **kw)
+            r = with_limit(solve, pos, **kw)
             assert r.nodes > 0, pos.to_string()
             _sane_table_figures(r)
-        r = solve(pos, tt_mb=0)
+        r = solve(pos, Limit(tt_mb=0))
         assert r.nodes > 0
         _sane_table_figures(r)
         assert r.tt_probes == r.tt_hits == r.tt_stores == 0 and r.tt_fill == 0.0
     # a whole round needs many nodes and uses the table (tiny endgames may skip it)
     pos = whole_rounds(rules, variant_seed(variant, 63), 1)[0]
     for kw in (dict(tt_mb=1.0), dict(tt_mb=0.001), dict(tt_mb=1.0, full_window=True)):
-        r = solve(pos, **kw)
+        r = with_limit(solve, pos, **kw)
         assert r.nodes > 1000 and r.tt_probes > 100 and r.tt_stores > 100 and r.tt_hits > 0, kw
         assert 0.0 < r.tt_fill <= 1.0
         _sane_table_figures(r)
@@ -691,7 +691,7 @@ def test_round_over_positions_solve_to_their_score(variant: str) -> None:
             assert r.best_moves == [] and r.pv == []
             assert r.outcome == pos.round_score()
             assert analyze(pos) == []
-            assert solve_many([pos, pos], threads=2)[1].value == margin
+            assert solve_many([pos, pos], Limit(threads=2))[1].value == margin
             assert solve_values([pos]) == [margin]
 
 
@@ -708,7 +708,7 @@ def test_ctrl_c_interrupts_a_long_search_promptly() -> None:
     timer.start()
     with pytest.raises(KeyboardInterrupt):
         for _ in range(1000):                   # without the table a whole round takes long
-            solve(pos, tt_mb=0)
+            solve(pos, Limit(tt_mb=0))
     assert time.process_time() - start < 2.0
     timer.join()
     assert solve(pos).complete                  # the next search runs normally
@@ -725,10 +725,10 @@ def test_ctrl_c_interrupts_a_threaded_batch() -> None:
     start = time.process_time()     # CPU seconds: the work done, whatever the machine's load
     timer.start()
     with pytest.raises(KeyboardInterrupt):
-        solve_many(positions, threads=2, tt_mb=0)
+        solve_many(positions, Limit(threads=2, tt_mb=0))
     assert time.process_time() - start < 2.0
     timer.join()
-    assert all(r.complete for r in solve_many(positions[:2], threads=2))
+    assert all(r.complete for r in solve_many(positions[:2], Limit(threads=2)))
 
 
 def test_table_region_grows_with_the_search_and_shrinks_on_clear() -> None:

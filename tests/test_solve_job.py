@@ -16,12 +16,15 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from scopa_solver import Rules, analyze, solve
-from scopa_solver.batch import DealJobError, read_rows, solve_job
+from scopa_solver.batch import (BatchOptionError, DealJobError, DealOptions, EngineOptions, RunOptions, read_rows,
+                                solve_job)
+from scopa_solver.kernel import Limit
 from scopa_solver.cli import main
 
 from helpers import late, named_pipe
@@ -34,10 +37,13 @@ GAMES = [(Rules(), 12), (Rules(), 9), (Rules(players=3), 9), (Rules(players=3), 
          (SCIENTIFICO, 12), (SCIENTIFICO, 16)]
 
 
-def job(pos, tmp_path, name="job", **kw):
-    kw.setdefault("workers", 1)
-    kw.setdefault("progress", False)
-    return solve_job(pos, tmp_path / name, **kw)
+def job(pos, tmp_path, name="job", limit=None, *, engine=None, run=None, **kw):
+    """`solve_job` in `tmp_path / name`: one worker and no progress bar unless asked."""
+    engine = EngineOptions(workers=1) if engine is None else engine
+    engine = replace(engine, workers=1) if engine.workers is None else engine
+    run = RunOptions() if run is None else run
+    run = replace(run, progress=False) if run.progress is None else run
+    return solve_job(pos, tmp_path / name, limit, engine=engine, run=run, **kw)
 
 
 @pytest.mark.parametrize("rules,left", GAMES)
@@ -47,12 +53,12 @@ def test_the_value_is_solves_on_every_game_and_cut(rules, left, tmp_path):
         want = solve(pos).value
         moves = {str(m.move): m.value for m in analyze(pos)}
         for split in (1, 2, 3):
-            r = job(pos, tmp_path, f"{seed}-{split}", split=split)
+            r = job(pos, tmp_path, f"{seed}-{split}", deal=DealOptions(split=split))
             assert (r.value, r.lower, r.upper, r.complete) == (want, want, want, True), (pos.to_string(), split)
             assert r.best_moves and all(moves[m] == want for m in r.best_moves)
             assert all(lo <= moves[m] <= hi for m, lo, hi in r.moves)
             assert r.solved + r.pruned == r.items and r.remaining == 0
-            every = job(pos, tmp_path, f"{seed}-{split}-every", split=split, every_root_move=True)
+            every = job(pos, tmp_path, f"{seed}-{split}-every", deal=DealOptions(split=split, every_root_move=True))
             assert {m: lo for m, lo, hi in every.moves if lo == hi} == moves
             assert sorted(every.best_moves) == sorted(m for m, v in moves.items() if v == want)
 
@@ -61,27 +67,27 @@ def test_the_bounds_narrow_and_hold_the_value_then_a_limit_resumes(tmp_path):
     pos = late(SCIENTIFICO, 4, 16)
     want = solve(pos).value
     seen: list = []
-    first = job(pos, tmp_path, limit=3, on_item=seen.append)
+    first = job(pos, tmp_path, run=RunOptions(items=3), on_item=seen.append)
     assert (first.stopped, first.solved_now, first.value, first.complete) == ("limit", 3, None, False)
     assert first.lower <= want <= first.upper and first.remaining > 0
     assert "--resume" in str(first) and json.loads((tmp_path / "job" / "result.json").read_text())["stopped"] == "limit"
-    rest = job(pos, tmp_path, resume=True, on_item=seen.append)
+    rest = job(pos, tmp_path, run=RunOptions(resume=True), on_item=seen.append)
     assert (rest.value, rest.complete, rest.solved_now) == (want, True, rest.solved - 3)
     for before, after in zip(seen, seen[1:]):
         assert before.lower <= after.lower <= want <= after.upper <= before.upper
-    again = job(None, tmp_path, resume=True)       # a finished job: nothing more to do
+    again = job(None, tmp_path, run=RunOptions(resume=True))       # a finished job: nothing more to do
     assert (again.value, again.solved_now, again.nodes) == (want, 0, rest.nodes)
 
 
 def test_time_limit_and_stop_event_leave_a_job_to_resume(tmp_path):
     pos = late(SCIENTIFICO, 6, 16)
     want = solve(pos).value
-    r = job(pos, tmp_path, time_limit=1e-6)
+    r = job(pos, tmp_path, limit=Limit(time=1e-6))
     assert r.stopped == "time" and r.value is None
     stop = threading.Event()
-    r = job(pos, tmp_path, resume=True, on_item=lambda now: stop.set(), stop=stop)
+    r = job(pos, tmp_path, run=RunOptions(resume=True), on_item=lambda now: stop.set(), stop=stop)
     assert r.stopped == "stop" and r.solved_now == 1
-    assert job(pos, tmp_path, resume=True).value == want
+    assert job(pos, tmp_path, run=RunOptions(resume=True)).value == want
 
 
 def test_a_killed_local_worker_changes_nothing(tmp_path):
@@ -93,7 +99,7 @@ def test_a_killed_local_worker_changes_nothing(tmp_path):
             pool = [p for p in multiprocessing.active_children() if "Dask" not in p.name]
             os.kill(pool[0].pid, signal.SIGKILL)
             killed.append(pool[0].pid)
-    r = job(pos, tmp_path, workers=2, on_item=kill_one)
+    r = job(pos, tmp_path, engine=EngineOptions(workers=2), on_item=kill_one)
     assert killed and r.value == solve(pos).value and r.complete
 
 
@@ -110,7 +116,7 @@ def client():
 def test_dask_gives_the_value_and_survives_a_killed_worker(client, tmp_path):
     for seed in (1, 2):
         pos = late(SCIENTIFICO, seed, 16)
-        r = job(pos, tmp_path, f"d{seed}", engine="dask", client=client)
+        r = job(pos, tmp_path, f"d{seed}", engine=EngineOptions(name="dask", client=client))
         assert (r.value, r.engine, r.workers) == (solve(pos).value, "dask", 2)
     pids = list(client.run(os.getpid).values())
     killed: list = []
@@ -120,7 +126,7 @@ def test_dask_gives_the_value_and_survives_a_killed_worker(client, tmp_path):
             os.kill(pids[0], signal.SIGKILL)
             killed.append(pids[0])
     pos = late(SCIENTIFICO, 3, 16)
-    r = job(pos, tmp_path, "killed", engine="dask", client=client, on_item=kill_one)
+    r = job(pos, tmp_path, "killed", engine=EngineOptions(name="dask", client=client), on_item=kill_one)
     assert killed and r.value == solve(pos).value and r.complete
 
 
@@ -162,25 +168,28 @@ def test_folders_and_checkpoints_that_are_not_the_jobs_are_refused(tmp_path, cap
     pos = late(SCIENTIFICO, 5, 12)
     other = late(SCIENTIFICO, 6, 12)
     folder = tmp_path / "job"
-    job(pos, tmp_path, limit=2)
-    for kw, match in ((dict(), "holds a solve job"), (dict(resume=True, split=3), "split=2"),
-                      (dict(resume=True, overwrite=True), "contradict")):
+    job(pos, tmp_path, run=RunOptions(items=2))
+    for kw, match in ((dict(), "holds a solve job"),
+                      (dict(run=RunOptions(resume=True), deal=DealOptions(split=3)), "split=2")):
         with pytest.raises(DealJobError, match=match):
             job(pos, tmp_path, **kw)
+    with pytest.raises(BatchOptionError, match="contradict"):
+        RunOptions(resume=True, overwrite=True)
     with pytest.raises(DealJobError, match="another position"):
-        job(other, tmp_path, resume=True)
+        job(other, tmp_path, run=RunOptions(resume=True))
     (folder / "notes.txt").write_text("mine")
     with pytest.raises(DealJobError, match="not a solve job's"):
-        job(pos, tmp_path, overwrite=True)
+        job(pos, tmp_path, run=RunOptions(overwrite=True))
     assert (folder / "notes.txt").read_text() == "mine"     # never removed
     (folder / "notes.txt").unlink()
     (folder / ".result.json.ab_3xyz9.tmp.json").write_text("{")       # a save cut by a kill
     (folder / ".result.json.mine.tmp.json").write_text("{")           # not one: refused
     with pytest.raises(DealJobError, match="mine.tmp"):
-        job(pos, tmp_path, resume=True)
+        job(pos, tmp_path, run=RunOptions(resume=True))
     assert (folder / ".result.json.ab_3xyz9.tmp.json").exists()       # a folder refused is left as it was
     (folder / ".result.json.mine.tmp.json").unlink()
-    job(pos, tmp_path, resume=True)                                   # a job's folder: the leftover goes
+    job(pos, tmp_path,
+        run=RunOptions(resume=True))                                   # a job's folder: the leftover goes
     assert not (folder / ".result.json.ab_3xyz9.tmp.json").exists()
     items = folder / "items.jsonl"
     good = items.read_text()
@@ -192,16 +201,17 @@ def test_folders_and_checkpoints_that_are_not_the_jobs_are_refused(tmp_path, cap
                       ("some notes\n", "not a record")):
         items.write_text(good + text)
         said.clear()
-        r = job(pos, tmp_path, resume=True, limit=0, say=said.append)      # set aside, named, nothing solved
+        r = job(pos, tmp_path, run=RunOptions(resume=True, items=0),
+                say=said.append)      # set aside, named, nothing solved
         assert r.rejected == 1 and f"line {len(good.splitlines()) + 1}" in said[0] and why in said[0], said
         assert items.read_text() == good and text.strip() in (folder / "rejected.jsonl").read_text().replace('\\"', '"')
     items.write_text(good + good.splitlines()[0][:20])       # the cut last line of a killed run is fine
-    assert job(pos, tmp_path, resume=True).value == solve(pos).value
+    assert job(pos, tmp_path, run=RunOptions(resume=True)).value == solve(pos).value
     items.rename(tmp_path / "elsewhere.jsonl")
     items.symlink_to(tmp_path / "elsewhere.jsonl")
     with pytest.raises(DealJobError, match="symbolic link"):
-        job(pos, tmp_path, resume=True)
-    assert job(pos, tmp_path, resume=True, force=True).value == solve(pos).value
+        job(pos, tmp_path, run=RunOptions(resume=True))
+    assert job(pos, tmp_path, run=RunOptions(resume=True, force=True)).value == solve(pos).value
     description = folder / "job.json"
     saved = description.read_text()
     for text in ("[" * 100000, '{"format": "scopa-solver solve job", "version": 1}', "\x00\xff", "{}",
@@ -209,7 +219,7 @@ def test_folders_and_checkpoints_that_are_not_the_jobs_are_refused(tmp_path, cap
                  saved.replace(pos.to_string()[:10], "not a pos.")):
         description.write_text(text, errors="surrogateescape")
         with pytest.raises(DealJobError):
-            job(pos, tmp_path, resume=True)
+            job(pos, tmp_path, run=RunOptions(resume=True))
         assert main(["solve", "--job", str(folder), "--resume"]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and err.startswith("scopa-solver: error:"), err
@@ -217,9 +227,9 @@ def test_folders_and_checkpoints_that_are_not_the_jobs_are_refused(tmp_path, cap
     (folder / "result.json").unlink()
     (folder / "result.json").mkdir()
     with pytest.raises(DealJobError, match="is a folder"):
-        job(pos, tmp_path, resume=True)
+        job(pos, tmp_path, run=RunOptions(resume=True))
     with pytest.raises(DealJobError, match="no job to resume"):
-        job(pos, tmp_path, "empty", resume=True)
+        job(pos, tmp_path, "empty", run=RunOptions(resume=True))
     (tmp_path / "a-file").write_text("x")
     with pytest.raises(DealJobError, match="is a file"):
         job(pos, tmp_path, "a-file")
@@ -273,11 +283,11 @@ def test_a_damaged_duplicated_or_foreign_record_is_named_and_its_item_solved_aga
     from scopa_solver import Position
     pos, other = late(SCIENTIFICO, 1, 16), late(SCIENTIFICO, 6, 16)
     want = solve(pos).value
-    job(other, tmp_path, "other", limit=1)
+    job(other, tmp_path, "other", run=RunOptions(items=1))
     foreign = (tmp_path / "other" / "items.jsonl").read_text()
     for case in ("nudged", "second row", "foreign", "job of the same position elsewhere"):
         folder = tmp_path / case
-        job(pos, tmp_path, case, limit=3)
+        job(pos, tmp_path, case, run=RunOptions(items=3))
         items = folder / "items.jsonl"
         if case == "nudged":        # every value moved by one inside its bounds: gave +-1 before
             _rewrite(items, lambda row: _nudge(row, Position.from_string))
@@ -290,11 +300,11 @@ def test_a_damaged_duplicated_or_foreign_record_is_named_and_its_item_solved_aga
             items.write_text(items.read_text() + foreign)
             bad = 1
         else:                       # the same job in another folder: its records are this job's too
-            job(pos, tmp_path, "twin", limit=1)
+            job(pos, tmp_path, "twin", run=RunOptions(items=1))
             items.write_text(items.read_text() + (tmp_path / "twin" / "items.jsonl").read_text())
             bad = 1     # the twin solved the first item again: a second record of it, set aside
         said: list = []
-        r = job(None, tmp_path, case, resume=True, say=said.append)
+        r = job(None, tmp_path, case, run=RunOptions(resume=True), say=said.append)
         assert (r.value, r.complete) == (want, True), case      # was wrong with the damaged records
         assert r.rejected == bad, (case, said)
         then = "the first record stands" if case.startswith("job of") else "its item is solved again"
@@ -308,7 +318,7 @@ def test_verify_solves_a_sample_again_and_replaces_a_wrong_value(tmp_path):
     from scopa_solver.batch.deal import _checksum
     pos = late(SCIENTIFICO, 1, 16)
     want = solve(pos).value
-    job(pos, tmp_path, limit=3)
+    job(pos, tmp_path, run=RunOptions(items=3))
     folder = tmp_path / "job"
     salt = json.loads((folder / "job.json").read_text())["check"]
 
@@ -318,24 +328,24 @@ def test_verify_solves_a_sample_again_and_replaces_a_wrong_value(tmp_path):
         return row
     _rewrite(folder / "items.jsonl", wrong)
     said: list = []
-    r = job(None, tmp_path, resume=True, verify=100, say=said.append)
+    r = job(None, tmp_path, deal=DealOptions(verify=100), run=RunOptions(resume=True), say=said.append)
     assert (r.value, r.verified, r.rejected) == (want, 0, 3) and len(said) == 3 and "--verify" in said[0]
-    r = job(None, tmp_path, resume=True, verify=2)
+    r = job(None, tmp_path, deal=DealOptions(verify=2), run=RunOptions(resume=True))
     assert (r.value, r.verified, r.rejected, r.solved_now) == (want, 2, 0, 0)
     with pytest.raises(DealJobError, match="verify"):
-        job(None, tmp_path, resume=True, verify=-1)
+        job(None, tmp_path, deal=DealOptions(verify=-1), run=RunOptions(resume=True))
 
 
 def test_the_description_is_checked_and_an_old_job_is_refused_by_name(tmp_path, capsys):
     pos = late(SCIENTIFICO, 5, 12)
-    job(pos, tmp_path, limit=1)
+    job(pos, tmp_path, run=RunOptions(items=1))
     description = tmp_path / "job" / "job.json"
     data = json.loads(description.read_text())
     for change, match in ((dict(every_root_move=True), "damaged"), (dict(items=data["items"] + 1), "damaged"),
                           (dict(version=1), "earlier scopa-solver")):
         description.write_text(json.dumps(dict(data, **change)))
         with pytest.raises(DealJobError, match=match) as err:
-            job(None, tmp_path, resume=True)
+            job(None, tmp_path, run=RunOptions(resume=True))
         assert "job.json" in str(err.value)
         assert main(["solve", "--job", str(tmp_path / "job"), "--resume"]) == 2
         assert "job.json" in capsys.readouterr().err
@@ -348,9 +358,9 @@ def test_one_run_at_a_time_uses_a_folder(tmp_path, capsys):
 
     def second_run(now):
         if not seen:
-            for kw in (dict(resume=True), dict(overwrite=True)):
+            for run in (RunOptions(resume=True), RunOptions(overwrite=True)):
                 with pytest.raises(DealJobError, match="in use by another run") as err:
-                    job(pos, tmp_path, **kw)
+                    job(pos, tmp_path, run=run)
                 seen.append(str(err.value))
             assert main(["solve", "--job", str(folder), "--resume"]) == 2
             seen.append(capsys.readouterr().err)
@@ -362,7 +372,7 @@ def test_one_run_at_a_time_uses_a_folder(tmp_path, capsys):
     with pytest.raises(DealJobError, match="in use"):
         job(pos, tmp_path, "fresh", on_item=lambda now: job(pos, tmp_path, "fresh"))
     # the lock is the process's: a killed run leaves none (test_the_command_killed_... resumes after SIGKILL)
-    assert job(None, tmp_path, resume=True).value == r.value
+    assert job(None, tmp_path, run=RunOptions(resume=True)).value == r.value
 
 
 def test_a_users_file_named_like_a_leftover_is_not_deleted(tmp_path):
@@ -373,7 +383,7 @@ def test_a_users_file_named_like_a_leftover_is_not_deleted(tmp_path):
     with pytest.raises(DealJobError, match="not a solve job's"):
         job(pos, tmp_path)
     with pytest.raises(DealJobError, match="not a solve job's"):
-        job(pos, tmp_path, overwrite=True)
+        job(pos, tmp_path, run=RunOptions(overwrite=True))
     assert (folder / ".result.json.abcd1234.tmp.json").read_text() == "mine"
 
 
@@ -381,11 +391,11 @@ def test_workers_are_capped_and_a_client_that_is_not_one_is_refused(tmp_path):
     from scopa_solver.batch.engines import BatchEngineError
     pos = late(SCIENTIFICO, 5, 12)
     said: list = []
-    r = job(pos, tmp_path, workers=9, say=said.append)
+    r = job(pos, tmp_path, engine=EngineOptions(workers=9), say=said.append)
     cap = min(9, r.items, 2 * (os.cpu_count() or 1))
     assert r.value == solve(pos).value and r.workers <= cap and said and "9 workers asked" in said[0]
     with pytest.raises(BatchEngineError, match="distributed.Client"):
-        job(pos, tmp_path, "dask", engine="dask", client=object())
+        job(pos, tmp_path, "dask", engine=EngineOptions(name="dask", client=object()))
     assert not (tmp_path / "dask").exists()
 
 
@@ -402,13 +412,13 @@ def test_an_item_longer_than_the_time_limit_is_split_and_the_job_finishes(tmp_pa
 
     def cut_at_50k_nodes(states, **kw):     # and from a cold table, as a new run's process starts
         jobs.kernel.clear_tables()
-        return real(states, **dict(kw, max_nodes=50_000))
+        return real(states, **dict(kw, limit=kw["limit"].replace(nodes=50_000)))
     monkeypatch.setattr(jobs.kernel, "run_batch", cut_at_50k_nodes)
     said: list = []
-    first = r = job(pos, tmp_path, time_limit=10, limit=10, tt_mb=4, say=said.append)
+    first = r = job(pos, tmp_path, limit=Limit(time=10, tt_mb=4), run=RunOptions(items=10), say=said.append)
     runs = 1
     while not r.complete and runs < 100:
-        r = job(None, tmp_path, resume=True, time_limit=10, limit=10, tt_mb=4, say=said.append)
+        r = job(None, tmp_path, limit=Limit(time=10, tt_mb=4), run=RunOptions(resume=True, items=10), say=said.append)
         assert r.lower <= want <= r.upper and r.stopped != "time"
         runs += 1
     assert r.complete and r.value == want and r.stopped is None    # before: stopped by the time each run
@@ -430,4 +440,17 @@ def test_a_job_folder_file_that_is_a_named_pipe_is_refused_at_once(tmp_path, nam
     os.unlink(tmp_path / "job" / name)
     named_pipe(tmp_path / "job" / name)
     with pytest.raises(DealJobError, match=f"{name} is a named pipe, not a solve job's file"):
-        job(None, tmp_path, resume=True)
+        job(None, tmp_path, run=RunOptions(resume=True))
+
+
+def test_a_job_takes_a_limits_time_deadline_and_table_and_refuses_the_rest(tmp_path):
+    pos = late(SCIENTIFICO, 5, 12)
+    r = job(pos, tmp_path, "late", Limit(deadline=time.monotonic() - 1))     # a deadline already past
+    assert r.stopped == "time" and r.value is None and r.solved_now == 0
+    assert job(None, tmp_path, "late", Limit(tt_mb=4), run=RunOptions(resume=True)).value == solve(pos).value
+    for bad in (Limit(nodes=1000), Limit(horizon=8), Limit(threads=1)):
+        with pytest.raises(DealJobError, match="no (nodes|horizon|threads) limit"):
+            job(pos, tmp_path, "refused", bad)
+    with pytest.raises(DealJobError, match="chunk"):
+        job(pos, tmp_path, "refused", run=RunOptions(chunk=2))
+    assert not (tmp_path / "refused").exists()

@@ -208,7 +208,7 @@ def test_the_scanner_sees_the_package():
     assert "scopa_solver.kernel" in MODULES and "scopa_solver.core.position" in MODULES
     assert "scopa_solver.kernel" in IMPORTS["scopa_solver.core.position"].edges
     assert IMPORTS["scopa_solver.kernel.face"].imports_kernel
-    assert "scopa_solver.kernel.face" in IMPORTS["scopa_solver.kernel.checks"].edges
+    assert "scopa_solver.kernel.face" in IMPORTS["scopa_solver.kernel.limit"].edges
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     probe = Imports("scopa_solver.search.solver",
                     "from .. import kernel\nfrom ..core.cards import _SEPARATORS\n"
@@ -333,8 +333,8 @@ def test_import_loads_only_the_standard_library():
 
 def test_solving_loads_no_heavy_module():
     code = ("import sys, json, scopa_solver\n"
-            "from scopa_solver import Position\n"
-            "scopa_solver.solve(Position.new_round(seed=1), max_nodes=20000)\n"
+            "from scopa_solver import Limit, Position\n"
+            "scopa_solver.solve(Position.new_round(seed=1), Limit(nodes=20000))\n"
             "print(json.dumps([m for m in ('numpy', 'networkx', 'tqdm', 'matplotlib') if m in sys.modules]))")
     out = _run(code)
     assert out.returncode == 0, out.stderr

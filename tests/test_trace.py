@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import networkx as nx
 import pytest
 
-from scopa_solver import Position, ScopaError, TreeTooLargeError, solve, to_networkx
+from scopa_solver import Limit, Position, ScopaError, TreeOptions, TreeTooLargeError, solve, to_networkx
 from scopa_solver import _kernel
 from scopa_solver import kernel as kernel_module
 from scopa_solver.cli import main
@@ -46,8 +46,8 @@ def traced_positions(game: str) -> list[Position]:
                                                 ("analyze", False)])
 def test_traced_nodes_are_the_searchs_nodes(game, tt_mb, search, full_window):
     for pos in traced_positions(game):
-        g = to_networkx(pos, mode="search", tt_mb=tt_mb, search=search, full_window=full_window,
-                        max_nodes=100_000)
+        g = to_networkx(pos, Limit(tt_mb=tt_mb), TreeOptions(max_nodes=100_000), mode="search", search=search,
+                        full_window=full_window)
         want = WANTS[search] | (FULL_WINDOW if full_window else 0)
         fresh = _kernel.Searcher(64.0 if tt_mb is None else tt_mb)
         if tt_mb == 0:
@@ -65,7 +65,7 @@ def test_traced_nodes_are_the_searchs_nodes(game, tt_mb, search, full_window):
         assert ("value_p0" in g.graph) == (rules.side_count == 2)
         if search == "solve":       # the public solve on cleared tables counts the same nodes
             kernel_module.clear_tables()
-            result = solve(pos, tt_mb=tt_mb, full_window=full_window)
+            result = solve(pos, Limit(tt_mb=tt_mb), full_window=full_window)
             assert result.nodes == raw.nodes
             assert g.graph["pv"] == " ".join(map(str, result.pv))
 
@@ -104,8 +104,8 @@ CONSISTENT = [(game, "late") for game in GAMES] + [("scopa", "early")]
 @pytest.mark.parametrize("game,where", CONSISTENT)
 def test_every_traced_node_is_consistent(game, where):
     pos = EARLY if where == "early" else late(GAMES[game], 3, 8)
-    g = to_networkx(pos, mode="search", tt_mb=1, max_nodes=100_000)
-    exact = {d["position"]: d["value"] for _, d in to_networkx(pos, max_nodes=100_000).nodes(data=True)}
+    g = to_networkx(pos, Limit(tt_mb=1), TreeOptions(max_nodes=100_000), mode="search")
+    exact = {d["position"]: d["value"] for _, d in to_networkx(pos, options=TreeOptions(max_nodes=100_000)).nodes(data=True)}
     rules, paranoid = pos.rules, pos.rules.side_count > 2
     root_side = rules.sides[pos.to_move]
     assert g.graph["cutoffs"] > 0     # (table answers depend on the kernel's table policy)
@@ -154,8 +154,8 @@ def test_every_traced_node_is_consistent(game, where):
 @pytest.mark.parametrize("game,depth", [("scopa", 1), ("4 players", 2)])
 def test_search_depth_limit_and_truncation(game, depth):
     pos = EARLY if game == "scopa" else late(GAMES[game], 2, 12)
-    full = to_networkx(pos, mode="search", tt_mb=1, max_nodes=100_000)
-    g = to_networkx(pos, mode="search", tt_mb=1, depth=depth)
+    full = to_networkx(pos, Limit(tt_mb=1), TreeOptions(max_nodes=100_000), mode="search")
+    g = to_networkx(pos, Limit(tt_mb=1), TreeOptions(depth=depth), mode="search")
     shown = [d for _, d in search_nodes(g)]
     assert shown and all(d["depth"] <= depth for d in shown)
     assert g.graph["search_nodes"] == full.graph["search_nodes"]
@@ -165,8 +165,8 @@ def test_search_depth_limit_and_truncation(game, depth):
         assert d["hidden"] == sum(1 for c in full.successors(n)) - sum(1 for c in g.successors(n))
     assert any(d["hidden"] for d in shown)
     with pytest.raises(TreeTooLargeError, match=f"{full.graph['search_nodes']:,} nodes.*max_nodes=50"):
-        to_networkx(pos, mode="search", tt_mb=1, max_nodes=50)
-    t = to_networkx(pos, mode="search", tt_mb=1, max_nodes=50, truncate=True)
+        to_networkx(pos, Limit(tt_mb=1), TreeOptions(max_nodes=50), mode="search")
+    t = to_networkx(pos, Limit(tt_mb=1), TreeOptions(max_nodes=50, truncate=True), mode="search")
     assert len(search_nodes(t)) == 50
     assert t.graph["truncated"] and any(d.get("truncated") for _, d in t.nodes(data=True))
     for n, d in search_nodes(t):       # the first 50 visits, as in the full trace
@@ -187,7 +187,7 @@ def test_search_graph_from_a_fake_trace_in_the_documented_format():
               ("leaf", 2, 4),
               ("exit", 2, 4, 0, 0),
               ("exit", 1, 4, 2, 1)]
-    g = search_graph(SMALL, events, SimpleNamespace(nodes=4, stop=0, lower=5, upper=5, pv=[seven.packed]))
+    g = search_graph(SMALL, events, SimpleNamespace(nodes=4, stop=kernel_module.StopReason.NONE, lower=5, upper=5, pv=[seven.packed]))
     assert g.graph["search_nodes"] == 4 and g.graph["passes"] == 2 and g.graph["value"] == 5
     assert g.graph["tt_hits"] == 1 and g.graph["cutoffs"] == 2 and g.graph["leaves"] == 1
     n1, n2 = g.nodes["n1"], g.nodes["n2"]
@@ -206,15 +206,15 @@ def test_the_search_is_sized_before_it_is_traced(monkeypatch):
     nodes = trace_module.search_size(EARLY, want, 1)
     events, raw = trace_module.trace_search(EARLY, want, 1)
     assert raw.nodes == nodes and len(events) <= trace_module.EVENTS_PER_NODE * nodes + 64
-    g = trace_module.search_tree(EARLY, tt_mb=1)
+    g = trace_module.search_tree(EARLY, Limit(tt_mb=1))
     assert g.graph["search_nodes"] == nodes == sum(1 for _, d in g.nodes(data=True) if d["kind"] == "node")
     monkeypatch.setattr(trace_module, "TRACE_NODE_CAP", nodes - 1)
     assert trace_module.search_size(EARLY, want, 1) is None
     for kwargs in (dict(depth=1), dict(truncate=True)):
         with pytest.raises(TreeTooLargeError, match="too many to trace"):
-            to_networkx(EARLY, mode="search", tt_mb=1, **kwargs)
+            to_networkx(EARLY, Limit(tt_mb=1), TreeOptions(**kwargs), mode="search")
     with pytest.raises(TreeTooLargeError, match=f"more than {nodes - 1:,} nodes, more than max_nodes=10,000"):
-        to_networkx(EARLY, mode="search", tt_mb=1)
+        to_networkx(EARLY, Limit(tt_mb=1), mode="search")
 
 
 def test_max_n_is_refused_and_the_cli_draws_a_paranoid_search(capsys, tmp_path):

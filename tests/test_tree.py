@@ -12,6 +12,7 @@ import re
 import struct
 import subprocess
 import sys
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -20,11 +21,12 @@ import pytest
 
 from helpers import EARLY, SMALL, late, random_positions
 
-from scopa_solver import (LimitError, Position, Rules, ScopaError, TreeTooLargeError, analyze, solve,
-                          to_networkx, write_tree)
+from scopa_solver import (Limit, LimitError, Position, Rules, ScopaError, TreeOptions, TreeTooLargeError,
+                          analyze, solve, to_networkx, write_tree)
+from scopa_solver.errors import TimeLimitError
 from scopa_solver.cli import main
 from scopa_solver.tree.render import graphviz_available
-from scopa_solver.tree import MAX_TREE_NODES, ROOT, count_tree, read_tree, tree_size, tree_text
+from scopa_solver.tree import MAX_TREE_NODES, MODES, ROOT, count_tree, read_tree, tree_size, tree_text
 from scopa_solver.tree import attributes as attributes_module, build as build_module, io as io_module
 from scopa_solver.tree import base as base_module, size as size_module
 from scopa_solver.tree import outline as outline_module, trace as trace_module
@@ -108,19 +110,19 @@ def test_depth_limit_counts_and_stable_ids():
     full = to_networkx(EARLY)
     assert full.number_of_nodes() == enumerate_paths(EARLY) == count_tree(EARLY)[0]
     for depth in (0, 1, 3):
-        g = to_networkx(EARLY, depth=depth)
+        g = to_networkx(EARLY, options=TreeOptions(depth=depth))
         assert g.number_of_nodes() == enumerate_paths(EARLY, depth) == count_tree(EARLY, depth)[0]
         assert max(d["depth"] for _, d in g.nodes(data=True)) == depth
         for n, d in g.nodes(data=True):        # the same ids and values as in the full tree
             assert full.nodes[n]["value"] == d["value"] and full.nodes[n]["position"] == d["position"]
             assert d["expanded"] == (d["depth"] < depth and not d["terminal"])
             assert not d["truncated"]
-    assert to_networkx(EARLY, depth=0).nodes[ROOT]["value"] == solve(EARLY).value
+    assert to_networkx(EARLY, options=TreeOptions(depth=0)).nodes[ROOT]["value"] == solve(EARLY).value
 
 
 def test_merge_transpositions_gives_the_dag_of_distinct_positions():
     for pos in FINAL_DEALS[:3] + [EARLY]:
-        g = to_networkx(pos, merge_transpositions=True)
+        g = to_networkx(pos, options=TreeOptions(merge_transpositions=True))
         distinct = enumerate_positions(pos)
         assert g.number_of_nodes() == len(distinct) == count_tree(pos)[1]
         assert {d["position"] for _, d in g.nodes(data=True)} == distinct
@@ -129,7 +131,7 @@ def test_merge_transpositions_gives_the_dag_of_distinct_positions():
         assert g.number_of_edges() == sum(1 for _ in g.edges)
         for n, d in g.nodes(data=True):
             assert tree.nodes[n]["value"] == d["value"]      # ids are the first path: in the tree too
-    assert any(d > 1 for _, d in to_networkx(EARLY, merge_transpositions=True).in_degree())
+    assert any(d > 1 for _, d in to_networkx(EARLY, options=TreeOptions(merge_transpositions=True)).in_degree())
 
 
 def test_round_over_root_is_one_node():
@@ -160,7 +162,7 @@ def test_pv_mode_alternatives_one_level_deep():
             node, here = out[str(move)][0], here.play(move)
             assert g.nodes[node]["pv"]
         assert g.number_of_nodes() == expected
-    g = to_networkx(EARLY, mode="pv", depth=2)
+    g = to_networkx(EARLY, options=TreeOptions(depth=2), mode="pv")
     assert max(d["depth"] for _, d in g.nodes(data=True)) == 2
     assert sum(1 for _, d in g.nodes(data=True) if d["expanded"]) == 2
 
@@ -173,12 +175,12 @@ def test_pv_mode_alternatives_one_level_deep():
 def test_size_limits_raise_clear_errors_or_truncate():
     size = enumerate_paths(EARLY)
     with pytest.raises(TreeTooLargeError, match=f"has {size:,} nodes .* more than max_nodes=1,000"):
-        to_networkx(EARLY, max_nodes=1000)
+        to_networkx(EARLY, options=TreeOptions(max_nodes=1000))
     with pytest.raises(TreeTooLargeError, match=f"{len(enumerate_positions(EARLY)):,} distinct positions"):
-        to_networkx(EARLY, max_nodes=100, merge_transpositions=True)
+        to_networkx(EARLY, options=TreeOptions(max_nodes=100, merge_transpositions=True))
     with pytest.raises(TreeTooLargeError, match="principal variation"):
-        to_networkx(EARLY, mode="pv", max_nodes=5)
-    g = to_networkx(EARLY, max_nodes=1000, truncate=True)
+        to_networkx(EARLY, options=TreeOptions(max_nodes=5), mode="pv")
+    g = to_networkx(EARLY, options=TreeOptions(max_nodes=1000, truncate=True))
     assert 900 < g.number_of_nodes() <= 1000 and g.graph["truncated"]
     full = to_networkx(EARLY)
     for n, d in g.nodes(data=True):
@@ -186,9 +188,9 @@ def test_size_limits_raise_clear_errors_or_truncate():
         assert d["truncated"] == (not d["expanded"] and not d["terminal"])
         if d["expanded"]:
             assert g.out_degree(n) == full.out_degree(n)
-    m = to_networkx(EARLY, max_nodes=200, truncate=True, merge_transpositions=True)
+    m = to_networkx(EARLY, options=TreeOptions(max_nodes=200, truncate=True, merge_transpositions=True))
     assert m.number_of_nodes() <= 200 and any(d["truncated"] for _, d in m.nodes(data=True))
-    p = to_networkx(EARLY, mode="pv", max_nodes=8, truncate=True)
+    p = to_networkx(EARLY, options=TreeOptions(max_nodes=8, truncate=True), mode="pv")
     assert p.number_of_nodes() <= 8 and sum(d["truncated"] for _, d in p.nodes(data=True)) == 1
     # the default bound is 10,000 nodes: a whole round is far beyond, and says so
     with pytest.raises(TreeTooLargeError, match=r"at least [\d,]{11,} nodes, more than max_nodes=10,000"):
@@ -199,11 +201,11 @@ def test_bad_arguments():
     with pytest.raises(ValueError, match="mode"):
         to_networkx(SMALL, mode="everything")
     with pytest.raises(ValueError, match="depth"):
-        to_networkx(SMALL, depth=-1)
+        to_networkx(SMALL, options=TreeOptions(depth=-1))
     with pytest.raises(ValueError, match="max_nodes"):
-        to_networkx(SMALL, max_nodes=0)
+        to_networkx(SMALL, options=TreeOptions(max_nodes=0))
     with pytest.raises(ValueError, match="merge_transpositions"):
-        to_networkx(SMALL, mode="search", merge_transpositions=True)
+        to_networkx(SMALL, options=TreeOptions(merge_transpositions=True), mode="search")
     with pytest.raises(ValueError, match="search must be"):
         to_networkx(SMALL, mode="search", search="everything")
     with pytest.raises(TypeError):
@@ -233,8 +235,8 @@ def test_writers_read_back_equal(tmp_path, suffix, mode):
     if suffix == ".dot":
         pytest.importorskip("pydot")
     pos = SMALL if suffix == ".dot" else FINAL_DEALS[1]       # pydot reads slowly
-    g = (to_networkx(pos, merge_transpositions=True) if mode == "merged"
-         else to_networkx(pos, mode=mode, tt_mb=1))
+    g = (to_networkx(pos, options=TreeOptions(merge_transpositions=True)) if mode == "merged"
+         else to_networkx(pos, Limit(tt_mb=1), mode=mode))
     path = write_tree(g, tmp_path / f"tree{suffix}")
     back = read_tree(path)
     assert back.is_directed()
@@ -273,7 +275,7 @@ def _check_svg(path, min_texts: int) -> ET.Element:
 @pytest.mark.parametrize("mode", ["minimax", "pv", "search"])
 def test_pictures_fallback_matplotlib(tmp_path, mode):
     pytest.importorskip("matplotlib")
-    g = to_networkx(SMALL if mode != "pv" else EARLY, mode=mode, tt_mb=1)
+    g = to_networkx(SMALL if mode != "pv" else EARLY, Limit(tt_mb=1), mode=mode)
     png = write_tree(g, tmp_path / "t.png", engine="matplotlib")
     w, h = _png_size(png)
     assert w > 300 and h > 300 and os.path.getsize(png) > 10_000
@@ -297,7 +299,7 @@ def test_picture_engine_choice(tmp_path, monkeypatch):
 @pytest.mark.skipif(not graphviz_available(), reason="the Graphviz program 'dot' is not installed")
 @pytest.mark.parametrize("mode", ["minimax", "pv", "search"])
 def test_pictures_graphviz(tmp_path, mode):
-    g = to_networkx(SMALL if mode != "pv" else EARLY, mode=mode, tt_mb=1)
+    g = to_networkx(SMALL if mode != "pv" else EARLY, Limit(tt_mb=1), mode=mode)
     svg = write_tree(g, tmp_path / "t.svg", engine="graphviz")
     root = _check_svg(svg, g.number_of_nodes())
     classes = [e.get("class") for e in root.iter()]
@@ -402,7 +404,7 @@ NEW_ROUND = Position.new_round(seed=3)
 @pytest.mark.parametrize("mode", ["minimax", "pv", "search"])
 def test_max_nodes_is_checked_and_capped_before_any_work(bad, mode):
     with pytest.raises(LimitError, match="max_nodes") as caught:
-        to_networkx(NEW_ROUND, mode=mode, max_nodes=bad)
+        to_networkx(NEW_ROUND, options=TreeOptions(max_nodes=bad), mode=mode)
     text = str(caught.value)
     assert len(text) < 300
     if isinstance(bad, int) and bad > MAX_TREE_NODES:
@@ -412,16 +414,34 @@ def test_max_nodes_is_checked_and_capped_before_any_work(bad, mode):
 
 
 def test_other_arguments_are_checked():
-    for kwargs in (dict(depth=-1), dict(depth=1.5), dict(depth=True), dict(tt_mb=1e12), dict(tt_mb=-1),
-                   dict(threads=-2), dict(mode=["minimax"])):
+    for make in (lambda: TreeOptions(depth=-1), lambda: TreeOptions(depth=1.5), lambda: TreeOptions(depth=True),
+                 lambda: TreeOptions(truncate="yes"), lambda: TreeOptions(merge_transpositions=1),
+                 lambda: Limit(tt_mb=1e12), lambda: Limit(tt_mb=-1), lambda: Limit(threads=-2),
+                 lambda: to_networkx(SMALL, mode=["minimax"]), lambda: to_networkx(SMALL, {"tt_mb": 1}),
+                 lambda: to_networkx(SMALL, options={"depth": 1})):
         with pytest.raises(ScopaError):
-            to_networkx(SMALL, **kwargs)
+            make()
     with pytest.raises(LimitError, match="budget"):
         tree_size(SMALL, budget=10 ** 12)
     with pytest.raises(LimitError, match="max_lines"):
         tree_text(to_networkx(SMALL), max_lines=0)
     # a depth past any round is the whole round
-    assert to_networkx(SMALL, depth=10 ** 30).number_of_nodes() == enumerate_paths(SMALL)
+    assert to_networkx(SMALL, options=TreeOptions(depth=10 ** 30)).number_of_nodes() == enumerate_paths(SMALL)
+
+
+def test_a_trees_limit_bounds_its_build_and_leaves_its_values_exact():
+    """A tree takes a `Limit` for its searches: table and threads as given, time and deadline
+    for the whole build; its values are exact, so a node limit or a horizon is refused."""
+    plain = to_networkx(EARLY, options=TreeOptions(depth=2))
+    limited = to_networkx(EARLY, Limit(time=600, tt_mb=1, threads=2), TreeOptions(depth=2))
+    assert nx.utils.graphs_equal(plain, limited)
+    for bad, field in ((Limit(nodes=1000), "nodes"), (Limit(horizon=4), "horizon")):
+        for mode in MODES:
+            with pytest.raises(LimitError, match=f"Limit.{field} does not apply"):
+                to_networkx(SMALL, bad, mode=mode)
+    assert to_networkx(SMALL, Limit(horizon=0)).graph["value"] == solve(SMALL).value   # exact: allowed
+    with pytest.raises(TimeLimitError, match="the minimax tree needs more than"):
+        to_networkx(EARLY, Limit(deadline=time.monotonic() - 1))      # a deadline already past
 
 
 def test_a_tree_too_large_fails_fast_naming_its_size_and_the_cap(monkeypatch):
@@ -437,7 +457,7 @@ def test_a_tree_too_large_fails_fast_naming_its_size_and_the_cap(monkeypatch):
         counted.clear()
         with pytest.raises(TreeTooLargeError, match=f"has {size}.*, more than max_nodes={kwargs['max_nodes']:,}") \
                 as caught:
-            to_networkx(NEW_ROUND, **kwargs)
+            to_networkx(NEW_ROUND, options=TreeOptions(**kwargs))
         assert counted == [size_module.COUNT_BUDGET] == [100_000], kwargs      # about 0.5 s
         assert len(str(caught.value)) < 300
     # the lower bound is a real bound: counted subtrees only
@@ -452,23 +472,23 @@ def test_past_the_count_budget_merged_trees_are_counted_and_others_checked_as_bu
     monkeypatch.setattr(size_module, "COUNT_BUDGET", 100)
     distinct, nodes = len(enumerate_positions(EARLY)), enumerate_paths(EARLY)
     with pytest.raises(TreeTooLargeError, match=f"more than max_nodes={distinct - 1:,} distinct positions"):
-        to_networkx(EARLY, merge_transpositions=True, max_nodes=distinct - 1)
+        to_networkx(EARLY, options=TreeOptions(max_nodes=distinct - 1, merge_transpositions=True))
     assert size_module.check_size(EARLY, None, distinct, merge=True) == distinct
-    assert to_networkx(EARLY, merge_transpositions=True, max_nodes=distinct).number_of_nodes() == distinct
+    assert to_networkx(EARLY, options=TreeOptions(max_nodes=distinct, merge_transpositions=True)).number_of_nodes() == distinct
     assert size_module.check_size(EARLY, None, nodes) is None       # not known: the build checks
     with pytest.raises(TreeTooLargeError, match=f"more than max_nodes={nodes - 1:,} nodes"):
-        to_networkx(EARLY, max_nodes=nodes - 1)
-    assert to_networkx(EARLY, max_nodes=nodes).number_of_nodes() == nodes
+        to_networkx(EARLY, options=TreeOptions(max_nodes=nodes - 1))
+    assert to_networkx(EARLY, options=TreeOptions(max_nodes=nodes)).number_of_nodes() == nodes
 
 
 def test_progress_bars_on_request(capsys):
     pytest.importorskip("tqdm")
     to_networkx(EARLY, progress=True)
     assert "minimax tree" in capsys.readouterr().err
-    to_networkx(EARLY, mode="search", tt_mb=1, progress=True)
+    to_networkx(EARLY, Limit(tt_mb=1), mode="search", progress=True)
     assert "search graph" in capsys.readouterr().err
     to_networkx(EARLY, progress=False)
-    to_networkx(EARLY, mode="search", tt_mb=1, progress=False)
+    to_networkx(EARLY, Limit(tt_mb=1), mode="search", progress=False)
     assert capsys.readouterr().err == ""
 
 
@@ -495,7 +515,7 @@ def test_each_module_does_its_job(tmp_path):
     back = io_module.read_tree(io_module.write_tree(g, tmp_path / "t.json"))
     assert sorted(back.nodes) == sorted(g.nodes)
     assert "digraph" in render_module.to_dot(g)
-    s = trace_module.search_tree(SMALL, tt_mb=1)
+    s = trace_module.search_tree(SMALL, Limit(tt_mb=1))
     assert s.graph["tree_mode"] == "search" and s.graph["value"] == solve(SMALL).value
     move = SMALL.legal_moves()[0]
     assert attributes_module.move_attributes(move, 0, True) == dict(
@@ -508,10 +528,11 @@ def test_the_package_exports_and_lazy_imports():
     import scopa_solver
     import scopa_solver.tree as tree
     for name in ("to_networkx", "write_tree", "read_tree", "render", "tree_text", "node_link", "count_tree",
-                 "search_graph", "TreeTooLargeError", "ROOT", "MODES"):
+                 "search_graph", "TreeOptions", "TreeTooLargeError", "ROOT", "MODES"):
         assert name in tree.__all__ and getattr(tree, name) is not None
     assert scopa_solver.write_tree is io_module.write_tree and scopa_solver.read_tree is io_module.read_tree
     assert scopa_solver.TreeTooLargeError is tree.TreeTooLargeError is build_module.TreeTooLargeError
+    assert scopa_solver.TreeOptions is tree.TreeOptions is base_module.TreeOptions
     assert scopa_solver.to_networkx is build_module.to_networkx
     code = ("import sys, scopa_solver; heavy = [m for m in ('networkx', 'scopa_solver.tree') if m in sys.modules]; "
             "import scopa_solver.tree; print(heavy, 'networkx' in sys.modules)")
@@ -554,7 +575,7 @@ THREE_OR_MORE = [(Rules(players=3), 1, 6), (Rules(players=3), 5, 7), (Rules(play
 @pytest.mark.parametrize("rules,seed,left", THREE_OR_MORE)
 def test_paranoid_tree_values_agree_with_solve_analyze_and_minimax(rules, seed, left):
     pos = late(rules, seed, left)
-    g = to_networkx(pos, max_nodes=50_000)
+    g = to_networkx(pos, options=TreeOptions(max_nodes=50_000))
     root_side = rules.sides[pos.to_move]
     assert g.graph["objective"] == "value" and g.graph["root_side"] == root_side
     assert g.graph["sides"] == rules.side_count and "value_p0" not in g.graph
@@ -581,7 +602,7 @@ def test_paranoid_tree_values_agree_with_solve_analyze_and_minimax(rules, seed, 
 @pytest.mark.parametrize("rules,seed,left", THREE_OR_MORE[:3] + [(Rules(players=4), 6, 6)])
 def test_maxn_tree_points_agree_with_solve_analyze_and_plain_maxn(rules, seed, left):
     pos = late(rules, seed, left)
-    g = to_networkx(pos, objective="maxn", max_nodes=50_000)
+    g = to_networkx(pos, options=TreeOptions(max_nodes=50_000), objective="maxn")
     assert g.graph["objective"] == "maxn" and g.graph["points"] == solve(pos, objective="maxn").points
     for n, p in positions_of(g).items():
         d = g.nodes[n]
@@ -623,7 +644,7 @@ def test_pv_tree_follows_the_principal_variation(rules, objective):
         walked.append(e["move"])
         node = child
     assert walked == [str(m) for m in solved.pv] and g.nodes[node]["terminal"]
-    full = to_networkx(pos, objective=objective, max_nodes=200_000) if tree_size(pos).nodes < 200_000 else None
+    full = to_networkx(pos, options=TreeOptions(max_nodes=200_000), objective=objective) if tree_size(pos).nodes < 200_000 else None
     if full is not None:        # the pv tree is a part of the minimax tree, with its values
         for n, d in g.nodes(data=True):
             assert d["value"] == full.nodes[n]["value"]
@@ -632,7 +653,7 @@ def test_pv_tree_follows_the_principal_variation(rules, objective):
 def test_merged_tree_is_one_node_per_position_with_the_same_values():
     pos = late(Rules(players=3), 5, 7)
     tree = to_networkx(pos)
-    merged = to_networkx(pos, merge_transpositions=True)
+    merged = to_networkx(pos, options=TreeOptions(merge_transpositions=True))
     assert merged.number_of_nodes() == tree_size(pos).distinct < tree.number_of_nodes()
     values = {d["position"]: d["value"] for _, d in tree.nodes(data=True)}
     assert all(values[d["position"]] == d["value"] for _, d in merged.nodes(data=True))
@@ -641,20 +662,20 @@ def test_merged_tree_is_one_node_per_position_with_the_same_values():
 
 def test_depth_and_truncation_keep_the_exact_values():
     pos = late(Rules(players=4, partnerships=False), 2, 7)
-    full = to_networkx(pos, max_nodes=50_000)
-    shallow = to_networkx(pos, depth=2)
+    full = to_networkx(pos, options=TreeOptions(max_nodes=50_000))
+    shallow = to_networkx(pos, options=TreeOptions(depth=2))
     assert all(d["value"] == full.nodes[n]["value"] for n, d in shallow.nodes(data=True))
-    cut = to_networkx(pos, max_nodes=20, truncate=True, objective="maxn")
+    cut = to_networkx(pos, options=TreeOptions(max_nodes=20, truncate=True), objective="maxn")
     assert cut.graph["truncated"] and cut.number_of_nodes() <= 20
     assert any(d["truncated"] for _, d in cut.nodes(data=True))
 
 
 def test_two_sided_trees_of_every_game_keep_the_two_player_attributes():
     pos = late(Rules(players=4), 6, 6)
-    g = to_networkx(pos, depth=2)
+    g = to_networkx(pos, options=TreeOptions(depth=2))
     assert "value_p0" in g.graph and all("value_p0" in d for _, d in g.nodes(data=True))
     assert g.graph["sides"] == 2 and g.graph["objective"] == "value"
-    maxn = to_networkx(pos, depth=2, objective="maxn")
+    maxn = to_networkx(pos, options=TreeOptions(depth=2), objective="maxn")
     assert "value_p0" not in maxn.nodes["/"] and len(maxn.nodes["/"]["points"]) == 2
 
 
@@ -689,10 +710,10 @@ def test_files_of_a_three_sided_maxn_tree(tmp_path, suffix):
 
 def test_outline_shows_the_values_per_side():
     pos = late(Rules(players=3), 1, 6)
-    text = tree_text(to_networkx(pos, objective="maxn", depth=2))
+    text = tree_text(to_networkx(pos, options=TreeOptions(depth=2), objective="maxn"))
     assert "max^n points per side" in text.splitlines()[0]
     assert re.search(r"\d+/\d+/\d+", text.splitlines()[1])
-    assert "paranoid value for side" in tree_text(to_networkx(pos, depth=1)).splitlines()[0]
+    assert "paranoid value for side" in tree_text(to_networkx(pos, options=TreeOptions(depth=1))).splitlines()[0]
 
 
 def _documented() -> set[str]:
@@ -724,7 +745,7 @@ def test_every_attribute_is_documented(rules, objective):
 
 def test_outline_and_pictures_of_a_tree_read_back(tmp_path):
     pos = late(Rules(players=4, partnerships=False), 2, 8)
-    g = to_networkx(pos, objective="maxn", depth=2)
+    g = to_networkx(pos, options=TreeOptions(depth=2), objective="maxn")
     back = read_tree(write_tree(g, tmp_path / "tree.graphml"))     # points as JSON text
     assert tree_text(back).splitlines()[1].split()[-1] == "/".join(map(str, g.nodes[
         next(c for _, c, e in g.out_edges("/", data=True) if e["pv"])]["points"]))
@@ -737,7 +758,7 @@ def test_the_picture_marks_a_new_deal_only_where_the_stock_deals(rules):
     cards, late in the round, is no new deal (the picture used to say so by the hands' length)."""
     pos = late(rules, 3, 13)                      # hands 3/3/3/4: after the next move all hold 3
     assert sorted(pos.hand_sizes()) == [3, 3, 3, 4]
-    g = to_networkx(pos, depth=1)
+    g = to_networkx(pos, options=TreeOptions(depth=1))
     assert all(sorted(Position.from_string(d["position"]).hand_sizes()) == [3, 3, 3, 3]
                for n, d in g.nodes(data=True) if n != "/")
     assert not any(d["dealt"] for _, d in g.nodes(data=True))
@@ -746,7 +767,7 @@ def test_the_picture_marks_a_new_deal_only_where_the_stock_deals(rules):
 
 def test_the_picture_marks_the_deal_from_the_stock():
     pos = late(Rules(players=3), 4, 12)           # the last cards of a deal before the stock's next one
-    g = to_networkx(pos, depth=sum(pos.hand_sizes()), mode="pv")
+    g = to_networkx(pos, options=TreeOptions(depth=sum(pos.hand_sizes())), mode="pv")
     dealt = [n for n, d in g.nodes(data=True) if d["dealt"]]
     stock = {n: d["stock"] for n, d in g.nodes(data=True)}
     assert dealt and all(stock[n] < stock[next(iter(g.predecessors(n)))] for n in dealt)
@@ -757,7 +778,7 @@ def test_the_picture_marks_the_deal_from_the_stock():
 def test_trees_of_two_sided_games_agree_with_analyze():
     for rules, left in ((Rules(players=4, game="scientifico"), 8), (Rules(players=4), 6), (Rules(capture="fifteen"), 4)):
         pos = late(rules, 3, left, play_seed=1)
-        g = to_networkx(pos, mode="minimax", max_nodes=100_000)
+        g = to_networkx(pos, options=TreeOptions(max_nodes=100_000), mode="minimax")
         assert g.graph["value"] == solve(pos).value
         edges = {e["move"]: e["value"] for _, _, e in g.out_edges("/", data=True)}
         assert edges == {str(row.move): row.value for row in analyze(pos)}

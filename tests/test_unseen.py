@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from scopa_solver import GreedyBot, InferenceBot, Position, Rules
+from scopa_solver import GreedyBot, InferenceBot, Position, Rules, Limit
 from scopa_solver.core.cards import RANKS, SUITS, iter_cards
 from scopa_solver.errors import ViewError
 from scopa_solver.play.game import random_position
@@ -128,7 +128,7 @@ def test_the_models_exact_chances_are_the_posteriors() -> None:
     for seed in range(20):
         pos = random_position(seed, deals_left=1)
         me = pos.to_move
-        bot = InferenceBot(worlds=4, seed=seed, threads=1, exact_limit=40, time_limit=None)
+        bot = InferenceBot(Limit(threads=1, time=None), worlds=4, seed=seed, exact_limit=40)
         pos = pos.play(bot.choose(pos.view(me)))
         pos = pos.play(GreedyBot()(pos))          # the opponent's play, read by the bot
         if pos.to_move != me or pos.is_round_over():
@@ -267,7 +267,7 @@ def test_the_api_model_follows_the_line_played_as_a_bot_that_played_it() -> None
     from scopa_solver.web import service
     root = pos = Position.new_round(seed=6)
     me, line = 0, []
-    bot = InferenceBot(worlds=4, seed=5, threads=1, exact_limit=40)
+    bot = InferenceBot(Limit(threads=1), worlds=4, seed=5, exact_limit=40)
     while len(pos.stock) > 24 or pos.hand_sizes() != (1, 1):     # the opponent's 2nd play of deal 2 made
         move = bot.choose(pos.view(me)) if pos.to_move == me else GreedyBot()(pos)
         line.append((pos.to_move, move))

@@ -12,7 +12,7 @@ pytest.importorskip("httpx")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from scopa_solver.core.cards import iter_cards  # noqa: E402
-from scopa_solver import GameRecord, Position, analyze, solve, suggest  # noqa: E402
+from scopa_solver import GameRecord, Limit, Position, analyze, solve, suggest  # noqa: E402, Limit
 from scopa_solver.web import create_app  # noqa: E402
 from scopa_solver.web.service import LIMITS  # noqa: E402
 from scopa_solver.play.review import mark  # noqa: E402
@@ -89,7 +89,7 @@ def test_analyze_under_a_node_limit_gives_depth_limited_values(client):
     fresh = Position.new_round(seed=991)
     data = post(client, "analyze", {"position": fresh.to_string(), "max_nodes": 20})
     assert data["horizon"] == 4 and not data["exact"] and data["plies_left"] == 36
-    expected = analyze(fresh, horizon=4)
+    expected = analyze(fresh, Limit(horizon=4))
     assert [(m["move"], m["value"]) for m in data["moves"]] == [(str(r.move), r.value) for r in expected]
     assert all(m["horizon"] == 4 and not m["exact"] for m in data["moves"])
 
@@ -103,7 +103,7 @@ def test_a_scientifico_deal_is_analysed_to_a_depth_within_the_time_limit(client,
     assert short["horizon"] >= 4 and short["horizon"] % 4 == 0 and not short["exact"] and short["plies_left"] == 40
     assert len(short["moves"]) == len(deal.legal_moves())
     assert all(isinstance(m["value"], int) and not m["exact"] for m in short["moves"])
-    expected = analyze(deal, horizon=short["horizon"], objective=objective)
+    expected = analyze(deal, Limit(horizon=short["horizon"]), objective=objective)
     assert sorted((m["move"], m["value"]) for m in short["moves"]) == sorted((str(r.move), r.value) for r in expected)
     longer = post(client, "analyze", {"position": deal.to_string(), "time_limit": 1.5, "objective": objective})
     assert longer["horizon"] >= short["horizon"]
@@ -260,7 +260,7 @@ def test_the_boards_pimc_bot_plays_within_the_games_budget(client, monkeypatch):
     from scopa_solver.play import bots as bots_module
     seen: list = []
     monkeypatch.setattr(bots_module.PIMCBot, "choose",
-                        lambda self, view: seen.append((self.budget(view.rules), self.time_limit))
+                        lambda self, view: seen.append((self.budget(view.rules), self.limit.time))
                         or view.legal_moves()[0])
     post(client, "play/new", {"bot": "pimc", "seat": 3, "seed": 5, "rules": "players=4 game=scientifico"})
     from scopa_solver import Rules
@@ -519,8 +519,8 @@ from pathlib import Path  # noqa: E402
 from scopa_solver import RoundRecord, Rules, kernel  # noqa: E402
 from scopa_solver.errors import TimeLimitError  # noqa: E402
 from scopa_solver.play.bots import GreedyBot  # noqa: E402
-from scopa_solver.play.review import review  # noqa: E402
-from scopa_solver.tree import to_networkx  # noqa: E402
+from scopa_solver.play.review import FairReview, review  # noqa: E402
+from scopa_solver.tree import TreeOptions, to_networkx  # noqa: E402
 from scopa_solver.web.app import free_port, make_server  # noqa: E402
 
 # A Scopone deal whose pv tree needs minutes of search (issue 29: no answer in 90 s)
@@ -580,19 +580,18 @@ def test_a_time_box_reaches_every_search_and_can_be_cancelled():
                 solve(pos)
     thread = threading.Thread(target=cancelled)
     thread.start()
-    until(lambda: boxes and boxes[0].searchers)
-    while thread.is_alive():
-        boxes[0].cancel("stop now")
-        thread.join(0.01)
-    assert kernel.pool_stats()["busy"] == 0
+    until(lambda: boxes and boxes[0].tokens)
+    boxes[0].cancel("stop now")     # once is enough: the search's stop token stays set
+    thread.join(HANG)
+    assert not thread.is_alive() and kernel.pool_stats()["busy"] == 0
     assert solve(Position.from_string(SMALL)).value == analyze(Position.from_string(SMALL))[0].value  # no box now
 
 
 def test_the_tree_is_bounded_in_time(monkeypatch):
     """Issue 29, 1: to_networkx(mode="pv") solved the root without a limit."""
     with pytest.raises(TimeLimitError, match="the pv tree needs more than 0.3 s"):
-        finishes(lambda: to_networkx(Position.from_string(SCOPONE_DEAL), mode="pv", max_nodes=3000,
-                                     time_limit=0.3))
+        finishes(lambda: to_networkx(Position.from_string(SCOPONE_DEAL), Limit(time=0.3),
+                                     TreeOptions(max_nodes=3000), mode="pv"))
     monkeypatch.setitem(LIMITS, "tree_time", 0.3)
     with TestClient(create_app(), raise_server_exceptions=False) as c:
         r = finishes(lambda: c.post("/api/tree", json={"position": SCOPONE_DEAL, "max_nodes": 3000}))
@@ -603,7 +602,7 @@ def test_the_tree_is_bounded_in_time(monkeypatch):
 def test_a_review_is_bounded_in_time_and_returns_what_it_has(monkeypatch):
     """Issue 29, 2: a 6-player round at 50 worlds took more than 150 s."""
     rec = greedy_record(Rules(players=6), seed=4)
-    r = finishes(lambda: review(rec, worlds=50, budget=1.0, progress=False))
+    r = finishes(lambda: review(rec, fair=FairReview(worlds=50), budget=1.0, progress=False))
     assert not r.complete and len(r.decisions) == len(rec.rounds[0].moves)
     assert any(d.hindsight_reason == "not judged: the review needs more than 1 s"
                or (d.fair_reason or "").startswith("not judged: the review") for d in r.decisions)
@@ -614,8 +613,8 @@ def test_a_review_is_bounded_in_time_and_returns_what_it_has(monkeypatch):
     assert out["complete"] is False and out["budget"] == 1.0 and len(out["decisions"]) == len(r.decisions)
     assert any((d["fair"] or {}).get("reason", "") and "not judged" in d["fair"]["reason"] for d in out["decisions"])
     small = greedy_record(Rules(), seed=4)           # a budget that suffices changes nothing
-    assert review(small, worlds=4, budget=600, progress=False).to_dict()["decisions"] == \
-        review(small, worlds=4, progress=False).to_dict()["decisions"]
+    assert review(small, fair=FairReview(worlds=4), budget=600, progress=False).to_dict()["decisions"] == \
+        review(small, fair=FairReview(worlds=4), progress=False).to_dict()["decisions"]
 
 
 def test_a_record_object_has_the_record_limit(client, monkeypatch):
@@ -938,3 +937,69 @@ def test_a_view_never_gets_a_hidden_card_back_from_any_route(client, player):
     unseen = {"model": True, "worlds": 20, "seed": 1}
     assert post(client, "unseen", {"position": view, **unseen}) == \
         post(client, "unseen", {"position": START, "player": player, **unseen})
+
+
+# -- live analyses (/api/live/*): one search deepening between requests, read and stopped ------
+
+def _poll_until(client, key, done, seconds=60.0):
+    import time
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        p = client.post("/api/live/poll", json={"id": key}).json()
+        if done(p):
+            return p
+        time.sleep(0.05)
+    raise AssertionError(f"no poll answer matched: {str(p)[:500]}")
+
+
+def test_a_live_analysis_deepens_reports_live_nodes_and_stops(client):
+    deal = Position.new_round(seed=7, rules=Rules(players=4, game="scientifico"))
+    key = client.post("/api/live/start", json={"position": deal.to_string(), "time_limit": 30}).json()["id"]
+    _poll_until(client, key, lambda p: p["analysis"] is not None)
+    # the nodes move while a depth is searched (read live from the kernel), not only when it lands
+    seen: list = []
+
+    def moved(p):
+        seen.append(p)
+        before = seen[-2] if len(seen) > 1 else None
+        return (before is not None and not p["done"] and p["info"]["nodes"] > before["info"]["nodes"]
+                and p["analysis"]["moves"]["horizon"] == before["analysis"]["moves"]["horizon"])
+    later = _poll_until(client, key, moved)
+    assert later["info"]["depth"] > later["analysis"]["moves"]["horizon"] and later["info"]["nps"] > 0
+    moves, line = later["analysis"]["moves"], later["analysis"]["line"]
+    assert len(moves["moves"]) == len(deal.legal_moves()) and moves["exact"] is False
+    assert line["pv"] and len(line["steps"]) == len(line["pv"]) + 1 and line["value"] == moves["value"]
+    assert client.post("/api/live/stop", json={"id": key}).json() == {"id": key, "stopped": True}
+    end = _poll_until(client, key, lambda p: p["done"])
+    assert end["analysis"]["moves"]["stopped"] == "request" and end["analysis"]["moves"]["value"] is not None
+
+
+def test_a_live_analysis_ends_exact_or_at_its_time_limit(client):
+    late = Position.from_string("7d2c/3b4c 3s4s -/- - 0/0 0 1 -")
+    key = client.post("/api/live/start", json={"position": late.to_string()}).json()["id"]
+    end = _poll_until(client, key, lambda p: p["done"])
+    assert end["analysis"]["moves"]["complete"] and end["analysis"]["moves"]["value"] == analyze(late).value
+    deal = Position.new_round(seed=8, rules=Rules(players=4, game="scientifico"))
+    key = client.post("/api/live/start", json={"position": deal.to_string(), "time_limit": 0.5}).json()["id"]
+    end = _poll_until(client, key, lambda p: p["done"])
+    assert end["analysis"]["moves"]["stopped"] == "time"
+
+
+def test_live_analyses_are_capped_and_bad_requests_refused(client):
+    deal = Position.new_round(seed=9, rules=Rules(players=4, game="scientifico")).to_string()
+    keys = [client.post("/api/live/start", json={"position": deal, "time_limit": 60}).json()["id"]
+            for _ in range(LIMITS["live"] + 1)]
+    assert len(set(keys)) == len(keys)
+    # past the cap the oldest was stopped: it ends (stopped at the request), the newest goes on
+    assert _poll_until(client, keys[0], lambda p: p["done"])["done"]
+    assert not client.post("/api/live/poll", json={"id": keys[-1]}).json()["done"]
+    for key in keys:
+        client.post("/api/live/stop", json={"id": key})
+    r = client.post("/api/live/poll", json={"id": "no-such-analysis"})
+    assert r.status_code == 422 and r.json()["type"] == "NoSuchAnalysis"
+    assert client.post("/api/live/poll", json={"id": 3}).status_code == 400
+    assert client.post("/api/live/poll", json={}).status_code == 400
+    for bad in (0, -1, LIMITS["live_time"] + 1, "5"):
+        r = client.post("/api/live/start", json={"position": deal, "time_limit": bad})
+        assert r.status_code in (400, 422) and "time_limit" in r.json()["error"], (bad, r.json())
+    assert client.post("/api/live/start", json={"position": "not a position"}).status_code == 422

@@ -262,16 +262,17 @@ def test_a_scientifico_deal_shows_depth_limited_values_at_once_and_can_be_stoppe
     assert Select(browser.find_element(By.ID, "deal-game")).first_selected_option.text == "Scopone scientifico"
     assert browser.find_element(By.ID, "seed").get_attribute("value") == "3"
     assert browser.find_element(By.ID, "an-stop").is_displayed()
-    # the thinking line, an engine's info line: depth, nodes, n/s and a clock that ticks on
-    # between the answers (the same nodes, a later second)
-    seen = {}
+    # the thinking line, an engine's info line: the depth done, the depth being searched, the
+    # nodes counted live by the server's search (they move within a depth, not only when one
+    # lands), n/s and a clock
+    seen: dict = {}
 
     def ticked(d):
-        m = re.fullmatch(r"deepening… depth (\d+) · ([\d.]+(?: [kMG])?) nodes · ([\d.]+(?: [kMG])?) n/s · (\d+) s",
-                         text(d, "#an-status"))
+        m = re.fullmatch(r"deepening… depth (\d+) · searching (\d+) · ([\d.]+(?: [kMG])?) nodes · "
+                         r"([\d.]+(?: [kMG])?) n/s · (\d+) s", text(d, "#an-status"))
         assert m, text(d, "#an-status")
-        first = seen.setdefault(m[2], int(m[4]))
-        return int(m[4]) > first and m[2] not in ("0", "0.0")
+        seen.setdefault((m[1], m[2]), set()).add(m[3])
+        return len(seen[(m[1], m[2])]) >= 2
     wait(browser, ticked)
     browser.execute_script("window.scrollTo(0, 0)")
     shot(browser, "board-scientifico")
@@ -284,7 +285,7 @@ def test_a_scientifico_deal_shows_depth_limited_values_at_once_and_can_be_stoppe
     Select(browser.find_element(By.ID, "eval-side")).select_by_index(1)
     wait(browser, lambda d: "for side 1 (1+3)" in text(d, "#eval-label"))
     rows(browser, "#moves")[0].click()
-    wait(browser, lambda d: "for side 1 (1+3)" in text(d, "#eval-label") and "seat 1" in text(d, "#moves-note"))
+    wait(browser, lambda d: "for side 1 (1+3)" in text(d, "#eval-label") and "Seat 1" in text(d, "#moves-note"))
     browser.find_element(By.ID, "an-stop").click()
 
     # later in the round the analysis deepens live until the values are exact
@@ -656,12 +657,12 @@ def test_the_reviews_marks_and_colours_follow_the_fair_verdict(browser, base_url
     player's view (move 25: ?? by hindsight, no fair mark) are coloured by the fair verdict in
     the table and the graph; the hindsight column keeps its own mark; the summary splits each
     side's margin into skill and cards."""
-    from scopa_solver.play.review import review
+    from scopa_solver.play.review import FairReview, review
     start = Position.new_round(seed=4)
     record = GameRecord(players=("Greedy", "Random"))
     record.add_round(RoundRecord.from_play(start, play_round(start, GreedyBot(), RandomBot(seed=4)).moves))
     path = record.save(tmp_path / "game.json")
-    lib = review(record, worlds=8, seed=0, rounds=[1], progress=False)      # the board's review: seed 0
+    lib = review(record, fair=FairReview(worlds=8, seed=0), rounds=[1], progress=False)      # the board's review: seed 0
     colour = {"": "", "?!": "inaccuracy", "?": "mistake", "??": "blunder"}
     disagree = [i for i, d in enumerate(lib.decisions) if colour[d.mark] != colour[d.hindsight_mark]]
     assert disagree and any(lib.decisions[i].hindsight_mark == "??" and not lib.decisions[i].mark for i in disagree)
@@ -675,6 +676,22 @@ def test_the_reviews_marks_and_colours_follow_the_fair_verdict(browser, base_url
     assert colours("#review-graph .gdec") == [colour[d.mark] for d in lib.decisions]
     assert texts(browser, "#review-table tbody tr .played .mark") == [d.mark for d in lib.decisions]
     assert texts(browser, "#review-table tbody tr .hmark") == [d.hindsight_mark for d in lib.decisions]
+    # the graph's curve is the fair value of each move played (for side 0), its points on it;
+    # hindsight's is a second curve, and the legend tells them apart
+    for_side0 = lambda d, v: None if v is None or d.forced else v if d.side == 0 else -v    # noqa: E731
+    graph = browser.execute_script("""return Array.from(document.querySelectorAll('#review-graph .gdec'), (g) =>
+        [g.dataset.fair, g.dataset.hindsight, g.querySelector('circle').getAttribute('cx'), g.querySelector('circle').getAttribute('cy')])""")
+    for (fair, hind, _, _), d in zip(graph, lib.decisions):
+        assert (fair == "") == (for_side0(d, d.fair_played_mean) is None)
+        assert fair == "" or abs(float(fair) - for_side0(d, d.fair_played_mean)) < 0.006
+        assert hind == ("" if for_side0(d, d.played_value) is None else str(for_side0(d, d.played_value)))
+    assert any(abs(float(f) - float(h)) > 0.5 for f, h, _, _ in graph if f and h)      # the two curves differ
+    curve = lambda css: re.findall(r"[ML]([-\d.]+),([-\d.]+)", browser.find_element(By.CSS_SELECTOR, css).get_attribute("d"))  # noqa: E731
+    assert curve("#review-graph path.curve.fair") == [(cx, cy) for f, _, cx, cy in graph if f]
+    assert len(curve("#review-graph path.curve.hindsight")) == len([h for _, h, _, _ in graph if h])
+    assert "fair value of each move played" in text(browser, "#graph-legend") and "by hindsight" in text(browser, "#graph-legend")
+    browser.execute_script("document.querySelector('#review-graph').scrollIntoView()")
+    shot(browser, "review-graph-fair")
     # the summary: the fair figures first, and margin = skill + cards for each player
     splits = {s.name: s for s in lib.summaries().values()}
     shown = browser.execute_script("""return Array.from(document.querySelectorAll('#review-summary tr.player-summary')).map(
@@ -903,6 +920,9 @@ def test_three_players_tree_view_suggestion_play_and_review(browser, base_url):
     assert record.replay()[0].final.is_round_over() and record.rules == Rules(players=3)
     seats = "return Array.from(document.querySelectorAll('#review-summary tbody tr')).length"
     assert browser.execute_script(seats) == 3            # one summary row a seat
+    names = browser.execute_script("return Array.from(document.querySelectorAll('#review-summary tbody tr td:first-child'), "
+                                   "(td) => td.textContent)")
+    assert [n.split(":")[0] for n in names] == ["Seat 0", "Seat 1", "Seat 2"]      # as the board heads them
     assert "undefined" not in text(browser, "#review-table") and "NaN" not in text(browser, "#review-table")
     positions = record.replay()[0].positions
     row = rows(browser, "#review-table")[7]
@@ -1034,6 +1054,32 @@ def test_a_four_player_view_places_the_unseen_cards_in_every_hidden_hand(browser
     assert texts(browser, "#unseen-grid th[data-place]")[0].startswith("Seat 0")
 
 
+def test_a_family_game_names_every_seat_seat_n(browser, base_url):
+    """Four seats: a seat is "Seat N" wherever the board speaks of it (the notes under the board,
+    the view's panels, the Play tab), never "player N"."""
+    said = lambda d: d.execute_script("return document.body.innerText")     # noqa: E731
+    pos = Position.new_round(seed=4, rules=Rules(players=4, game="scopone"))
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(pos.to_string())}")
+    wait(browser, lambda d: board_notation(d) == pos.to_string())
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player="2"]').click()
+    wait(browser, lambda d: d.find_element(By.ID, "unseen").is_displayed())
+    assert text(browser, "#board-step") == "Seat 2's view"
+    assert text(browser, "#unseen-count").endswith("from Seat 2's view")
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="analysis"]').click()
+    wait(browser, lambda d: "Seat 2's view" in text(d, "#lens-who"))
+    assert not re.search(r"\bplayer \d", said(browser), re.I), said(browser)
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="play"]').click()
+    Select(browser.find_element(By.ID, "play-game")).select_by_value("players=4 game=scopone")
+    Select(browser.find_element(By.ID, "bot")).select_by_value("random")
+    Select(browser.find_element(By.ID, "seat")).select_by_value("2")
+    assert Select(browser.find_element(By.ID, "seat")).first_selected_option.text == "Seat 2"
+    browser.find_element(By.ID, "new-game-btn").click()
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#play-moves .play-move"))
+    assert text(browser, "#board-step") == "you are Seat 2 (N)"
+    assert not re.search(r"\bplayer \d", said(browser), re.I), said(browser)
+
+
 @pytest.mark.parametrize("rules", [Rules(), Rules(players=6)], ids=["scopa", "6"])
 def test_phone_width_the_unseen_panel_has_no_sideways_overflow(phone, base_url, rules):
     pos = Position.new_round(seed=4, rules=rules)
@@ -1047,10 +1093,10 @@ def test_phone_width_the_unseen_panel_has_no_sideways_overflow(phone, base_url, 
 def test_the_unseen_panels_model_reads_the_opponents_plays_along_the_line(browser, base_url):
     """A position opened with a line (?pos=...&line=...): the model follows player 0's views
     along it and reads the opponent's two plays of the deal, as a bot that played them does."""
-    from scopa_solver import InferenceBot
+    from scopa_solver import InferenceBot, Limit
     root = pos = Position.new_round(seed=6)
     line = []
-    bot = InferenceBot(worlds=4, seed=2, threads=1, exact_limit=40)
+    bot = InferenceBot(Limit(threads=1), worlds=4, seed=2, exact_limit=40)
     while len(pos.stock) > 24 or pos.hand_sizes() != (1, 1):
         move = bot.choose(pos.view(0)) if pos.to_move == 0 else GreedyBot()(pos)
         line.append(str(move))
@@ -1485,3 +1531,117 @@ def test_a_game_against_a_bot_ends_the_view_and_its_suggestion(browser, base_url
     assert not browser.find_element(By.ID, "suggest-stop").is_displayed()
     assert browser.execute_script("return document.getElementById('lens').hidden")
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#play-moves .play-move"))
+
+
+def address(driver):
+    """The page's address, its query read as a dict of lists."""
+    return urllib.parse.parse_qs(urllib.parse.urlsplit(driver.current_url).query)
+
+
+def history_state(driver):
+    return json.dumps(driver.execute_script("return history.state"))
+
+
+def test_a_players_view_holds_the_view_alone_in_its_address_and_link(browser, base_url):
+    """In a view the address, the history's entry and the copied link hold the view's notation
+    alone (no hidden card, no line, no seed), and reloading it opens the same view; with
+    hindsight ticked they hold the whole position, its line and the view, reopened as such."""
+    best = str(suggest(START.view(0), worlds=40, seed=3, progress=False).moves[0].move)
+    after = START.play(best)
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(START.to_string())}&seed=5")
+    wait(browser, lambda d: board_notation(d) == START.to_string())
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    fill(browser, ("worlds", "40"), ("suggest-seed", "3"), ("suggest-time", "30"))
+    browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player="0"]').click()
+    wait(browser, lambda d: address(d) == {"pos": [START.view(0).to_string()]})
+    assert START.to_string() not in history_state(browser)
+    assert browser.find_element(By.ID, "seed").get_attribute("value") == ""      # the deal's seed would deal it again
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="analysis"]').click()
+    wait(browser, lambda d: "40 of" in text(d, "#moves-note") and not d.find_element(By.ID, "suggest-stop").is_displayed())
+    browser.find_element(By.CSS_SELECTOR, "#moves tbody tr.best").click()
+    wait(browser, lambda d: address(d) == {"pos": [after.view(0).to_string()]})
+    assert after.to_string() not in history_state(browser) and START.to_string() not in history_state(browser)
+    # the link copied is the address: the view alone
+    browser.execute_script("window.copied = null; navigator.clipboard.writeText = (t) => "
+                           "{ window.copied = t; return Promise.resolve(); };")
+    browser.find_element(By.ID, "link-btn").click()
+    copied = wait(browser, lambda d: d.execute_script("return window.copied"))
+    assert urllib.parse.parse_qs(urllib.parse.urlsplit(copied).query) == {"pos": [after.view(0).to_string()]}
+
+    # hindsight: the whole position, its line and the view; a reload reopens it so
+    browser.find_element(By.ID, "hindsight").click()
+    whole = {"pos": [START.to_string()], "line": [best], "seed": ["5"], "view": ["0"]}
+    wait(browser, lambda d: address(d) == whole)
+    assert browser.find_element(By.ID, "seed").get_attribute("value") == "5"
+    browser.refresh()
+    open_page(browser, browser.current_url)
+    wait(browser, lambda d: board_notation(d) == after.view(0).to_string()
+         and d.find_element(By.ID, "hindsight").is_selected()
+         and text(d, "#moves-note").endswith("all cards shown (hindsight)"))
+    assert "player 0's view" in text(browser, "#lens") and address(browser) == whole
+    # hindsight off: the view's address again; reloaded, the same view, no hidden card anywhere
+    browser.find_element(By.ID, "hindsight").click()
+    wait(browser, lambda d: address(d) == {"pos": [after.view(0).to_string()]})
+    browser.refresh()
+    open_page(browser, browser.current_url)
+    wait(browser, lambda d: board_notation(d) == after.view(0).to_string() and "player 0's view" in text(d, "#lens"))
+    hidden = {str(c) for c in iter_cards(after.hands[1])} | {str(c) for c in after.stock}
+    told = sorted(c for c in hidden if c in lens_text(browser) or c in browser.current_url)
+    assert not told, told
+    # an address naming a seat the game has not: the position with every card, and a note
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(START.to_string())}&view=7")
+    wait(browser, lambda d: board_notation(d) == START.to_string() and text(d, "#note").startswith("no view of seat 7"))
+    assert not browser.find_element(By.ID, "error").is_displayed()
+
+
+def test_the_editor_in_a_players_view_shows_what_the_player_knows(browser, base_url):
+    """The Edit tab in a view: the editor's earlier places (every card) are not shown; it can
+    start from the view (the hidden cards unplaced) or leave the view."""
+    hidden = {str(c) for c in iter_cards(START.hands[1])} | {str(c) for c in START.stock}
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(START.to_string())}")
+    wait(browser, lambda d: board_notation(d) == START.to_string())
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="edit"]').click()       # every card: the whole deal
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#place-hand1 .ed-card")) == 3)
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player="0"]').click()
+    wait(browser, lambda d: board_notation(d) == START.view(0).to_string())
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="edit"]').click()
+
+    def nothing_hidden_shown():
+        shown = browser.execute_script(
+            "return Array.from(document.querySelectorAll('#board .place .ed-card'), e => e.dataset.card)")
+        assert not hidden & set(shown), sorted(hidden & set(shown))
+        words = text(browser, "#tab-edit") + "\n" + text(browser, "#board")   # the prose, any notation
+        named = {run[k:k + 2] for run in re.findall(r"(?<![A-Za-z0-9])((?:[A2-7FCR][dcsb])+)(?![A-Za-z0-9])", words)
+                 for k in range(0, len(run), 2)}
+        assert not hidden & named, sorted(hidden & named)
+
+    wait(browser, lambda d: d.find_elements(By.ID, "ed-off"))
+    assert "not shown" in text(browser, "#ed-lens") and not browser.find_elements(By.CSS_SELECTOR, "#palette")
+    nothing_hidden_shown()
+    shot(browser, "board-edit-view-off")
+    browser.find_element(By.ID, "ed-lens-start").click()          # the editor from what player 0 knows
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#palette"))
+    hand0 = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#place-hand0 .ed-card'), e => e.dataset.card)")
+    assert sorted(hand0) == sorted(str(c) for c in iter_cards(START.hands[0]))
+    assert not browser.find_elements(By.CSS_SELECTOR, "#place-hand1 .ed-card, #place-stock .ed-card")
+    unplaced = browser.execute_script("return Array.from(document.querySelectorAll('#palette .ed-card:not(.placed)'), "
+                                      "e => e.dataset.card)")
+    assert hidden <= set(unplaced)
+    assert "Editing player 0's view" in text(browser, "#ed-lens")
+    nothing_hidden_shown()
+    shot(browser, "board-edit-view")
+    # From the board, in the view: the view again, never the whole position
+    browser.find_element(By.ID, "ed-from-board").click()
+    time.sleep(0.3)
+    nothing_hidden_shown()
+    # Leave the view: every card again, the editor shown
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player="1"]').click()      # another view: not shown
+    wait(browser, lambda d: board_notation(d) == START.view(1).to_string())
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="edit"]').click()
+    wait(browser, lambda d: d.find_elements(By.ID, "ed-off"))
+    browser.find_element(By.ID, "ed-lens-leave").click()
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#palette") and not d.find_element(By.ID, "ed-lens").is_displayed())
+    assert browser.execute_script("return document.getElementById('lens').hidden")

@@ -8,13 +8,14 @@ big for one sitting as a checkpointed job of work items on the same engines (`de
 """
 from __future__ import annotations
 
-from .deal import DealJobError, JobResult, solve_job
-from .engines import ENGINES, DaskEngine, LocalEngine, make_engine
+from .deal import DealJobError, DealOptions, JobResult, solve_job
+from .engines import ENGINES, DaskEngine, EngineOptions, LocalEngine, make_engine
 from .inputs import BatchInputError, read_items
-from .jobs import JOBS, BatchItemError, Item, JobOptions, item_seed, run_chunk
+from .jobs import JOBS, BatchItemError, BatchOptionError, Item, JobOptions, RunOptions, item_seed, run_chunk
 from .outputs import FEATURES, FORMATS, BatchOutputError, encode_position, read_rows
 from .runner import BatchSummary, chunk_size, run_job
 
-__all__ = ["run_job", "solve_job", "JobResult", "DealJobError", "BatchSummary", "JOBS", "ENGINES", "FORMATS", "FEATURES", "Item", "JobOptions",
+__all__ = ["run_job", "solve_job", "JobOptions", "RunOptions", "EngineOptions", "DealOptions", "JobResult",
+           "DealJobError", "BatchSummary", "JOBS", "ENGINES", "FORMATS", "FEATURES", "Item",
            "item_seed", "run_chunk", "read_items", "read_rows", "encode_position", "chunk_size", "make_engine",
-           "LocalEngine", "DaskEngine", "BatchItemError", "BatchInputError", "BatchOutputError"]
+           "LocalEngine", "DaskEngine", "BatchItemError", "BatchOptionError", "BatchInputError", "BatchOutputError"]

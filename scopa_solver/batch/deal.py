@@ -26,7 +26,9 @@ docs/batch.md#a-whole-deal-as-a-job.
 >>> import tempfile, os
 >>> from scopa_solver import Position, solve
 >>> pos = Position(hands=("7d 2c 5b", "3b 4c 6d"), table="3s 4s", dealer=1)
->>> job = solve_job(pos, os.path.join(tempfile.mkdtemp(), "job"), workers=1, progress=False)
+>>> from scopa_solver.batch import EngineOptions, RunOptions
+>>> job = solve_job(pos, os.path.join(tempfile.mkdtemp(), "job"), engine=EngineOptions(workers=1),
+...                 run=RunOptions(progress=False))
 >>> job.value == solve(pos).value, job.complete, [str(m) for m in job.best_moves]
 (True, True, ['7dx3s+4s'])
 """
@@ -50,11 +52,12 @@ from ..errors import excerpt
 from ..files import file_kind, is_atomic_leftover, open_regular, shown_path, write_atomic, write_text_atomic
 from ..progress import progress_bar
 from ..text import plural
-from .engines import cap_workers, lost, make_engine
-from .jobs import Item, JobOptions
+from ..kernel.limit import NO_LIMIT, Limit
+from .engines import EngineOptions, cap_workers, lost
+from .jobs import Item, JobOptions, RunOptions
 from .outputs import BatchOutputError, ResultWriter
 
-__all__ = ["solve_job", "JobResult", "DealJobError", "JOB_FORMAT", "DEFAULT_SPLIT"]
+__all__ = ["solve_job", "DealOptions", "JobResult", "DealJobError", "JOB_FORMAT", "DEFAULT_SPLIT"]
 
 JOB_FORMAT = "scopa-solver solve job"
 _VERSION = 2                    # 2: checksums on job.json and on every record; cut items' bounds
@@ -560,67 +563,88 @@ def _set_aside(journal: Path, records: list[_Record], say: Callable[[str], None]
 
 # -- the run --------------------------------------------------------------------------------------
 
-def solve_job(position: Optional[Position], directory: Union[str, "os.PathLike[str]"], *,
-              split: Optional[int] = None, every_root_move: Optional[bool] = None,
-              engine: str = "local", workers: Optional[int] = None, scheduler: Optional[str] = None,
-              client: Any = None, resume: bool = False, overwrite: bool = False, force: bool = False,
-              limit: Optional[int] = None, time_limit: Optional[float] = None, tt_mb: Optional[float] = None,
-              verify: int = 0, progress: Optional[bool] = None, stop: Optional[threading.Event] = None,
-              on_item: Optional[Callable[[JobResult], None]] = None,
+@dataclass(frozen=True)
+class DealOptions:
+    """What a solve job is: `split`, the plies its tree is cut below the root (None: as saved,
+    else `DEFAULT_SPLIT`, its moves and their replies; with three or more sides the cut goes
+    on to the next seat of the root's side); `every_root_move`, the exact value of every root
+    move (no pruning at the root), not only the position's (None: as saved, else False); and
+    `verify`: this many of the items solved before, drawn at random, are solved again first.
+
+    >>> DealOptions(split=9)
+    Traceback (most recent call last):
+    scopa_solver.batch.deal.DealJobError: split must be a whole number of plies from 1 to 6, not 9
+    """
+
+    split: Optional[int] = None
+    every_root_move: Optional[bool] = None
+    verify: int = 0
+
+    def __post_init__(self) -> None:
+        if self.split is not None and (type(self.split) is not int or not 1 <= self.split <= MAX_SPLIT):
+            raise DealJobError(f"split must be a whole number of plies from 1 to {MAX_SPLIT}, not {excerpt(self.split)}")
+        if type(self.verify) is not int or self.verify < 0:
+            raise DealJobError(f"verify must be a whole number of items, 0 or more, not {excerpt(self.verify)}")
+
+
+def solve_job(position: Optional[Position], directory: Union[str, "os.PathLike[str]"],
+              limit: Optional[Limit] = None, *, deal: Optional[DealOptions] = None,
+              engine: Optional[EngineOptions] = None, run: Optional[RunOptions] = None,
+              stop: Optional[threading.Event] = None, on_item: Optional[Callable[[JobResult], None]] = None,
               say: Callable[[str], None] = lambda text: None) -> JobResult:
     """Solve `position` exactly as a checkpointed job in the folder `directory` (see the module
     and docs/batch.md#a-whole-deal-as-a-job); the `JobResult`, exact when `complete`.
 
-    `split`: plies the tree is cut below the root (default 2: its moves and their replies);
-    with three or more sides the cut goes on to the next seat of the root's side.
-    `every_root_move`: the exact value of every root move (no pruning at the root), not only
-    the position's. A new job needs a new or empty folder, or `overwrite` (which removes only
-    the job's own files: a folder holding anything else is refused); `resume` continues the
-    job in the folder (`position`: None, or the job's own; `split` and `every_root_move` as
-    saved), and refuses a folder whose files are not a solve job's, and, unless `force`,
-    a checkpoint reached through a symbolic link. One run at a time uses a folder: another
-    is refused at once (`DealJobError`). A record of items.jsonl that is damaged, duplicated
-    or another job's (its checksum, its item, its value) is named through `say`, set aside in
-    rejected.jsonl and its item solved again; `verify`: this many of the solved items, drawn
-    at random, are solved again first (a value that differs replaces the record).
-    `engine`, `workers`, `scheduler`, `client`: as `run_job` (one item a task; local workers
-    at most one per item left and `WORKERS_PER_CORE` a core). `limit`: at most this many items
-    solved this run; `time_limit`: seconds for this run (an item it cuts keeps the bounds its
-    search proved, and one cut after half the limit or more is split one turn deeper); `stop`:
-    an event another thread sets to stop the run (a running item finishes first with one local
-    worker). `tt_mb`: each search's table. `on_item(result)` after each solved item with the
-    bounds so far; `say(text)` news for a person. Ctrl-C stops the workers (what was solved
-    stays) and raises KeyboardInterrupt.
+    `limit`: this run's `Limit`: `time` (seconds for this run: an item it cuts keeps the bounds
+    its search proved, and one cut after half the limit or more is split one turn deeper),
+    `deadline` (the run ends by then too) and `tt_mb` (each search's table); a job solves
+    exactly, so a node limit, a horizon or threads (the workers are the engine's) are refused.
+    `deal` (`DealOptions`): the cut (`split`), `every_root_move` and `verify`. A new job needs
+    a new or empty folder, or `run.overwrite` (which removes only the job's own files: a folder
+    holding anything else is refused); `run.resume` continues the job in the folder
+    (`position`: None, or the job's own; `split` and `every_root_move` as saved), and refuses
+    a folder whose files are not a solve job's, and, unless `run.force`, a checkpoint reached
+    through a symbolic link; `run.items`: at most this many items solved this run;
+    `run.progress`. One run at a time uses a folder: another is refused at once
+    (`DealJobError`). A record of items.jsonl that is damaged, duplicated or another job's (its
+    checksum, its item, its value) is named through `say`, set aside in rejected.jsonl and its
+    item solved again; `verify` items drawn at random are solved again first (a value that
+    differs replaces the record). `engine` (`EngineOptions`): as `run_job`'s (one item a task;
+    local workers at most one per item left and `WORKERS_PER_CORE` a core). `stop`: an event
+    another thread sets to stop the run (a running item finishes first with one local worker).
+    `on_item(result)` after each solved item with the bounds so far; `say(text)` news for a
+    person. Ctrl-C stops the workers (what was solved stays) and raises KeyboardInterrupt.
     """
-    if split is not None and (type(split) is not int or not 1 <= split <= MAX_SPLIT):
-        raise DealJobError(f"split must be a whole number of plies from 1 to {MAX_SPLIT}, not {excerpt(split)}")
-    if limit is not None and (type(limit) is not int or limit < 0):
-        raise DealJobError(f"limit must be a whole number, 0 or more, not {excerpt(limit)}")
-    if type(verify) is not int or verify < 0:
-        raise DealJobError(f"verify must be a whole number of items, 0 or more, not {excerpt(verify)}")
-    if resume and overwrite:
-        raise DealJobError("resume and overwrite contradict each other: choose one")
+    limit = NO_LIMIT if limit is None else limit
+    deal = DealOptions() if deal is None else deal
+    run = RunOptions() if run is None else run
+    engine = EngineOptions() if engine is None else engine
+    if not isinstance(limit, Limit):
+        raise DealJobError(f"limit must be a Limit, not {type(limit).__name__}")
+    for name in ("nodes", "horizon", "threads"):
+        if getattr(limit, name) is not None:
+            raise DealJobError(f"a solve job solves exactly with one thread an item: no {name} limit "
+                               f"({limit!r})")
+    if run.format is not None or run.chunk is not None:
+        raise DealJobError("format and chunk are a batch job's options: a solve job writes one item a record")
     if position is not None and not isinstance(position, Position):
         raise TypeError(f"expected a Position, not {type(position).__name__}")
-    _, seconds = kernel.check_limits(None, time_limit)
-    kernel.check_tt_mb(tt_mb)
-    runner = make_engine(engine, workers, scheduler, client)      # a bad engine before the folder is touched
+    runner = engine.make()      # a bad engine before the folder is touched
     directory = Path(directory)
     names, _ = _check_folder(directory)     # a folder that is not a job's is refused before the lock goes in
-    if resume and not names:
+    if run.resume and not names:
         raise DealJobError(f"no job to resume in {excerpt(str(directory))}")
     with _locked(directory):
-        job = _folder(directory, resume, overwrite)
-        return _run(job, position, directory, split, every_root_move, runner, workers, force, limit, seconds,
-                    tt_mb, verify, progress, stop, on_item, say)
+        job = _folder(directory, run.resume, run.overwrite)
+        return _run(job, position, directory, deal, runner, engine.workers, run, limit, stop, on_item, say)
 
 
-def _run(job: Optional[dict], position: Optional[Position], directory: Path, split: Optional[int],
-         every_root_move: Optional[bool], runner: Any, workers: Optional[int], force: bool, limit: Optional[int],
-         seconds: float, tt_mb: Optional[float], verify: int, progress: Optional[bool],
-         stop: Optional[threading.Event], on_item: Optional[Callable[[JobResult], None]],
-         say: Callable[[str], None]) -> JobResult:
+def _run(job: Optional[dict], position: Optional[Position], directory: Path, deal: DealOptions, runner: Any,
+         workers: Optional[int], run: RunOptions, limit: Limit, stop: Optional[threading.Event],
+         on_item: Optional[Callable[[JobResult], None]], say: Callable[[str], None]) -> JobResult:
     """`solve_job` in its folder, locked: `job` is the saved description (None: a new job)."""
+    split, every_root_move, verify, force, items = deal.split, deal.every_root_move, deal.verify, run.force, run.items
+    seconds = limit.time or 0.0
     if job is not None:
         try:
             saved = Position.from_string(job["position"])
@@ -661,7 +685,7 @@ def _run(job: Optional[dict], position: Optional[Position], directory: Path, spl
     except BatchOutputError as exc:     # a symbolic link: this job's error
         raise DealJobError(str(exc)) from None
     start = time.perf_counter()
-    deadline = time.monotonic() + seconds if seconds else math.inf
+    deadline = limit.end(time.monotonic())
     state: dict[str, Any] = {"now": 0, "cut": 0, "verified": 0, "unverified": 0, "rejected": rejected,
                              "stopped": None}
 
@@ -699,7 +723,7 @@ def _run(job: Optional[dict], position: Optional[Position], directory: Path, spl
     checks = random.Random().sample(solved_keys, min(verify, len(solved_keys)))
     todo = live()
     cap_workers(runner, workers, len(todo) + len(checks), say)
-    bar = progress_bar(len(tree.leaves()), "solve job", progress, unit="item")
+    bar = progress_bar(len(tree.leaves()), "solve job", run.progress, unit="item")
     settled = 0     # items solved or pruned, on the bar
 
     def show() -> JobResult:
@@ -721,13 +745,13 @@ def _run(job: Optional[dict], position: Optional[Position], directory: Path, spl
                 say(f"Dask dashboard: {runner.dashboard}")
         while todo or running or checks:
             left = deadline - time.monotonic()
-            if stop is not None and stop.is_set() or left <= 0 or limit is not None and state["now"] >= limit:
+            if stop is not None and stop.is_set() or left <= 0 or items is not None and state["now"] >= items:
                 state["stopped"] = "stop" if stop is not None and stop.is_set() else "time" if left <= 0 else "limit"
                 # the items the time limit cuts report what they proved: wait for them a little
                 if state["stopped"] != "time" or not running or left < -_GRACE_SECONDS:
                     break
             else:
-                _submit(runner, running, checks, todo, limit, state["now"], left, tt_mb)
+                _submit(runner, running, checks, todo, items, state["now"], left, limit.tt_mb)
             if not running:
                 break
             for future in runner.wait_any(set(running), timeout=min(_POLL_SECONDS, max(0.05, left))):
@@ -817,19 +841,19 @@ def _run(job: Optional[dict], position: Optional[Position], directory: Path, spl
     return final
 
 
-def _submit(runner: Any, running: dict, checks: list[str], todo: list[str], limit: Optional[int], done: int,
+def _submit(runner: Any, running: dict, checks: list[str], todo: list[str], items: Optional[int], done: int,
             left: float, tt_mb: Optional[float]) -> None:
     """Give the free workers items: the verifications first, then the items left in tree order
-    (none beyond `limit`), each with the run's time left."""
+    (none beyond `items`), each with the run's time left."""
     busy = {k for k, _, _ in running.values()}
     given = None if left == math.inf else max(left, 1e-3)
-    options = JobOptions(time_limit=given, tt_mb=tt_mb)
+    options = JobOptions(limit=Limit(time=given, tt_mb=tt_mb))
     while checks and len(running) < max(1, runner.workers):
         key = checks.pop(0)
         running[runner.submit("exact", [Item(key, 0, "text", key)], options)] = (key, given or math.inf, True)
     for key in todo:
-        if len(running) >= max(1, runner.workers) or limit is not None and \
-                done + sum(not c for _, _, c in running.values()) >= limit:
+        if len(running) >= max(1, runner.workers) or items is not None and \
+                done + sum(not c for _, _, c in running.values()) >= items:
             break
         if key not in busy:
             running[runner.submit("exact", [Item(key, 0, "text", key)], options)] = (key, given or math.inf, False)

@@ -20,13 +20,14 @@ import signal
 import sys
 import threading
 import time
+from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
 from ..errors import ScopaError, excerpt
 from ..text import plural
 from .jobs import Item, JobOptions, run_chunk
 
-__all__ = ["ENGINES", "LocalEngine", "DaskEngine", "make_engine", "cap_workers", "WORKERS_PER_CORE", "lost",
+__all__ = ["ENGINES", "EngineOptions", "LocalEngine", "DaskEngine", "make_engine", "cap_workers", "WORKERS_PER_CORE", "lost",
            "BatchEngineError"]
 
 ENGINES = ("local", "dask")
@@ -245,6 +246,27 @@ def make_engine(name: str, workers: Optional[int] = None, scheduler: Optional[st
     if client is not None:
         _check_client(client)
     return DaskEngine(count, scheduler, client)
+
+
+@dataclass(frozen=True)
+class EngineOptions:
+    """Where a batch job or a solve job runs: the engine `name` ("local": this machine's
+    processes; "dask": a cluster), its `workers` (None or 0: every core; a run starts at most
+    one an item and `WORKERS_PER_CORE` a core), and for Dask the `scheduler`'s address or the
+    `client` given (neither: a LocalCluster of `workers` processes).
+
+    >>> EngineOptions(workers=2).make().workers
+    2
+    """
+
+    name: str = "local"
+    workers: Optional[int] = None
+    scheduler: Optional[str] = None
+    client: Any = None
+
+    def make(self) -> Any:
+        """The engine (not started yet); a `BatchEngineError` for options it cannot take."""
+        return make_engine(self.name, self.workers, self.scheduler, self.client)
 
 
 def _check_client(client: Any) -> None:

@@ -18,16 +18,17 @@ from __future__ import annotations
 import hashlib
 import random
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple, Optional, Sequence, Union
 
 from .. import kernel
 from ..core.position import Position
 from ..core.rules import Rules
 from ..errors import ScopaError, excerpt
+from ..kernel.limit import NO_LIMIT, Limit
 from ..search.solver import Analysis, analyze_many, solve_many
 
-__all__ = ["JOBS", "Item", "JobOptions", "BatchItemError", "item_seed", "run_chunk", "solve_item",
+__all__ = ["JOBS", "Item", "JobOptions", "RunOptions", "BatchOptionError", "BatchItemError", "item_seed", "run_chunk", "solve_item",
            "analyze_item", "suggest_item", "review_item", "label_item"]
 
 JOBS = ("solve", "analyze", "suggest", "review", "label")
@@ -35,6 +36,10 @@ JOBS = ("solve", "analyze", "suggest", "review", "label")
 
 class BatchItemError(ScopaError):
     """An input item a job cannot take (the wrong kind of item, an unreadable line)."""
+
+
+class BatchOptionError(ScopaError):
+    """Options a run cannot take (`RunOptions`, `JobOptions`): they are checked when made."""
 
 
 class Item(NamedTuple):
@@ -53,20 +58,54 @@ class Item(NamedTuple):
 class JobOptions:
     """What every item of a job shares. `seed`: the job's seed (each item's own seed derives
     from it and the item's key); `worlds`: PIMC worlds per suggestion (suggest, label, review's
-    fair judge); `max_nodes`/`time_limit`/`tt_mb`: the limits of each exact search; `rules`:
-    rule options for generated items; `bot`: who plays the generated rounds of `label`
-    ("random" or "greedy")."""
+    fair judge); `limit`: the `Limit` of each search (its nodes, time and table; every item is
+    searched by one thread: the workers are the engine's); `rules`: rule options for generated
+    items; `bot`: who plays the generated rounds of `label` ("random" or "greedy")."""
 
     seed: int = 0
     worlds: Optional[int] = None
-    max_nodes: Optional[int] = None
-    time_limit: Optional[float] = None
-    tt_mb: Optional[float] = None
+    limit: Limit = NO_LIMIT
     rules: tuple[str, ...] = ()
     bot: str = "random"
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.limit, Limit):
+            raise BatchOptionError(f"limit must be a Limit, not {type(self.limit).__name__}")
+
     def to_dict(self) -> dict:
-        return dict(asdict(self), rules=list(self.rules))
+        return {"seed": self.seed, "worlds": self.worlds, "limit": self.limit.to_dict(), "rules": list(self.rules),
+                "bot": self.bot}
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How a run of `run_job` or `solve_job` treats its output and goes on. An existing output
+    is refused unless `resume` (continue it: skip what it holds) or `overwrite` (start again);
+    `force`: resume through a symbolic link, or a file that is not a batch output (`run_job`);
+    `items`: at most this many items this run (None: all); `progress`: the progress bar (None:
+    when standard error is a terminal). `run_job` alone: `format` ("jsonl", "parquet" or "npz";
+    None: from the output's suffix) and `chunk` (items per chunk; None: `chunk_size`).
+
+    >>> RunOptions(resume=True, overwrite=True)
+    Traceback (most recent call last):
+    scopa_solver.batch.jobs.BatchOptionError: resume and overwrite contradict each other: choose one
+    """
+
+    resume: bool = False
+    overwrite: bool = False
+    force: bool = False
+    items: Optional[int] = None
+    progress: Optional[bool] = None
+    format: Optional[str] = None
+    chunk: Optional[int] = None
+
+    def __post_init__(self) -> None:
+        if self.resume and self.overwrite:
+            raise BatchOptionError("resume and overwrite contradict each other: choose one")
+        if self.items is not None and (type(self.items) is not int or self.items < 0):
+            raise BatchOptionError(f"items must be a whole number, 0 or more, not {excerpt(self.items)}")
+        if self.chunk is not None and (type(self.chunk) is not int or self.chunk < 1):
+            raise BatchOptionError(f"chunk must be a whole number, 1 or more, not {excerpt(self.chunk)}")
 
 
 def item_seed(job_seed: int, key: str) -> int:
@@ -191,14 +230,12 @@ def _solve_chunk(items: Sequence[Item], options: JobOptions, seeds: Sequence[int
         except Exception as exc:    # a bad item is its own row, never the chunk's end
             out[i] = exc
     try:
+        limit = options.limit.replace(threads=1)
         if analyze:
-            rows = analyze_many(positions, threads=1, max_nodes=options.max_nodes, time_limit=options.time_limit,
-                                tt_mb=options.tt_mb)
+            rows = analyze_many(positions, limit)
             found = [_analysis(p, r) for p, r in zip(positions, rows)]
         else:
-            found = [_without(r.to_dict(), *_EFFORT)
-                     for r in solve_many(positions, threads=1, max_nodes=options.max_nodes,
-                                         time_limit=options.time_limit, tt_mb=options.tt_mb)]
+            found = [_without(r.to_dict(), *_EFFORT) for r in solve_many(positions, limit)]
     except ScopaError as exc:       # a limit the whole chunk shares (the table size)
         found = [exc] * len(positions)
     for i, value in zip(good, found):
@@ -223,18 +260,19 @@ def suggest_item(item: Item, options: JobOptions, seed: int) -> dict:
     """PIMC figures of every move from the view of the player to move (`suggest`), its worlds
     drawn from the item's seed."""
     from ..imperfect.pimc import suggest
-    s = suggest(view_of(item, options, seed), worlds=options.worlds, seed=seed, threads=1, progress=False,
-                tt_mb=options.tt_mb, time_limit=options.time_limit)
+    limit = options.limit
+    s = suggest(view_of(item, options, seed), Limit(time=limit.time, tt_mb=limit.tt_mb, threads=1),
+                worlds=options.worlds, seed=seed, progress=False)
     return _without(s.to_dict(), "seconds", "nodes")
 
 
 def review_item(item: Item, options: JobOptions, seed: int) -> dict:
     """Every decision of a game record against the solver (`review`); the fair judge's worlds
     drawn from the item's seed (no fair judge with ``worlds=0``)."""
-    from ..play.review import HINDSIGHT_NODES, review
+    from ..play.review import FairReview, review
     worlds = 50 if options.worlds is None else options.worlds or None
-    r = review(record_of(item), worlds=worlds, seed=seed, threads=1, progress=False, tt_mb=options.tt_mb,
-               max_nodes=options.max_nodes or HINDSIGHT_NODES, time_limit=options.time_limit)
+    r = review(record_of(item), options.limit.derived(threads=1),
+               fair=None if worlds is None else FairReview(worlds, seed), progress=False)
     return _without(r.to_dict(), "seconds")
 
 
@@ -265,14 +303,14 @@ def label_item(item: Item, options: JobOptions, seed: int) -> dict:
         raise BatchItemError("label takes two-player positions (the feature encoding is for two players)")
     if pos.is_round_over():
         raise BatchItemError("the round is over: nothing to label")
-    rows = analyze(pos, max_nodes=options.max_nodes, time_limit=options.time_limit, tt_mb=options.tt_mb,
-                   horizon=0)      # exact values only: a label is never an estimate
+    limit = options.limit
+    rows = analyze(pos, limit.replace(horizon=0, threads=None))     # exact values only: a label is never an estimate
     if any(r.value is None for r in rows):
-        raise BatchItemError(f"the exact search stopped at a limit ({options.max_nodes} nodes, "
-                             f"{options.time_limit} s): not labelled")
+        raise BatchItemError(f"the exact search stopped at a limit ({limit.nodes} nodes, {limit.time} s): "
+                             "not labelled")
     worlds = LABEL_WORLDS if options.worlds is None else options.worlds
-    s = suggest(pos.view(pos.to_move), worlds=worlds, seed=seed, threads=1, progress=False, tt_mb=options.tt_mb,
-                time_limit=None)        # every label's worlds, whatever the machine (not suggest's default)
+    s = suggest(pos.view(pos.to_move), Limit(tt_mb=limit.tt_mb, threads=1), worlds=worlds, seed=seed,
+                progress=False)     # no time limit: every label's worlds, whatever the machine
     return {"position": pos.to_string(), "ply": ply, "to_move": pos.to_move, "value": rows[0].value,
             "best": str(rows[0].move), "moves": [{"move": str(r.move), "value": r.value} for r in rows],
             "pimc_best": str(s.best), "pimc": [{"move": str(m.move), "mean": m.mean} for m in s.moves],
@@ -290,15 +328,15 @@ def _bot(name: str, seed: int) -> Callable[[Position], Any]:
 
 def exact_item(item: Item, options: JobOptions, seed: int) -> dict:
     """The exact value of a position for its side to move, with the kernel's effort: the work
-    item of `solve_job` (batch/deal.py), not a command-line job. `options.time_limit` is what
+    item of `solve_job` (batch/deal.py), not a command-line job. `options.limit.time` is what
     is left of the job's run: a search it stops has `value` None and the bounds it proved by
     then (`lower`, `upper`: -127 and 127 where none), which the job keeps."""
     pos = position_of(item, options, seed)
     state = pos.kernel_state()
     start = time.thread_time()
-    raw = kernel.run_batch([state], want=0, time_limit=options.time_limit, tt_mb=options.tt_mb)[0]
+    raw = kernel.run_batch([state], want=0, limit=options.limit)[0]
     cpu = time.thread_time() - start
-    if raw.stop != 0:
+    if raw.stop != kernel.StopReason.NONE:
         return {"value": None, "lower": raw.lower, "upper": raw.upper, "nodes": raw.nodes, "cpu": round(cpu, 6)}
     return {"value": raw.lower, "nodes": raw.nodes, "cpu": round(cpu, 6)}
 

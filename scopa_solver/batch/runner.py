@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence, Union
+from typing import Any, Callable, Optional, Union
 
 from ..errors import excerpt
+from ..kernel.limit import Limit
 from ..progress import progress_bar
 from ..text import plural
-from .engines import cap_workers, lost, make_engine
+from .engines import EngineOptions, cap_workers, lost
 from .inputs import read_items
-from .jobs import JOBS, LABEL_WORLDS, BatchItemError, Item, JobOptions
+from .jobs import JOBS, LABEL_WORLDS, BatchItemError, Item, JobOptions, RunOptions
 from .outputs import FORMATS, BatchOutputError, ResultWriter
 
 __all__ = ["run_job", "BatchSummary", "chunk_size", "CHUNK_SECONDS"]
@@ -97,63 +98,59 @@ def _format(output: Path, fmt: Optional[str]) -> str:
     return suffix if suffix in FORMATS else "jsonl"
 
 
-def run_job(job: str, source: Union[str, Path], output: Union[str, Path], *, format: Optional[str] = None,
-            engine: str = "local", workers: Optional[int] = None, scheduler: Optional[str] = None,
-            client: Any = None, resume: bool = False, overwrite: bool = False, force: bool = False,
-            limit: Optional[int] = None,
-            chunk: Optional[int] = None, progress: Optional[bool] = None, seed: int = 0,
-            worlds: Optional[int] = None, max_nodes: Optional[int] = None, time_limit: Optional[float] = None,
-            tt_mb: Optional[float] = None, rules: Sequence[str] = (), bot: str = "random",
-            on_chunk: Optional[Callable[[list], None]] = None,
+def run_job(job: str, source: Union[str, Path], output: Union[str, Path], limit: Optional[Limit] = None, *,
+            options: Optional[JobOptions] = None, engine: Optional[EngineOptions] = None,
+            run: Optional[RunOptions] = None, on_chunk: Optional[Callable[[list], None]] = None,
             say: Callable[[str], None] = lambda text: None) -> BatchSummary:
     """Run `job` over every item of `source` into `output` (see docs/batch.md).
 
-    `format`: "jsonl", "parquet" or "npz" (default: from the output's suffix, else jsonl).
-    `engine` "local" (`workers` processes; None: every core; at most one an item and
-    `WORKERS_PER_CORE` a core) or "dask" (the cluster at
-    `scheduler`, the `client` given, or a LocalCluster of `workers` processes). An existing
-    output is refused unless `resume` (skip the keys it holds) or `overwrite`; `resume` refuses a
-    file that is not a batch output, or a symbolic link, unless `force`. `limit`: at most
-    this many items this run. `chunk`: items per chunk (default: `chunk_size`). `seed`: the
-    job's seed (each item's derives from it and its key). `worlds`, `max_nodes`, `time_limit`,
-    `tt_mb`, `rules`, `bot`: the job's options (`JobOptions`). `on_chunk(rows)` is called after
-    each chunk is written, `say(text)` with news for a person (the Dask dashboard's address).
-    Ctrl-C stops the workers; what was written stays, and `resume` continues.
+    `limit`: the `Limit` of each item's searches (its nodes, time and table; None: as in
+    `options`, else none). `options`: what the items share (`JobOptions`: the seed, worlds,
+    rules, bot). `engine`: where the chunks run (`EngineOptions`: "local" with `workers`
+    processes, None: every core, at most one an item and `WORKERS_PER_CORE` a core; or "dask",
+    the cluster at `scheduler`, the `client` given, or a LocalCluster of `workers` processes).
+    `run` (`RunOptions`): the output's `format` ("jsonl", "parquet" or "npz"; default: from the
+    output's suffix, else jsonl); an existing output is refused unless `resume` (skip the keys
+    it holds) or `overwrite`; `resume` refuses a file that is not a batch output, or a symbolic
+    link, unless `force`; at most `items` items this run; `chunk` items per chunk (default:
+    `chunk_size`); `progress`. `on_chunk(rows)` is called after each chunk is written,
+    `say(text)` with news for a person (the Dask dashboard's address). Ctrl-C stops the
+    workers; what was written stays, and `resume` continues.
 
     >>> import tempfile, os
     >>> out = os.path.join(tempfile.mkdtemp(), "values.jsonl")
-    >>> summary = run_job("solve", "random:3", out, workers=1, progress=False)
+    >>> summary = run_job("solve", "random:3", out, engine=EngineOptions(workers=1), run=RunOptions(progress=False))
     >>> summary.done, summary.errors, summary.complete
     (3, 0, True)
-    >>> run_job("solve", "random:3", out, workers=1, resume=True, progress=False).skipped
+    >>> run_job("solve", "random:3", out, engine=EngineOptions(workers=1),
+    ...         run=RunOptions(resume=True, progress=False)).skipped
     3
     """
     if job not in JOBS:
         raise BatchItemError(f"unknown job {excerpt(job)}: one of {', '.join(JOBS)}")
-    if limit is not None and (type(limit) is not int or limit < 0):
-        raise BatchItemError(f"limit must be a whole number, 0 or more, not {excerpt(limit)}")
-    if chunk is not None and (type(chunk) is not int or chunk < 1):
-        raise BatchItemError(f"chunk must be a whole number, 1 or more, not {excerpt(chunk)}")
-    options = JobOptions(seed=seed, worlds=worlds, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb,
-                         rules=tuple(rules), bot=bot)
+    options = JobOptions() if options is None else options
+    if limit is not None:
+        options = replace(options, limit=limit)
+    engine = EngineOptions() if engine is None else engine
+    run = RunOptions() if run is None else run
     output = Path(output)
-    fmt = _format(output, format)
+    fmt = _format(output, run.format)
     items = read_items(source)
-    runner = make_engine(engine, workers, scheduler, client)
-    writer = ResultWriter(output, fmt, job, resume, overwrite, force)
+    runner = engine.make()
+    writer = ResultWriter(output, fmt, job, run.resume, run.overwrite, run.force)
     todo = [item for item in items if item.key not in writer.done]
     skipped = len(items) - len(todo)
     if writer.finished and todo:
         raise BatchOutputError(f"{excerpt(str(output))} holds the arrays of a finished run, which cannot take "
                                f"{len(todo):,} more items: write them to a new output")
-    if limit is not None:
-        todo = todo[:limit]
-    cap_workers(runner, workers, len(todo), say)
-    size = chunk or chunk_size(job, len(todo), runner.workers, options)
+    if run.items is not None:
+        todo = todo[:run.items]
+    cap_workers(runner, engine.workers, len(todo), say)
+    size = run.chunk or chunk_size(job, len(todo), runner.workers, options)
     chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
     start = time.perf_counter()
     done = errors = 0
-    bar = progress_bar(len(todo), f"batch {job}", progress, unit="item")
+    bar = progress_bar(len(todo), f"batch {job}", run.progress, unit="item")
     try:
         if chunks:
             runner.start()

@@ -12,7 +12,8 @@ from typing import Iterable, Optional, Sequence
 
 from .. import kernel
 from ..core.position import Move, Position
-from ..errors import ScopaError
+from ..errors import LimitError, ScopaError
+from ..kernel.limit import NO_LIMIT, Limit
 from ..progress import progress_bar
 from .suites import Suite, SuiteEntry
 
@@ -109,13 +110,21 @@ class SuiteRun:
     measures: list[Measure] = field(default_factory=list)
 
 
-def solve_one(searcher: "kernel.Searcher", position: Position, want: int, threads: int = 1,
-              max_nodes: int = 0, time_limit: float = 0.0) -> tuple["kernel.KernelResult", float]:
-    """One search from an empty table: the kernel's result and the calling thread's CPU seconds."""
+def solve_one(searcher: "kernel.Searcher", position: Position, want: int,
+              limit: Optional[Limit] = None) -> tuple["kernel.KernelResult", float]:
+    """One search from an empty table (the searcher's: `limit.tt_mb` is not used), stopped
+    unchecked by `limit`'s nodes or time, on its threads: the kernel's result and the calling
+    thread's CPU seconds."""
+    limit = NO_LIMIT if limit is None else limit
+    return _solve(searcher, position, want, limit, limit.workers)
+
+
+def _solve(searcher: "kernel.Searcher", position: Position, want: int, limit: Limit,
+           threads: int) -> tuple["kernel.KernelResult", float]:
     state = position.kernel_state()
     searcher.clear()
     start = time.thread_time()
-    raw = searcher.search(state, want, max_nodes=max_nodes, time_limit=time_limit,
+    raw = searcher.search(state, want, max_nodes=limit.nodes or 0, time_limit=limit.time or 0.0,
                           check_signals=True, threads=threads)
     return raw, time.thread_time() - start
 
@@ -125,10 +134,9 @@ def best_moves(raw: "kernel.KernelResult") -> tuple[str, ...]:
     return tuple(sorted(str(Move.from_packed(m)) for m in raw.best or ()))
 
 
-def _search(searcher: "kernel.Searcher", entry: SuiteEntry, want: int, config: Config,
-            max_nodes: int, time_limit: float) -> Measure:
-    raw, cpu = solve_one(searcher, entry.position, want, config.threads, max_nodes, time_limit)
-    done = raw.stop == 0
+def _search(searcher: "kernel.Searcher", entry: SuiteEntry, want: int, config: Config, limit: Limit) -> Measure:
+    raw, cpu = _solve(searcher, entry.position, want, limit, config.threads)     # the config's threads, unclamped
+    done = raw.stop == kernel.StopReason.NONE
     value = raw.lower if done else None
     best = best_moves(raw) if done else ()
     ok = (value == entry.value and best == entry.best) if done else None
@@ -138,11 +146,17 @@ def _search(searcher: "kernel.Searcher", entry: SuiteEntry, want: int, config: C
     return Measure(entry.id, raw.seconds, cpu, raw.nodes, raw.probes, raw.hits, value, best, ok, same, expected)
 
 
-def run_suites(suites: Sequence[Suite], config: Config = Config(), repeat: int = 1, max_nodes: int = 0,
-               time_limit: float = 0.0, progress: Optional[bool] = None) -> list[SuiteRun]:
+def run_suites(suites: Sequence[Suite], config: Config = Config(), repeat: int = 1, *,
+               limit: Optional[Limit] = None, progress: Optional[bool] = None) -> list[SuiteRun]:
     """Solve every position of `suites` (value, best moves, pv) from an empty table, `repeat`
     series over, each position's fastest kept (its nodes are the same each time: the spread is
-    other processes' doing). A limit stops a search unchecked (max_nodes, time_limit 0: none)."""
+    other processes' doing). `limit`'s nodes or time stop a search unchecked; the table and
+    the threads are `config`'s (a limit naming them, or a horizon, is a `LimitError`)."""
+    limit = NO_LIMIT if limit is None else limit
+    named = [name for name in ("tt_mb", "threads", "horizon") if getattr(limit, name) is not None]
+    if named:
+        raise LimitError(f"a bench's table and threads are its Config's, and it searches exactly: "
+                         f"no {named[0]} in its limit ({limit!r})")
     runs = [SuiteRun(s.name) for s in suites]
     total = sum(len(s.entries) for s in suites) * repeat
     bar = progress_bar(total, "bench", progress, unit="pos")
@@ -152,7 +166,7 @@ def run_suites(suites: Sequence[Suite], config: Config = Config(), repeat: int =
         for series in range(repeat):
             for suite, run in zip(suites, runs):
                 for i, entry in enumerate(suite.entries):
-                    m = _search(searcher, entry, want, config, max_nodes, time_limit)
+                    m = _search(searcher, entry, want, config, limit)
                     if series == 0:
                         run.measures.append(m)
                     else:

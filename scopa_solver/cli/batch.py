@@ -4,13 +4,15 @@ grammar is `parser.add_batch_parser`); ``scopa-solver solve POSITION --job DIR``
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 from .output import print_json
 from .parser import UsageError
 
 
 def batch_command(args) -> int:
-    from ..batch import run_job
+    from ..batch import JobOptions, RunOptions, run_job
+    from ..kernel import Limit
     from ..core.rules import Rules
     if args.worlds == 0 and args.job != "review":
         raise UsageError("--worlds 0 (no fair review) is for the review job")
@@ -25,12 +27,14 @@ def batch_command(args) -> int:
         print(text, file=sys.stderr)
 
     try:
-        summary = run_job(args.job, args.input, args.output, format=args.format, engine=args.engine,
-                          workers=args.workers, scheduler=args.scheduler, resume=args.resume,
-                          overwrite=args.overwrite, force=args.force, limit=args.limit, chunk=args.chunk,
-                          progress=False if args.json else None, seed=args.seed, worlds=args.worlds,
-                          max_nodes=args.max_nodes, time_limit=args.time_limit, tt_mb=args.tt_mb, rules=rules,
-                          bot=args.bot, say=say)
+        summary = run_job(args.job, args.input, args.output,
+                          Limit(nodes=args.max_nodes, time=args.time_limit, tt_mb=args.tt_mb),
+                          options=JobOptions(seed=args.seed, worlds=args.worlds, rules=rules, bot=args.bot),
+                          engine=_engine(args), run=RunOptions(resume=args.resume, overwrite=args.overwrite,
+                                                               force=args.force, items=args.limit,
+                                                               progress=False if args.json else None,
+                                                               format=args.format, chunk=args.chunk),
+                          say=say)
     except KeyboardInterrupt:
         say(f"scopa-solver: interrupted; what finished is in {args.output} (--resume continues)")
         return 130
@@ -41,10 +45,16 @@ def batch_command(args) -> int:
     return 0
 
 
+def _engine(args) -> Any:
+    from ..batch import EngineOptions
+    return EngineOptions(args.engine, args.workers, args.scheduler)
+
+
 def solve_job_command(args, position) -> int:
     """`solve --job DIR`: the bounds after each work item (standard error, when it is a
     terminal: the progress bar's), the job's result at the end, or where it stopped."""
-    from ..batch import solve_job
+    from ..batch import DealOptions, RunOptions, solve_job
+    from ..kernel import Limit
     if args.max_nodes is not None or args.horizon is not None or args.objective != "value":
         raise UsageError("a job solves exactly under --objective value: no --max-nodes, --horizon or maxn")
     if args.scheduler is not None and args.engine != "dask":
@@ -56,11 +66,11 @@ def solve_job_command(args, position) -> int:
         print(text, file=sys.stderr)
 
     try:
-        result = solve_job(position, args.job, split=args.split, every_root_move=args.every_root_move,
-                           engine=args.engine, workers=args.workers, scheduler=args.scheduler, resume=args.resume,
-                           overwrite=args.overwrite, force=args.force, limit=args.limit,
-                           time_limit=args.time_limit, tt_mb=args.tt_mb, verify=args.verify or 0,
-                           progress=False if args.json else None,
+        result = solve_job(position, args.job, Limit(time=args.time_limit, tt_mb=args.tt_mb),
+                           deal=DealOptions(args.split, args.every_root_move, args.verify or 0),
+                           engine=_engine(args),
+                           run=RunOptions(resume=args.resume, overwrite=args.overwrite, force=args.force,
+                                          items=args.limit, progress=False if args.json else None),
                            say=say)
     except KeyboardInterrupt:
         say(f"scopa-solver: interrupted; what was solved is in {args.job} (--resume continues)")

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any
 
+from ..kernel.limit import Limit
 from .output import print_json
 from .parser import UsageError
 
@@ -48,12 +48,12 @@ def bench_command(args) -> int:
         return 0
     names = list(bench.SUITES) if args.all else (args.suites or bench.DEFAULT_SUITES)
     suites = bench.load_suites(names)
-    limits: dict[str, Any] = dict(max_nodes=args.max_nodes or 0, time_limit=args.time_limit or 0.0)
+    limit = Limit(nodes=args.max_nodes or None, time=args.time_limit or None)
     if args.techniques:
-        return _techniques(args, suites, limits)
+        return _techniques(args, suites, limit)
     config = bench.Config(frozenset(args.without), args.threads, args.tt_mb)
     start = time.perf_counter()
-    runs = bench.run_suites(suites, config, args.repeat, progress=_progress(args), **limits)
+    runs = bench.run_suites(suites, config, args.repeat, limit=limit, progress=_progress(args))
     result = bench.result_dict(runs, config, args.repeat)
     result["wall"] = time.perf_counter() - start
     if args.json:
@@ -97,7 +97,7 @@ def _compare(args) -> int:
     return 0
 
 
-def _techniques(args, suites, limits: dict) -> int:
+def _techniques(args, suites, limit: Limit) -> int:
     """The ladder on the same suites: each rung's total time, nodes and its speed-up over the one
     before, on the positions every rung solved within the limits."""
     from .. import bench
@@ -105,7 +105,7 @@ def _techniques(args, suites, limits: dict) -> int:
     results = []
     for config in ladder(args.threads if args.threads > 1 else 2):
         config = bench.Config(config.off, config.threads, args.tt_mb)
-        runs = bench.run_suites(suites, config, args.repeat, progress=_progress(args), **limits)
+        runs = bench.run_suites(suites, config, args.repeat, limit=limit, progress=_progress(args))
         results.append(bench.result_dict(runs, config, args.repeat))
     rows = ladder_rows(results)
     if args.json:

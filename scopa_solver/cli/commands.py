@@ -13,7 +13,8 @@ from ..core.rules import Rules
 from ..files import write_atomic
 from ..play.display import show_position, show_score
 from ..play.game import random_position
-from ..search.solver import analyze_iter, solve_iter
+from ..kernel.limit import Limit
+from ..search.solver import analysis
 from ..text import plural
 from .batch import batch_command, solve_job_command
 from .bench import bench_command
@@ -122,8 +123,8 @@ def _make_bot(spec: str, args, seed: int):
     limit = getattr(args, "time_limit", None)
     rules = _rules(args)
     worlds = args.worlds if args.worlds is not None or rules.players > 2 else 100   # family: the game's
-    return make_bot(spec, worlds=worlds, seed=seed, threads=args.threads, rules=rules,
-                    time_limit=decision_seconds(rules) if limit is None else limit)
+    return make_bot(spec, Limit(time=decision_seconds(rules) if limit is None else limit, threads=args.threads),
+                    worlds=worlds, seed=seed, rules=rules)
 
 
 def _check_exact(bots: list, rules: Rules, allow: bool) -> None:
@@ -163,9 +164,9 @@ def show(args) -> int:
     return 0
 
 
-def _limits(args) -> dict:
-    return dict(max_nodes=args.max_nodes, time_limit=args.time_limit, tt_mb=args.tt_mb, objective=args.objective,
-                horizon=args.horizon)
+def _limits(args) -> Limit:
+    """The command's limit (its options were checked when parsed)."""
+    return Limit(nodes=args.max_nodes, time=args.time_limit, tt_mb=args.tt_mb, horizon=args.horizon)
 
 
 # Without a limit, a position whose exact search is estimated longer than this is searched
@@ -185,23 +186,27 @@ def _estimate(pos: Position, depths: list) -> Optional[float]:
     return n8 * max(1.0, n8 / max(1, n4)) ** (max(0, plies - depths[1].horizon) / 8)
 
 
-def _searched(args, pos: Position, iterate) -> Any:
-    """The last result of `iterate` (solve_iter or analyze_iter) under the command's limits,
+def _searched(args, pos: Position, moves: bool) -> Any:
+    """The answer of `analysis` (of every move's value, or `moves` False `solve`'s) under the command's limits,
     with a line per completed depth on a terminal and, on a terminal's stderr, a heartbeat
     while a depth runs (`_SearchBeat`). Without any limit, a position the exact
     search will not finish soon is announced (with the estimate, on stderr) and searched for
     DEFAULT_TIME_LIMIT seconds."""
-    limits = _limits(args)
+    limit = _limits(args)
     lines = not args.json and stream_ok(sys.stdout) and sys.stdout.isatty()
+
+    def iterate(limit: Limit) -> Any:
+        return analysis(pos, limit, objective=args.objective, moves=moves)
+
     with _SearchBeat(_progress(args)) as beat:
         if args.max_nodes is None and args.time_limit is None and args.horizon is None:
             from ..search.solver import EXACT_TRY_NODES
-            quick = list(iterate(pos, **dict(limits, max_nodes=EXACT_TRY_NODES)))
+            quick = list(iterate(limit.replace(nodes=EXACT_TRY_NODES)))
             if quick[-1].exact:
                 return _shown(quick, lines, args.objective, beat)
             from ..kernel import clear_tables
             clear_tables()      # the node counts of the estimate are those of cold tables
-            nodes = _estimate(pos, list(iterate(pos, **dict(limits, horizon=8))))
+            nodes = _estimate(pos, list(iterate(limit.replace(horizon=8))))
             seconds = None if nodes is None else nodes * quick[-1].seconds / max(1, quick[-1].nodes)
             if seconds is None or seconds > REASONABLE_SECONDS:
                 about = "" if seconds is None else (f" about {nodes:.0e} nodes, {_duration(seconds)}, by "
@@ -211,26 +216,27 @@ def _searched(args, pos: Position, iterate) -> Any:
                           f"needs more than {EXACT_TRY_NODES:,} nodes:{about} {sum(pos.hand_sizes()) + len(pos.stock)} "
                           f"plies left): searching depth by depth for {DEFAULT_TIME_LIMIT:g} s (--time-limit S or "
                           "--max-nodes N to choose, --horizon H for one depth)", file=sys.stderr, flush=True)
-                limits["time_limit"] = DEFAULT_TIME_LIMIT
-        return _shown(iterate(pos, **limits), lines, args.objective, beat)
+                limit = limit.replace(time=DEFAULT_TIME_LIMIT)
+        return _shown(iterate(limit), lines, args.objective, beat)
 
 
 class _SearchBeat:
-    """The heartbeat of `_searched` (stderr, a terminal, not --json): the deepest depth done,
-    the nodes and nodes/s of the depths done, the time since the command began searching.
-    The kernel tells a search's nodes when it ends: they move as each depth lands, the clock
-    every second."""
+    """The heartbeat of `_searched` (stderr, a terminal, not --json), an engine's info line: the
+    deepest depth done, the depth being searched, the nodes so far and nodes/s (read live from
+    the running search's handle: they move within a depth), the time since the command began
+    searching; redrawn every second."""
 
     def __init__(self, show: Optional[bool]) -> None:
         from ..progress import Heartbeat
-        self.last = None
+        self.last: Any = None
+        self.handle: Any = None         # the running search's AnalysisHandle
         self.heart = Heartbeat(self.status, show)
 
     def __enter__(self) -> "_SearchBeat":
         self.heart.__enter__()
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: Any) -> None:
         self.heart.__exit__(*exc)
 
     def paused(self) -> Any:
@@ -239,10 +245,13 @@ class _SearchBeat:
     def status(self) -> str:
         from ..progress import rate
         last, elapsed = self.last, self.heart.elapsed()
-        if last is None:
-            return f"searching… {elapsed:.0f} s"
-        depth = "exact" if last.exact else f"depth {last.horizon}"
-        return f"{depth} done, deeper… {last.nodes:,} nodes · {rate(last.nodes, last.seconds)} n/s · {elapsed:.0f} s"
+        info = self.handle.info if self.handle is not None else None
+        done = "" if last is None else "exact done" if last.exact else f"depth {last.horizon} done"
+        if info is None:
+            return f"{done or 'searching'}… {elapsed:.0f} s"
+        searching = "exact search" if info.depth is None else f"depth {info.depth}"
+        head = f"{done}, searching {searching}" if done else f"searching {searching}"
+        return f"{head}… {info.nodes:,} nodes · {rate(info.nodes, info.seconds)} n/s · {elapsed:.0f} s"
 
 
 def _duration(seconds: float) -> str:
@@ -257,6 +266,8 @@ def _shown(results, lines: bool, objective: str, beat: Optional[_SearchBeat] = N
     "info depth" lines): depth, value, best move, pv, nodes, time; each result also goes to
     the heartbeat `beat`."""
     last = None
+    if beat is not None:
+        beat.handle = results
     for last in results:
         if beat is not None:
             beat.last = last
@@ -321,13 +332,13 @@ def solve_command(args) -> int:
     if args.engine != "local" or args.resume or args.overwrite or args.force:
         raise UsageError("--engine, --resume, --overwrite and --force are for a checkpointed job (--job DIR)")
     pos = _position(args)
-    result = _searched(args, pos, solve_iter)
+    result = _searched(args, pos, moves=False)
     if args.json:
         print_json(result.to_dict())
         return 0
     print(show_position(pos))
     print()
-    if result.value is None:     # the round is over... or nothing completed (not from solve_iter)
+    if result.value is None:     # the round is over... or nothing completed (not from analysis)
         print(f"search stopped ({result.stopped}) before the exact value: {_between(result.lower, result.upper)} "
               "(without --horizon 0 the deepest depth-limited value instead)")
     elif not result.exact:
@@ -360,7 +371,7 @@ def _best_first(rows) -> tuple[list, list]:
 
 def analyze_command(args) -> int:
     pos = _position(args)
-    rows = _searched(args, pos, analyze_iter)
+    rows = _searched(args, pos, moves=True)
     ordered, best_rows = _best_first(rows)
     if args.json:
         data = dict(rows.to_dict(), to_move=pos.to_move, objective=args.objective, side=pos.rules.sides[pos.to_move])
@@ -408,7 +419,7 @@ def _picture_size(args, nodes: int, count: str = "") -> None:
 
 def tree(args) -> int:
     """The game tree below a position: a picture or data file by the suffix of -o, else an outline."""
-    from ..tree import TreeTooLargeError, node_link, to_networkx, tree_size, tree_text, write_tree
+    from ..tree import TreeOptions, TreeTooLargeError, node_link, to_networkx, tree_size, tree_text, write_tree
     pos = _position(args)
     picture = bool(args.output) and args.output.lower().endswith((".svg", ".png", ".pdf"))
     if args.output:
@@ -423,9 +434,10 @@ def tree(args) -> int:
         if nodes > args.max_picture_nodes:
             _picture_size(args, nodes, count)
     try:
-        graph = to_networkx(pos, mode=args.mode, depth=args.depth, max_nodes=args.max_nodes,
-                            truncate=args.truncate, merge_transpositions=args.merge,
-                            tt_mb=args.tt_mb, search=args.search, full_window=args.full_window,
+        graph = to_networkx(pos, Limit(tt_mb=args.tt_mb),
+                            TreeOptions(depth=args.depth, max_nodes=args.max_nodes, truncate=args.truncate,
+                                        merge_transpositions=args.merge),
+                            mode=args.mode, search=args.search, full_window=args.full_window,
                             objective=args.objective, progress=_progress(args))
     except TreeTooLargeError:
         raise
@@ -476,9 +488,9 @@ def _print_view(view) -> None:
 def equilibrium_command(args) -> int:
     from ..imperfect.equilibrium import DEFAULT_TARGET, equilibrium
     view = _view(args)
-    eq = equilibrium(view, threads=args.threads, time_limit=args.time_limit, max_iterations=args.max_iterations,
-                     target=DEFAULT_TARGET if args.target is None else args.target, max_nodes=args.max_nodes,
-                     progress=_progress(args))
+    eq = equilibrium(view, Limit(time=args.time_limit, nodes=args.max_nodes, threads=args.threads),
+                     max_iterations=args.max_iterations,
+                     target=DEFAULT_TARGET if args.target is None else args.target, progress=_progress(args))
     if args.json:
         print_json(dict(eq.to_dict(), player=view.player))
         return 0
@@ -494,8 +506,8 @@ def suggest_command(args) -> int:
     from ..imperfect.pimc import SUGGEST_SECONDS, suggest
     view = _view(args)
     limit = SUGGEST_SECONDS if args.time_limit is None else args.time_limit     # inf: no limit
-    s = suggest(view, worlds=args.worlds, seed=args.seed, threads=args.threads, time_limit=limit,
-                max_nodes=args.max_nodes, progress=_progress(args))
+    s = suggest(view, Limit(time=limit, nodes=args.max_nodes, threads=args.threads), worlds=args.worlds,
+                seed=args.seed, progress=_progress(args))
     if args.json:
         print_json(dict(s.to_dict(), player=view.player))
         return 0
@@ -535,8 +547,9 @@ def unseen_command(args) -> int:
         view = pos.view(seat)
     model = None
     if args.model:
+        from ..play.bots import DECISION_SECONDS
         from ..play.inference import InferenceBot
-        model = InferenceBot(worlds=args.worlds, seed=args.seed, threads=1)
+        model = InferenceBot(Limit(time=DECISION_SECONDS, threads=1), worlds=args.worlds, seed=args.seed)
     odds = view.where_unseen(model)
     if args.json:
         print_json(dict(odds.to_dict(), view=view.to_string()))
@@ -591,18 +604,20 @@ def arena_command(args) -> int:
     players = bots if not args.save else [RecordingBot(b, log) for b in bots]
     common = dict(rounds=args.rounds, seed=seed, rules=rules, matches=args.matches, progress=_progress(args))
     result = arena(players[0], players[1], **common) if len(players) == 2 else arena(bots=players, **common)
-    saved = None
+    saved = kept = None
     if args.save:
         seats = tuple(bots[side].name for side in rules.sides)
         record = GameRecord(rules=rules, players=seats, kind="rounds", rounds=rounds_from_log(log),
                             meta=dict(program="scopa-solver arena", bots=specs, seed=seed,
                                       rounds=args.rounds, matches=args.matches))
+        kept = keep_older(args.save) if os.path.exists(args.save) else None   # as play: never lost
         saved = save_record(record, args.save)
     if args.json:
-        print_json(dict(result.to_dict(), seed=seed, saved=saved))
+        print_json(dict(result.to_dict(), seed=seed, saved=saved, kept=kept))
         return 0
     print(result)
-    print(f"seed {seed}" + (f"; {plural(len(record.rounds), 'round')} saved to {saved}" if saved else ""))
+    print(f"seed {seed}" + (f"; {plural(len(record.rounds), 'round')} saved to {saved}" if saved else "") +
+          (f" (the older game record there is kept as {kept})" if kept else ""))
     return 0
 
 
@@ -729,12 +744,12 @@ def review_command(args) -> int:
     for r in args.round or ():
         if not 1 <= r <= len(record.rounds):
             raise UsageError(f"--round {r}: the record has rounds 1 to {len(record.rounds)}")
-    from ..play.review import HINDSIGHT_NODES
-    result = review(record, worlds=None if args.no_fair else args.worlds, seed=args.seed, threads=args.threads,
-                    rounds=args.round, players=args.player, progress=_progress(args),
-                    max_nodes=HINDSIGHT_NODES if args.max_nodes is None else args.max_nodes,
-                    time_limit=args.time_limit, fair_time_limit=args.fair_time_limit,
-                    equilibrium=args.equilibrium, equilibrium_time_limit=args.equilibrium_time_limit)
+    from ..play.review import FairReview
+    result = review(record, Limit(nodes=args.max_nodes, time=args.time_limit, threads=args.threads),
+                    fair=None if args.no_fair else FairReview(args.worlds, args.seed,
+                                                              Limit(time=args.fair_time_limit, threads=args.threads)),
+                    equilibrium=Limit(time=args.equilibrium_time_limit, threads=args.threads) if args.equilibrium
+                    else False, rounds=args.round, players=args.player, progress=_progress(args))
     if args.json:
         print_json(dict(result.to_dict(), game=os.fspath(args.game)))
         return 0

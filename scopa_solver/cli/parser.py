@@ -427,5 +427,5 @@ def add_batch_parser(sub: "argparse._SubParsersAction") -> None:
     p.add_argument("--time-limit", type=time_limit_arg, default=None, help="seconds per search")
     p.add_argument("--tt-mb", type=tt_mb_arg, default=None, help="transposition table size (MiB)")
     p.add_argument("--bot", choices=("random", "greedy"), default="random", help="label: who plays the rounds")
-    p.add_argument("--rules", nargs="*", metavar="OPTION", help="rule options of generated deals (random:N)")
+    p.add_argument("--rules", nargs="*", metavar="OPTION", help="random:N: the generated deals' " + rules_help())
     p.add_argument("--json", action="store_true", help="the summary as JSON")

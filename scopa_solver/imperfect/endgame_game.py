@@ -29,6 +29,7 @@ import numpy as np
 from .. import kernel
 from ..core.cards import ALL_MASK, iter_cards, popcount
 from ..errors import LimitError, ViewError
+from ..kernel import NO_LIMIT, Limit
 from ..core.view import View
 
 __all__ = ["EndgameGame", "Layer", "build_game", "check_view", "DEALS_PER_LEAF"]
@@ -124,12 +125,16 @@ def _combos(cards: list[int], k: int) -> list[int]:
     return [sum(c) for c in itertools.combinations(cards, k)]
 
 
-def build_game(view: View, *, threads: int = 1, deadline: Optional[float] = None,
-               max_nodes: Optional[int] = None, tally: Optional[dict] = None) -> EndgameGame:
+def build_game(view: View, limit: Optional[Limit] = None, *, tally: Optional[dict] = None) -> EndgameGame:
     """The game of a view at the last-but-one deal (stock of 6): see the module docstring.
+    The `limit` (None: none) for its last deals' searches: `threads` workers (None: 1),
+    `nodes` each search (a `LimitError` beyond), `deadline` (or `time` from now) the whole
+    build (a `LimitError` if they are not all solved by then), `tt_mb` each worker's table.
     `tally` (a dict), when given, follows the last deals' solves as they land: "solves" to do,
     "solved" so far and their "nodes" (a heartbeat reads it from another thread)."""
     start = time.perf_counter()
+    limit = NO_LIMIT if limit is None else limit.with_deadline(limit.time).replace(time=None)
+    deadline = limit.deadline
     a, b = view.player, 1 - view.player
     n_a, n_b = popcount(view.hand), view.opponent_cards
     plays = n_a + n_b
@@ -233,7 +238,7 @@ def build_game(view: View, *, threads: int = 1, deadline: Optional[float] = None
             pub_moves.append(nxt_moves)
 
     # -- the leaves: each distinct end-of-deal state, its 20 last deals solved exactly
-    per_state, solves, nodes = _leaf_values(view, list(leaf_ids), threads, deadline, max_nodes, tally)
+    per_state, solves, nodes = _leaf_values(view, list(leaf_ids), limit, tally)
     leaf_values = per_state[np.frombuffer(leaf_index, dtype=np.int64)] + np.frombuffer(leaf_scopa, dtype=np.int64)
     leaves = len(leaf_ids)
 
@@ -313,8 +318,7 @@ def _best_option(values: np.ndarray, start: np.ndarray, count: np.ndarray, maxim
     return vals.max(axis=1) if maximize else vals.min(axis=1)
 
 
-def _leaf_values(view: View, uniq: list, threads: int, deadline: Optional[float],
-                 max_nodes: Optional[int], tally: Optional[dict] = None) -> tuple[np.ndarray, int, int]:
+def _leaf_values(view: View, uniq: list, limit: Limit, tally: Optional[dict] = None) -> tuple[np.ndarray, int, int]:
     """A's expected margin (scopas made apart) at every end-of-deal state (table, piles, last
     capturer): the mean of the exact values of the 20 ways to deal the last 6 cards; the
     kernel's searches and nodes."""
@@ -336,19 +340,20 @@ def _leaf_values(view: View, uniq: list, threads: int, deadline: Optional[float]
                                          lc, (), rules, (0, 1))
 
     total = len(uniq) * DEALS_PER_LEAF
-    workers = kernel.worker_count(threads, total)
+    workers = max(1, min(limit.workers, total))
+    deadline = limit.deadline
     vals = np.empty((len(uniq), DEALS_PER_LEAF))
     nodes = 0
     counter = _Tally(tally, total) if tally is not None else None
     for first in range(0, len(uniq), _LEAF_CHUNK):     # in chunks: a million results at once weigh 200 MB
         keys = uniq[first:first + _LEAF_CHUNK]
         n = len(keys) * DEALS_PER_LEAF
-        raws = kernel.run_batch(states(keys), want=0, threads=workers, total=n, deadline=deadline,
-                                max_nodes=max_nodes, batch=None if deadline is None and workers == 1 else 256,
+        raws = kernel.run_batch(states(keys), want=0, limit=limit.replace(threads=workers), total=n,
+                                batch=None if deadline is None and workers == 1 else 256,
                                 progress=counter)
-        if len(raws) < n or any(r is None or r.stop for r in raws):
-            if any(r is not None and r.stop == 1 for r in raws):
-                raise LimitError(f"a last-deal search needs more than max_nodes={max_nodes:,} nodes")
+        if len(raws) < n or any(r is None or r.stop != kernel.StopReason.NONE for r in raws):
+            if any(r is not None and r.stop == kernel.StopReason.NODES for r in raws):
+                raise LimitError(f"a last-deal search needs more than nodes={limit.nodes:,} nodes")
             raise LimitError("the time limit ran out before the last deals were solved: allow more time")
         vals[first:first + len(keys)] = np.fromiter((r.lower for r in raws), dtype=np.float64,
                                                     count=n).reshape(len(keys), DEALS_PER_LEAF)

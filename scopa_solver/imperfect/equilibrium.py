@@ -25,7 +25,7 @@ At the last deal (an empty stock) the opponent's cards are known and the game is
 exact solve: the strategy is uniform over the optimal moves and the exploitability 0.
 
 >>> view = View.from_string("3b7b/?2 7s Ad3d5dCd4c5cFcCc2s4s5s6s2b5b6bFb/6d7dFdRd2c3c6cRcAsFsCsAbCb ?6 0/0 0 1 1")
->>> eq = equilibrium(view, threads=1)
+>>> eq = equilibrium(view, Limit(threads=1))
 >>> str(eq.best), round(eq.strategy[eq.best], 3), round(eq.losses[Move.parse("3b")], 3), eq.exploitability < 0.01
 ('7bx7s', 0.991, 1.893, True)
 >>> eq.worlds, eq.leaves, eq.leaf_solves     # 10 cards unseen by the public; 945 end-of-deal states
@@ -34,6 +34,7 @@ exact solve: the strategy is uniform over the optimal moves and the exploitabili
 from __future__ import annotations
 
 import math
+import os
 import random
 import time
 from dataclasses import dataclass, field
@@ -46,6 +47,7 @@ from ..core.cards import iter_cards, popcount
 from ..text import plural
 from ..core.position import Move
 from ..errors import LimitError, excerpt
+from ..kernel import NO_LIMIT, Limit
 from ..progress import Heartbeat, rate
 from .endgame_game import EndgameGame, Layer, build_game, check_view
 from ..core.view import View, view_seed
@@ -321,37 +323,39 @@ def strategy_profile(game: EndgameGame, sigma: np.ndarray) -> dict[tuple[int, in
 
 # -- the API ----------------------------------------------------------------------------------
 
-def equilibrium(view: View, *, threads: Optional[int] = None, time_limit: Optional[float] = None,
-                max_iterations: Optional[int] = None, target: float = DEFAULT_TARGET,
-                max_nodes: Optional[int] = None, progress: Optional[bool] = False) -> Equilibrium:
+def equilibrium(view: View, limit: Optional[Limit] = None, *, max_iterations: Optional[int] = None,
+                target: float = DEFAULT_TARGET, progress: Optional[bool] = False) -> Equilibrium:
     """The equilibrium of the last two deals at the view's information set (module docstring).
 
     The view must be two-player Scopa, at the viewer's turn, with a stock of 6 cards (the
     last-but-one deal, any play of it) or none (the last deal: the exact solve); anything else
-    is a `ViewError`. `threads` solve the last deals (None or 0: every core); `time_limit`
-    (seconds) bounds the whole call: the last deals must be solved within it (else a
-    `LimitError`), then CFR+ stops at it (`stopped` "time"); `max_iterations` bounds CFR+
-    (`stopped` "iterations"); `target` is the exploitability (round points) to reach;
-    `max_nodes` bounds each last-deal search (a `LimitError` beyond). Ctrl-C interrupts.
+    is a `ViewError`. The `limit` (None: none): its `threads` solve the last deals (None or
+    0: every core); its `time` (seconds) or `deadline` bounds the whole call: the last deals
+    must be solved within it (else a `LimitError`), then CFR+ stops at it (`stopped` "time");
+    its `nodes` bounds each last-deal search (a `LimitError` beyond); `tt_mb`: each worker's
+    table. `max_iterations` bounds CFR+ (`stopped` "iterations"); `target` is the
+    exploitability (round points) to reach. Ctrl-C interrupts.
     `progress`: a heartbeat on standard error (`progress.Heartbeat`: the last deals solved, their
     nodes and nodes/s, then CFR+'s iterations and exploitability, and the time), never by
     default, on a terminal with None, always with True.
     """
     start = time.perf_counter()
     view = check_view(view)
-    workers = kernel.check_threads(threads, 0)
-    seconds = kernel.check_limits(max_nodes, time_limit)[1]
+    limit = NO_LIMIT if limit is None else limit
+    cores = os.cpu_count() or 1         # threads None: every core (a Limit's 0 is already)
     if max_iterations is not None and (not isinstance(max_iterations, int) or isinstance(max_iterations, bool)
                                        or max_iterations < 1):
         raise LimitError(f"max_iterations must be a positive whole number, not {excerpt(max_iterations)}")
     if isinstance(target, bool) or not isinstance(target, (int, float)) or not target >= 0 or math.isnan(target):
         raise LimitError(f"target must be a number of round points, 0 or more, not {excerpt(target)}")
-    deadline = kernel.budget_deadline(time.monotonic() + seconds if seconds else None)   # a bot's budget too
+    deadline = kernel.budget_deadline(None if limit.time is None and limit.deadline is None
+                                      else limit.end(time.monotonic()))     # a bot's budget too
+    limit = limit.replace(time=None, deadline=deadline, threads=cores if limit.threads is None else limit.threads)
     if view.stock_cards == 0:
-        return _last_deal(view, start, max_nodes, deadline)
+        return _last_deal(view, start, limit)
     tally: dict[str, Any] = {}
     with Heartbeat(lambda: _progress_line(tally, time.perf_counter() - start), progress):
-        game = build_game(view, threads=workers, deadline=deadline, max_nodes=max_nodes, tally=tally)
+        game = build_game(view, limit, tally=tally)
         built = time.perf_counter() - start
         tally["built"] = built
         if game.root_moves:                 # the viewer's last card of the deal: perfect information
@@ -411,13 +415,16 @@ def _pure(view: View, values: dict[Move, float], start: float, game: Optional[En
                        game_value=float(game.terminal.mean()) if game is not None else float(best))
 
 
-def _last_deal(view: View, start: float, max_nodes: Optional[int], deadline: Optional[float]) -> Equilibrium:
-    """The last deal: the opponent holds the unseen cards; the kernel's exact solve."""
+def _last_deal(view: View, start: float, limit: Limit) -> Equilibrium:
+    """The last deal: the opponent holds the unseen cards; the kernel's exact solve (one
+    search: the limit's `nodes`, and the time to its `deadline`)."""
     position = view.world(list(iter_cards(view.unseen)), ())
+    deadline = limit.deadline
     left = None if deadline is None else max(1e-6, deadline - time.monotonic())
-    raw = kernel.run_batch([position.kernel_state()], want=kernel.WANT_ALL, max_nodes=max_nodes, time_limit=left)[0]
+    raw = kernel.run_batch([position.kernel_state()], want=kernel.WANT_ALL,
+                           limit=Limit(nodes=limit.nodes, time=left, tt_mb=limit.tt_mb))[0]
     bounds = raw.move_bounds or []
-    if raw.stop or len(bounds) != len(raw.moves) or any(lower != upper for lower, upper in bounds):
+    if raw.stop != kernel.StopReason.NONE or len(bounds) != len(raw.moves) or any(lower != upper for lower, upper in bounds):
         raise LimitError("the last deal could not be solved within the limits: allow more")
     values = {Move.from_packed(m): float(lower) for m, (lower, _) in zip(raw.moves, bounds)}
     nodes = raw.nodes
@@ -434,26 +441,24 @@ class EquilibriumEndgame:
     the second...) are at most that many. `mixed=True` draws the move from the equilibrium
     strategy (seeded by `seed` and the view: unexploitable, reproducible), else the most
     probable move is played. The last deal is left to the bot: it is perfect information, where
-    a bot that models its opponent can gain on the exact solve's move. `threads`, `time_limit`
-    as for `equilibrium`: a time limit that stops CFR+ early still gives the average strategy so
+    a bot that models its opponent can gain on the exact solve's move. `limit` as for
+    `equilibrium`: a time limit that stops CFR+ early still gives the average strategy so
     far, and one too short to solve the last deals gives None. A bot's decision budget
     (`kernel.time_budget`) is a limit too, but a CFR+ run it cuts gives None: the bot's own move
     (EPIMC's) is then a better answer than a strategy still far from the equilibrium.
 
     >>> from scopa_solver import View
     >>> view = View.from_string("3b7b/?2 7s Ad3d5dCd4c5cFcCc2s4s5s6s2b5b6bFb/6d7dFdRd2c3c6cRcAsFsCsAbCb ?6 0/0 0 1 1")
-    >>> str(EquilibriumEndgame(threads=1)(view))
+    >>> str(EquilibriumEndgame(limit=Limit(threads=1))(view))
     '7bx7s'
     """
 
-    def __init__(self, *, max_hidden: int = 12, mixed: bool = False, seed: int = 0, threads: Optional[int] = None,
-                 time_limit: Optional[float] = None) -> None:
+    def __init__(self, limit: Optional[Limit] = None, *, max_hidden: int = 12, mixed: bool = False,
+                 seed: int = 0) -> None:
         if isinstance(max_hidden, bool) or not isinstance(max_hidden, int) or max_hidden < 1:
             raise LimitError(f"max_hidden must be a positive whole number, not {excerpt(max_hidden)}")
-        kernel.check_threads(threads)
-        kernel.check_limits(None, time_limit)
         self.max_hidden, self.mixed, self.seed = max_hidden, bool(mixed), seed
-        self.threads, self.time_limit = threads, time_limit
+        self.limit = NO_LIMIT if limit is None else limit
         self.calls = 0          # equilibria computed
 
     def __call__(self, view: View) -> Optional[Move]:
@@ -462,7 +467,7 @@ class EquilibriumEndgame:
         if popcount(view.hand | view.unseen) > self.max_hidden:
             return None
         try:
-            eq = equilibrium(view, threads=self.threads, time_limit=self.time_limit)
+            eq = equilibrium(view, self.limit)
         except LimitError:              # the last deals not solved in time: the bot decides
             return None
         if eq.stopped == "time" and kernel.budget_left() == 0:     # the budget cut CFR+

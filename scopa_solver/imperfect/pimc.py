@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 import random
 import threading
 import time
@@ -32,6 +33,8 @@ from .. import kernel
 from ..core.flow import check_seed
 from ..core.position import Move, Position
 from ..errors import LimitError, ViewError, excerpt
+from ..kernel import NO_LIMIT, Limit, StopReason
+from ..kernel.timebox import open_boxes, raise_if_cancelled
 from ..progress import progress_bar
 from ..text import plural
 from ..core.view import MAX_SAMPLES, View
@@ -55,7 +58,7 @@ EXACT_LIMIT = 2000
 last-but-one deal has at most 84 x 20 = 1,680)."""
 
 WORLD_NODES = 1_000_000
-"""The node budget of one world's search (`suggest`'s default `max_nodes`; two-player worlds, at
+"""The node budget of one world's search (the default of `suggest`'s `Limit.nodes`; two-player worlds, at
 most tens of thousands of nodes, are all exact). The first world is searched to a horizon, deeper and
 deeper (4, 8, 12, ... plies), until the search is exact or the budget is spent, on a fresh
 table so that the depth reached is the same on every run; every world is then searched to that
@@ -119,7 +122,7 @@ class Suggestion:
     seed: Optional[int]         # the seed that drew the worlds (None when enumerated in order)
     seconds: float
     nodes: int
-    stopped: Optional[str] = None   # "time" (time_limit) or "confidence" when a run stopped early
+    stopped: Optional[str] = None   # "time" (the limit's time) or "confidence" when a run stopped early
     values: Optional["np.ndarray"] = field(default=None, repr=False)  # worlds x moves, as `moves`
     exact_worlds: Optional[int] = None  # worlds searched to the end of the round (the rest: to a horizon)
     horizon: Optional[int] = None       # the shallowest horizon (plies) of a world not searched exactly
@@ -161,34 +164,36 @@ def _finite(x: float) -> Optional[float]:
 
 # -- solving many worlds --------------------------------------------------------------------------
 
-def solve_worlds(states: Iterable[kernel.KernelState], *, threads: Optional[int] = None,
-                 time_limit: Optional[float] = None, progress: Any = None, tt_mb: Optional[float] = None,
-                 total: Optional[int] = None, max_nodes: Optional[int] = None,
-                 horizon: Optional[int] = None, deepen: bool = False) -> list[Optional[kernel.KernelResult]]:
+def solve_worlds(states: Iterable[kernel.KernelState], limit: Optional[Limit] = None, *, progress: Any = None,
+                 total: Optional[int] = None, deepen: bool = False) -> list[Optional[kernel.KernelResult]]:
     """Every root move's exact value in each world (kernel states; a lazy iterator is drawn from
-    only as the workers get to it): the kernel's results in order, None for a world the
-    `time_limit` left unsolved. Runs on the kernel face's one scheduler (`threads` workers,
-    None or 0: every core). Values: the margin of the mover's side with two sides, the paranoid
-    value with more. `max_nodes` bounds each world: a world it cuts is a `LimitError` naming
-    the budget. `horizon`, `deepen`: each world searched to that horizon, or deepened from it
-    towards exact within its budget (see `kernel.run_batch`; `KernelResult.horizon` says where
-    each world's search stopped).
-    Without a `time_limit` every world is needed: a decision's `kernel.time_budget` that cuts one
-    is `kernel.BudgetSpent`."""
+    only as the workers get to it): the kernel's results in order, None for a world the time
+    left unsolved. Runs on the kernel face's one scheduler. Values: the margin of the mover's
+    side with two sides, the paranoid value with more.
+
+    The `limit` (None: none): `threads` workers (None: every core, unlike a `solve`);
+    `time` (seconds from now) and `deadline` bound the whole run (the worlds unsolved by then
+    are None); `nodes` bounds each world: a world it cuts is a `LimitError` naming the budget;
+    `horizon`, `deepen`: each world searched to that horizon, or deepened from it towards
+    exact within its budget (see `kernel.run_batch`; `KernelResult.horizon` says where each
+    world's search stopped); `tt_mb` each worker's table.
+    Without a time or deadline every world is needed: a decision's `kernel.time_budget` that
+    cuts one is `kernel.BudgetSpent`."""
+    limit = NO_LIMIT if limit is None else limit
     if isinstance(states, (list, tuple)):
         total = len(states)
-    workers = kernel.worker_count(threads, total or kernel.check_threads(0), default=0)
-    deadline = None if time_limit is None else time.monotonic() + kernel.check_limits(None, time_limit)[1]
-    raws = kernel.run_batch(states, want=kernel.WANT_ALL, deadline=deadline, tt_mb=tt_mb,
-                            threads=workers, total=total, batch=None if deadline is None else 8,
-                            progress=progress, max_nodes=max_nodes, horizon=horizon,
-                            deepen=deepen)
-    if any(raw is not None and raw.stop == 1 for raw in raws):
-        how = f"to a horizon of {plural(horizon, 'ply', 'plies')}" if horizon else "of exact search"
-        raise LimitError(f"a world needs more than max_nodes={max_nodes:,} nodes {how}: too many cards "
-                         "are still in play (raise max_nodes, or ask again later in the round)")
-    out = [raw if raw is not None and raw.stop == 0 else None for raw in raws]
-    if time_limit is None and (any(raw is None for raw in out) or (total is not None and len(out) < total)):
+    timed = limit.time is not None or limit.deadline is not None
+    cores = os.cpu_count() or 1     # Limit checked `threads`: 0 is every core already
+    workers = max(1, min(cores if limit.threads is None else limit.threads, total or cores))
+    run = limit.replace(time=None, threads=workers).with_deadline(limit.time)
+    raws = kernel.run_batch(states, want=kernel.WANT_ALL, limit=run, total=total,
+                            batch=None if run.deadline is None else 8, progress=progress, deepen=deepen)
+    if any(raw is not None and raw.stop == StopReason.NODES for raw in raws):
+        how = f"to a horizon of {plural(limit.horizon, 'ply', 'plies')}" if limit.horizon else "of exact search"
+        raise LimitError(f"a world needs more than nodes={limit.nodes:,} nodes {how}: too many cards "
+                         "are still in play (raise the limit's nodes, or ask again later in the round)")
+    out = [raw if raw is not None and raw.stop == StopReason.NONE else None for raw in raws]
+    if not timed and (any(raw is None for raw in out) or (total is not None and len(out) < total)):
         raise kernel.BudgetSpent
     return out
 
@@ -211,23 +216,24 @@ def _plan(view: View, worlds: Union[None, int, str]) -> tuple[bool, int]:
     return (True, total) if total <= worlds else (False, worlds)
 
 
-def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[int] = None,
-            time_limit: Optional[float] = SUGGEST_SECONDS, threads: Optional[int] = None,
-            progress: Optional[bool] = None, tt_mb: Optional[float] = None,
-            confidence: Optional[float] = None, max_nodes: Optional[int] = None,
-            horizon: Optional[int] = None) -> Suggestion:
+def suggest(view: View, limit: Optional[Limit] = None, *, worlds: Union[None, int, str] = None,
+            seed: Optional[int] = None, confidence: Optional[float] = None,
+            progress: Optional[bool] = None) -> Suggestion:
     """Every legal move of the view's player with its exact value averaged over the worlds.
 
     `worlds`: None enumerates every world when there are at most `EXACT_LIMIT` of them and
     otherwise samples `DEFAULT_SAMPLES`; a number N enumerates when there are at most N worlds
     and otherwise samples N (uniformly, with replacement); ``"all"`` always enumerates. The same
     `seed` draws the same worlds, hence gives the same answer, on every machine (None: a fresh
-    seed, reported in `Suggestion.seed`). `time_limit` (seconds; default `SUGGEST_SECONDS`, None:
-    none) stops early and reports the first worlds of the seed's order solved by then (a uniform
+    seed, reported in `Suggestion.seed`).
+
+    `limit` (None: `Limit(time=SUGGEST_SECONDS)`; a `Limit` given is taken as it is, so
+    `Limit()` has no time limit): its `time` (seconds) or `deadline` stops early and reports the first worlds of the seed's order solved by then (a uniform
     subset; `exact` is then False, `stopped` "time"), at least the first world at the horizon its
     deepening completed; so does a bot's decision budget it runs in (`kernel.time_budget`).
-    `threads`: workers (None or
-    0: every core). `progress`: a progress bar (None: on a terminal, for runs over a second).
+    Its `threads`: workers
+    (None or 0: every core); `tt_mb`: each worker's table; `nodes`: one world's node budget
+    (None: `WORLD_NODES`); `horizon`: the first horizon (below). `progress`: a progress bar (None: on a terminal, for runs over a second).
     `confidence` (sampling only): solve 32 worlds, then double, and stop as soon as the best
     move leads every other by more than `confidence` paired standard errors (then `stopped` is
     "confidence" and `worlds` tells how many were solved; `worlds` is the most that are solved).
@@ -236,8 +242,9 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
     `KernelState`, its value the margin of the player's side with
     two sides (partnerships, Scopone, scientifico) and the paranoid value (own side's points
     minus the best other side's) with three or more. Where a world cannot be solved exactly
-    within `max_nodes` (the node budget of one world, default `WORLD_NODES`) it is searched to
-    a horizon and scored there by the kernel's static evaluation (docs/family.md): the first world is deepened from `horizon` plies (default 4)
+    within the limit's `nodes` (the node budget of one world, default `WORLD_NODES`) it is searched to
+    a horizon and scored there by the kernel's static evaluation (docs/family.md): the first world is deepened from the
+    limit's `horizon` plies (default 4)
     by 4 at a time until exact or the budget is spent, and every world is then searched to the
     horizon it reached (a fixed horizon gives the same values whatever the tables hold, so the
     same seed still gives the same answer). `Suggestion.exact_worlds` counts the worlds solved
@@ -263,19 +270,14 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
         raise ViewError("the round is over: there is no move to suggest")
     if view.to_move != view.player:
         raise ViewError(f"player {view.to_move} is to move, not player {view.player}")
-    if time_limit is not None:      # checked once; a huge limit is no limit
-        time_limit = kernel.check_limits(None, time_limit)[1] or None
+    limit = Limit(time=SUGGEST_SECONDS) if limit is None else limit
     # a decision's budget (a bot's) ends the run too: the worlds solved by then answer
-    deadline = kernel.budget_deadline(None if time_limit is None else time.monotonic() + time_limit)
-    kernel.check_tt_mb(tt_mb)           # before any world is made
-    kernel.check_threads(threads, 0)
+    deadline = kernel.budget_deadline(None if limit.time is None and limit.deadline is None
+                                      else limit.end(time.monotonic()))
     if confidence is not None and not (isinstance(confidence, (int, float)) and confidence > 0):
         raise LimitError(f"confidence must be a positive number of standard errors, not {excerpt(confidence)}")
     seed = check_seed(seed)
-    if max_nodes is None:
-        max_nodes = WORLD_NODES
-    kernel.check_limits(max_nodes, None)
-    kernel.check_horizon(horizon)
+    max_nodes = WORLD_NODES if limit.nodes is None else limit.nodes
     start = time.perf_counter()
     exact, count = _plan(view, worlds)
     moves = view.legal_moves()
@@ -296,10 +298,11 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
             seed = random.SystemRandom().getrandbits(63)
         states = view.sample_states(count, seed)      # lazy: drawn as the workers get to them
     first = next(states)
-    depth, solved, fallback, cut = _probe_horizon(first, max_nodes, horizon, deadline)
+    depth, solved, fallback, cut = _probe_horizon(first, max_nodes, limit.horizon, deadline)
     if solved is None:
         states = itertools.chain([first], states)
-    budget = max_nodes * _WORLD_SAFETY
+    # every world: a node budget with room to spare at the probe's horizon, the time left
+    world_limit = Limit(nodes=max_nodes * _WORLD_SAFETY, horizon=depth, tt_mb=limit.tt_mb, threads=limit.threads)
     bar = progress_bar(count, "worlds", progress, unit="world", deadline=deadline)
     raws: list[Any] = [] if solved is None else [solved]     # the probe's exact search is the first world's
     bar.update(len(raws))
@@ -310,10 +313,8 @@ def suggest(view: View, *, worlds: Union[None, int, str] = None, seed: Optional[
             chunk = (count - len(raws) if confidence is None or exact
                      else max(_FIRST_CHUNK - len(raws), len(raws)))
             chunk = min(chunk, count - len(raws))
-            left = None if deadline is None else max(1e-6, deadline - time.monotonic())
-            part = solve_worlds(itertools.islice(states, chunk), threads=threads, time_limit=left,
-                                progress=bar, tt_mb=tt_mb, total=chunk, max_nodes=budget,
-                                horizon=depth)
+            part = solve_worlds(itertools.islice(states, chunk), world_limit.replace(deadline=deadline),
+                                progress=bar, total=chunk)
             raws += part
             if len(part) < chunk or any(r is None for r in part):
                 reason = "time"
@@ -354,37 +355,50 @@ def _probe_horizon(state: kernel.KernelState, max_nodes: int, first: Optional[in
     result (else None), which is the first world's, the first world's result at the horizon
     (the answer when the time limit leaves no other world solved), and whether the time limit
     stopped the deepening."""
-    depth = kernel.check_horizon(first) or kernel.DEEPEN_STEP
+    depth = first or kernel.DEEPEN_STEP         # a Limit's horizon: checked already
     signals = threading.current_thread() is threading.main_thread()
-    if first is None:       # exact if cheap: then every world is solved exactly, as before a deadline
-        raw = kernel.new_searcher(_EXACT_TRY_TT_MB).search_many(
-            [state], kernel.WANT_ALL, min(max_nodes, _PROBE_EXACT_NODES), 0.0, signals)[0]
-        if not raw.stop:
-            return 0, raw, raw, False
-    searcher = kernel.new_searcher(_PROBE_TT_MB)
-    used, reached, kept, cut = 0, None, None, False
-    while True:
-        left = 0.0 if deadline is None or reached is None else max(1e-6, deadline - time.monotonic())
-        raw = searcher.search_many([state], kernel.WANT_ALL, max_nodes - used, left, signals, "value", depth)[0]
-        used += raw.nodes
-        if raw.stop:
-            cut = raw.stop == 2
-            break
-        if raw.horizon is None:
-            return 0, None, raw, False
-        reached, kept = depth, raw
-        depth += kernel.DEEPEN_STEP
-        if used >= max_nodes:
-            break
-        if deadline is not None and time.monotonic() >= deadline:
-            cut = True
-            break
+    boxes = open_boxes()
+    with kernel.watching(None, boxes) as token:     # the interpreter's exit and a cancelled box stop it
+        if first is None:       # exact if cheap: then every world is solved exactly, as before a deadline
+            raw = kernel.new_searcher(_EXACT_TRY_TT_MB).search_many(
+                [state], kernel.WANT_ALL, min(max_nodes, _PROBE_EXACT_NODES), 0.0, signals, "value", 0, 1, token)[0]
+            _raise_if_stopped(raw, boxes)
+            if raw.stop == StopReason.NONE:
+                return 0, raw, raw, False
+        searcher = kernel.new_searcher(_PROBE_TT_MB)
+        used, reached, kept, cut = 0, None, None, False
+        while True:
+            left = 0.0 if deadline is None or reached is None else max(1e-6, deadline - time.monotonic())
+            raw = searcher.search_many([state], kernel.WANT_ALL, max_nodes - used, left, signals, "value", depth,
+                                       1, token)[0]
+            _raise_if_stopped(raw, boxes)
+            used += raw.nodes
+            if raw.stop != StopReason.NONE:
+                cut = raw.stop == StopReason.TIME
+                break
+            if raw.horizon is None:
+                return 0, None, raw, False
+            reached, kept = depth, raw
+            depth += kernel.DEEPEN_STEP
+            if used >= max_nodes:
+                break
+            if deadline is not None and time.monotonic() >= deadline:
+                cut = True
+                break
     if reached is None:
-        if raw.stop == 2:       # only a decision's budget (kernel.time_budget) cuts the first horizon
+        if raw.stop == StopReason.TIME:       # only a decision's budget (kernel.time_budget) cuts the first horizon
             raise LimitError("the time limit ran out before a single world was searched: allow more time")
-        raise LimitError(f"a world needs more than max_nodes={max_nodes:,} nodes even to a horizon of "
-                         f"{depth} plies (raise max_nodes)")
+        raise LimitError(f"a world needs more than nodes={max_nodes:,} nodes even to a horizon of "
+                         f"{depth} plies (raise the limit's nodes)")
     return reached, None, kept, cut
+
+
+def _raise_if_stopped(raw: kernel.KernelResult, boxes: tuple[Any, ...]) -> None:
+    """A probe search the stop token ended: a cancelled time box's error, else the
+    interpreter's exit (`kernel.SearchInterrupted`)."""
+    if raw.stop == StopReason.REQUEST:
+        raise_if_cancelled(boxes)
+        raise kernel.SearchInterrupted
 
 
 def value_matrix(moves: list[Move], solved: list[Any]) -> tuple["np.ndarray", int]:

@@ -5,8 +5,8 @@ Everything the Python layer asks of the kernel goes through here, one job a modu
 - `face`: `KernelState`, the one named state a position of any game crosses the boundary as
   (card sets as 40-bit masks); `legal_moves`, `play` (the next state and its `PlayEvents`),
   scoring, the kernel's types and constants; the only module that imports ``_kernel``;
-- `checks`: the checks of `tt_mb`, `threads`, `horizon`, `max_nodes` and `time_limit`, once for
-  every caller;
+- `limit`: `Limit`, how far a search may go and what it may use, checked once when made (and
+  the checks behind it);
 - `pool`: the searchers (a transposition table and buffers each) kept in one bounded pool, and
   their stop at the interpreter's exit;
 - `timebox`: `time_box`, a deadline that reaches every search of a piece of work (a tree, a
@@ -25,12 +25,13 @@ siblings only.
 """
 from __future__ import annotations
 
-from . import checks, deepening, face, pool, scheduler, timebox
-from .checks import *  # noqa: F401,F403
+from . import deepening, face, limit, pool, scheduler, timebox
 from .deepening import *  # noqa: F401,F403
 from .face import *  # noqa: F401,F403
+from .limit import *  # noqa: F401,F403
+from .limit import NO_LIMIT  # noqa: F401
 from .pool import *  # noqa: F401,F403
 from .scheduler import *  # noqa: F401,F403
 from .timebox import *  # noqa: F401,F403
 
-__all__ = face.__all__ + checks.__all__ + pool.__all__ + timebox.__all__ + deepening.__all__ + scheduler.__all__
+__all__ = face.__all__ + limit.__all__ + pool.__all__ + timebox.__all__ + deepening.__all__ + scheduler.__all__

@@ -10,13 +10,14 @@ moves, `play` (the next state and its `PlayEvents`), scoring, and the kernel's t
 """
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Optional, Sequence
+import enum
+from typing import NamedTuple, Optional, Sequence
 
 from .. import _kernel
 
 __all__ = ["KernelState", "PlayEvents", "legal_moves", "play", "random_playouts",
            "lone_card_state", "Searcher", "KernelResult", "RULE_BITS", "WANT_BEST", "WANT_PV", "WANT_ALL", "FULL_WINDOW",
-           "STOP_REASONS", "VALUE_INF", "MAX_TT_MB", "score", "OBJECTIVES", "RULE_ALL",
+           "StopReason", "StopToken", "VALUE_INF", "MAX_TT_MB", "score", "OBJECTIVES", "RULE_ALL",
            "evaluate", "side_bounds"]
 
 
@@ -28,7 +29,28 @@ WANT_BEST, WANT_PV, WANT_ALL, FULL_WINDOW = _kernel.WANT_FLAGS
 RULE_BITS: dict = dict(_kernel.RULE_BITS)
 """The kernel's rule switches by option name (``primiera_zero`` for ``primiera_missing_suit="zero"``,
 ``fifteen`` for capture="fifteen", ``optional_capture``, ``last_sweep_counts``)."""
-STOP_REASONS = {0: None, 1: "nodes", 2: "time", 3: "interrupt"}
+StopToken = _kernel.StopToken
+"""A caller's stop for any number of searches (`search_many(..., stop=token)`): `stop()` ends
+them all, and it stays set (a new piece of work takes a new token)."""
+
+
+class StopReason(enum.IntEnum):
+    """Why a search stopped: the kernel's codes (`KernelResult.stop`) and their names, the one
+    list Python and the kernel share (`label`: the name results report, None for NONE)."""
+
+    NONE = 0            # complete (or a horizon search that went as deep as asked)
+    NODES = 1           # the node limit
+    TIME = 2            # the time limit or a deadline
+    INTERRUPT = 3       # Ctrl-C: the kernel raises KeyboardInterrupt
+    REQUEST = 4         # the caller's StopToken: the stopped result is returned
+
+    @property
+    def label(self) -> Optional[str]:
+        return None if self is StopReason.NONE else self.name.lower()
+
+
+if tuple(r.label for r in StopReason) != tuple(_kernel.STOP_REASONS):    # pragma: no cover
+    raise ImportError(f"the kernel's stop reasons {_kernel.STOP_REASONS} are not StopReason's: rebuild it")
 VALUE_INF = 127
 MAX_TT_MB = float(_kernel.MAX_TT_MB)     # the kernel's cap on one table
 
@@ -94,7 +116,7 @@ def score(piles: Sequence[int], scopas: Sequence[int], sides: Sequence[int], rul
     `primiera` (None when disqualified), `napola`, `scopas`, `points` (round points, scopas
     included); the category winners `carte`, `denari`, `settebello`, `primiera_winner`,
     `re_bello` as a side or None (a shared top scores for nobody)."""
-    return _kernel.score(piles, scopas, sides, rules)
+    return _kernel.score(tuple(piles), tuple(scopas), tuple(sides), rules)
 
 
 def evaluate(state: KernelState, root_seat: Optional[int] = None) -> tuple[tuple[float, ...], float]:

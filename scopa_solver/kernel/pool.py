@@ -1,6 +1,6 @@
 """The searcher pool: the searchers (a transposition table and buffers each) kept for reuse in
-one bounded pool, lent out one call at a time, and the stop that reaches every busy one when the
-interpreter exits."""
+one bounded pool, lent out one call at a time; and the stop tokens of the searches running now
+(`watching`), which the interpreter's exit and a cancelled time box set."""
 from __future__ import annotations
 
 # Before `_at_exit` is registered: the interpreter runs the threading exit hooks last registered
@@ -9,20 +9,21 @@ from __future__ import annotations
 import concurrent.futures.thread  # noqa: F401
 import os
 import threading
-import time
 from contextlib import contextmanager
 from typing import Iterator, Optional
 
 from ..errors import LimitError
-from .checks import check_tt_mb
-from .face import Searcher
+from .face import Searcher, StopToken
+from .limit import NO_LIMIT, Limit, check_tt_mb
+from .timebox import open_boxes, searching_in
 
-__all__ = ["SearchInterrupted", "new_searcher", "borrow_searcher", "pool_stats", "clear_tables"]
+__all__ = ["SearchInterrupted", "new_searcher", "borrow_searcher", "pool_stats", "clear_tables", "watching"]
 
 _lock = threading.Lock()
 _idle: list = []                 # searchers kept for reuse: one table size at a time, at most
 _KEEP = max(2, os.cpu_count() or 1)    # as many as there are cores
-_busy: set = set()               # searchers in use, so a stop reaches every one of them
+_busy: set = set()               # searchers in use (pool_stats)
+_live: set = set()               # the stop tokens of the work running now, for the exit's stop
 _closing = False                 # the interpreter is exiting: no new search starts
 
 
@@ -32,7 +33,10 @@ class SearchInterrupted(KeyboardInterrupt):
 
 def new_searcher(tt_mb: Optional[float] = None) -> Searcher:
     """A fresh searcher of its own (an empty table, for traces and cold measurements)."""
-    size = check_tt_mb(tt_mb)
+    return _made(check_tt_mb(tt_mb))
+
+
+def _made(size: float) -> Searcher:
     try:
         return Searcher(size)
     except MemoryError:
@@ -41,21 +45,20 @@ def new_searcher(tt_mb: Optional[float] = None) -> Searcher:
 
 
 @contextmanager
-def borrow_searcher(tt_mb: Optional[float] = None) -> Iterator[Searcher]:
-    """A searcher for one call; kept afterwards for reuse (a
-    large table is slow to allocate), at most one per core and one table size at a time."""
-    size = check_tt_mb(tt_mb)
+def borrow_searcher(limit: Limit = NO_LIMIT) -> Iterator[Searcher]:
+    """A searcher with `limit`'s table (checked when the limit was made) for one call; kept
+    afterwards for reuse (a large table is slow to allocate), at most one per core and one
+    table size at a time."""
+    size = limit.table_mb
     with _lock:
         if _closing:
             raise SearchInterrupted
         found = next((s for s in _idle if s.tt_mb == size), None)
         if found is not None:
             _idle.remove(found)
-    s = found if found is not None else new_searcher(size)
+    s = found if found is not None else _made(size)
     with _lock:
         _busy.add(s)
-        if _closing:
-            s.request_stop()
     try:
         yield s
     finally:
@@ -66,6 +69,25 @@ def borrow_searcher(tt_mb: Optional[float] = None) -> Iterator[Searcher]:
                     _idle.clear()
                 if len(_idle) < _KEEP:
                     _idle.append(s)
+
+
+@contextmanager
+def watching(token: Optional[StopToken] = None, boxes: Optional[tuple] = None) -> Iterator[StopToken]:
+    """A stop token for a piece of work (`token`, or a new one), set for the while when the
+    interpreter exits and when one of `boxes` (default: the time boxes around the caller) is
+    cancelled: every search given it then stops. A token stays set once set, so one `stop()`
+    each is enough."""
+    token = StopToken() if token is None else token
+    with _lock:
+        _live.add(token)
+        if _closing:
+            token.stop()
+    try:
+        with searching_in(token, open_boxes() if boxes is None else boxes):
+            yield token
+    finally:
+        with _lock:
+            _live.discard(token)
 
 
 def exiting() -> bool:
@@ -93,20 +115,13 @@ def clear_tables() -> None:
 
 
 def _at_exit() -> None:
-    """Before the interpreter joins its threads: stop every search still running in one. The
-    request is repeated until no searcher is busy (a searcher starting a batch clears its stop
-    flag, so a single request can be lost); no new batch starts once `_closing` is set."""
+    """Before the interpreter joins its threads: stop every search still running in one (each
+    watches a token; a token set stays set) and let no new one start."""
     global _closing
     with _lock:
         _closing = True
-    give_up = time.monotonic() + 5.0
-    while time.monotonic() < give_up:
-        with _lock:
-            if not _busy:
-                return
-            for s in _busy:
-                s.request_stop()
-        time.sleep(0.005)
+        for token in _live:
+            token.stop()
 
 
 try:    # run before the interpreter joins threads (where atexit would be too late)

@@ -11,7 +11,7 @@ from contextvars import ContextVar
 from typing import Any, Iterator, Optional
 
 from ..errors import TimeLimitError
-from .checks import check_limits
+from .limit import check_limits
 
 __all__ = ["TimeBox", "time_box", "time_budget", "BudgetSpent", "budget_deadline", "budget_left", "check_time"]
 
@@ -33,7 +33,7 @@ class TimeBox:
         self.seconds, self.what, self.anytime = seconds, what, anytime
         self.deadline = time.monotonic() + seconds
         self.reason: Optional[str] = None     # why it was cancelled
-        self.searchers: set = set()           # searching for it now, for `cancel`
+        self.tokens: set = set()              # the stop tokens of its searches running now, for `cancel`
         self.closed = False                   # its block has ended
 
     def expired(self) -> bool:
@@ -46,13 +46,12 @@ class TimeBox:
 
     def cancel(self, reason: str) -> None:
         """End the work now, from any thread: its searches stop within milliseconds and raise
-        `TimeLimitError` (with `reason`). A search starting at that very moment clears its stop
-        flag: repeat the call until `closed`, as the pool does at exit."""
+        `TimeLimitError` (with `reason`); one started later stops at once (the deadline is past)."""
         with _lock:
             self.reason = self.reason or reason
             self.deadline = -math.inf
-            for s in self.searchers:
-                s.request_stop()
+            for token in self.tokens:
+                token.stop()
 
 
 _boxes: ContextVar[tuple] = ContextVar("scopa_time_boxes", default=())
@@ -132,17 +131,20 @@ def open_boxes() -> tuple:
 
 
 @contextmanager
-def searching_in(searcher: Any, boxes: tuple) -> Iterator[None]:
-    """`searcher` in each of `boxes` for the while, so that a cancel reaches its search."""
+def searching_in(token: Any, boxes: tuple) -> Iterator[None]:
+    """A search's stop `token` in each of `boxes` for the while, so that a cancel sets it (at
+    once if one of them is cancelled already)."""
     with _lock:
         for b in boxes:
-            b.searchers.add(searcher)
+            b.tokens.add(token)
+            if b.reason is not None:
+                token.stop()
     try:
         yield
     finally:
         with _lock:
             for b in boxes:
-                b.searchers.discard(searcher)
+                b.tokens.discard(token)
 
 
 def check_time() -> None:

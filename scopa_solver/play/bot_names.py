@@ -7,9 +7,10 @@
 """
 from __future__ import annotations
 
-from typing import Optional, Union
+from typing import Optional
 
-from .bots import DECISION_SECONDS, decision_seconds
+from ..kernel.limit import Limit
+from .bots import Bot, decision_seconds
 from ..core.rules import Rules
 from ..errors import ScopaError, excerpt
 
@@ -19,8 +20,8 @@ __all__ = ["make_bot", "BOT_NAMES"]
 BOT_NAMES = ("random", "greedy", "pimc", "infer", "model", "epimc", "oracle")
 
 
-def make_bot(spec: str, worlds: Optional[int] = None, seed: Optional[int] = 0, threads: Optional[int] = 1,
-             rules: Optional[Rules] = None, time_limit: Union[float, None, str] = "game"):
+def make_bot(spec: str, limit: Optional[Limit] = None, *, worlds: Optional[int] = None, seed: Optional[int] = 0,
+             rules: Optional[Rules] = None) -> Bot:
     """The one reader of bot names (the CLI's and the benchmarks'). A bot by name: random, greedy
     (greedy:scopa=8,sweepable=4 for other weights), pimc (`worlds` per decision, or pimc:N for
     N), model (PIMC with the opponent model: inference of its hand and its modelled reply,
@@ -36,20 +37,20 @@ def make_bot(spec: str, worlds: Optional[int] = None, seed: Optional[int] = 0, t
     that plays two-player Scopa only (model, infer, epimc: the opponent model).
     `worlds` None: 50, or, for pimc with the `rules` of a family game, that game's default
     (`PIMCBot`: `FAMILY_WORLDS` worlds of `FAMILY_WORLD_NODES` nodes each).
-    `time_limit`: every searching bot's per-decision budget (None: none; the oracle, exact, has
-    none; by default `decision_seconds(rules)`, the game's share of a player's wait)."""
+    `limit`: every searching bot's per-decision `Limit` (its `time` the decision's budget; the
+    oracle, exact, has none). None: `Limit(time=decision_seconds(rules), threads=1)`, the
+    game's share of a player's wait on one thread; a `Limit` given is taken as it is
+    (`Limit()`: no budget, every core)."""
     if not isinstance(spec, str):
         raise TypeError(f"a bot name is text, not {type(spec).__name__}")
-    if time_limit == "game":
-        time_limit = decision_seconds(rules)
-    elif isinstance(time_limit, str):
-        raise ScopaError(f"time_limit is a number of seconds, None or 'game', not {excerpt(time_limit)}")
+    if limit is None:
+        limit = Limit(time=decision_seconds(rules), threads=1)
     from .bots import GreedyBot, OracleBot, PhaseBot, PIMCBot, RandomBot
     from .inference import InferenceBot
     if "/" in spec:
         early, _, late = spec.partition("/")
-        return PhaseBot(make_bot(early, worlds, seed, threads, rules, time_limit),
-                        make_bot(late, worlds, seed, threads, rules, time_limit))
+        return PhaseBot(make_bot(early, limit, worlds=worlds, seed=seed, rules=rules),
+                        make_bot(late, limit, worlds=worlds, seed=seed, rules=rules))
     kind, _, arg = spec.strip().lower().partition(":")
     if worlds is None and not (kind == "pimc" and rules is not None and rules.players > 2):
         worlds = 50
@@ -69,22 +70,21 @@ def make_bot(spec: str, worlds: Optional[int] = None, seed: Optional[int] = 0, t
     if kind == "oracle":
         return OracleBot()
     if kind == "epimc":
-        return _epimc(spec, arg, worlds, seed or 0, threads, time_limit=time_limit)
+        return _epimc(spec, arg, worlds, seed or 0, limit)
     if kind in ("infer", "model"):
         reply = kind == "model"
         worlds = 50 if worlds is None else worlds       # (set above already: not pimc)
         if not arg:
-            return InferenceBot(worlds=worlds, seed=seed or 0, threads=threads, reply=reply, time_limit=time_limit)
+            return InferenceBot(limit, worlds=worlds, seed=seed or 0, reply=reply)
         try:
-            return InferenceBot(worlds=worlds, seed=seed or 0, threads=threads, temperature=float(arg), reply=reply,
-                                time_limit=time_limit)
+            return InferenceBot(limit, worlds=worlds, seed=seed or 0, temperature=float(arg), reply=reply)
         except ValueError:
             raise ScopaError(f"{kind}:T needs a positive temperature, not {excerpt(arg)}") from None
     if arg:
         if not arg.isdigit() or int(arg) < 1:
             raise ScopaError(f"pimc:N needs a positive number of worlds, not {excerpt(arg)}")
         worlds = int(arg)
-    return PIMCBot(worlds=worlds, seed=seed or 0, threads=threads, time_limit=time_limit)
+    return PIMCBot(limit, worlds=worlds, seed=seed or 0)
 
 
 def _options(spec: str, arg: str, names: dict, meaning: str) -> dict:
@@ -103,10 +103,9 @@ def _options(spec: str, arg: str, names: dict, meaning: str) -> dict:
     return options
 
 
-def _epimc(spec: str, arg: str, worlds: Optional[int], seed: int, threads: Optional[int],
-           time_limit: Optional[float] = DECISION_SECONDS):
+def _epimc(spec: str, arg: str, worlds: Optional[int], seed: int, limit: Limit) -> Bot:
     """epimc:d=D,t=T,n=N,... as an `EPIMCBot`."""
-    from .epimc import EPIMCBot
+    from .epimc import EPIMCBot, EPIMCDepths
     names = {"d": ("depth", int), "t": ("temperature", float), "n": ("worlds", int),
              "e": ("enumerated_depth", int), "x": ("exact_last", int), "q": ("endgame", int),
              "p": ("prune", float), "l": ("last_depth", int)}
@@ -117,11 +116,13 @@ def _epimc(spec: str, arg: str, worlds: Optional[int], seed: int, threads: Optio
     if "endgame" in options:
         from ..imperfect.equilibrium import EquilibriumEndgame
         try:
-            options["endgame"] = EquilibriumEndgame(max_hidden=options["endgame"], threads=threads)
+            options["endgame"] = EquilibriumEndgame(Limit(threads=limit.threads), max_hidden=options["endgame"])
         except ValueError as error:
             raise ScopaError(f"bot {excerpt(spec)}: q=H needs a positive number of hidden cards ({error})") from None
+    depths = {field: options.pop(name) for name, field in (("depth", "sampled"), ("enumerated_depth", "enumerated"),
+                                                          ("last_depth", "last"), ("prune", "prune")) if name in options}
     try:
-        return EPIMCBot(seed=seed, threads=threads, time_limit=time_limit, **options)
+        return EPIMCBot(limit, seed=seed, depths=EPIMCDepths(**depths), **options)
     except ValueError as error:
         raise ScopaError(f"bot {excerpt(spec)}: {error}") from None
 

@@ -10,12 +10,12 @@ same to the player get the same move, and no hidden card can leak into a decisio
 - `PIMCBot`: the best move of `suggest` (determinization over the worlds of the view).
 - `OracleBot`: sees every card and plays the exact solver's move: the upper reference.
 
-A searching bot decides within a time budget (`time_limit` seconds a decision, default
-`DECISION_SECONDS`; None: no budget, the search runs to its end): the budget reaches every
+A searching bot decides within a time budget (its `limit`'s `time`, seconds a decision:
+default `Limit(time=DECISION_SECONDS)`; `Limit()`: no budget, the search runs to its end): the budget reaches every
 search the decision runs (`kernel.time_budget`), and a decision it cuts falls back to the best
 answer the bot has by then (docs/play.md, "Time budgets"). A budget only binds where the search
 would take longer, and there the move depends on the machine's speed; give None for
-reproducible experiments. The `OracleBot`, the exact reference, has none by default. In the
+reproducible experiments (`Limit()`). The `OracleBot`, the exact reference, has none by default. In the
 family games several bots move between two of a player's turns: `PIMCBot` there searches fewer
 worlds of fewer nodes (`FAMILY_WORLDS`, `FAMILY_WORLD_NODES`: the same on every machine), and
 `decision_seconds(rules)` is the game's share of a player's wait (`TURN_SECONDS`).
@@ -39,6 +39,7 @@ from ..core.cards import COINS_MASK, DECK, SETTEBELLO_MASK, iter_cards, popcount
 from ..core.rules import Rules
 from ..imperfect.pimc import EXACT_LIMIT, WORLD_NODES, suggest
 from ..core.position import Move, Position
+from ..kernel.limit import NO_LIMIT, Limit
 from ..search.solver import solve
 from ..core.view import View, view_seed
 from ..errors import LimitError
@@ -58,7 +59,7 @@ FAMILY_WORLDS = 30
 """`PIMCBot`'s default worlds a decision in the family games (more than two players; 100 with two)."""
 
 FAMILY_WORLD_NODES = 200_000
-"""`PIMCBot`'s default node budget of one world in the family games (`suggest`'s `max_nodes`;
+"""`PIMCBot`'s default node budget of one world in the family games (`suggest`'s `Limit.nodes`;
 `WORLD_NODES` with two players): early in a deal it keeps the horizon at 8 plies where a million
 nodes reach 12 (8 times the time), and it makes the decision's length a node count, the same on
 every machine, so the time budget seldom binds and the bots stay reproducible (docs/play.md)."""
@@ -212,30 +213,28 @@ class PIMCBot(Bot):
     With `confidence`, sampling stops early once the best move is that many paired standard
     errors ahead (see `suggest`), so `worlds` is then a cap, spent on the close decisions.
     The worlds are drawn from a seed made of the bot's `seed` and the view, so the bot is
-    reproducible and a pure function of what the player knows. `max_nodes` is each world's
-    node budget (see `suggest`: a world that cannot be solved exactly within it is
-    searched to a horizon; None: `WORLD_NODES` with two players, `FAMILY_WORLD_NODES` with more).
-    `time_limit` is the decision's budget: the worlds solved by then decide (`suggest`), and
-    `GreedyBot` when not one was. `last` reports the last searched decision's budgets and what
-    they bought (worlds asked and solved, node budget, nodes, horizon, what stopped it).
+    reproducible and a pure function of what the player knows.
+
+    `limit` (default `Limit(time=DECISION_SECONDS)`): its `time` is the decision's budget: the
+    worlds solved by then decide (`suggest`), and `GreedyBot` when not one was; its `nodes` is
+    each world's node budget (see `suggest`: a world that cannot be solved exactly within it is
+    searched to a horizon; None: `WORLD_NODES` with two players, `FAMILY_WORLD_NODES` with
+    more); `threads` (None: every core), `tt_mb` and `horizon` go to `suggest`. `last` reports
+    the last searched decision's budgets and what they bought (worlds asked and solved, node
+    budget, nodes, horizon, what stopped it).
 
     >>> view = View.from_string("6dRsFb/?3 FdRc RdAc2c4c5c3s5sCs4bCbRb/Ad2d4d5d7dCd6c7cCc2s4s6s7s5b6b ?6 1/0 0 1 1")
-    >>> str(PIMCBot(worlds=20, seed=1, threads=1).choose(view))
+    >>> str(PIMCBot(Limit(time=DECISION_SECONDS, threads=1), worlds=20, seed=1).choose(view))
     'FbxFd'
     """
 
-    def __init__(self, worlds: Optional[int] = None, seed: int = 0, threads: Optional[int] = None,
-                 exact_limit: int = EXACT_LIMIT, time_limit: Optional[float] = DECISION_SECONDS,
-                 tt_mb: Optional[float] = None, confidence: Optional[float] = None,
-                 max_nodes: Optional[int] = None) -> None:
+    def __init__(self, limit: Optional[Limit] = None, *, worlds: Optional[int] = None, seed: int = 0,
+                 exact_limit: int = EXACT_LIMIT, confidence: Optional[float] = None) -> None:
+        self.limit = Limit(time=DECISION_SECONDS) if limit is None else limit
         self.worlds = worlds
-        self.max_nodes = max_nodes
         self.confidence = confidence
         self.seed = seed
-        self.threads = threads
         self.exact_limit = exact_limit
-        self.time_limit = None if time_limit is None else kernel.check_limits(None, time_limit)[1] or None
-        self.tt_mb = tt_mb
         self.last: Optional[dict[str, Any]] = None
         count = "" if worlds is None else str(worlds)
         self.name = ("PIMC" + (f"({count})" if count else "") if confidence is None
@@ -245,7 +244,7 @@ class PIMCBot(Bot):
         """The worlds and the node budget of one world of a decision in the game of `rules`."""
         family = rules.players > 2
         worlds = self.worlds if self.worlds is not None else FAMILY_WORLDS if family else 100
-        nodes = self.max_nodes if self.max_nodes is not None else FAMILY_WORLD_NODES if family else WORLD_NODES
+        nodes = self.limit.nodes if self.limit.nodes is not None else FAMILY_WORLD_NODES if family else WORLD_NODES
         return worlds, nodes
 
     def choose(self, view: View) -> Move:
@@ -254,13 +253,12 @@ class PIMCBot(Bot):
             return moves[0]
         count, max_nodes = self.budget(view.rules)
         worlds: Union[int, str] = "all" if view.count_worlds() <= self.exact_limit else count
-        self.last = {"worlds": worlds, "max_nodes": max_nodes, "time_limit": self.time_limit, "solved": 0,
+        self.last = {"worlds": worlds, "max_nodes": max_nodes, "time_limit": self.limit.time, "solved": 0,
                      "nodes": 0, "horizon": None, "stopped": None}
-        with kernel.time_budget(self.time_limit):       # suggest stops at it
+        with kernel.time_budget(self.limit.time):       # suggest stops at it
             try:
-                found = suggest(view, worlds=worlds, seed=view_seed(self.seed, view), threads=self.threads,
-                                time_limit=None, progress=False, tt_mb=self.tt_mb, confidence=self.confidence,
-                                max_nodes=max_nodes)
+                found = suggest(view, self.limit.replace(time=None, nodes=max_nodes), worlds=worlds,
+                                seed=view_seed(self.seed, view), confidence=self.confidence, progress=False)
             except LimitError:
                 if kernel.budget_left() != 0:
                     raise           # a limit of the search's own, not the budget
@@ -273,27 +271,28 @@ class PIMCBot(Bot):
 class OracleBot(Bot):
     """Sees every card and plays the exact solver's best move (the first of the optimal moves):
     an upper reference for what the hidden information costs. Exact, so without a time budget
-    by default: in Scopone and scientifico its first decisions take hours. With `time_limit` a cut
-    exact search falls back to a horizon search (`kernel.DEEPEN_STEP` plies), then to Greedy.
+    by default: in Scopone and scientifico its first decisions take hours. With a `limit`'s
+    `time` (the decision's budget) a cut exact search falls back to a horizon search
+    (`kernel.DEEPEN_STEP` plies), then to Greedy. Its `tt_mb` and `threads` go to the searches.
 
     >>> pos = Position(hands=("7d 2c", "3b 4c"), table="3s 4s", dealer=1)
     >>> str(OracleBot()(pos))
     '7dx3s+4s'
     """
 
-    def __init__(self, tt_mb: Optional[float] = None, time_limit: Optional[float] = None) -> None:
-        self.tt_mb = tt_mb
-        self.time_limit = None if time_limit is None else kernel.check_limits(None, time_limit)[1] or None
-        self.name = "Oracle" if self.time_limit is None else f"Oracle({self.time_limit:g} s)"
+    def __init__(self, limit: Optional[Limit] = None) -> None:
+        self.limit = NO_LIMIT if limit is None else limit
+        self.name = "Oracle" if self.limit.time is None else f"Oracle({self.limit.time:g} s)"
 
     def __call__(self, position: Position) -> Move:
         moves = position.legal_moves()
         if len(moves) == 1:
             return moves[0]
-        with kernel.time_budget(self.time_limit):
-            found = within(0.5, lambda: solve(position, tt_mb=self.tt_mb)).best_moves
+        search = Limit(tt_mb=self.limit.tt_mb, threads=self.limit.threads)
+        with kernel.time_budget(self.limit.time):
+            found = within(0.5, lambda: solve(position, search)).best_moves
             if not found:       # cut: the horizon search's best (every game), then Greedy
-                found = solve(position, tt_mb=self.tt_mb, horizon=kernel.DEEPEN_STEP).best_moves
+                found = solve(position, search.replace(horizon=kernel.DEEPEN_STEP)).best_moves
         return found[0] if found else GreedyBot()(position)
 
     def choose(self, view: View) -> Move:
@@ -334,4 +333,4 @@ def is_exact(bot: object) -> bool:
     with one): in Scopone and scientifico its first decisions take hours."""
     if isinstance(bot, PhaseBot):
         return is_exact(bot.early) or is_exact(bot.late)
-    return isinstance(bot, OracleBot) and bot.time_limit is None
+    return isinstance(bot, OracleBot) and bot.limit.time is None

@@ -22,13 +22,14 @@ last deal, where two-player Scopa is a game of perfect information (the player s
 the opponent can hold), it plays the exact solver's move. An `endgame` callable, tried first in the last two deals, can take over there.
 
 >>> from scopa_solver import Position, play_round, GreedyBot
->>> bot = EPIMCBot(worlds=6, seed=1, threads=1)
+>>> bot = EPIMCBot(Limit(time=2, threads=1), worlds=6, seed=1)
 >>> play_round(Position.new_round(seed=5), bot, GreedyBot()).final.is_round_over()
 True
 """
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
@@ -37,12 +38,13 @@ from .. import kernel
 from ..core.cards import popcount
 from ..core.position import Move
 from ..errors import LimitError, ViewError, excerpt
-from .bots import DECISION_SECONDS, GreedyBot, within
+from ..kernel import Limit
+from .bots import GreedyBot, within
 from .inference import InferenceBot, OpponentPlay, model_replies
 from ..imperfect.pimc import EXACT_LIMIT, solve_worlds, value_matrix
 from ..core.view import View
 
-__all__ = ["nonfused_values", "EPIMCBot", "MAX_DEPTH"]
+__all__ = ["nonfused_values", "EPIMCBot", "EPIMCDepths", "MAX_DEPTH"]
 
 MAX_DEPTH = 6
 """The deepest postponement `nonfused_values` accepts: a whole deal (the tree grows about
@@ -81,6 +83,33 @@ def _check_prune(prune: object) -> float:
     return float(prune)
 
 
+@dataclass(frozen=True)
+class EPIMCDepths:
+    """How far `EPIMCBot` postpones the perfect-information solve, in plies (0 to `MAX_DEPTH`):
+    `sampled` while the worlds are sampled (the first four deals), `enumerated` once every
+    world is weighed (the last two deals; 1: `InferenceBot`'s modelled reply), `last` in the
+    last deal, one world (None: `enumerated`; 6: the best reply to the model); above the bottom
+    ply, opponent moves the model gives less than `prune` are not followed. Checked when made
+    (a `LimitError` naming the field).
+
+    >>> EPIMCDepths(sampled=4, prune=0.01)
+    EPIMCDepths(sampled=4, enumerated=1, last=None, prune=0.01)
+    """
+
+    sampled: int = 3
+    enumerated: int = 1
+    last: Optional[int] = None
+    prune: float = 0.0
+
+    def __post_init__(self) -> None:
+        for name in ("sampled", "enumerated") + (("last",) if self.last is not None else ()):
+            try:
+                _check_depth(getattr(self, name))
+            except LimitError as error:
+                raise LimitError(f"{name} {error}") from None
+        object.__setattr__(self, "prune", _check_prune(self.prune))
+
+
 def _observation(state: kernel.KernelState, me: int) -> tuple[Any, ...]:
     """What the player sees of a world state: its own hand and everything public (with the
     public plays since the root, the key of the player's information set)."""
@@ -113,8 +142,8 @@ def _check_search(view: View, worlds: Sequence[tuple[int, ...]], weights: Option
 
 
 def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Optional[Sequence[float]] = None,
-                    depth: int = 3, temperature: float = 0.5, threads: Optional[int] = None,
-                    tt_mb: Optional[float] = None, prune: float = 0.0) -> np.ndarray:
+                    depth: int = 3, temperature: float = 0.5, limit: Optional[Limit] = None,
+                    prune: float = 0.0) -> np.ndarray:
     """The worlds x moves matrix (columns in the order of `view.legal_moves()`) of the player's
     round margin after each move in each world (hidden groups, as `View.enumerate_groups`
     makes them), when the next `depth` plies are played without clairvoyance (see the module
@@ -124,10 +153,11 @@ def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Opti
     by both sides after that. The weighted mean of a column is the move's value for the player.
     Above the bottom ply, opponent moves the model gives less than `prune` are not followed (the
     others' probabilities renormalized): with a sharp model the tree then hardly branches there.
+    The `limit`'s `threads` (None: every core) and `tt_mb` solve the bottom (`solve_worlds`).
 
     >>> view = View.from_string("6dRsFb/?3 FdRc RdAc2c4c5c3s5sCs4bCbRb/Ad2d4d5d7dCd6c7cCc2s4s6s7s5b6b ?6 1/0 0 1 1")
     >>> worlds = list(view.sample_groups(4, seed=1))
-    >>> nonfused_values(view, worlds, depth=2, threads=1).shape
+    >>> nonfused_values(view, worlds, depth=2, limit=Limit(threads=1)).shape
     (4, 3)
     """
     depth, weights = _check_search(view, worlds, weights, depth)
@@ -139,7 +169,7 @@ def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Opti
     moves = view.legal_moves()
     column = {m.packed: j for j, m in enumerate(moves)}
     roots, levels = _grow_tree(view, worlds, depth, lambda state, bottom: model_replies(
-        state, model, temperature, 0.0 if bottom else prune), threads, tt_mb)
+        state, model, temperature, 0.0 if bottom else prune), limit)
     # back up, deepest first: the opponent's nodes by the model, the player's by information set
     for level in reversed(levels[1:]):
         own: dict[tuple[Any, ...], list[_Node]] = {}
@@ -161,8 +191,7 @@ def nonfused_values(view: View, worlds: Sequence[tuple[int, ...]], weights: Opti
 
 def _grow_tree(view: View, worlds: Sequence[tuple[int, ...]], depth: int,
                replies: Callable[[kernel.KernelState, bool], tuple[list[int], list[float]]],
-               threads: Optional[int] = None,
-               tt_mb: Optional[float] = None) -> tuple[list["_Node"], list[list["_Node"]]]:
+               limit: Optional[Limit] = None) -> tuple[list["_Node"], list[list["_Node"]]]:
     """The tree of the next `depth` plies from the view's player's turn in every world (one root
     per world, in order) and its levels: the player's nodes branch on every legal move, the
     opponent's on `replies(state, at_bottom)` (packed moves, their probabilities, multiplied into
@@ -198,7 +227,7 @@ def _grow_tree(view: View, worlds: Sequence[tuple[int, ...]], depth: int,
         levels.append(level)
     # the bottom: every non-terminal node of the last level is solved exactly, move by move
     bottom = [node for node in levels[-1] if not node.terminal]
-    solved = solve_worlds([node.state for node in bottom], threads=threads, tt_mb=tt_mb)
+    solved = solve_worlds([node.state for node in bottom], limit)
     for k, (node, raw) in enumerate(zip(bottom, solved)):
         if not k & 63:
             kernel.check_time()       # the model's replies below: Python work too
@@ -235,47 +264,45 @@ ENDGAME_SHARE = 0.5
 
 class EPIMCBot(InferenceBot):
     """`InferenceBot`'s worlds (the opponent's hand from the posterior given its plays of the
-    deal) valued by `nonfused_values` with the perfect-information solve postponed by `depth`
-    plies (3: the player's next move is chosen per information set, not per world, and the
-    opponent's reply to it follows the model; the best measured, docs/play.md) while the
-    worlds are sampled (`worlds` of them), and by `enumerated_depth` plies (default 1: the
-    modelled reply of `InferenceBot`) once there are at most `exact_limit` and every world is
-    weighed (the last two deals), and by `last_depth` plies (default: `enumerated_depth`) in
+    deal) valued by `nonfused_values` with the perfect-information solve postponed by
+    `depths.sampled` plies (3: the player's next move is chosen per information set, not per
+    world, and the opponent's reply to it follows the model; the best measured, docs/play.md)
+    while the worlds are sampled (`worlds` of them), and by `depths.enumerated` plies (default 1:
+    the modelled reply of `InferenceBot`) once there are at most `exact_limit` and every world is
+    weighed (the last two deals), and by `depths.last` plies (default: `depths.enumerated`) in
     the last deal, one world, where the tree reaches the round's end cheaply (6: the best reply
-    to the model). With `exact_last`, the last deal (one world: perfect information) is played
-    by the exact solver. The opponent's moves are scored by `GreedyBot()`'s weights.
+    to the model); `depths.prune` as in `nonfused_values` (`EPIMCDepths`). With `exact_last`,
+    the last deal (one world: perfect information) is played by the exact solver. The
+    opponent's moves are scored by `GreedyBot()`'s weights.
     `endgame(view)`, when given, is asked first in the last two deals (`view.deals_left <= 1`);
-    a move it returns is played, None leaves the decision to the bot. `time_limit` is the
-    decision's budget (`InferenceBot`): the endgame gets `ENDGAME_SHARE` of it (the equilibrium
-    endgame gives None when it cannot build its game, or finish CFR+, in that), the bot's own
-    search the rest.
+    a move it returns is played, None leaves the decision to the bot. The `limit`'s `time` is
+    the decision's budget (`InferenceBot`; its `threads` and `tt_mb` solve the worlds): the
+    endgame gets `ENDGAME_SHARE` of it (the equilibrium endgame gives None when it cannot build
+    its game, or finish CFR+, in that), the bot's own search the rest.
 
     Like `InferenceBot` it remembers its last view per seat to read the opponent's plays, so it
     is a function of what the player has seen this round and of its seed.
     """
 
-    def __init__(self, worlds: int = 50, seed: int = 0, threads: Optional[int] = None, depth: int = 3,
-                 temperature: float = 0.5, exact_limit: int = EXACT_LIMIT, enumerated_depth: int = 1,
-                 exact_last: bool = False, endgame: Optional[Endgame] = None, tt_mb: Optional[float] = None,
-                 prune: float = 0.0, last_depth: Optional[int] = None,
-                 time_limit: Optional[float] = DECISION_SECONDS) -> None:
+    def __init__(self, limit: Optional[Limit] = None, *, worlds: int = 50, seed: int = 0,
+                 depths: EPIMCDepths = EPIMCDepths(), temperature: float = 0.5, exact_limit: int = EXACT_LIMIT,
+                 exact_last: bool = False, endgame: Optional[Endgame] = None) -> None:
         if not isinstance(worlds, int) or isinstance(worlds, bool) or worlds < 1:
             raise LimitError(f"worlds must be a positive number, not {excerpt(worlds)}")
-        super().__init__(worlds=worlds, seed=seed, threads=threads, exact_limit=exact_limit,
-                         temperature=temperature, reply=True, tt_mb=tt_mb, time_limit=time_limit)
-        if threads is not None:
-            kernel.check_threads(threads, 0)
+        super().__init__(limit, worlds=worlds, seed=seed, exact_limit=exact_limit,
+                         temperature=temperature, reply=True)
         if endgame is not None and not callable(endgame):
             raise LimitError(f"endgame must be a callable view -> move or None, not {excerpt(endgame)}")
-        self.depth = _check_depth(depth)
-        self.enumerated_depth = _check_depth(enumerated_depth)
-        self.last_depth = self.enumerated_depth if last_depth is None else _check_depth(last_depth)
-        self.prune = _check_prune(prune)
+        if not isinstance(depths, EPIMCDepths):
+            raise LimitError(f"depths must be an EPIMCDepths, not {excerpt(depths)}")
+        self.depths = depths
+        self.depth, self.enumerated_depth, self.prune = depths.sampled, depths.enumerated, depths.prune
+        self.last_depth = depths.enumerated if depths.last is None else depths.last
         self.endgame = endgame
         self.exact_last = exact_last
-        options = [f"d={depth}", f"T={temperature:g}"]
-        options += [f"e={enumerated_depth}"] * (enumerated_depth != 1) + [f"l={last_depth}"] * (last_depth is not None)
-        options += ["x"] * bool(exact_last) + [f"prune {prune:g}"] * bool(prune)
+        options = [f"d={depths.sampled}", f"T={temperature:g}"]
+        options += [f"e={depths.enumerated}"] * (depths.enumerated != 1) + [f"l={depths.last}"] * (depths.last is not None)
+        options += ["x"] * bool(exact_last) + [f"prune {depths.prune:g}"] * bool(depths.prune)
         options += ["endgame"] * (endgame is not None)
         self.name = f"EPIMC({worlds}, {', '.join(options)})"
 
@@ -292,9 +319,8 @@ class EPIMCBot(InferenceBot):
 
     def _values(self, view: View, worlds: list[tuple[int, ...]], weights: list[float]) -> np.ndarray:
         if self.exact_last and view.count_worlds() == 1:     # the last deal: perfect information
-            solved = solve_worlds([view.state_of(worlds[0])], threads=self.threads, tt_mb=self.tt_mb)
+            solved = solve_worlds([view.state_of(worlds[0])], self.search)
             return np.repeat(value_matrix(view.legal_moves(), solved)[0], len(worlds), axis=0)
         count = view.count_worlds()
         depth = self.last_depth if count == 1 else self.enumerated_depth if count <= self.exact_limit else self.depth
-        return nonfused_values(view, worlds, weights, depth, self.temperature, self.threads, self.tt_mb,
-                               self.prune)
+        return nonfused_values(view, worlds, weights, depth, self.temperature, self.search, self.prune)

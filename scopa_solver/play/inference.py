@@ -28,7 +28,7 @@ reading consistent with it (which table card was laid, or which pile card captur
 counts with equal weight, since the view does not show the table as it was dealt.
 
 >>> from scopa_solver import Position, play_round
->>> bot = InferenceBot(worlds=8, seed=1, threads=1)
+>>> bot = InferenceBot(Limit(time=2, threads=1), worlds=8, seed=1)
 >>> play_round(Position.new_round(seed=5), bot, GreedyBot()).final.is_round_over()
 True
 """
@@ -44,7 +44,8 @@ import numpy as np
 
 from .. import kernel
 from ..errors import LimitError, ViewError, excerpt
-from .bots import DECISION_SECONDS, GreedyBot, PIMCBot, within
+from ..kernel import Limit
+from .bots import GreedyBot, PIMCBot, within
 from ..core.cards import ALL_MASK, iter_cards, popcount
 from ..imperfect.pimc import EXACT_LIMIT, solve_worlds, value_matrix
 from ..core.position import Move
@@ -239,14 +240,15 @@ def model_replies(state: kernel.KernelState, model: GreedyBot, temperature: floa
 
 
 def modelled_values(view: View, worlds: Sequence[tuple[int, ...]], temperature: float,
-                    model: Optional[GreedyBot] = None, threads: Optional[int] = None,
-                    tt_mb: Optional[float] = None, clairvoyant: bool = False) -> np.ndarray:
+                    model: Optional[GreedyBot] = None, limit: Optional[Limit] = None,
+                    clairvoyant: bool = False) -> np.ndarray:
     """The worlds x moves matrix (columns in the order of `view.legal_moves()`) of the player's
     round margin after each move in each world (given by its hidden groups, as
     `View.enumerate_groups` makes them), when the opponent's next play is drawn from the
     softmax-of-Greedy model, scored on what the opponent sees, and both sides play perfectly
     after it. A move that ends the round is worth its final margin. With `clairvoyant`, the
-    opponent replies with its best move instead, which gives the plain exact values."""
+    opponent replies with its best move instead, which gives the plain exact values. The
+    `limit`'s `threads` (None: every core) and `tt_mb` solve the worlds (`solve_worlds`)."""
     model = model or GreedyBot()
     moves = view.legal_moves()
     me = view.player
@@ -260,7 +262,7 @@ def modelled_values(view: View, worlds: Sequence[tuple[int, ...]], temperature: 
                 values[i, j] = view.world_position(child).round_score().margin(me)
             else:       # the opponent replies (after a deal's last card, leading the next deal)
                 replies.append((i, j, child))
-    solved = solve_worlds([child for _, _, child in replies], threads=threads, tt_mb=tt_mb)
+    solved = solve_worlds([child for _, _, child in replies], limit)
     for k, ((i, j, child), raw) in enumerate(zip(replies, solved)):
         if not k & 63:
             kernel.check_time()
@@ -310,19 +312,19 @@ class InferenceBot(PIMCBot):
     played out (`learn`; `evidence` holds each of `temperatures`' log-likelihood), so it is
     then a function of what it has seen since it was made.
 
-    `time_limit` is the decision's budget (`PIMCBot`): the search gets `SEARCH_SHARE` of it; one
+    The `limit`'s `time` is the decision's budget (`PIMCBot`; its `threads` and `tt_mb` solve
+    the worlds): the search gets `SEARCH_SHARE` of it; one
     it cuts falls back to plain determinization of the same weighted worlds in the rest (the
     worlds solved by then), and to `GreedyBot` when not one was.
     """
 
     worlds: int                     # PIMCBot's, never None here (a count is always given)
 
-    def __init__(self, worlds: int = 100, seed: int = 0, threads: Optional[int] = None,
+    def __init__(self, limit: Optional[Limit] = None, *, worlds: int = 100, seed: int = 0,
                  exact_limit: int = EXACT_LIMIT, temperature: float = 0.5, reply: bool = True,
-                 tt_mb: Optional[float] = None, adapt: bool = False,
-                 time_limit: Optional[float] = DECISION_SECONDS) -> None:
-        super().__init__(worlds=worlds, seed=seed, threads=threads, exact_limit=exact_limit, tt_mb=tt_mb,
-                         time_limit=time_limit)
+                 adapt: bool = False) -> None:
+        super().__init__(limit, worlds=worlds, seed=seed, exact_limit=exact_limit)
+        self.search = Limit(threads=self.limit.threads, tt_mb=self.limit.tt_mb)   # each world's searches
         if not 0 < temperature < math.inf:
             raise LimitError(f"temperature must be positive, not {excerpt(temperature)}")
         self.temperature = temperature
@@ -374,7 +376,7 @@ class InferenceBot(PIMCBot):
     def choose(self, view: View) -> Move:
         _two_players_only(view)
         plays = self._observe(view)
-        with kernel.time_budget(self.time_limit):
+        with kernel.time_budget(self.limit.time):
             move = self._decide(view, plays)
         self._memory[view.player] = (view, move, plays)
         return move
@@ -418,7 +420,7 @@ class InferenceBot(PIMCBot):
         moves = view.legal_moves()
         states = [view.state_of(g) for g in worlds]
         left = FALLBACK_SHARE * (kernel.budget_left() or 0.0)      # the rest: the answer's own Python
-        solved = solve_worlds(states, threads=self.threads, tt_mb=self.tt_mb, time_limit=max(left, 1e-6))
+        solved = solve_worlds(states, self.search.replace(time=max(left, 1e-6)))
         rows = [i for i, raw in enumerate(solved) if raw is not None]
         if not rows:
             return GreedyBot().choose(view)
@@ -464,8 +466,8 @@ class InferenceBot(PIMCBot):
     def _values(self, view: View, worlds: list[tuple[int, ...]], weights: list[float]) -> np.ndarray:
         """The worlds x moves matrix the decision averages (columns as `view.legal_moves()`)."""
         if self.reply:
-            return modelled_values(view, worlds, self.temperature, self.model, self.threads, self.tt_mb)
-        solved = solve_worlds([view.state_of(g) for g in worlds], threads=self.threads, tt_mb=self.tt_mb)
+            return modelled_values(view, worlds, self.temperature, self.model, self.search)
+        solved = solve_worlds([view.state_of(g) for g in worlds], self.search)
         return value_matrix(view.legal_moves(), solved)[0]
 
     @staticmethod

@@ -3,9 +3,9 @@
 For every decision of every seat in a `GameRecord` the review sets the move played against
 
 - the *hindsight* best: `analyze` of the full position, every card seen (what a clairvoyant
-  player would have played), within a budget per decision (`max_nodes`, `time_limit`), and
+  player would have played), within a budget per decision (the `Limit`'s `nodes` and `time`), and
 - the *fair* best: `suggest` (PIMC) on the player's own view, with `worlds` sampled worlds (or
-  all of them when there are fewer), which is what the player could have known.
+  all of them when there are fewer; `FairReview`), which is what the player could have known.
 
 and, on request (`equilibrium=True`, two-player Scopa), each decision of the last two deals
 against the *equilibrium* of the real imperfect-information game from the player's view
@@ -42,7 +42,8 @@ adds up the judged decisions.
 >>> from scopa_solver import play_round
 >>> rec = GameRecord(players=("Ann", "Bob"))
 >>> _ = rec.add_round(RoundRecord.from_play(start, play_round(start, first, first).moves))
->>> r = review(rec, worlds=4, seed=1, progress=False, threads=1)
+>>> from scopa_solver import Limit
+>>> r = review(rec, Limit(threads=1), fair=FairReview(worlds=4, seed=1), progress=False)
 >>> len(r.decisions), sorted(r.summaries())
 (36, ['Ann', 'Bob'])
 >>> all(d.loss >= 0 for d in r.decisions)
@@ -59,7 +60,7 @@ nodes, so how many early plays it leaves out can depend on what the searchers le
 ...     moves.append(pos.legal_moves()[0]); pos = pos.play(moves[-1])
 >>> rec = GameRecord(rules=three, players=("Ann", "Bob", "Cid"), kind="rounds")
 >>> _ = rec.add_round(RoundRecord.from_play(start, moves))
->>> r = review(rec, worlds=None, max_nodes=20_000, progress=False)
+>>> r = review(rec, Limit(nodes=20_000), fair=None, progress=False)
 >>> list(r.summaries()), r.decisions[0].judged, r.decisions[-1].judged
 (['Ann', 'Bob', 'Cid'], False, True)
 >>> r.decisions[0].hindsight_reason  # doctest: +ELLIPSIS
@@ -73,19 +74,20 @@ import time
 import zlib
 from contextlib import ExitStack
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Optional, Sequence
+from typing import Any, Iterator, Optional, Sequence, Union
 
 from .. import kernel
-from ..errors import LimitError, TimeLimitError, ViewError
+from ..errors import LimitError, TimeLimitError, ViewError, excerpt
 from ..imperfect.pimc import suggest
 from ..progress import progress_bar
 from ..text import plural as _plural
 from ..core.position import Move, Position
 from .record import GameRecord, ReplayedRound
+from ..kernel.limit import Limit
 from ..search.solver import analyze
 
-__all__ = ["review", "Review", "Decision", "PlayerSummary", "SideSplit", "INACCURACY", "MISTAKE", "BLUNDER",
-           "HINDSIGHT_NODES", "mark", "EQUILIBRIUM_ITERATIONS"]
+__all__ = ["review", "Review", "FairReview", "Decision", "PlayerSummary", "SideSplit", "INACCURACY", "MISTAKE",
+           "BLUNDER", "HINDSIGHT_NODES", "mark", "EQUILIBRIUM_ITERATIONS"]
 
 INACCURACY = 0.5
 """Points lost from which a decision is marked ``?!`` (only fair losses, means over worlds, can
@@ -97,6 +99,35 @@ BLUNDER = 2.0
 HINDSIGHT_NODES = 10_000_000
 """The default budget of the hindsight search, per decision (about half a second; two-player
 rounds need at most a few hundred thousand, Scopone's first plays far more)."""
+_HINDSIGHT = Limit(nodes=HINDSIGHT_NODES)       # `review`'s limit when none is given
+
+
+@dataclass(frozen=True)
+class FairReview:
+    """The fair judge of `review`, checked once when made: `suggest` (PIMC) on each decision's
+    view with `worlds` worlds (all of them when there are fewer), drawn from `seed` (each
+    decision its own seed from it), within `limit` per decision (its `time`, `nodes`,
+    `horizon`, `tt_mb`, `threads` as `suggest` takes them; None: the review's `tt_mb` and
+    `threads`, no time bound: not `suggest`'s own default).
+
+    >>> FairReview(worlds=8)
+    FairReview(worlds=8, seed=0, limit=None)
+    >>> FairReview(worlds=0)
+    Traceback (most recent call last):
+    scopa_solver.errors.LimitError: worlds must be a positive whole number, not 0
+    """
+
+    worlds: int = 50
+    seed: int = 0
+    limit: Optional[Limit] = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.worlds, int) or isinstance(self.worlds, bool) or self.worlds < 1:
+            raise LimitError(f"worlds must be a positive whole number, not {excerpt(self.worlds)}")
+        if not isinstance(self.seed, int) or isinstance(self.seed, bool):
+            raise LimitError(f"seed must be a whole number, not {excerpt(self.seed)}")
+        if self.limit is not None and not isinstance(self.limit, Limit):
+            raise LimitError(f"limit must be a Limit (e.g. Limit(time=2)), not {type(self.limit).__name__}")
 
 
 def mark(loss: Optional[float]) -> str:
@@ -343,11 +374,20 @@ class Review:
     seconds: float
     scores: list[Optional[tuple[int, ...]]]   # each round's points per side (None: unfinished)
     round_players: list[tuple[str, ...]]       # each round's name per seat
-    max_nodes: Optional[int] = HINDSIGHT_NODES  # the hindsight budget per decision
-    time_limit: Optional[float] = None
+    limit: Limit = _HINDSIGHT        # the hindsight budget per decision (its nodes and time)
     budget: Optional[float] = None   # seconds for the whole review
     complete: bool = True            # False: the budget ran out before every decision was judged
     equilibrium: bool = False        # the last two deals judged against the endgame equilibrium
+
+    @property
+    def max_nodes(self) -> Optional[int]:
+        """The hindsight search's nodes per decision (None: no bound)."""
+        return self.limit.nodes
+
+    @property
+    def time_limit(self) -> Optional[float]:
+        """The hindsight search's seconds per decision (None: no bound)."""
+        return self.limit.time
 
     def summaries(self, by: str = "name") -> dict[str, PlayerSummary]:
         """Per player name (`by="name"`, in order of appearance) or per seat (`by="seat"`:
@@ -546,7 +586,7 @@ class Review:
         skipped = self.not_judged()
         if skipped["hindsight"]:
             lines.append(f"not judged by hindsight: {_plural(len(skipped['hindsight']), 'decision')} over the "
-                         f"budget of {_budget(self.max_nodes, self.time_limit)} (the latest of a round "
+                         f"budget of {_budget(self.limit)} (the latest of a round "
                          "searched, the earlier ones, with more cards in play, skipped)")
         if skipped["fair"]:
             reasons = sorted({d.fair_reason or "" for d in skipped["fair"]})
@@ -575,19 +615,18 @@ def _decision_seed(seed: int, round_number: int, move_number: int) -> int:
     return zlib.crc32(f"{seed}:{round_number}:{move_number}".encode()) | (seed & 0xFFFFFFFF) << 32
 
 
-def _budget(max_nodes: Optional[int], time_limit: Optional[float]) -> str:
-    parts = ([_plural(max_nodes, "node")] if max_nodes is not None else []) + \
-            ([f"{time_limit:g} s"] if time_limit is not None else [])
+def _budget(limit: Limit) -> str:
+    parts = ([_plural(limit.nodes, "node")] if limit.nodes is not None else []) + \
+            ([f"{limit.time:g} s"] if limit.time is not None else [])
     return " and ".join(parts)
 
 
-def _judge_hindsight(d: Decision, max_nodes: Optional[int], time_limit: Optional[float],
-                     tt_mb: Optional[float]) -> bool:
-    """Set `d`'s hindsight figures by `analyze` within the budget; False when the search did
-    not finish (then `d.hindsight_reason` says so)."""
-    rows = analyze(d.position, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb, horizon=0)   # exact only
+def _judge_hindsight(d: Decision, limit: Limit) -> bool:
+    """Set `d`'s hindsight figures by `analyze` within `limit` (exact only: horizon 0); False
+    when the search did not finish (then `d.hindsight_reason` says so)."""
+    rows = analyze(d.position, limit)
     if any(row.value is None for row in rows):
-        d.hindsight_reason = f"the exact search needs more than {_budget(max_nodes, time_limit)}"
+        d.hindsight_reason = f"the exact search needs more than {_budget(limit)}"
         return False
     d.best_value = rows[0].value
     d.best = [row.move for row in rows if row.value == d.best_value]
@@ -595,14 +634,17 @@ def _judge_hindsight(d: Decision, max_nodes: Optional[int], time_limit: Optional
     return True
 
 
-def _judge_fair(d: Decision, worlds: int, seed: int, threads: Optional[int], tt_mb: Optional[float],
-                time_limit: Optional[float]) -> None:
+def _suggest(d: Decision, fair: FairReview, limit: Limit) -> Any:
+    """`suggest` on `d`'s view within `limit` (the fair judge's searches)."""
+    return suggest(d.position.view(d.player), limit, worlds=fair.worlds,
+                   seed=_decision_seed(fair.seed, d.round, d.number), progress=False)   # no time: none
+
+
+def _judge_fair(d: Decision, fair: FairReview, limit: Limit) -> None:
     """Set `d`'s fair figures by `suggest` on the player's view; a view or search that the
     game does not support (yet) leaves them None with `d.fair_reason`."""
     try:
-        view = d.position.view(d.player)
-        s = suggest(view, worlds=worlds, seed=_decision_seed(seed, d.round, d.number), threads=threads,
-                    progress=False, tt_mb=tt_mb, time_limit=time_limit)       # None: none (not suggest's default)
+        s = _suggest(d, fair, limit)
         played = next(m.mean for m in s.moves if m.move == d.played)
     except TimeLimitError:
         raise                       # the review's budget: `review` stops
@@ -621,16 +663,16 @@ EQUILIBRIUM_ITERATIONS = 1000
 target, 0.01 round points, is reached in far fewer: tens)."""
 
 
-def _judge_equilibrium(d: Decision, threads: Optional[int], time_limit: Optional[float]) -> None:
-    """Set `d`'s equilibrium figures (two-player Scopa, the last two deals); other decisions
-    are left alone, a limit reached leaves `d.eq_reason`."""
+def _judge_equilibrium(d: Decision, limit: Limit) -> None:
+    """Set `d`'s equilibrium figures (two-player Scopa, the last two deals) within `limit` (its
+    time, threads and nodes); other decisions are left alone, a limit reached leaves
+    `d.eq_reason`."""
     from ..imperfect.equilibrium import equilibrium
     pos = d.position
     if not pos.rules.is_standard or pos.deals_left > 1 or d.forced:
         return
     try:
-        eq = equilibrium(pos.view(d.player), threads=threads, time_limit=time_limit,
-                         max_iterations=EQUILIBRIUM_ITERATIONS)
+        eq = equilibrium(pos.view(d.player), limit, max_iterations=EQUILIBRIUM_ITERATIONS)
     except TimeLimitError:
         raise
     except (ViewError, LimitError) as exc:
@@ -642,35 +684,66 @@ def _judge_equilibrium(d: Decision, threads: Optional[int], time_limit: Optional
     d.eq_exploitability = eq.exploitability
 
 
-def review(record: GameRecord, *, worlds: Optional[int] = 50, seed: int = 0, threads: Optional[int] = None,
-           rounds: Optional[Sequence[int]] = None, players: Optional[Sequence[str]] = None,
-           progress: Optional[bool] = None, tt_mb: Optional[float] = None,
-           max_nodes: Optional[int] = HINDSIGHT_NODES, time_limit: Optional[float] = None,
-           fair_time_limit: Optional[float] = None, equilibrium: bool = False,
-           equilibrium_time_limit: Optional[float] = None, budget: Optional[float] = None) -> Review:
+def _review_limits(limit: Optional[Limit], fair: Optional[FairReview],
+                   equilibrium: Union[bool, Limit]) -> tuple[Limit, Optional[Limit], Optional[Limit]]:
+    """The limits of the three judges' searches: hindsight (exact), fair, equilibrium (None:
+    that judge does not run)."""
+    if limit is None:
+        limit = _HINDSIGHT
+    if not isinstance(limit, Limit):
+        raise LimitError(f"limit must be a Limit (e.g. Limit(nodes=10**6)), not {type(limit).__name__}")
+    if limit.horizon:
+        raise LimitError("the hindsight search is exact: Limit.horizon does not apply to a review "
+                         "(a fair search's horizon goes in FairReview(limit=...))")
+    if fair is not None and not isinstance(fair, FairReview):
+        raise LimitError(f"fair must be a FairReview or None, not {type(fair).__name__}")
+    if not isinstance(equilibrium, (bool, Limit)):
+        raise LimitError(f"equilibrium must be True, False or a Limit, not {type(equilibrium).__name__}")
+    shared = Limit(tt_mb=limit.tt_mb, threads=limit.threads)     # a judge's searches with no limit of their own
+    nodes = HINDSIGHT_NODES if limit.nodes is None else limit.nodes        # None: the default
+    hindsight = Limit(nodes=nodes, time=limit.time, tt_mb=limit.tt_mb, horizon=0)   # exact only
+    fair_limit = None if fair is None else shared if fair.limit is None else fair.limit
+    eq_limit = equilibrium if isinstance(equilibrium, Limit) else Limit(threads=limit.threads) if equilibrium \
+        else None
+    return hindsight, fair_limit, eq_limit
+
+
+def review(record: GameRecord, limit: Optional[Limit] = None, *, fair: Optional[FairReview] = FairReview(),
+           equilibrium: Union[bool, Limit] = False, rounds: Optional[Sequence[int]] = None,
+           players: Optional[Sequence[str]] = None, budget: Optional[float] = None,
+           progress: Optional[bool] = None) -> Review:
     """Review every decision of `record` (see the module docstring).
 
-    `worlds`: PIMC worlds per decision for the fair review (all of them when there are fewer;
-    None skips the fair review); `seed` makes the sampled worlds reproducible; `threads` the
-    PIMC workers (None: every core). `rounds` (1-based numbers) and `players` (names) restrict
-    the review. `max_nodes` and `time_limit` (seconds) bound the hindsight search of each
-    decision (None: no bound; a decision over the budget is not judged by hindsight);
-    `fair_time_limit` bounds each fair `suggest`. `equilibrium`: also judge the two-player
-    decisions of the last two deals against the endgame equilibrium (`equilibrium`, at most
-    `EQUILIBRIUM_ITERATIONS` CFR+ iterations and `equilibrium_time_limit` seconds each: the first
-    play of the last-but-one deal takes about 10 s). `progress`: a progress bar over the
-    decisions (None: on a terminal, after a second).
+    `limit` (a `Limit`; None: the defaults) is each decision's budget: its `nodes` (None:
+    `HINDSIGHT_NODES`; no bound: a number no search reaches, e.g. 2**63) and `time` (seconds;
+    None: none) bound the hindsight search of each decision (a decision over them is not judged
+    by hindsight), always exact (a `horizon` is refused); `tt_mb` the tables; `threads`
+    the workers of the fair and equilibrium searches (None: every core; the hindsight search
+    runs on one thread, so that its node budget judges alike on every machine). `deadline`
+    ends the whole review, as `budget` does.
+
+    `fair` (a `FairReview`; None skips the fair review): the PIMC worlds per decision, their
+    seed (the same seed, the same worlds) and the limit of each fair `suggest`.
+    `equilibrium`: True (or a `Limit` for each decision's search: its `time`, `threads` and
+    `nodes`) also judges the two-player decisions of the last two deals against the endgame
+    equilibrium (`equilibrium`, at most `EQUILIBRIUM_ITERATIONS` CFR+ iterations each: the first
+    play of the last-but-one deal takes about 10 s). `rounds` (1-based numbers) and `players`
+    (names) restrict the review. `progress`: a progress bar over the decisions (None: on a
+    terminal, after a second).
 
     `budget` (seconds, None: none) bounds the whole review, every search in it included
-    (`kernel.time_box`): when it runs out the review stops and returns what it has, with
-    `complete` False; the decisions it did not judge give the reason (`hindsight_reason`,
-    `fair_reason`)."""
-    if worlds is not None and (not isinstance(worlds, int) or isinstance(worlds, bool) or worlds < 1):
-        raise ValueError(f"worlds must be a positive whole number or None, not {worlds!r}")
-    if max_nodes is not None and (not isinstance(max_nodes, int) or isinstance(max_nodes, bool) or max_nodes < 1):
-        raise ValueError(f"max_nodes must be a positive whole number or None, not {max_nodes!r}")
+    (`kernel.time_box`): when it (or `limit.deadline`) runs out the review stops and returns
+    what it has, with `complete` False; the decisions it did not judge give the reason
+    (`hindsight_reason`, `fair_reason`). It is a keyword of its own, not the `Limit`'s `time`:
+    that is each decision's, this the whole review's."""
+    hindsight, fair_limit, eq_limit = _review_limits(limit, fair, equilibrium)
     kernel.check_limits(None, budget)
+    end = None if limit is None or limit.deadline is None else limit.deadline
     start = time.perf_counter()
+    box = budget
+    if end is not None:
+        left = max(end - time.monotonic(), 1e-9)
+        box = left if budget is None else min(budget, left)
     replayed = record.replay()       # checked once; each round's positions are replayed below
     chosen = [r for r in replayed if rounds is None or r.number in rounds]
 
@@ -693,7 +766,7 @@ def review(record: GameRecord, *, worlds: Optional[int] = 50, seed: int = 0, thr
     bar = progress_bar(total, "review", progress, unit="move")
     scope = ExitStack()
     try:
-        scope.enter_context(kernel.time_box(budget, "the review"))
+        scope.enter_context(kernel.time_box(box, "the review"))
         for r in chosen:
             found = decisions_of(r)
             # From the end of the round backwards: once a position is over the budget, the
@@ -704,13 +777,13 @@ def review(record: GameRecord, *, worlds: Optional[int] = 50, seed: int = 0, thr
                     if over is not None:
                         d.hindsight_reason = (f"not searched: a later position of the round (move "
                                               f"{over.number}) already needed more than "
-                                              f"{_budget(max_nodes, time_limit)}")
-                    elif not _judge_hindsight(d, max_nodes, time_limit, tt_mb):
+                                              f"{_budget(hindsight)}")
+                    elif not _judge_hindsight(d, hindsight):
                         over = d
-                    if worlds is not None:
-                        _judge_fair(d, worlds, seed, threads, tt_mb, fair_time_limit)
-                    if equilibrium:
-                        _judge_equilibrium(d, threads, equilibrium_time_limit)
+                    if fair is not None and fair_limit is not None:
+                        _judge_fair(d, fair, fair_limit)
+                    if eq_limit is not None:
+                        _judge_equilibrium(d, eq_limit)
                 bar.update(1)
             decisions.extend(found)
             reviewed += 1
@@ -721,12 +794,13 @@ def review(record: GameRecord, *, worlds: Optional[int] = 50, seed: int = 0, thr
         for d in decisions:
             if not d.judged and d.hindsight_reason is None:
                 d.hindsight_reason = f"not judged: {exc}"
-            if worlds is not None and not d.forced and d.fair_best is None and d.fair_reason is None:
+            if fair is not None and not d.forced and d.fair_best is None and d.fair_reason is None:
                 d.fair_reason = f"not judged: {exc}"
     finally:
         scope.close()
         bar.close()
-    return Review(record=record, decisions=decisions, worlds=worlds, seed=seed,
-                  seconds=time.perf_counter() - start, scores=[r.points for r in replayed],
-                  round_players=[r.players for r in replayed], max_nodes=max_nodes, time_limit=time_limit,
-                  equilibrium=equilibrium, budget=budget, complete=complete)
+    return Review(record=record, decisions=decisions, worlds=None if fair is None else fair.worlds,
+                  seed=0 if fair is None else fair.seed, seconds=time.perf_counter() - start,
+                  scores=[r.points for r in replayed], round_players=[r.players for r in replayed],
+                  limit=Limit(nodes=hindsight.nodes, time=hindsight.time), equilibrium=eq_limit is not None,
+                  budget=budget, complete=complete)

@@ -30,12 +30,16 @@ scopas, it can differ from the margin's play).
 from __future__ import annotations
 
 from dataclasses import dataclass
+import math
 import threading
 import time
-from typing import Iterable, Iterator, Optional, Sequence
+from typing import Any, Callable, Generic, Iterable, Iterator, Literal, Optional, TypeVar, Union, overload
 
 from .. import kernel
 from ..core.position import Move, Position, RoundScore
+from ..errors import LimitError
+from ..kernel import Limit, StopReason
+from ..kernel.timebox import nearest_box, open_boxes, raise_if_cancelled
 
 _VALUE_INF = kernel.VALUE_INF
 
@@ -62,12 +66,12 @@ class MoveValue:
     def __str__(self) -> str:
         return f"{self.move} {self.value if self.value is not None else '?'}"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"move": str(self.move), "value": self.value, "lower": self.lower, "upper": self.upper,
                 "horizon": self.horizon, "exact": self.exact}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "MoveValue":
+    def from_dict(cls, data: dict[str, Any]) -> "MoveValue":
         return cls(Move.parse(data["move"]), data["value"], data["lower"], data["upper"], data.get("horizon"))
 
 
@@ -93,7 +97,7 @@ class SearchResult:
         self._raw = raw          # the deepest search that completed (or the one that stopped)
         self._best: Optional[list[Move]] = None
         self._pv: Optional[list[Move]] = None
-        self._stop = raw.stop if stop is None else stop     # the whole search's; -1: deepening on
+        self._stop = raw.stop if stop is None else stop     # the whole search's
         self._nodes = raw.nodes if nodes is None else nodes
         self._seconds = raw.seconds if seconds is None else seconds
         # what an exact search proved (a horizon search proves nothing: its values are estimates)
@@ -109,20 +113,21 @@ class SearchResult:
     @property
     def exact(self) -> bool:
         """`value`, `best_moves` and `pv` are exact (not a horizon search's estimates)."""
-        return self._raw.stop == 0 and self.horizon is None
+        return self._raw.stop == StopReason.NONE and self.horizon is None
 
     @property
     def stopped(self) -> Optional[str]:
-        """What cut the search short: 'nodes', 'time' or 'interrupt'; None when nothing did
-        (complete, a horizon search that went as deep as asked, or in `solve_iter` a depth that
-        a deeper one follows)."""
-        return kernel.STOP_REASONS.get(self._stop)
+        """What cut the search short (`kernel.StopReason`'s label): 'nodes', 'time' (the time
+        limit or the deadline) or 'request' (the handle's `stop()`); None when nothing did
+        (complete, a horizon search that went as deep as asked, or a depth of `analysis` that a
+        deeper one follows)."""
+        return kernel.StopReason(self._stop).label
 
     @property
     def value(self) -> Optional[int]:
         """Round margin for the side to move with perfect play (scopas already made included)
         when `exact`; else the horizon search's estimate, within `lower`..`upper`."""
-        if self._raw.stop != 0:
+        if self._raw.stop != StopReason.NONE:
             return None
         return self._raw.lower if self.exact else _within(self._raw.lower, self.lower, self.upper)
 
@@ -216,7 +221,7 @@ class SearchResult:
     def tt_hit_rate(self) -> float:
         return self.tt_hits / self.tt_probes if self.tt_probes else 0.0
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON-ready): the position, the value or its bounds, the moves, the effort."""
         outcome = self.outcome
         out = {"position": self.position.to_string(), "complete": self.complete, "stopped": self.stopped,
@@ -263,47 +268,44 @@ def _within(estimate: Optional[int], lower: Optional[int], upper: Optional[int])
     return estimate
 
 
+
 def _check(position: Position) -> Position:
     if not isinstance(position, Position):
         raise TypeError(f"expected a Position, not {type(position).__name__}")
     return position
 
 
-def _run(positions: Sequence[Position], want: int, max_nodes: Optional[int],
-         time_limit: Optional[float], tt_mb: Optional[float], threads: Optional[int],
-         objective: str = "value", horizon: Optional[int] = None) -> list:
-    """Search every position through the kernel face's scheduler; KernelResults in order. A
-    single position with `threads` > 1 is searched by that many threads together (the parallel
-    search: ext/parallel.pxi)."""
-    kernel.check_objective(objective)
-    depth = kernel.check_horizon(horizon)
-    states = [_check(p).kernel_state() for p in positions]
-    together = kernel.check_threads(threads) if len(states) == 1 else 1
-    return kernel.run_batch(states, want=want, max_nodes=max_nodes, time_limit=time_limit, tt_mb=tt_mb,
-                            threads=kernel.worker_count(threads, len(states)), objective=objective,
-                            horizon=depth, search_threads=together)
+def _limit(limit: Optional[Limit]) -> Limit:
+    if limit is None:
+        return kernel.NO_LIMIT
+    if not isinstance(limit, Limit):
+        raise LimitError(f"limit must be a Limit (e.g. Limit(time=2)), not {type(limit).__name__}")
+    return limit
 
 
 # The exact try before depth-limited search: a position it solves is exact at once (the whole
 # two-player round takes a few thousand nodes, the family games' last deals tens of thousands).
 EXACT_TRY_NODES = 500_000
+# A stop that came before any depth completed still gets an estimate: this many plies (ms).
+_SETTLE_PLIES = kernel.DEEPEN_STEP
 
 _SOLVE = kernel.WANT_BEST | kernel.WANT_PV
 _ANALYZE = kernel.WANT_ALL | kernel.WANT_BEST | kernel.WANT_PV
 
 
-def _analyze_want(max_nodes: Optional[int], time_limit: Optional[float]) -> int:
-    """Every move's value; with a limit (depths may follow) the best moves and a pv too. Without
-    one the exact analysis stays as lean as it was (the pv cost the last deal 11% more nodes)."""
-    return kernel.WANT_ALL if max_nodes is None and time_limit is None else _ANALYZE
+def _analyze_want(limit: Limit) -> int:
+    """Every move's value; with a limit (depths may follow) the best moves and a pv too (an
+    iterated `analysis` adds them too). Without one the exact analysis stays as lean as it was
+    (the pv cost the last deal 11% more nodes)."""
+    return _ANALYZE if limit.limited else kernel.WANT_ALL
 
 
-class Analysis(list):
-    """`analyze`'s answer: the `MoveValue` of every legal move, best first (a list, as before),
-    and the search beside it: `horizon` (the depth of the values, None: exact), `exact`,
-    `complete` (proved, as `SearchResult.complete`), `stopped`, `value`, `lower`..`upper` (the
-    bounds proved on the position's exact value), `best_moves`, `pv`, `nodes`, `seconds`;
-    `result` is the `SearchResult` they come from."""
+class Analysis(list[MoveValue]):
+    """`analyze`'s answer: the `MoveValue` of every legal move, best first (a list), and the
+    search beside it: `horizon` (the depth of the values, None: exact), `exact`, `complete`
+    (proved, as `SearchResult.complete`), `stopped`, `value`, `lower`..`upper` (the bounds
+    proved on the position's exact value), `best_moves`, `pv`, `nodes`, `seconds`; `result` is
+    the `SearchResult` they come from. Never changed once made."""
 
     def __init__(self, rows: Iterable[MoveValue], result: SearchResult) -> None:
         super().__init__(rows)
@@ -314,15 +316,15 @@ class Analysis(list):
     complete = property(lambda self: self.result.complete, doc="the exact values are proved")
     lower = property(lambda self: self.result.lower, doc="the least the exact value can be (None: unbounded)")
     upper = property(lambda self: self.result.upper, doc="the most the exact value can be (None: unbounded)")
-    stopped = property(lambda self: self.result.stopped, doc="'nodes' or 'time' when a limit ended it")
+    stopped = property(lambda self: self.result.stopped, doc="what ended the search early (None: nothing)")
     nodes = property(lambda self: self.result.nodes, doc="nodes of the whole search")
     seconds = property(lambda self: self.result.seconds, doc="seconds of the whole search")
     pv = property(lambda self: self.result.pv, doc="a principal variation (to the horizon)")
 
     @property
     def value(self) -> Optional[int]:
-        """The best move's value (None: no legal move, or nothing completed); an estimate is
-        kept within the position's proved `lower`..`upper`."""
+        """The best move's value (None: no legal move); an estimate is kept within the
+        position's proved `lower`..`upper`."""
         return _within(self[0].value, self.lower, self.upper) if self else None
 
     @property
@@ -332,12 +334,13 @@ class Analysis(list):
             return [mv.move for mv in self if mv.value is not None and mv.value == self.value]
         return self.result.best_moves
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         r = self.result
         return {"position": r.position.to_string(), "horizon": self.horizon, "exact": self.exact,
                 "complete": self.complete, "stopped": self.stopped, "value": self.value,
-                "lower": self.lower, "upper": self.upper, "best_moves": [str(m) for m in self.best_moves], "pv": [str(m) for m in self.pv],
-                "nodes": self.nodes, "seconds": self.seconds, "moves": [mv.to_dict() for mv in self]}
+                "lower": self.lower, "upper": self.upper, "best_moves": [str(m) for m in self.best_moves],
+                "pv": [str(m) for m in self.pv], "nodes": self.nodes, "seconds": self.seconds,
+                "moves": [mv.to_dict() for mv in self]}
 
 
 def _move_values(raw: "kernel.KernelResult", bounds: Optional["kernel.KernelResult"] = None) -> list[MoveValue]:
@@ -351,8 +354,8 @@ def _move_values(raw: "kernel.KernelResult", bounds: Optional["kernel.KernelResu
     most = bounds.upper if bounds is not None else _VALUE_INF
     rows = []
     for packed, (lower, upper) in zip(raw.moves, raw.move_bounds or [unknown] * len(raw.moves)):
-        low, high = proved.get(packed, unknown)
-        low, high = _bound(low), _bound(min(high, most))
+        proved_low, proved_high = proved.get(packed, unknown)
+        low, high = _bound(proved_low), _bound(min(proved_high, most))
         value = lower if lower == upper else None
         rows.append(MoveValue(Move.from_packed(packed), value if horizon is None else _within(value, low, high),
                               low, high, horizon))
@@ -366,190 +369,322 @@ def _analysis(result: SearchResult) -> Analysis:
     return Analysis(_move_values(result._raw, result._bounds), result)
 
 
-def _deepening(position: Position, want: int, nodes: int, seconds: float, tt_mb: Optional[float],
-               objective: str, last: int, tried: Optional["kernel.KernelResult"] = None,
-               threads: int = 1) -> Iterator[SearchResult]:
-    """Iterative deepening of one position on one searcher (`kernel.deepen`): a
-    SearchResult per completed depth, every one but the last stop -1 (a deeper search follows);
-    the last one's stop says what ended the deepening. The exact try `tried` (stopped) counts
-    towards the budget and gives the bounds; the first depth always completes."""
-    spent, elapsed = (tried.nodes, tried.seconds) if tried is not None else (0, 0.0)
-    used = spent
-    start = time.monotonic() - elapsed
+@dataclass(frozen=True)
+class SearchInfo:
+    """What a running search has done so far (`AnalysisHandle.info`, readable from any thread,
+    like an engine's ``info`` line): the horizon being searched now (`depth`; None: the exact
+    search), the nodes of every search so far (the running one's live), the seconds since the
+    start, and the deepest completed depth's `value` and `pv` (None / [] before the first)."""
+
+    depth: Optional[int]
+    nodes: int
+    seconds: float
+    value: Optional[int]
+    pv: tuple[Move, ...]
+    done: bool
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+
+T = TypeVar("T", SearchResult, Analysis)
+
+
+class _Live:
+    """What a running search shares with its handle's other threads (`info`): kept apart from
+    the search's generator so that the handle and the generator hold no cycle (a handle let go
+    of frees its searcher at once)."""
+
+    __slots__ = ("searcher", "base", "depth", "last", "start", "before", "live")
+
+    def __init__(self, before: int) -> None:
+        self.searcher: Any = None       # lent while searching
+        self.base = 0                   # its nodes_total when this search began
+        self.depth: Optional[int] = None
+        self.last: Any = None           # the latest snapshot
+        self.start = time.monotonic()
+        self.before = before            # nodes spent before (a batch's exact try)
+        self.live = False               # iterated: deepens even without a limit
+
+
+class AnalysisHandle(Generic[T]):
+    """A search under way (`analysis`): iterate it for one snapshot per completed depth (each an
+    `Analysis`, never changed afterwards), the last one the answer; `wait()` runs it to the end
+    and returns that answer; `stop()` (from any thread, or between two snapshots) ends it with
+    the deepest answer it has (`stopped` 'request'); `info` says live what it is doing; a `with`
+    block (or `close()`) stops it and frees its searcher. The search runs in the thread that
+    iterates or waits (no thread of its own: `analyze` is `analysis(...).wait()` at no extra
+    cost); `stop()` and `info` are for the others.
+
+    Iterated, or with a node, time or deadline limit, it goes depth by depth: an exact try
+    (EXACT_TRY_NODES nodes and half the time), then horizons 4, 8, 12, ... plies (up to
+    `horizon` if set), the last exact if the budget reaches the round's end; the first depth
+    always completes (milliseconds). Waited for at once without such a limit (`analyze`), one
+    search gives the answer (exact, or at `horizon`), as fast as it can be had. `horizon` 0: the
+    exact search alone. A stop before any depth completed still gets a 4-ply estimate."""
+
+    def __init__(self, position: Position, limit: Limit, objective: str, want: int,
+                 wrap: Callable[[SearchResult], T], tried: Optional["kernel.KernelResult"] = None) -> None:
+        self.position, self.limit, self.objective = position, limit, objective
+        self._token = kernel.StopToken()
+        self._live = _Live(tried.nodes if tried is not None else 0)
+        self._steps: Iterator[T] = _searches(position, limit, objective, want, wrap, tried, self._token, self._live)
+
+    def __iter__(self) -> "AnalysisHandle[T]":
+        return self
+
+    def __next__(self) -> T:
+        if self._live.last is None:
+            self._live.live = True
+        return next(self._steps)
+
+    def stop(self) -> None:
+        """End the search soon (any thread): the answer is the deepest one it has."""
+        self._token.stop()
+
+    def wait(self) -> T:
+        """Run the search to its end (or its limit, or `stop()`); the answer."""
+        for _ in self._steps:
+            pass
+        answer: T = self._live.last
+        return answer
+
+    def close(self) -> None:
+        """Stop the search and free its searcher (the answer so far stays in `info`)."""
+        self.stop()
+        self._steps.close()     # type: ignore[attr-defined]
+
+    @property
+    def info(self) -> SearchInfo:
+        """What it has done so far (a new value each time; any thread)."""
+        live = self._live
+        s, last = live.searcher, live.last
+        result = last.result if isinstance(last, Analysis) else last
+        if s is not None:
+            nodes, seconds = s.nodes_total - live.base + live.before, time.monotonic() - live.start
+        elif result is not None:
+            nodes, seconds = result.nodes, result.seconds
+        else:
+            nodes, seconds = live.before, time.monotonic() - live.start
+        return SearchInfo(live.depth, nodes, seconds, None if last is None else last.value,
+                          tuple(result.pv) if result is not None else (), s is None and last is not None)
+
+    def __enter__(self) -> "AnalysisHandle[T]":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _searches(position: Position, limit: Limit, objective: str, want: int, wrap: Callable[[SearchResult], T],
+              tried: Optional["kernel.KernelResult"], token: "kernel.StopToken", live: _Live) -> Iterator[T]:
+    """The searches of a handle, on one searcher from the pool (its table kept for the next call)."""
+    state = position.kernel_state()
     signals = threading.current_thread() is threading.main_thread()
-    result: Optional[SearchResult] = None
-    stop = 0
-    with kernel.borrow_searcher(tt_mb) as searcher:
-        steps = kernel.deepen(searcher, position.kernel_state(), want, max(1, nodes - used) if nodes else 0,
-                              max(1e-6, seconds - elapsed) if seconds else 0.0, None, signals, objective,
-                              settle=True, last=last, near=2 * kernel.DEEPEN_STEP, threads=threads)
-        try:
-            for raw, done in steps:
+    threads = limit.workers
+    # a time box around the caller (a request's, a decision's) cuts every search as a deadline;
+    # a strict one that cut the answer raises its TimeLimitError, a cancelled one too
+    boxes, box = open_boxes(), nearest_box()
+    if box is not None and box.expired() and not box.anytime:
+        raise box.error()
+    end = min(limit.end(live.start), kernel.budget_deadline() or math.inf)
+    if want & kernel.WANT_ALL and limit.limited:
+        want = _ANALYZE         # depths may follow: the best moves and a pv too
+
+    def give(result: SearchResult) -> T:
+        raise_if_cancelled(boxes)
+        if box is not None and not box.anytime and box.expired() and result.stopped:
+            raise box.error()
+        answer = wrap(result)
+        live.last = answer
+        return answer
+
+    def settle(stopped: SearchResult) -> SearchResult:
+        """A stop before any value: a `_SETTLE_PLIES` horizon search (milliseconds, no limit)
+        gives an estimate within what the stopped search proved."""
+        searcher: Any = live.searcher
+        raw = searcher.search_many([state], want, 0, 0.0, signals, objective, _SETTLE_PLIES, threads)[0]
+        return SearchResult(position, raw, stopped._stop, stopped.nodes + raw.nodes,
+                            time.monotonic() - live.start, stopped._bounds)
+
+    try:
+        with kernel.borrow_searcher(limit) as searcher, kernel.watching(token):
+            live.base = searcher.nodes_total
+            live.searcher = searcher
+            if limit.horizon == 0 or not (limit.limited or live.live):
+                live.depth = limit.horizon or None
+                seconds = 0.0 if end == math.inf else max(end - time.monotonic(), 1e-6)
+                raw = searcher.search_many([state], want, limit.nodes or 0, seconds, signals, objective,
+                                           limit.horizon or 0, threads, token)[0]
+                result = SearchResult(position, raw)
+                if result.value is None and raw.stop == StopReason.REQUEST and limit.horizon != 0:
+                    result = settle(result)
+                yield give(result)
+                return
+            if want & kernel.WANT_ALL:
+                want = _ANALYZE
+            last = limit.horizon or 0
+            if tried is None and not last:
+                seconds = 0.0 if end == math.inf else max((end - time.monotonic()) / 2, 1e-6)
+                tried = searcher.search_many([state], want, min(limit.nodes or EXACT_TRY_NODES, EXACT_TRY_NODES),
+                                             seconds, signals, objective, 0, threads, token)[0]
+                if tried.stop in (StopReason.NONE, StopReason.REQUEST):
+                    result = SearchResult(position, tried)
+                    yield give(settle(result) if result.value is None else result)
+                    return
+            spent = tried.nodes if tried is not None else 0
+            best: Optional[SearchResult] = None
+            stop = StopReason.NONE
+            used = spent
+            live.depth = kernel.DEEPEN_STEP if not last else min(kernel.DEEPEN_STEP, last)
+            for raw, done in kernel.deepen(searcher, state, want, token, nodes=max(1, limit.nodes - spent)
+                                           if limit.nodes else 0, end=end, signals=signals, objective=objective,
+                                           last=last, near=2 * kernel.DEEPEN_STEP, settle=True, threads=threads):
                 used = spent + done
-                if raw.stop:                # the budget cut this one: the last depth stands
-                    stop = raw.stop
+                if raw.stop:            # cut by the budget or the token: the last depth stands
+                    stop = StopReason(raw.stop)
                     break
-                finished = raw.horizon is None or raw.horizon == last
-                result = SearchResult(position, raw, 0 if finished else -1, used, time.monotonic() - start,
-                                      tried if raw.horizon is not None else None)
-                yield result
-        except KeyboardInterrupt:
-            raise kernel.SearchInterrupted from None
-    if result is not None and result._stop == -1:   # a limit ended the deepening before its end
-        result._stop = stop or (1 if nodes and used >= nodes else 2)
-        result._nodes, result._seconds = used, time.monotonic() - start
+                best = SearchResult(position, raw, 0, used, time.monotonic() - live.start,
+                                    tried if raw.horizon is not None else None)
+                live.depth = None if raw.horizon is None else raw.horizon + kernel.DEEPEN_STEP
+                if raw.horizon is None or raw.horizon == last:
+                    break               # exact, or as deep as asked: the answer, given below
+                yield give(best)
+            else:   # the budget was spent between two depths
+                stop = StopReason.NODES if limit.nodes and used >= limit.nodes else StopReason.TIME
+            if best is None:            # stopped before the first depth completed (the token)
+                best = settle(SearchResult(position, tried if tried is not None else raw, stop, used,
+                                           time.monotonic() - live.start))
+            elif stop:
+                best = SearchResult(position, best._raw, stop, used, time.monotonic() - live.start, best._bounds)
+            yield give(best)
+    except KeyboardInterrupt:
+        raise_if_cancelled(boxes)
+        raise kernel.SearchInterrupted from None
+    finally:
+        live.searcher = None
 
 
-def _searches(position: Position, want: int, max_nodes: Optional[int], time_limit: Optional[float],
-              tt_mb: Optional[float], objective: str, horizon: Optional[int],
-              threads: Optional[int] = None) -> Iterator[SearchResult]:
-    """`solve_iter` / `analyze_iter`: an exact try, then depth by depth (docs/search.md); with a
-    `horizon` asked for, depth by depth up to it (no exact try); with `horizon` 0 the exact
-    search alone. `threads` search the position together (family positions)."""
-    together = kernel.check_threads(threads)
-    nodes, seconds = kernel.check_limits(max_nodes, time_limit)
-    last = kernel.check_horizon(horizon)
-    _check(position)
-    kernel.check_objective(objective)
-    if horizon == 0:        # the exact search alone
-        yield SearchResult(position, _run([position], want, max_nodes, time_limit, tt_mb, together, objective)[0])
-        return
-    tried = None
-    if not last:
-        tried = _exact_try([position], want, nodes, seconds, tt_mb, together, objective)[0]
-        if tried.stop == 0:
-            yield SearchResult(position, tried)
-            return
-    yield from _deepening(position, want, nodes, seconds, tt_mb, objective, last, tried, together)
+@overload
+def analysis(position: Position, limit: Optional[Limit] = None, *, objective: str = "value",
+             moves: Literal[True] = True) -> AnalysisHandle[Analysis]: ...
 
 
-def _exact_try(positions: Sequence[Position], want: int, nodes: int, seconds: float, tt_mb: Optional[float],
-               threads: Optional[int], objective: str) -> list:
-    """The exact search of every position within EXACT_TRY_NODES nodes (or `nodes`, if fewer)
-    and half of `seconds`: the kernel's results, in one batch."""
-    return _run(positions, want, min(nodes or EXACT_TRY_NODES, EXACT_TRY_NODES), seconds / 2 if seconds else None,
-                tt_mb, threads, objective)
+@overload
+def analysis(position: Position, limit: Optional[Limit] = None, *, objective: str = "value",
+             moves: Literal[False]) -> AnalysisHandle[SearchResult]: ...
 
 
-def _final(searches: Iterator[SearchResult]) -> SearchResult:
-    result = None
-    for result in searches:
-        pass
-    assert result is not None      # the first depth always completes
-    return result
+@overload
+def analysis(position: Position, limit: Optional[Limit] = None, *, objective: str = "value",
+             moves: bool = True) -> Union[AnalysisHandle[Analysis], AnalysisHandle[SearchResult]]: ...
 
 
-def _limited(positions: Sequence[Position], want: int, max_nodes: Optional[int],
-             time_limit: Optional[float], tt_mb: Optional[float], threads: Optional[int],
-             objective: str, horizon: Optional[int]) -> list[SearchResult]:
-    """The searches of solve(_many) / analyze(_many). Without a limit, or with `horizon` 0, one
-    exact (or `horizon`) search each, as the kernel gives it. With one, the exact tries of all
-    positions in one batch (`threads` workers); a position they do not finish is deepened (4,
-    8, ... plies), one after another in this thread, within what is left of its budget, and
-    gets its deepest complete depth (its searches on `threads` threads together). With a limit
-    and a `horizon`, each is deepened up to it."""
-    if (max_nodes is None and time_limit is None) or horizon == 0:
-        return [SearchResult(p, raw) for p, raw in
-                zip(positions, _run(positions, want, max_nodes, time_limit, tt_mb, threads, objective, horizon))]
-    nodes, seconds = kernel.check_limits(max_nodes, time_limit)
-    last = kernel.check_horizon(horizon)
-    if last:
-        return [_final(_searches(p, want, max_nodes, time_limit, tt_mb, objective, horizon, threads))
-                for p in positions]
-    raws = _exact_try(positions, want, nodes, seconds, tt_mb, threads, objective)
-    return [SearchResult(p, raw) if raw.stop == 0 else
-            _final(_deepening(p, want, nodes, seconds, tt_mb, objective, 0, raw, kernel.check_threads(threads)))
-            for p, raw in zip(positions, raws)]
+def analysis(position: Position, limit: Optional[Limit] = None, *, objective: str = "value",
+             moves: bool = True) -> Union[AnalysisHandle[Analysis], AnalysisHandle[SearchResult]]:
+    """A search of `position` under `limit` that you iterate, stop or wait for (python-chess's
+    ``engine.analysis``): one `Analysis` per completed depth, the last the answer; `analyze` is
+    ``analysis(...).wait()``. `objective` "value" (the margin, paranoid with three or more sides)
+    or "maxn" (see the module docstring). `moves` False: `solve`'s search (no value for every
+    move, so fewer nodes), one `SearchResult` per depth.
 
-
-def solve(position: Position, *, max_nodes: Optional[int] = None, time_limit: Optional[float] = None,
-          tt_mb: Optional[float] = None, full_window: bool = False, objective: str = "value",
-          horizon: Optional[int] = None, threads: Optional[int] = None) -> SearchResult:
-    """The exact value, every optimal move and a principal variation of a known position.
-
-    `max_nodes` / `time_limit` bound the work: a position the exact search does not finish in
-    them gets the deepest depth-limited search that completed (`horizon` says how deep, `exact`
-    False, `complete` False; docs/search.md#depth-limited-search). `tt_mb` sizes the
-    transposition table (0 switches it off); `full_window` replaces the zero-window driver by
-    one full-window alpha-beta (for comparison); `objective` "value" (the margin, paranoid with
-    three or more sides) or "maxn" (see the module docstring); `horizon` plies (None: exact)
-    searches that deep and scores there by the static evaluation (every game; with a limit,
-    deepening 4, 8, ... plies up to it). `threads` (default 1, 0: every core) search a position
-    of three or more seats together, sharing one table (docs/family.md, "One position on every
-    core"): the same answer sooner, `nodes` counting every thread's, `max_nodes` for all of
-    them; two-player Scopa and max^n search on one. Ctrl-C interrupts.
-
-    >>> from scopa_solver import Rules
+    >>> from scopa_solver import Limit, Rules
     >>> early = Position.new_round(seed=7, rules=Rules(players=4, game="scientifico"))
-    >>> r = solve(early, horizon=4)
-    >>> r.horizon, len(r.pv), r.value is not None
-    (4, 4, True)
+    >>> with analysis(early, Limit(nodes=2_000_000, horizon=8)) as search:
+    ...     [(a.horizon, len(a)) for a in search]
+    [(4, 10), (8, 10)]
     """
-    want = _SOLVE | (kernel.FULL_WINDOW if full_window else 0)
-    return _limited([position], want, max_nodes, time_limit, tt_mb, kernel.check_threads(threads), objective,
-                    horizon)[0]
+    limit = _limit(limit)
+    objective = kernel.check_objective(objective)
+    if not moves:
+        return AnalysisHandle(_check(position), limit, objective, _SOLVE, _same)
+    return AnalysisHandle(_check(position), limit, objective, _analyze_want(limit), _analysis)
 
 
-def solve_iter(position: Position, *, max_nodes: Optional[int] = None, time_limit: Optional[float] = None,
-               tt_mb: Optional[float] = None, objective: str = "value",
-               horizon: Optional[int] = None, threads: Optional[int] = None) -> Iterator[SearchResult]:
-    """`solve` depth by depth: see `analyze_iter` (the same, without every move's value)."""
-    return _searches(position, _SOLVE, max_nodes, time_limit, tt_mb, objective, horizon, threads)
-
-
-def analyze(position: Position, *, max_nodes: Optional[int] = None, time_limit: Optional[float] = None,
-            tt_mb: Optional[float] = None, objective: str = "value",
-            horizon: Optional[int] = None, threads: Optional[int] = None) -> Analysis:
+def analyze(position: Position, limit: Optional[Limit] = None, *, objective: str = "value") -> Analysis:
     """Every legal move with its exact value for the side to move, best first (under "maxn":
     the mover's side's points after the move, every seat then maximising its own); with a
     `horizon`, or a limit the exact search does not finish in, the deepest depth-limited
     search's estimates (`MoveValue.horizon`, `Analysis.horizon`). An `Analysis`: a list.
-    `threads` as for `solve`: a family position searched by that many threads together."""
-    return _analysis(_limited([position], _analyze_want(max_nodes, time_limit), max_nodes, time_limit, tt_mb,
-                              kernel.check_threads(threads), objective, horizon)[0])
+    `analysis(position, limit).wait()`."""
+    return analysis(position, limit, objective=objective).wait()
 
 
-def analyze_iter(position: Position, *, max_nodes: Optional[int] = None, time_limit: Optional[float] = None,
-                 tt_mb: Optional[float] = None, objective: str = "value",
-                 horizon: Optional[int] = None, threads: Optional[int] = None) -> Iterator[Analysis]:
-    """`analyze` depth by depth, as a chess engine's lines: an `Analysis` for every depth that
-    completes, deepest last. First an exact try (at most EXACT_TRY_NODES nodes and half the
-    time limit): a position it solves gives one exact Analysis. Otherwise horizons 4, 8, 12, ...
-    plies (`DEEPEN_STEP`; up to `horizon` if given), the last exact if the budget reaches the
-    round's end. The first depth always completes (milliseconds), whatever the limits. The
-    limits are for the whole iteration; without any it goes on to exact (break out to stop:
-    the searcher is freed). Every result but the last has complete=False and stopped=None;
-    the last is complete, or its `stopped` says which limit ended it.
+def solve(position: Position, limit: Optional[Limit] = None, *, objective: str = "value",
+          full_window: bool = False) -> SearchResult:
+    """The exact value, every optimal move and a principal variation of a known position.
 
-    >>> from scopa_solver import Rules
+    A `limit` bounds the work (`Limit`: nodes, time, horizon, deadline, table size, threads): a
+    position the exact search does not finish in it gets the deepest depth-limited search that
+    completed (`horizon` says how deep, `exact` False; docs/search.md#depth-limited-search).
+    `objective` "value" (the margin, paranoid with three or more sides) or "maxn" (see the
+    module docstring); `full_window` replaces the zero-window driver by one full-window
+    alpha-beta (for comparison). `Limit.threads` search a position of three or more seats
+    together, sharing one table (docs/family.md, "One position on every core"). Ctrl-C
+    interrupts. The same search as `analyze`, without every move's value.
+
+    >>> from scopa_solver import Limit, Rules
     >>> early = Position.new_round(seed=7, rules=Rules(players=4, game="scientifico"))
-    >>> [(a.horizon, len(a)) for a in analyze_iter(early, horizon=8)]
-    [(4, 10), (8, 10)]
+    >>> r = solve(early, Limit(horizon=4))
+    >>> r.horizon, len(r.pv), r.value is not None
+    (4, 4, True)
     """
-    return (_analysis(r) for r in _searches(position, _ANALYZE, max_nodes, time_limit, tt_mb, objective, horizon,
-                                            threads))
+    limit = _limit(limit)
+    want = _SOLVE | (kernel.FULL_WINDOW if full_window else 0)
+    return AnalysisHandle(_check(position), limit, kernel.check_objective(objective), want, _same).wait()
 
 
-def solve_many(positions: Iterable[Position], *, threads: Optional[int] = None,
-               max_nodes: Optional[int] = None, time_limit: Optional[float] = None,
-               tt_mb: Optional[float] = None, objective: str = "value",
-               horizon: Optional[int] = None) -> list[SearchResult]:
-    """`solve` for many positions in one call, the GIL released; `threads` workers (0: all cores).
-    Limits (and `horizon`) apply to each position. Results are identical to single calls; the
-    positions the exact search does not finish within a limit are deepened one after another."""
-    return _limited(list(positions), _SOLVE, max_nodes, time_limit, tt_mb, threads, objective, horizon)
+def _same(result: SearchResult) -> SearchResult:
+    return result
 
 
-def analyze_many(positions: Iterable[Position], *, threads: Optional[int] = None,
-                 max_nodes: Optional[int] = None, time_limit: Optional[float] = None,
-                 tt_mb: Optional[float] = None, objective: str = "value",
-                 horizon: Optional[int] = None) -> list[Analysis]:
-    """`analyze` for many positions in one call, the GIL released, `threads` workers."""
-    return [_analysis(r) for r in _limited(list(positions), _analyze_want(max_nodes, time_limit), max_nodes,
-                                           time_limit, tt_mb, threads, objective, horizon)]
+def _batch(positions: Iterable[Position], limit: Optional[Limit], objective: str, want: int,
+           wrap: Callable[[SearchResult], T]) -> list[T]:
+    """solve_many / analyze_many: one batch on `limit.threads` workers; with a node or time
+    limit, the exact tries of every position in one batch, then each position they do not
+    finish deepened (`AnalysisHandle`), one after another in this thread."""
+    limit = _limit(limit)
+    objective = kernel.check_objective(objective)
+    positions = [_check(p) for p in positions]
+    if not limit.limited or limit.horizon == 0:
+        raws = kernel.run_batch([p.kernel_state() for p in positions], want=want, limit=limit,
+                                objective=objective, together=len(positions) == 1)
+        return [wrap(SearchResult(p, raw)) for p, raw in zip(positions, raws)]
+    if limit.horizon:
+        return [AnalysisHandle(p, limit, objective, want, wrap).wait() for p in positions]
+    tries = limit.derived(nodes=min(limit.nodes or EXACT_TRY_NODES, EXACT_TRY_NODES),
+                          time=limit.time / 2 if limit.time else None)
+    raws = kernel.run_batch([p.kernel_state() for p in positions], want=want, limit=tries, objective=objective,
+                            together=len(positions) == 1)
+    single = limit.derived(threads=None)
+    return [wrap(SearchResult(p, raw)) if raw.stop == StopReason.NONE else
+            AnalysisHandle(p, single, objective, want, wrap, tried=raw).wait() for p, raw in zip(positions, raws)]
 
 
-def solve_values(positions: Iterable[Position], *, threads: Optional[int] = None,
-                 tt_mb: Optional[float] = None, objective: str = "value") -> list[int]:
-    """Only the exact values (no best moves, no pv): the fastest batch call."""
-    return [raw.lower for raw in _run(list(positions), 0, None, None, tt_mb, threads, objective)]
+def solve_many(positions: Iterable[Position], limit: Optional[Limit] = None, *,
+               objective: str = "value") -> list[SearchResult]:
+    """`solve` for many positions in one call, the GIL released, on `limit.threads` workers (0:
+    every core); the node and time limits (and `horizon`) apply to each position. Results are
+    identical to single calls; positions the exact search does not finish within a limit are
+    deepened one after another."""
+    return _batch(positions, limit, objective, _SOLVE, _same)
+
+
+def analyze_many(positions: Iterable[Position], limit: Optional[Limit] = None, *,
+                 objective: str = "value") -> list[Analysis]:
+    """`analyze` for many positions in one call, the GIL released, on `limit.threads` workers."""
+    limit = _limit(limit)
+    return _batch(positions, limit, objective, _analyze_want(limit), _analysis)
+
+
+def solve_values(positions: Iterable[Position], limit: Optional[Limit] = None, *,
+                 objective: str = "value") -> list[int]:
+    """Only the exact values (no best moves, no pv): the fastest batch call (`limit`: its
+    `threads` and `tt_mb`; a node or time limit is refused, as a value it cut would be no value)."""
+    limit = _limit(limit)
+    if limit.limited or limit.horizon:
+        raise LimitError("solve_values gives exact values only: use solve_many for a limited search")
+    raws = kernel.run_batch([_check(p).kernel_state() for p in positions], want=0, limit=limit,
+                            objective=kernel.check_objective(objective))
+    return [raw.lower for raw in raws]

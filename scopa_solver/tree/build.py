@@ -38,6 +38,7 @@ edge's ``value`` its child's; with ``objective="maxn"`` (any game) every node al
 """
 from __future__ import annotations
 
+import time
 from typing import Any, Optional, Sequence
 
 import networkx as nx
@@ -46,8 +47,9 @@ from .. import kernel
 from ..core.position import Move, Position
 from ..errors import LimitError, ScopaError, excerpt
 from ..progress import progress_bar
+from ..kernel.limit import Limit
 from ..search.solver import solve
-from .base import ROOT, TreeTooLargeError, check_depth, check_max_nodes, check_position
+from .base import ROOT, TreeOptions, TreeTooLargeError, check_options, check_position
 from .attributes import edge_attributes, node_attributes
 from .size import check_size, reach, too_large_when_built
 from .trace import search_tree
@@ -101,33 +103,34 @@ def _finish(g: nx.DiGraph, pv: Sequence[Move]) -> nx.DiGraph:
     return g
 
 
-def _minimax(position: Position, depth: Optional[int], max_nodes: int, truncate: bool,
-             merge: bool, tt_mb: Optional[float], threads: Optional[int], mode: str,
+def _minimax(position: Position, options: TreeOptions, limit: Limit, mode: str,
              progress: Optional[bool], objective: str = "value") -> nx.DiGraph:
     """Breadth first, one batch of values per level (`Valuer`): for two sides a node's
     analysis gives every child's exact value (the child's value is minus the move's value: the
     players alternate); three or more sides and max^n value the children themselves."""
     total = None
-    if mode == "minimax" and not truncate:
-        total = check_size(position, depth, max_nodes, merge, progress)
-    bar = progress_bar(total or (None if mode == "pv" else max_nodes), f"{mode} tree", progress, "nodes")
+    if mode == "minimax" and not options.truncate:
+        total = check_size(position, options.depth, options.max_nodes, options.merge_transpositions, progress)
+    bar = progress_bar(total or (None if mode == "pv" else options.max_nodes), f"{mode} tree", progress, "nodes")
     try:
-        return _build(position, depth, max_nodes, truncate, merge, tt_mb, threads, mode, bar, objective)
+        return _build(position, options, limit, mode, bar, objective)
     finally:
         bar.close()
 
 
-def _build(position: Position, depth: Optional[int], max_nodes: int, truncate: bool, merge: bool,
-           tt_mb: Optional[float], threads: Optional[int], mode: str, bar: Any,
+def _build(position: Position, options: TreeOptions, limit: Limit, mode: str, bar: Any,
            objective: str = "value") -> nx.DiGraph:
+    """The walk; `limit` holds the searches' table and threads only."""
+    depth, max_nodes, truncate = options.depth, options.max_nodes, options.truncate
+    merge = options.merge_transpositions
     g = _new_graph(position, mode, depth, merge, objective)
-    limit = 1 << 30 if depth is None else depth
+    plies = 1 << 30 if depth is None else depth
     positions = {ROOT: position}        # the positions of the nodes still to expand
     where: dict[kernel.KernelState, str] = {position.kernel_state(): ROOT}
-    valuer = Valuer(position, objective, tt_mb, threads)
+    valuer = Valuer(position, objective, limit)
     margin = valuer.margin
     # the root's value is `solve`'s in every case (paranoid: the root's side is the kernel's own)
-    solved = solve(position, tt_mb=tt_mb, objective=objective)
+    solved = solve(position, Limit(tt_mb=limit.tt_mb), objective=objective)
     # no limit: the search completes (a time box or Ctrl-C raises), so value and points are set
     assert solved.value is not None and solved.points is not None
     g.add_node(ROOT, **node_attributes(position, 0, solved.value, margin=margin))
@@ -142,7 +145,7 @@ def _build(position: Position, depth: Optional[int], max_nodes: int, truncate: b
         return too_large_when_built(position, depth, max_nodes, merge)
 
     level, d, cut = [ROOT], 0, None
-    while level and d < limit and cut is None:
+    while level and d < plies and cut is None:
         kernel.check_time()
         todo = [n for n in level if not g.nodes[n]["terminal"]]
         if not todo:
@@ -154,7 +157,7 @@ def _build(position: Position, depth: Optional[int], max_nodes: int, truncate: b
             fits += 1
         if fits < len(todo) and not truncate and not merge:
             raise too_large()
-        batch = valuer.rows([positions[n] for n in todo[:fits]], threads=threads)
+        batch = valuer.rows([positions[n] for n in todo[:fits]], threads=limit.threads)
         next_level = []
         for i, n in enumerate(todo):
             pos = positions.pop(n)
@@ -199,7 +202,7 @@ def _build(position: Position, depth: Optional[int], max_nodes: int, truncate: b
         g.graph["truncated"] = True
         frontier = cut[:1] if mode == "pv" else [
             n for n, data in g.nodes(data=True)
-            if not data["expanded"] and not data["terminal"] and data["depth"] < limit]
+            if not data["expanded"] and not data["terminal"] and data["depth"] < plies]
         for n in frontier:
             g.nodes[n]["truncated"] = True
     return _finish(g, pv)
@@ -207,44 +210,69 @@ def _build(position: Position, depth: Optional[int], max_nodes: int, truncate: b
 
 # -- the public entry point -------------------------------------------------------------------
 
-def to_networkx(position: Position, *, depth: Optional[int] = None, max_nodes: int = 10_000,
-                mode: str = "minimax", merge_transpositions: bool = False, truncate: bool = False,
-                tt_mb: Optional[float] = None, threads: Optional[int] = None,
-                search: str = "solve", full_window: bool = False,
-                progress: Optional[bool] = None, objective: str = "value",
-                time_limit: Optional[float] = None) -> nx.DiGraph:
+def _search_limit(limit: Optional[Limit]) -> Limit:
+    """The limit of a tree's searches: its table and threads. A tree's values are exact, so a
+    node limit or a horizon (a search's answer short of exact) is refused; time and deadline
+    bound the whole build (`to_networkx`)."""
+    if limit is None:
+        return kernel.NO_LIMIT
+    if not isinstance(limit, Limit):
+        raise LimitError(f"limit must be a Limit (e.g. Limit(time=2)), not {type(limit).__name__}")
+    if limit.nodes is not None:
+        raise LimitError("a tree's values are exact: Limit.nodes does not apply to a tree (bound the "
+                         "graph with TreeOptions(max_nodes=...), the build with Limit(time=...))")
+    if limit.horizon:
+        raise LimitError("a tree's values are exact: Limit.horizon does not apply to a tree (the "
+                         "plies drawn are TreeOptions(depth=...))")
+    return limit
+
+
+def _seconds(limit: Limit) -> Optional[float]:
+    """The seconds the build has from now by `limit`'s time and deadline (None: no bound)."""
+    if limit.deadline is None:
+        return limit.time
+    now = time.monotonic()
+    return max(limit.end(now) - now, 1e-9)
+
+
+def to_networkx(position: Position, limit: Optional[Limit] = None, options: Optional[TreeOptions] = None, *,
+                mode: str = "minimax", objective: str = "value", search: str = "solve",
+                full_window: bool = False, progress: Optional[bool] = None) -> nx.DiGraph:
     """The game tree below `position` as a networkx DiGraph.
 
-    mode="minimax": every line of play to the end of the round (or `depth` plies), every node
-    with its exact value. mode="pv": the principal variation with every alternative at each
-    step, one level deep, each with its exact value. mode="search": the tree the solver's
-    search really explored, in order, for `search="solve"` (value, best moves and principal
-    variation, as `solve`), `"value"` (the value only, as `solve_values`) or `"analyze"` (every
-    move's value, as `analyze`), with `tt_mb` and `full_window` as in `solve`; on a fresh
-    table, so its node count equals the solver's on a cold table (see trace.py).
+    mode="minimax": every line of play to the end of the round (or `options.depth` plies),
+    every node with its exact value. mode="pv": the principal variation with every alternative
+    at each step, one level deep, each with its exact value. mode="search": the tree the
+    solver's search really explored, in order, for `search="solve"` (value, best moves and
+    principal variation, as `solve`), `"value"` (the value only, as `solve_values`) or
+    `"analyze"` (every move's value, as `analyze`), with the table and `full_window` as in
+    `solve`; on a fresh table, so its node count equals the solver's on a cold table (see
+    trace.py).
 
-    `merge_transpositions=True` makes positions reached along several paths one node (a DAG;
-    minimax and pv). `max_nodes` (at most `MAX_TREE_NODES`; a `LimitError` past it) bounds the
-    graph: a larger tree is refused before it is built, with a TreeTooLargeError naming its
-    size, or with `truncate=True` the graph stops there and marks the nodes left unexpanded
-    (`truncated`). `tt_mb` and `threads` are passed to the solver. `progress`: a bar on long
-    builds (None: on a terminal after a second; True: always; False: never).
+    `options` (a `TreeOptions`; None: the defaults) is what the tree draws: `depth` (plies of
+    the tree, not a search horizon: the values stay exact), `max_nodes` (the graph's nodes, at
+    most `MAX_TREE_NODES`: a larger tree is refused before it is built, with a
+    TreeTooLargeError naming its size), `truncate` (instead the graph stops there and marks
+    the nodes left unexpanded, `truncated`) and `merge_transpositions` (positions reached
+    along several paths are one node: a DAG; minimax and pv).
+
+    `limit` (a `Limit`; None: none) is what the searches may use: `tt_mb` and `threads` go to
+    the solver; `time` (seconds) and `deadline` bound the whole build of a minimax or pv tree,
+    every search in it included: a tree not built in time raises `TimeLimitError` (a tree has
+    no partial answer: its values come from searches to the end). `nodes` and a `horizon` are
+    refused (a `LimitError`): a tree's values are exact. mode="search" is bounded by
+    `options.max_nodes` (the trace stops there) and takes `tt_mb` only.
 
     `objective`: "value" (the margin with two sides; with three or more the paranoid value of
     the root's side at every node) or "maxn" (every node's `points` per side on its max^n line);
     mode="search" traces the value's search only (with three or more sides, the paranoid one).
-
-    `time_limit` (seconds, None: none) bounds the whole build of a minimax or pv tree, every
-    search in it included: a tree not built in time raises `TimeLimitError` (a tree has no
-    partial answer: its values come from searches to the end). mode="search" is bounded by
-    `max_nodes` (the trace stops there).
+    `progress`: a bar on long builds (None: on a terminal after a second; True: always; False:
+    never).
 
     Attributes are documented in the module docstring and docs/trees.md."""
     check_position(position)
-    depth, max_nodes = check_depth(depth), check_max_nodes(max_nodes)
-    kernel.check_tt_mb(tt_mb)
-    kernel.check_threads(threads)
-    kernel.check_limits(None, time_limit)
+    limit = _search_limit(limit)
+    options = check_options(options)
     if mode not in MODES:
         raise ScopaError(f"mode must be one of {', '.join(MODES)}, not {excerpt(mode)}")
     kernel.check_objective(objective)
@@ -254,13 +282,13 @@ def to_networkx(position: Position, *, depth: Optional[int] = None, max_nodes: i
                          "with three or more sides), not objective='maxn': use mode='minimax' or 'pv'")
     try:
         if mode == "search":
-            if merge_transpositions:
+            if options.merge_transpositions:
                 raise ScopaError("merge_transpositions applies to the minimax and pv trees, not to mode='search'")
-            return search_tree(position, depth=depth, max_nodes=max_nodes, truncate=truncate, tt_mb=tt_mb,
-                               search=search, full_window=full_window, progress=progress)
-        with kernel.time_box(time_limit, f"the {mode} tree"):
-            return _minimax(position, depth, max_nodes, truncate, merge_transpositions, tt_mb, threads,
-                            mode, progress, objective)
+            return search_tree(position, limit, options, search=search, full_window=full_window,
+                               progress=progress)
+        with kernel.time_box(_seconds(limit), f"the {mode} tree"):
+            return _minimax(position, options, Limit(tt_mb=limit.tt_mb, threads=limit.threads), mode,
+                            progress, objective)
     except MemoryError:
-        raise LimitError(f"not enough memory for a tree of up to {max_nodes:,} nodes: give a smaller "
+        raise LimitError(f"not enough memory for a tree of up to {options.max_nodes:,} nodes: give a smaller "
                          "max_nodes or depth") from None

@@ -21,7 +21,8 @@ from ..core.position import Move, Position
 from ..errors import ScopaError, excerpt
 from ..progress import progress_bar
 from .attributes import move_attributes
-from .base import TreeTooLargeError, check_depth, check_max_nodes, check_position
+from ..kernel.limit import Limit
+from .base import TreeOptions, TreeTooLargeError, check_options, check_position
 
 SEARCHES = {"solve": kernel.WANT_BEST | kernel.WANT_PV, "value": 0, "analyze": kernel.WANT_ALL}
 EVENTS_PER_NODE = 4         # a node makes at most 3 events (enter, tt or leaf, exit), and one pass
@@ -41,7 +42,7 @@ def search_size(position: Position, want: int, tt_mb: Optional[float] = None) ->
     more than `TRACE_NODE_CAP` (the search is stopped there: a fraction of a second)."""
     state = check_position(position).kernel_state()
     result = _fresh_searcher(tt_mb).search(state, want, max_nodes=TRACE_NODE_CAP)
-    return None if result.stop else result.nodes
+    return None if result.stop != kernel.StopReason.NONE else result.nodes
 
 
 def trace_search(position: Position, want: int, tt_mb: Optional[float] = None,
@@ -59,14 +60,16 @@ def trace_search(position: Position, want: int, tt_mb: Optional[float] = None,
     return searcher.trace(position.kernel_state(), want, EVENTS_PER_NODE * nodes + 64)
 
 
-def search_tree(position: Position, *, depth: Optional[int] = None, max_nodes: int = 10_000,
-                truncate: bool = False, tt_mb: Optional[float] = None, search: str = "solve",
-                full_window: bool = False, progress: Optional[bool] = None) -> nx.DiGraph:
-    """Trace the search `search` (see `SEARCHES`) of `position` and make its graph
-    (`to_networkx(mode="search")`). Without a depth or `truncate`, a search of more than
-    `max_nodes` nodes fails before it is traced."""
+def search_tree(position: Position, limit: Optional[Limit] = None, options: Optional[TreeOptions] = None, *,
+                search: str = "solve", full_window: bool = False,
+                progress: Optional[bool] = None) -> nx.DiGraph:
+    """Trace the search `search` (see `SEARCHES`) of `position` on a fresh table of
+    `limit.tt_mb` MiB and make its graph (`to_networkx(mode="search")`). Without a depth or
+    `truncate` (`options`), a search of more than `max_nodes` nodes fails before it is traced."""
     check_position(position)
-    depth, max_nodes = check_depth(depth), check_max_nodes(max_nodes)
+    options = check_options(options)
+    depth, max_nodes, truncate = options.depth, options.max_nodes, options.truncate
+    tt_mb = None if limit is None else limit.tt_mb
     if search not in SEARCHES:
         raise ScopaError(f"search must be one of {', '.join(SEARCHES)}, not {excerpt(search)}")
     want = SEARCHES[search] | (kernel.FULL_WINDOW if full_window else 0)
@@ -77,8 +80,8 @@ def search_tree(position: Position, *, depth: Optional[int] = None, max_nodes: i
             f"the search visited {many} nodes, more than max_nodes={max_nodes:,}: give a "
             "depth, a larger max_nodes or truncate=True")
     events, raw = trace_search(position, want, tt_mb, nodes)
-    return search_graph(position, events, raw, depth=depth, max_nodes=max_nodes, truncate=truncate,
-                        search=search, full_window=full_window, progress=progress)
+    return search_graph(position, events, raw, options, search=search, full_window=full_window,
+                        progress=progress)
 
 
 
@@ -101,26 +104,27 @@ def _bound_kind(value: int, alpha: int, beta: int) -> str:
     return "exact"
 
 
-def search_graph(position: Position, events: Sequence[tuple], raw: Any, *,
-                 depth: Optional[int] = None, max_nodes: int = 10_000, truncate: bool = False,
-                 search: str = "solve", full_window: bool = False,
-                 progress: Optional[bool] = None) -> nx.DiGraph:
+def search_graph(position: Position, events: Sequence[tuple], raw: Any,
+                 options: Optional[TreeOptions] = None, *, search: str = "solve",
+                 full_window: bool = False, progress: Optional[bool] = None) -> nx.DiGraph:
     """The graph of a search from its trace (`events` and `raw` as `Searcher.trace` returns them).
 
     Nodes: the root (kind "root", the position searched), one node per root-level search (kind
     "pass", ids ``p1``, ``p2``, ... in order) and one per node the search visited (kind "node",
     id ``n<order>``, `order` counting visits from 1 as the solver counts nodes). Nodes deeper than
-    `depth` are left out (their parent's `hidden` counts them). `to_networkx(mode="search")`
-    runs the traced search and calls this. `progress`: a bar over the events (see `progress_bar`)."""
+    `options.depth` are left out (their parent's `hidden` counts them); `options.max_nodes` and
+    `options.truncate` bound the graph as in `to_networkx`. `to_networkx(mode="search")` runs the
+    traced search and calls this. `progress`: a bar over the events (see `progress_bar`)."""
     check_position(position)
-    depth, max_nodes = check_depth(depth), check_max_nodes(max_nodes)
+    options = check_options(options)
+    depth, max_nodes, truncate = options.depth, options.max_nodes, options.truncate
     pv_moves = [Move.from_packed(m) for m in raw.pv]
     bases = [position]                      # the principal variation's positions, by depth
     for m in pv_moves:
         bases.append(bases[-1].play(m))
     root_moves = len(position.legal_moves())
     want_best = search == "solve"
-    complete = raw.stop == 0
+    complete = raw.stop == kernel.StopReason.NONE
     g = nx.DiGraph()
     g.graph.update(tree_mode="search", root="root", position=position.to_string(),
                    to_move=position.to_move, depth=-1 if depth is None else depth,

@@ -9,6 +9,7 @@ from typing import NamedTuple, Optional, Sequence
 
 from .. import kernel
 from ..core.position import Move, Position
+from ..kernel.limit import Limit
 from ..search.solver import analyze_many, solve_many, solve_values
 
 __all__ = ["Row", "Valuer"]
@@ -32,8 +33,8 @@ class Paranoid:
     other the least of its children's, down to `side`'s next turn or the end of the round (at
     most players - 1 plies: the kernel's paranoid search takes the side to move as its own)."""
 
-    def __init__(self, side: int, tt_mb: Optional[float], threads: Optional[int]) -> None:
-        self.side, self.tt_mb, self.threads = side, tt_mb, threads
+    def __init__(self, side: int, limit: Limit) -> None:
+        self.side, self.limit = side, limit
         self.known: dict = {}
 
     def values(self, positions: Sequence[Position]) -> list[int]:
@@ -58,7 +59,7 @@ class Paranoid:
                 others[key] = pos
                 stack.extend(pos.play(m) for m in pos.legal_moves())
         if solve_here:
-            values = solve_values(list(solve_here.values()), tt_mb=self.tt_mb, threads=self.threads)
+            values = solve_values(list(solve_here.values()), self.limit)
             self.known.update(zip(solve_here, values))
         return [self._value(pos) for pos in positions]
 
@@ -69,9 +70,9 @@ class Paranoid:
         return self.known[key]
 
 
-def maxn_points(positions: Sequence[Position], tt_mb: Optional[float],
-                 threads: Optional[int]) -> list[tuple]:
-    """Every side's round points at the end of the max^n line from each position."""
+def maxn_points(positions: Sequence[Position], limit: Limit) -> list[tuple]:
+    """Every side's round points at the end of the max^n line from each position (`limit`: the
+    searches' table and threads, no bound: the values are exact)."""
     out: list = [None] * len(positions)
     todo = []
     for i, pos in enumerate(positions):
@@ -79,8 +80,7 @@ def maxn_points(positions: Sequence[Position], tt_mb: Optional[float],
             out[i] = tuple(pos.round_score().total)
         else:
             todo.append(i)
-    results = solve_many([positions[i] for i in todo], objective="maxn", tt_mb=tt_mb,
-                         threads=threads) if todo else []
+    results = solve_many([positions[i] for i in todo], limit, objective="maxn") if todo else []
     for i, result in zip(todo, results):
         assert result.points is not None    # None only when stopped, and no limit was given
         out[i] = tuple(result.points)
@@ -91,27 +91,31 @@ class Valuer:
     """The values of one tree: `rows` expands positions into their moves with values. Two
     sides under "value" (margin trees) read `analyze`, as always; three or more sides read the
     paranoid values of the root's side (`Paranoid`); "maxn" trees solve every child under
-    max^n."""
+    max^n. `limit` holds the searches' table and threads (no bound: the values are exact);
+    `rows` searches on one thread unless told."""
 
-    def __init__(self, position: Position, objective: str, tt_mb: Optional[float],
-                 threads: Optional[int]) -> None:
-        self.objective, self.tt_mb = objective, tt_mb
+    def __init__(self, position: Position, objective: str, limit: Limit) -> None:
+        self.objective, self.limit = objective, limit
+        self.one = Limit(tt_mb=limit.tt_mb)       # the same table, one thread
         self.sides = position.rules.sides
         self.margin = objective == "value" and position.rules.side_count == 2
         self.root_side = self.sides[position.to_move]
         self.paranoid = None if self.margin or objective == "maxn" else \
-            Paranoid(self.root_side, tt_mb, threads)
+            Paranoid(self.root_side, limit)
 
     def rows(self, positions: Sequence[Position], threads: Optional[int] = None) -> list[list[Row]]:
         if not positions:
             return []
+        limit = self.one if threads is None else self.one.replace(threads=threads)
         if self.margin:     # a child's value is minus its move's: the sides alternate
             out = []
-            for pos, moves in zip(positions, analyze_many(positions, tt_mb=self.tt_mb, threads=threads)):
+            for pos, moves in zip(positions, analyze_many(positions, limit)):
                 rows = []
                 for mv in moves:
                     child, events = pos.play_events(mv.move)
-                    rows.append(Row(mv.move, child, events.scopa, events.dealt, mv.value, -mv.value, None))
+                    value = mv.value
+                    assert value is not None        # an exact analysis (no limit) values every move
+                    rows.append(Row(mv.move, child, events.scopa, events.dealt, value, -value, None))
                 out.append(rows)
             return out
         played = [[(m, *pos.play_events(m)) for m in pos.legal_moves()] for pos in positions]
@@ -120,7 +124,7 @@ class Valuer:
             values = self.paranoid.values(children)
             points: list = [None] * len(children)
         else:
-            points = maxn_points(children, self.tt_mb, threads)
+            points = maxn_points(children, limit)
             values = [p[self.sides[c.to_move]] for p, c in zip(points, children)]
         out, i = [], 0
         for pos, plays in zip(positions, played):

@@ -39,14 +39,16 @@ def create_app() -> Any:
         from starlette.exceptions import HTTPException
     except ImportError:
         raise _missing() from None
-    from .fields import (ROUTES, Analyze, Board, Compose, Deal, FieldError, PlayBot, PlayMove, PlayNew, Review, Solve,
-                         Suggest, Tree, Unseen, read)
+    from .fields import (ROUTES, Analyze, Board, Compose, Deal, FieldError, LivePoll, LiveStart, LiveStop, PlayBot,
+                         PlayMove, PlayNew, Review, Solve, Suggest, Tree, Unseen, read)
     from .guard import Guard, Places
+    from .live import LiveAnalyses
 
     app = FastAPI(title="scopa-solver board", docs_url=None, redoc_url=None, openapi_url=None)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.state.time_boxes = set()        # the running requests' (the server's shutdown cancels them)
     app.state.places = Places(service.LIMITS["searches"], service.LIMITS["queue"])
+    app.state.live = LiveAnalyses(service.LIMITS["live"], service.LIMITS["live_idle"])
     app.add_middleware(Guard, boxes=app.state.time_boxes, places=app.state.places)
 
     def error(status: int, exc: BaseException) -> Any:
@@ -116,6 +118,18 @@ def create_app() -> Any:
     def solve(f: Any) -> dict:
         return service.principal_variation(f.position, f.time_limit, f.max_nodes, f.objective)
 
+    @post(LiveStart)
+    def live_start(f: Any) -> dict:
+        return service.live_start(app.state.live, f.position, f.time_limit, f.max_nodes, f.objective)
+
+    @post(LivePoll)
+    def live_poll(f: Any) -> dict:
+        return service.live_poll(app.state.live, f.id)
+
+    @post(LiveStop)
+    def live_stop(f: Any) -> dict:
+        return service.live_stop(app.state.live, f.id)
+
     @post(Tree)
     def tree(f: Any) -> dict:
         return service.tree_svg(f.position, f.max_nodes)
@@ -169,7 +183,7 @@ def make_server(port: int = DEFAULT_PORT, host: str = DEFAULT_HOST, log_level: s
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=False,
                             http=guarded_protocol(), timeout_keep_alive=service.LIMITS["keep_alive"],
                             timeout_graceful_shutdown=1, use_colors=_on_terminal())
-    return stopping_server(config, app.state.time_boxes, app.state.places)
+    return stopping_server(config, app.state.time_boxes, app.state.places, app.state.live)
 
 
 def _on_terminal() -> bool:

@@ -34,7 +34,7 @@ from ..errors import RecordError, excerpt
 from ..jsontext import MAX_DIGITS, LongNumber, parse_json
 
 __all__ = ["FieldError", "read", "ROUTES", "Board", "Deal", "Compose", "Analyze", "Solve", "Tree", "Suggest",
-           "Unseen", "PlayNew", "PlayMove", "PlayBot", "Review"]
+           "Unseen", "PlayNew", "PlayMove", "PlayBot", "Review", "LiveStart", "LivePoll", "LiveStop"]
 
 
 class FieldError(ValueError):
@@ -104,6 +104,18 @@ class Solve(Analyze):
     pass
 
 
+class LiveStart(Analyze):
+    pass
+
+
+class LivePoll(_Fields):
+    id: Annotated[str, _about("a live analysis's id (text)")]
+
+
+class LiveStop(LivePoll):
+    pass
+
+
 class Tree(_Fields):
     position: Notation
     max_nodes: Whole = None
@@ -154,7 +166,8 @@ class Review(_Fields):
 ROUTES: dict[type[BaseModel], str] = {Board: "/api/board", Deal: "/api/deal", Compose: "/api/compose", Analyze: "/api/analyze",
           Solve: "/api/solve", Tree: "/api/tree", Suggest: "/api/suggest",
           Unseen: "/api/unseen", PlayNew: "/api/play/new",
-          PlayMove: "/api/play/move", PlayBot: "/api/play/bot", Review: "/api/review"}
+          PlayMove: "/api/play/move", PlayBot: "/api/play/bot", Review: "/api/review",
+          LiveStart: "/api/live/start", LivePoll: "/api/live/poll", LiveStop: "/api/live/stop"}
 
 
 def read(model: type[BaseModel], body: bytes, content_type: Optional[str] = None) -> Any:

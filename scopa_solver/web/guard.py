@@ -39,7 +39,7 @@ from .service import LIMITS
 
 SEARCHING = frozenset({"/api/analyze", "/api/solve", "/api/tree", "/api/suggest", "/api/play/new",
                        "/api/play/move", "/api/review"})
-_REPEAT = 0.01      # seconds between cancel requests (one can miss a search just starting)
+_WAIT = 0.01        # seconds between looks at the requests still ending
 
 
 class Places:
@@ -100,21 +100,21 @@ def _give(future: asyncio.Future, place: bool) -> None:
 
 
 async def _cancel(box: kernel.TimeBox, reason: str) -> None:
-    """Cancel `box` until its request has ended (a search starting just then can miss one)."""
-    while not box.closed:
-        box.cancel(reason)
-        await asyncio.sleep(_REPEAT)
+    """Cancel `box`: its searches stop (their stop tokens stay set) and a search it starts later
+    stops at once (its deadline has passed), so once is enough."""
+    box.cancel(reason)
 
 
 async def cancel_all(boxes: set, reason: str, places: Optional[Places] = None) -> None:
-    """Cancel every running request's box (and send the waiters for a place away) until all
-    have ended."""
+    """Cancel every running request's box, and any that starts meanwhile (and send the waiters
+    for a place away), then wait until all have ended."""
     while boxes:
         for box in list(boxes):
-            box.cancel(reason)
+            if box.reason is None:
+                box.cancel(reason)
         if places is not None:
             places.send_away()
-        await asyncio.sleep(_REPEAT)
+        await asyncio.sleep(_WAIT)
 
 
 class Guard:
@@ -220,14 +220,16 @@ async def _answer(scope: dict, send: Callable, status: int, message: str, kind: 
     await response(scope, nothing, send)
 
 
-def stopping_server(config: Any, boxes: set, places: Places) -> Any:
+def stopping_server(config: Any, boxes: set, places: Places, live: Any = None) -> Any:
     """A uvicorn server that, when it shuts down, first cancels every running request's time
-    box (`boxes`) and sends the waiters for `places` away: their searches stop and the requests
-    end, so the server stops at once."""
+    box (`boxes`), sends the waiters for `places` away and stops the `live` analyses: their
+    searches stop and the requests end, so the server stops at once."""
     import uvicorn
 
     class Server(uvicorn.Server):
         async def shutdown(self, sockets: Any = None) -> None:
+            if live is not None:
+                live.stop_all()
             stop = asyncio.ensure_future(cancel_all(boxes, "the server is stopping", places))
             try:
                 await super().shutdown(sockets)

@@ -35,11 +35,13 @@ from ..core.position import Move, Position
 from ..core.rules import CAPTURES, GAMES, PLAYERS, Rules
 from ..errors import LimitError, NotationError, PositionError, RecordError, RulesError, excerpt
 from ..core.view import View
-from ..search.solver import analyze, solve
+from ..kernel.limit import Limit
+from ..search.solver import Analysis, SearchResult, analyze, solve
+from .live import LiveAnalyses
 
 __all__ = ["LIMITS", "BOTS", "OBJECTIVES", "info", "read_state", "read_position", "board", "board_of", "compose",
            "deal", "analysis",
-           "principal_variation", "tree_svg", "suggestion", "unseen", "new_game", "game_move", "bot_move", "review_round"]
+           "principal_variation", "live_start", "live_poll", "live_stop", "tree_svg", "suggestion", "unseen", "new_game", "game_move", "bot_move", "review_round"]
 
 LIMITS: dict[str, Any] = {     # counts (int) and seconds (float)
     "text": 400,              # characters of a notation line or a move
@@ -57,6 +59,9 @@ LIMITS: dict[str, Any] = {     # counts (int) and seconds (float)
     "body": 2_000_000,        # bytes of a request body (then 413)
     "small_body": 65_536,     # bytes of a body that needs no search place
     "searches": 4,            # requests searching (or reading a larger body) at once
+    "live": 4,                # live analyses at once (a new one stops the oldest)
+    "live_idle": 30.0,        # seconds a live analysis goes on with nobody asking about it
+    "live_time": 600.0,       # seconds a live analysis may run (its default: 120)
     "queue": 32,              # requests waiting for a search place (more: 503)
     "connections": 64,        # connections the server keeps at once, all clients (more: 503)
     "per_client": 32,         # connections it keeps at once from one address (more: 503)
@@ -311,7 +316,11 @@ def analysis(text: Any, time_limit: Any = None, max_nodes: Any = None, objective
     pos = read_position(text)
     seconds, nodes = _limits(time_limit, max_nodes)
     goal = _objective(objective)
-    rows = analyze(pos, time_limit=seconds, max_nodes=nodes, objective=goal)    # deepens within the limit
+    return _moves(pos, analyze(pos, Limit(time=seconds, nodes=nodes), objective=goal), goal)  # deepens within the limit
+
+
+def _moves(pos: Position, rows: Analysis, goal: str) -> dict:
+    """`analysis`'s answer for the rows of an `Analysis`."""
     top = rows[0].value if rows else None
     return {"position": pos.to_string(), "to_move": pos.to_move, "complete": rows.complete, "objective": goal,
             "side": None if pos.is_round_over() else pos.rules.sides[pos.to_move], "value": rows.value,
@@ -328,22 +337,53 @@ def principal_variation(text: Any, time_limit: Any = None, max_nodes: Any = None
     the board after each of its moves."""
     pos = read_position(text)
     seconds, nodes = _limits(time_limit, max_nodes)
-    result = solve(pos, time_limit=seconds, max_nodes=nodes, objective=_objective(objective))
-    horizon = result.horizon
+    return _pv_steps(pos, solve(pos, Limit(time=seconds, nodes=nodes), objective=_objective(objective)))
+
+
+def _pv_steps(pos: Position, result: SearchResult) -> dict:
+    """`principal_variation`'s answer for a `SearchResult`: it, and the board after each move of its pv."""
     steps = [board(pos)]
     for move in result.pv:
         pos = pos.play(move)
         steps.append(board(pos))
-    return {**result.to_dict(), "horizon": horizon, "objective": result.objective, "steps": steps}
+    return {**result.to_dict(), "horizon": result.horizon, "objective": result.objective, "steps": steps}
+
+
+def live_start(live: LiveAnalyses, text: Any, time_limit: Any = None, max_nodes: Any = None,
+               objective: Any = None) -> dict:
+    """Start a live analysis of a position (`web.live`): one search that deepens within the time
+    limit (at most LIMITS["live_time"] seconds, 120 by default) in a thread of its own while the board reads
+    it (`live_poll`) and may stop it (`live_stop`). Its id."""
+    pos = read_position(text)
+    seconds = _time(time_limit, LIMITS["live_time"], 120.0)
+    nodes = _whole(max_nodes, "max_nodes", 1, LIMITS["max_nodes"])
+    return {"id": live.start(pos, Limit(time=seconds, nodes=nodes), _objective(objective))}
+
+
+def live_poll(live: LiveAnalyses, key: Any) -> dict:
+    """A live analysis's progress (`info`: the depth being searched, the nodes so far counted
+    live, seconds, nodes per second), whether it is `done`, and its latest depth as `analysis`
+    (the move values, as `analysis` gives them) and `line` (the value and principal variation,
+    as `principal_variation` gives them); both None before the first depth lands."""
+    def show(rows: Analysis) -> dict:
+        pos = rows.result.position
+        return {"moves": _moves(pos, rows, rows.result.objective), "line": _pv_steps(pos, rows.result)}
+    return live.poll(key, show)
+
+
+def live_stop(live: LiveAnalyses, key: Any) -> dict:
+    """Stop a live analysis (what it has found stays readable a little while)."""
+    live.stop(key)
+    return {"id": key, "stopped": True}
 
 
 def tree_svg(text: Any, max_nodes: Any = None) -> dict:
     """The principal variation with every alternative at each step (`to_networkx(mode="pv")`)
     drawn by the package's tree renderer, as SVG text."""
-    from ..tree import render, to_networkx
+    from ..tree import TreeOptions, render, to_networkx
     pos = read_position(text)
     nodes = _whole(max_nodes, "max_nodes", 1, LIMITS["tree_nodes"], LIMITS["tree_nodes"])
-    graph = to_networkx(pos, mode="pv", max_nodes=nodes, time_limit=LIMITS["tree_time"])
+    graph = to_networkx(pos, Limit(time=LIMITS["tree_time"]), TreeOptions(max_nodes=nodes), mode="pv")
     with tempfile.TemporaryDirectory() as folder, _render_lock:
         path = render(graph, os.path.join(folder, "tree.svg"))
         with open(path, encoding="utf-8") as f:
@@ -360,8 +400,7 @@ def suggestion(text: Any, player: Any = None, worlds: Any = None, seed: Any = No
     from ..imperfect.pimc import suggest
     view = _view_of(read_state(text), player)
     count = _whole(worlds, "worlds", 1, LIMITS["worlds"], 200)
-    result = suggest(view, worlds=count, seed=_seed(seed), time_limit=_time(time_limit),
-                     progress=False)
+    result = suggest(view, Limit(time=_time(time_limit)), worlds=count, seed=_seed(seed), progress=False)
     return {**result.to_dict(), "board": board(view)}
 
 
@@ -392,9 +431,11 @@ def unseen(text: Any, player: Any = None, model: Any = None, worlds: Any = None,
     view = _view_of(state, player)
     bot = None
     if model:
+        from ..play.bots import DECISION_SECONDS
         from ..play.inference import InferenceBot
         count = _whole(worlds, "worlds", 1, LIMITS["worlds"], 1000)
-        bot = InferenceBot(worlds=count, seed=_whole(seed, "seed", 0, 2**63 - 1, 0), threads=1)
+        bot = InferenceBot(Limit(time=DECISION_SECONDS, threads=1), worlds=count,
+                           seed=_whole(seed, "seed", 0, 2**63 - 1, 0))
         for before, move in line:
             if before.to_move == view.player:      # the player's own decisions, as it saw them
                 bot.remember(before.view(view.player), move)
@@ -414,8 +455,8 @@ def _bot(kind: str, seed: int, rules: Any) -> Any:
     if kind == "greedy":
         return GreedyBot()
     family = rules.players > 2
-    return PIMCBot(worlds=None if family else 50, seed=seed,
-                   time_limit=min(LIMITS["bot_time"], decision_seconds(rules)))
+    return PIMCBot(Limit(time=min(LIMITS["bot_time"], decision_seconds(rules))), worlds=None if family else 50,
+                   seed=seed)
 
 
 def _read_record(text: Any) -> Any:
@@ -517,13 +558,13 @@ def bot_move(record: Any) -> dict:
 def review_round(record: Any, round_number: Any = None, worlds: Any = None, seed: Any = None) -> dict:
     """`review` of one round of a game record (one round a request keeps each request short):
     every decision with the solver's verdict, mistakes marked, and each decision's position."""
-    from ..play.review import review
+    from ..play.review import FairReview, review
     rec = _read_record(record)
     if not rec.rounds:
         raise RecordError("the record has no rounds")
     number = _whole(round_number, "round", 1, len(rec.rounds), 1)
     count = _whole(worlds, "worlds", 1, LIMITS["review_worlds"], 50)
-    result = review(rec, worlds=count, seed=_whole(seed, "seed", 0, 2**63 - 1, 0), rounds=[number],
+    result = review(rec, fair=FairReview(count, _whole(seed, "seed", 0, 2**63 - 1, 0)), rounds=[number],
                     progress=False, budget=LIMITS["review_time"])
     out = result.to_dict()
     out["round"] = number

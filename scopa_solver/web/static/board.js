@@ -187,6 +187,12 @@ function seatName(b, p) {
   return `Seat ${p}${where ? ` (${where})` : ""}`;
 }
 
+// A seat in a sentence: "player N" in the two-player game, "Seat N" in the family's (as its seats are headed).
+function seatWord(b, p) { return b.players === 2 ? `player ${p}` : `Seat ${p}`; }
+
+// The note under a view's board: "player 0's view", "Seat 2's view".
+function viewNote(b, p) { return `${seatWord(b, p)}'s view`; }
+
 function sideName(b, side) {
   const seats = b.sides.map((s, p) => s === side ? p : null).filter((p) => p !== null);
   return seats.length > 1 ? `side ${side} (${seats.join("+")})` : `side ${side} (seat ${seats[0]})`;
@@ -243,12 +249,16 @@ function drawRing(b, note, last) {
 // The board keeps a tree of moves from the position loaded (the root): every move played or
 // clicked is a node; a different move from an earlier point starts a variation. The address
 // holds the root and the line to the current node (?pos=...&line=m1_m2_...), one history entry
-// a step, so the browser's Back steps back.
+// a step, so the browser's Back steps back. In a player's view the address holds the view
+// alone (?pos=VIEW, what the player may know: reloading it opens the same view); with
+// hindsight ticked, the whole position, its line and the view (&view=P). The history's entries
+// name their root by a key of the page's own, never by its notation.
 
 const hist = {root: null, cur: null, seed: null, pending: null};
 
 function node(parent, move, b) {
   const n = {parent, move, board: b, notation: b.notation, children: []};
+  if (!parent) n.key = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   if (parent) parent.children.push(n);
   return n;
 }
@@ -257,10 +267,14 @@ function pathOf(n) { const moves = []; for (; n && n.parent; n = n.parent) moves
 
 function urlOf(n) {
   const q = new URLSearchParams();
-  q.set("pos", hist.root.notation);
-  const line = pathOf(n);
-  if (line.length) q.set("line", line.join("_"));
-  if (hist.seed !== null) q.set("seed", String(hist.seed));
+  if (fairView() && lens.board) q.set("pos", lens.board.notation);   // no line, no seed: they tell the deal
+  else {
+    q.set("pos", hist.root.notation);
+    const line = pathOf(n);
+    if (line.length) q.set("line", line.join("_"));
+    if (hist.seed !== null) q.set("seed", String(hist.seed));
+    if (state.viewPlayer !== null && n.board.kind === "position") q.set("view", String(state.viewPlayer));
+  }
   return `${window.location.pathname}?${q.toString()}`;
 }
 
@@ -273,7 +287,7 @@ const leadsTo = (a, b) => a === "" || a === b || b.startsWith(a + "_");     // l
 
 function entryLines() {
   const st = window.history.state;
-  return st && st.board && hist.root && st.root === hist.root.notation && Array.isArray(st.lines) ? st.lines : null;
+  return st && st.board && hist.root && st.root === hist.root.key && Array.isArray(st.lines) ? st.lines : null;
 }
 
 // Going to `n` by stepping the history back, when an entry under this one leads to it; true if so
@@ -295,9 +309,30 @@ function historyBackTo(n) {
 function setURL(push) {
   const url = urlOf(hist.cur), line = lineKey(hist.cur), lines = entryLines() || [];
   if (url === window.location.pathname + window.location.search && lines.length) return;
-  const st = {board: 1, root: hist.root.notation, lines: push ? [...lines, line] : [...lines.slice(0, -1), line]};
+  const st = {board: 1, root: hist.root.key, lines: push ? [...lines, line] : [...lines.slice(0, -1), line],
+              view: fairView() ? "fair" : state.viewPlayer === null ? "" : "hindsight"};
   if (push) window.history.pushState(st, "", url); else window.history.replaceState(st, "", url);
+  seedBox();
 }
+
+// The header's seed deals the position shown again: in a view it would tell the hidden cards, so
+// the seed of that deal is blanked there, and put back with every card (or hindsight).
+function seedBox() {
+  const box = $("#seed"), hid = box.dataset.hid;
+  if (fairView() && hist.seed !== null && box.value === String(hist.seed)) {
+    box.dataset.hid = box.value;
+    box.value = "";
+    box.placeholder = "hidden";
+    box.title = "the seed of this deal is hidden in a player's view";
+  } else if (!fairView() && hid !== undefined) {
+    if (box.value === "") box.value = hid;
+    delete box.dataset.hid;
+    box.placeholder = box.title = "";
+  }
+}
+
+// The address follows a change of view or of hindsight on the same node (no new entry).
+function addressFollows() { if (hist.cur && hist.root) setURL(false); }
 
 function clearAnalysis() {
   $("#moves tbody").innerHTML = "";
@@ -329,15 +364,17 @@ function setGame(rules) {
   const m = /players=(\d)/.exec(rules), n = m ? Number(m[1]) : 2;
   if ($("#seat").options.length === n) return;       // keep the seat chosen
   $("#seat").innerHTML = n === 2 ? '<option value="0">player 0</option><option value="1">player 1 (dealer)</option>'
-    : Array.from({length: n}, (_, p) => `<option value="${p}">seat ${p}${p === n - 1 ? " (dealer)" : ""}</option>`).join("");
+    : Array.from({length: n}, (_, p) => `<option value="${p}">Seat ${p}${p === n - 1 ? " (dealer)" : ""}</option>`).join("");
 }
 
 // Show a position (notation) on the board as a new root and analyse it; `line` (moves) is
 // played from it, the board ending at its last move.
-async function loadPosition(text, {analyse = true, played = null, line = [], seed = null, push = true} = {}) {
+async function loadPosition(text, {analyse = true, played = null, line = [], seed = null, push = true,
+                                    view = null, key = null} = {}) {
   const b = await api("board", {position: text}, "reading");
   const boards = await Promise.all(line.map((_, k) => api("board", {position: b.notation, moves: line.slice(0, k + 1)}, "reading")));
   hist.root = node(null, null, b);
+  if (key) hist.root.key = key;       // reopened from its own history entry: the entries stay its
   hist.seed = seed;
   let n = hist.root;
   line.forEach((m, k) => { n = node(n, m, boards[k]); });
@@ -347,14 +384,18 @@ async function loadPosition(text, {analyse = true, played = null, line = [], see
   sideChoices(b);
   headerFollows(b);
   if (state.editing) switchTab("analysis");
-  await go(n, {push, analyse, view: null});      // a new position starts with every card
+  if (view !== null && !(view < b.players && b.kind === "position")) {      // a link's view no seat of this position has
+    showNote(`no view of seat ${view} to open here: every card shown`);
+    view = null;
+  }
+  await go(n, {push, analyse, view, hindsight: view !== null});   // a new position: every card (a link: its view, in hindsight)
   return b;
 }
 
 // Make `n` the current node: the board, the move list, the address and the analysis follow.
 // A player's view set (`view`) carries on to it: its board is that player's view, asked before
 // anything is drawn, so that no panel shows the whole position meanwhile.
-async function go(n, {push = true, analyse = true, view = state.viewPlayer} = {}) {
+async function go(n, {push = true, analyse = true, view = state.viewPlayer, hindsight = false} = {}) {
   if (!n) return;
   if (push && historyBackTo(n)) return;
   const keep = view !== null && n.board.kind === "position";
@@ -363,20 +404,21 @@ async function go(n, {push = true, analyse = true, view = state.viewPlayer} = {}
   hist.cur = n;
   state.base = n.notation;
   state.board = n.board;
-  state.viewPlayer = keep ? view : null;
+  state.viewPlayer = keep ? view : n.board.kind === "view" ? n.board.player : null;
+  lens.board = keep ? vb : n.board.kind === "view" ? n.board : null;       // before the address: it follows them
+  $("#hindsight").checked = keep && hindsight;
   $$(".view-btn").forEach((x) => x.classList.toggle("active", x.dataset.player === (keep ? String(view) : "")));
   un.run++;
   $("#unseen").hidden = true;
   $("#notation").value = n.notation;
   clearAnalysis();
   const last = n.parent ? [{move: n.move, seat: n.parent.board.to_move}] : null;      // a move every seat saw
-  if (!state.editing) drawBoard(vb || n.board, keep ? `player ${view}'s view` : "", null, last);
+  if (!state.editing) drawBoard(vb || n.board, keep ? viewNote(vb, view) : "", null, last);
   drawHistory();
   setURL(push);
-  if (keep) {                 // the view's panels (fair values, the list cut here), hindsight off again
-    $("#hindsight").checked = false;
+  if (keep) {                 // the view's panels (fair values, the list cut here)
     viewPanels(vb);
-    startFair();
+    if (fairView()) startFair();
     guard(drawUnseen);
     return;
   }
@@ -460,12 +502,11 @@ function markMove(move, hover = true) {
 }
 
 // -- the analysis: depth-limited values at once, deeper and deeper until exact or stopped ---------
-// Each request is bounded (a budget the server caps); the page asks again with a longer one.
-// The server keeps nothing: stopping is the page no longer asking.
+// One live analysis on the server a position (see startAnalysis); the page reads it, shows each
+// depth as it lands and stops it when it moves on.
 
-const BUDGETS = [0.4, 1, 2, 4, 8, 15, 30];
-const known = new Map();           // notation|objective -> {a, s, step}: what each position reached
-const an = {run: 0, ctl: null, started: 0, tick: null};
+const known = new Map();           // notation|objective -> {a, s}: what each position reached
+const an = {run: 0, ctl: null, started: 0, tick: null, live: null};
 
 // 12345678 -> "12.3 M": an engine's node counts and speeds
 function countText(n) {
@@ -473,12 +514,13 @@ function countText(n) {
   return `${Math.round(n)}`;
 }
 
-// The thinking line, like a chess engine's "info" line: the depth reached, the nodes searched by
-// the requests answered so far and their speed, the time since the analysis started (ticking).
+// The thinking line, like a chess engine's "info" line: the deepest depth done, the depth being
+// searched, the nodes searched so far (counted live by the kernel, mid-depth too) and their
+// speed, the time since the analysis started (ticking).
 function searchedText(entry, tally) {
-  const depth = !entry.a ? "" : isExact(entry.a) ? "exact · " : `depth ${entry.a.horizon} · `;
-  const nps = tally.seconds > 0 ? tally.nodes / tally.seconds : 0;
-  return `${depth}${countText(tally.nodes)} nodes · ${countText(nps)} n/s`;
+  const done = !entry.a ? "" : isExact(entry.a) ? "exact · " : `depth ${entry.a.horizon} · `;
+  const next = tally.depth && !isExact(entry.a) ? `searching ${tally.depth} · ` : "";
+  return `${done}${next}${countText(tally.nodes)} nodes · ${countText(tally.nps || 0)} n/s`;
 }
 
 function analysisLine(entry, tally) {
@@ -496,21 +538,31 @@ function stopAnalysis(note = "") {
   an.tick = null;
   if (an.ctl) an.ctl.abort();
   an.ctl = null;
+  if (an.live) api("live/stop", {id: an.live}, "", true).catch(() => {});   // the server's search stops too
+  an.live = null;
   $("#an-stop").hidden = true;
   $("#an-go").hidden = !state.base || !state.board || state.board.over || state.board.kind !== "position";
   if (note) $("#an-status").textContent = note;
 }
+
+const pause = (ms) => new Promise((done) => setTimeout(done, ms));
+
+// One live analysis on the server (/api/live/*: the search deepens there in a thread of its own,
+// python-chess's engine.analysis): started once, read every POLL_MS (its progress and latest
+// depth), stopped by the Stop button, a new position or the time limit.
+const POLL_MS = 300;
 
 async function startAnalysis() {
   if (fairView()) return startFair();       // a view: the fair values, never the exact search
   stopAnalysis();
   const run = an.run, notation = state.base, objective = $("#objective").value;
   const key = `${notation}|${objective}`;
-  const entry = known.get(key) || {a: null, s: null, step: 0};
+  const entry = known.get(key) || {a: null, s: null};
   known.set(key, entry);
   if (entry.a) showAnalysis(entry);
-  const stopAfter = Number($("#time-limit").value) || 60;
-  const t0 = performance.now(), tally = {start: t0, nodes: 0, seconds: 0};
+  if (isExact(entry.a) && isExact(entry.s)) { stopAnalysis("exact: searched to the end of the round"); return; }
+  const stopAfter = Math.min(600, Number($("#time-limit").value) || 120);
+  const tally = {start: performance.now(), nodes: 0, nps: 0, depth: null};
   $("#an-stop").hidden = false;
   $("#an-go").hidden = true;
   document.body.dataset.analysing = "1";
@@ -518,24 +570,29 @@ async function startAnalysis() {
   tick();
   an.tick = setInterval(tick, 500);
   try {
-    while (run === an.run && !(isExact(entry.a) && isExact(entry.s))) {
-      const budget = BUDGETS[Math.min(entry.step, BUDGETS.length - 1)];
-      const spent = (performance.now() - t0) / 1000;
-      if (entry.a && spent + budget > stopAfter) { stopAnalysis(`stopped after ${spent.toFixed(0)} s (the limit): ${searchedText(entry, tally)}`); break; }
-      an.ctl = new AbortController();
-      const body = {position: notation, time_limit: budget, objective};
-      const [a, s] = await Promise.all([api("analyze", body, "", true, an.ctl), api("solve", body, "", true, an.ctl)]);
+    an.ctl = new AbortController();
+    const started = await api("live/start", {position: notation, time_limit: stopAfter, objective}, "", true, an.ctl);
+    if (run !== an.run) { api("live/stop", {id: started.id}, "", true).catch(() => {}); return; }
+    an.live = started.id;
+    let p = {done: false, analysis: null};
+    while (run === an.run && !p.done) {
+      await pause(POLL_MS);
       if (run !== an.run) return;
-      tally.nodes += (a.nodes || 0) + (s.nodes || 0);       // the two searches run side by side
-      tally.seconds = (performance.now() - t0) / 1000;
-      if (depthOf(a) >= depthOf(entry.a)) entry.a = a;
-      if (depthOf(s) >= depthOf(entry.s)) entry.s = s;
-      entry.step++;
-      showAnalysis(entry);
+      p = await api("live/poll", {id: started.id}, "", true, an.ctl);
+      if (run !== an.run) return;
+      Object.assign(tally, {nodes: p.info.nodes, nps: p.info.nps, depth: p.info.depth});
+      if (p.analysis) {
+        if (depthOf(p.analysis.moves) >= depthOf(entry.a)) entry.a = p.analysis.moves;
+        if (depthOf(p.analysis.line) >= depthOf(entry.s)) entry.s = p.analysis.line;
+        showAnalysis(entry);
+      }
       tick();
     }
-    if (run === an.run) stopAnalysis(!isExact(entry.a) ? "" : "exact: searched to the end of the round" +
-                                     (tally.nodes ? ` (${countText(tally.nodes)} nodes)` : ""));
+    if (run !== an.run) return;
+    an.live = null;
+    const why = entry.a && entry.a.stopped;
+    stopAnalysis(isExact(entry.a) ? `exact: searched to the end of the round (${countText(tally.nodes)} nodes)`
+      : why === "time" ? `stopped after ${stopAfter} s (the limit): ${searchedText(entry, tally)}` : "");
   } catch (e) {
     if (run !== an.run || e instanceof Cancelled) return;
     stopAnalysis("stopped by an error");
@@ -562,7 +619,7 @@ function provedText(m) {   // the bounds proved on an estimated value, if any
 
 function whose(b, seat) {
   if (b.players === 2) return `player ${seat}`;
-  return `seat ${seat}, ${sideName(b, b.sides[seat])}`;
+  return `${seatWord(b, seat)}, ${sideName(b, b.sides[seat])}`;
 }
 
 function trustText(a) {
@@ -646,6 +703,7 @@ function sideChoices(b) {
   const old = $("#eval-side").value;
   $("#eval-side").innerHTML = sides.map((s) => `<option value="${s}">${esc(b.players === 2 ? `player ${s}` : sideName(b, s))}</option>`).join("");
   if (sides.map(String).includes(old)) $("#eval-side").value = old;
+  $("#tree-who").textContent = b.players === 2 ? "player 0 (side 0)" : "side 0 (Seat 0's side)";
 }
 
 function evalBar(a) {
@@ -797,8 +855,9 @@ async function showView(player) {
   const body = {position: state.base};
   if (state.viewPlayer !== null) body.player = state.viewPlayer;
   const b = await api("board", body, "reading");
-  drawBoard(b, state.viewPlayer === null ? "" : `player ${state.viewPlayer}'s view`);
+  drawBoard(b, state.viewPlayer === null ? "" : viewNote(b, state.viewPlayer));
   viewPanels(b);
+  addressFollows();
   if (fairView()) startFair();
   await drawUnseen();
 }
@@ -835,7 +894,7 @@ async function drawUnseen() {
   const u = await api("unseen", body, "placing the unseen cards");
   if (run !== un.run) return;
   const pct = (x) => `${(100 * x).toFixed(1)}%`;
-  $("#unseen-count").textContent = `${u.unseen} cards, from player ${u.player}'s view`;
+  $("#unseen-count").textContent = `${u.unseen} cards, from ${viewNote(b, u.player)}`;
   const ranks = INFO.ranks.map((r) => r.letter);     // ace to king (an object's keys "2".."7" would come first)
   $("#unseen-ranks thead tr").innerHTML = ranks.map((r) => `<th class="num" title="${esc(rankInfo(r).name)}">${esc(r)}</th>`).join("");
   $("#unseen-ranks tbody tr").innerHTML = ranks.map((r) => `<td class="num" data-rank="${esc(r)}">${u.by_rank[r]}</td>`).join("");
@@ -868,10 +927,10 @@ function stopSuggest(note = "") {
 }
 
 function showSuggestion(s, wanted) {
-  drawBoard(s.board, `player ${s.board.player}'s view`);
+  if (!state.editing) drawBoard(s.board, viewNote(s.board, s.board.player));     // the editor keeps the board area
   const changed = state.viewPlayer !== s.board.player;
   state.viewPlayer = s.board.player;
-  if (changed) { guard(drawUnseen); viewPanels(s.board); }
+  if (changed) { guard(drawUnseen); viewPanels(s.board); addressFollows(); }
   $$(".view-btn").forEach((x) => x.classList.toggle("active", x.dataset.player === String(s.board.player)));
   const pct = (x) => `${(100 * x).toFixed(1)}%`;
   $("#suggest-table tbody").innerHTML = s.moves.map((m, i) =>
@@ -935,6 +994,7 @@ function lensOff() {
   stopSuggest();
   state.viewPlayer = null;
   lens.board = lens.last = null;
+  seedBox();
   $("#lens").hidden = true;
   $("#tree-btn").disabled = false;
   $$(".view-btn").forEach((x) => x.classList.toggle("active", x.dataset.player === ""));
@@ -943,7 +1003,7 @@ function lensOff() {
 // The panels speak from a view: one is set and hindsight is not asked for.
 function fairView() { return state.viewPlayer !== null && !$("#hindsight").checked; }
 
-function viewName(b, seat) { return b.players === 2 ? `player ${seat}` : `seat ${seat}`; }
+const viewName = seatWord;
 
 // A node shown: a view's own board (a view's link) speaks from it; any other starts with every card.
 function lensFollows(b) {
@@ -1101,12 +1161,6 @@ function markHindsight() {
   }
 }
 
-// A view's link: the view's notation alone (the address holds the whole position).
-function viewLink() {
-  if (!lens.board) return null;
-  return `${window.location.origin}${window.location.pathname}?pos=${encodeURIComponent(lens.board.notation)}`;
-}
-
 // -- play ----------------------------------------------------------------------------------------
 // The bots' moves come one a request (/api/play/bot), each drawn as it lands, the seat thinking
 // named and the human's input off meanwhile; a new game (or Cancel) ends the loop.
@@ -1126,7 +1180,7 @@ function drawGame(g) {
   let since = g.log.length;       // the moves since yours (the bots'), shown on the board
   while (since > 0 && g.log[since - 1].name !== "you") since--;
   const last = (since < g.log.length ? g.log.slice(since) : g.log.slice(-1)).map((e) => ({move: e.move, seat: e.player}));
-  drawBoard(b, g.over ? "the round is over: every card shown" : `you are player ${g.seat}`, mine ? g.seat : null, last);
+  drawBoard(b, g.over ? "the round is over: every card shown" : `you are ${b.players === 2 ? `player ${g.seat}` : seatName(b, g.seat)}`, mine ? g.seat : null, last);
   $("#play-prompt").textContent = g.over ? "" : (mine ? "Your move: click a card or a move." : `${thinker(b)} is thinking…`);
   $("#tab-play").dataset.thinking = mine || g.over ? "" : String(b.to_move);
   $("#play-resume").hidden = true;
@@ -1237,7 +1291,7 @@ async function runReview() {
   const names = r.rounds[r.round - 1].sides || r.rounds[r.round - 1].players;   // the family scores by side
   const pct = (x) => `${Math.round(100 * x)}%`;
   const seats = r.players.length > 2 && r.seat_summary;   // one row a seat, named by its player
-  const summary = seats ? r.seat_summary.map((s, p) => ({...s, name: `${s.name}: ${r.players[p]}`})) : r.summary;
+  const summary = seats ? r.seat_summary.map((s, p) => ({...s, name: `Seat ${p}: ${r.players[p]}`})) : r.summary;
   const fixed = (x) => x === null || x === undefined ? "–" : x.toFixed(2);
   const plus = (x, digits) => (x > 0 ? "+" : x < 0 ? "−" : "") + Math.abs(x).toFixed(digits);
   $("#review-summary").innerHTML = `<p>Round ${r.round} of ${r.round_count}: ${names.map((n, i) =>
@@ -1296,33 +1350,48 @@ function recordRounds() {
 const markClass = (m) => m === "??" ? "blunder" : m === "?" ? "mistake" : m === "?!" ? "inaccuracy" : "";
 const markText = (d) => d.mark + (d.mark && d.verdict === "hindsight" ? "*" : "");
 
-// The evaluation over the round for side 0 (seat 0's side): the value of each move played (every
-// card known); inaccuracies, mistakes and blunders marked by the fair verdict (the player's view;
-// hindsight where there is none). A decision not judged is a grey point on the axis.
+// The evaluation over the round for side 0 (seat 0's side). With a fair review, the curve is the
+// fair value of each move played (its mean over the worlds of its player's view: what the player
+// could know) and hindsight's (every card known) a second, lighter curve; without one, hindsight's
+// alone. Inaccuracies, mistakes and blunders are marked by the fair verdict (hindsight's where
+// there is none), on the main curve. A decision not judged is a grey point on the axis.
 function drawReviewGraph(r) {
   const ds = r.decisions, two = new Set(r.seat_sides).size === 2;
-  const val = (d) => {
-    const v = d.hindsight.played_value;
-    if (v === null || v === undefined) return null;
-    return d.side === 0 ? v : two ? -v : null;
-  };
+  const forSide0 = (d, v) => v === null || v === undefined ? null : d.side === 0 ? v : two ? -v : null;
+  const hind = ds.map((d) => forSide0(d, d.hindsight.played_value));
+  const fair = ds.map((d) => forSide0(d, d.fair && !d.forced ? d.fair.played_mean : null));
+  const isFair = fair.some((v) => v !== null);
+  const main = isFair ? fair : hind;
   const W = 560, H = 150, pad = 22, n = Math.max(ds.length - 1, 1);
-  const vals = ds.map(val), top = Math.max(4, ...vals.filter((v) => v !== null).map(Math.abs));
+  const top = Math.ceil(Math.max(4, ...[...hind, ...fair].filter((v) => v !== null).map(Math.abs)));
   const x = (i) => pad + (W - 2 * pad) * i / n, y = (v) => H / 2 - (H / 2 - 12) * v / top;
-  let path = "", pen = false;      // through the decisions not judged (forced moves...)
-  vals.forEach((v, i) => { if (v !== null) { path += `${pen ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)} `; pen = true; } });
+  const pathOfValues = (vals) => {       // through the decisions not judged (forced moves...)
+    let path = "", pen = false;
+    vals.forEach((v, i) => { if (v !== null) { path += `${pen ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)} `; pen = true; } });
+    return path.trim();
+  };
+  const num = (v) => v === null ? "" : String(Math.round(v * 100) / 100);
   const dots = ds.map((d, i) => {
-    const v = vals[i] === null ? 0 : vals[i], cls = markClass(d.mark);
-    return `<g class="gdec ${cls}" data-index="${i}" tabindex="-1"><title>move ${d.move}: ${esc(d.name)} played ${esc(d.played)}${d.mark ? " " + markText(d) : ""}${vals[i] === null ? "" : `, ${signed(vals[i])} for side 0`}</title>
+    const v = main[i] === null ? 0 : main[i], cls = markClass(d.mark);
+    const says = [fair[i] === null ? "" : `fair ${signed(Number(fair[i].toFixed(2)))}`,
+                  hind[i] === null ? "" : `hindsight ${signed(hind[i])}`].filter(Boolean).join(", ");
+    return `<g class="gdec ${cls}" data-index="${i}" data-fair="${num(fair[i])}" data-hindsight="${num(hind[i])}" tabindex="-1">` +
+      `<title>move ${d.move}: ${esc(d.name)} played ${esc(d.played)}${d.mark ? " " + markText(d) : ""}${says ? ` (${says} for side 0)` : ""}</title>
       <rect x="${(x(i) - (W - 2 * pad) / n / 2).toFixed(1)}" y="0" width="${((W - 2 * pad) / n).toFixed(1)}" height="${H}" class="hit"/>
-      <circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="${cls ? 5 : 2.5}" class="${vals[i] === null ? "nojudge" : ""}"/></g>`;
+      <circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="${cls ? 5 : 2.5}" class="${main[i] === null ? "nojudge" : ""}"/></g>`;
   }).join("");
+  const who = two ? "side 0 (seat 0's side)" : "side 0, at its own decisions";
+  const legend = isFair
+    ? `<span class="key fair"></span> the fair value of each move played for ${who}, from its player's view ` +
+      `(what the player could know); <span class="key hindsight"></span> by hindsight, every card known;`
+    : `the value of each move played for ${who}, by hindsight (every card known: no fair review);`;
   $("#review-graph").innerHTML = `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="evaluation over the round for side 0">
     <rect x="0" y="0" width="${W}" height="${H / 2}" class="up"/><rect x="0" y="${H / 2}" width="${W}" height="${H / 2}" class="down"/>
     <line x1="0" x2="${W}" y1="${H / 2}" y2="${H / 2}" class="zero"/>
     <text x="4" y="12" class="lab">+${top} for side 0</text><text x="4" y="${H - 4}" class="lab">−${top}</text>
-    <path d="${path}" class="curve"/>${dots}<line id="graph-cursor" x1="-10" x2="-10" y1="0" y2="${H}"/></svg>
-    <p class="board-note">the value of each move played for ${two ? "side 0 (seat 0's side)" : "side 0, at its own decisions"}, every card known;
+    ${isFair ? `<path d="${pathOfValues(hind)}" class="curve hindsight"/>` : ""}
+    <path d="${pathOfValues(main)}" class="curve ${isFair ? "fair" : "hindsight-only"}"/>${dots}<line id="graph-cursor" x1="-10" x2="-10" y1="0" y2="${H}"/></svg>
+    <p class="board-note" id="graph-legend">${legend}
       <span class="dot inaccuracy"></span> an inaccuracy, <span class="dot mistake"></span> a mistake,
       <span class="dot blunder"></span> a blunder, by the fair verdict</p>`;
   $$("#review-graph .gdec").forEach((g) => g.addEventListener("click", () => guard(() => openDecision(Number(g.dataset.index)))));
@@ -1355,7 +1424,38 @@ function reviewStep(delta) {
 // -- the editor: a position built by putting cards into places --------------------------------------
 
 const ed = {players: 2, places: {}, dealer: 1, toMove: "", last: "", scopas: [0, 0], selected: null,
-            asked: 0, notation: null};
+            asked: 0, notation: null, lens: null};
+
+// -- the editor in a player's view ----------------------------------------------------------------
+// The editor shows every card it holds. In a player's view (hindsight off) it shows what that
+// player knows only: it starts from the view (the player's hand, the table, the piles; the hidden
+// cards unplaced, to be put where the player guesses). Places from anywhere else (the whole
+// board, a deal, an earlier view) are not shown there: the Edit tab says so and offers to start
+// from the view, or to leave it. `ed.lens` is the player whose view the editor started from.
+
+function edHidden() { return fairView() && ed.lens !== state.viewPlayer; }
+
+function edLensNote() {
+  const box = $("#ed-lens");
+  if (!fairView()) { box.hidden = true; return; }
+  const who = viewName(lens.board, state.viewPlayer);
+  box.hidden = false;
+  box.innerHTML = edHidden()
+    ? `<span><b>${esc(who)}'s view:</b> the editor's places are not shown here: they may hold cards ` +
+      `${esc(who)} cannot see.</span> <button type="button" id="ed-lens-start">Edit ${esc(who)}'s view</button>` +
+      ` <small>(starts again from what ${esc(who)} knows)</small> <button type="button" id="ed-lens-leave">Leave the view</button>` +
+      " <small>(every card)</small>"
+    : `<span><b>Editing ${esc(who)}'s view:</b> the hidden cards start unplaced; put them where you guess.</span>`;
+  if (!edHidden()) return;
+  $("#ed-lens-start").addEventListener("click", () => { edFromBoard(lens.board); drawEditor(); });
+  $("#ed-lens-leave").addEventListener("click", () => guard(async () => {
+    await showView("");
+    if (!state.editing) return;
+    if (!Object.values(ed.places).some((x) => x.length) && state.board) edFromBoard(state.board);
+    drawEditor();
+    edChanged(false);
+  }));
+}
 
 function edPlaceNames() {
   const n = ed.players;
@@ -1403,6 +1503,17 @@ function allCards() {
 }
 
 function drawEditor() {
+  if (!fairView()) ed.lens = null;        // places made with every card shown: not for a view
+  edLensNote();
+  if (edHidden()) {
+    ed.asked++;                           // an answer on its way is not shown either
+    $("#ed-notation").textContent = "";
+    $("#ed-message").textContent = "";
+    $("#ed-analyze").disabled = true;
+    $("#board").innerHTML = `<p class="empty" id="ed-off">${esc(viewName(lens.board, state.viewPlayer))}'s view: ` +
+      "the editor is not shown (see the Edit tab).</p>";
+    return;
+  }
   const placed = new Set(Object.values(ed.places).flat());
   const small = ed.players > 2 ? 0.45 : 0.5;
   const zone = (name) => {
@@ -1513,6 +1624,7 @@ function edBody() {
 // Every change: redraw, then ask the server whether the places make a position (the latest answer wins).
 async function edChanged(redraw = true) {
   if (redraw && state.editing) drawEditor();
+  if (edHidden()) return;
   const asked = ++ed.asked;
   let b = null, error = null;
   try { b = await api("compose", edBody(), "checking", true); } catch (e) { error = e.message || String(e); }
@@ -1527,15 +1639,17 @@ async function edChanged(redraw = true) {
     : error;
 }
 
+// The places of a board; a view's (its hidden cards unplaced) starts the editor in that view.
 function edFromBoard(b) {
-  if (!b || b.kind !== "position") return;
+  if (!b) return;
+  ed.lens = b.kind === "view" ? b.player : null;
   const n = b.players;
   ed.players = n;
   ed.places = {table: [...b.table], stock: [...(b.stock_cards || [])]};
   for (let p = 0; p < n; p++) { ed.places[`hand${p}`] = [...b.hands[p].cards]; ed.places[`pile${p}`] = [...b.piles[p]]; }
   ed.scopas = [...b.scopas];
   ed.dealer = b.dealer;
-  ed.toMove = "";
+  ed.toMove = b.kind === "view" ? String(b.to_move) : "";      // a view's hidden hands are empty
   ed.last = b.last_capturer === null ? "" : String(b.last_capturer);
   const known = new Set(["players", "game", "capture", "partnerships"]);
   const opt = Object.fromEntries(b.rules.map((t) => t.split("=")).map(([k, v]) => [k, v]));
@@ -1594,7 +1708,7 @@ function edWire() {
   $("#ed-dealer").addEventListener("change", () => { ed.dealer = Number($("#ed-dealer").value); edChanged(false); });
   $("#ed-to-move").addEventListener("change", () => { ed.toMove = $("#ed-to-move").value; edChanged(false); });
   $("#ed-last").addEventListener("change", () => { ed.last = $("#ed-last").value; edChanged(false); });
-  $("#ed-from-board").addEventListener("click", () => edFromBoard(state.board));
+  $("#ed-from-board").addEventListener("click", () => edFromBoard(fairView() ? lens.board : state.board));
   $("#ed-clear").addEventListener("click", edClear);
   $("#ed-rest").addEventListener("click", edRest);
   $("#ed-deal").addEventListener("click", () => guard(edDeal));
@@ -1612,27 +1726,40 @@ function switchTab(name) {
   const was = state.editing;
   state.editing = name === "edit";
   if (state.editing && !was) {
-    if (!Object.values(ed.places).some((x) => x.length) && state.board) edFromBoard(state.board);
+    if (!Object.values(ed.places).some((x) => x.length) && state.board) edFromBoard(fairView() ? lens.board : state.board);
     drawEditor();
     edChanged(false);
   } else if (was && !state.editing) {
-    if (state.board) drawBoard(lens.board || state.board, lens.board ? `player ${state.viewPlayer}'s view` : ""); else $("#board").innerHTML = '<p class="empty">Paste a position, deal one from a seed, or start a game.</p>';
+    if (state.board) drawBoard(lens.board || state.board, lens.board ? viewNote(lens.board, state.viewPlayer) : ""); else $("#board").innerHTML = '<p class="empty">Paste a position, deal one from a seed, or start a game.</p>';
   }
 }
 
-// The address's position and line: the same root steps within the tree (Back, Forward), another loads it.
+// The node at the end of a line from the root, if the tree has it.
+function nodeAt(line) {
+  let n = hist.root;
+  for (let k = 0; k < line.length && n; k++) n = n.children.find((c) => c.move === line[k]);
+  return n;
+}
+
+// The address's position and line: an entry of this board's history (Back, Forward) steps
+// within the tree, by its line (a view's address holds no line); another address loads its
+// position (&view=P: in that player's view, hindsight ticked, as it was when written).
 async function fromURL() {
-  const q = new URLSearchParams(window.location.search);
+  const lines = entryLines(), q = new URLSearchParams(window.location.search);
+  const at = lines && nodeAt(lines[lines.length - 1].split("_").filter(Boolean));
+  if (at) { if (state.editing) switchTab("analysis"); return go(at, {push: false}); }
   const pos = q.get("pos");
   if (!pos) return;
   const line = (q.get("line") || "").split("_").filter(Boolean);
   const seed = q.get("seed") === null ? null : Number(q.get("seed"));
+  const view = /^\d$/.test(q.get("view") || "") ? Number(q.get("view")) : null;
   if (hist.root && pos === hist.root.notation) {
-    let n = hist.root;
-    for (let k = 0; k < line.length && n; k++) n = n.children.find((c) => c.move === line[k]);
+    const n = nodeAt(line);
     if (n) { if (state.editing) switchTab("analysis"); return go(n, {push: false}); }
   }
-  await loadPosition(pos, {line, seed, push: false});
+  const st = window.history.state;        // this entry's own root again (a reload): its entries stay the board's
+  const key = st && st.board && st.view !== "fair" && !hist.root ? st.root : null;
+  await loadPosition(pos, {line, seed, push: false, view, key});
 }
 
 function isTyping() {
@@ -1655,7 +1782,7 @@ async function start() {
   });
   $("#link-btn").addEventListener("click", () => guard(async () => {
     if (!state.base) throw new Error("no position on the board");
-    const href = viewLink() || window.location.href;     // a view's link holds the view alone
+    const href = window.location.href;     // in a view, the view alone (the address follows the view)
     try { await navigator.clipboard.writeText(href); showNote("link copied"); }
     catch (e) { showNote(`link: ${href}`); }
   }));
@@ -1665,7 +1792,7 @@ async function start() {
   $("#an-go").addEventListener("click", () => guard(startAnalysis));
   $("#objective").addEventListener("change", () => { if (hist.cur) guard(() => go(hist.cur, {push: false})); });
   $("#eval-side").addEventListener("change", () => { const e = known.get(`${state.base}|${$("#objective").value}`); evalBar(e && e.a); markHindsight(); });
-  $("#hindsight").addEventListener("change", () => { viewPanels(lens.board); if (fairView()) startFair(); });
+  $("#hindsight").addEventListener("change", () => { viewPanels(lens.board); addressFollows(); if (fairView()) startFair(); });
   $("#new-game-btn").addEventListener("click", lensOff);
   $("#hist-first").addEventListener("click", () => go(hist.root));
   $("#hist-prev").addEventListener("click", () => step(-1));
