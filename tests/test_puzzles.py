@@ -212,3 +212,9 @@ def test_puzzles_from_a_family_record_pass_over_the_slow_decisions():
     puzzles = puzzles_from_record(rec, limit=Limit(nodes=20_000))
     assert puzzles and all(verify(p) for p in puzzles)
     assert all(p.game == "scopone" for p in puzzles)
+
+
+def test_the_script_rebuilds_the_shipped_set(tmp_path):
+    from scopa_solver.play.puzzles import SET_FOLDER, main
+    assert main([str(tmp_path), "scopa-15"]) == 0
+    assert (tmp_path / "scopa-15.jsonl").read_bytes() == (SET_FOLDER / "scopa-15.jsonl").read_bytes()

@@ -71,7 +71,7 @@ every puzzle solves again in milliseconds)."""
 
 _MAX_CARDS = {"scopone": 16, "scientifico": 16}     # cards in play: no stock, so a bound of its own
 _EXACT = Limit(threads=1)
-_DATA = Path(__file__).with_name("puzzle_sets")
+SET_FOLDER = Path(__file__).with_name("puzzle_sets")
 
 
 def game_name(rules: Rules) -> str:
@@ -425,7 +425,7 @@ def shipped(game: Optional[str] = None, tag: Optional[str] = None) -> list[Puzzl
         raise PuzzleError(f"no tag {excerpt(tag)}; tags: {', '.join(TAGS)}")
     out: list[Puzzle] = []
     for name in [game] if game else list(GAMES):
-        path = _DATA / f"{name}.jsonl"
+        path = SET_FOLDER / f"{name}.jsonl"
         if path.is_file():
             out += read_puzzles(path.read_text(encoding="utf-8").splitlines(), path.name)
     return [p for p in out if tag is None or tag in p.tags]
