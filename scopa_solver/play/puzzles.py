@@ -44,7 +44,7 @@ from typing import Any, Iterable, Iterator, Optional, Sequence, Union
 
 from ..core.position import Move, Position, RoundScore
 from ..core.rules import Rules
-from ..errors import PuzzleError, ScopaError, excerpt
+from ..errors import PuzzleError, excerpt
 from ..kernel import Limit
 from ..search.solver import Analysis, analyze
 
@@ -198,15 +198,19 @@ def puzzle_at(position: Position, limit: Optional[Limit] = None, *, gap: int = 1
         raise TypeError(f"puzzle_at takes a Position, not {type(position).__name__}")
     if position.is_round_over():
         return None
-    limit = _EXACT if limit is None else limit.replace(horizon=0)
-    rows = analyze(position, limit)
+    rows = analyze(position, _EXACT if limit is None else limit.replace(horizon=0))
+    puzzle = _puzzle_of(position, rows, gap)
+    return _with_tags(puzzle) if tags and puzzle is not None else puzzle
+
+
+def _puzzle_of(position: Position, rows: Analysis, gap: int = 1) -> Optional[Puzzle]:
+    """The puzzle (untagged) of `position` from its analysis `rows`, or None."""
     if not _unique(rows, gap):
         return None
     first, second = rows[0], rows[1]
     assert first.value is not None and second.value is not None
-    puzzle = Puzzle(position=position.to_string(), best=str(first.move), value=first.value, second=second.value,
-                    game=game_name(position.rules))
-    return _with_tags(puzzle) if tags else puzzle
+    return Puzzle(position=position.to_string(), best=str(first.move), value=first.value, second=second.value,
+                  game=game_name(position.rules))
 
 
 def _with_tags(puzzle: Puzzle) -> Puzzle:
@@ -393,12 +397,14 @@ SET_SEED = 45
 def make_set(folder: Union[str, Path], size: int = SET_SIZE, seed: int = SET_SEED,
              games: Optional[Sequence[str]] = None) -> dict[str, int]:
     """Write the shipped set into `folder`: `size` puzzles of every game (`find_puzzles` with
-    `seed`), one JSON line each, in GAME.jsonl. Returns the count per game."""
+    `seed`), one JSON line each, in GAME.jsonl. Returns the count per game. No node limit: the
+    last deal (and Scopone's last 16 cards) solve in milliseconds anyway, and a limit's verdict
+    could depend on what the search's table held from the searches before."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     counts = {}
     for name in games or GAMES:
-        puzzles = find_puzzles(name, size, seed=seed)
+        puzzles = find_puzzles(name, size, seed=seed, limit=_EXACT)
         text = "".join(json.dumps(p.to_dict(), separators=(",", ":")) + "\n" for p in puzzles)
         (folder / f"{name}.jsonl").write_text(text, encoding="utf-8")
         counts[name] = len(puzzles)
@@ -444,7 +450,7 @@ def puzzles_from_record(record: Any, player: Optional[Union[int, str]] = None, l
     exact value and every other lost a point or more, each with the move played (`played`,
     `found`) and where (`where`: round, move, name). Decisions whose exact search needs more
     than `limit` (default `RECORD_NODES` nodes, exact only; early in Scopone's deal) are passed
-    over."""
+    over, and so are the decisions before them in their round (more cards in play)."""
     from .record import GameRecord
     if not isinstance(record, GameRecord):
         raise TypeError(f"puzzles_from_record takes a GameRecord, not {type(record).__name__}")
@@ -453,21 +459,24 @@ def puzzles_from_record(record: Any, player: Optional[Union[int, str]] = None, l
         raise PuzzleError(f"no player {excerpt(player)} in the record; players: {', '.join(record.players)}")
     if isinstance(player, int) and not 0 <= player < record.rules.players:
         raise PuzzleError(f"no seat {player}: the seats are 0 to {record.rules.players - 1}")
-    out = []
+    exact = limit.replace(horizon=0)
+    out: list[Puzzle] = []
     for r in record.replay():
-        for k, (pos, move) in enumerate(zip(r.iter_positions(), r.moves)):
+        found: list[Puzzle] = []
+        # from the end of the round backwards: once a decision is over the budget, the earlier
+        # ones (more cards in play) would be too, and are not searched
+        for k, (pos, move) in reversed(list(enumerate(zip(r.iter_positions(), r.moves)))):
             name = r.players[pos.to_move]
-            if player is not None and player not in (pos.to_move, name):
+            if player is not None and player not in (pos.to_move, name) or len(pos.legal_moves()) < min_moves:
                 continue
-            if len(pos.legal_moves()) < min_moves:
-                continue
-            try:
-                p = puzzle_at(pos, limit, tags=False)
-            except ScopaError:
-                continue
+            rows = analyze(pos, exact)
+            if not all(row.exact for row in rows):
+                break
+            p = _puzzle_of(pos, rows)
             if p is not None:
-                out.append(Puzzle(**{**_with_tags(p).__dict__, "played": str(move),
-                                     "where": f"round {r.number}, move {k + 1}, {name}"}))
+                found.append(Puzzle(**{**_with_tags(p).__dict__, "played": str(move),
+                                       "where": f"round {r.number}, move {k + 1}, {name}"}))
+        out += reversed(found)
     return out
 
 
