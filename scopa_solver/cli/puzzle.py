@@ -59,7 +59,8 @@ def _question(p: Puzzle) -> str:
     lines.append(f"Player {pos.to_move} to move: one move keeps {p.value:+d}, every other gets {p.second:+d} or less "
                  f"({_unit(pos)}).")
     if not p.fair:
-        lines.append(f"All cards are shown: player {pos.to_move} could not see the other hands.")
+        hidden = "the other hands and the stock" if pos.stock else "the other hands"
+        lines.append(f"All cards are shown: player {pos.to_move} could not see {hidden}.")
     return "\n".join(lines)
 
 

@@ -1779,7 +1779,7 @@ async function loadPuzzle() {
   const p = d.puzzle, b = d.board;
   $("#puzzle-question").textContent = `Puzzle (${b.game}, seed ${d.seed}): ${seatWord(b, b.to_move)} to move. ` +
     `One move keeps ${signed(p.value)}, every other gets ${signed(p.second)} or less.` +
-    (p.fair ? "" : ` All cards are shown: ${seatWord(b, b.to_move)} could not see the other hands.`);
+    (p.fair ? "" : ` All cards are shown: ${seatWord(b, b.to_move)} could not see the other hands${b.stock ? " and the stock" : ""}.`);
   $("#puzzle-moves").innerHTML = b.legal.map((m) => `<button type="button" class="mono" data-move="${esc(m)}">${esc(m)}</button>`).join("");
   $$("#puzzle-moves button").forEach((x) => x.addEventListener("click", () => guard(() => answerPuzzle(x.dataset.move))));
   $("#puzzle-answer").hidden = true;
