@@ -55,3 +55,7 @@ def excerpt(value: object, limit: int = 40) -> str:
     if len(text) > limit:
         text = text[:limit - 3] + "..."
     return repr(text) if isinstance(value, str) else text
+
+
+class PuzzleError(ScopaError):
+    """A puzzle that cannot be read (a bad field), an unknown game or tag, or no puzzle to show."""

@@ -770,6 +770,7 @@ FIELDS = {
     "play/move": {"record": (REC, 1), "move": ("7d", 7), "bots": (0, 0.5)},
     "play/bot": {"record": (REC, ["x"])},
     "review": {"record": (REC, ["x"]), "round": (1, "1"), "worlds": (2, 2.0), "seed": (0, "0")},
+    "puzzle": {"game": ("scopone", 4), "tag": ("sweep", ["sweep"]), "seed": (3, "3")},
 }
 TEXT_FIELDS = {"position", "moves", "rules", "objective", "bot", "record", "move", "hands", "table", "piles",
                "stock"}

@@ -20,6 +20,7 @@ from .batch import batch_command, solve_job_command
 from .bench import bench_command
 from .output import check_writable, keep_older, print_json, save_game, save_record, stream_ok
 from .parser import UsageError
+from .puzzle import puzzle_command
 
 # A built-in example: a seeded deal played forward to two deals before the end.
 EXAMPLE_SEED = 7
@@ -786,4 +787,4 @@ def perft_command(args) -> int:
 COMMANDS = {"deal": deal, "show": show, "solve": solve_command, "analyze": analyze_command, "tree": tree,
             "suggest": suggest_command, "unseen": unseen_command, "equilibrium": equilibrium_command,
             "arena": arena_command, "play": play, "review": review_command, "serve": serve, "batch": batch_command,
-            "bench": bench_command, "perft": perft_command}
+            "bench": bench_command, "perft": perft_command, "puzzle": puzzle_command}

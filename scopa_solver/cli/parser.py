@@ -346,6 +346,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_batch_parser(sub)
     add_bench_parsers(sub)
+    add_puzzle_parser(sub)
     return parser
 
 
@@ -395,6 +396,22 @@ def add_bench_parsers(sub: "argparse._SubParsersAction") -> None:
     _common(p)
     p.add_argument("--depth", type=_perft_depth, required=True,
                    help="plays deep, 1 to 40 (the counts of every depth up to it, each as it is counted)")
+
+
+def add_puzzle_parser(sub: "argparse._SubParsersAction") -> None:
+    """The `puzzle` subcommand and its options (cli/puzzle.py runs it)."""
+    from ..play.puzzles import GAMES, TAGS
+    p = sub.add_parser("puzzle", help="a puzzle to solve: one move keeps the exact value, every other loses "
+                                      "(shipped puzzles of every game, or those of your own game record)")
+    p.add_argument("--game", choices=list(GAMES), default=None, help="a game of the family (default: any)")
+    p.add_argument("--tag", choices=list(TAGS), default=None, help="what decides the puzzle (default: any)")
+    p.add_argument("--seed", type=_whole, default=None, help="which puzzle, drawn with this seed (default: a fresh one)")
+    p.add_argument("--answer", action="store_true", help="show the answer at once (nothing asked)")
+    p.add_argument("--from", dest="record", metavar="RECORD", default=None,
+                   help="the puzzles of a game record (from play or arena --save) instead of the shipped ones")
+    p.add_argument("--player", default=None, help="--from: only this player's decisions (a name in the record)")
+    p.add_argument("--list", action="store_true", help="list every puzzle of the selection")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
 
 
 def add_batch_parser(sub: "argparse._SubParsersAction") -> None:

@@ -40,7 +40,7 @@ def create_app() -> Any:
     except ImportError:
         raise _missing() from None
     from .fields import (ROUTES, Analyze, Board, Compose, Deal, FieldError, LivePoll, LiveStart, LiveStop, PlayBot,
-                         PlayMove, PlayNew, Review, Solve, Suggest, Tree, Unseen, read)
+                         PlayMove, PlayNew, PuzzleFields, Review, Solve, Suggest, Tree, Unseen, read)
     from .guard import Guard, Places
     from .live import LiveAnalyses
 
@@ -157,6 +157,10 @@ def create_app() -> Any:
     @post(Review)
     def review(f: Any) -> dict:
         return service.review_round(f.record, f.round, f.worlds, f.seed)
+
+    @post(PuzzleFields)
+    def puzzle(f: Any) -> dict:
+        return service.puzzle(f.game, f.tag, f.seed)
 
     return app
 

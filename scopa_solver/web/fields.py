@@ -34,7 +34,7 @@ from ..errors import RecordError, excerpt
 from ..jsontext import MAX_DIGITS, LongNumber, parse_json
 
 __all__ = ["FieldError", "read", "ROUTES", "Board", "Deal", "Compose", "Analyze", "Solve", "Tree", "Suggest",
-           "Unseen", "PlayNew", "PlayMove", "PlayBot", "Review", "LiveStart", "LivePoll", "LiveStop"]
+           "Unseen", "PlayNew", "PlayMove", "PlayBot", "Review", "LiveStart", "LivePoll", "LiveStop", "PuzzleFields"]
 
 
 class FieldError(ValueError):
@@ -163,11 +163,18 @@ class Review(_Fields):
     seed: Whole = None
 
 
+class PuzzleFields(_Fields):
+    game: Name = None
+    tag: Name = None
+    seed: Whole = None
+
+
 ROUTES: dict[type[BaseModel], str] = {Board: "/api/board", Deal: "/api/deal", Compose: "/api/compose", Analyze: "/api/analyze",
           Solve: "/api/solve", Tree: "/api/tree", Suggest: "/api/suggest",
           Unseen: "/api/unseen", PlayNew: "/api/play/new",
           PlayMove: "/api/play/move", PlayBot: "/api/play/bot", Review: "/api/review",
-          LiveStart: "/api/live/start", LivePoll: "/api/live/poll", LiveStop: "/api/live/stop"}
+          LiveStart: "/api/live/start", LivePoll: "/api/live/poll", LiveStop: "/api/live/stop",
+          PuzzleFields: "/api/puzzle"}
 
 
 def read(model: type[BaseModel], body: bytes, content_type: Optional[str] = None) -> Any:

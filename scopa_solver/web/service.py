@@ -33,7 +33,7 @@ from typing import Any, Optional, Union, overload
 from ..core.cards import SUIT_NAMES, SUITS, RANKS, RANK_NAMES, iter_cards
 from ..core.position import Move, Position
 from ..core.rules import CAPTURES, GAMES, PLAYERS, Rules
-from ..errors import LimitError, NotationError, PositionError, RecordError, RulesError, excerpt
+from ..errors import LimitError, NotationError, PositionError, PuzzleError, RecordError, RulesError, excerpt
 from ..core.view import View
 from ..kernel.limit import Limit
 from ..search.solver import Analysis, SearchResult, analyze, solve
@@ -572,3 +572,23 @@ def review_round(record: Any, round_number: Any = None, worlds: Any = None, seed
     out["record"] = rec.to_json()
     return out
 
+
+
+# -- puzzles --------------------------------------------------------------------------------------
+
+def puzzle(game: Any = None, tag: Any = None, seed: Any = None) -> dict:
+    """A shipped puzzle (`play.puzzles`) of `game` with `tag` (None: any), drawn with `seed` (a
+    fresh one when None): the puzzle's data, its board, the answer's two lines and the seed."""
+    from ..play.puzzles import shipped, solution
+    game = None if game is None else _text(game, "game", 40)
+    tag = None if tag is None else _text(tag, "tag", 40)
+    seed = _seed(seed)
+    puzzles = shipped(game, tag)
+    if not puzzles:
+        raise PuzzleError(f"no shipped puzzle of game {game} with tag {tag}")
+    chosen = random.Random(seed).choice(puzzles)
+    s = solution(chosen)
+    return {"puzzle": dict(chosen.to_dict(), fair=chosen.fair), "board": board(chosen.to_position()),
+            "best_line": [str(m) for m in s.best_line], "second_move": str(s.second_move),
+            "second_line": [str(m) for m in s.second_line], "scopas": [list(s.scopas[0]), list(s.scopas[1])],
+            "seed": seed}

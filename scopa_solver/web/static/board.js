@@ -1762,6 +1762,51 @@ async function fromURL() {
   await loadPosition(pos, {line, seed, push: false, view, key});
 }
 
+// -- puzzles (docs/play.md#puzzles): a shipped puzzle of the header's game, drawn with its seed -----
+
+const PUZZLE_GAMES = {"": "scopa", "players=3": "scopa-3", "players=4": "scopa-4", "players=6": "scopa-6",
+  "players=4 game=scopone": "scopone", "players=4 game=scientifico": "scientifico", "capture=fifteen": "scopa-15"};
+const pz = {data: null};
+
+// The puzzle's position on the board, not analysed (that would give the answer away), and a
+// button for every legal move.
+async function loadPuzzle() {
+  const seed = $("#seed").value === "" ? null : Number($("#seed").value);
+  const game = PUZZLE_GAMES[$("#deal-game").value];
+  const d = await api("puzzle", {game: game === undefined ? null : game, seed}, "finding a puzzle");
+  await loadPosition(d.puzzle.position, {analyse: false});     // no deal seed: the seed drew the puzzle
+  pz.data = d;
+  const p = d.puzzle, b = d.board;
+  $("#puzzle-question").textContent = `Puzzle (${b.game}, seed ${d.seed}): ${seatWord(b, b.to_move)} to move. ` +
+    `One move keeps ${signed(p.value)}, every other gets ${signed(p.second)} or less.` +
+    (p.fair ? "" : ` All cards are shown: ${seatWord(b, b.to_move)} could not see the other hands${b.stock ? " and the stock" : ""}.`);
+  $("#puzzle-moves").innerHTML = b.legal.map((m) => `<button type="button" class="mono" data-move="${esc(m)}">${esc(m)}</button>`).join("");
+  $$("#puzzle-moves button").forEach((x) => x.addEventListener("click", () => guard(() => answerPuzzle(x.dataset.move))));
+  $("#puzzle-answer").hidden = true;
+  $("#puzzle").hidden = false;
+}
+
+// A move chosen: right or not, the answer and both lines; then the move is played on the board.
+async function answerPuzzle(move) {
+  const d = pz.data;
+  if (!d) return;
+  pz.data = null;
+  const p = d.puzzle;
+  const line = (moves, sweeps) => moves.map((m, k) => sweeps.includes(k) ? `${m} (scopa)` : m).join(" ");
+  $$("#puzzle-moves button").forEach((x) => {
+    x.disabled = true;
+    x.classList.toggle("right", x.dataset.move === p.best);
+    x.classList.toggle("wrong", x.dataset.move === move && move !== p.best);
+  });
+  const el = $("#puzzle-answer");
+  el.textContent = (move === p.best ? `Right: ${move} keeps ${signed(p.value)}.` : `Not the one: ${move}.`) +
+    ` The answer: ${p.best} keeps ${signed(p.value)}; the next best, ${d.second_move}, gets ${signed(p.second)}.` +
+    ` What decides it: ${p.tags.map((t) => t.replace("-", " ")).join(", ")}.` +
+    ` Best line: ${line(d.best_line, d.scopas[0])}. After ${d.second_move}: ${line(d.second_line, d.scopas[1])}.`;
+  el.hidden = false;
+  await playFromBase(move);
+}
+
 function isTyping() {
   const el = document.activeElement;
   return el && ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName);
@@ -1816,6 +1861,8 @@ async function start() {
     if (next && entryLines()) return go(next);
     await fromURL();
   }));
+  $("#puzzle-btn").addEventListener("click", () => guard(loadPuzzle));
+  $("#puzzle-close").addEventListener("click", () => { pz.data = null; $("#puzzle").hidden = true; });
   $("#tree-btn").addEventListener("click", () => guard(drawTree));
   treePanWire();
   viewButtons(2);
