@@ -1,0 +1,154 @@
+"""Several lines (MultiPV), why a move is best, ties ordered: scopa_solver.search.lines against
+the solver (`analyze`, `solve`) and the reference's scoring."""
+from __future__ import annotations
+
+import pytest
+
+from helpers import VARIANTS, late
+
+from scopa_solver import Limit, Position, Rules, analyze, solve
+from scopa_solver.search.lines import CATEGORIES, LinesError, category_points, explain, lines
+
+GAMES = {"scopa": Rules(), "napola re bello": Rules(napola=True, re_bello=True),
+         "4 players": Rules(players=4), "scopa a 15": Rules(capture="fifteen")}
+
+
+def _positions(rules: Rules, cards: int = 8, seeds: range = range(6)) -> list[Position]:
+    return [p for p in (late(rules, seed, cards) for seed in seeds) if not p.is_round_over()]
+
+
+def _walk(pos: Position, pv) -> Position:
+    for move in pv:
+        assert move in pos.legal_moves(), f"{move} is not legal in {pos.to_string()}"
+        pos = pos.play(move)
+    return pos
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_exact_lines_agree_with_analyze_and_end_the_round(name):
+    for pos in _positions(GAMES[name]):
+        values = {mv.move: mv.value for mv in analyze(pos)}
+        found = lines(pos, count=len(values))
+        assert found.exact and len(found) == len(values)
+        assert {ln.move for ln in found} == set(values)
+        side = pos.rules.sides[pos.to_move]
+        for ln in found:
+            assert ln.exact and ln.value == values[ln.move]
+            end = _walk(pos, ln.pv)
+            assert ln.pv[0] == ln.move and end.is_round_over()
+            assert end.round_score() == ln.outcome
+            assert ln.outcome.margin(side) == ln.value       # the line's end is worth the move's value
+            child = pos.play(ln.move)
+            if not child.is_round_over():
+                assert -solve(child).value == ln.value
+        # best first, equal values by the side's points at the line's end (more first)
+        keys = [(ln.value, ln.points) for ln in found]
+        assert keys == sorted(keys, reverse=True)
+        assert [ln.rank for ln in found] == list(range(1, len(found) + 1))
+
+
+def test_count_keeps_the_best_lines_first():
+    pos = _positions(Rules())[0]
+    every = lines(pos, count=20)
+    for n in (1, 2, 3):
+        some = lines(pos, count=n)
+        assert [ln.move for ln in some] == [ln.move for ln in every[:n]]
+    assert lines(pos, count=1)[0].value == analyze(pos).value
+
+
+def test_ties_are_ordered_and_said():
+    tied = 0
+    for seed in range(30):
+        pos = late(Rules(), seed, 9)
+        found = lines(pos, count=6)
+        best = [ln for ln in found if ln.value == found[0].value]
+        if len(best) > 1:
+            tied += 1
+            assert found.ties.startswith(f"{len(best)} moves share the best value")
+            points = [ln.points for ln in best]
+            assert points == sorted(points, reverse=True)
+            assert all(str(p) in found.ties for p in points)
+        else:
+            assert found.ties == ""
+    assert tied      # the positions include ties
+
+
+def test_depth_limited_lines_say_so():
+    pos = Position.new_round(seed=3, rules=Rules(players=4, game="scientifico"))
+    rows = analyze(pos, Limit(horizon=4))
+    found = lines(pos, Limit(horizon=4), count=3)
+    assert not found.exact and found.horizon == 4
+    values = {mv.move: mv.value for mv in rows}
+    for ln in found:
+        assert not ln.exact and ln.horizon == 4 and ln.value == values[ln.move]
+        assert 1 < len(ln.pv) <= 4
+        _walk(pos, ln.pv)
+    best = [m for m in rows.best_moves]
+    assert found[0].move == best[0]       # the search's finer order among equal values
+
+
+def test_maxn_lines_with_three_players():
+    rules = Rules(players=3)
+    for pos in _positions(rules, cards=6, seeds=range(3)):
+        found = lines(pos, count=3, objective="maxn")
+        side = rules.sides[pos.to_move]
+        for ln in found:
+            child = pos.play(ln.move)
+            if not child.is_round_over():
+                assert solve(child, objective="maxn").points[side] == ln.value
+            assert _walk(pos, ln.pv).is_round_over()
+
+
+def test_refusals():
+    pos = _positions(Rules())[0]
+    for bad in (0, -1, True, 1.5):
+        with pytest.raises(LinesError, match="count"):
+            lines(pos, count=bad)
+    three = _positions(Rules(players=3), cards=6)[0]
+    with pytest.raises(LinesError, match="maxn"):
+        lines(three)
+    with pytest.raises(LinesError, match="legal"):
+        explain(pos, "7dx9z")
+    one = Position(hands=("7d", "3c"), table="4s 3s", to_move=0, dealer=1)
+    with pytest.raises(LinesError, match="fewer than two"):
+        explain(one)
+    assert issubclass(LinesError, ValueError)
+
+
+@pytest.mark.parametrize("rules", list(VARIANTS.values()) + [Rules(players=4)], ids=list(VARIANTS) + ["4 players"])
+def test_categories_add_up_to_the_points(rules):
+    for seed in range(8):
+        pos = late(rules, seed, 0)
+        score = pos.round_score()
+        for side in range(rules.side_count):
+            assert sum(category_points(score, side).values()) == score.total[side]
+
+
+@pytest.mark.parametrize("name", ["scopa", "napola re bello", "4 players"])
+def test_why_adds_up_to_the_difference(name):
+    for pos in _positions(GAMES[name]):
+        rows = analyze(pos)
+        if len(rows) < 2:
+            continue
+        for other in rows[1:]:
+            why = explain(pos, other.move)
+            assert why.exact and why.move.move == lines(pos, count=1)[0].move
+            assert why.against.move == other.move
+            assert why.difference == why.move.value - other.value
+            assert sum(why.categories.values()) == why.difference
+            assert set(why.categories) == set(CATEGORIES)
+            said = str(why)
+            assert str(other.move) in said
+            for cat, pts in why.categories.items():
+                if pts:
+                    assert f"{pts:+d}" in said
+            data = why.to_dict()
+            assert data["difference"] == why.difference and data["text"] == said
+
+
+def test_why_names_a_scopa_given_away():
+    # 2c leaves 2c+3s+4s (9) on the table, which Cb takes: a scopa for the opponent
+    pos = Position(hands=("7d 2c", "Cb Ab"), table="3s 4s", dealer=1)
+    why = explain(pos, "2c")
+    assert str(why.against.move) == "2c"
+    assert any("2c leaves 9 on the table: a scopa for the opponent (Cbx" in r for r in why.reasons), why.reasons
