@@ -152,3 +152,40 @@ def test_why_names_a_scopa_given_away():
     why = explain(pos, "2c")
     assert str(why.against.move) == "2c"
     assert any("2c leaves 9 on the table: a scopa for the opponent (Cbx" in r for r in why.reasons), why.reasons
+
+
+# -- the command line: analyze --lines N, --why [MOVE] ----------------------------------------------
+
+SMALL = "7d2c/4c3b 3s4s -/- - 0/0 0 1 -"
+
+
+def test_cli_lines_and_why(capsys):
+    from helpers import run_cli, run_cli_json
+    pos = Position.from_string(SMALL)
+    found = lines(pos, count=2)
+    data = run_cli_json(capsys, "analyze", SMALL, "--lines", "2", "--why")
+    assert [ln["move"] for ln in data["lines"]] == [str(ln.move) for ln in found]
+    assert [ln["pv"] for ln in data["lines"]] == [[str(m) for m in ln.pv] for ln in found]
+    assert [ln["value"] for ln in data["lines"]] == [ln.value for ln in found]
+    assert data["why"]["text"] == str(explain(pos)) and data["why"]["difference"] == 9
+    code, out, err = run_cli(capsys, "analyze", SMALL, "--lines", "2", "--why", "2c")
+    assert code == 0 and err == ""
+    assert "the best 2 lines (exact, each to the end of the round):" in out
+    assert f" 1. {found[0].move}" in out and " ".join(map(str, found[1].pv)) in out
+    assert f"why: {explain(pos, '2c')}" in out
+    plain = run_cli(capsys, "analyze", SMALL)[1]
+    assert "lines" not in plain and "why:" not in plain
+
+
+def test_cli_lines_ties_and_refusals(capsys):
+    from helpers import run_cli
+    tied = "2cCcCs/Rc6sAb 5dCd6b 2d4d6dFdRdAc3c4c6cAs2s3s4sFs4bRb/Ad7d5cFcRs5b7bFbCb 2b3b7c3d7s5s 0/0 0 1 1"
+    code, out, _ = run_cli(capsys, "analyze", tied, "--lines", "3")
+    assert code == 0 and "ties: 3 moves share the best value +0" in out
+    for argv, message in ((["--lines", "0"], "expected 1 or more"),
+                          (["--why", "9z"], "not a legal move"),
+                          (["--rules", "players=3", "--lines", "2"], "maxn")):
+        text = "7d/3c/Rb 4s3s -/-/- - 0/0/0 0 2 - players=3" if "players=3" in argv else SMALL
+        args = [a for a in argv if a not in ("--rules", "players=3")]
+        code, out, err = run_cli(capsys, "analyze", text, *args)
+        assert code == 2 and message in err and err.count("\n") == 1, err

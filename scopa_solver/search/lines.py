@@ -223,12 +223,12 @@ def _ties(position: Position, rows: Analysis, made: list[Line], objective: str) 
         first = ", ".join(ranked) or str(tied[0].move)
         return (f"{head} at depth {rows.horizon}: the search's finer evaluation at the horizon (the cards and "
                 f"points taken by then) puts {first} first")
-    what = f"{who}'s margin" if objective == "maxn" else f"the points {who} ends the round with"
+    what = f"{who}'s margin at the round's end" if objective == "maxn" else f"{who}'s points at the round's end"
     shown = ", ".join(f"{ln.move} {ln.finer}" for ln in tied)
     text = f"{head}; ordered by {what} on each one's line, more first ({shown})"
     same = [ln for ln in tied if ln.finer == tied[0].finer]
     if len(same) == len(tied):
-        return f"{head}; {what} is the same on every line ({tied[0].finer}): any of them"
+        return f"{head}; {what}: equal on every line ({tied[0].finer}), so any of them"
     if len(same) > 1:
         text += f"; {', '.join(str(ln.move) for ln in same)} are equal on that too: any of them"
     return text
@@ -268,7 +268,7 @@ class Why:
         a, b, d = self.move, self.against, self.difference
         va = "?" if a.value is None else f"{a.value:+d}"
         vb = "?" if b.value is None else f"{b.value:+d}"
-        depth = "" if self.exact else f" (estimates at depth {a.horizon or b.horizon})"
+        depth = "" if self.exact else f" (estimates at depth {a.horizon or b.horizon}; the piles as they stand there)"
         if d is None:
             head = f"{a.move} ({va}) against {b.move} ({vb}){depth}"
         elif d == 0:
@@ -277,6 +277,8 @@ class Why:
             better, worse = (a, b) if d > 0 else (b, a)
             head = (f"{better.move} ({better.value:+d}) is better than {worse.move} ({worse.value:+d}) by "
                     f"{abs(d)} point{'s' if abs(d) != 1 else ''}{depth}")
+        if not self.reasons and self.categories:
+            return f"{head}: the same points in every category."
         return head + (": " + "; ".join(self.reasons) if self.reasons else "") + "."
 
 
