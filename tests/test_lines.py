@@ -189,3 +189,31 @@ def test_cli_lines_ties_and_refusals(capsys):
         args = [a for a in argv if a not in ("--rules", "players=3")]
         code, out, err = run_cli(capsys, "analyze", text, *args)
         assert code == 2 and message in err and err.count("\n") == 1, err
+
+
+# -- the board's API: /api/lines ----------------------------------------------------------------------
+
+def test_web_lines_route():
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+    from scopa_solver.web import create_app
+    pos = Position.from_string(SMALL)
+    with TestClient(create_app(), raise_server_exceptions=False) as client:
+        r = client.post("/api/lines", json={"position": SMALL, "count": 2})
+        assert r.status_code == 200, r.text
+        data = r.json()
+        found = lines(pos, count=2)
+        assert [ln["move"] for ln in data["lines"]] == [str(ln.move) for ln in found]
+        assert [ln["pv"] for ln in data["lines"]] == [[str(m) for m in ln.pv] for ln in found]
+        assert data["exact"] and data["lines"][0]["why"] is None
+        assert data["lines"][1]["why"]["text"] == str(explain(pos, found[1].move))
+        assert sum(data["lines"][1]["why"]["categories"].values()) == data["lines"][1]["why"]["difference"] == 9
+        for body, words in (({"position": SMALL, "count": 9}, "count must be a whole number from 1 to 5"),
+                            ({"position": "7d/3c/Rb 4s3s -/-/- - 0/0/0 0 2 - players=3"}, "maxn"),
+                            ({"position": "7cRs4b/?3 3d4c7sRb Fd3c2sAbFb/Ad2d6dCdAc2c5c6cFcCcRc3s5sFsCs2b3b6bCb ?6 0/0 0 1 0"},
+                             "every card known")):
+            r = client.post("/api/lines", json=body)
+            assert r.status_code == 422 and words in r.json()["error"], r.text
+        three = client.post("/api/lines", json={"position": "7d2c/3c4c/RbAs 4s3s -/-/- - 0/0/0 0 2 - players=3",
+                                                "objective": "maxn", "count": 2}).json()
+        assert three["objective"] == "maxn" and len(three["lines"]) == 2

@@ -33,7 +33,7 @@ from ..errors import ScopaError
 from ..kernel import Limit
 from .solver import Analysis, MoveValue, _limit, analyze, solve
 
-__all__ = ["LinesError", "Line", "Lines", "Why", "lines", "explain", "category_points", "CATEGORIES"]
+__all__ = ["LinesError", "Line", "Lines", "Why", "lines", "explain", "compare", "category_points", "CATEGORIES"]
 
 # The categories of a round's points, as `category_points` names them, in the order they are told.
 CATEGORIES = ("cards", "coins", "settebello", "primiera", "scopas", "napola", "re_bello")
@@ -390,6 +390,12 @@ def explain(position: Position, move: Union[Move, str, None] = None, against: Un
         first, second = second, first       # the best line against the move asked about
     if first.move == second.move:
         raise LinesError(f"{first.move} against itself: name another move")
+    return compare(position, first, second)
+
+
+def compare(position: Position, first: Line, second: Line) -> Why:
+    """The `Why` of two lines of `position` already made (`lines`, `explain`'s): their final
+    scores' difference by category, in words; no search."""
     two = position.rules.side_count == 2
     measure: dict[str, int] = {}
     reasons: tuple[str, ...] = ()
