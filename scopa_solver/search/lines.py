@@ -226,11 +226,12 @@ def _ties(position: Position, rows: Analysis, made: list[Line], objective: str) 
     what = f"{who}'s margin at the round's end" if objective == "maxn" else f"{who}'s points at the round's end"
     shown = ", ".join(f"{ln.move} {ln.finer}" for ln in tied)
     text = f"{head}; ordered by {what} on each one's line, more first ({shown})"
-    same = [ln for ln in tied if ln.finer == tied[0].finer]
-    if len(same) == len(tied):
+    if len({ln.finer for ln in tied}) == 1:
         return f"{head}; {what}: equal on every line ({tied[0].finer}), so any of them"
-    if len(same) > 1:
-        text += f"; {', '.join(str(ln.move) for ln in same)} are equal on that too: any of them"
+    for finer in dict.fromkeys(ln.finer for ln in tied):
+        same = [str(ln.move) for ln in tied if ln.finer == finer]
+        if len(same) > 1:
+            text += f"; {' and '.join(same)} are equal on that too"
     return text
 
 
