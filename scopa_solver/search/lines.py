@@ -29,9 +29,9 @@ from typing import Any, Optional, Union
 
 from ..core.cards import iter_cards
 from ..core.position import Move, Position, RoundScore
-from ..errors import ScopaError
+from ..errors import LimitError, ScopaError
 from ..kernel import Limit
-from .solver import Analysis, MoveValue, _limit, analyze, solve
+from .solver import Analysis, MoveValue, analyze, solve
 
 __all__ = ["LinesError", "Line", "Lines", "Why", "lines", "explain", "compare", "category_points", "CATEGORIES"]
 
@@ -44,6 +44,14 @@ _NAMES = {"cards": "the cards", "coins": "the coins", "settebello": "the settebe
 class LinesError(ScopaError, ValueError):
     """A request for lines or a why that cannot be answered (a count out of range, a move that
     is not legal, three or more sides under the paranoid value)."""
+
+
+def _limit(limit: Optional[Limit]) -> Limit:
+    if limit is None:
+        return Limit()
+    if not isinstance(limit, Limit):
+        raise LimitError(f"limit must be a Limit (e.g. Limit(time=2)), not {type(limit).__name__}")
+    return limit
 
 
 def category_points(score: RoundScore, side: int) -> dict[str, int]:
