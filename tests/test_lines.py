@@ -217,3 +217,41 @@ def test_web_lines_route():
         three = client.post("/api/lines", json={"position": "7d2c/3c4c/RbAs 4s3s -/-/- - 0/0/0 0 2 - players=3",
                                                 "objective": "maxn", "count": 2}).json()
         assert three["objective"] == "maxn" and len(three["lines"]) == 2
+
+
+# -- a player's view: the fair values' ties (Suggestion.ties) -------------------------------------------
+
+def test_fair_ties_are_said():
+    from scopa_solver import suggest
+    said = {"equal": 0, "close": 0}
+    for seed in range(6):
+        pos = late(Rules(), seed, 12)
+        s = suggest(pos.view(pos.to_move), worlds=60, seed=1, progress=False)
+        best = s.moves[0]
+        tied = [m for m in s.moves if abs(m.mean - best.mean) < 1e-9]
+        close = [m for m in s.moves if m not in tied and m.delta_stderr > 0 and -m.delta <= m.delta_stderr]
+        assert [m.optimal for m in tied] == sorted((m.optimal for m in tied), reverse=True)
+        if len(tied) > 1:
+            said["equal"] += 1
+            assert s.ties.startswith(f"{len(tied)} moves share the best fair mean {best.mean:+.3f}")
+            assert all(f"{m.move} {100 * m.optimal:.1f}%" in s.ties for m in tied)
+        for m in close:
+            said["close"] += 1
+            assert f"{m.move} ({m.delta:+.3f} ± {m.delta_stderr:.3f})" in s.ties
+        if len(tied) < 2 and not close:
+            assert s.ties == ""
+        assert s.to_dict()["ties"] == s.ties
+    assert said["equal"] and said["close"]
+
+
+def test_cli_suggest_says_its_ties(capsys):
+    from helpers import run_cli
+    from scopa_solver import suggest
+    pos = late(Rules(), 0, 12)
+    view = pos.view(pos.to_move)
+    s = suggest(view, worlds=40, seed=3, progress=False)
+    assert s.ties
+    code, out, err = run_cli(capsys, "suggest", view.to_string(), "--worlds", "40", "--seed", "3",
+                             "--time-limit", "inf")
+    assert code == 0, err
+    assert f"ties: {s.ties}\n" in out

@@ -1734,3 +1734,23 @@ def test_the_eval_bar_shows_only_depths_whose_last_play_is_by_the_same_side(brow
     # two sides: every depth of the search (each side has played as often)
     assert [x.split(" ")[0] for x in labels[two]] == ["+1", "+3", "+5", "+2"]
     assert not any("searched" in x for x in labels[two])
+
+
+def test_a_players_view_says_how_equal_fair_values_were_ordered(browser, base_url):
+    # player 0's two cavalli both take Cd: the same fair mean in every world
+    pos = helpers.late(Rules(), 0, 12)
+    view = pos.view(pos.to_move)
+    expected = suggest(view, worlds=40, seed=3, progress=False)
+    assert expected.ties.startswith("2 moves share the best fair mean")
+    hidden = {str(c) for p in range(2) if p != view.player for c in iter_cards(pos.hands[p])} | \
+        {str(c) for c in pos.stock}
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(pos.to_string())}")
+    wait_exact(browser, len(pos.legal_moves()))
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    fill(browser, ("worlds", "40"), ("suggest-seed", "3"), ("suggest-time", "30"))
+    browser.find_element(By.CSS_SELECTOR, f'.view-btn[data-player="{view.player}"]').click()
+    suggestion_done(browser, 40)
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="analysis"]').click()
+    wait(browser, lambda d: text(d, "#lines-ties") == f"Fair values: {expected.ties}.")
+    assert not {c for c in hidden if c in text(browser, "#lines-ties")}
+    assert not browser.find_elements(By.CSS_SELECTOR, "#lines li")

@@ -558,6 +558,8 @@ def suggest_command(args) -> int:
         what = "round margin" if rules.side_count == 2 else "paranoid value"
         print(f"best for player {view.player}: {s.best} (mean {what} of side {rules.sides[view.player]} "
               f"{s.moves[0].mean:+.3f})")
+    if s.ties:
+        print(f"ties: {s.ties}")
     if s.exact_worlds is not None:      # the worlds had a node budget (the family games)
         print(f"{s.exact_worlds:,} of {plural(s.worlds, 'world')} searched to the end of the round"
               + ("" if s.horizon is None else f", the others to a horizon of {s.horizon} plies "

@@ -1221,7 +1221,12 @@ function showFairAnalysis(s) {
   $("#trust").className = "estimate";
   $("#an-status").textContent = $("#suggest-progress").textContent;
   fairEvalBar();
+  fairTies(s);
 }
+
+// From a view the lines are not shown, but how the fair values' equal or close means were
+// ordered is (`Suggestion.ties`: only the player's own moves are named).
+function fairTies(s) { $("#lines-ties").textContent = s.ties ? `Fair values: ${s.ties}.` : ""; }
 
 // The eval bar from the last fair values, for the chosen side (none yet: an empty bar).
 function fairEvalBar() {
