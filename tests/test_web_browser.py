@@ -1665,7 +1665,7 @@ def test_several_lines_each_with_its_line_and_why_the_first_is_better(browser, b
     assert texts(browser, "#lines .lmove") == [str(ln.move) for ln in expected]
     assert texts(browser, "#lines .lvalue") == [f"{ln.value:+d}" if ln.value else "0" for ln in expected]
     assert texts(browser, "#lines .lpv") == [" ".join(map(str, ln.pv)) for ln in expected]
-    assert texts(browser, "#lines .why") == [f"Why not: {explain(MID, ln.move)}" for ln in expected[1:]]
+    assert texts(browser, "#lines .why") == [f"Against line 1: {explain(MID, ln.move)}" for ln in expected[1:]]
     assert "exact" in text(browser, "#lines-note")
     shot(browser, "board-lines")
     # a move of a line plays the line up to it

@@ -835,7 +835,7 @@ function drawLines(data) {
       ${l.exact ? '<span class="ok" title="exact">✓</span>' : `<span class="est">≈ d${esc(l.horizon)}</span>`}
       ${l.points === null ? "" : `<small>ends with ${esc(l.points)} point${l.points === 1 ? "" : "s"}</small>`}</div>
     <div class="lpv mono">${l.pv.map((m, i) => `<span data-index="${i + 1}">${esc(m)}</span>`).join(" ")}</div>
-    ${l.why ? `<div class="why">Why not: ${esc(l.why.text)}</div>` : ""}</li>`).join("");
+    ${l.why ? `<div class="why">Against line 1: ${esc(l.why.text)}</div>` : ""}</li>`).join("");
   $$("#lines li").forEach((li, k) => {
     const line = data.lines[k];
     li.addEventListener("mouseenter", () => markMove(line.move));
