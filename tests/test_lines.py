@@ -130,9 +130,12 @@ def test_why_adds_up_to_the_difference(name):
         rows = analyze(pos)
         if len(rows) < 2:
             continue
-        for other in rows[1:]:
+        first = lines(pos, count=1)[0].move
+        for other in rows:
+            if other.move == first:
+                continue
             why = explain(pos, other.move)
-            assert why.exact and why.move.move == lines(pos, count=1)[0].move
+            assert why.exact and why.move.move == first
             assert why.against.move == other.move
             assert why.difference == why.move.value - other.value
             assert sum(why.categories.values()) == why.difference
@@ -255,3 +258,14 @@ def test_cli_suggest_says_its_ties(capsys):
                              "--time-limit", "inf")
     assert code == 0, err
     assert f"ties: {s.ties}\n" in out
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(players=3)], ids=["two players", "three players"])
+def test_maxn_why_adds_up_in_the_sides_own_points(rules):
+    for pos in _positions(rules, cards=6, seeds=range(3)):
+        found = lines(pos, count=3, objective="maxn")
+        for other in found[1:]:
+            why = explain(pos, found[0].move, other.move, objective="maxn")
+            assert why.measure == "points" and why.difference == found[0].value - other.value
+            assert sum(why.categories.values()) == why.difference
+            assert f"({found[0].value})" in str(why) and "(+" not in str(why)

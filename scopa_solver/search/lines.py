@@ -249,7 +249,8 @@ class Why:
     their final scores by category (`categories`: `CATEGORIES` name -> `move`'s minus
     `against`'s, in round points of the side's margin with two sides, of its own points with
     more; only when both lines' outcomes are known), and `reasons`: the same in words, the
-    largest first. With two exact lines of two sides the categories add up to `difference`."""
+    largest first. With two exact lines the categories add up to `difference` (margins with two
+    sides under "value", the side's own points under "maxn" or with three or more sides)."""
 
     move: Line
     against: Line
@@ -275,8 +276,9 @@ class Why:
 
     def __str__(self) -> str:
         a, b, d = self.move, self.against, self.difference
-        va = "?" if a.value is None else f"{a.value:+d}"
-        vb = "?" if b.value is None else f"{b.value:+d}"
+        shown = "{:+d}" if self.measure == "margin" else "{:d}"
+        va = "?" if a.value is None else shown.format(a.value)
+        vb = "?" if b.value is None else shown.format(b.value)
         depth = "" if self.exact else f" (estimates at depth {a.horizon or b.horizon}; the piles as they stand there)"
         if d is None:
             head = f"{a.move} ({va}) against {b.move} ({vb}){depth}"
@@ -284,7 +286,8 @@ class Why:
             head = f"{a.move} ({va}) is as good as {b.move} ({vb}){depth}"
         else:
             better, worse = (a, b) if d > 0 else (b, a)
-            head = (f"{better.move} ({better.value:+d}) is better than {worse.move} ({worse.value:+d}) by "
+            head = (f"{better.move} ({shown.format(better.value)}) is better than {worse.move} "
+                    f"({shown.format(worse.value)}) by "
                     f"{abs(d)} point{'s' if abs(d) != 1 else ''}{depth}")
         if not self.reasons and self.categories:
             return f"{head}: the same points in every category."
@@ -399,13 +402,13 @@ def explain(position: Position, move: Union[Move, str, None] = None, against: Un
         first, second = second, first       # the best line against the move asked about
     if first.move == second.move:
         raise LinesError(f"{first.move} against itself: name another move")
-    return compare(position, first, second)
+    return compare(position, first, second, objective)
 
 
-def compare(position: Position, first: Line, second: Line) -> Why:
-    """The `Why` of two lines of `position` already made (`lines`, `explain`'s): their final
-    scores' difference by category, in words; no search."""
-    two = position.rules.side_count == 2
+def compare(position: Position, first: Line, second: Line, objective: str = "value") -> Why:
+    """The `Why` of two lines of `position` already made (`lines`, `explain`'s, searched for
+    `objective`): their final scores' difference by category, in words; no search."""
+    two = position.rules.side_count == 2 and objective == "value"
     measure: dict[str, int] = {}
     reasons: tuple[str, ...] = ()
     if first.outcome is not None and second.outcome is not None:

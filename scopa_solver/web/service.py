@@ -347,7 +347,7 @@ def several_lines(text: Any, count: Any = None, time_limit: Any = None, max_node
     rows = []
     for line in found:
         row = line.to_dict()
-        row["why"] = None if line is found[0] else compare(pos, found[0], line).to_dict()
+        row["why"] = None if line is found[0] else compare(pos, found[0], line, found.objective).to_dict()
         rows.append(row)
     return {**found.to_dict(), "lines": rows, "to_move": pos.to_move, "side": pos.rules.sides[pos.to_move]}
 
