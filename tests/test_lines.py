@@ -6,7 +6,7 @@ import pytest
 
 from helpers import VARIANTS, late
 
-from scopa_solver import Limit, Position, Rules, analyze, solve
+from scopa_solver import Limit, Move, Position, Rules, analyze, solve
 from scopa_solver.search.lines import CATEGORIES, LinesError, category_points, explain, lines
 
 GAMES = {"scopa": Rules(), "napola re bello": Rules(napola=True, re_bello=True),
@@ -269,3 +269,29 @@ def test_maxn_why_adds_up_in_the_sides_own_points(rules):
             assert why.measure == "points" and why.difference == found[0].value - other.value
             assert sum(why.categories.values()) == why.difference
             assert f"({found[0].value})" in str(why) and "(+" not in str(why)
+
+
+def test_depth_ties_follow_the_searchs_best_moves():
+    from scopa_solver.search.lines import depth_ties
+    from scopa_solver.web.service import _moves
+    said = 0
+    for seed in range(4):
+        pos = Position.new_round(seed=seed, rules=Rules(players=4, game="scientifico"))
+        rows = analyze(pos, Limit(horizon=8))
+        tied = [r.move for r in rows if r.value == rows[0].value]
+        text = depth_ties(rows)
+        data = _moves(pos, rows, "value")
+        assert data["ties"] == text
+        if len(tied) < 2:
+            assert text == "" and all("order" not in m for m in data["moves"])
+            continue
+        said += 1
+        assert text.startswith(f"{len(tied)} moves share the best value {rows[0].value:+d} at depth 8")
+        firsts = [m for m in rows.best_moves if m in tied]
+        for m in data["moves"]:
+            if m["best"]:
+                assert m["order"] == (1 if Move.parse(m["move"]) in firsts else 2)
+        if len(firsts) < len(tied):
+            assert all(str(m) in text for m in firsts)
+    assert depth_ties(analyze(late(Rules(), 1, 9))) == ""      # exact values: lines orders them
+    assert said

@@ -1754,3 +1754,22 @@ def test_a_players_view_says_how_equal_fair_values_were_ordered(browser, base_ur
     wait(browser, lambda d: text(d, "#lines-ties") == f"Fair values: {expected.ties}.")
     assert not {c for c in hidden if c in text(browser, "#lines-ties")}
     assert not browser.find_elements(By.CSS_SELECTOR, "#lines li")
+
+
+def test_equal_values_at_a_depth_show_the_searchs_finer_order(browser, base_url):
+    deal = Position.new_round(seed=3, rules=Rules(players=4, game="scientifico"))
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(deal.to_string())}")
+    wait(browser, lambda d: text(d, "#lines-ties").startswith("Ties: ") and "depth" in text(d, "#moves-note"))
+    snap = browser.execute_script("""
+        const a = known.get(`${state.base}|value`).a;
+        return {ties: document.querySelector('#lines-ties').textContent, aties: a.ties, moves: a.moves,
+                rows: Array.from(document.querySelectorAll('#moves tbody tr'),
+                                 tr => [tr.dataset.move, tr.querySelector('td.badge').dataset.order || null])};""")
+    browser.find_element(By.ID, "an-stop").click()
+    shot(browser, "board-depth-ties")
+    assert snap["ties"] == f"Ties: {snap['aties']}." and "finer evaluation at the horizon" in snap["ties"]
+    top = [m for m in snap["moves"] if m["best"]]
+    firsts = [m for m in top if m["order"] == 1]
+    assert len(top) > 1 and firsts and all(m["order"] in (1, 2) for m in top)
+    want = {m["move"]: ("lower" if m["order"] == 2 else "=" if len(firsts) > 1 else "1") for m in top}
+    assert {move: order for move, order in snap["rows"] if order} == want

@@ -33,7 +33,7 @@ from ..errors import LimitError, ScopaError
 from ..kernel import Limit
 from .solver import Analysis, MoveValue, analyze, solve
 
-__all__ = ["LinesError", "Line", "Lines", "Why", "lines", "explain", "compare", "category_points", "CATEGORIES"]
+__all__ = ["LinesError", "Line", "Lines", "Why", "lines", "explain", "compare", "depth_ties", "category_points", "CATEGORIES"]
 
 # The categories of a round's points, as `category_points` names them, in the order they are told.
 CATEGORIES = ("cards", "coins", "settebello", "primiera", "scopas", "napola", "re_bello")
@@ -224,13 +224,7 @@ def _ties(position: Position, rows: Analysis, made: list[Line], objective: str) 
     who = _who(position, made[0].side)
     head = f"{len(tied)} moves share the best value {best:+d}"
     if not rows.exact:
-        ranked = [str(m) for m in rows.best_moves if any(ln.move == m for ln in tied)]
-        if len(ranked) == len(tied):
-            return (f"{head} at depth {rows.horizon}: the search's finer evaluation at the horizon (the cards "
-                    f"and points taken by then) cannot tell them apart; any of them")
-        first = ", ".join(ranked) or str(tied[0].move)
-        return (f"{head} at depth {rows.horizon}: the search's finer evaluation at the horizon (the cards and "
-                f"points taken by then) puts {first} first")
+        return depth_ties(rows)
     what = f"{who}'s margin at the round's end" if objective == "maxn" else f"{who}'s points at the round's end"
     shown = ", ".join(f"{ln.move} {ln.finer}" for ln in tied)
     text = f"{head}; ordered by {what} on each one's line, more first ({shown})"
@@ -241,6 +235,23 @@ def _ties(position: Position, rows: Analysis, made: list[Line], objective: str) 
         if len(same) > 1:
             text += f"; {' and '.join(same)} are equal on that too"
     return text
+
+
+def depth_ties(rows: Analysis) -> str:
+    """How a depth-limited `Analysis` orders moves of the best value, in words ('' when one move
+    has it, or the values are exact: `lines` orders those): the search's finer evaluation at the
+    horizon ranks them (`Analysis.best_moves`)."""
+    if rows.exact or not rows or rows[0].value is None:
+        return ""
+    tied = [r.move for r in rows if r.value == rows[0].value]
+    if len(tied) < 2:
+        return ""
+    head = f"{len(tied)} moves share the best value {rows[0].value:+d} at depth {rows.horizon}"
+    ranked = [str(m) for m in rows.best_moves if m in tied]
+    why = "the search's finer evaluation at the horizon (the cards and points taken by then)"
+    if len(ranked) == len(tied):
+        return f"{head}: {why} cannot tell them apart; any of them"
+    return f"{head}: {why} puts {', '.join(ranked) or tied[0]} first"
 
 
 @dataclass(frozen=True)

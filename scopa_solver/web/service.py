@@ -321,16 +321,22 @@ def analysis(text: Any, time_limit: Any = None, max_nodes: Any = None, objective
 
 
 def _moves(pos: Position, rows: Analysis, goal: str) -> dict:
-    """`analysis`'s answer for the rows of an `Analysis`."""
+    """`analysis`'s answer for the rows of an `Analysis`. At a depth, moves of the best value
+    carry the search's finer `order` (1: best by its finer evaluation too; 2: ranked below) and
+    `ties` says so."""
+    from ..search.lines import depth_ties
     top = rows[0].value if rows else None
-    return {"position": pos.to_string(), "to_move": pos.to_move, "complete": rows.complete, "objective": goal,
+    ties = depth_ties(rows)
+    finer = set(rows.best_moves) if ties else set()
+    return {"ties": ties, "position": pos.to_string(), "to_move": pos.to_move, "complete": rows.complete, "objective": goal,
             "side": None if pos.is_round_over() else pos.rules.sides[pos.to_move], "value": rows.value,
             "lower": rows.lower, "upper": rows.upper, "stopped": rows.stopped,
             "horizon": rows.horizon, "exact": rows.exact,
             "plies_left": sum(pos.hand_sizes()) + pos.stock_size(),
             "moves": [{"move": str(r.move), "value": r.value, "lower": r.lower, "upper": r.upper,
                        "best": top is not None and r.value == top,
-                       "horizon": r.horizon, "exact": r.exact} for r in rows]}
+                       "horizon": r.horizon, "exact": r.exact,
+                       **({"order": 1 if r.move in finer else 2} if ties and r.value == top else {})} for r in rows]}
 
 
 def several_lines(text: Any, count: Any = None, time_limit: Any = None, max_nodes: Any = None,

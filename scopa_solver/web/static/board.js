@@ -865,11 +865,27 @@ function linesMarkTies(data) {
 function linesFollow(a) {
   if (!a || a.position !== state.base || fairView()) return;
   if (ml.data && ml.data.position === a.position) { linesMarkTies(ml.data); return; }
+  if (!isExact(a)) { depthTies(a); return; }
   const tied = a.moves.filter((m) => m.best).length;
   if (tied < 2 || !isExact(a)) return;
   const sel = $("#lines-count");
   if (Number(sel.value) < Math.min(5, tied)) sel.value = String(Math.min(5, tied));
   showLines(true);
+}
+
+// At a depth the search's finer evaluation (the cards and points taken by the horizon) tells
+// equal values apart: the moves it ranks best keep the star ("★ best =" when several), the others
+// of the same value say they are ranked lower; `ties` says it in words.
+function depthTies(a) {
+  $("#lines-ties").textContent = a.ties ? `Ties: ${a.ties}.` : "";
+  const top = a.moves.filter((m) => m.order === 1).length;
+  for (const m of a.moves) {
+    if (!m.order) continue;
+    const td = document.querySelector(`#moves tbody tr.best[data-move="${CSS.escape(m.move)}"] td.badge`);
+    if (!td) continue;
+    td.dataset.order = m.order === 2 ? "lower" : top > 1 ? "=" : "1";
+    td.title = a.ties;
+  }
 }
 
 function linesWire() {
