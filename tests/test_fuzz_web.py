@@ -27,6 +27,7 @@ ROUTES = {          # every POST route and its fields
     "compose": ("hands", "piles", "table", "stock", "scopas", "dealer", "to_move", "last_capturer", "rules"),
     "analyze": ("position", "time_limit", "max_nodes", "objective"),
     "solve": ("position", "time_limit", "max_nodes", "objective"),
+    "lines": ("position", "count", "time_limit", "max_nodes", "objective"),
     "tree": ("position", "max_nodes"),
     "suggest": ("position", "player", "worlds", "seed", "time_limit"),
     "unseen": ("position", "player", "model", "worlds", "seed", "moves"),

@@ -761,6 +761,8 @@ FIELDS = {
     "solve": {"position": (SMALL, None), "time_limit": (1, True), "max_nodes": (None, "9"),
               "objective": ("maxn", ["maxn"])},
     "tree": {"position": (SMALL, {}), "max_nodes": (50, 50.5)},
+    "lines": {"position": (SMALL, 3), "time_limit": (0.5, "1"), "max_nodes": (None, "9"),
+              "objective": ("value", 1), "count": (2, 2.5)},
     "suggest": {"position": (SMALL, 7), "player": (0, False), "worlds": (5, "5"), "seed": (1, 1.5),
                 "time_limit": (1, "1 s")},
     "unseen": {"position": (SMALL, 7), "player": (0, "0"), "model": (True, "yes"), "worlds": (5, "5"),

@@ -1645,3 +1645,131 @@ def test_the_editor_in_a_players_view_shows_what_the_player_knows(browser, base_
     browser.find_element(By.ID, "ed-lens-leave").click()
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#palette") and not d.find_element(By.ID, "ed-lens").is_displayed())
     assert browser.execute_script("return document.getElementById('lens').hidden")
+
+
+# -- several lines, why, ties (issue 45) --------------------------------------------------------------
+
+# three moves tie at +1 for player 1; the lines order them by player 1's points at the round's end
+TIED = Position.from_string("6s/CsAb 4d3c6c5s 7d4cCcRcAs4s7sFsRs4b5bCb/Ad2d3d6dRdAc2c5cFc2s3s3b6bFbRb "
+                            "2bFd7c5d7bCd 0/0 1 1 0")
+
+
+def test_several_lines_each_with_its_line_and_why_the_first_is_better(browser, base_url):
+    from scopa_solver.search.lines import explain, lines
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(MID.to_string())}")
+    wait_exact(browser, len(MID.legal_moves()))
+    Select(browser.find_element(By.ID, "lines-count")).select_by_value("3")
+    browser.find_element(By.ID, "lines-btn").click()
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#lines li")) == 3)
+    expected = lines(MID, count=3)
+    assert texts(browser, "#lines .lmove") == [str(ln.move) for ln in expected]
+    assert texts(browser, "#lines .lvalue") == [f"{ln.value:+d}" if ln.value else "0" for ln in expected]
+    assert texts(browser, "#lines .lpv") == [" ".join(map(str, ln.pv)) for ln in expected]
+    assert texts(browser, "#lines .why") == [f"Against line 1: {explain(MID, ln.move)}" for ln in expected[1:]]
+    assert "exact" in text(browser, "#lines-note")
+    shot(browser, "board-lines")
+    # a move of a line plays the line up to it
+    second = expected[1]
+    browser.find_elements(By.CSS_SELECTOR, "#lines li")[1].find_element(By.CSS_SELECTOR, '.lpv span[data-index="2"]').click()
+    wait(browser, lambda d: board_notation(d) == MID.play(second.pv[0]).play(second.pv[1]).to_string())
+
+
+def test_equal_best_values_are_ordered_and_the_order_is_said(browser, base_url):
+    from scopa_solver.search.lines import lines
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(TIED.to_string())}")
+    wait_exact(browser, len(TIED.legal_moves()))
+    expected = [ln for ln in lines(TIED, count=5) if ln.value == lines(TIED, count=1)[0].value]
+    assert len(expected) == 3 and len({ln.points for ln in expected}) > 1
+    # asked at once: the stars carry the order, the ties are said
+    wait(browser, lambda d: text(d, "#lines-ties").startswith("Ties: 3 moves share the best value +1"))
+    order = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#moves tr.best'), tr => "
+        "[tr.dataset.move, tr.querySelector('td.badge').dataset.order])")
+    # by player 1's points at each line's end (3, 2, 2): equal counts share their number
+    ranks = {p: k + 1 for k, p in enumerate(sorted({ln.points for ln in expected}, reverse=True))}
+    assert sorted(order) == sorted([str(ln.move), str(ranks[ln.points])] for ln in expected)
+    badge = browser.execute_script("return getComputedStyle(document.querySelector("
+                                   "'#moves tr.best td.badge[data-order=\"1\"]'), '::before').content")
+    assert badge == '"★ best 1"'
+    assert "player 1's points at the round's end" in text(browser, "#lines-ties")
+    shot(browser, "board-ties")
+
+
+def test_a_players_view_shows_no_lines(browser, base_url):
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(MID.to_string())}")
+    wait_exact(browser, len(MID.legal_moves()))
+    browser.find_element(By.ID, "lines-btn").click()
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#lines li")) == 3)
+    switch = browser.find_element(By.CSS_SELECTOR, '[data-tab="hidden"]')
+    switch.click()
+    browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player="0"]').click()
+    browser.find_element(By.CSS_SELECTOR, '[data-tab="analysis"]').click()
+    wait(browser, lambda d: "hidden cards" in text(d, "#lines-note"))
+    assert browser.find_elements(By.CSS_SELECTOR, "#lines li") == []
+    assert browser.find_element(By.ID, "lines-btn").get_attribute("disabled")
+
+
+def test_the_eval_bar_shows_only_depths_whose_last_play_is_by_the_same_side(browser, base_url):
+    # six seats alone: depths 4, 8, 12, ... end on different seats' plays; only 4, 16, 28 on the same
+    # seat's as depth 4. The depths come faster than the page reads them, so they are handed to the
+    # bar as the live analysis would, once it is over.
+    six = Position.new_round(seed=1, rules=Rules(players=6, partnerships=False))
+    two = MID
+    labels = {}
+    for pos in (six, two):
+        open_page(browser, f"{base_url}/?pos={urllib.parse.quote(pos.to_string())}")
+        wait(browser, lambda d: "exact:" in text(d, "#an-status"))
+        labels[pos] = browser.execute_script("""
+            const a = known.get(`${state.base}|value`).a, out = [];
+            for (const [h, v] of [[4, 1], [8, 3], [12, 5], [16, 2]]) {
+              evalBar({...a, complete: false, exact: false, horizon: h, value: v});
+              out.push(document.querySelector('#eval-label').textContent);
+            }
+            return out;""")
+    s4, s8, s12, s16 = labels[six]
+    assert s4.startswith("+1 ") and "depth 4" in s4
+    assert s8.startswith("+1 ") and "depth 4 (depth 8 searched: the bar shows depths whose last play" in s8
+    assert s12.startswith("+1 ") and "depth 4 (depth 12 searched" in s12
+    assert s16.startswith("+2 ") and "depth 16" in s16 and "searched" not in s16
+    # two sides: every depth of the search (each side has played as often)
+    assert [x.split(" ")[0] for x in labels[two]] == ["+1", "+3", "+5", "+2"]
+    assert not any("searched" in x for x in labels[two])
+
+
+def test_a_players_view_says_how_equal_fair_values_were_ordered(browser, base_url):
+    # player 0's two cavalli both take Cd: the same fair mean in every world
+    pos = helpers.late(Rules(), 0, 12)
+    view = pos.view(pos.to_move)
+    expected = suggest(view, worlds=40, seed=3, progress=False)
+    assert expected.ties.startswith("2 moves share the best fair mean")
+    hidden = {str(c) for p in range(2) if p != view.player for c in iter_cards(pos.hands[p])} | \
+        {str(c) for c in pos.stock}
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(pos.to_string())}")
+    wait_exact(browser, len(pos.legal_moves()))
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    fill(browser, ("worlds", "40"), ("suggest-seed", "3"), ("suggest-time", "30"))
+    browser.find_element(By.CSS_SELECTOR, f'.view-btn[data-player="{view.player}"]').click()
+    suggestion_done(browser, 40)
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="analysis"]').click()
+    wait(browser, lambda d: text(d, "#lines-ties") == f"Fair values: {expected.ties}.")
+    assert not {c for c in hidden if c in text(browser, "#lines-ties")}
+    assert not browser.find_elements(By.CSS_SELECTOR, "#lines li")
+
+
+def test_equal_values_at_a_depth_show_the_searchs_finer_order(browser, base_url):
+    deal = Position.new_round(seed=3, rules=Rules(players=4, game="scientifico"))
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(deal.to_string())}")
+    wait(browser, lambda d: text(d, "#lines-ties").startswith("Ties: ") and "depth" in text(d, "#moves-note"))
+    snap = browser.execute_script("""
+        const a = known.get(`${state.base}|value`).a;
+        return {ties: document.querySelector('#lines-ties').textContent, aties: a.ties, moves: a.moves,
+                rows: Array.from(document.querySelectorAll('#moves tbody tr'),
+                                 tr => [tr.dataset.move, tr.querySelector('td.badge').dataset.order || null])};""")
+    browser.find_element(By.ID, "an-stop").click()
+    shot(browser, "board-depth-ties")
+    assert snap["ties"] == f"Ties: {snap['aties']}." and "finer evaluation at the horizon" in snap["ties"]
+    top = [m for m in snap["moves"] if m["best"]]
+    firsts = [m for m in top if m["order"] == 1]
+    assert len(top) > 1 and firsts and all(m["order"] in (1, 2) for m in top)
+    want = {m["move"]: ("lower" if m["order"] == 2 else "=" if len(firsts) > 1 else "1") for m in top}
+    assert {move: order for move, order in snap["rows"] if order} == want

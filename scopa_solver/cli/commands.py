@@ -374,9 +374,14 @@ def analyze_command(args) -> int:
     pos = _position(args)
     rows = _searched(args, pos, moves=True)
     ordered, best_rows = _best_first(rows)
+    found, why = _lines_and_why(args, pos, rows)
     if args.json:
         data = dict(rows.to_dict(), to_move=pos.to_move, objective=args.objective, side=pos.rules.sides[pos.to_move])
         data.update(moves=[r.to_dict() for r in ordered], best_moves=[str(r.move) for r in best_rows])
+        if found is not None:
+            data.update(lines=[line.to_dict() for line in found], ties=found.ties)
+        if why is not None:
+            data.update(why=why.to_dict())
         print_json(data)
         return 0
     print(show_position(pos))
@@ -398,7 +403,39 @@ def analyze_command(args) -> int:
         print(f"values: {_depth_note(rows)}")
         if any(r.value == best and r not in best_rows for r in rows):
             print("lost 0: the best margin, but a lower estimate by the static evaluation at the horizon")
+    if found is not None:
+        _print_lines(found, args.objective)
+    if why is not None:
+        print(f"\nwhy: {why}")
     return 0
+
+
+def _lines_and_why(args, pos: Position, rows) -> tuple[Any, Any]:
+    """`analyze --lines N` and `--why [MOVE]`: the lines (`search.lines.lines`) and the why
+    (`explain`) of the values just searched (no search again but the lines' own)."""
+    if args.lines is None and args.why is None:
+        return None, None
+    from ..search.lines import LinesError, explain, lines
+    limit = Limit(tt_mb=args.tt_mb)
+    try:
+        found = None if args.lines is None else lines(pos, limit, count=args.lines, objective=args.objective,
+                                                      searched=rows)
+        why = None if args.why is None else explain(pos, args.why or None, None, limit, objective=args.objective,
+                                                    searched=rows)
+    except LinesError as exc:
+        raise UsageError(str(exc)) from None
+    return found, why
+
+
+def _print_lines(found, objective: str) -> None:
+    depth = "exact, each to the end of the round" if found.exact else f"estimates at depth {found.horizon}"
+    print(f"\nthe best {len(found)} line{'s' if len(found) != 1 else ''} ({depth}):")
+    for line in found:
+        value = "?" if line.value is None else _signed(line.value, objective)
+        end = f"  (ends with {plural(line.points, 'point')})" if line.points is not None else ""
+        print(f"{line.rank:>2}. {str(line.move):<16}{value:>4}  {' '.join(map(str, line.pv))}{end}")
+    if found.ties:
+        print(f"ties: {found.ties}")
 
 
 PICTURE_WARN_NODES = 500    # past this a tree picture is hard to read: a warning with the hint
@@ -522,6 +559,8 @@ def suggest_command(args) -> int:
         what = "round margin" if rules.side_count == 2 else "paranoid value"
         print(f"best for player {view.player}: {s.best} (mean {what} of side {rules.sides[view.player]} "
               f"{s.moves[0].mean:+.3f})")
+    if s.ties:
+        print(f"ties: {s.ties}")
     if s.exact_worlds is not None:      # the worlds had a node budget (the family games)
         print(f"{s.exact_worlds:,} of {plural(s.worlds, 'world')} searched to the end of the round"
               + ("" if s.horizon is None else f", the others to a horizon of {s.horizon} plies "

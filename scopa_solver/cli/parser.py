@@ -223,6 +223,12 @@ def build_parser() -> argparse.ArgumentParser:
         _objective(p)
         if name == "solve":
             _job(p)
+        else:
+            p.add_argument("--lines", type=positive_int, default=None, metavar="N",
+                           help="the best N moves, each with its own value and principal variation (MultiPV)")
+            p.add_argument("--why", nargs="?", const="", default=None, metavar="MOVE",
+                           help="why the best move is better than MOVE (default: than the second best), "
+                                "category by category")
 
     p = _common(sub.add_parser("tree", help="the game tree: a picture (.svg/.png) or data (.graphml/.gexf/.json/.dot)"))
     p.add_argument("--mode", choices=("minimax", "pv", "search"), default="minimax",

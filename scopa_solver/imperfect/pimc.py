@@ -139,12 +139,19 @@ class Suggestion:
     def best_stats(self) -> MoveStats:
         return self.moves[0]
 
+    @property
+    def ties(self) -> str:
+        """How moves of the best fair mean were ordered, and which the sample cannot tell from the
+        best, in words ('' when the best stands alone): equal means by the share of worlds where
+        each move is optimal, then by name."""
+        return fair_ties(self.moves, self.exact)
+
     def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON-ready): the view, a row per move, how the worlds were solved."""
         return {"view": self.view.to_string(), "best": str(self.best), "moves": [m.to_dict() for m in self.moves],
                 "exact": self.exact, "worlds": self.worlds, "total_worlds": self.total_worlds,
                 "seed": self.seed, "seconds": self.seconds, "nodes": self.nodes, "stopped": self.stopped,
-                "exact_worlds": self.exact_worlds, "horizon": self.horizon}
+                "exact_worlds": self.exact_worlds, "horizon": self.horizon, "ties": self.ties}
 
     def __str__(self) -> str:
         head = f"{'move':<12} {'mean':>7} {'std':>6} {'stderr':>7} {'optimal':>8} {'margin>0':>8}"
@@ -156,6 +163,29 @@ class Suggestion:
                 f"{self.seconds:.2f} s" + {None: "", "time": ", stopped by the time limit",
                    "confidence": ", stopped once the best move was clear"}.get(self.stopped, ""))
         return "\n".join([head] + [str(m) for m in self.moves] + [tail])
+
+
+def fair_ties(rows: list[MoveStats], exact: bool) -> str:
+    """`Suggestion.ties` of rows in `suggest`'s order (best first)."""
+    if len(rows) < 2:
+        return ""
+    best = rows[0]
+    tied = [m for m in rows if abs(m.mean - best.mean) < 1e-9]
+    parts = []
+    if len(tied) > 1:
+        shares = ", ".join(f"{m.move} {100 * m.optimal:.1f}%" for m in tied)
+        parts.append(f"{len(tied)} moves share the best fair mean {best.mean:+.3f}; ordered by the share of "
+                     f"worlds where each is optimal, more first ({shares})")
+        same = [str(m.move) for m in tied if abs(m.optimal - tied[0].optimal) < 1e-12]
+        if len(same) > 1:
+            parts.append(f"{' and '.join(same)} are equal on that too (listed by name): any of them")
+    if not exact:
+        close = [m for m in rows if m not in tied and math.isfinite(m.delta_stderr) and m.delta_stderr > 0
+                 and -m.delta <= m.delta_stderr]
+        if close:
+            parts.append("within one standard error of the best, which the worlds drawn do not tell apart: " +
+                         ", ".join(f"{m.move} ({m.delta:+.3f} ± {m.delta_stderr:.3f})" for m in close))
+    return "; ".join(parts)
 
 
 def _finite(x: float) -> Optional[float]:

@@ -39,8 +39,8 @@ def create_app() -> Any:
         from starlette.exceptions import HTTPException
     except ImportError:
         raise _missing() from None
-    from .fields import (ROUTES, Analyze, Board, Compose, Deal, FieldError, LivePoll, LiveStart, LiveStop, PlayBot,
-                         PlayMove, PlayNew, PuzzleFields, Review, Solve, Suggest, Tree, Unseen, read)
+    from .fields import (ROUTES, Analyze, Board, Compose, Deal, FieldError, Lines, LivePoll, LiveStart, LiveStop,
+                         PlayBot, PlayMove, PlayNew, PuzzleFields, Review, Solve, Suggest, Tree, Unseen, read)
     from .guard import Guard, Places
     from .live import LiveAnalyses
 
@@ -113,6 +113,10 @@ def create_app() -> Any:
     @post(Analyze)
     def analyze(f: Any) -> dict:
         return service.analysis(f.position, f.time_limit, f.max_nodes, f.objective)
+
+    @post(Lines)
+    def lines(f: Any) -> dict:
+        return service.several_lines(f.position, f.count, f.time_limit, f.max_nodes, f.objective)
 
     @post(Solve)
     def solve(f: Any) -> dict:

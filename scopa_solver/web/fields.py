@@ -34,7 +34,8 @@ from ..errors import RecordError, excerpt
 from ..jsontext import MAX_DIGITS, LongNumber, parse_json
 
 __all__ = ["FieldError", "read", "ROUTES", "Board", "Deal", "Compose", "Analyze", "Solve", "Tree", "Suggest",
-           "Unseen", "PlayNew", "PlayMove", "PlayBot", "Review", "LiveStart", "LivePoll", "LiveStop", "PuzzleFields"]
+           "Unseen", "PlayNew", "PlayMove", "PlayBot", "Review", "LiveStart", "LivePoll", "LiveStop", "PuzzleFields",
+           "Lines"]
 
 
 class FieldError(ValueError):
@@ -108,6 +109,10 @@ class LiveStart(Analyze):
     pass
 
 
+class Lines(Analyze):
+    count: Whole = None
+
+
 class LivePoll(_Fields):
     id: Annotated[str, _about("a live analysis's id (text)")]
 
@@ -174,7 +179,7 @@ ROUTES: dict[type[BaseModel], str] = {Board: "/api/board", Deal: "/api/deal", Co
           Unseen: "/api/unseen", PlayNew: "/api/play/new",
           PlayMove: "/api/play/move", PlayBot: "/api/play/bot", Review: "/api/review",
           LiveStart: "/api/live/start", LivePoll: "/api/live/poll", LiveStop: "/api/live/stop",
-          PuzzleFields: "/api/puzzle"}
+          PuzzleFields: "/api/puzzle", Lines: "/api/lines"}
 
 
 def read(model: type[BaseModel], body: bytes, content_type: Optional[str] = None) -> Any:

@@ -40,7 +40,7 @@ from ..search.solver import Analysis, SearchResult, analyze, solve
 from .live import LiveAnalyses
 
 __all__ = ["LIMITS", "BOTS", "OBJECTIVES", "info", "read_state", "read_position", "board", "board_of", "compose",
-           "deal", "analysis",
+           "deal", "analysis", "several_lines",
            "principal_variation", "live_start", "live_poll", "live_stop", "tree_svg", "suggestion", "unseen", "new_game", "game_move", "bot_move", "review_round"]
 
 LIMITS: dict[str, Any] = {     # counts (int) and seconds (float)
@@ -50,6 +50,7 @@ LIMITS: dict[str, Any] = {     # counts (int) and seconds (float)
     "default_time": 5.0,
     "max_nodes": 10**10,
     "tree_nodes": 3_000,      # nodes of a tree picture
+    "lines": 5,               # lines of /api/lines
     "worlds": 2_000,          # worlds of a suggestion
     "review_worlds": 200,     # worlds per decision of a review
     "bot_time": 5.0,          # seconds a PIMC bot may think per move
@@ -320,16 +321,41 @@ def analysis(text: Any, time_limit: Any = None, max_nodes: Any = None, objective
 
 
 def _moves(pos: Position, rows: Analysis, goal: str) -> dict:
-    """`analysis`'s answer for the rows of an `Analysis`."""
+    """`analysis`'s answer for the rows of an `Analysis`. At a depth, moves of the best value
+    carry the search's finer `order` (1: best by its finer evaluation too; 2: ranked below) and
+    `ties` says so."""
+    from ..search.lines import depth_ties
     top = rows[0].value if rows else None
-    return {"position": pos.to_string(), "to_move": pos.to_move, "complete": rows.complete, "objective": goal,
+    ties = depth_ties(rows)
+    finer = set(rows.best_moves) if ties else set()
+    return {"ties": ties, "position": pos.to_string(), "to_move": pos.to_move, "complete": rows.complete, "objective": goal,
             "side": None if pos.is_round_over() else pos.rules.sides[pos.to_move], "value": rows.value,
             "lower": rows.lower, "upper": rows.upper, "stopped": rows.stopped,
             "horizon": rows.horizon, "exact": rows.exact,
             "plies_left": sum(pos.hand_sizes()) + pos.stock_size(),
             "moves": [{"move": str(r.move), "value": r.value, "lower": r.lower, "upper": r.upper,
                        "best": top is not None and r.value == top,
-                       "horizon": r.horizon, "exact": r.exact} for r in rows]}
+                       "horizon": r.horizon, "exact": r.exact,
+                       **({"order": 1 if r.move in finer else 2} if ties and r.value == top else {})} for r in rows]}
+
+
+def several_lines(text: Any, count: Any = None, time_limit: Any = None, max_nodes: Any = None,
+                  objective: Any = None) -> dict:
+    """`lines`: the best `count` moves (1 to 5, default 3), each with its value and its own
+    principal variation, how equal values were ordered (`ties`), and for every line after the
+    first why the first is better (`why`: `compare`'s words and categories). The values are
+    `analysis`'s under the same limits; three or more sides need objective "maxn"."""
+    from ..search.lines import compare, lines
+    pos = read_position(text)
+    seconds, nodes = _limits(time_limit, max_nodes)
+    n = _whole(count, "count", 1, LIMITS["lines"], 3)
+    found = lines(pos, Limit(time=seconds, nodes=nodes), count=n, objective=_objective(objective))
+    rows = []
+    for line in found:
+        row = line.to_dict()
+        row["why"] = None if line is found[0] else compare(pos, found[0], line, found.objective).to_dict()
+        rows.append(row)
+    return {**found.to_dict(), "lines": rows, "to_move": pos.to_move, "side": pos.rules.sides[pos.to_move]}
 
 
 def principal_variation(text: Any, time_limit: Any = None, max_nodes: Any = None, objective: Any = None) -> dict:

@@ -348,6 +348,7 @@ function clearAnalysis() {
   $("#suggest-info").textContent = "";
   $("#suggest-progress").textContent = "";
   state.pv = null;
+  linesClear();
 }
 
 // The header follows the position shown: its game (when one of the menu's) and its seed.
@@ -660,6 +661,7 @@ function showAnalysis(entry) {
   drawBestStrip(a, mover);
   if (s && s.position === state.base) showLine(s);
   markHindsight();
+  linesFollow(a);
 }
 
 // At a phone's width the move table is far below the board: the best moves (up to three, as
@@ -710,6 +712,8 @@ function evalBar(a) {
   explainValue();
   if (!a) $("#best-strip").innerHTML = "";     // no analysis of the board shown (a game, a round over)
   if (fairView()) return fairEvalBar();
+  const searched = a;
+  a = barDepth(a);
   const side = Number($("#eval-side").value || 0), b = state.board;
   const fill = $("#eval-fill"), label = $("#eval-label");
   let v = null;
@@ -728,7 +732,8 @@ function evalBar(a) {
   const pct = a.objective === "maxn" ? Math.min(100, 100 * v / 11) : 50 + 50 * Math.tanh(v / 5);
   fill.style.width = `${pct.toFixed(1)}%`;
   const who = b.players === 2 ? `player ${side}` : sideName(b, side);
-  label.textContent = `${signed(v)} for ${who} · ${isExact(a) ? "exact" : `estimate, depth ${a.horizon}`}`;
+  label.textContent = `${signed(v)} for ${who} · ${isExact(a) ? "exact" : `estimate, depth ${a.horizon}`}` +
+    (a !== searched ? ` (depth ${searched.horizon} searched: ${BAR_PARITY})` : "");
   $("#evalbar").dataset.value = String(v);
   $("#evalbar").classList.toggle("exact", isExact(a));
 }
@@ -756,6 +761,136 @@ function evalBarEmpty(why) {
   $("#evalbar").dataset.value = "";
   $("#evalbar").classList.add("novalue");
   $("#evalbar").classList.remove("exact");
+}
+
+// The eval bar does not jump with the depth's parity. A depth-limited value leans towards the
+// side that plays last before the horizon, so the bar shows only the depths whose last play is
+// made by the same side as at the first depth (DEEPEN_STEP = 4 plays): with two sides that is
+// every depth the search reaches (4, 8, 12, ...: each side has played as often), with three
+// sides 4, 16, 28, ...; a depth of the other parity keeps the last one of the bar's (the move
+// table shows every depth); exact values always.
+const BAR_STEP = 4;
+const BAR_PARITY = "the bar shows depths whose last play is by the same side";
+const barHeld = new Map();     // notation|objective -> the deepest analysis of the bar's parity
+
+function lastSide(b, a, plies) { return b.sides[(a.to_move + plies - 1) % b.players]; }
+
+function barDepth(a) {
+  const b = state.board;
+  if (!a || !b || isExact(a) || !a.horizon || a.to_move === null || a.to_move === undefined) return a;
+  const key = `${a.position}|${a.objective}`;
+  if (lastSide(b, a, a.horizon) === lastSide(b, a, BAR_STEP)) { barHeld.set(key, a); return a; }
+  const held = barHeld.get(key);
+  return held && held.horizon < a.horizon ? held : a;
+}
+
+// -- several lines (python-chess's MultiPV), why the best beats each, ties ordered: /api/lines ------
+// The best N moves, each with its own value and line; under each line after the first, why the
+// first is better (their final scores by category, in words); moves of equal value put in a
+// stated finer order (the side's points at each line's end), which the move table's stars show.
+// From a player's view nothing is shown: a line would name hidden cards.
+
+const ml = {run: 0, key: null, data: null, asking: null};
+
+function linesClear(note = "") {
+  ml.run++;
+  ml.key = ml.data = ml.asking = null;
+  $("#lines").innerHTML = "";
+  $("#lines-ties").textContent = "";
+  $("#lines-note").textContent = note;
+  const b = state.board;
+  $("#lines-btn").disabled = fairView() || !b || b.kind !== "position" || b.over;
+}
+
+async function showLines(quiet = false) {
+  const b = state.board;
+  if (fairView() || !state.base || !b || b.kind !== "position" || b.over) return;
+  const notation = state.base, objective = $("#objective").value, count = Number($("#lines-count").value) || 3;
+  const key = `${notation}|${objective}|${count}`;
+  if (ml.key === key && ml.data) { drawLines(ml.data); return; }
+  if (ml.asking === key) return;            // already asked (the table redraws while it searches)
+  const run = ++ml.run;
+  ml.asking = key;
+  $("#lines-note").textContent = "searching…";
+  try {
+    const data = await api("lines", {position: notation, count, objective, time_limit: 10}, "lines", quiet);
+    if (run !== ml.run || notation !== state.base) return;
+    ml.key = key;
+    ml.data = data;
+    drawLines(data);
+  } catch (e) {
+    if (run === ml.run && !(e instanceof Cancelled)) $("#lines-note").textContent = e.message || String(e);
+  } finally {
+    if (run === ml.run) ml.asking = null;
+  }
+}
+
+function drawLines(data) {
+  const b = state.board;
+  const depth = data.exact ? "exact, each to the end of the round" : `estimates, depth ${data.horizon}`;
+  $("#lines-note").textContent = `for ${whose(b, data.to_move)} · ${depth}`;
+  $("#lines-ties").textContent = data.ties ? `Ties: ${data.ties}.` : "";
+  $("#lines").innerHTML = data.lines.map((l) => `<li data-move="${esc(l.move)}" class="${l.rank === 1 ? "first" : ""}">
+    <div class="row"><b class="mono lmove">${esc(l.move)}</b><span class="lvalue num">${esc(signed(l.value))}</span>
+      ${l.exact ? '<span class="ok" title="exact">✓</span>' : `<span class="est">≈ d${esc(l.horizon)}</span>`}
+      ${l.points === null ? "" : `<small>ends with ${esc(l.points)} point${l.points === 1 ? "" : "s"}</small>`}</div>
+    <div class="lpv mono">${l.pv.map((m, i) => `<span data-index="${i + 1}">${esc(m)}</span>`).join(" ")}</div>
+    ${l.why ? `<div class="why">Against line 1: ${esc(l.why.text)}</div>` : ""}</li>`).join("");
+  $$("#lines li").forEach((li, k) => {
+    const line = data.lines[k];
+    li.addEventListener("mouseenter", () => markMove(line.move));
+    li.addEventListener("mouseleave", () => markMove(null));
+    li.querySelectorAll(".lpv span").forEach((sp) => sp.addEventListener("click", () =>
+      guard(() => playLine(line.pv.slice(0, Number(sp.dataset.index))))));
+  });
+  linesMarkTies(data);
+}
+
+// The move table's stars of equal best values carry the lines' order ("★ best 1", "★ best 2"...):
+// exact, moves equal on the finer count too share a number ("★ best =" when every one does).
+function linesMarkTies(data) {
+  if (!data.ties || !data.lines.length) return;
+  const top = data.lines[0].value, tied = data.lines.filter((l) => l.value === top);
+  const finer = [...new Set(tied.map((l) => l.finer))];
+  for (const l of tied) {
+    const td = document.querySelector(`#moves tbody tr.best[data-move="${CSS.escape(l.move)}"] td.badge`);
+    if (!td) continue;
+    td.dataset.order = !data.exact ? String(l.rank) : finer.length === 1 ? "=" : String(finer.indexOf(l.finer) + 1);
+    td.title = data.ties;
+  }
+}
+
+// After the move table is drawn: re-mark the ties from lines already had; an exact analysis with
+// several best moves asks for the lines at once (enough of them to order every tied move).
+function linesFollow(a) {
+  if (!a || a.position !== state.base || fairView()) return;
+  if (ml.data && ml.data.position === a.position) { linesMarkTies(ml.data); return; }
+  if (!isExact(a)) { depthTies(a); return; }
+  const tied = a.moves.filter((m) => m.best).length;
+  if (tied < 2 || !isExact(a)) return;
+  const sel = $("#lines-count");
+  if (Number(sel.value) < Math.min(5, tied)) sel.value = String(Math.min(5, tied));
+  showLines(true);
+}
+
+// At a depth the search's finer evaluation (the cards and points taken by the horizon) tells
+// equal values apart: the moves it ranks best keep the star ("★ best =" when several), the others
+// of the same value say they are ranked lower; `ties` says it in words.
+function depthTies(a) {
+  $("#lines-ties").textContent = a.ties ? `Ties: ${a.ties}.` : "";
+  const top = a.moves.filter((m) => m.order === 1).length;
+  for (const m of a.moves) {
+    if (!m.order) continue;
+    const td = document.querySelector(`#moves tbody tr.best[data-move="${CSS.escape(m.move)}"] td.badge`);
+    if (!td) continue;
+    td.dataset.order = m.order === 2 ? "lower" : top > 1 ? "=" : "1";
+    td.title = a.ties;
+  }
+}
+
+function linesWire() {
+  $("#lines-btn").addEventListener("click", () => guard(() => showLines()));
+  $("#lines-count").addEventListener("change", () => { if (ml.data) guard(() => showLines()); });
 }
 
 async function drawTree() {
@@ -1020,6 +1155,7 @@ function lensFollows(b) {
 function viewPanels(vb) {
   const v = state.viewPlayer, b = state.board;
   lens.last = null;
+  linesClear(fairView() ? "not shown from a view: a line would name hidden cards" : "");
   $("#lens").hidden = v === null;
   if (v === null) {
     stopSuggest();          // its next round would set the view again
@@ -1101,7 +1237,12 @@ function showFairAnalysis(s) {
   $("#trust").className = "estimate";
   $("#an-status").textContent = $("#suggest-progress").textContent;
   fairEvalBar();
+  fairTies(s);
 }
+
+// From a view the lines are not shown, but how the fair values' equal or close means were
+// ordered is (`Suggestion.ties`: only the player's own moves are named).
+function fairTies(s) { $("#lines-ties").textContent = s.ties ? `Fair values: ${s.ties}.` : ""; }
 
 // The eval bar from the last fair values, for the chosen side (none yet: an empty bar).
 function fairEvalBar() {
@@ -1864,6 +2005,7 @@ async function start() {
   $("#puzzle-btn").addEventListener("click", () => guard(loadPuzzle));
   $("#puzzle-close").addEventListener("click", () => { pz.data = null; $("#puzzle").hidden = true; });
   $("#tree-btn").addEventListener("click", () => guard(drawTree));
+  linesWire();
   treePanWire();
   viewButtons(2);
   $("#suggest-btn").addEventListener("click", () => guard(runSuggest));
