@@ -41,7 +41,9 @@ if _typing.TYPE_CHECKING:  # the lazy names below, for type checkers
     from .play.game import MatchResult, RoundResult, play_match, play_round
     from .play.inference import InferenceBot
     from .play.record import GameRecord, RoundRecord
+    from .play.puzzles import Puzzle, find_puzzles, puzzles_from_record
     from .play.review import FairReview, Review, review
+    from .search.lines import Lines, Why, explain, lines
     from .tree.base import TreeOptions, TreeTooLargeError
     from .tree.build import to_networkx
     from .tree.io import read_tree, write_tree
@@ -61,6 +63,8 @@ _LAZY = {
     "review": "play.review", "Review": "play.review", "FairReview": "play.review",
     "to_networkx": "tree.build", "TreeOptions": "tree.base", "TreeTooLargeError": "tree.base",
     "write_tree": "tree.io", "read_tree": "tree.io",
+    "lines": "search.lines", "explain": "search.lines", "Lines": "search.lines", "Why": "search.lines",
+    "Puzzle": "play.puzzles", "find_puzzles": "play.puzzles", "puzzles_from_record": "play.puzzles",
 }
 
 
@@ -82,12 +86,12 @@ def __dir__() -> list[str]:
 __all__ = [
     "Card", "Rules", "Position", "Move", "RoundScore", "PlayerScore",
     "Limit", "solve", "analyze", "analysis", "solve_many", "analyze_many", "SearchResult", "Analysis",
-    "MoveValue", "AnalysisHandle", "SearchInfo",
+    "MoveValue", "AnalysisHandle", "SearchInfo", "lines", "explain", "Lines", "Why",
     "View", "suggest", "Suggestion", "MoveStats", "equilibrium", "Equilibrium", "EquilibriumEndgame",
     "Bot", "RandomBot", "GreedyBot", "PIMCBot", "InferenceBot", "EPIMCBot", "OracleBot",
     "play_round", "play_match", "RoundResult", "MatchResult", "arena", "ArenaResult", "MultiArenaResult",
     "GameRecord", "RoundRecord", "review", "Review", "FairReview",
-    "to_networkx", "TreeOptions", "write_tree", "read_tree",
+    "to_networkx", "TreeOptions", "write_tree", "read_tree", "Puzzle", "find_puzzles", "puzzles_from_record",
     "ScopaError", "CardError", "DuplicateCardError", "IllegalMoveError", "NotationError", "PositionError",
     "RulesError", "LimitError", "ViewError", "RecordError", "TreeTooLargeError",
 ]
