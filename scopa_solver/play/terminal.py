@@ -4,7 +4,8 @@ family games, a human with bot partners against bot opponents.
 The human types a card (``7d``; a bare rank like ``7`` when only one card in hand has it), or a
 whole move (``7dx3c+4s``); when the card can capture in several ways the choices are listed,
 numbered, and the human picks one. ``moves`` lists every legal move, ``help`` explains the
-cards, ``quit`` (or end of input) stops. Bad input is explained and asked again. The game is
+cards, ``hint`` suggests a move (the fair suggestion from the human's view, `play.hints`;
+recorded as help in the record), ``quit`` (or end of input) stops. Bad input is explained and asked again. The game is
 kept in a `GameRecord` as it is played.
 """
 from __future__ import annotations
@@ -28,7 +29,8 @@ HELP = f"""Cards are rank then suit: ranks {' '.join(RANKS)} (A = 1, F = 8, C = 
 captures its value), suits {', '.join(f'{s} {n}' for s, n in zip(SUITS, SUIT_NAMES))}. 7d is the settebello.
 Type a card to play it (7d, or just 7 when you hold one seven). When it can capture in several
 ways you are asked which. You may also type a whole move: 7dx3c+4s plays 7d and takes 3c and 4s.
-'moves' lists your legal moves, 'quit' stops (the game is saved)."""
+'moves' lists your legal moves, 'hint' suggests a move from what you see (recorded as help
+in the game record), 'quit' stops (the game is saved)."""
 
 
 class Quit(Exception):
@@ -88,8 +90,10 @@ def _rank_cards(text: str, hand: int) -> Optional[list[Card]]:
     return [c for c in iter_cards(hand) if c.rank == rank]
 
 
-def ask_move(pos: Position, ask: Callable[[str], str], say: Callable[[str], None]) -> Move:
-    """Read the human's move, explaining bad input and asking again."""
+def ask_move(pos: Position, ask: Callable[[str], str], say: Callable[[str], None],
+             hint: Optional[Callable[[], str]] = None) -> Move:
+    """Read the human's move, explaining bad input and asking again; ``hint`` says `hint()`
+    (None: no hints)."""
     moves = pos.legal_moves()
     hand = pos.hands[pos.to_move]
     while True:
@@ -105,6 +109,9 @@ def ask_move(pos: Position, ask: Callable[[str], str], say: Callable[[str], None
             continue
         if low in ("moves", "m", "legal"):
             say("  your legal moves: " + ", ".join(map(str, moves)))
+            continue
+        if low == "hint" and hint is not None:
+            say("  " + hint())
             continue
         if "x" in low:
             try:
@@ -165,6 +172,18 @@ def _sides_line(rules, names: Sequence[str], human: Optional[int]) -> str:
     if human is not None:       # your side first
         sides.sort(key=lambda seats: human not in seats)
     return " against ".join(" and ".join(f"{names[p]} (player {p})" for p in seats) for seats in sides)
+
+
+def _hinter(pos: Position, rec: Any) -> Callable[[], str]:
+    """The ``hint`` command at `pos`: the fair suggestion from the human's view, recorded in
+    the round `rec` as help (`play.hints`)."""
+    def hint() -> str:
+        from .hints import HINT_SECONDS, ask_hint, describe_hint
+        say_seconds = f"{HINT_SECONDS:g} s"
+        found, result = ask_hint(pos, rec)
+        return (describe_hint(found) + f"; from your view over {plural(result.worlds, 'world')} in about "
+                f"{say_seconds} (recorded as help)")
+    return hint
 
 
 def play_game(bot: Union[Callable[[Position], Any], Sequence[Optional[Callable[[Position], Any]]]], *,
@@ -239,7 +258,7 @@ def play_game(bot: Union[Callable[[Position], Any], Sequence[Optional[Callable[[
             if p == human:
                 say()
                 say(show_view(pos.view(human), names) if family else picture(pos, human, names))
-                move = ask_move(pos, read, say)
+                move = ask_move(pos, read, say, _hinter(pos, rec))
             else:
                 chooser = bots[p]
                 assert chooser is not None      # checked above: every seat but the human's has a bot
