@@ -90,10 +90,8 @@ def _rank_cards(text: str, hand: int) -> Optional[list[Card]]:
     return [c for c in iter_cards(hand) if c.rank == rank]
 
 
-def ask_move(pos: Position, ask: Callable[[str], str], say: Callable[[str], None],
-             hint: Optional[Callable[[], str]] = None) -> Move:
-    """Read the human's move, explaining bad input and asking again; ``hint`` says `hint()`
-    (None: no hints)."""
+def ask_move(pos: Position, ask: Callable[[str], str], say: Callable[[str], None]) -> Move:
+    """Read the human's move, explaining bad input and asking again."""
     moves = pos.legal_moves()
     hand = pos.hands[pos.to_move]
     while True:
@@ -109,9 +107,6 @@ def ask_move(pos: Position, ask: Callable[[str], str], say: Callable[[str], None
             continue
         if low in ("moves", "m", "legal"):
             say("  your legal moves: " + ", ".join(map(str, moves)))
-            continue
-        if low == "hint" and hint is not None:
-            say("  " + hint())
             continue
         if "x" in low:
             try:
@@ -174,16 +169,20 @@ def _sides_line(rules, names: Sequence[str], human: Optional[int]) -> str:
     return " against ".join(" and ".join(f"{names[p]} (player {p})" for p in seats) for seats in sides)
 
 
-def _hinter(pos: Position, rec: Any) -> Callable[[], str]:
-    """The ``hint`` command at `pos`: the fair suggestion from the human's view, recorded in
-    the round `rec` as help (`play.hints`)."""
-    def hint() -> str:
-        from .hints import HINT_SECONDS, ask_hint, describe_hint
-        say_seconds = f"{HINT_SECONDS:g} s"
-        found, result = ask_hint(pos, rec)
-        return (describe_hint(found) + f"; from your view over {plural(result.worlds, 'world')} in about "
-                f"{say_seconds} (recorded as help)")
-    return hint
+def _hinting(ask: Callable[[str], str], say: Callable[[str], None], pos: Position,
+             rec: Any) -> Callable[[str], str]:
+    """`ask`, answering ``hint`` itself at `pos`: the fair suggestion from the human's view,
+    recorded in the round `rec` as help (`play.hints`), then asked again."""
+    def read(prompt: str) -> str:
+        while True:
+            text = ask(prompt)
+            if text.strip().lower() != "hint":
+                return text
+            from .hints import ask_hint, describe_hint
+            found, result = ask_hint(pos, rec)
+            say(f"  {describe_hint(found)}; from your view over {plural(result.worlds, 'world')} "
+                "(recorded as help)")
+    return read
 
 
 def play_game(bot: Union[Callable[[Position], Any], Sequence[Optional[Callable[[Position], Any]]]], *,
@@ -258,7 +257,7 @@ def play_game(bot: Union[Callable[[Position], Any], Sequence[Optional[Callable[[
             if p == human:
                 say()
                 say(show_view(pos.view(human), names) if family else picture(pos, human, names))
-                move = ask_move(pos, read, say, _hinter(pos, rec))
+                move = ask_move(pos, _hinting(read, say, pos, rec), say)
             else:
                 chooser = bots[p]
                 assert chooser is not None      # checked above: every seat but the human's has a bot
