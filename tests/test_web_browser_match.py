@@ -101,3 +101,13 @@ def test_a_hint_on_your_turn_marks_the_move_and_is_recorded(browser, base_url): 
     wait(browser, my_turn_or_over)
     assert text(browser, "#play-hint") == ""
     assert record_of(browser).hints_used() == {"you": 1}
+    # the round played out, its review says how many hints were used
+    play_round(browser)
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="review"]').click()
+    box = browser.find_element(By.ID, "review-worlds")
+    box.clear()
+    box.send_keys("5")
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="play"]').click()
+    browser.find_element(By.ID, "review-game-btn").click()
+    wait(browser, lambda d: d.find_elements(By.ID, "review-hints"))
+    assert text(browser, "#review-hints") == "Hints asked for in play (recorded as help): you 1."
