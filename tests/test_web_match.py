@@ -115,3 +115,37 @@ def test_a_hint_out_of_turn_or_after_the_round_is_refused(client):
     plain = json.loads(g["record"])
     del plain["meta"]
     assert "board" in post(client, "play/hint", {"record": json.dumps(plain)}, 422)["error"]
+
+
+def _tied_match():
+    """A board match (first legal moves, rounds from seeds) whose totals first reach the target
+    of 11 tied: found by a search, not hard-coded."""
+    from scopa_solver import Position, Rules
+    from scopa_solver.play.record import RoundRecord
+    rules = Rules(target=11)
+    for s in range(1000):
+        rec = GameRecord(rules=rules, players=("you", "Greedy"), kind="match",
+                         meta={"web": {"bot": "greedy", "seat": 0, "seed": s}})
+        dealer = 1
+        while max(rec.totals) < 11:
+            start = pos = Position.new_round(seed=s * 100 + len(rec.rounds), rules=rules, dealer=dealer)
+            moves = []
+            while not pos.is_round_over():
+                moves.append(pos.legal_moves()[0])
+                pos = pos.play(moves[-1])
+            rec.add_round(RoundRecord.from_play(start, moves))
+            dealer = 1 - dealer
+        if rec.totals[0] == rec.totals[1]:
+            return rec
+    raise AssertionError("no tied match found")
+
+
+def test_a_tie_at_the_target_plays_on(client):
+    """Both sides at the target with the same total: no winner yet, a next round is due."""
+    rec = _tied_match()
+    tied = rec.totals
+    assert tied[0] >= 11 and rec.winner is None
+    g = post(client, "play/next", {"record": rec.to_json()})
+    assert g["match"]["round"] == len(rec.rounds) + 1 and g["match"]["totals"] == list(tied)
+    assert g["match"]["winner"] is None and not g["over"]
+    assert g["match"]["dealer"] == 1 - rec.rounds[-1].dealer
