@@ -149,3 +149,9 @@ def test_a_tie_at_the_target_plays_on(client):
     assert g["match"]["round"] == len(rec.rounds) + 1 and g["match"]["totals"] == list(tied)
     assert g["match"]["winner"] is None and not g["over"]
     assert g["match"]["dealer"] == 1 - rec.rounds[-1].dealer
+
+
+def test_hints_and_next_rounds_take_a_search_place():
+    """A hint runs `suggest` and a next round the bots' searches: each waits for a place (guard)."""
+    from scopa_solver.web.guard import SEARCHING
+    assert {"/api/play/hint", "/api/play/next"} <= SEARCHING
