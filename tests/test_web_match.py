@@ -155,3 +155,15 @@ def test_hints_and_next_rounds_take_a_search_place():
     """A hint runs `suggest` and a next round the bots' searches: each waits for a place (guard)."""
     from scopa_solver.web.guard import SEARCHING
     assert {"/api/play/hint", "/api/play/next"} <= SEARCHING
+
+
+@pytest.mark.parametrize("rules", ["players=4 game=scopone", "players=3"])
+def test_a_hint_in_the_family_games_names_only_cards_the_player_sees(client, rules):
+    g = post(client, "play/new", {"bot": "greedy", "seat": 1, "seed": 6, "rules": rules, "match": 21})
+    h = post(client, "play/hint", {"record": g["record"], "seed": 2})
+    pos = GameRecord.from_json(g["record"]).replay()[-1].final
+    assert pos.to_move == 1 and h["hint"]["suggested"] in [str(m) for m in pos.legal_moves()]
+    seen = {str(c) for c in h["board"]["hands"][1]["cards"]} | set(h["board"]["table"])
+    named = set(h["hint"]["suggested"].replace("x", "+").split("+"))
+    assert named <= seen
+    assert GameRecord.from_json(h["record"]).rounds[0].help[0].seat == 1
