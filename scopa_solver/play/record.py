@@ -52,7 +52,10 @@ short excerpt):
   (`flow.deal_slices`: the hands from the leader's to the dealer's, the table, the stock), as
   text or a list; ``moves`` move text separated by spaces, or a list (at most 40: a move plays
   one card); optional ``players`` as above; optional ``score`` (the round's points) and
-  ``totals`` (the match score after the round, written for a match), one whole number per side.
+  ``totals`` (the match score after the round, written for a match), one whole number per side;
+  optional ``help``: the hints asked for in play (`Hint`: ``move`` number, ``seat``,
+  ``suggested`` move, ``value``), each asked by the seat to move before that move, the move
+  suggested legal there.
 - Every move replays. Only the last round may be unfinished. In a match the deal passes to the
   next seat (with two players: alternates), no round follows a won match
   (`flow.match_winner`: a side at the target wins; several: the highest total, and a shared
