@@ -35,6 +35,8 @@ ROUTES = {          # every POST route and its fields
     "play/move": ("record", "move"),
     "review": ("record", "round", "worlds", "seed"),
     "puzzle": ("game", "tag", "seed"),
+    "play/next": ("record", "bots"),
+    "play/hint": ("record", "seed"),
 }
 ERRORS = {400, 404, 405, 413, 422, 503}
 SMALL = "7d2c/3b4c 3s4s -/- - 0/0 0 1 -"

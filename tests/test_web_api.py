@@ -768,11 +768,13 @@ FIELDS = {
     "unseen": {"position": (SMALL, 7), "player": (0, "0"), "model": (True, "yes"), "worlds": (5, "5"),
                "seed": (1, 1.5), "moves": (["7dx3s+4s"], "7dx3s+4s")},
     "play/new": {"bot": ("greedy", ["greedy"]), "seat": (0, "0"), "seed": (3, "3"), "rules": (None, 2),
-                 "bots": (1, "1")},
+                 "bots": (1, "1"), "match": (None, "11")},
     "play/move": {"record": (REC, 1), "move": ("7d", 7), "bots": (0, 0.5)},
     "play/bot": {"record": (REC, ["x"])},
     "review": {"record": (REC, ["x"]), "round": (1, "1"), "worlds": (2, 2.0), "seed": (0, "0")},
     "puzzle": {"game": ("scopone", 4), "tag": ("sweep", ["sweep"]), "seed": (3, "3")},
+    "play/next": {"record": (REC, 1), "bots": (0, 0.5)},
+    "play/hint": {"record": (REC, ["x"]), "seed": (1, 1.5)},
 }
 TEXT_FIELDS = {"position", "moves", "rules", "objective", "bot", "record", "move", "hands", "table", "piles",
                "stock"}

@@ -52,7 +52,10 @@ short excerpt):
   (`flow.deal_slices`: the hands from the leader's to the dealer's, the table, the stock), as
   text or a list; ``moves`` move text separated by spaces, or a list (at most 40: a move plays
   one card); optional ``players`` as above; optional ``score`` (the round's points) and
-  ``totals`` (the match score after the round, written for a match), one whole number per side.
+  ``totals`` (the match score after the round, written for a match), one whole number per side;
+  optional ``help``: the hints asked for in play (`Hint`: ``move`` number, ``seat``,
+  ``suggested`` move, ``value``), each asked by the seat to move before that move, the move
+  suggested legal there.
 - Every move replays. Only the last round may be unfinished. In a match the deal passes to the
   next seat (with two players: alternates), no round follows a won match
   (`flow.match_winner`: a side at the target wins; several: the highest total, and a shared
@@ -110,7 +113,7 @@ from ..files import open_regular, shown_path, write_text_atomic
 from ..jsontext import MAX_DEPTH, LongNumber, dumps, parse_json, read_at_most
 
 # (MAX_DEPTH, MAX_VALUES and parse_json are jsontext's: a record is read within its limits)
-__all__ = ["GameRecord", "RoundRecord", "ReplayedRound", "FORMAT", "VERSION", "MAX_BYTES", "MAX_NAME"]
+__all__ = ["GameRecord", "RoundRecord", "ReplayedRound", "Hint", "FORMAT", "VERSION", "MAX_BYTES", "MAX_NAME"]
 
 FORMAT = "scopa-solver-game"
 VERSION = 2
@@ -159,6 +162,7 @@ class RoundRecord:
     deck: tuple[Card, ...]
     moves: list[Move] = field(default_factory=list)
     players: Optional[tuple[str, ...]] = None
+    help: list["Hint"] = field(default_factory=list)    # the hints asked for in the round
 
     @classmethod
     def from_play(cls, start: Position, moves: Iterable[Union[Move, str]] = (),
@@ -182,6 +186,8 @@ class RoundRecord:
                                "moves": " ".join(map(str, self.moves))}
         if self.players:
             out["players"] = list(self.players)
+        if self.help:
+            out["help"] = [h.to_dict() for h in self.help]
         return out
 
 
@@ -192,6 +198,7 @@ class _Checked(NamedTuple):
     deck: tuple[Card, ...]
     moves: list[Move]                     # the moves checked (a copy: the record's list may change)
     points: Optional[tuple[int, ...]]     # the round's points per side; None while unfinished
+    help: tuple["Hint", ...] = ()         # the hints checked
 
 
 class ReplayedRound:
@@ -342,7 +349,8 @@ class GameRecord:
         for i, rec in enumerate(self.rounds):
             if i < len(checked):
                 old = checked[i]
-                if old.dealer == rec.dealer and old.deck == tuple(rec.deck) and old.moves == rec.moves:
+                if old.dealer == rec.dealer and old.deck == tuple(rec.deck) and old.moves == rec.moves \
+                        and old.help == tuple(rec.help):
                     _add(totals, old.points)
                     continue
                 del checked[i:]
@@ -389,9 +397,11 @@ class GameRecord:
                        else "")
                 raise RecordError(f"{where}, move {k + 1}{who}: {exc}") from None
             move = rec.moves[k] = intern.setdefault(move, move)
+            _check_help(rec, k, pos, where)
             pos = pos.play(move)
+        _check_help(rec, len(rec.moves), pos, where)
         points = pos.round_score().total if pos.is_round_over() else None
-        return _Checked(rec.dealer, deck, list(rec.moves), points)
+        return _Checked(rec.dealer, deck, list(rec.moves), points, tuple(rec.help))
 
     def _start(self, rec: RoundRecord, where: str) -> Position:
         try:
@@ -430,6 +440,16 @@ class GameRecord:
         """Points of each side (player 0 and player 1 with two players) over the finished rounds."""
         running = self.running_totals()
         return running[-1] if running else (0,) * self.rules.side_count
+
+    def hints_used(self) -> dict[str, int]:
+        """The hints each player asked for (`Hint`, recorded as help), by name, in order of
+        appearance: players who asked for none are left out."""
+        out: dict[str, int] = {}
+        for i, rec in enumerate(self.rounds):
+            names = self.round_players(i)
+            for h in rec.help:
+                out[names[h.seat]] = out.get(names[h.seat], 0) + 1
+        return out
 
     @property
     def winner(self) -> Optional[int]:
@@ -657,9 +677,11 @@ def _round_from_dict(raw: Any, where: str, rules: Rules) -> tuple[RoundRecord, O
                           "(a move plays one card)")
     players = raw.get("players")
     players = _names(players, f"{where}: players", n) if players is not None else None
+    hints = _help_from(raw.get("help", []), where, n)
     score = _points(raw["score"], f"{where}: score", rules) if raw.get("score") is not None else None
     totals = _points(raw["totals"], f"{where}: totals", rules) if raw.get("totals") is not None else None
-    return RoundRecord(dealer=dealer, deck=deck, moves=list(moves_raw), players=players), score, totals
+    return (RoundRecord(dealer=dealer, deck=deck, moves=list(moves_raw), players=players, help=hints),
+            score, totals)
 
 
 def _points(value: Any, what: str, rules: Rules) -> tuple[int, ...]:
@@ -719,3 +741,68 @@ def _names(names: Any, what: str, players: int = 2) -> tuple[str, ...]:
         raise RecordError(f"{what} must be {_count(players)} names ({seats}) of 1 to {MAX_NAME} "
                           f"characters, not {excerpt(names)}")
     return tuple(names)
+
+
+# -- help: the hints a player asked for ----------------------------------------------------------
+
+@dataclass(frozen=True)
+class Hint:
+    """A hint asked for in play, kept in the record as help: before move `move` (1-based, in
+    its round) `seat` asked, and was suggested the move `suggested` (text) with its fair value
+    `value` (the mean points over the worlds, None when not known). JSON: ``{"move": 3,
+    "seat": 0, "suggested": "7dx3s+4s", "value": 1.25}``."""
+
+    move: int
+    seat: int
+    suggested: str
+    value: Optional[float] = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"move": self.move, "seat": self.seat, "suggested": self.suggested}
+        if self.value is not None:
+            out["value"] = self.value
+        return out
+
+
+def _help_from(raw: Any, where: str, players: int) -> list[Hint]:
+    """A round's ``help`` read: a list of hints (`Hint`), each checked for its types here and
+    against the round's positions when it is replayed (`_check_help`)."""
+    if not isinstance(raw, list) or len(raw) > 1000:
+        raise RecordError(f"{where}: help must be a list of hints (at most 1000), not {excerpt(raw)}")
+    out = []
+    for j, h in enumerate(raw):
+        what = f"{where}: hint {j + 1}"
+        if not isinstance(h, dict):
+            raise RecordError(f"{what}: expected an object with move, seat and suggested, not {excerpt(h)}")
+        move = whole(h.get("move"), f"{what}: move", RecordError, tuple(range(1, len(DECK) + 1)))
+        seat = whole(h.get("seat"), f"{what}: seat", RecordError, tuple(range(players)))
+        suggested = h.get("suggested")
+        if not isinstance(suggested, str) or not 0 < len(suggested) <= 40:
+            raise RecordError(f"{what}: suggested must be move text, not {excerpt(suggested)}")
+        value = h.get("value")
+        if value is not None and (not isinstance(value, (int, float)) or isinstance(value, (bool, LongNumber))
+                                  or value != value or abs(value) > 1000):
+            raise RecordError(f"{what}: value must be a number of points or null, not {excerpt(value)}")
+        out.append(Hint(move, seat, suggested, None if value is None else float(value)))
+    return out
+
+
+def _check_help(rec: RoundRecord, k: int, pos: Position, where: str) -> None:
+    """The hints of `rec` asked before move `k + 1` (at `pos`): the seat to move asked, and
+    was suggested a legal move; after the last move (`k == len(rec.moves)`), none later."""
+    for j, h in enumerate(rec.help):
+        if not isinstance(h, Hint):
+            raise RecordError(f"{where}: hint {j + 1} is not a Hint but {excerpt(h)}")
+        what = f"{where}, hint {j + 1}"
+        if h.move > len(rec.moves) + 1 or (h.move == k + 1 and pos.is_round_over()):
+            raise RecordError(f"{what}: asked before move {h.move}, but the round has "
+                              f"{plural(len(rec.moves), 'move')}")
+        if h.move != k + 1:
+            continue
+        if h.seat != pos.to_move:
+            raise RecordError(f"{what}: seat {h.seat} asked before move {h.move}, but seat "
+                              f"{pos.to_move} was to move")
+        try:
+            Move.parse(h.suggested, pos)
+        except ScopaError as exc:
+            raise RecordError(f"{what}: the suggested move: {exc}") from None

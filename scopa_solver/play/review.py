@@ -501,7 +501,8 @@ class Review:
                            for i, (names, score) in enumerate(zip(self.round_players, self.scores))],
                 "decisions": [d.to_dict() for d in self.decisions],
                 "summary": [s.to_dict() for s in self.summaries().values()],
-                "seat_summary": [s.to_dict() for s in self.summaries("seat").values()]}
+                "seat_summary": [s.to_dict() for s in self.summaries("seat").values()],
+                "hints": self.record.hints_used()}
 
     def format(self, all_moves: bool = True) -> str:
         """The report as aligned text: each round's decisions (all of them, or only the marked
@@ -597,6 +598,9 @@ class Review:
                 if s.eq_judged:
                     lines.append(f"  {s.name}: {s.eq_loss:.2f} points lost against the endgame equilibrium over "
                                  f"{_plural(s.eq_judged, 'decision')} of the last two deals")
+        hints = self.record.hints_used()
+        if hints:       # the help asked for in play (`record.Hint`)
+            lines.append("hints asked for: " + ", ".join(f"{name} {count}" for name, count in hints.items()))
         lines.append(f"{_plural(len(self.decisions), 'decision')} reviewed in {self.seconds:.1f} s")
         return "\n".join(lines)
 

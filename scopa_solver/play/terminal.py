@@ -4,7 +4,8 @@ family games, a human with bot partners against bot opponents.
 The human types a card (``7d``; a bare rank like ``7`` when only one card in hand has it), or a
 whole move (``7dx3c+4s``); when the card can capture in several ways the choices are listed,
 numbered, and the human picks one. ``moves`` lists every legal move, ``help`` explains the
-cards, ``quit`` (or end of input) stops. Bad input is explained and asked again. The game is
+cards, ``hint`` suggests a move (the fair suggestion from the human's view, `play.hints`;
+recorded as help in the record), ``quit`` (or end of input) stops. Bad input is explained and asked again. The game is
 kept in a `GameRecord` as it is played.
 """
 from __future__ import annotations
@@ -28,7 +29,8 @@ HELP = f"""Cards are rank then suit: ranks {' '.join(RANKS)} (A = 1, F = 8, C = 
 captures its value), suits {', '.join(f'{s} {n}' for s, n in zip(SUITS, SUIT_NAMES))}. 7d is the settebello.
 Type a card to play it (7d, or just 7 when you hold one seven). When it can capture in several
 ways you are asked which. You may also type a whole move: 7dx3c+4s plays 7d and takes 3c and 4s.
-'moves' lists your legal moves, 'quit' stops (the game is saved)."""
+'moves' lists your legal moves, 'hint' suggests a move from what you see (recorded as help
+in the game record), 'quit' stops (the game is saved)."""
 
 
 class Quit(Exception):
@@ -167,6 +169,22 @@ def _sides_line(rules, names: Sequence[str], human: Optional[int]) -> str:
     return " against ".join(" and ".join(f"{names[p]} (player {p})" for p in seats) for seats in sides)
 
 
+def _hinting(ask: Callable[[str], str], say: Callable[[str], None], pos: Position,
+             rec: Any) -> Callable[[str], str]:
+    """`ask`, answering ``hint`` itself at `pos`: the fair suggestion from the human's view,
+    recorded in the round `rec` as help (`play.hints`), then asked again."""
+    def read(prompt: str) -> str:
+        while True:
+            text = ask(prompt)
+            if text.strip().lower() != "hint":
+                return text
+            from .hints import ask_hint, describe_hint
+            found, result = ask_hint(pos, rec)
+            say(f"  {describe_hint(found)}; from your view over {plural(result.worlds, 'world')} "
+                "(recorded as help)")
+    return read
+
+
 def play_game(bot: Union[Callable[[Position], Any], Sequence[Optional[Callable[[Position], Any]]]], *,
               record: GameRecord, human: Optional[int] = 0, seed: Optional[int] = None,
               rounds: Optional[int] = None, ask: Optional[Callable[[str], str]] = None,
@@ -239,7 +257,7 @@ def play_game(bot: Union[Callable[[Position], Any], Sequence[Optional[Callable[[
             if p == human:
                 say()
                 say(show_view(pos.view(human), names) if family else picture(pos, human, names))
-                move = ask_move(pos, read, say)
+                move = ask_move(pos, _hinting(read, say, pos, rec), say)
             else:
                 chooser = bots[p]
                 assert chooser is not None      # checked above: every seat but the human's has a bot

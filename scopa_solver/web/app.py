@@ -166,6 +166,16 @@ def create_app() -> Any:
     def puzzle(f: Any) -> dict:
         return service.puzzle(f.game, f.tag, f.seed)
 
+    from .fields import PlayHint, PlayNext    # match play and hints (issue 45)
+
+    @post(PlayNext)
+    def play_next(f: Any) -> dict:
+        return service.next_round(f.record, f.bots)
+
+    @post(PlayHint)
+    def play_hint(f: Any) -> dict:
+        return service.game_hint(f.record, f.seed)
+
     return app
 
 

@@ -149,6 +149,7 @@ class PlayNew(_Fields):
     seed: Whole = None
     rules: RuleTokens = None
     bots: Whole = None        # the bot moves to play (null: all, until the human's turn)
+    match: Whole = None       # a match to this target (11 or 21); null: one round
 
 
 class PlayMove(_Fields):
@@ -180,6 +181,23 @@ ROUTES: dict[type[BaseModel], str] = {Board: "/api/board", Deal: "/api/deal", Co
           PlayMove: "/api/play/move", PlayBot: "/api/play/bot", Review: "/api/review",
           LiveStart: "/api/live/start", LivePoll: "/api/live/poll", LiveStop: "/api/live/stop",
           PuzzleFields: "/api/puzzle", Lines: "/api/lines"}
+
+
+# -- match play and hints (issue 45) --------------------------------------------------------------
+
+class PlayNext(_Fields):
+    record: Record
+    bots: Whole = None        # the bot moves to play (null: all, until the human's turn)
+
+
+class PlayHint(_Fields):
+    record: Record
+    seed: Whole = None        # the hint's worlds (null: from the game's seed and the ply)
+
+
+__all__ += ["PlayNext", "PlayHint"]
+ROUTES[PlayNext] = "/api/play/next"
+ROUTES[PlayHint] = "/api/play/hint"
 
 
 def read(model: type[BaseModel], body: bytes, content_type: Optional[str] = None) -> Any:

@@ -39,6 +39,7 @@ from .service import LIMITS
 
 SEARCHING = frozenset({"/api/analyze", "/api/solve", "/api/tree", "/api/suggest", "/api/play/new",
                        "/api/play/move", "/api/review"})
+SEARCHING |= {"/api/play/hint", "/api/play/next"}     # a hint's suggest; the next round's bots
 _WAIT = 0.01        # seconds between looks at the requests still ending
 
 

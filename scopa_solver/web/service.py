@@ -23,6 +23,7 @@ its places (the board's editor), checked by `Position` itself:
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -496,7 +497,8 @@ def _game_meta(record: Any) -> tuple[str, int, int]:
     meta = record.meta.get("web") if isinstance(record.meta, dict) else None
     if (not isinstance(meta, dict) or meta.get("bot") not in BOTS
             or meta.get("seat") not in range(record.rules.players)
-            or not isinstance(meta.get("seed"), int) or len(record.rounds) != 1):
+            or not isinstance(meta.get("seed"), int)
+            or not record.rounds or (record.kind != "match" and len(record.rounds) != 1)):
         raise RecordError("not a game started on this board (its meta.web names the bot, seat and seed)")
     return meta["bot"], meta["seat"], meta["seed"]
 
@@ -506,17 +508,18 @@ def _advance(record: Any, bots: Optional[int] = None) -> dict:
     moves when given: the page asks for one at a time, to show each as it lands); the game's
     state."""
     kind, seat, seed = _game_meta(record)
-    rnd = record.rounds[0]
-    pos = record.replay()[0].final
+    rnd = record.rounds[-1]
+    pos = record.replay()[-1].final
     left = -1 if bots is None else bots
     while not pos.is_round_over() and pos.to_move != seat and left != 0:
         # a bot a move, seeded by the ply: the same game whether the bots' moves come one a
         # request or all at once
-        move = _bot(kind, (seed + len(rnd.moves)) % 2**63, record.rules)(pos)
+        move = _bot(kind, (_round_seed(seed, len(record.rounds) - 1) + len(rnd.moves)) % 2**63,
+                    record.rules)(pos)
         rnd.moves.append(move)
         pos = pos.play(move)
         left -= 1
-    replayed = record.replay()[0]
+    replayed = record.replay()[-1]
     log = []
     for k, move in enumerate(replayed.moves):
         before = replayed.positions[k]
@@ -527,10 +530,12 @@ def _advance(record: Any, bots: Optional[int] = None) -> dict:
     return {"record": record.to_json(), "seat": seat, "bot": kind, "over": over, "log": log,
             "start": replayed.positions[0].to_string(),
             "board": board(pos if over else pos.view(seat)),
-            "score": pos.round_score().to_dict() if over else None}
+            "score": pos.round_score().to_dict() if over else None,
+            **_match_state(record, seat)}
 
 
-def new_game(bot: Any = "random", seat: Any = 0, seed: Any = None, rules: Any = None, bots: Any = None) -> dict:
+def new_game(bot: Any = "random", seat: Any = 0, seed: Any = None, rules: Any = None, bots: Any = None,
+             match: Any = None) -> dict:
     """A new round of the game of `rules` (two-player Scopa by default) against a bot (`BOTS`,
     playing every other seat), the human in `seat`; the bots move first when due (at most
     `bots` moves when given: `bot_move` plays the others one by one)."""
@@ -538,12 +543,15 @@ def new_game(bot: Any = "random", seat: Any = 0, seed: Any = None, rules: Any = 
     if not isinstance(bot, str) or bot not in BOTS:
         raise NotationError(f"unknown bot {excerpt(bot)}: choose {', '.join(BOTS)}")
     game = read_rules(rules)
+    if match is not None:
+        game = _match_rules(game, match)
     seat = _whole(seat, "seat", 0, game.players - 1)
     seed = _seed(seed)
     start = Position.new_round(seed=seed, rules=game)
     name = _bot(bot, seed, game).name
     record = GameRecord(rules=game, players=tuple("you" if p == seat else name for p in range(game.players)),
-                        kind="rounds", meta={"web": {"bot": bot, "seat": seat, "seed": seed}})
+                        kind="rounds" if match is None else "match",
+                        meta={"web": {"bot": bot, "seat": seat, "seed": seed}})
     record.add_round(RoundRecord.from_play(start))
     return _advance(record, _bots(bots))
 
@@ -557,12 +565,12 @@ def game_move(record: Any, move: Any, bots: Any = None) -> dict:
     of them when given: 0 answers at once, the page then asks `bot_move` for each)."""
     record = _read_record(record)
     _, seat, _ = _game_meta(record)
-    pos = record.replay()[0].final
+    pos = record.replay()[-1].final
     if pos.is_round_over():
-        raise RecordError("the round is over: start a new game")
+        raise RecordError(_over(record))
     if pos.to_move != seat:
         raise RecordError(f"it is the bot's turn, not yours (player {pos.to_move} to move)")
-    record.rounds[0].moves.append(Move.parse(_text(move, "the move"), pos))
+    record.rounds[-1].moves.append(Move.parse(_text(move, "the move"), pos))
     return _advance(record, _bots(bots))
 
 
@@ -571,12 +579,96 @@ def bot_move(record: Any) -> dict:
     so the page shows each move as it is played and who thinks next)."""
     record = _read_record(record)
     _, seat, _ = _game_meta(record)
-    pos = record.replay()[0].final
+    pos = record.replay()[-1].final
     if pos.is_round_over():
-        raise RecordError("the round is over: start a new game")
+        raise RecordError(_over(record))
     if pos.to_move == seat:
         raise RecordError(f"it is your turn (player {seat}), not a bot's")
     return _advance(record, 1)
+
+
+# -- match play and hints (issue 45) --------------------------------------------------------------
+
+MATCH_TARGETS = (11, 21)
+"""The match targets the board offers (`Rules.target`)."""
+
+
+def _match_rules(rules: Rules, target: Any) -> Rules:
+    """`rules` with the match's `target` (11 or 21)."""
+    if not isinstance(target, int) or isinstance(target, bool) or target not in MATCH_TARGETS:
+        raise RulesError(f"match must be one of {', '.join(map(str, MATCH_TARGETS))} (points to win), "
+                         f"not {excerpt(target)}")
+    return dataclasses.replace(rules, target=target)
+
+
+def _round_seed(seed: int, index: int) -> int:
+    """The seed of round `index` (0-based) of a board game: the game's seed for the first."""
+    return (seed + 1_000_003 * index) % 2**63
+
+
+def _over(record: Any) -> str:
+    """Why no move can be played: the round (or the match) is over."""
+    if record.kind != "match":
+        return "the round is over: start a new game"
+    if record.winner is not None:
+        return "the match is over: start a new game"
+    return "the round is over: deal the next round of the match"
+
+
+def _match_state(record: Any, seat: int) -> dict:
+    """The match's running score for the page (`match`: None for a single round) and the hints
+    the human asked for."""
+    hints = sum(1 for rec in record.rounds for h in rec.help if h.seat == seat)
+    if record.kind != "match":
+        return {"match": None, "hints": hints}
+    rules = record.rules
+    replayed = record.replay()
+    winner = record.winner
+    return {"hints": hints,
+            "match": {"target": rules.target, "round": len(record.rounds), "totals": list(record.totals),
+                      "sides": list(record.side_names(len(record.rounds) - 1)),
+                      "your_side": rules.sides[seat], "winner": winner,
+                      "dealer": record.rounds[-1].dealer,
+                      "next": winner is None and replayed[-1].finished}}
+
+
+def next_round(record: Any, bots: Any = None) -> dict:
+    """Deal the next round of a board match (the round over, the match not won): the deal
+    passes to the next seat; then the bots move as in `new_game`."""
+    record = _read_record(record)
+    _, seat, seed = _game_meta(record)
+    if record.kind != "match":
+        raise RecordError("a single round has no next round: start a new game")
+    if not record.replay()[-1].finished:
+        raise RecordError("the round is not over yet")
+    if record.winner is not None:
+        raise RecordError("the match is over: start a new game")
+    from ..play.record import RoundRecord
+    dealer = (record.rounds[-1].dealer + 1) % record.rules.players
+    start = Position.new_round(seed=_round_seed(seed, len(record.rounds)), rules=record.rules, dealer=dealer)
+    record.add_round(RoundRecord.from_play(start))
+    return _advance(record, _bots(bots))
+
+
+def game_hint(record: Any, seed: Any = None) -> dict:
+    """A hint for the human (their turn only): the fair suggestion from their view (`play.hints`,
+    a short budget), recorded in the record as help; the game's state with `hint` (the move,
+    its fair value and the worlds it was judged over). Never a hidden card."""
+    from ..play.hints import ask_hint
+    record = _read_record(record)
+    _, seat, game_seed = _game_meta(record)
+    pos = record.replay()[-1].final
+    if pos.is_round_over():
+        raise RecordError(_over(record))
+    if pos.to_move != seat:
+        raise RecordError(f"it is the bot's turn, not yours (player {pos.to_move} to move)")
+    rnd = record.rounds[-1]
+    default = (_round_seed(game_seed, len(record.rounds) - 1) + len(rnd.moves)) % 2**63
+    hint, result = ask_hint(pos, rnd, seed=_whole(seed, "seed", 0, 2**63 - 1, default))
+    out = _advance(record, 0)
+    out["hint"] = {**hint.to_dict(), "worlds": result.worlds, "total_worlds": result.total_worlds,
+                   "exact": result.exact}
+    return out
 
 
 # -- review ---------------------------------------------------------------------------------------

@@ -1348,6 +1348,7 @@ function drawGame(g) {
     const them = t.length > 2 ? "the best bot" : "the bot";
     return `Round over: you ${me}, ${them} ${bot}. ${me > bot ? "You win!" : me < bot ? "The bot wins." : "A draw."}`;
   })() : "";
+  drawMatch(g);
 }
 
 // The bots move, one request each, until it is the human's turn (or the round is over).
@@ -1378,7 +1379,8 @@ async function newGame() {
   play.run++;
   if (play.ctl) play.ctl.abort();
   const g = await api("play/new", {bot: $("#bot").value, seat: Number($("#seat").value), bots: 0,
-                                   seed: Number($("#play-seed").value), rules: $("#play-game").value}, "dealing");
+                                   seed: Number($("#play-seed").value), rules: $("#play-game").value,
+                                   ...matchField()}, "dealing");
   drawGame(g);
   await botsPlay(g);
 }
@@ -1414,6 +1416,72 @@ function downloadRecord() {
   a.download = "scopa-game.json";
   a.click();
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+// -- match play and hints (issue 45) --------------------------------------------------------------
+// A match (Match: to 11 or 21) is one record of kind "match": after each round "Next round"
+// deals the next (the deal passing on) until a side reaches the target; the running score per
+// side stays above the prompt. "Hint" (your turn only) asks the fair suggestion from your view
+// (a short search) and marks the move; every hint is recorded as help in the game record.
+
+function matchField() {
+  const m = $("#play-match").value;
+  return m ? {match: Number(m)} : {};
+}
+
+function drawMatch(g) {
+  const m = g.match, b = g.board, mine = !g.over && b.to_move === g.seat;
+  const box = $("#match-score");
+  box.hidden = !m;
+  if (m) {
+    const you = m.your_side;
+    const who = (side) => side === you ? `${m.sides[side]} (your side)`.replace(/^you \(your side\)$/, "you") : m.sides[side];
+    const won = m.winner === null ? "" : m.winner === you
+      ? ` <b class="match-won">You win the match ${m.totals[you]}–${Math.max(...m.totals.filter((_, i) => i !== you))}!</b>`
+      : ` <b class="match-lost">${esc(m.sides[m.winner])} ${m.sides[m.winner].includes(" & ") ? "win" : "wins"} the match ${m.totals[m.winner]}–${Math.max(...m.totals.filter((_, i) => i !== m.winner))}.</b>`;
+    box.innerHTML = `Match to ${m.target}, round ${m.round}: ` +
+      m.totals.map((t, side) => `<span class="match-side" data-side="${side}">${esc(who(side))} <b>${t}</b></span>`).join(", ") +
+      (g.hints ? ` · <span class="hints-used">${g.hints} hint${g.hints === 1 ? "" : "s"} used</span>` : "") + won;
+    box.dataset.winner = m.winner === null ? "" : String(m.winner);
+  }
+  $("#next-round-btn").hidden = !(m && m.next);
+  $("#hint-btn").hidden = !mine;
+  $("#hint-btn").disabled = false;
+  if (!g.hint) $("#play-hint").textContent = "";
+  if (g.over && m && m.winner === null) $("#play-result").textContent += " Deal the next round of the match.";
+  if (g.over && m && m.winner !== null) $("#play-result").textContent += " The match is over.";
+}
+
+async function askHint() {
+  const g = state.game;
+  if (!g || g.over || g.board.to_move !== g.seat) return;
+  $("#hint-btn").disabled = true;
+  $("#play-hint").textContent = "Thinking of a hint…";
+  let h;
+  try { h = await api("play/hint", {record: g.record}, "thinking of a hint"); } catch (e) { drawGame(g); throw e; }
+  drawGame(h);
+  const x = h.hint, value = x.value === undefined || x.value === null ? "" : `, fair value ${x.value > 0 ? "+" : ""}${x.value.toFixed(2)} points`;
+  $("#play-hint").textContent = `Hint: play ${x.suggested} (from your view${value}, over ${x.worlds} world${x.worlds === 1 ? "" : "s"}; recorded as help)`;
+  $$("#play-moves .play-move").forEach((btn) => btn.classList.toggle("hinted", btn.dataset.move === x.suggested));
+  $$(`#hand${h.seat} svg.card`).forEach((svg) => svg.classList.toggle("hinted", svg.dataset.card === x.suggested.split("x")[0]));
+}
+
+async function nextRound() {
+  const g = state.game;
+  if (!g || !g.match || !g.match.next) return;
+  play.run++;
+  const n = await api("play/next", {record: g.record, bots: 0}, "dealing");
+  drawGame(n);
+  await botsPlay(n);
+}
+
+function reviewHints(r) {
+  const used = Object.entries(r.hints || {});
+  if (!used.length) return;
+  const p = document.createElement("p");
+  p.id = "review-hints";
+  p.textContent = "Hints asked for in play (recorded as help): " + used.map(([name, k]) => `${name} ${k}`).join(", ") + ".";
+  $("#review-summary").prepend(p);
 }
 
 // -- review --------------------------------------------------------------------------------------
@@ -1469,6 +1537,7 @@ async function runReview() {
       <td class="num lost">${d.forced ? "" : h.loss || "–"} <span class="hmark">${esc(h.mark)}</span></td></tr>`;
   }).join("");
   $$("#review-table tbody tr").forEach((tr) => tr.addEventListener("click", () => guard(() => openDecision(Number(tr.dataset.index)))));
+  reviewHints(r);
   drawReviewGraph(r);
 }
 
@@ -2013,6 +2082,8 @@ async function start() {
   $("#suggest-stop").addEventListener("click", () => stopSuggest("stopped"));
   $("#new-game-btn").addEventListener("click", () => guard(newGame));
   $("#play-resume").addEventListener("click", () => guard(() => botsPlay(state.game)));
+  $("#hint-btn").addEventListener("click", () => guard(askHint));
+  $("#next-round-btn").addEventListener("click", () => guard(nextRound));
   $("#play-game").innerHTML = $("#deal-game").innerHTML;
   for (const id of ["#deal-game", "#play-game"]) $(id).addEventListener("change", (ev) => setGame(ev.target.value));
   $("#download-btn").addEventListener("click", downloadRecord);
