@@ -812,3 +812,83 @@ def test_counts_of_one_are_singular(capsys, tmp_path):
         over = over.play(over.legal_moves()[0])
     code, out, _ = run(capsys, "tree", over.to_string(), "-o", str(tmp_path / "t.json"))
     assert code == 0 and "minimax tree: 1 node, 0 edges" in out
+
+
+# -- annotations and learning from mistakes (issue 45) ---------------------------------------------
+
+@pytest.fixture(scope="module")
+def mistakes_record(tmp_path_factory):
+    """Deal 2, Greedy against Random: Random makes four fair mistakes (? and ??)."""
+    from scopa_solver.play.record import RoundRecord
+    from scopa_solver import play_round
+    start = Position.new_round(seed=2)
+    record = GameRecord(players=("Greedy", "Random"))
+    record.add_round(RoundRecord.from_play(start, play_round(start, GreedyBot(), RandomBot(seed=2)).moves))
+    return record.save(tmp_path_factory.mktemp("learn") / "game.json")
+
+
+def test_annotate_a_move_then_review_shows_the_comment(capsys, mistakes_record, tmp_path):
+    out_path = tmp_path / "annotated.json"
+    code, out, err = run(capsys, "annotate", str(mistakes_record), "--move", "2", "--comment", "why not 6cx6b?",
+                         "-o", str(out_path))
+    assert code == 0 and "commented round 1, move 2" in out and str(out_path) in out
+    assert GameRecord.load(out_path).rounds[0].comments == {2: "why not 6cx6b?"}
+    assert GameRecord.load(mistakes_record).rounds[0].comments == {}          # the original is untouched
+    # a second comment in place: the older record is kept beside it, never lost
+    data = run_json(capsys, "annotate", str(out_path), "--move", "3", "--comment", "fine")
+    assert data["record"] == str(out_path) and data["kept"] == str(tmp_path / "annotated-1.json")
+    assert GameRecord.load(data["kept"]).rounds[0].comments == {2: "why not 6cx6b?"}
+    assert GameRecord.load(out_path).rounds[0].comments == {2: "why not 6cx6b?", 3: "fine"}
+    code, out, err = run(capsys, "review", str(out_path), "--worlds", "3", "--threads", "1", "--mistakes")
+    assert code == 0
+    lines = out.splitlines()
+    at = next(i for i, line in enumerate(lines) if re.match(r"\s+3\s+Greedy\s", line))    # unmarked, commented
+    assert lines[at + 1].split() == ["comment:", "fine"]
+    assert any(line.split() == ["comment:", "why", "not", "6cx6b?"] for line in lines)
+    data = run_json(capsys, "review", str(out_path), "--no-fair")
+    assert [d["comment"] for d in data["decisions"][:4]] == [None, "why not 6cx6b?", "fine", None]
+    # bad input: one line, exit 2, nothing written
+    for argv, says in [(["--move", "99", "--comment", "x"], "no move 99"), (["--round", "2", "--move", "1", "--comment", "x"],
+                                                                              "no round 2")]:
+        code, out, err = run(capsys, "annotate", str(out_path), *argv)
+        assert code == 2 and says in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "annotated-2.json").exists()
+
+
+def test_review_learn_lists_the_fair_mistakes(capsys, mistakes_record):
+    from scopa_solver.play.learn import lessons
+    lib = lessons(review(GameRecord.load(mistakes_record), Limit(threads=1), fair=FairReview(worlds=8, seed=0),
+                         progress=False), "Random")
+    data = run_json(capsys, "review", str(mistakes_record), "--learn", "--player", "Random", "--worlds", "8",
+                    "--threads", "1")
+    assert [(x["round"], x["move"], x["played"], x["mark"], x["best"]) for x in data["lessons"]] \
+        == [(x.round, x.number, str(x.played), x.mark, str(x.best)) for x in lib]
+    assert len(lib) == 4 and all(x["mark"] in ("?", "??") and x["name"] == "Random" for x in data["lessons"])
+    for x, lesson in zip(data["lessons"], lib):
+        hands = x["view"].split()[0].split("/")          # the own hand named, the other's hidden ("?3")
+        assert "?" not in hands[x["player"]] and hands[1 - x["player"]].startswith("?")
+        assert x["view"] == lesson.view.to_string()
+        assert set(x["means"]) == {str(m) for m in lesson.view.legal_moves()}
+        assert max(x["means"].values()) == x["best_mean"]
+    code, out, err = run(capsys, "review", str(mistakes_record), "--learn", "--worlds", "3")
+    assert code == 2 and "--learn needs one --player" in err
+
+
+def test_review_learn_asks_for_a_better_play_and_shows_the_best(capsys, mistakes_record):
+    from scopa_solver.play.learn import lessons
+    lib = lessons(review(GameRecord.load(mistakes_record), Limit(threads=1), fair=FairReview(worlds=8, seed=0),
+                         progress=False), "Random")
+    first, second = lib[0], lib[1]
+    answers = f"{first.best}\n{second.played}\n"          # then the input ends
+    code, out, err = run(capsys, "review", str(mistakes_record), "--learn", "--player", "Random", "--worlds", "8",
+                         "--threads", "1", stdin=answers)
+    assert code == 0, err
+    assert "4 fair mistakes of Random" in out and f"1/4  round 1, move {first.number}" in out
+    assert f"{first.best}: as good as the best fair move" in out
+    assert f"{second.played}: the move played in the game" in out and f"Best: {second.best}" in out
+    assert "stopped" in out and "found 1 of 4" in out
+    # the view hides the opponent's hand: none of its cards is named
+    positions = GameRecord.load(mistakes_record).replay()[0].positions
+    hidden = positions[first.number - 1].hands[0]
+    shown = out.split("1/4")[1].split("2/4")[0]
+    assert "hidden cards" in shown and not any(str(c) in shown for c in iter_cards(hidden))

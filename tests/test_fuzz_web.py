@@ -37,6 +37,7 @@ ROUTES = {          # every POST route and its fields
     "puzzle": ("game", "tag", "seed"),
     "play/next": ("record", "bots"),
     "play/hint": ("record", "seed"),
+    "annotate": ("record", "round", "move", "comment"),
 }
 ERRORS = {400, 404, 405, 413, 422, 503}
 SMALL = "7d2c/3b4c 3s4s -/- - 0/0 0 1 -"

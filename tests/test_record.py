@@ -614,3 +614,48 @@ def test_a_round_built_in_python_is_checked_too():
         RoundRecord.from_play(start.play(start.legal_moves()[0]))
     with pytest.raises(RecordError, match=r"round 1: the dealer must be 0, 1, 2 or 3, not 4"):
         rec.add_round(RoundRecord(dealer=4, deck=RoundRecord.from_play(start).deck))
+
+
+# -- the player's comments on moves (issue 45) -------------------------------------------------------
+
+@pytest.mark.parametrize("game", ["scopa", "4 players"])
+def test_comments_on_moves_round_trip(game, tmp_path):
+    rec = GameRecord.from_json(_match(game)[1].to_json())
+    rec.comment(1, 3, "too greedy: the settebello was there")
+    rec.comment(len(rec.rounds), 1, "un'apertura — «prudente»")
+    rec.comment(1, 5, "removed soon")
+    rec.comment(1, 5, None)
+    data = json.loads(rec.to_json())
+    assert data["rounds"][0]["comments"] == {"3": "too greedy: the settebello was there"} \
+        or len(rec.rounds) == 1
+    assert data["rounds"][-1]["comments"]["1"] == "un'apertura — «prudente»"
+    assert all("comments" not in r for r in data["rounds"][1:-1])
+    again = GameRecord.load(rec.save(tmp_path / "commented.json"))
+    assert again.rounds[0].comments[3] == "too greedy: the settebello was there"
+    assert 5 not in again.rounds[0].comments
+    assert again.to_json() == rec.to_json()
+    assert data["version"] == (1 if game == "scopa" else 2)       # a two-player record stays version 1
+
+
+def test_a_record_without_comments_loads_with_none():
+    rec = GameRecord.load(V1_FIXTURE)
+    assert all(r.comments == {} for r in rec.rounds)
+    assert "comments" not in rec.to_json()
+
+
+def test_bad_comments_are_refused(scopa_match):
+    moves = len(scopa_match[1].rounds[0].moves)
+    for comments, says in [([1], "comments must be an object"), ({"0": "x"}, "not a move number"),
+                           ({str(moves + 1): "x"}, f"1 to {moves}"), ({"1.5": "x"}, "not a move number"),
+                           ({"1": ""}, "the comment on move 1 must be text"),
+                           ({"1": 7}, "the comment on move 1 must be text"),
+                           ({"1": "x" * (record_module.MAX_COMMENT + 1)}, "1 to 1,000 characters")]:
+        data = _data(scopa_match)
+        data["rounds"][0]["comments"] = comments
+        message = _error(data)
+        assert message.startswith("round 1: ") and says in message, message
+    rec = GameRecord.from_json(scopa_match[1].to_json())
+    for args, says in [((0, 1, "x"), "no round 0"), ((1, moves + 1, "x"), "no move"),
+                       ((1, 1, "y" * 1001), "1 to 1,000 characters")]:
+        with pytest.raises(RecordError, match=says):
+            rec.comment(*args)

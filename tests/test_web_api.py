@@ -1008,3 +1008,48 @@ def test_live_analyses_are_capped_and_bad_requests_refused(client):
         r = client.post("/api/live/start", json={"position": deal, "time_limit": bad})
         assert r.status_code in (400, 422) and "time_limit" in r.json()["error"], (bad, r.json())
     assert client.post("/api/live/start", json={"position": "not a position"}).status_code == 422
+
+
+# -- annotations (issue 45) --------------------------------------------------------------------------
+
+def _finished_game(client, seed=4):
+    g = post(client, "play/new", {"bot": "random", "seat": 0, "seed": seed})
+    while not g["over"]:
+        g = post(client, "play/move", {"record": g["record"], "move": g["board"]["legal"][0]})
+    return g
+
+
+def test_a_comment_is_saved_in_the_record_and_the_review_shows_it(client):
+    g = _finished_game(client)
+    a = post(client, "annotate", {"record": g["record"], "move": 3, "comment": "  too early for the 7  "})
+    assert a["round"] == 1 and a["comments"] == {"3": "too early for the 7"}
+    assert GameRecord.from_json(a["record"]).rounds[0].comments == {3: "too early for the 7"}
+    b = post(client, "annotate", {"record": a["record"], "round": 1, "move": 5, "comment": "ok"})
+    assert b["comments"] == {"3": "too early for the 7", "5": "ok"}
+    # the review returns each move's comment, and every legal move's fair value
+    r = post(client, "review", {"record": b["record"], "worlds": 3})
+    assert [d["comment"] for d in r["decisions"][:6]] == [None, None, "too early for the 7", None, "ok", None]
+    assert GameRecord.from_json(r["record"]).rounds[0].comments == {3: "too early for the 7", 5: "ok"}
+    for d in r["decisions"]:
+        if d["verdict"] == "fair":
+            means = d["fair"]["means"]
+            assert len(means) == d["legal_moves"] and means[d["played"]] == d["fair"]["played_mean"]
+            assert max(means.values()) == d["fair"]["best_mean"]
+    # an empty comment (or null) removes it
+    c = post(client, "annotate", {"record": b["record"], "move": 3, "comment": " "})
+    assert c["comments"] == {"5": "ok"}
+    assert post(client, "annotate", {"record": c["record"], "move": 5})["comments"] == {}
+
+
+@pytest.mark.parametrize("body, status, words", [
+    ({"move": 99, "comment": "x"}, 422, "move"),
+    ({"move": 36, "round": 2, "comment": "x"}, 422, "round"),
+    ({"move": 1, "comment": "x" * 1001}, 422, "1,000"),
+    ({"move": "1", "comment": "x"}, 400, "move"),
+    ({"comment": "x"}, 400, "move is missing"),
+    ({"move": 1, "comment": 5}, 400, "comment"),
+])
+def test_bad_annotations_are_refused_readably(client, body, status, words):
+    g = _finished_game(client)
+    answer = post(client, "annotate", dict(body, record=g["record"]), status)
+    assert words in answer["error"]

@@ -784,16 +784,74 @@ def review_command(args) -> int:
     for r in args.round or ():
         if not 1 <= r <= len(record.rounds):
             raise UsageError(f"--round {r}: the record has rounds 1 to {len(record.rounds)}")
+    if args.learn and (not args.player or len(args.player) != 1 or args.no_fair):
+        raise UsageError("--learn needs one --player NAME and the fair review (not --no-fair)")
     from ..play.review import FairReview
     result = review(record, Limit(nodes=args.max_nodes, time=args.time_limit, threads=args.threads),
                     fair=None if args.no_fair else FairReview(args.worlds, args.seed,
                                                               Limit(time=args.fair_time_limit, threads=args.threads)),
                     equilibrium=Limit(time=args.equilibrium_time_limit, threads=args.threads) if args.equilibrium
                     else False, rounds=args.round, players=args.player, progress=_progress(args))
+    if args.learn:
+        return _learn(args, result)
     if args.json:
         print_json(dict(result.to_dict(), game=os.fspath(args.game)))
         return 0
     print(result.format(all_moves=not args.mistakes))
+    return 0
+
+
+def _learn(args, result) -> int:
+    """`review --learn`: the player's fair mistakes, one by one, from the player's view: the
+    human types a play (as in `play`), is told whether it is as good as the best fair move, then
+    shown the best (--json: the lessons listed, nothing asked)."""
+    from ..play.display import show_view
+    from ..play.learn import lessons
+    from ..play.terminal import Quit, ask_move, read_line
+    found = lessons(result, args.player[0])
+    if args.json:
+        print_json(dict(game=os.fspath(args.game), player=args.player[0], worlds=result.worlds,
+                        seed=result.seed, lessons=[x.to_dict() for x in found]))
+        return 0
+    if not found:
+        print(f"{args.player[0]} made no fair mistake (? or ??) in the moves reviewed: nothing to learn")
+        return 0
+    print(f"{plural(len(found), 'fair mistake')} of {args.player[0]} to learn from (fair values: PIMC with "
+          f"{plural(result.worlds, 'world')}, seed {result.seed}); 'quit' stops")
+    good = 0
+    try:
+        for k, lesson in enumerate(found, 1):
+            print(f"\n{k}/{len(found)}  {lesson.question()}")
+            print(show_view(lesson.view))
+            pos = next(d.position for d in result.decisions
+                       if (d.round, d.number) == (lesson.round, lesson.number))
+            move = ask_move(pos, lambda prompt: read_line(prompt), print)   # the player's own hand only
+            answer = lesson.judge(move)
+            good += answer.good
+            print(answer.text(lesson))
+    except (Quit, EOFError):
+        print("stopped")
+    print(f"found {good} of {len(found)}")
+    return 0
+
+
+def annotate_command(args) -> int:
+    """Put a comment on a move of a record (`GameRecord.comment`), written to -o OUT or back to
+    the record; an existing record at the target is first kept as TARGET-1.json, ..."""
+    from ..play.record import GameRecord
+    record = GameRecord.load(args.game)
+    record.comment(args.round, args.move, args.comment)
+    target = args.output or args.game
+    check_writable(target)
+    kept = keep_older(target) if os.path.exists(target) else None
+    path = save_record(record, target)
+    if args.json:
+        print_json(dict(record=path, kept=kept, round=args.round, move=args.move,
+                        comment=record.rounds[args.round - 1].comments.get(args.move)))
+        return 0
+    what = "removed the comment on" if args.move not in record.rounds[args.round - 1].comments else "commented"
+    print(f"{what} round {args.round}, move {args.move}; saved to {path}"
+          + (f" (the older record there is kept as {kept})" if kept else ""))
     return 0
 
 
@@ -826,4 +884,4 @@ def perft_command(args) -> int:
 COMMANDS = {"deal": deal, "show": show, "solve": solve_command, "analyze": analyze_command, "tree": tree,
             "suggest": suggest_command, "unseen": unseen_command, "equilibrium": equilibrium_command,
             "arena": arena_command, "play": play, "review": review_command, "serve": serve, "batch": batch_command,
-            "bench": bench_command, "perft": perft_command, "puzzle": puzzle_command}
+            "bench": bench_command, "perft": perft_command, "puzzle": puzzle_command, "annotate": annotate_command}

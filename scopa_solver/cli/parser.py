@@ -343,7 +343,20 @@ def build_parser() -> argparse.ArgumentParser:
                    help="time budget of one decision's equilibrium, in seconds (default: none)")
     p.add_argument("--round", type=_whole, action="append", default=None, help="review only this round (repeatable)")
     p.add_argument("--player", action="append", default=None, help="review only this player (repeatable)")
-    p.add_argument("--mistakes", action="store_true", help="list only the marked moves")
+    p.add_argument("--mistakes", action="store_true", help="list only the marked moves (and those with a comment)")
+    p.add_argument("--learn", action="store_true",
+                   help="learn from the --player's fair mistakes (? and ??): find a better play in each, "
+                        "from the player's view (--json: list them)")
+
+    p = _common(sub.add_parser("annotate", help="add (or remove) a comment on a move of a game record"),
+                position=False)
+    p.add_argument("game", metavar="GAME", help="a game record (JSON)")
+    p.add_argument("--round", type=_whole, default=1, help="the round (default 1)")
+    p.add_argument("--move", type=_whole, required=True, help="the move's number in the round (1 = the first)")
+    p.add_argument("--comment", required=True, help="the comment (empty: remove the move's comment)")
+    p.add_argument("-o", "--output", metavar="OUT", default=None,
+                   help="where to write the annotated record (default: GAME itself; an existing record "
+                        "there is kept as OUT-1.json first)")
 
     p = sub.add_parser("serve", help="the analysis board in the browser (needs the [web] extra)")
     p.add_argument("--port", type=_port, default=8000, help="TCP port (default 8000)")

@@ -113,7 +113,8 @@ from ..files import open_regular, shown_path, write_text_atomic
 from ..jsontext import MAX_DEPTH, LongNumber, dumps, parse_json, read_at_most
 
 # (MAX_DEPTH, MAX_VALUES and parse_json are jsontext's: a record is read within its limits)
-__all__ = ["GameRecord", "RoundRecord", "ReplayedRound", "Hint", "FORMAT", "VERSION", "MAX_BYTES", "MAX_NAME"]
+__all__ = ["GameRecord", "RoundRecord", "ReplayedRound", "Hint", "FORMAT", "VERSION", "MAX_BYTES", "MAX_NAME",
+           "MAX_COMMENT"]
 
 FORMAT = "scopa-solver-game"
 VERSION = 2
@@ -124,6 +125,8 @@ MAX_BYTES = 64 * 2 ** 20
 MAX_NAME = 100
 """The longest player name, in characters."""
 _MAX_DATE = 100
+MAX_COMMENT = 1000
+"""The longest comment on a move, in characters (a round has at most one comment a move)."""
 
 
 def _walk(position: Position, moves: Iterable[Move]) -> Iterator[Position]:
@@ -163,6 +166,7 @@ class RoundRecord:
     moves: list[Move] = field(default_factory=list)
     players: Optional[tuple[str, ...]] = None
     help: list["Hint"] = field(default_factory=list)    # the hints asked for in the round
+    comments: dict[int, str] = field(default_factory=dict)   # move number (1-based) -> the player's comment
 
     @classmethod
     def from_play(cls, start: Position, moves: Iterable[Union[Move, str]] = (),
@@ -188,6 +192,8 @@ class RoundRecord:
             out["players"] = list(self.players)
         if self.help:
             out["help"] = [h.to_dict() for h in self.help]
+        if self.comments:
+            out["comments"] = {str(k): self.comments[k] for k in sorted(self.comments) if k <= len(self.moves)}
         return out
 
 
@@ -316,6 +322,21 @@ class GameRecord:
             self.rounds.pop()
             raise
         return self._replayed(len(checked) - 1, checked[-1])
+
+    def comment(self, round_number: int, move: int, text: Optional[str]) -> None:
+        """Set the player's comment on move `move` (1-based) of round `round_number` (1-based)
+        to `text` (at most `MAX_COMMENT` characters); None or blank text removes it."""
+        if not isinstance(round_number, int) or isinstance(round_number, bool) \
+                or not 1 <= round_number <= len(self.rounds):
+            raise RecordError(f"no round {excerpt(round_number)}: the record has rounds 1 to {len(self.rounds)}")
+        rec = self.rounds[round_number - 1]
+        if not isinstance(move, int) or isinstance(move, bool) or not 1 <= move <= len(rec.moves):
+            raise RecordError(f"round {round_number}: no move {excerpt(move)} to comment on (its moves: 1 to "
+                              f"{len(rec.moves)})")
+        if text is None or (isinstance(text, str) and not text.strip()):
+            rec.comments.pop(move, None)
+        else:
+            rec.comments[move] = _comment(text, f"round {round_number}: the comment on move {move}")
 
     # -- replay --------------------------------------------------------------------------------
 
@@ -680,8 +701,32 @@ def _round_from_dict(raw: Any, where: str, rules: Rules) -> tuple[RoundRecord, O
     hints = _help_from(raw.get("help", []), where, n)
     score = _points(raw["score"], f"{where}: score", rules) if raw.get("score") is not None else None
     totals = _points(raw["totals"], f"{where}: totals", rules) if raw.get("totals") is not None else None
-    return (RoundRecord(dealer=dealer, deck=deck, moves=list(moves_raw), players=players, help=hints),
+    comments = _comments(raw.get("comments"), where, len(moves_raw)) if raw.get("comments") is not None else {}
+    return (RoundRecord(dealer=dealer, deck=deck, moves=list(moves_raw), players=players, help=hints,
+                        comments=comments),
             score, totals)
+
+
+def _comment(text: Any, what: str) -> str:
+    """A comment on a move: text of 1 to MAX_COMMENT characters."""
+    if not isinstance(text, str) or not text.strip() or len(text) > MAX_COMMENT:
+        raise RecordError(f"{what} must be text of 1 to {MAX_COMMENT:,} characters, not {excerpt(text)}")
+    return text
+
+
+def _comments(value: Any, where: str, moves: int) -> dict[int, str]:
+    """A round's comments: an object from move numbers ("1" to the round's number of moves) to
+    comments (`_comment`)."""
+    if not isinstance(value, dict):
+        raise RecordError(f"{where}: comments must be an object from move numbers to text, not {excerpt(value)}")
+    out = {}
+    for key, text in value.items():
+        number = int(key) if isinstance(key, str) and key.isascii() and key.isdigit() and len(key) <= 2 else 0
+        if not 1 <= number <= moves:
+            raise RecordError(f"{where}: comments: {excerpt(key)} is not a move number of the round "
+                              f"(1 to {moves})")
+        out[number] = _comment(text, f"{where}: the comment on move {number}")
+    return out
 
 
 def _points(value: Any, what: str, rules: Rules) -> tuple[int, ...]:

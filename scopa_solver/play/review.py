@@ -175,6 +175,8 @@ class Decision:
     eq_probability: Optional[float] = None           # the played move's equilibrium probability
     eq_exploitability: Optional[float] = None
     eq_reason: Optional[str] = None                  # why it was not judged against the equilibrium
+    fair_means: dict[Move, float] = field(default_factory=dict)   # every legal move's fair mean
+    comment: Optional[str] = None                    # the player's comment on the move (the record's)
 
     @property
     def forced(self) -> bool:
@@ -256,11 +258,13 @@ class Decision:
             fair = {"best": str(self.fair_best) if self.fair_best else str(self.played),
                     "best_mean": self.fair_best_mean, "played_mean": self.fair_played_mean,
                     "loss": self.fair_loss, "worlds": self.fair_worlds, "exact": self.fair_exact,
-                    "mark": self.fair_mark, "reason": None}
+                    "mark": self.fair_mark, "reason": None,
+                    "means": {str(m): v for m, v in self.fair_means.items()}}
         return {
             "round": self.round, "move": self.number, "player": self.player, "side": self.side,
             "name": self.name, "position": self.position.to_string(), "played": str(self.played),
             "legal_moves": self.legal, "forced": self.forced, "mark": self.mark, "verdict": self.verdict,
+            "comment": self.comment,
             "hindsight": {"best": [str(m) for m in self.best], "best_value": self.best_value,
                           "played_value": self.played_value, "loss": self.loss, "judged": self.judged,
                           "mark": self.hindsight_mark, "reason": self.hindsight_reason},
@@ -529,7 +533,7 @@ class Review:
                 base = len(head) + 2
                 head += f"  {'best (equilibrium)':<18} {'prob':>5} {'lost':>5}"
             lines.append(head.rstrip())
-            rows = [d for d in self.decisions if d.round == i + 1 and (all_moves or d.mark or d.hindsight_mark)]
+            rows = [d for d in self.decisions if d.round == i + 1 and (all_moves or d.mark or d.hindsight_mark or d.comment)]
             for d in rows:
                 shown = d.mark + ("*" if d.mark and d.verdict == "hindsight" else "")
                 line = f"  {d.number:>3}  {d.name:<{width}}  {str(d.played):<13} {shown:<3}"
@@ -555,6 +559,8 @@ class Review:
                     el = f"{d.eq_loss:.2f}" if d.eq_loss >= 0.005 else "-"
                     line = f"{line:<{base}}{str(d.eq_best):<18} {d.eq_probability:>5.2f} {el:>5} {d.eq_mark}"
                 lines.append(line.rstrip())
+                if d.comment:
+                    lines.append(f"  {'':>3}  {'':<{width}}  comment: {_one_line(d.comment)}")
             if not rows:
                 lines.append("  (no marked moves)")
             parts = [sp for sp in splits if sp.round == i + 1]
@@ -606,6 +612,12 @@ class Review:
 
     def __str__(self) -> str:
         return self.format()
+
+
+def _one_line(text: str, width: int = 200) -> str:
+    """A comment on one line: its line breaks as spaces, cut at `width` characters."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[:width - 1] + "…"
 
 
 def _split_note(sp: SideSplit) -> str:
@@ -660,6 +672,7 @@ def _judge_fair(d: Decision, fair: FairReview, limit: Limit) -> None:
     d.fair_played_mean = played
     d.fair_worlds = s.worlds
     d.fair_exact = s.exact
+    d.fair_means = {m.move: m.mean for m in s.moves}
 
 
 EQUILIBRIUM_ITERATIONS = 1000
@@ -762,7 +775,8 @@ def review(record: GameRecord, limit: Optional[Limit] = None, *, fair: Optional[
 
     def decisions_of(r: ReplayedRound) -> list[Decision]:
         return [Decision(round=r.number, number=k + 1, player=pos.to_move, name=r.players[pos.to_move],
-                         position=pos, played=move, legal=len(pos.legal_moves()))
+                         position=pos, played=move, legal=len(pos.legal_moves()),
+                         comment=r.record.comments.get(k + 1))
                 for k, pos, move in wanted(r)]
 
     decisions: list[Decision] = []

@@ -41,6 +41,7 @@ def create_app() -> Any:
         raise _missing() from None
     from .fields import (ROUTES, Analyze, Board, Compose, Deal, FieldError, Lines, LivePoll, LiveStart, LiveStop,
                          PlayBot, PlayMove, PlayNew, PuzzleFields, Review, Solve, Suggest, Tree, Unseen, read)
+    from .fields import Annotate
     from .guard import Guard, Places
     from .live import LiveAnalyses
 
@@ -161,6 +162,10 @@ def create_app() -> Any:
     @post(Review)
     def review(f: Any) -> dict:
         return service.review_round(f.record, f.round, f.worlds, f.seed)
+
+    @post(Annotate)
+    def annotate(f: Any) -> dict:
+        return service.annotate(f.record, f.round, f.move, f.comment)
 
     @post(PuzzleFields)
     def puzzle(f: Any) -> dict:

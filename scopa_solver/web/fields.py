@@ -35,7 +35,7 @@ from ..jsontext import MAX_DIGITS, LongNumber, parse_json
 
 __all__ = ["FieldError", "read", "ROUTES", "Board", "Deal", "Compose", "Analyze", "Solve", "Tree", "Suggest",
            "Unseen", "PlayNew", "PlayMove", "PlayBot", "Review", "LiveStart", "LivePoll", "LiveStop", "PuzzleFields",
-           "Lines"]
+           "Lines", "Annotate"]
 
 
 class FieldError(ValueError):
@@ -169,6 +169,13 @@ class Review(_Fields):
     seed: Whole = None
 
 
+class Annotate(_Fields):
+    record: Record
+    round: Whole = None
+    move: Annotated[int, _about("a move's number in the round (a whole number)")]
+    comment: Annotated[Optional[str], _about("the comment (text; null or empty removes it)")] = None
+
+
 class PuzzleFields(_Fields):
     game: Name = None
     tag: Name = None
@@ -180,7 +187,7 @@ ROUTES: dict[type[BaseModel], str] = {Board: "/api/board", Deal: "/api/deal", Co
           Unseen: "/api/unseen", PlayNew: "/api/play/new",
           PlayMove: "/api/play/move", PlayBot: "/api/play/bot", Review: "/api/review",
           LiveStart: "/api/live/start", LivePoll: "/api/live/poll", LiveStop: "/api/live/stop",
-          PuzzleFields: "/api/puzzle", Lines: "/api/lines"}
+          PuzzleFields: "/api/puzzle", Lines: "/api/lines", Annotate: "/api/annotate"}
 
 
 # -- match play and hints (issue 45) --------------------------------------------------------------

@@ -42,7 +42,8 @@ from .live import LiveAnalyses
 
 __all__ = ["LIMITS", "BOTS", "OBJECTIVES", "info", "read_state", "read_position", "board", "board_of", "compose",
            "deal", "analysis", "several_lines",
-           "principal_variation", "live_start", "live_poll", "live_stop", "tree_svg", "suggestion", "unseen", "new_game", "game_move", "bot_move", "review_round"]
+           "principal_variation", "live_start", "live_poll", "live_stop", "tree_svg", "suggestion", "unseen", "new_game", "game_move", "bot_move", "review_round",
+           "annotate"]
 
 LIMITS: dict[str, Any] = {     # counts (int) and seconds (float)
     "text": 400,              # characters of a notation line or a move
@@ -690,6 +691,26 @@ def review_round(record: Any, round_number: Any = None, worlds: Any = None, seed
     out["record"] = rec.to_json()
     return out
 
+
+# -- annotations ----------------------------------------------------------------------------------
+
+def annotate(record: Any, round_number: Any = None, move: Any = None, comment: Any = None) -> dict:
+    """Set (or, with null or blank text, remove) the player's comment on move `move` of round
+    `round_number` (1 by default) of a game record (`GameRecord.comment`): the record with it,
+    and the round's comments."""
+    from ..play.record import MAX_COMMENT
+    rec = _read_record(record)
+    if not rec.rounds:
+        raise RecordError("the record has no rounds")
+    number = _whole(round_number, "round", 1, len(rec.rounds), 1)
+    if comment is not None and not (isinstance(comment, str) and not comment.strip()):
+        comment = _text(comment, "the comment", MAX_COMMENT)
+    else:
+        comment = None
+    rec.comment(number, _whole(move, "move", 1, 40), comment)
+    comments = rec.rounds[number - 1].comments
+    return {"record": rec.to_json(), "round": number,
+            "comments": {str(k): comments[k] for k in sorted(comments)}}
 
 
 # -- puzzles --------------------------------------------------------------------------------------

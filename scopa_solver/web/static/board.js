@@ -371,7 +371,7 @@ function setGame(rules) {
 // Show a position (notation) on the board as a new root and analyse it; `line` (moves) is
 // played from it, the board ending at its last move.
 async function loadPosition(text, {analyse = true, played = null, line = [], seed = null, push = true,
-                                    view = null, key = null} = {}) {
+                                    view = null, key = null, at = null, round = null} = {}) {
   const b = await api("board", {position: text}, "reading");
   const boards = await Promise.all(line.map((_, k) => api("board", {position: b.notation, moves: line.slice(0, k + 1)}, "reading")));
   hist.root = node(null, null, b);
@@ -379,6 +379,7 @@ async function loadPosition(text, {analyse = true, played = null, line = [], see
   hist.seed = seed;
   let n = hist.root;
   line.forEach((m, k) => { n = node(n, m, boards[k]); });
+  if (round) n = annotateRound(round, at);     // a reviewed round: its marks and comments on the line
   state.played = played;
   $("#notation").value = b.notation;
   viewButtons(b.players);
@@ -403,6 +404,7 @@ async function go(n, {push = true, analyse = true, view = state.viewPlayer, hind
   const vb = keep ? await guard(() => api("board", {position: n.notation, player: view}, "reading")) : null;
   if (keep && !vb) return;    // the error shown, the board as it was
   hist.cur = n;
+  if (n.gamePlayed !== undefined) state.played = n.gamePlayed;   // a reviewed round: the move played there
   state.base = n.notation;
   state.board = n.board;
   state.viewPlayer = keep ? view : n.board.kind === "view" ? n.board.player : null;
@@ -467,7 +469,8 @@ function drawHistory() {
     nodes.push(n);
     const dealt = n.board.stock < n.parent.board.stock;
     return `<span class="hmove ${n === hist.cur ? "current" : ""}" data-node="${nodes.length - 1}" data-ply="${ply}" ` +
-      `data-move="${esc(n.move)}" title="${esc(seat(n.parent.board))} played ${esc(n.move)}"><small>${ply}.</small> ${esc(n.move)}</span>` +
+      `data-move="${esc(n.move)}" title="${esc(seat(n.parent.board))} played ${esc(n.move)}"><small>${ply}.</small> ${esc(n.move)}${noteHTML(n)}</span>` +
+      commentHTML(n) +
       (dealt ? `<span class="deal-sep">deal ${dealNumber(n.board)}</span>` : "");
   };
   const line = (n, ply, html) => {      // n's main line with its variations, depth first
@@ -488,6 +491,7 @@ function drawHistory() {
     el.addEventListener("mouseenter", () => markMove(n.parent === hist.cur ? n.move : null, n.parent === hist.cur));
     el.addEventListener("mouseleave", () => markMove(null));
   });
+  annotationsFollow();
   const cur = $("#history .hmove.current");
   if (cur) cur.scrollIntoView({block: "nearest"});
   const at = pathOf(hist.cur).length, end = pathOf(lineEnd()).length;
@@ -1539,6 +1543,7 @@ async function runReview() {
   $$("#review-table tbody tr").forEach((tr) => tr.addEventListener("click", () => guard(() => openDecision(Number(tr.dataset.index)))));
   reviewHints(r);
   drawReviewGraph(r);
+  learnFollows(r);
 }
 
 // The round list follows the record as soon as it is loaded or pasted (not only once a review
@@ -1620,7 +1625,7 @@ async function openDecision(i) {
   const g = $(`#review-graph .gdec[data-index="${i}"] circle`), cur = $("#graph-cursor");
   if (g && cur) { cur.setAttribute("x1", g.getAttribute("cx")); cur.setAttribute("x2", g.getAttribute("cx")); }
   $("#review-analysis").hidden = false;
-  await loadPosition(d.position, {played: d.played});
+  await openInRound(r, i);
   showNote(`round ${d.round}, move ${d.move}: ${d.name} played ${d.played}${d.mark ? " " + markText(d) : ""}`);
 }
 
@@ -2103,8 +2108,216 @@ async function start() {
   $("#review-round").addEventListener("change", () => guard(runReview));
   $("#review-btn").addEventListener("click", () => guard(runReview));
 
+  annotationsWire();
   await guard(fromURL);
   document.body.dataset.ready = "1";
+}
+
+// -- annotations: the review's marks and the player's comments in the move list --------------------
+// A decision opened from the review puts its whole round in the move list (the deal as the root,
+// the moves played as the line, once a review) and goes to the decision's position. Each move of
+// the line carries the review's mark, coloured as the review's, whose title (and a click) says why;
+// and the player's comment, saved in the game record (/api/annotate), edited in the box below.
+
+const ann = {review: null, root: null, record: null};
+
+// The round of review `r` in the move list, at decision `i` (the position before its move).
+async function openInRound(r, i) {
+  const d = r.decisions[i];
+  if (ann.review === r && hist.root === ann.root && ann.root) {
+    let n = ann.root;
+    for (let k = 0; k < d.move - 1 && n; k++) n = n.children[0];
+    state.played = d.played;
+    if (n) return go(n);
+  }
+  await loadPosition(r.decisions[0].position, {line: r.decisions.map((x) => x.played), played: d.played,
+                                               round: r, at: d.move - 1});
+}
+
+// Called by loadPosition once the round's line is built: every node of the main line learns its
+// decision (the move that reached it) and the move played from it; the node at ply `at` is returned.
+function annotateRound(r, at) {
+  ann.review = r;
+  ann.root = hist.root;
+  ann.record = r.record;
+  let n = hist.root, found = at === 0 ? hist.root : null;
+  r.decisions.forEach((d, k) => {
+    n.gamePlayed = d.played;
+    n = n.children[0];
+    n.decision = k;
+    if (k + 1 === at) found = n;
+  });
+  n.gamePlayed = null;
+  return found || n;
+}
+
+const inRound = (n) => ann.review && ann.root === hist.root && n && n.decision !== undefined;
+const decisionOf = (n) => inRound(n) ? ann.review.decisions[n.decision] : null;
+
+// Why a move got its mark: the fair loss (the verdict) and the hindsight one.
+function whyText(d) {
+  const f = d.fair, h = d.hindsight, parts = [];
+  if (d.forced) return "forced: the only legal move";
+  if (f && f.loss !== null) parts.push(`fair: lost ${f.loss.toFixed(2)} from ${d.name}'s view (best ${f.loss < 0.005 ? d.played : f.best}, ${f.worlds} worlds)`);
+  else if (f && f.reason) parts.push(`fair: not judged (${f.reason})`);
+  if (h.loss !== null) parts.push(`hindsight: lost ${h.loss} with every card known (best ${h.best.includes(d.played) ? d.played : h.best[0]})`);
+  else parts.push(`hindsight: not judged${h.reason ? ` (${h.reason})` : ""}`);
+  return `${d.played}${d.mark ? " " + markText(d) : ""}: ${parts.join("; ")}`;
+}
+
+function noteHTML(n) {
+  const d = decisionOf(n);
+  if (!d || !d.mark) return "";
+  return `<span class="hnote ${markClass(d.mark)}" data-decision="${n.decision}" title="${esc(whyText(d))}">${esc(markText(d))}</span>`;
+}
+
+function commentHTML(n) {
+  const d = decisionOf(n);
+  if (!d || !d.comment) return "";
+  const short = d.comment.length > 60 ? d.comment.slice(0, 59) + "…" : d.comment;
+  return `<span class="hcomment" data-decision="${n.decision}" title="${esc(d.comment)}">“${esc(short)}”</span>`;
+}
+
+// After every drawing of the move list: a click on a mark says why; the comment box follows the
+// move just played (the current node's) when it is a move of the reviewed round.
+function annotationsFollow() {
+  $$("#history .hnote").forEach((el) => el.addEventListener("click", () => {
+    const d = ann.review && ann.review.decisions[Number(el.dataset.decision)];
+    if (d) showNote(`move ${d.move}: ${whyText(d)}`);
+  }));
+  const d = decisionOf(hist.cur), box = $("#comment-box");
+  box.hidden = !d;
+  if (!d) return;
+  if (box.dataset.decision !== String(hist.cur.decision)) {
+    box.dataset.decision = String(hist.cur.decision);
+    $("#comment-text").value = d.comment || "";
+    $("#comment-saved").textContent = "";
+  }
+  $("#comment-label").textContent = `Comment on move ${d.move} (${d.name} played ${d.played})`;
+}
+
+async function saveComment() {
+  const d = decisionOf(hist.cur);
+  if (!d) throw new Error("choose a move of the reviewed round first");
+  const a = await api("annotate", {record: ann.record, round: d.round, move: d.move,
+                                   comment: $("#comment-text").value}, "saving");
+  ann.record = a.record;
+  ann.review.record = a.record;
+  $("#record-text").value = a.record;          // the record with its comments, for the next review
+  d.comment = a.comments[String(d.move)] || null;
+  $("#comment-text").value = d.comment || "";
+  $("#comment-saved").textContent = d.comment ? "saved in the record" : "comment removed";
+  drawHistory();
+}
+
+function downloadAnnotated() {
+  if (!ann.record) return;
+  const blob = new Blob([ann.record], {type: "application/json"});
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = "scopa-game-annotated.json";
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+// -- learn from my mistakes: the reviewed round's fair mistakes of one player, as exercises ---------
+// Each lesson shows the decision's position from the player's view (the API's board of the view:
+// no hidden card), asks for a play (a click on a card or a move), says whether its fair value (the
+// review's: PIMC's mean over the same worlds) is as good as the best's, then shows the best. The
+// move list and the review's table and graph, which tell the later plays, are hidden meanwhile.
+
+const learn = {lessons: [], at: 0, found: 0, answered: false};
+const LEARN_TOLERANCE = 0.005;
+
+function learnFollows(r) {
+  learnStop();
+  const names = [...new Set(r.decisions.map((d) => d.name))];
+  $("#learn-player").innerHTML = names.map((n) => `<option value="${esc(n)}">${esc(n)}</option>`).join("");
+  const you = names.find((n) => n === "you");
+  if (you) $("#learn-player").value = you;
+  $("#learn-row").hidden = !names.length;
+}
+
+const fairMistake = (d) => d.verdict === "fair" && (d.mark === "?" || d.mark === "??") && d.fair && d.fair.means;
+
+async function learnStart() {
+  const r = state.review, who = $("#learn-player").value;
+  if (!r) throw new Error("review a game first");
+  learn.lessons = r.decisions.filter((d) => d.name === who && fairMistake(d));
+  learn.at = 0; learn.found = 0;
+  if (!learn.lessons.length) {
+    showNote(`${who} made no fair mistake (? or ??) in round ${r.round}: nothing to learn`);
+    return;
+  }
+  stopAnalysis(); evalBar(null); clearAnalysis();
+  document.body.classList.add("learning");
+  $("#notation").value = "";
+  window.history.replaceState(null, "", window.location.pathname);     // the address names no position
+  $("#learn").hidden = false;
+  await learnShow();
+}
+
+async function learnShow() {
+  const d = learn.lessons[learn.at];
+  learn.answered = false;
+  const vb = await api("board", {position: d.position, player: d.player}, "reading");
+  drawBoard(vb, viewNote(vb, d.player), null, null);
+  $("#learn-step").textContent = `${learn.at + 1} of ${learn.lessons.length}`;
+  $("#learn-question").textContent = `Round ${d.round}, move ${d.move}: ${d.name} played ${d.played} ${d.mark}, ` +
+    `${d.fair.loss.toFixed(2)} below the best by the fair values (from ${d.name}'s view). Find a better play: click a card or a move.`;
+  $("#learn-answer").textContent = "";
+  $("#learn-answer").className = "";
+  $("#learn-next").hidden = true;
+  $("#learn-moves").innerHTML = vb.legal.map((m) => `<button type="button" class="learn-move" data-move="${esc(m)}">${esc(m)}</button>`).join("");
+  $$("#learn-moves .learn-move").forEach((btn) => btn.addEventListener("click", () => learnAnswer(btn.dataset.move)));
+  const hand = $(`#hand${d.player}`) ? `#hand${d.player}` : `#board [data-seat="${d.player}"] .cards`;
+  $$(`${hand} svg.card`).forEach((svg) => {
+    svg.classList.add("clickable");
+    svg.addEventListener("click", () => {
+      const moves = vb.legal.filter((m) => m.split("x")[0] === svg.dataset.card);
+      if (moves.length === 1) learnAnswer(moves[0]);
+      else $$("#learn-moves .learn-move").forEach((btn) => btn.hidden = btn.dataset.move.split("x")[0] !== svg.dataset.card);
+    });
+  });
+}
+
+function learnAnswer(move) {
+  const d = learn.lessons[learn.at];
+  if (learn.answered || !(move in d.fair.means)) return;
+  learn.answered = true;
+  const mean = d.fair.means[move], best = d.fair.best_mean, loss = Math.max(0, best - mean);
+  const good = loss < LEARN_TOLERANCE, s = (x) => (x >= 0 ? "+" : "−") + Math.abs(x).toFixed(2);
+  learn.found += good;
+  const verdict = good ? `${move}: as good as the best fair move (${s(mean)}).`
+    : `${move}: ${move === d.played ? "the move played in the game, " : ""}${s(mean)}, ${loss.toFixed(2)} below the best.`;
+  $("#learn-answer").textContent = `${verdict} Best: ${d.fair.best} (${s(best)} fair, over ${d.fair.worlds} world${d.fair.worlds === 1 ? "" : "s"}).`;
+  $("#learn-answer").className = good ? "good" : "bad";
+  $$("#learn-moves .learn-move").forEach((btn) => {
+    btn.hidden = false; btn.disabled = true;
+    btn.classList.toggle("best", btn.dataset.move === d.fair.best);
+    btn.classList.toggle("chosen", btn.dataset.move === move);
+  });
+  const last = learn.at + 1 >= learn.lessons.length;
+  $("#learn-next").hidden = last;
+  if (last) $("#learn-step").textContent = `${learn.lessons.length} of ${learn.lessons.length}: found ${learn.found}`;
+}
+
+function learnNext() { learn.at++; if (learn.at < learn.lessons.length) guard(learnShow); }
+
+function learnStop() {
+  const was = document.body.classList.contains("learning");
+  document.body.classList.remove("learning");
+  $("#learn").hidden = true;
+  learn.lessons = [];
+  if (was && hist.cur) guard(() => go(hist.cur, {push: false}));     // the board as it was
+}
+
+function annotationsWire() {
+  $("#comment-save").addEventListener("click", () => guard(saveComment));
+  $("#comment-download").addEventListener("click", downloadAnnotated);
+  $("#learn-btn").addEventListener("click", () => guard(learnStart));
+  $("#learn-next").addEventListener("click", learnNext);
+  $("#learn-stop").addEventListener("click", learnStop);
 }
 
 start();
