@@ -116,7 +116,11 @@ class OneLineParser(argparse.ArgumentParser):
         # argparse quotes a bad argument whole, and a choice error lists every choice: cut long
         # quotations to a short excerpt (a quotation, not the apostrophes of "model's")
         message = re.sub(r"(?<!\w)'([^']{40})[^']{4,}'(?!\w)", r"'\1...'", " ".join(message.split()))
-        self.exit(2, f"{self.prog.split()[0]}: error: {message[:300]} (see: {self.prog} --help)\n")
+        head, tail = f"{self.prog.split()[0]}: error: ", f" (see: {self.prog} --help)"
+        room = 299 - len(head) - len(tail)      # the whole line under 300 characters
+        if len(message) > room:
+            message = message[:room - 3] + "..."
+        self.exit(2, f"{head}{message}{tail}\n")
 
 
 def names_arg(known: Sequence[str], what: str) -> Callable[[str], list[str]]:
