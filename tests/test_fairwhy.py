@@ -85,3 +85,42 @@ def test_refusals():
         explain_view(view, worlds=0)
     with pytest.raises(TypeError):
         explain_view(late(Rules(), 1, 9), worlds=2)
+
+
+LATE = "?/7sCs 5dAc6b 2dFd2c4c3sFsRsAb2b4bRb/Ad4dCdRd5c6c7cCcRc4s5s6s3b5b7bFbCb ?6 0/1 1 1 1"
+
+
+def test_cli_suggest_why(capsys):
+    from helpers import run_cli, run_cli_json
+    from scopa_solver import View
+    view = View.from_string(LATE)
+    expected = explain_view(view, worlds="all")
+    data = run_cli_json(capsys, "suggest", LATE, "--why")
+    assert data["why"]["text"] == str(expected) and data["why"]["worlds"] == view.count_worlds()
+    assert data["why"]["move"] == data["best"]
+    code, out, err = run_cli(capsys, "suggest", LATE, "--why", "Cs")
+    assert code == 0 and err == ""
+    assert f"why: {explain_view(view, None, 'Cs', worlds='all')}" in out
+    assert "why:" not in run_cli(capsys, "suggest", LATE)[1]
+    code, out, err = run_cli(capsys, "suggest", LATE, "--why", "9z")
+    assert code == 2 and "not a legal move" in err and err.count("\n") == 1
+
+
+def test_api_suggest_why():
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+    from scopa_solver import View
+    from scopa_solver.web import create_app
+    view = View.from_string(LATE)
+    with TestClient(create_app(), raise_server_exceptions=False) as client:
+        r = client.post("/api/suggest", json={"position": LATE, "why": ""})
+        assert r.status_code == 200, r.text
+        why = r.json()["why"]
+        assert why["text"] == str(explain_view(view, worlds="all"))
+        assert sum(why["categories"].values()) == pytest.approx(why["difference"])
+        r = client.post("/api/suggest", json={"position": LATE, "why": "Cs"})
+        assert r.status_code == 200 and r.json()["why"]["against"] == "Cs"
+        assert "why" not in client.post("/api/suggest", json={"position": LATE}).json()
+        r = client.post("/api/suggest", json={"position": LATE, "why": "9z"})
+        assert r.status_code == 422 and "not a legal move" in r.json()["error"]
+        assert client.post("/api/suggest", json={"position": LATE, "why": 3}).status_code == 400

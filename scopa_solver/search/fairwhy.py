@@ -21,7 +21,12 @@ from .lines import CATEGORIES, LinesError, _NAMES, _scopa_given, explain
 if TYPE_CHECKING:  # pragma: no cover
     from ..imperfect.pimc import Suggestion
 
-__all__ = ["FairWhy", "explain_view"]
+__all__ = ["FairWhy", "explain_view", "why_worlds", "WHY_WORLDS", "WHY_ALL"]
+
+WHY_WORLDS = 20
+"""The worlds of a suggestion's fair why (CLI `suggest --why`, `/api/suggest`'s `why`) when it sampled."""
+WHY_ALL = 200
+"""A suggestion that listed every world, at most this many, has its fair why over all of them."""
 
 _WON = {"cards": "carte", "coins": "denari", "settebello": "settebello", "primiera": "primiera",
         "re_bello": "re_bello"}
@@ -107,6 +112,15 @@ class FairWhy:
         if not reasons:
             return f"{head}: the same points in every category in every world."
         return f"{head}: " + "; ".join(reasons) + "."
+
+
+def why_worlds(suggestion: "Suggestion") -> tuple[Union[int, str], int]:
+    """The `worlds` and `seed` of a suggestion's fair why: every world when it listed every one
+    and they are at most `WHY_ALL`, else `WHY_WORLDS` drawn with its seed (0 when it listed)."""
+    seed = 0 if suggestion.seed is None else suggestion.seed
+    if not suggestion.sampled and suggestion.total_worlds <= WHY_ALL:
+        return "all", seed
+    return WHY_WORLDS, seed
 
 
 def _worlds(view: View, worlds: Union[int, str], seed: int) -> tuple[list[Position], int, bool]:
