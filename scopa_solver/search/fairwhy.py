@@ -76,16 +76,16 @@ class FairWhy:
             if cat in self.won:
                 mine, theirs = self.won[cat]
                 verb = "keeps" if cat in ("settebello", "re_bello") else "wins"
-                text = f"{verb} {_NAMES[cat]} in {mine} of {n} worlds (with {b}: {theirs})"
+                text = f"{verb} {_NAMES[cat]} in {mine:,} of {n:,} worlds (with {b}: {theirs:,})"
             else:
-                text = (f"{_NAMES[cat]} better in {self.better[cat]} of {n} worlds, worse in "
-                        f"{self.worse[cat]}")
+                text = (f"{_NAMES[cat]} better in {self.better[cat]:,} of {n:,} worlds, worse in "
+                        f"{self.worse[cat]:,}")
             said.append((mean, f"{text} {mean:+.2f}"))
         said.sort(key=lambda x: -abs(x[0]))
         words = [t for _, t in said]
         for mv, count in ((self.against, self.scopa_given[1]), (self.move, self.scopa_given[0])):
             if count:
-                words.append(f"{mv} leaves a scopa to the next player in {count} of {n} worlds")
+                words.append(f"{mv} leaves a scopa to the next player in {count:,} of {n:,} worlds")
         return words
 
     def to_dict(self) -> dict[str, Any]:
@@ -100,7 +100,7 @@ class FairWhy:
 
     def __str__(self) -> str:
         d = self.difference
-        kind = f"all {self.worlds} worlds" if not self.sampled else f"{self.worlds} sampled worlds"
+        kind = f"all {self.worlds:,} worlds" if not self.sampled else f"{self.worlds:,} sampled worlds"
         depth = "" if self.exact else ", some lines estimated at a horizon"
         means = f"{self.move} ({self.mean_move:+.2f}) against {self.against} ({self.mean_against:+.2f})"
         if abs(d) < 1e-9:
