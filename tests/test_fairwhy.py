@@ -44,6 +44,9 @@ def test_all_worlds_add_up_and_agree_with_suggest():
         assert set(why.categories) == set(CATEGORIES)
         for cat in CATEGORIES:
             assert why.better[cat] + why.worse[cat] <= why.worlds
+        for cat, (won, won_b) in why.won.items():     # a whole category: +1 taken, -1 lost, 0 shared
+            lost, lost_b = why.lost[cat]
+            assert why.categories[cat] * why.worlds == pytest.approx((won - lost) - (won_b - lost_b))
         seen += 1
     assert seen >= 3
 

@@ -42,7 +42,8 @@ class FairWhy:
     line is exact with two sides; `better`/`worse`: in how many worlds `move`'s line does better
     / worse in each category; `won`: for the categories one side takes whole (cards, coins,
     settebello, primiera, re bello), in how many worlds the player's side takes it on each
-    line (move's, against's); `scopa_given`: in how many worlds each move leaves a scopa to the
+    line (move's, against's), `lost` in how many another side does (the rest: shared);
+    `scopa_given`: in how many worlds each move leaves a scopa to the
     next player at once. `exact`: every world's lines were searched to the round's end."""
 
     move: Move
@@ -60,6 +61,7 @@ class FairWhy:
     worse: dict[str, int]
     won: dict[str, tuple[int, int]]
     scopa_given: tuple[int, int]
+    lost: dict[str, tuple[int, int]]
 
     @property
     def difference(self) -> float:
@@ -75,8 +77,12 @@ class FairWhy:
             mean = self.categories[cat]
             if cat in self.won:
                 mine, theirs = self.won[cat]
-                verb = "keeps" if cat in ("settebello", "re_bello") else "wins"
-                text = f"{verb} {_NAMES[cat]} in {mine:,} of {n:,} worlds (with {b}: {theirs:,})"
+                if cat in ("settebello", "re_bello"):
+                    text = f"keeps {_NAMES[cat]} in {mine:,} of {n:,} worlds (with {b}: {theirs:,})"
+                else:
+                    lost, lost_b = self.lost[cat]
+                    text = (f"wins {_NAMES[cat]} in {mine:,} and loses in {lost:,} of {n:,} worlds "
+                            f"(with {b}: {theirs:,} and {lost_b:,})")
             else:
                 text = (f"{_NAMES[cat]} better in {self.better[cat]:,} of {n:,} worlds, worse in "
                         f"{self.worse[cat]:,}")
@@ -95,7 +101,8 @@ class FairWhy:
                 "exact": self.exact, "measure": self.measure, "mean_move": self.mean_move,
                 "mean_against": self.mean_against, "difference": self.difference,
                 "categories": dict(self.categories), "better": dict(self.better), "worse": dict(self.worse),
-                "won": {c: list(v) for c, v in self.won.items()}, "scopa_given": list(self.scopa_given),
+                "won": {c: list(v) for c, v in self.won.items()},
+                "lost": {c: list(v) for c, v in self.lost.items()}, "scopa_given": list(self.scopa_given),
                 "reasons": self.reasons(), "text": str(self)}
 
     def __str__(self) -> str:
@@ -182,6 +189,7 @@ def explain_view(view: View, move: Union[Move, str, None] = None, against: Union
     better = dict.fromkeys(CATEGORIES, 0)
     worse = dict.fromkeys(CATEGORIES, 0)
     won = {c: [0, 0] for c in _WON}
+    lost = {c: [0, 0] for c in _WON}
     gifts = [0, 0]
     va = vb = 0.0
     exact, measure = True, "margin"
@@ -199,9 +207,12 @@ def explain_view(view: View, move: Union[Move, str, None] = None, against: Union
         for k, line in enumerate((why.move, why.against)):
             if line.outcome is not None:
                 for cat, field in _WON.items():
-                    won[cat][k] += getattr(line.outcome, field) == side
+                    taker = getattr(line.outcome, field)
+                    won[cat][k] += taker == side
+                    lost[cat][k] += taker is not None and taker != side
             gifts[k] += bool(_scopa_given(pos, line))
     n = len(positions)
     return FairWhy(first, second, n, total, sampled, seed if sampled else None, exact, measure, va / n, vb / n,
                    {c: s / n for c, s in sums.items()}, better, worse,
-                   {c: (v[0], v[1]) for c, v in won.items()}, (gifts[0], gifts[1]))
+                   {c: (v[0], v[1]) for c, v in won.items()}, (gifts[0], gifts[1]),
+                   {c: (v[0], v[1]) for c, v in lost.items()})
