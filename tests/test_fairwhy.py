@@ -127,3 +127,12 @@ def test_api_suggest_why():
         r = client.post("/api/suggest", json={"position": LATE, "why": "9z"})
         assert r.status_code == 422 and "not a legal move" in r.json()["error"]
         assert client.post("/api/suggest", json={"position": LATE, "why": 3}).status_code == 400
+
+
+def test_early_family_worlds_are_searched_to_a_horizon_by_default():
+    from scopa_solver import Position
+    pos = Position.new_round(seed=3, rules=Rules(players=3))
+    why = explain_view(pos.view(pos.to_move), worlds=2)
+    assert not why.exact and "some lines estimated at a horizon" in str(why)
+    hidden = [str(c) for c in iter_cards(pos.view(pos.to_move).unseen)]
+    assert not [c for c in hidden if c in json.dumps(why.to_dict())]

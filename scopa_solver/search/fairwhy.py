@@ -116,8 +116,11 @@ class FairWhy:
             word = "better" if d > 0 else "worse"
             head = f"fair why, over {kind}{depth}: {means}, {word} by {abs(d):.2f} points on average"
         reasons = self.reasons()
-        if not reasons:
+        if not reasons and self.exact:
             return f"{head}: the same points in every category in every world."
+        if not reasons:
+            return (f"{head}: the piles at the horizon score the same in every category (the difference "
+                    "is the search's evaluation there).")
         return f"{head}: " + "; ".join(reasons) + "."
 
 
@@ -150,7 +153,8 @@ def explain_view(view: View, move: Union[Move, str, None] = None, against: Union
     against, as in `explain`) from the player's
     `view`: on each of `worlds` worlds (every world when there are at most that many, else a
     uniform sample drawn with `seed`) the two moves' optimal lines (`explain`, with every card
-    of that world known; `limit`: each world's search, default exact), their final scores'
+    of that world known; `limit`: each world's search, default `Limit(nodes=WORLD_NODES)`, exact
+    when it fits, as two-player worlds do, else to the horizon reached), their final scores'
     difference by category averaged over the worlds (a `FairWhy`). `suggestion`: a `suggest`
     of this view already made, whose order gives the defaults (else one is made over the same
     worlds and seed). Never names a hidden card."""
@@ -171,6 +175,9 @@ def explain_view(view: View, move: Union[Move, str, None] = None, against: Union
             raise LinesError(f"not a legal move here: {exc}") from None
 
     positions, total, sampled = _worlds(view, worlds, seed)
+    if limit is None:       # as suggest's worlds: exact when it fits, else the horizon reached
+        from ..imperfect.pimc import WORLD_NODES
+        limit = Limit(nodes=WORLD_NODES)
     first = None if move is None else parse(move)
     second = None if against is None else parse(against)
     if first is None or second is None:
