@@ -43,6 +43,7 @@ if _typing.TYPE_CHECKING:  # the lazy names below, for type checkers
     from .play.record import GameRecord, RoundRecord
     from .play.puzzles import Puzzle, find_puzzles, puzzles_from_record
     from .play.review import FairReview, Review, review
+    from .search.fairwhy import FairWhy, explain_view
     from .search.lines import Lines, Why, explain, lines
     from .tree.base import TreeOptions, TreeTooLargeError
     from .tree.build import to_networkx
@@ -64,6 +65,7 @@ _LAZY = {
     "to_networkx": "tree.build", "TreeOptions": "tree.base", "TreeTooLargeError": "tree.base",
     "write_tree": "tree.io", "read_tree": "tree.io",
     "lines": "search.lines", "explain": "search.lines", "Lines": "search.lines", "Why": "search.lines",
+    "explain_view": "search.fairwhy", "FairWhy": "search.fairwhy",
     "Puzzle": "play.puzzles", "find_puzzles": "play.puzzles", "puzzles_from_record": "play.puzzles",
 }
 
@@ -87,6 +89,7 @@ __all__ = [
     "Card", "Rules", "Position", "Move", "RoundScore", "PlayerScore",
     "Limit", "solve", "analyze", "analysis", "solve_many", "analyze_many", "SearchResult", "Analysis",
     "MoveValue", "AnalysisHandle", "SearchInfo", "lines", "explain", "Lines", "Why",
+    "explain_view", "FairWhy",
     "View", "suggest", "Suggestion", "MoveStats", "equilibrium", "Equilibrium", "EquilibriumEndgame",
     "Bot", "RandomBot", "GreedyBot", "PIMCBot", "InferenceBot", "EPIMCBot", "OracleBot",
     "play_round", "play_match", "RoundResult", "MatchResult", "arena", "ArenaResult", "MultiArenaResult",

@@ -29,7 +29,7 @@ ROUTES = {          # every POST route and its fields
     "solve": ("position", "time_limit", "max_nodes", "objective"),
     "lines": ("position", "count", "time_limit", "max_nodes", "objective"),
     "tree": ("position", "max_nodes"),
-    "suggest": ("position", "player", "worlds", "seed", "time_limit"),
+    "suggest": ("position", "player", "worlds", "seed", "time_limit", "why"),
     "unseen": ("position", "player", "model", "worlds", "seed", "moves"),
     "play/new": ("bot", "seat", "seed", "rules"),
     "play/move": ("record", "move"),

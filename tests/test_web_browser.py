@@ -1756,6 +1756,28 @@ def test_a_players_view_says_how_equal_fair_values_were_ordered(browser, base_ur
     assert not browser.find_elements(By.CSS_SELECTOR, "#lines li")
 
 
+def test_a_players_view_says_why_the_fair_best_is_best(browser, base_url):
+    from scopa_solver.search.fairwhy import explain_view, why_worlds
+    pos = helpers.late(Rules(), 2, 12)
+    view = pos.view(pos.to_move)
+    fair = suggest(view, worlds=40, seed=3, progress=False)
+    worlds, seed = why_worlds(fair)
+    expected = explain_view(view, worlds=worlds, seed=seed, suggestion=fair)
+    hidden = {str(c) for c in iter_cards(view.unseen)}
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(pos.to_string())}")
+    wait_exact(browser, len(pos.legal_moves()))
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    fill(browser, ("worlds", "40"), ("suggest-seed", "3"), ("suggest-time", "30"))
+    browser.find_element(By.CSS_SELECTOR, f'.view-btn[data-player="{view.player}"]').click()
+    suggestion_done(browser, 40)
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="analysis"]').click()
+    wait(browser, lambda d: text(d, "#fair-why") == f"Why (fair): {expected}")
+    assert not {c for c in hidden if c in text(browser, "#fair-why")}
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    browser.find_element(By.CSS_SELECTOR, '.view-btn[data-player=""]').click()     # every card: no fair why
+    wait(browser, lambda d: text(d, "#fair-why") == "")
+
+
 def test_equal_values_at_a_depth_show_the_searchs_finer_order(browser, base_url):
     deal = Position.new_round(seed=3, rules=Rules(players=4, game="scientifico"))
     open_page(browser, f"{base_url}/?pos={urllib.parse.quote(deal.to_string())}")

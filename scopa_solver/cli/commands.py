@@ -546,8 +546,12 @@ def suggest_command(args) -> int:
     limit = SUGGEST_SECONDS if args.time_limit is None else args.time_limit     # inf: no limit
     s = suggest(view, Limit(time=limit, nodes=args.max_nodes, threads=args.threads), worlds=args.worlds,
                 seed=args.seed, progress=_progress(args))
+    why = _fair_why(args, view, s)
     if args.json:
-        print_json(dict(s.to_dict(), player=view.player))
+        data = dict(s.to_dict(), player=view.player)
+        if why is not None:
+            data.update(why=why.to_dict())
+        print_json(data)
         return 0
     _print_view(view)
     print(s)
@@ -568,7 +572,24 @@ def suggest_command(args) -> int:
     repeat = _repeat_note(s, args)
     if repeat:
         print(repeat)
+    if why is not None:
+        print(f"\nwhy: {why}")
     return 0
+
+
+def _fair_why(args, view, s) -> Any:
+    """`suggest --why [MOVE]`: the fair why (`search.fairwhy.explain_view`) over the worlds
+    `why_worlds` gives; the suggestion's order gives the default moves."""
+    if getattr(args, "why", None) is None:
+        return None
+    from ..search.fairwhy import explain_view, why_worlds
+    from ..search.lines import LinesError
+    worlds, seed = why_worlds(s)
+    try:
+        return explain_view(view, args.why or None, None, Limit(nodes=args.max_nodes), worlds=worlds,
+                            seed=seed, suggestion=s)
+    except LinesError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def unseen_command(args) -> int:

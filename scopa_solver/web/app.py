@@ -141,7 +141,7 @@ def create_app() -> Any:
 
     @post(Suggest)
     def suggest(f: Any) -> dict:
-        return service.suggestion(f.position, f.player, f.worlds, f.seed, f.time_limit)
+        return service.suggestion(f.position, f.player, f.worlds, f.seed, f.time_limit, f.why)
 
     @post(Unseen)
     def unseen(f: Any) -> dict:

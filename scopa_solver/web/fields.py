@@ -132,6 +132,8 @@ class Suggest(_Fields):
     worlds: Whole = None
     seed: Whole = None
     time_limit: Seconds = None
+    why: Annotated[Optional[str], _about("a move to explain the fair best against (text; '' for the fair "
+                                         "second best)")] = None
 
 
 class Unseen(_Fields):

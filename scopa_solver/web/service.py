@@ -422,14 +422,25 @@ def tree_svg(text: Any, max_nodes: Any = None) -> dict:
 # -- hidden cards ---------------------------------------------------------------------------------
 
 def suggestion(text: Any, player: Any = None, worlds: Any = None, seed: Any = None,
-               time_limit: Any = None) -> dict:
+               time_limit: Any = None, why: Any = None) -> dict:
     """`suggest`'s table for the player to move from their view (of a full position, or a view
-    given directly): mean, standard error and optimal share of each move over the worlds."""
+    given directly): mean, standard error and optimal share of each move over the worlds. With
+    `why` (a move's text, or '' for the fair second best): also the fair why of the fair best
+    against it (`explain_view` over the worlds `why_worlds` gives), which names no hidden card."""
     from ..imperfect.pimc import suggest
     view = _view_of(read_state(text), player)
     count = _whole(worlds, "worlds", 1, LIMITS["worlds"], 200)
+    if why is not None and not isinstance(why, str):
+        raise NotationError("why must be a move's text, or '' for the fair second best")
     result = suggest(view, Limit(time=_time(time_limit)), worlds=count, seed=_seed(seed), progress=False)
-    return {**result.to_dict(), "board": board(view)}
+    out = {**result.to_dict(), "board": board(view)}
+    if why is not None:
+        from ..search.fairwhy import WHY_WORLDS, explain_view, why_worlds
+        many, from_seed = why_worlds(result)
+        each = Limit(time=_time(time_limit) / WHY_WORLDS)       # a world's search: a share of the request's
+        out["why"] = explain_view(view, why or None, None, each, worlds=many, seed=from_seed,
+                                  suggestion=result).to_dict()
+    return out
 
 
 def _view_of(state: Union[Position, View], player: Any) -> View:

@@ -801,6 +801,7 @@ function linesClear(note = "") {
   ml.key = ml.data = ml.asking = null;
   $("#lines").innerHTML = "";
   $("#lines-ties").textContent = "";
+  $("#fair-why").textContent = "";
   $("#lines-note").textContent = note;
   const b = state.board;
   $("#lines-btn").disabled = fairView() || !b || b.kind !== "position" || b.over;
@@ -1096,7 +1097,8 @@ async function runSuggest() {
   const body = {position: state.base, seed: Number($("#suggest-seed").value)};
   if (state.viewPlayer !== null) body.player = state.viewPlayer;
   const t0 = performance.now();
-  let worlds = Math.min(FIRST_WORLDS, wanted), shown = 0;
+  let worlds = Math.min(FIRST_WORLDS, wanted), shown = 0, last = null;
+  $("#fair-why").textContent = "";
   $("#suggest-stop").hidden = false;
   $("#suggest-progress").textContent = `0 of ${wanted.toLocaleString("en")} worlds`;
   try {
@@ -1106,12 +1108,14 @@ async function runSuggest() {
       sg.ctl = new AbortController();
       const s = await api("suggest", {...body, worlds, time_limit: Math.max(0.1, left)}, "solving worlds", false, sg.ctl);
       if (run !== sg.run) return;
-      if (s.worlds >= shown) { showSuggestion(s, wanted); shown = s.worlds; }
+      if (s.worlds >= shown) { showSuggestion(s, wanted); shown = s.worlds; last = s; }
       // done: every world asked for, every world there is, or the time limit cut this round
       if (worlds >= wanted || s.exact || s.stopped) break;
       worlds = Math.min(wanted, worlds * GROWTH);
     }
     stopSuggest();
+    const done = sg.run;        // a new suggestion (another position, view or click) makes this why stale
+    if (last && fairView() && last.moves.length > 1) guard(() => fairWhy(body, last, done));
   } catch (e) {
     if (run !== sg.run) return;
     stopSuggest(e instanceof Cancelled ? "stopped" : "stopped by an error");
@@ -1242,6 +1246,14 @@ function showFairAnalysis(s) {
   $("#an-status").textContent = $("#suggest-progress").textContent;
   fairEvalBar();
   fairTies(s);
+}
+
+// The fair why (`/api/suggest`'s `why`): the fair best against the fair second best, category by
+// category over the view's worlds (the suggestion's seed), in words that name no hidden card.
+async function fairWhy(body, s, run) {
+  const w = await api("suggest", {...body, worlds: s.worlds, why: ""}, "explaining the fair best", true);
+  if (run !== sg.run || !fairView() || !lens.last || lens.last.view !== w.view) return;
+  $("#fair-why").textContent = `Why (fair): ${w.why.text}`;
 }
 
 // From a view the lines are not shown, but how the fair values' equal or close means were
