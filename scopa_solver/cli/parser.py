@@ -117,10 +117,9 @@ class OneLineParser(argparse.ArgumentParser):
         # quotations to a short excerpt (a quotation, not the apostrophes of "model's")
         message = re.sub(r"(?<!\w)'([^']{40})[^']{4,}'(?!\w)", r"'\1...'", " ".join(message.split()))
         head, tail = f"{self.prog.split()[0]}: error: ", f" (see: {self.prog} --help)"
-        room = 299 - len(head) - len(tail)      # the whole line under 300 characters
-        if len(message) > room:
-            message = message[:room - 3] + "..."
-        self.exit(2, f"{head}{message}{tail}\n")
+        if len(head) + len(message) + len(tail) > 299:      # a choice error's list: --help has it
+            message = re.sub(r" \(choose from [^)]*\)", "", message)
+        self.exit(2, f"{head}{message[:300]}{tail}\n")
 
 
 def names_arg(known: Sequence[str], what: str) -> Callable[[str], list[str]]:
