@@ -517,7 +517,7 @@ import urllib.request  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 from scopa_solver import RoundRecord, Rules, kernel  # noqa: E402
-from scopa_solver.errors import TimeLimitError  # noqa: E402
+from scopa_solver.errors import ScopaError, TimeLimitError  # noqa: E402
 from scopa_solver.play.bots import GreedyBot  # noqa: E402
 from scopa_solver.play.review import FairReview, review  # noqa: E402
 from scopa_solver.tree import TreeOptions, to_networkx  # noqa: E402
@@ -1053,3 +1053,19 @@ def test_bad_annotations_are_refused_readably(client, body, status, words):
     g = _finished_game(client)
     answer = post(client, "annotate", dict(body, record=g["record"]), status)
     assert words in answer["error"]
+
+
+def test_a_live_analysis_nobody_asks_about_stops_without_another_request():
+    """A closed tab: the analysis stops `idle` seconds after its last poll, even when the server
+    gets no other request (the reaper), not at its time limit."""
+    from scopa_solver.web.live import LiveAnalyses
+    from scopa_solver.web.service import live_poll, live_start
+    live = LiveAnalyses(most=2, idle=0.3)
+    deal = Position.new_round(seed=5, rules=Rules(players=4, game="scientifico")).to_string()
+    key = live_start(live, deal, 60)["id"]
+    run = live._runs[key]
+    run.thread.join(HANG)           # no poll at all: stopped long before its 60 s
+    assert not run.thread.is_alive() and run.latest is not None and run.latest.stopped == "request"
+    until(lambda: key not in live._runs)        # then dropped: asking now is a clear error
+    with pytest.raises(ScopaError, match="no such analysis"):
+        live_poll(live, key)

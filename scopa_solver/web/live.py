@@ -55,6 +55,7 @@ class LiveAnalyses:
         self.most, self.idle = most, idle
         self._runs: dict[str, _Run] = {}
         self._lock = threading.Lock()
+        self._reaper: Optional[threading.Thread] = None     # stops the idle ones while nobody asks
 
     def start(self, position: Position, limit: Limit, objective: str) -> str:
         """Start analysing `position` under `limit`; its id."""
@@ -67,8 +68,19 @@ class LiveAnalyses:
             for _, old in running[:max(0, len(running) - self.most + 1)]:
                 self._runs[old].handle.stop()
             self._runs[key] = run
+            if self._reaper is None:
+                self._reaper = threading.Thread(target=self._reap, name="scopa-live-reaper", daemon=True)
+                self._reaper.start()
         run.thread.start()
         return key
+
+    def _reap(self) -> None:
+        """Every few seconds, stop the analyses nobody asked about for `idle` seconds (a tab
+        closed without a word), even when no request comes."""
+        while True:
+            time.sleep(max(0.05, self.idle / 6))
+            with self._lock:
+                self._prune()
 
     def poll(self, key: Any, show: Callable[[Analysis], dict[str, Any]]) -> dict[str, Any]:
         """What the analysis `key` has done: `info` (depth being searched, nodes, seconds, nodes
