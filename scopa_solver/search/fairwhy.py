@@ -16,7 +16,7 @@ from ..core.position import Move, Position
 from ..core.view import View
 from ..errors import ScopaError
 from ..kernel import Limit
-from .lines import CATEGORIES, LinesError, _NAMES, _scopa_given, explain
+from .lines import CATEGORIES, CATEGORY_NAMES, LinesError, explain, scopa_given
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..imperfect.pimc import Suggestion
@@ -78,13 +78,13 @@ class FairWhy:
             if cat in self.won:
                 mine, theirs = self.won[cat]
                 if cat in ("settebello", "re_bello"):
-                    text = f"keeps {_NAMES[cat]} in {mine:,} of {n:,} worlds (with {b}: {theirs:,})"
+                    text = f"keeps {CATEGORY_NAMES[cat]} in {mine:,} of {n:,} worlds (with {b}: {theirs:,})"
                 else:
                     lost, lost_b = self.lost[cat]
-                    text = (f"wins {_NAMES[cat]} in {mine:,} and loses in {lost:,} of {n:,} worlds "
+                    text = (f"wins {CATEGORY_NAMES[cat]} in {mine:,} and loses in {lost:,} of {n:,} worlds "
                             f"(with {b}: {theirs:,} and {lost_b:,})")
             else:
-                text = (f"{_NAMES[cat]} better in {self.better[cat]:,} of {n:,} worlds, worse in "
+                text = (f"{CATEGORY_NAMES[cat]} better in {self.better[cat]:,} of {n:,} worlds, worse in "
                         f"{self.worse[cat]:,}")
             said.append((mean, f"{text} {mean:+.2f}"))
         said.sort(key=lambda x: -abs(x[0]))
@@ -217,7 +217,7 @@ def explain_view(view: View, move: Union[Move, str, None] = None, against: Union
                     taker = getattr(line.outcome, field)
                     won[cat][k] += taker == side
                     lost[cat][k] += taker is not None and taker != side
-            gifts[k] += bool(_scopa_given(pos, line))
+            gifts[k] += bool(scopa_given(pos, line))
     n = len(positions)
     return FairWhy(first, second, n, total, sampled, seed if sampled else None, exact, measure, va / n, vb / n,
                    {c: s / n for c, s in sums.items()}, better, worse,

@@ -33,11 +33,12 @@ from ..errors import LimitError, ScopaError
 from ..kernel import Limit
 from .solver import Analysis, MoveValue, analyze, solve
 
-__all__ = ["LinesError", "Line", "Lines", "Why", "lines", "explain", "compare", "depth_ties", "category_points", "CATEGORIES"]
+__all__ = ["LinesError", "Line", "Lines", "Why", "lines", "explain", "compare", "depth_ties", "category_points", "CATEGORIES",
+           "CATEGORY_NAMES", "scopa_given"]
 
 # The categories of a round's points, as `category_points` names them, in the order they are told.
 CATEGORIES = ("cards", "coins", "settebello", "primiera", "scopas", "napola", "re_bello")
-_NAMES = {"cards": "the cards", "coins": "the coins", "settebello": "the settebello", "primiera": "primiera",
+CATEGORY_NAMES = {"cards": "the cards", "coins": "the coins", "settebello": "the settebello", "primiera": "primiera",
           "scopas": "scopas", "napola": "napola", "re_bello": "the re bello"}
 
 
@@ -333,12 +334,12 @@ def _reasons(position: Position, a: Line, b: Line, measure: dict[str, int]) -> l
             continue
         if cat in ("cards", "coins"):
             wa, wb = (sa.carte, sb.carte) if cat == "cards" else (sa.denari, sb.denari)
-            text = f"{_state(wa, side)} {_NAMES[cat]} {count(sa, cat)} ({b.move}: {count(sb, cat)})"
+            text = f"{_state(wa, side)} {CATEGORY_NAMES[cat]} {count(sa, cat)} ({b.move}: {count(sb, cat)})"
         elif cat in ("settebello", "re_bello"):
             wa = sa.settebello if cat == "settebello" else sa.re_bello
             wb = sb.settebello if cat == "settebello" else sb.re_bello
-            text = f"keeps {_NAMES[cat]}" if wa == side else f"gives up {_NAMES[cat]}" if wb == side \
-                else f"{_NAMES[cat]} goes elsewhere"
+            text = f"keeps {CATEGORY_NAMES[cat]}" if wa == side else f"gives up {CATEGORY_NAMES[cat]}" if wb == side \
+                else f"{CATEGORY_NAMES[cat]} goes elsewhere"
         elif cat == "primiera":
             text = f"{_state(sa.primiera, side)} primiera ({b.move}: {_state(sb.primiera, side)} it)"
         elif cat == "scopas":
@@ -349,13 +350,13 @@ def _reasons(position: Position, a: Line, b: Line, measure: dict[str, int]) -> l
     said.sort(key=lambda x: -abs(x[0]))
     words = [t for _, t in said]
     for line in (b, a):
-        gift = _scopa_given(position, line)
+        gift = scopa_given(position, line)
         if gift:
             words.append(gift)
     return words
 
 
-def _scopa_given(position: Position, line: Line) -> str:
+def scopa_given(position: Position, line: Line) -> str:
     """'2c leaves 9 on the table: a scopa for the opponent (3bx...)' when the next play of the
     line is a scopa by another side ('' otherwise)."""
     if len(line.pv) < 2:
