@@ -501,9 +501,7 @@ def test_play_a_round_against_the_random_bot_and_review_it(browser, base_url):
     assert "Round over" in text(browser, "#play-result")
 
     browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="review"]').click()
-    box = browser.find_element(By.ID, "review-worlds")
-    box.clear()
-    box.send_keys("10")
+    fill(browser, ("review-worlds", "10"))
     browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="play"]').click()
     browser.find_element(By.ID, "review-game-btn").click()
     wait(browser, lambda d: len(rows(d, "#review-table")) == 36)
@@ -632,9 +630,7 @@ def review_record_file(browser, base_url, path, worlds):
     browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="review"]').click()
     browser.find_element(By.ID, "record-file").send_keys(str(path))
     wait(browser, lambda d: "scopa-solver-game" in d.find_element(By.ID, "record-text").get_attribute("value"))
-    box = browser.find_element(By.ID, "review-worlds")
-    box.clear()
-    box.send_keys(str(worlds))
+    fill(browser, ("review-worlds", str(worlds)))
     browser.find_element(By.ID, "review-btn").click()
 
 
@@ -909,9 +905,7 @@ def test_three_players_tree_view_suggestion_play_and_review(browser, base_url):
     assert "Round over" in text(browser, "#play-result")
 
     browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="review"]').click()
-    box = browser.find_element(By.ID, "review-worlds")
-    box.clear()
-    box.send_keys("3")
+    fill(browser, ("review-worlds", "3"))
     browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="play"]').click()
     browser.find_element(By.ID, "review-game-btn").click()
     WebDriverWait(browser, 120, ignored_exceptions=(StaleElementReferenceException,)).until(
@@ -1736,6 +1730,17 @@ def test_the_eval_bar_shows_only_depths_whose_last_play_is_by_the_same_side(brow
     assert not any("searched" in x for x in labels[two])
 
 
+def _fair_view_suggested(browser, base_url, pos, player):
+    """`pos` on the board, then `player`'s view suggested (40 worlds, seed 3), back on the Analysis tab."""
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(pos.to_string())}")
+    wait_exact(browser, len(pos.legal_moves()))
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
+    fill(browser, ("worlds", "40"), ("suggest-seed", "3"), ("suggest-time", "30"))
+    browser.find_element(By.CSS_SELECTOR, f'.view-btn[data-player="{player}"]').click()
+    suggestion_done(browser, 40)
+    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="analysis"]').click()
+
+
 def test_a_players_view_says_how_equal_fair_values_were_ordered(browser, base_url):
     # player 0's two cavalli both take Cd: the same fair mean in every world
     pos = helpers.late(Rules(), 0, 12)
@@ -1744,13 +1749,7 @@ def test_a_players_view_says_how_equal_fair_values_were_ordered(browser, base_ur
     assert expected.ties.startswith("2 moves share the best fair mean")
     hidden = {str(c) for p in range(2) if p != view.player for c in iter_cards(pos.hands[p])} | \
         {str(c) for c in pos.stock}
-    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(pos.to_string())}")
-    wait_exact(browser, len(pos.legal_moves()))
-    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
-    fill(browser, ("worlds", "40"), ("suggest-seed", "3"), ("suggest-time", "30"))
-    browser.find_element(By.CSS_SELECTOR, f'.view-btn[data-player="{view.player}"]').click()
-    suggestion_done(browser, 40)
-    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="analysis"]').click()
+    _fair_view_suggested(browser, base_url, pos, view.player)
     wait(browser, lambda d: text(d, "#lines-ties") == f"Fair values: {expected.ties}.")
     assert not {c for c in hidden if c in text(browser, "#lines-ties")}
     assert not browser.find_elements(By.CSS_SELECTOR, "#lines li")
@@ -1764,13 +1763,7 @@ def test_a_players_view_says_why_the_fair_best_is_best(browser, base_url):
     worlds, seed = why_worlds(fair)
     expected = explain_view(view, worlds=worlds, seed=seed, suggestion=fair)
     hidden = {str(c) for c in iter_cards(view.unseen)}
-    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(pos.to_string())}")
-    wait_exact(browser, len(pos.legal_moves()))
-    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()
-    fill(browser, ("worlds", "40"), ("suggest-seed", "3"), ("suggest-time", "30"))
-    browser.find_element(By.CSS_SELECTOR, f'.view-btn[data-player="{view.player}"]').click()
-    suggestion_done(browser, 40)
-    browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="analysis"]').click()
+    _fair_view_suggested(browser, base_url, pos, view.player)
     wait(browser, lambda d: text(d, "#fair-why") == f"Why (fair): {expected}")
     assert not {c for c in hidden if c in text(browser, "#fair-why")}
     browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="hidden"]').click()

@@ -4,7 +4,7 @@ match to 11 or 21, the running score stays above the prompt, "Next round" deals 
 from your view and marks the move, and the record keeps it as help."""
 import pytest
 
-from test_web_browser import base_url, browser, open_page, shot, text, wait  # noqa: F401
+from test_web_browser import base_url, browser, fill, open_page, shot, text, wait  # noqa: F401
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
@@ -104,9 +104,7 @@ def test_a_hint_on_your_turn_marks_the_move_and_is_recorded(browser, base_url): 
     # the round played out, its review says how many hints were used
     play_round(browser)
     browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="review"]').click()
-    box = browser.find_element(By.ID, "review-worlds")
-    box.clear()
-    box.send_keys("5")
+    fill(browser, ("review-worlds", "5"))
     browser.find_element(By.CSS_SELECTOR, '#tabs [data-tab="play"]').click()
     browser.find_element(By.ID, "review-game-btn").click()
     wait(browser, lambda d: d.find_elements(By.ID, "review-hints"))

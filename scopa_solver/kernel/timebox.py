@@ -34,7 +34,6 @@ class TimeBox:
         self.deadline = time.monotonic() + seconds
         self.reason: Optional[str] = None     # why it was cancelled
         self.tokens: set = set()              # the stop tokens of its searches running now, for `cancel`
-        self.closed = False                   # its block has ended
 
     def expired(self) -> bool:
         return time.monotonic() >= self.deadline
@@ -86,7 +85,6 @@ def time_box(seconds: Optional[float], what: str = "the work", anytime: bool = F
     try:
         yield box
     finally:
-        box.closed = True
         _boxes.reset(token)
 
 

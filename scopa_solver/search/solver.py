@@ -489,9 +489,6 @@ def _searches(position: Position, limit: Limit, objective: str, want: int, wrap:
     if box is not None and box.expired() and not box.anytime:
         raise box.error()
     end = min(limit.end(live.start), kernel.budget_deadline() or math.inf)
-    if want & kernel.WANT_ALL and limit.limited:
-        want = _ANALYZE         # depths may follow: the best moves and a pv too
-
     def give(result: SearchResult) -> T:
         raise_if_cancelled(boxes)
         if box is not None and not box.anytime and box.expired() and result.stopped:
@@ -523,7 +520,7 @@ def _searches(position: Position, limit: Limit, objective: str, want: int, wrap:
                 yield give(result)
                 return
             if want & kernel.WANT_ALL:
-                want = _ANALYZE
+                want = _ANALYZE     # depths follow: the best moves and a pv too
             last = limit.horizon or 0
             if tried is None and not last:
                 seconds = 0.0 if end == math.inf else max((end - time.monotonic()) / 2, 1e-6)

@@ -100,12 +100,6 @@ def _give(future: asyncio.Future, place: bool) -> None:
         future.set_result(place)
 
 
-async def _cancel(box: kernel.TimeBox, reason: str) -> None:
-    """Cancel `box`: its searches stop (their stop tokens stay set) and a search it starts later
-    stops at once (its deadline has passed), so once is enough."""
-    box.cancel(reason)
-
-
 async def cancel_all(boxes: set, reason: str, places: Optional[Places] = None) -> None:
     """Cancel every running request's box, and any that starts meanwhile (and send the waiters
     for a place away), then wait until all have ended."""
@@ -174,7 +168,7 @@ class Guard:
         while (await receive())["type"] != "http.disconnect":
             pass
         gone.set()
-        await _cancel(box, "the client left")
+        box.cancel("the client left")       # once: its searches' stop tokens stay set
 
 
 async def _read_body(receive: Callable, cap: int) -> Optional[bytes]:

@@ -572,16 +572,23 @@ def _bots(value: Any) -> Optional[int]:
     return _whole(value, "bots", 0, 40)
 
 
-def game_move(record: Any, move: Any, bots: Any = None) -> dict:
-    """Play the human's `move` in the game of `record`, then the bots' replies (at most `bots`
-    of them when given: 0 answers at once, the page then asks `bot_move` for each)."""
-    record = _read_record(record)
-    _, seat, _ = _game_meta(record)
+def _your_turn(record: Any) -> tuple[Position, int]:
+    """The position of a game where the human is to move, and the game's seed; a `RecordError`
+    when the round is over or a bot is to move."""
+    _, seat, game_seed = _game_meta(record)
     pos = record.replay()[-1].final
     if pos.is_round_over():
         raise RecordError(_over(record))
     if pos.to_move != seat:
         raise RecordError(f"it is the bot's turn, not yours (player {pos.to_move} to move)")
+    return pos, game_seed
+
+
+def game_move(record: Any, move: Any, bots: Any = None) -> dict:
+    """Play the human's `move` in the game of `record`, then the bots' replies (at most `bots`
+    of them when given: 0 answers at once, the page then asks `bot_move` for each)."""
+    record = _read_record(record)
+    pos, _ = _your_turn(record)
     record.rounds[-1].moves.append(Move.parse(_text(move, "the move"), pos))
     return _advance(record, _bots(bots))
 
@@ -668,12 +675,7 @@ def game_hint(record: Any, seed: Any = None) -> dict:
     its fair value and the worlds it was judged over). Never a hidden card."""
     from ..play.hints import ask_hint
     record = _read_record(record)
-    _, seat, game_seed = _game_meta(record)
-    pos = record.replay()[-1].final
-    if pos.is_round_over():
-        raise RecordError(_over(record))
-    if pos.to_move != seat:
-        raise RecordError(f"it is the bot's turn, not yours (player {pos.to_move} to move)")
+    pos, game_seed = _your_turn(record)
     rnd = record.rounds[-1]
     default = (_round_seed(game_seed, len(record.rounds) - 1) + len(rnd.moves)) % 2**63
     hint, result = ask_hint(pos, rnd, seed=_whole(seed, "seed", 0, 2**63 - 1, default))
