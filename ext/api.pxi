@@ -375,6 +375,141 @@ def score(object piles, object scopas, object sides, object rules):
                 re_bello=opt(d.re_bello))
 
 
+MATCH_MAX = MATCH_ONE      # a MATCH value: the chance to win the match in 1/10,000ths
+MATCH_MAX_CELLS = 1 << 22  # the most entries a leaf table may have
+
+
+cdef class MatchTable:
+    """The match objective's leaf table (search.pxi, MATCH): `values[k]` (ints 0..10000) is the
+    chance, in 1/10,000ths, that side `side` wins the match when the round ends with every side's
+    points `lows[i] + k_i`, k = sum(k_i * stride_i) row-major (side 0 slowest, the last side
+    fastest), `dims[i]` the points of side i it covers. A search under it takes the side of its
+    root's seat to move as `side`, and the table must cover that root's point bounds
+    (`side_bounds`). Checked once here; `monotone` (the side's own points up never lower the
+    entry, another side's up never raise it) says whether the search may cut on bounds, and
+    `key` (its content's hash) keeps two tables' values apart in a searcher's table."""
+    cdef int32_t* values
+    cdef readonly int side, nsides, cells
+    cdef readonly tuple lows, dims
+    cdef readonly bint monotone
+    cdef readonly uint64_t key
+    cdef int low[MAX_SEATS]
+    cdef int dim[MAX_SEATS]
+    cdef int stride[MAX_SEATS]
+
+    def __cinit__(self, object values, object lows, object dims, object side):
+        cdef int i, n, k, j, at
+        cdef long long cells = 1
+        cdef uint64_t h
+        cdef int32_t v
+        self.values = NULL
+        lows = tuple(lows)
+        dims = tuple(dims)
+        n = len(dims)
+        if n < 2 or n > MAX_SEATS or len(lows) != n:
+            raise ValueError(f"a match table needs lows and dims, one per side (2 to {MAX_SEATS}), "
+                             f"not {len(lows)} and {n}")
+        for i in range(n):
+            self.low[i] = _small(lows[i], "match table low", 0, 1000)
+            self.dim[i] = _small(dims[i], "match table dim", 1, MATCH_MAX_CELLS)
+            cells *= self.dim[i]
+            if cells > MATCH_MAX_CELLS:
+                raise ValueError(f"a match table of more than {MATCH_MAX_CELLS} entries")
+        k = 1
+        for i in range(n - 1, -1, -1):
+            self.stride[i] = k
+            k *= self.dim[i]
+        self.side = _small(side, "match table side", 0, n - 1)
+        self.nsides = n
+        self.cells = cells
+        self.lows = tuple([self.low[i] for i in range(n)])
+        self.dims = tuple([self.dim[i] for i in range(n)])
+        values = list(values)
+        if len(values) != cells:
+            raise ValueError(f"a match table of dims {self.dims} has {cells} entries, not {len(values)}")
+        self.values = <int32_t*>malloc(cells * sizeof(int32_t))
+        if self.values == NULL:
+            raise MemoryError("cannot allocate the match table")
+        h = mix64(0x6A09E667F3BCC909ULL ^ <uint64_t>self.side)
+        for i in range(n):
+            h = mix64(h ^ (<uint64_t>self.low[i] << 32 | <uint64_t>self.dim[i]))
+        for i in range(cells):
+            v = _small(values[i], "match table entry", 0, MATCH_ONE)
+            self.values[i] = v
+            h = mix64(h ^ (<uint64_t>v + (<uint64_t>i << 16)))
+        self.key = h | 1
+        # monotone: along every side's axis, each step up moves the entry the right way
+        self.monotone = True
+        for at in range(cells):
+            for i in range(n):
+                if (at // self.stride[i]) % self.dim[i] == self.dim[i] - 1:
+                    continue
+                j = at + self.stride[i]
+                if (self.values[j] < self.values[at]) if i == self.side else (self.values[j] > self.values[at]):
+                    self.monotone = False
+                    break
+            if not self.monotone:
+                break
+
+    def __dealloc__(self):
+        free(self.values)
+
+    def __len__(self):
+        return self.cells
+
+    def value(self, object points):
+        """The entry for every side's final round points (ValueError outside the table)."""
+        cdef int i, at = 0, k
+        points = tuple(points)
+        if len(points) != self.nsides:
+            raise ValueError(f"{self.nsides} sides' points, not {len(points)}")
+        for i in range(self.nsides):
+            k = _small(points[i], f"points of side {i}", self.low[i], self.low[i] + self.dim[i] - 1) - self.low[i]
+            at += k * self.stride[i]
+        return self.values[at]
+
+    def __repr__(self):
+        return (f"<MatchTable side={self.side} lows={self.lows} dims={self.dims} "
+                f"monotone={bool(self.monotone)}>")
+
+    cdef int check(self, const State* s, const Game* g) except -1:
+        """The table fits this root: its game's sides, its mover's side, its point bounds."""
+        cdef Engine F
+        cdef int low[MAX_SEATS]
+        cdef int high[MAX_SEATS]
+        cdef uint64_t piles[MAX_SEATS]
+        cdef int i
+        if g.nsides != self.nsides:
+            raise ValueError(f"the match table is for {self.nsides} sides, the position has {g.nsides}")
+        if g.side[s.to_move] != self.side:
+            raise ValueError(f"the match table is side {self.side}'s, the seat to move is side "
+                             f"{g.side[s.to_move]}'s")
+        memset(&F, 0, sizeof(Engine))
+        set_game(&F, g, PARANOID, s.to_move)
+        if round_over(s):
+            side_points(s, g, True, low)
+            for i in range(g.nsides):
+                high[i] = low[i]
+        else:
+            side_piles(s, g, piles)
+            sides_bounds(&F, s, s.in_hands | s.table | F.stock_mask[s.deals_left], piles, True, low, high)
+        for i in range(g.nsides):
+            if low[i] < self.low[i] or high[i] > self.low[i] + self.dim[i] - 1:
+                raise ValueError(f"the match table covers side {i}'s points {self.low[i]}.."
+                                 f"{self.low[i] + self.dim[i] - 1}, the position's may be {low[i]}..{high[i]}")
+        return 0
+
+    cdef void load(self, Engine* F) noexcept nogil:
+        cdef int i
+        F.match_values = self.values
+        for i in range(self.nsides):
+            F.match_low[i] = self.low[i]
+            F.match_dim[i] = self.dim[i]
+            F.match_stride[i] = self.stride[i]
+        F.match_monotone = self.monotone
+        F.match_hash = self.key
+
+
 cdef class KernelResult:
     """What one root search found, in plain values (moves packed as card << 40 | captures).
 
@@ -398,6 +533,7 @@ cdef class KernelResult:
     cdef readonly uint64_t evaluations
     cdef int16_t _horizon       # 0: exact
     cdef int8_t _maxn
+    cdef int8_t _match          # MATCH: values in 1/10,000ths, unknown bounds 0 and 10000
 
     def __repr__(self):
         return (f"<KernelResult lower={self.lower} upper={self.upper} stop={self.stop} nodes={self.nodes} "
@@ -408,7 +544,14 @@ cdef class KernelResult:
 
     @property
     def objective(self):
-        return "maxn" if self._maxn else "value"
+        return "maxn" if self._maxn else "match" if self._match else "value"
+
+    cdef int _out(self, int x):
+        """A bound as Python sees it: unbounded is 0 / 10000 under MATCH (every chance lies
+        there), else -127 / 127 (the values' historical infinity)."""
+        if self._match:
+            return 0 if x < 0 else MATCH_ONE if x > MATCH_ONE else x
+        return -NARROW_INF if x <= -NARROW_INF else NARROW_INF if x >= NARROW_INF else x
 
     @property
     def horizon(self):
@@ -416,11 +559,11 @@ cdef class KernelResult:
 
     @property
     def lower(self):
-        return self.R.lower
+        return self._out(self.R.lower)
 
     @property
     def upper(self):
-        return self.R.upper
+        return self._out(self.R.upper)
 
     @property
     def stop(self):
@@ -460,7 +603,7 @@ cdef class KernelResult:
     def move_bounds(self):
         if self.R.move_lower == NULL:
             return None
-        return [(self.R.move_lower[i], self.R.move_upper[i]) for i in range(self.R.n_moves)]
+        return [(self._out(self.R.move_lower[i]), self._out(self.R.move_upper[i])) for i in range(self.R.n_moves)]
 
     @property
     def pv(self):
@@ -593,13 +736,14 @@ cdef class Searcher:
         helper threads count once it ends)."""
         return self.nodes_done + self.F.S.nodes
 
-    cdef KernelResult _convert(self, RootResult* R, str objective, int horizon, uint64_t evaluations):
+    cdef KernelResult _convert(self, RootResult* R, int mode, int horizon, uint64_t evaluations):
         """Move the C result (and its buffers) into a KernelResult."""
         cdef KernelResult k = KernelResult.__new__(KernelResult)
         k._horizon = horizon
         k.evaluations = evaluations
         k.R = R[0]
-        k._maxn = objective == "maxn"
+        k._maxn = mode == MAXN
+        k._match = mode == MATCH
         R.moves = NULL
         R.is_best = NULL
         R.move_lower = NULL
@@ -609,7 +753,7 @@ cdef class Searcher:
         return k
 
     def search(self, object pos, int want=WANT_BEST | WANT_PV, object max_nodes=0,
-               object time_limit=0.0, bint check_signals=True, str objective="value",
+               object time_limit=0.0, bint check_signals=True, object objective="value",
                object horizon=0, int threads=1, StopToken stop=None):
         """Search one position; see search_many."""
         results = self.search_many([pos], want, max_nodes, time_limit, check_signals, objective, horizon,
@@ -619,14 +763,16 @@ cdef class Searcher:
         return results[0]
 
     def search_many(self, list positions, int want=WANT_BEST | WANT_PV, object max_nodes=0,
-                    object time_limit=0.0, bint check_signals=False, str objective="value",
+                    object time_limit=0.0, bint check_signals=False, object objective="value",
                     object horizon=0, int threads=1, StopToken stop=None):
         """Search many positions with the GIL released; limits apply to each.
 
         max_nodes: any int >= 0 (0: none; clamped to 2^64 - 1), and a stopped search has
         visited at most that many nodes; time_limit: seconds >= 0 (0 or inf: none).
         objective "value": two sides the margin, three or more the paranoid value; "maxn": every
-        side's points with each seat maximising its own side's. horizon: 0 (or None) searches
+        side's points with each seat maximising its own side's; a MatchTable (or a list of
+        them, one per position): the match objective, the mover's side's chance to win the
+        match in 1/10,000ths read at the round's end in the table (search.pxi, MATCH). horizon: 0 (or None) searches
         exactly; h > 0 stops h plies below the root and scores there by the static evaluation
         (eval.pxi), unless the round ends within h plies (the result is then exact).
         threads > 1: each position is searched by that many threads sharing this searcher's
@@ -647,8 +793,15 @@ cdef class Searcher:
         cdef uint64_t* evaluations = NULL
         cdef int depth = 0 if horizon is None else _small(horizon, "horizon", 0, 1 << 20)
         cdef Engine* F = &self.F
-        if objective not in OBJECTIVES:
-            raise ValueError(f"objective must be 'value' or 'maxn', not {objective[:20]!r}")
+        cdef list tables = None
+        if isinstance(objective, MatchTable):
+            tables = [objective] * count
+        elif isinstance(objective, (list, tuple)):
+            tables = list(objective)
+            if len(tables) != count or not all(isinstance(t, MatchTable) for t in tables):
+                raise ValueError(f"a match objective per position: {count} MatchTables")
+        elif not isinstance(objective, str) or objective not in OBJECTIVES:
+            raise ValueError(f"objective must be 'value', 'maxn' or a MatchTable, not {str(objective)[:20]!r}")
         states = <State*>malloc((count + 1) * sizeof(State))
         games = <Game*>malloc((count + 1) * sizeof(Game))
         results = <RootResult*>calloc(count + 1, sizeof(RootResult))
@@ -661,7 +814,10 @@ cdef class Searcher:
                 raise MemoryError("cannot allocate the batch")
             for i in range(count):
                 load_state(positions[i], &states[i], &games[i])
-                if objective == "maxn":
+                if tables is not None:
+                    (<MatchTable>tables[i]).check(&states[i], &games[i])
+                    modes[i] = MATCH
+                elif objective == "maxn":
                     modes[i] = MAXN
                 else:
                     modes[i] = TWO_SIDES if games[i].nsides == 2 else PARANOID
@@ -672,6 +828,9 @@ cdef class Searcher:
             F.S.trace = NULL
             with nogil:
                 for i in range(count):
+                    if modes[i] == MATCH:
+                        with gil:
+                            (<MatchTable>tables[i]).load(F)
                     set_game(F, &games[i], modes[i], states[i].to_move)
                     # the horizon as cards left, so that every search of the root (moves, pv)
                     # cuts at the same positions; their values never meet exact ones in the table
@@ -680,8 +839,8 @@ cdef class Searcher:
                     if F.horizon_left > 0:
                         F.game_key = horizon_key(F)
                         horizons[i] = depth
-                        if modes[i] != MAXN:      # max^n's table packs whole points
-                            F.scale = HORIZON_SCALE
+                        if modes[i] == TWO_SIDES or modes[i] == PARANOID:   # max^n's table packs whole
+                            F.scale = HORIZON_SCALE       # points; MATCH counts 1/10,000ths
                     else:
                         F.horizon_left = 0
                         horizons[i] = 0
@@ -702,7 +861,7 @@ cdef class Searcher:
                 raise MemoryError("out of memory during the search")
             out = []
             for i in range(count):
-                out.append(self._convert(&results[i], objective, horizons[i], evaluations[i]))
+                out.append(self._convert(&results[i], modes[i], horizons[i], evaluations[i]))
                 if results[i].stop == STOP_INTERRUPT:
                     raise KeyboardInterrupt
             return out
@@ -768,15 +927,17 @@ cdef class Searcher:
             events = []
             for i in range(ft.t.count):
                 e = ft.t.events + i
+                a = max(-NARROW_INF, min(NARROW_INF, e.a))      # unbounded: -127 / 127
+                b = max(-NARROW_INF, min(NARROW_INF, e.b))
                 if e.kind == EVENT_PASS or e.kind == EVENT_ENTER:
-                    events.append((names[e.kind], e.depth, e.a, e.b, e.move))
+                    events.append((names[e.kind], e.depth, a, b, e.move))
                 elif e.kind == EVENT_EXIT:
-                    events.append((names[e.kind], e.depth, e.a, e.n_moves, e.n_searched))
+                    events.append((names[e.kind], e.depth, a, e.n_moves, e.n_searched))
                 elif e.kind == EVENT_TABLE:
-                    events.append((names[e.kind], e.depth, e.a, e.b))
+                    events.append((names[e.kind], e.depth, a, b))
                 else:
-                    events.append((names[e.kind], e.depth, e.a))
-            return events, self._convert(&R, "value", 0, 0)
+                    events.append((names[e.kind], e.depth, a))
+            return events, self._convert(&R, TWO_SIDES, 0, 0)
         finally:
             F.S.trace = NULL
             result_free(&R)

@@ -275,6 +275,8 @@ cdef bint bounds_cut(const Engine* F, const State* s, int alpha, int beta, int* 
     cdef uint64_t in_play = s.in_hands | s.table | F.stock_mask[s.deals_left]
     if F.mode == TWO_SIDES:
         return two_bounds_cut(F, s, alpha, beta, value)
+    if F.mode == MATCH:
+        return match_bounds_cut(F, s, alpha, beta, value)
     cdef int loose[MAX_SEATS]
     side_piles(s, &F.game, piles)
     sides_bounds(F, s, in_play, piles, False, low, high)
@@ -287,6 +289,63 @@ cdef bint bounds_cut(const Engine* F, const State* s, int alpha, int beta, int* 
         return False
     side_bounds_rest(F, s, in_play, piles, low, high)
     _frame(F, s, low, high, &lo, &hi)
+    return _decide(lo, hi, alpha, beta, value)
+
+
+cdef inline int match_corner(const Engine* F, const int* low, const int* high, bint best,
+                             int low_shift, int high_shift) noexcept nogil:
+    """The leaf table at the corner of the sides' bounds that is worst (best: best) for the
+    root side: its points low (high), every other side's high (low); each low moved by
+    low_shift and each high by high_shift first."""
+    cdef int points[MAX_SEATS]
+    cdef int i
+    for i in range(F.game.nsides):
+        if (i == F.root_side) == best:
+            points[i] = high[i] + high_shift
+        else:
+            points[i] = low[i] + low_shift
+    return match_entry(F, points)
+
+
+cdef inline void match_frame(const Engine* F, const State* s, int a, int b, int* lo, int* hi) noexcept nogil:
+    """The root side's chance within [a, b], as bounds for the seat to move."""
+    if F.team[s.to_move] == 0:
+        lo[0] = a
+        hi[0] = b
+    else:
+        lo[0] = -b
+        hi[0] = -a
+
+
+cdef bint match_bounds_cut(const Engine* F, const State* s, int alpha, int beta, int* value) noexcept nogil:
+    """bounds_cut for MATCH: the sides' point bounds through the leaf table, sound only when
+    the table is monotone (the root side's points up never lower its chance, another side's up
+    never raise it): the chance then lies between the table at the worst corner of the bounds
+    and at the best. Not monotone: no cut. As bounds_cut, the primiera and the next seat's sweep
+    only when they can matter (the loose bounds move each side's low by at most 1 and its high
+    by at most 2)."""
+    cdef uint64_t piles[MAX_SEATS]
+    cdef int low[MAX_SEATS]
+    cdef int high[MAX_SEATS]
+    cdef int lo, hi
+    cdef uint64_t in_play = s.in_hands | s.table | F.stock_mask[s.deals_left]
+    if not F.match_monotone:
+        return False
+    side_piles(s, &F.game, piles)
+    sides_bounds(F, s, in_play, piles, False, low, high)
+    # loose: every high with the primiera's point, no low with it, the next seat's sweep counted
+    match_frame(F, s, match_corner(F, low, high, False, 0, 1), match_corner(F, low, high, True, 0, 1),
+                &lo, &hi)
+    if _decide(lo, hi, alpha, beta, value):
+        return True
+    # the tight bounds can be at most this much tighter: each low +1, each high -2 (of the loose)
+    match_frame(F, s, match_corner(F, low, high, False, 1, -1), match_corner(F, low, high, True, 1, -1),
+                &lo, &hi)
+    if hi > alpha and lo < beta:
+        return False
+    side_bounds_rest(F, s, in_play, piles, low, high)
+    match_frame(F, s, match_corner(F, low, high, False, 0, 0), match_corner(F, low, high, True, 0, 0),
+                &lo, &hi)
     return _decide(lo, hi, alpha, beta, value)
 
 

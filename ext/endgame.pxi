@@ -234,8 +234,9 @@ cdef inline int two_sides_last_round(Engine* F, const State* s, int alpha, int b
 cdef int _sides_walk(const Engine* F, const State* s, uint64_t table, int tv, const uint64_t* piles0,
                      const int* scopas0, int last, int seat, int left, int alpha, int beta,
                      int ply) noexcept nogil:
-    """_two_sides_walk for PARANOID: piles and scopas by side, the value the root team's (its
-    side's points minus the best other side's, scopas made included), fail-soft."""
+    """_two_sides_walk for PARANOID and MATCH: piles and scopas by side, the value the root
+    team's (its side's points minus the best other side's, scopas made included; MATCH the leaf
+    table's entry), fail-soft."""
     cdef const Game* g = &F.game
     cdef int card, v, side, n = 0, i, w, best, top, mine
     cdef uint64_t bit, cap
@@ -271,6 +272,10 @@ cdef int _sides_walk(const Engine* F, const State* s, uint64_t table, int tv, co
         if last >= 0:
             piles[last] |= table
         score_sides(piles, g.nsides, g.rules, &d)
+        if F.mode == MATCH:             # the root side's chance after every side's points
+            for i in range(g.nsides):
+                scopas[i] += d.points[i]
+            return match_entry(F, scopas)
         top = -1000
         for i in range(g.nsides):
             if i != F.root_side and d.points[i] + scopas[i] > top:
@@ -303,7 +308,7 @@ cdef int _sides_walk(const Engine* F, const State* s, uint64_t table, int tv, co
 
 
 cdef inline int sides_last_round(Engine* F, const State* s, int alpha, int beta, int ply) noexcept nogil:
-    """last_round by _sides_walk (PARANOID), for the seat to move."""
+    """last_round by _sides_walk (PARANOID, MATCH), for the seat to move."""
     cdef uint64_t piles[MAX_SEATS]
     cdef int scopas[MAX_SEATS]
     cdef int i, last = F.game.side[s.last_capturer] if s.last_capturer >= 0 else -1

@@ -27,7 +27,9 @@
 # made (the best other side's against the root side's) and takes EVAL_PARANOID_CARD off the
 # root side per card still to play (colluding opponents do better than a pooled share: the bias
 # measured without it grew with the cards left; 0.04 a card once the leftover lean is in). MAXN: every side's
-# expected points, rounded. The weights were set with benchmarks/bench_horizon.py (fixed: no
+# expected points, rounded. MATCH: every side's expected points (scopas made included), each
+# side apart, read in the leaf table between its whole points (multilinear interpolation), so
+# that a depth-limited match search has a value in the same units (1/10,000ths). The weights were set with benchmarks/bench_horizon.py (fixed: no
 # process-wide state that every search thread would read); values are whole points, as exact.
 # Cost: popcounts and a few erf/exp per side pair, only at horizon nodes.
 
@@ -188,7 +190,7 @@ cdef void expected_points(const State* s, const Game* g, const int8_t* side, int
 
 cdef inline int round_value(double v) noexcept nogil:
     cdef int r = <int>floor(v + 0.5)
-    return max(-(VALUE_INF - 1), min(VALUE_INF - 1, r))
+    return max(-(NARROW_INF - 1), min(NARROW_INF - 1, r))
 
 
 cdef enum:
@@ -222,6 +224,12 @@ cdef int horizon_value(Engine* F, const State* s) noexcept nogil:
     cdef int made[MAX_SEATS]
     cdef int i, me = F.game.side[s.to_move]
     F.evaluations += 1
+    if F.mode == MATCH:
+        expected_points(s, &F.game, F.game.side, F.game.nsides, F.stock_mask[s.deals_left], e)
+        for i in range(F.game.players):
+            e[F.game.side[i]] += s.scopas[i]
+        i = match_interpolated(F, e)
+        return i if F.team[s.to_move] == 0 else -i
     if F.mode == TWO_SIDES:
         expected_points(s, &F.game, F.game.side, 2, F.stock_mask[s.deals_left], e)
         return round_value(F.scale * (e[me] - e[1 - me]))
@@ -246,6 +254,39 @@ cdef int horizon_value(Engine* F, const State* s) noexcept nogil:
             best = e[i]
     v = e[F.root_side] - best
     return round_value(F.scale * (v if F.team[s.to_move] == 0 else -v))
+
+
+cdef int match_interpolated(const Engine* F, const double* points) noexcept nogil:
+    """The leaf table read at fractional points, every side's (multilinear between the whole
+    points around them, clamped into the table), rounded."""
+    cdef int ns = F.game.nsides, i, corner, at, base[MAX_SEATS]
+    cdef double frac[MAX_SEATS]
+    cdef double x, w, total = 0.0
+    for i in range(ns):
+        x = points[i] - F.match_low[i]
+        if x <= 0 or F.match_dim[i] == 1:
+            x = 0.0
+        elif x >= F.match_dim[i] - 1:
+            x = F.match_dim[i] - 1.0
+        base[i] = <int>floor(x)
+        if base[i] >= F.match_dim[i] - 1:
+            base[i] = F.match_dim[i] - 1
+            frac[i] = 0.0
+        else:
+            frac[i] = x - base[i]
+    for corner in range(1 << ns):
+        w = 1.0
+        at = 0
+        for i in range(ns):
+            if (corner >> i) & 1:
+                w *= frac[i]
+                at += (base[i] + 1) * F.match_stride[i] if frac[i] > 0 else 0
+            else:
+                w *= 1.0 - frac[i]
+                at += base[i] * F.match_stride[i]
+        if w > 0:
+            total += w * F.match_values[at]
+    return <int>floor(total + 0.5)
 
 
 cdef void horizon_vector(Engine* F, const State* s, int* out) noexcept nogil:

@@ -109,7 +109,7 @@ cdef uint64_t guess_move(const Engine* F, const State* s) noexcept nogil:
     key = position_key(G, s)
     G.horizon_left = horizon
     G.game_key = game_key
-    if not table_probe(&G.S.table, key, &lower, &upper, &move):
+    if not probe_node(G, s, key, &lower, &upper, &move):
         return 0
     return move
 
@@ -123,20 +123,21 @@ cdef int first_guess(Engine* F, const State* root) noexcept nogil:
     cdef Search* S = &F.S
     cdef uint64_t evaluations = F.evaluations, game_key = F.game_key
     cdef int v, scale = F.scale, plies = plies_left(F, root), depth
+    cdef int units = 1 if F.mode == MATCH else HORIZON_SCALE     # MATCH counts 1/10,000ths alike
     depth = F.guess_depth if F.guess_depth >= 0 else guess_plies(plies, F.game.players)
     F.guess_horizon = 0
     if depth == 0:
         return leaf(F, root)
     if F.horizon_left or S.trace != NULL or (F.guess_depth < 0 and plies < GUESS_MIN_PLIES) \
             or depth >= plies:
-        F.scale = HORIZON_SCALE
+        F.scale = units
         v = horizon_value(F, root)
         F.scale = scale
         F.evaluations = evaluations
-        return v if F.horizon_left else <int>floor(<double>v / HORIZON_SCALE + 0.5)
+        return v if F.horizon_left else <int>floor(<double>v / units + 0.5)
     # the horizon search: full window, quarter points, its nodes counted as the search's
     F.horizon_left = plies - depth
-    F.scale = HORIZON_SCALE
+    F.scale = units
     F.game_key = horizon_key(F)
     v = alphabeta(F, root, -VALUE_INF, VALUE_INF, 0)
     F.guess_horizon = F.horizon_left
@@ -144,4 +145,4 @@ cdef int first_guess(Engine* F, const State* root) noexcept nogil:
     F.scale = scale
     F.game_key = game_key
     F.evaluations = evaluations
-    return <int>floor(<double>v / HORIZON_SCALE + 0.5)
+    return <int>floor(<double>v / units + 0.5)

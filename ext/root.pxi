@@ -132,7 +132,7 @@ cdef int proven_move(Engine* F, const State* s, const uint64_t* moves, int n, in
     cdef uint64_t move
     if not F.S.use_table or plies_left(F, s) < F.probe_min:    # no stride: a root child is stored whatever its cards
         return -1
-    if not table_probe(&F.S.table, position_key(F, s), &lower, &upper, &move) or lower < value:
+    if not probe_node(F, s, position_key(F, s), &lower, &upper, &move) or lower < value:
         return -1
     for i in range(n):
         if moves[i] == move:

@@ -8,6 +8,13 @@
 #   MAXN      each seat maximises its own side's points; no deep pruning; the table stores
 #               the exact vector of points still to come (final pile points + scopas from
 #               here on), first move in canonical order on ties.
+#   MATCH     the match objective, any number of sides: the root seat's side maximises its
+#               chance to win the match (1/10,000ths, 0..10000), every other seat minimises it
+#               (two sides: zero-sum; more: paranoid). A round's end is worth the caller's leaf
+#               table's entry for every side's final round points (MatchTable, api.pxi); values
+#               absolute as in paranoid (scopas and piles in the key), the table's content in
+#               game_key, wide table entries (tt.pxi), bounds through the table only when it is
+#               monotone (bounds.pxi), the horizon's expected points interpolated in it (eval.pxi).
 # The table (tt.pxi: buckets of four, bounds tightened on the same key, else the entry of an
 # older search, else the smallest subtree is replaced) is keyed on the cards in play (hands by
 # seat, table, the stock), seat to move, dealer, last capturer and a summary of the piles that
@@ -92,6 +99,8 @@ cdef enum:
     TWO_SIDES = 0
     PARANOID = 1
     MAXN = 2
+    MATCH = 3
+    MATCH_ONE = 10000        # MATCH values: the chance to win the match in 1/10,000ths
     # probes where they pay in CPU time (a probe is a trip to memory; measured in docs/benchmarks.md
     # and docs/search.md): where the cards in hands are a multiple of 3 (and at the root's
     # children), from 7 cards still to play, two players from 5
@@ -128,6 +137,14 @@ ctypedef struct Engine:
     double parallel_mb               # the most table a parallel search uses, MiB (0: PARALLEL_MB)
     int use_last_round               # solve the last round by endgame.pxi's forced walk
     int use_order                    # order the moves (ordering.pxi); off: generation order (research)
+    # MATCH: the leaf table (the caller's, read only): entry sum((points[i] - match_low[i]) *
+    # match_stride[i]) is the root side's chance after final round points `points`
+    const int32_t* match_values
+    int match_low[MAX_SEATS]
+    int match_dim[MAX_SEATS]
+    int match_stride[MAX_SEATS]
+    int match_monotone               # own points up never lower it, others' never raise it
+    uint64_t match_hash              # the table's content (in game_key)
 
 
 cdef void set_game(Engine* F, const Game* g, int mode, int root_seat) noexcept nogil:
@@ -145,7 +162,7 @@ cdef void set_game(Engine* F, const Game* g, int mode, int root_seat) noexcept n
         k += stride
     F.root_side = g.side[root_seat]
     for p in range(g.players):
-        if mode == PARANOID:
+        if mode == PARANOID or mode == MATCH:
             F.team[p] = 0 if g.side[p] == F.root_side else 1
         else:
             F.team[p] = g.side[p]
@@ -161,10 +178,12 @@ cdef void set_game(Engine* F, const Game* g, int mode, int root_seat) noexcept n
         F.stock_key[k + 1] = key
         F.stock_mask[k + 1] = F.stock_mask[k] | g.deal_cards[k]
     key = <uint64_t>g.rules | (<uint64_t>g.players << 10) | (<uint64_t>mode << 14) | \
-          (<uint64_t>(F.root_side if mode == PARANOID else 7) << 16)
+          (<uint64_t>(F.root_side if mode == PARANOID or mode == MATCH else 7) << 16)
     for p in range(g.players):
         key |= <uint64_t>g.side[p] << (20 + 3 * p)
     F.game_key = mix64(key ^ 0xD1B54A32D192ED03ULL)
+    if mode == MATCH:
+        F.game_key = mix64(F.game_key ^ F.match_hash)
 
 
 cdef inline uint64_t side_summary(uint64_t pile, int rules) noexcept nogil:
@@ -186,25 +205,41 @@ cdef uint64_t position_key(const Engine* F, const State* s) noexcept nogil:
     cdef uint64_t key = (s.zkey ^ F.stock_key[d] ^ Z_SEAT[s.to_move] ^ Z_DEALER[s.dealer]
                          ^ Z_LAST[(F.game.side[s.last_capturer] if s.last_capturer >= 0 else -1) + 1] ^ F.game_key)
     cdef int scopas[MAX_SEATS]
+    cdef bint absolute = F.mode == PARANOID or F.mode == MATCH
     side_piles(s, &F.game, piles)
     if F.mode == TWO_SIDES and not F.horizon_left:     # the horizon's value needs the finer summary
         return key ^ mix64(piles_summary(piles[0], piles[1], F.game.rules,
                                          s.in_hands | s.table | F.stock_mask[d]))
-    if F.mode == PARANOID:
+    if absolute:
         for i in range(F.game.nsides):
             scopas[i] = 0
         for i in range(F.game.players):
             scopas[F.game.side[i]] += s.scopas[i]
     for i in range(F.game.nsides):
         key ^= mix64(side_summary(piles[i], F.game.rules) + 0x9E3779B97F4A7C15ULL * (i + 1)
-                     + ((<uint64_t>scopas[i] << 48) if F.mode == PARANOID else 0))
+                     + ((<uint64_t>scopas[i] << 48) if absolute else 0))
     return key
+
+
+cdef inline int match_entry(const Engine* F, const int* points) noexcept nogil:
+    """The leaf table's entry for every side's final round points (clamped into the table:
+    the caller's table covers the root's bounds, so only a horizon's estimates ever are)."""
+    cdef int i, k, at = 0
+    for i in range(F.game.nsides):
+        k = points[i] - F.match_low[i]
+        if k < 0:
+            k = 0
+        elif k >= F.match_dim[i]:
+            k = F.match_dim[i] - 1
+        at += k * F.match_stride[i]
+    return F.match_values[at]
 
 
 cdef int leaf(const Engine* F, const State* s) noexcept nogil:
     """The value at the end of the round (or of a position without moves) for the seat to move:
     TWO_SIDES the piles' margin of its side; PARANOID the root side's points (scopas included)
-    minus the best other side's, negated for the other team."""
+    minus the best other side's, negated for the other team; MATCH the leaf table's entry (the
+    root side's chance), negated for the other team."""
     cdef uint64_t piles[MAX_SEATS]
     cdef int points[MAX_SEATS]
     cdef int i, best = -1000, v
@@ -213,6 +248,9 @@ cdef int leaf(const Engine* F, const State* s) noexcept nogil:
         v = points_difference(piles[0], piles[1], F.game.rules)
         return v if F.game.side[s.to_move] == 0 else -v
     side_points(s, &F.game, True, points)
+    if F.mode == MATCH:
+        v = match_entry(F, points)
+        return v if F.team[s.to_move] == 0 else -v
     for i in range(F.game.nsides):
         if i != F.root_side and points[i] > best:
             best = points[i]
@@ -314,7 +352,7 @@ cdef int alphabeta(Engine* F, const State* s, int alpha, int beta, int ply) noex
         return v
     moves = F.moves + ply * MAX_MOVES
     if use_table:
-        if table_probe(&S.table, key, &lower, &upper, &table_move):
+        if probe_node(F, s, key, &lower, &upper, &table_move):
             if S.trace != NULL and (lower >= beta or upper <= alpha): trace_event(S.trace, EVENT_TABLE, ply, lower, upper, table_move, 0, 0)
             if lower >= beta:
                 return lower
@@ -360,9 +398,28 @@ cdef int alphabeta(Engine* F, const State* s, int alpha, int beta, int ply) noex
                         F.killer[ply][0] = best_move
                     break
     if use_table:
-        table_store(&S.table, key, best if best > alpha else -VALUE_INF, best if best < beta else VALUE_INF,
-                    best_move, plies_left(F, s))
+        store_node(F, s, key, best if best > alpha else -VALUE_INF, best if best < beta else VALUE_INF,
+                   best_move, plies_left(F, s))
     return best
+
+
+cdef inline bint probe_node(Engine* F, const State* s, uint64_t key, int* lower, int* upper,
+                            uint64_t* move) noexcept nogil:
+    """table_probe for the position s (MATCH: wide entries, the move's captures by s's table)."""
+    if F.mode != MATCH:
+        return table_probe(&F.S.table, key, lower, upper, move)
+    if not table_probe_any(&F.S.table, key, lower, upper, move, True):
+        return False
+    move[0] = unpack_table_move(s.table, move[0])
+    return True
+
+
+cdef inline void store_node(Engine* F, const State* s, uint64_t key, int lower, int upper,
+                            uint64_t move, int plies) noexcept nogil:
+    if F.mode != MATCH:
+        table_store(&F.S.table, key, lower, upper, move, plies)
+    else:
+        table_store_any(&F.S.table, key, lower, upper, pack_table_move(s.table, move), plies, True)
 
 
 cdef int mtdf(Engine* F, const State* s, int guess, int* lower, int* upper) noexcept nogil:

@@ -8,6 +8,9 @@
 # (cards still to play) and a generation for replacement (the bucket, at least 2^12 of them
 # unless the table is tiny, supplies those bits), then the best move and a lower and an upper
 # bound on the points still to come for the side to move.
+# The match objective (search.pxi, MATCH) stores chances in 1/10,000ths: its entries are wide,
+# 15 bits a bound, the move in the 34 bits left, its captures as a subset of the node's table
+# (pack_table_move: the caller knows the table); a table of more than 28 cards keeps no move.
 # Lockless (Hyatt): the first word holds that key word XOR the data word, so that an entry torn
 # by two threads writing it at once (a parallel search shares one table: parallel.pxi)
 # fails its key check and is a miss, never a wrong bound. Each word is read once (relaxed
@@ -25,7 +28,8 @@ cdef extern from "<sys/mman.h>" nogil:
 
 cdef enum:
     BUCKET = 4
-    VALUE_INF = 127
+    VALUE_INF = 16383           # beyond every value: round points and match chances (0..10000)
+    NARROW_INF = 127            # the narrow entries' infinity (points: |value| <= 126)
     FIRST_REGION = 4096         # buckets (256 KiB): the active region of a fresh or cleared table
     TT_MAX_MB = 65536           # the largest table table_init makes (2^30 buckets)
 
@@ -140,7 +144,8 @@ cdef void table_free(Table* t) noexcept nogil:
     t.capacity = 0
 
 
-cdef inline bint table_probe(Table* t, uint64_t key, int* lower, int* upper, uint64_t* move) noexcept nogil:
+cdef inline bint table_probe_any(Table* t, uint64_t key, int* lower, int* upper, uint64_t* move,
+                                 bint wide) noexcept nogil:
     cdef TTEntry* e = t.entries + (key & t.mask) * BUCKET
     cdef uint64_t lock = key & KEY_BITS | IN_USE, data     # IN_USE: an empty slot never matches
     cdef int i
@@ -149,30 +154,88 @@ cdef inline bint table_probe(Table* t, uint64_t key, int* lower, int* upper, uin
         data = TT_LOAD(&e[i].data)
         if ((TT_LOAD(&e[i].lock) ^ data) & (KEY_BITS | IN_USE)) == lock:
             t.hits += 1
-            move[0] = data & ((1ULL << 46) - 1)
-            lower[0] = <int>((data >> 46) & 0xFF) - 128
-            upper[0] = <int>((data >> 54) & 0xFF) - 128
+            unpack_entry(data, lower, upper, move, wide)
             return True
     return False
 
 
-cdef inline void table_store(Table* t, uint64_t key, int lower, int upper, uint64_t move, int plies) noexcept nogil:
+cdef inline void unpack_entry(uint64_t data, int* lower, int* upper, uint64_t* move, bint wide) noexcept nogil:
+    cdef int a, b
+    if wide:
+        move[0] = data & ((1ULL << 34) - 1)
+        lower[0] = <int>((data >> 34) & 0x7FFF) - 16384
+        upper[0] = <int>((data >> 49) & 0x7FFF) - 16384
+        return
+    move[0] = data & ((1ULL << 46) - 1)
+    a = <int>((data >> 46) & 0xFF) - 128
+    b = <int>((data >> 54) & 0xFF) - 128
+    lower[0] = a if a > -NARROW_INF else -VALUE_INF
+    upper[0] = b if b < NARROW_INF else VALUE_INF
+
+
+cdef inline uint64_t pack_entry(int lower, int upper, uint64_t move, bint wide) noexcept nogil:
+    if wide:
+        return ((move & ((1ULL << 34) - 1)) | (<uint64_t>(lower + 16384) << 34)
+                | (<uint64_t>(upper + 16384) << 49))
+    if lower < -NARROW_INF:
+        lower = -NARROW_INF
+    if upper > NARROW_INF:
+        upper = NARROW_INF
+    return (move & ((1ULL << 46) - 1)) | (<uint64_t>(lower + 128) << 46) | (<uint64_t>(upper + 128) << 54)
+
+
+cdef inline bint table_probe(Table* t, uint64_t key, int* lower, int* upper, uint64_t* move) noexcept nogil:
+    return table_probe_any(t, key, lower, upper, move, False)
+
+
+cdef inline uint64_t pack_table_move(uint64_t table, uint64_t move) noexcept nogil:
+    """A move in 34 bits: its card, its captures as a subset of `table` (ranked by card); 0 (no
+    move) when the table holds more than 28 cards."""
+    cdef uint64_t capture = move & ((1ULL << 40) - 1), out = 0, low
+    cdef int k = 0
+    if popcount(table) > 28:
+        return 0
+    while table:
+        low = table & (~table + 1)
+        if capture & low:
+            out |= 1ULL << k
+        k += 1
+        table &= table - 1
+    return ((move >> 40) << 28) | out
+
+
+cdef inline uint64_t unpack_table_move(uint64_t table, uint64_t packed) noexcept nogil:
+    cdef uint64_t capture = 0, low
+    cdef int k = 0
+    if packed == 0:
+        return 0
+    while table:
+        low = table & (~table + 1)
+        if (packed >> k) & 1:
+            capture |= low
+        k += 1
+        table &= table - 1
+    return ((packed >> 28) << 40) | capture
+
+
+cdef inline void table_store_any(Table* t, uint64_t key, int lower, int upper, uint64_t move, int plies,
+                                 bint wide) noexcept nogil:
     """Store bounds, tightening those already known for the key; otherwise replace the entry of an
     older search or, failing that, the one with the smallest subtree. `move` must reach at least
     `lower` (when lower is a bound), and the entry keeps that: its move reaches its lower bound."""
     cdef TTEntry* e = t.entries + (key & t.mask) * BUCKET
     cdef uint64_t lock = key & KEY_BITS | IN_USE, data, word
     cdef int i, victim = 0, worst = 1 << 30, cost, old_lower, old_upper
+    cdef uint64_t old_move
     t.stores += 1
     for i in range(BUCKET):
         data = TT_LOAD(&e[i].data)
         word = TT_LOAD(&e[i].lock) ^ data
         if (word & (KEY_BITS | IN_USE)) == lock:
-            old_lower = <int>((data >> 46) & 0xFF) - 128
-            old_upper = <int>((data >> 54) & 0xFF) - 128
+            unpack_entry(data, &old_lower, &old_upper, &old_move, wide)
             if old_lower > lower:       # the stored move proves the higher bound: keep it
                 lower = old_lower
-                move = data & ((1ULL << 46) - 1)
+                move = old_move
             if old_upper < upper:
                 upper = old_upper
             victim = i
@@ -190,8 +253,12 @@ cdef inline void table_store(Table* t, uint64_t key, int lower, int upper, uint6
         if worst == -2000:
             t.filled += 1
         t.fresh += 1
-    data = (move & ((1ULL << 46) - 1)) | (<uint64_t>(lower + 128) << 46) | (<uint64_t>(upper + 128) << 54)
+    data = pack_entry(lower, upper, move, wide)
     TT_STORE(&e[victim].data, data)
     TT_STORE(&e[victim].lock, (lock | (<uint64_t>(plies & 0x3F) << 5) | t.generation) ^ data)
     if 2 * t.fresh > (t.mask + 1) * BUCKET and t.mask < t.max_mask:
         table_grow(t)
+
+
+cdef inline void table_store(Table* t, uint64_t key, int lower, int upper, uint64_t move, int plies) noexcept nogil:
+    table_store_any(t, key, lower, upper, move, plies, False)
