@@ -25,9 +25,10 @@ from .core.cards import Card
 from .core.position import Move, Position
 from .core.rules import Rules
 from .core.score import PlayerScore, RoundScore
-from .errors import (CardError, DuplicateCardError, IllegalMoveError, LimitError, NotationError,
+from .errors import (CardError, DuplicateCardError, IllegalMoveError, LimitError, MatchError, NotationError,
                      PositionError, RecordError, RulesError, ScopaError, ViewError)
 from .kernel.limit import Limit
+from .search.match import Match
 from .search.solver import (Analysis, AnalysisHandle, MoveValue, SearchInfo, SearchResult, analysis, analyze,
                             analyze_many, solve, solve_many)
 
@@ -87,7 +88,7 @@ def __dir__() -> list[str]:
 # importable from here; every other name lives in its module (scopa_solver.core.cards.DECK, ...).
 __all__ = [
     "Card", "Rules", "Position", "Move", "RoundScore", "PlayerScore",
-    "Limit", "solve", "analyze", "analysis", "solve_many", "analyze_many", "SearchResult", "Analysis",
+    "Limit", "solve", "analyze", "analysis", "solve_many", "analyze_many", "SearchResult", "Analysis", "Match",
     "MoveValue", "AnalysisHandle", "SearchInfo", "lines", "explain", "Lines", "Why",
     "explain_view", "FairWhy",
     "View", "suggest", "Suggestion", "MoveStats", "equilibrium", "Equilibrium", "EquilibriumEndgame",
@@ -96,6 +97,6 @@ __all__ = [
     "GameRecord", "RoundRecord", "review", "Review", "FairReview",
     "to_networkx", "TreeOptions", "write_tree", "read_tree", "Puzzle", "find_puzzles", "puzzles_from_record",
     "ScopaError", "CardError", "DuplicateCardError", "IllegalMoveError", "NotationError", "PositionError",
-    "RulesError", "LimitError", "ViewError", "RecordError", "TreeTooLargeError",
+    "RulesError", "LimitError", "ViewError", "RecordError", "TreeTooLargeError", "MatchError",
 ]
 __version__ = "0.1.0"

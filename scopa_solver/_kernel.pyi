@@ -13,7 +13,7 @@ be in different places, and the hands must fit the play order (the seats from th
 dealer + 1, up to the seat to move hold one card fewer). ValueError otherwise. A move is packed
 as ``card << 40 | captured mask``. One engine searches every game.
 """
-from typing import Optional, Sequence
+from typing import Iterable, Optional, Sequence, Union
 
 KernelPosition = tuple[int, tuple[int, ...], int, tuple[int, ...], tuple[int, ...], int, int, int,
                        tuple[tuple[int, ...], ...], int, tuple[int, ...]]
@@ -32,6 +32,12 @@ RULE_ALL: int
 
 OBJECTIVES: tuple[str, str]
 """("value", "maxn"): what a Searcher searches for."""
+
+MATCH_MAX: int
+"""10000: a match value's sure win (the chance to win the match in 1/10,000ths)."""
+
+MATCH_MAX_CELLS: int
+"""The most entries a MatchTable may have (4,194,304)."""
 
 MAX_MOVES: int
 """Room for the legal moves of one node (16384; the worst case is 11,894)."""
@@ -58,18 +64,48 @@ def random_playouts(pos: KernelPosition, playouts: int, seed: int = 1) -> int:
     and return the number of moves made. Checks Ctrl-C every 100,000 moves: KeyboardInterrupt."""
 
 
+class MatchTable:
+    """The match objective's leaf table: `values[k]` (ints 0..10000) the chance, in 1/10,000ths,
+    that side `side` wins the match when the round ends with every side's points lows[i] + k_i,
+    k = sum(k_i * stride_i) row-major (side 0 slowest). A search under it takes its root's mover's
+    side as `side`, and the table must cover that root's point bounds (side_bounds): ValueError
+    otherwise. ValueError for bad lows, dims, side or entries, or more than MATCH_MAX_CELLS."""
+
+    def __init__(self, values: Iterable[int], lows: Sequence[int], dims: Sequence[int], side: int) -> None: ...
+
+    side: int
+    nsides: int
+    cells: int
+    lows: tuple[int, ...]
+    dims: tuple[int, ...]
+    monotone: bool
+    """The side's own points up never lower an entry, another side's up never raise it: the
+    search then cuts on bounds through the table (else it does not)."""
+    key: int
+    """The content's hash (in the search's table keys)."""
+
+    def __len__(self) -> int: ...
+
+    def value(self, points: Sequence[int]) -> int:
+        """The entry for every side's final round points (ValueError outside the table)."""
+
+
+Objective = Union[str, MatchTable, Sequence[MatchTable]]
+
+
 class KernelResult:
     """What one root search found. Moves are packed. Values, scopas already made included:
     "value" with two sides the margin of the side to move, with three or more the paranoid value
-    (own side's points minus the best other side's); "maxn" the mover's side's points."""
+    (own side's points minus the best other side's); "maxn" the mover's side's points; "match"
+    (a MatchTable) the mover's side's chance to win the match in 1/10,000ths."""
 
     @property
     def lower(self) -> int:
-        """Lower bound on the value (-127: none); equal to upper when complete."""
+        """Lower bound on the value (-127: none; "match": 0); equal to upper when complete."""
 
     @property
     def upper(self) -> int:
-        """Upper bound on the value (127: none)."""
+        """Upper bound on the value (127: none; "match": 10000)."""
 
     @property
     def stop(self) -> int:
@@ -130,7 +166,7 @@ class KernelResult:
 
     @property
     def objective(self) -> str:
-        """"value" or "maxn"."""
+        """"value", "maxn" or "match"."""
 
     @property
     def horizon(self) -> Optional[int]:
@@ -196,7 +232,7 @@ class Searcher:
         """probes, hits, stores, filled, capacity (entries), fill (share), active (entries in use)."""
 
     def search(self, pos: KernelPosition, want: int = 3, max_nodes: int = 0, time_limit: float = 0.0,
-               check_signals: bool = True, objective: str = "value",
+               check_signals: bool = True, objective: Objective = "value",
                horizon: Optional[int] = 0, threads: int = 1,
                stop: Optional[StopToken] = None) -> KernelResult:
         """Search one position (want: WANT_FLAGS bits; limits and stop as in search_many).
@@ -204,13 +240,14 @@ class Searcher:
 
     def search_many(self, positions: list[KernelPosition], want: int = 3, max_nodes: int = 0,
                     time_limit: float = 0.0, check_signals: bool = False,
-                    objective: str = "value", horizon: Optional[int] = 0,
+                    objective: Objective = "value", horizon: Optional[int] = 0,
                     threads: int = 1, stop: Optional[StopToken] = None) -> list[KernelResult]:
         """Search each position with the GIL released, the limits applying to each. max_nodes:
         int >= 0 (0: none, larger than 2**64 - 1: clamped); time_limit: seconds >= 0 (0 or inf:
         none); ValueError for negatives and NaN. KeyboardInterrupt on Ctrl-C (check_signals, the
         main thread only). `stop`: the caller's StopToken; once set, the running search and every
-        later one stop at once (stop 4) and the results are returned. Under `objective` ("value" or "maxn"; ValueError otherwise);
+        later one stop at once (stop 4) and the results are returned. Under `objective` ("value", "maxn",
+        a MatchTable for every position or a list of them, one per position; ValueError otherwise);
         `horizon` > 0 plies: scored statically there unless the round ends sooner (exact).
         `threads` > 1: each position searched by that many threads sharing the table (the
         same results; `nodes` every thread's, `max_nodes` for all; max^n on one thread)."""

@@ -57,5 +57,10 @@ def excerpt(value: object, limit: int = 40) -> str:
     return repr(text) if isinstance(value, str) else text
 
 
+class MatchError(ScopaError):
+    """A `Match` that cannot be searched: a bad score, target or equity, a score that does not
+    give one entry per side, a chance that is not from 0 to 1, a leaf table too large."""
+
+
 class PuzzleError(ScopaError):
     """A puzzle that cannot be read (a bad field), an unknown game or tag, or no puzzle to show."""

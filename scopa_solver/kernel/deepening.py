@@ -15,7 +15,7 @@ DEEPEN_STEP = 4              # horizons 4, 8, 12, ... plies
 
 
 def deepen(searcher: Any, state: KernelState, want: int, token: Optional[StopToken], *, nodes: int = 0,
-           end: float = math.inf, signals: bool = False, objective: str = "value", first: int = 0,
+           end: float = math.inf, signals: bool = False, objective: Any = "value", first: int = 0,
            last: int = 0, near: int = 0, settle: bool = False, threads: int = 1,
            exact_try: int = 0) -> Iterator[tuple[Any, int]]:
     """Iterative deepening of one state on one searcher; yields (kernel result, nodes of every
@@ -80,7 +80,7 @@ def deepen(searcher: Any, state: KernelState, want: int, token: Optional[StopTok
 
 
 def deepest_complete(searcher: Any, state: KernelState, want: int, nodes: int, seconds: float,
-                     deadline: Optional[float], signals: bool, objective: str, first: int,
+                     deadline: Optional[float], signals: bool, objective: Any, first: int,
                      threads: int = 1, token: Optional[StopToken] = None) -> Any:
     """run_batch's `deepen`: the deepest complete search of `deepen` (the first, stopped, if none)."""
     end = time.monotonic() + seconds if seconds else math.inf

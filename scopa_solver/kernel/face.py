@@ -18,11 +18,13 @@ from .. import _kernel
 __all__ = ["KernelState", "PlayEvents", "legal_moves", "play", "random_playouts",
            "lone_card_state", "Searcher", "KernelResult", "RULE_BITS", "WANT_BEST", "WANT_PV", "WANT_ALL", "FULL_WINDOW",
            "StopReason", "StopToken", "VALUE_INF", "MAX_TT_MB", "score", "OBJECTIVES", "RULE_ALL",
-           "evaluate", "side_bounds"]
+           "evaluate", "side_bounds", "MatchTable"]
 
 
 Searcher = _kernel.Searcher
 KernelResult = _kernel.KernelResult
+MatchTable = _kernel.MatchTable
+"""The match objective's leaf table (ext/api.pxi): pass one as `Searcher.search_many`'s objective."""
 OBJECTIVES: tuple = tuple(_kernel.OBJECTIVES)
 RULE_ALL: int = _kernel.RULE_ALL
 WANT_BEST, WANT_PV, WANT_ALL, FULL_WINDOW = _kernel.WANT_FLAGS

@@ -21,7 +21,7 @@ from .workers import sigint_held, worker_pool
 __all__ = ["run_batch"]
 
 
-def run_batch(states: Iterable[Any], *, want: int, limit: Limit = NO_LIMIT, objective: str = "value",
+def run_batch(states: Iterable[Any], *, want: int, limit: Limit = NO_LIMIT, objective: Any = "value",
               total: Optional[int] = None, batch: Optional[int] = None, progress: Any = None,
               deepen: bool = False, together: bool = False, stop: Optional[StopToken] = None) -> list:
     """Search every state; the `KernelResult`s in order (None for a state never searched).
@@ -38,7 +38,8 @@ def run_batch(states: Iterable[Any], *, want: int, limit: Limit = NO_LIMIT, obje
     that deep and scores there statically (`KernelResult.horizon`). `deepen` searches each state
     at horizons `horizon` (default `DEEPEN_STEP`), then deeper, until exact or its limits are
     spent; its result is the deepest complete search. `progress.update(n)` is called from the
-    calling thread. The states (`KernelState`s of any game) are searched under `objective`.
+    calling thread. The states (`KernelState`s of any game) are searched under `objective`: "value",
+    "maxn", a `MatchTable` (the match objective) or a list of them, one per state.
 
     One stop token (`stop`, or a new one) reaches every search of the batch: set by the caller,
     by Ctrl-C or by the interpreter's exit (which raise `SearchInterrupted`), or by a cancelled
@@ -66,10 +67,13 @@ def run_batch(states: Iterable[Any], *, want: int, limit: Limit = NO_LIMIT, obje
     return results
 
 
-def _run_batch(states: Iterable[Any], want: int, limit: Limit, objective: str, total: Optional[int],
+def _run_batch(states: Iterable[Any], want: int, limit: Limit, objective: Any, total: Optional[int],
                batch: Optional[int], progress: Any, deepen: bool, together: bool, token: StopToken) -> list:
     if isinstance(states, (list, tuple)):
         total = len(states)
+    paired = isinstance(objective, list)    # one objective a state (match tables): drawn together
+    if paired:
+        states = zip(states, objective)
     nodes, seconds, depth, deadline = limit.nodes or 0, limit.time or 0.0, limit.horizon or 0, limit.deadline
     threads = limit.workers if together else 1      # for each search
     workers = 1 if together else max(1, min(limit.workers, total or limit.workers))
@@ -104,6 +108,9 @@ def _run_batch(states: Iterable[Any], want: int, limit: Limit, objective: str, t
             return first, chunk
 
     def call(s: Any, part: list, limit_s: float, signals: bool) -> list:
+        if paired:
+            return s.search_many([state for state, _ in part], want, nodes, limit_s, signals,
+                                 [searched for _, searched in part], depth, threads, token)
         return s.search_many(part, want, nodes, limit_s, signals, objective, depth, threads, token)
 
     def paced(s: Any, chunk: list, signals: bool) -> list:
@@ -133,8 +140,9 @@ def _run_batch(states: Iterable[Any], want: int, limit: Limit, objective: str, t
                 first, chunk = job
                 try:    # Ctrl-C raises (the kernel never returns a stop-INTERRUPT result)
                     if deepen:
-                        raws = [deepest_complete(s, state, want, nodes, seconds, deadline, signals, objective,
-                                                 depth, threads, token) for state in chunk]
+                        raws = [deepest_complete(s, item[0] if paired else item, want, nodes, seconds, deadline,
+                                                 signals, item[1] if paired else objective, depth, threads, token)
+                                for item in chunk]
                     elif deadline is not None:
                         raws = paced(s, chunk, signals)
                     else:

@@ -26,6 +26,10 @@ scopas, it can differ from the margin's play).
 (5, 'value', (5, 0, 0), ['7dx3s+4s', '3c', 'Rb'])
 >>> solve(three, objective="maxn").value
 5
+
+``objective=Match(score)`` (search.match) searches to win the match: the value is the chance
+that the side to move's side wins it, in 1/10,000ths, read at the round's end in a leaf table of
+the sides' final round points (docs/search.md, "The match objective").
 """
 from __future__ import annotations
 
@@ -40,8 +44,18 @@ from ..core.position import Move, Position, RoundScore
 from ..errors import LimitError
 from ..kernel import Limit, StopReason
 from ..kernel.timebox import nearest_box, open_boxes, raise_if_cancelled
+from .match import MATCH_ONE, Match, kernel_objective, match_text
 
 _VALUE_INF = kernel.VALUE_INF
+_NONE_LAST = 1 << 30         # sorts after every value
+
+Objective = Union[str, Match]
+"""What a search maximises: "value", "maxn" or a `Match` (the chance to win the match)."""
+
+
+def _objective(objective: Any) -> Objective:
+    """A checked objective: a `Match` as it is, else `kernel.check_objective`'s."""
+    return objective if isinstance(objective, Match) else kernel.check_objective(objective)
 
 
 @dataclass(frozen=True)
@@ -135,12 +149,12 @@ class SearchResult:
     def lower(self) -> Optional[int]:
         """The least the exact value can be, as proved (None: nothing proved): `value` when
         exact; when the exact try was stopped and depths took over, the bound it proved."""
-        return None if self._bounds is None else _bound(self._bounds.lower)
+        return None if self._bounds is None else _bound(self._bounds.lower, self._bounds)
 
     @property
     def upper(self) -> Optional[int]:
         """The most the exact value can be, as proved (None: nothing proved)."""
-        return None if self._bounds is None else _bound(self._bounds.upper)
+        return None if self._bounds is None else _bound(self._bounds.upper, self._bounds)
 
     @property
     def best_moves(self) -> list[Move]:
@@ -165,7 +179,8 @@ class SearchResult:
 
     @property
     def objective(self) -> str:
-        """What was searched: "value" (the margin; paranoid with three or more sides) or "maxn"."""
+        """What was searched: "value" (the margin; paranoid with three or more sides), "maxn" or
+        "match" (a `Match`: `value` is the side to move's chance to win the match, 1/10,000ths)."""
         return getattr(self._raw, "objective", "value")
 
     @property
@@ -242,11 +257,16 @@ class SearchResult:
         maxn = ", objective='maxn'" if self.objective == "maxn" else ""
         horizon = f", horizon={self.horizon}" if self.horizon is not None else ""
         stopped = f", stopped={self.stopped!r}" if self.stopped else ""
+        if self.objective == "match":
+            maxn = f", objective='match' ({match_text(self.value)})"
         return (f"SearchResult(value={self.value}, best_moves=[{', '.join(map(str, self.best_moves))}], "
                 f"pv=[{' '.join(map(str, self.pv))}], nodes={self.nodes}{maxn}{horizon}{stopped})")
 
 
-def _bound(x: int) -> Optional[int]:
+def _bound(x: int, raw: Any = None) -> Optional[int]:
+    """A kernel bound as a proved bound (None: unbounded); a match value's (0..10000) is always one."""
+    if raw is not None and getattr(raw, "objective", None) == "match":
+        return x
     return None if abs(x) >= _VALUE_INF else x
 
 
@@ -327,6 +347,14 @@ class Analysis(list[MoveValue]):
         position's proved `lower`..`upper`."""
         return _within(self[0].value, self.lower, self.upper) if self else None
 
+    def __repr__(self) -> str:
+        if self.result.objective != "match":
+            return list.__repr__(self)
+        moves = ", ".join(f"{mv.move} {'?' if mv.value is None else f'{mv.value / 100:.2f}%'}" for mv in self)
+        return f"Analysis({match_text(self.value)}: {moves})"
+
+    __str__ = __repr__
+
     @property
     def best_moves(self) -> list[Move]:
         """Every move of the best value (under a horizon, the kernel's: of its finer values)."""
@@ -349,19 +377,20 @@ def _move_values(raw: "kernel.KernelResult", bounds: Optional["kernel.KernelResu
     unbounded; no move is worth more than the position, so its proved upper bound bounds every
     move. A horizon search's values are estimates kept within them."""
     horizon = getattr(raw, "horizon", None)
-    unknown = (-_VALUE_INF, _VALUE_INF)
+    match = getattr(raw, "objective", None) == "match"
+    unknown = (0, MATCH_ONE) if match else (-_VALUE_INF, _VALUE_INF)
     proved = dict(zip(bounds.moves, bounds.move_bounds or [])) if bounds is not None else {}
-    most = bounds.upper if bounds is not None else _VALUE_INF
+    most = bounds.upper if bounds is not None else unknown[1]
     rows = []
     for packed, (lower, upper) in zip(raw.moves, raw.move_bounds or [unknown] * len(raw.moves)):
         proved_low, proved_high = proved.get(packed, unknown)
-        low, high = _bound(proved_low), _bound(min(proved_high, most))
+        low, high = _bound(proved_low, raw), _bound(min(proved_high, most), raw)
         value = lower if lower == upper else None
         rows.append(MoveValue(Move.from_packed(packed), value if horizon is None else _within(value, low, high),
                               low, high, horizon))
-    rows.sort(key=lambda mv: (_VALUE_INF if mv.value is None else -mv.value,
-                              _VALUE_INF if mv.lower is None else -mv.lower,
-                              _VALUE_INF if mv.upper is None else -mv.upper))
+    rows.sort(key=lambda mv: (_NONE_LAST if mv.value is None else -mv.value,
+                              _NONE_LAST if mv.lower is None else -mv.lower,
+                              _NONE_LAST if mv.upper is None else -mv.upper))
     return rows
 
 
@@ -424,12 +453,13 @@ class AnalysisHandle(Generic[T]):
     search gives the answer (exact, or at `horizon`), as fast as it can be had. `horizon` 0: the
     exact search alone. A stop before any depth completed still gets a 4-ply estimate."""
 
-    def __init__(self, position: Position, limit: Limit, objective: str, want: int,
+    def __init__(self, position: Position, limit: Limit, objective: Objective, want: int,
                  wrap: Callable[[SearchResult], T], tried: Optional["kernel.KernelResult"] = None) -> None:
         self.position, self.limit, self.objective = position, limit, objective
         self._token = kernel.StopToken()
         self._live = _Live(tried.nodes if tried is not None else 0)
-        self._steps: Iterator[T] = _searches(position, limit, objective, want, wrap, tried, self._token, self._live)
+        searched = kernel_objective(position, objective)      # a Match's leaf table, made once
+        self._steps: Iterator[T] = _searches(position, limit, searched, want, wrap, tried, self._token, self._live)
 
     def __iter__(self) -> "AnalysisHandle[T]":
         return self
@@ -477,7 +507,7 @@ class AnalysisHandle(Generic[T]):
         self.close()
 
 
-def _searches(position: Position, limit: Limit, objective: str, want: int, wrap: Callable[[SearchResult], T],
+def _searches(position: Position, limit: Limit, objective: Any, want: int, wrap: Callable[[SearchResult], T],
               tried: Optional["kernel.KernelResult"], token: "kernel.StopToken", live: _Live) -> Iterator[T]:
     """The searches of a handle, on one searcher from the pool (its table kept for the next call)."""
     state = position.kernel_state()
@@ -564,21 +594,21 @@ def _searches(position: Position, limit: Limit, objective: str, want: int, wrap:
 
 
 @overload
-def analysis(position: Position, limit: Optional[Limit] = None, *, objective: str = "value",
+def analysis(position: Position, limit: Optional[Limit] = None, *, objective: Objective = "value",
              moves: Literal[True] = True) -> AnalysisHandle[Analysis]: ...
 
 
 @overload
-def analysis(position: Position, limit: Optional[Limit] = None, *, objective: str = "value",
+def analysis(position: Position, limit: Optional[Limit] = None, *, objective: Objective = "value",
              moves: Literal[False]) -> AnalysisHandle[SearchResult]: ...
 
 
 @overload
-def analysis(position: Position, limit: Optional[Limit] = None, *, objective: str = "value",
+def analysis(position: Position, limit: Optional[Limit] = None, *, objective: Objective = "value",
              moves: bool = True) -> Union[AnalysisHandle[Analysis], AnalysisHandle[SearchResult]]: ...
 
 
-def analysis(position: Position, limit: Optional[Limit] = None, *, objective: str = "value",
+def analysis(position: Position, limit: Optional[Limit] = None, *, objective: Objective = "value",
              moves: bool = True) -> Union[AnalysisHandle[Analysis], AnalysisHandle[SearchResult]]:
     """A search of `position` under `limit` that you iterate, stop or wait for (python-chess's
     ``engine.analysis``): one `Analysis` per completed depth, the last the answer; `analyze` is
@@ -593,13 +623,13 @@ def analysis(position: Position, limit: Optional[Limit] = None, *, objective: st
     [(4, 10), (8, 10)]
     """
     limit = _limit(limit)
-    objective = kernel.check_objective(objective)
+    objective = _objective(objective)
     if not moves:
         return AnalysisHandle(_check(position), limit, objective, _SOLVE, _same)
     return AnalysisHandle(_check(position), limit, objective, _analyze_want(limit), _analysis)
 
 
-def analyze(position: Position, limit: Optional[Limit] = None, *, objective: str = "value") -> Analysis:
+def analyze(position: Position, limit: Optional[Limit] = None, *, objective: Objective = "value") -> Analysis:
     """Every legal move with its exact value for the side to move, best first (under "maxn":
     the mover's side's points after the move, every seat then maximising its own); with a
     `horizon`, or a limit the exact search does not finish in, the deepest depth-limited
@@ -608,7 +638,7 @@ def analyze(position: Position, limit: Optional[Limit] = None, *, objective: str
     return analysis(position, limit, objective=objective).wait()
 
 
-def solve(position: Position, limit: Optional[Limit] = None, *, objective: str = "value",
+def solve(position: Position, limit: Optional[Limit] = None, *, objective: Objective = "value",
           full_window: bool = False) -> SearchResult:
     """The exact value, every optimal move and a principal variation of a known position.
 
@@ -629,38 +659,46 @@ def solve(position: Position, limit: Optional[Limit] = None, *, objective: str =
     """
     limit = _limit(limit)
     want = _SOLVE | (kernel.FULL_WINDOW if full_window else 0)
-    return AnalysisHandle(_check(position), limit, kernel.check_objective(objective), want, _same).wait()
+    return AnalysisHandle(_check(position), limit, _objective(objective), want, _same).wait()
 
 
 def _same(result: SearchResult) -> SearchResult:
     return result
 
 
-def _batch(positions: Iterable[Position], limit: Optional[Limit], objective: str, want: int,
+def _batch(positions: Iterable[Position], limit: Optional[Limit], objective: Objective, want: int,
            wrap: Callable[[SearchResult], T]) -> list[T]:
     """solve_many / analyze_many: one batch on `limit.threads` workers; with a node or time
     limit, the exact tries of every position in one batch, then each position they do not
     finish deepened (`AnalysisHandle`), one after another in this thread."""
     limit = _limit(limit)
-    objective = kernel.check_objective(objective)
+    objective = _objective(objective)
     positions = [_check(p) for p in positions]
+    searched = _kernel_objectives(positions, objective)
     if not limit.limited or limit.horizon == 0:
         raws = kernel.run_batch([p.kernel_state() for p in positions], want=want, limit=limit,
-                                objective=objective, together=len(positions) == 1)
+                                objective=searched, together=len(positions) == 1)
         return [wrap(SearchResult(p, raw)) for p, raw in zip(positions, raws)]
     if limit.horizon:
         return [AnalysisHandle(p, limit, objective, want, wrap).wait() for p in positions]
     tries = limit.derived(nodes=min(limit.nodes or EXACT_TRY_NODES, EXACT_TRY_NODES),
                           time=limit.time / 2 if limit.time else None)
-    raws = kernel.run_batch([p.kernel_state() for p in positions], want=want, limit=tries, objective=objective,
+    raws = kernel.run_batch([p.kernel_state() for p in positions], want=want, limit=tries, objective=searched,
                             together=len(positions) == 1)
     single = limit.derived(threads=None)
     return [wrap(SearchResult(p, raw)) if raw.stop == StopReason.NONE else
             AnalysisHandle(p, single, objective, want, wrap, tried=raw).wait() for p, raw in zip(positions, raws)]
 
 
+def _kernel_objectives(positions: list[Position], objective: Objective) -> Any:
+    """run_batch's objective: the name, or under a `Match` one leaf table a position."""
+    if isinstance(objective, Match):
+        return [kernel_objective(p, objective) for p in positions]
+    return objective
+
+
 def solve_many(positions: Iterable[Position], limit: Optional[Limit] = None, *,
-               objective: str = "value") -> list[SearchResult]:
+               objective: Objective = "value") -> list[SearchResult]:
     """`solve` for many positions in one call, the GIL released, on `limit.threads` workers (0:
     every core); the node and time limits (and `horizon`) apply to each position. Results are
     identical to single calls; positions the exact search does not finish within a limit are
@@ -669,19 +707,20 @@ def solve_many(positions: Iterable[Position], limit: Optional[Limit] = None, *,
 
 
 def analyze_many(positions: Iterable[Position], limit: Optional[Limit] = None, *,
-                 objective: str = "value") -> list[Analysis]:
+                 objective: Objective = "value") -> list[Analysis]:
     """`analyze` for many positions in one call, the GIL released, on `limit.threads` workers."""
     limit = _limit(limit)
     return _batch(positions, limit, objective, _analyze_want(limit), _analysis)
 
 
 def solve_values(positions: Iterable[Position], limit: Optional[Limit] = None, *,
-                 objective: str = "value") -> list[int]:
+                 objective: Objective = "value") -> list[int]:
     """Only the exact values (no best moves, no pv): the fastest batch call (`limit`: its
     `threads` and `tt_mb`; a node or time limit is refused, as a value it cut would be no value)."""
     limit = _limit(limit)
     if limit.limited or limit.horizon:
         raise LimitError("solve_values gives exact values only: use solve_many for a limited search")
-    raws = kernel.run_batch([_check(p).kernel_state() for p in positions], want=0, limit=limit,
-                            objective=kernel.check_objective(objective))
+    checked = [_check(p) for p in positions]
+    raws = kernel.run_batch([p.kernel_state() for p in checked], want=0, limit=limit,
+                            objective=_kernel_objectives(checked, _objective(objective)))
     return [raw.lower for raw in raws]

@@ -1,0 +1,145 @@
+"""The match objective: search to win the match, not the round (issue 42).
+
+`Match(score)` says where the match stands (every side's match points before this round); given
+as the `objective` of `solve`, `analyze`, `analysis`, `solve_many` or `analyze_many`, the value of
+a position becomes the chance that the side to move's side wins the match, in 1/10,000ths (an int
+0..10000), exact where the search is exact. The kernel reads it at the round's end in a leaf
+table, one entry for every combination of the sides' final round points the position can still
+reach (`leaf_table`), built here from a function of those points: by default the shipped match
+equity (`scopa_solver.play.equity.MatchEquity`), or the `equity` a `Match` is given (any object
+with its ``after_round(score, round_points, dealer, side)``). docs/search.md, "The match
+objective".
+
+>>> Match((9, 10))
+Match((9, 10))
+>>> Match([9, 10], target=11).score
+(9, 10)
+>>> match_text(6235)
+'62.35% to win the match'
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Optional
+
+from .. import kernel
+from ..core.position import Position
+from ..errors import MatchError, excerpt
+
+__all__ = ["Match", "MatchError", "ChanceAfter", "MATCH_ONE", "leaf_table", "equity_chance", "match_text"]
+
+MATCH_ONE = 10000        # a match value's unit: 1/10,000 of a sure win
+LEAF_CELLS = 1 << 20     # the most leaf entries one position's table may need
+MAX_TARGET = 1000
+
+ChanceAfter = Callable[[tuple[int, ...]], float]
+"""The chance (0..1) that the side to move wins the match after the round ends with the given
+final round points per side (scopas included), sides in their order."""
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class Match:
+    """Where the match stands: `score` every side's match points before the round being
+    searched (sides in their order: seat 0's side first), `target` the points to reach (None:
+    the rules' `target`). `equity`: what turns a round's points into the chance to win (None:
+    the shipped `MatchEquity` of the rules and target); any object with
+    ``after_round(score, round_points, dealer, side) -> float``. Checked once, here
+    (`MatchError` naming the field)."""
+
+    score: tuple[int, ...]
+    target: Optional[int] = None
+    equity: Any = None
+
+    def __post_init__(self) -> None:
+        score = self.score
+        if not isinstance(score, (tuple, list)):
+            raise MatchError(f"score must be a tuple of match points, one per side, not {excerpt(score)}")
+        score = tuple(score)
+        if not 2 <= len(score) <= 6:
+            raise MatchError(f"score must give 2 to 6 sides' match points, not {len(score)}")
+        for points in score:
+            if not _whole(points) or points < 0:
+                raise MatchError(f"score must hold whole match points, 0 or more, not {excerpt(points)}")
+        object.__setattr__(self, "score", score)
+        if self.target is not None and (not _whole(self.target) or not 1 <= self.target <= MAX_TARGET):
+            raise MatchError(f"target must be a whole number of points, 1 to {MAX_TARGET}, or None, "
+                             f"not {excerpt(self.target)}")
+        if self.equity is not None and not callable(getattr(self.equity, "after_round", None)):
+            raise MatchError(f"equity must have an after_round(score, round_points, dealer, side) method, "
+                             f"not {excerpt(self.equity)}")
+
+    def __repr__(self) -> str:
+        target = f", target={self.target}" if self.target is not None else ""
+        equity = f", equity={self.equity!r}" if self.equity is not None else ""
+        return f"Match({self.score!r}{target}{equity})"
+
+
+def match_text(value: Optional[int]) -> str:
+    """A match value (1/10,000ths) as text: '62.35% to win the match'."""
+    if value is None:
+        return "no value"
+    return f"{value / 100:.2f}% to win the match"
+
+
+def _rules(position: Position, match: Match) -> Any:
+    rules = position.rules
+    return rules if match.target is None or match.target == rules.target else replace(rules, target=match.target)
+
+
+def equity_chance(position: Position, match: Match) -> ChanceAfter:
+    """`ChanceAfter` for the side to move at `position` from `match.equity` or else the shipped
+    match equity of the rules (`scopa_solver.play.equity.MatchEquity.of`); `MatchError` when
+    there is none."""
+    equity = match.equity
+    if equity is None:
+        try:
+            from ..play.equity import MatchEquity  # type: ignore[import-not-found,unused-ignore]
+        except ImportError:
+            raise MatchError("there is no match equity table in this version: give Match an equity") from None
+        equity = MatchEquity.of(_rules(position, match))
+    side = position.rules.sides[position.to_move]
+    score, dealer = match.score, position.dealer
+
+    def chance(points: tuple[int, ...]) -> float:
+        return float(equity.after_round(score, points, dealer, side))
+    return chance
+
+
+def leaf_table(position: Position, match: Match, chance_after: Optional[ChanceAfter] = None) -> Any:
+    """The kernel's leaf table (`_kernel.MatchTable`) for a search of `position` under `match`:
+    for every combination of the sides' final round points the position can still reach (each
+    side's `kernel.side_bounds`), `chance_after(points)` (default `equity_chance`) in
+    1/10,000ths, rounded. `MatchError` if the score does not give one entry per side, a chance
+    is not a number from 0 to 1, or the table would be too large."""
+    if not isinstance(match, Match):
+        raise MatchError(f"expected a Match, not {type(match).__name__}")
+    state = position.kernel_state()
+    nsides = max(state.sides) + 1
+    if len(match.score) != nsides:
+        raise MatchError(f"score gives {len(match.score)} sides' match points; this game has {nsides} sides")
+    if chance_after is None:
+        chance_after = equity_chance(position, match)
+    bounds = kernel.side_bounds(state)
+    lows = [low for low, _ in bounds]
+    dims = [high - low + 1 for low, high in bounds]
+    if math.prod(dims) > LEAF_CELLS:
+        raise MatchError(f"the match objective needs {math.prod(dims)} leaf entries here (every side's "
+                         f"possible points), more than {LEAF_CELLS}: search a later position")
+    values = []
+    for points in itertools.product(*(range(low, low + dim) for low, dim in zip(lows, dims))):
+        chance = chance_after(points)
+        if not isinstance(chance, (int, float)) or isinstance(chance, bool) or not 0.0 <= chance <= 1.0:
+            raise MatchError(f"chance_after{points} must be a chance from 0 to 1, not {excerpt(chance)}")
+        values.append(int(round(chance * MATCH_ONE)))
+    return kernel.MatchTable(values, lows, dims, state.sides[state.to_move])
+
+
+def kernel_objective(position: Position, objective: Any) -> Any:
+    """What the kernel searches `position` under: the objective's name, or a Match's leaf table."""
+    return leaf_table(position, objective) if isinstance(objective, Match) else objective

@@ -1,0 +1,262 @@
+"""The match objective (issue 42, docs/search.md "The match objective"): the kernel's MATCH values
+against a brute-force minimax over the leaf table on the independent reference's rules, in every
+game of the family; the margin's affine image against objective "value"; depth-limited match
+searches; the face (`Match`, `leaf_table`, the results' text) and its bad input."""
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+import reference as ref
+from helpers import REF_GAMES, from_kernel, to_kernel, unpack
+from scopa_solver import Limit, Match, MatchError, Position, Rules, analysis, analyze, analyze_many, solve, solve_many
+from scopa_solver import kernel
+from scopa_solver.search.match import leaf_table, match_text
+
+ALL = kernel.WANT_ALL | kernel.WANT_BEST | kernel.WANT_PV
+
+
+def plays_left(rules: ref.RefRules) -> int:
+    """Small enough for the reference's plain recursion, large enough to span a deal."""
+    return {2: 9, 3: 8, 4: 8, 6: 8}[rules.players] - 2 * rules.optional_capture
+
+
+def chance_function(rng: random.Random, nsides: int, side: int, monotone: bool):
+    """A leaf function of every side's final round points, 0..10000: monotone (the side's points
+    up never lower it, another side's never raise it, random slopes and a cap) or random noise."""
+    if not monotone:
+        salt = rng.randrange(1 << 30)
+        return lambda points: random.Random(hash((salt, points))).randrange(10001)
+    slopes = [rng.randrange(1, 900) for _ in range(nsides)]
+    base = rng.randrange(2000, 8000)
+
+    def chance(points):
+        x = base + sum(slope * (p if i == side else -p) for i, (slope, p) in enumerate(zip(slopes, points)))
+        return max(0, min(10000, x))
+    return chance
+
+
+def kernel_table(state: kernel.KernelState, chance) -> kernel.MatchTable:
+    """The leaf table of a kernel state: `chance` over the box of its sides' point bounds."""
+    bounds = kernel.side_bounds(state)
+    lows = [low for low, _ in bounds]
+    dims = [high - low + 1 for low, high in bounds]
+    points = itertools.product(*(range(low, low + dim) for low, dim in zip(lows, dims)))
+    return kernel.MatchTable([chance(p) for p in points], lows, dims, state.sides[state.to_move])
+
+
+def brute(state: ref.RefState, side: int, chance, memo: dict) -> int:
+    """The match value by plain minimax on the reference's rules: at the round's end `chance`
+    of every side's points; `side`'s seats maximise it, every other seat minimises it."""
+    if state in memo:
+        return memo[state]
+    if state.is_over():
+        value = chance(tuple(state.points()))
+    else:
+        values = [brute(state.play(m), side, chance, memo) for m in state.moves()]
+        value = max(values) if state.side_to_move() == side else min(values)
+    memo[state] = value
+    return value
+
+
+@pytest.mark.parametrize("name", list(REF_GAMES))
+def test_kernel_match_values_equal_a_brute_force_minimax(name):
+    # every game, 24 positions each (half the tables monotone: bounds on; half noise: bounds off):
+    # the root value, every root move's value and the optimal moves, two searches each
+    rules = REF_GAMES[name]
+    rng = random.Random(f"match {name}")
+    searcher = kernel.Searcher(4)
+    monotone_seen = 0
+    for trial in range(24):
+        state = ref.random_state(rng, rules, plays_left=rng.randrange(3, plays_left(rules) + 1))
+        if state.is_over():
+            continue
+        k = to_kernel(state)
+        side = state.side_to_move()
+        chance = chance_function(rng, max(k.sides) + 1, side, monotone=trial % 2 == 0)
+        table = kernel_table(k, chance)
+        monotone_seen += table.monotone
+        memo: dict = {}
+        expected = brute(state, side, chance, memo)
+        r = searcher.search_many([k], ALL, 0, 0.0, False, table, 0)[0]
+        assert r.objective == "match" and r.stop == 0
+        assert (r.lower, r.upper) == (expected, expected), (name, trial)
+        by_move = {packed: brute(state.play(unpack(packed)), side, chance, memo) for packed in r.moves}
+        assert r.move_bounds == [(by_move[m], by_move[m]) for m in r.moves], (name, trial)
+        assert sorted(r.best) == sorted(m for m in r.moves if by_move[m] == expected)
+        # the driver without every move's value (MTD(f) or the one pass, pv tests) agrees
+        solved = searcher.search_many([k], kernel.WANT_BEST | kernel.WANT_PV, 0, 0.0, False, table, 0)[0]
+        assert (solved.lower, solved.best) == (expected, r.best)
+        line = from_kernel(k, rules)
+        for packed in solved.pv:        # the pv keeps the value: optimal play to the round's end
+            line = line.play(unpack(packed))
+        assert line.is_over() and chance(tuple(line.points())) == expected
+    assert monotone_seen >= 6           # the bounds were in play
+
+
+@pytest.mark.parametrize("name", ["2p", "3p", "scopone", "4p-alone-aces"])
+def test_the_same_without_bounds_last_round_walk_or_table(name):
+    # the switches the search has: each path alone gives the same values
+    rules = REF_GAMES[name]
+    rng = random.Random(f"switches {name}")
+    for trial in range(12):
+        state = ref.random_state(rng, rules, plays_left=plays_left(rules))
+        if state.is_over():
+            continue
+        k = to_kernel(state)
+        side = state.side_to_move()
+        chance = chance_function(rng, max(k.sides) + 1, side, monotone=True)
+        table = kernel_table(k, chance)
+        expected = brute(state, side, chance, {})
+        for switch in ("set_bounds", "set_last_round", "set_table", "set_equivalence"):
+            searcher = kernel.Searcher(4)
+            getattr(searcher, switch)(0 if switch == "set_bounds" else False)
+            r = searcher.search_many([k], ALL, 0, 0.0, False, table, 0)[0]
+            assert (r.lower, r.upper) == (expected, expected), (name, trial, switch)
+
+
+GAMES = {"scopa": Rules(), "three": Rules(players=3), "scopone": Rules(players=4, game="scopone"),
+         "scientifico": Rules(players=4, game="scientifico"), "fifteen": Rules(capture="fifteen"),
+         "four alone": Rules(players=4, partnerships=False)}
+
+
+def later(rules: Rules, seed: int, cards: int) -> Position:
+    rng = random.Random(seed)
+    pos = Position.new_round(seed=seed, rules=rules)
+    while sum(pos.hand_sizes()) + pos.stock_size() > cards:
+        pos = pos.play(rng.choice(pos.legal_moves()))
+    return pos
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_the_margins_affine_image_plays_as_objective_value(game):
+    # a leaf table 5000 + 150 * (own points - the best other side's) is the margin (the paranoid
+    # value) mapped up: the same optimal moves, and the value mapped the same way
+    rules = GAMES[game]
+    searcher = kernel.Searcher(16)
+    for seed in range(6):
+        state = later(rules, seed, 20 if rules.players == 2 else 12).kernel_state()
+        side = state.sides[state.to_move]
+        table = kernel_table(state, lambda p: 5000 + 150 * (p[side] - max(x for i, x in enumerate(p) if i != side)))
+        assert table.monotone
+        margin = searcher.search_many([state], ALL, 0, 0.0, False, "value", 0)[0]
+        match = searcher.search_many([state], ALL, 0, 0.0, False, table, 0)[0]
+        assert match.lower == match.upper == 5000 + 150 * margin.lower
+        assert sorted(match.best) == sorted(margin.best)
+        assert match.move_bounds == [(5000 + 150 * lo, 5000 + 150 * hi) for lo, hi in margin.move_bounds]
+
+
+def test_two_tables_never_share_the_searchers_entries():
+    # one searcher, two tables in turn, no clearing: each answer is the fresh searcher's
+    state = later(Rules(), 3, 18).kernel_state()
+    rng = random.Random(5)
+    tables = [kernel_table(state, chance_function(rng, 2, state.sides[state.to_move], monotone=m))
+              for m in (True, False, True)]
+    shared = kernel.Searcher(16)
+    for table in tables + tables:
+        fresh = kernel.Searcher(16).search_many([state], ALL, 0, 0.0, False, table, 0)[0]
+        again = shared.search_many([state], ALL, 0, 0.0, False, table, 0)[0]
+        assert (again.lower, again.move_bounds, again.best) == (fresh.lower, fresh.move_bounds, fresh.best)
+    assert len({t.key for t in tables}) == 3
+
+
+def test_the_table_is_checked_against_the_position():
+    state = later(Rules(), 1, 12).kernel_state()
+    side = state.sides[state.to_move]
+    good = kernel_table(state, lambda p: 5000)
+    searcher = kernel.Searcher(1)
+    other = kernel.MatchTable([5000] * good.cells, good.lows, good.dims, 1 - side)
+    with pytest.raises(ValueError, match="side"):
+        searcher.search_many([state], 1, 0, 0.0, False, other, 0)
+    small = kernel.MatchTable([5000] * 4, (0, 0), (2, 2), side)
+    with pytest.raises(ValueError, match="covers"):
+        searcher.search_many([state], 1, 0, 0.0, False, small, 0)
+    with pytest.raises(ValueError, match="entry"):
+        kernel.MatchTable([10001] + [0] * 3, (0, 0), (2, 2), 0)
+    with pytest.raises(ValueError, match="MatchTables"):
+        searcher.search_many([state, state], 1, 0, 0.0, False, [good], 0)
+    # row-major, side 0 slowest: (0, 0), (0, 1), (1, 0), (1, 1)
+    assert kernel.MatchTable([5000, 4000, 6000, 5000], (0, 0), (2, 2), 0).monotone
+    assert not kernel.MatchTable([5000, 4000, 6000, 5000], (0, 0), (2, 2), 1).monotone
+    assert not kernel.MatchTable([5000, 6000, 4000, 5000], (0, 0), (2, 2), 0).monotone
+    assert kernel.MatchTable([5000, 4000, 6000, 5000], (0, 0), (2, 2), 0).value((1, 0)) == 6000
+
+
+# -- the face ------------------------------------------------------------------------------------
+
+class Equity:
+    """A small made-up match equity for the tests: the lead after the round, 4% a point."""
+
+    def after_round(self, score, round_points, dealer, side):
+        totals = [s + p for s, p in zip(score, round_points)]
+        lead = totals[side] - max(t for i, t in enumerate(totals) if i != side)
+        return min(1.0, max(0.0, 0.5 + 0.04 * lead + 0.01 * (dealer == side)))
+
+
+def face_brute(pos: Position, match: Match, move=None) -> int:
+    """The brute-force match value of `pos` (after `move`, if given) for the side to move at
+    `pos`, from the equity of `match` as the face builds its table."""
+    state = pos.kernel_state()
+    side = state.sides[state.to_move]
+
+    def chance(points):
+        return int(round(10000 * match.equity.after_round(match.score, points, pos.dealer, side)))
+    start = from_kernel(state, ref.RefRules(players=pos.rules.players, game=pos.rules.game))
+    if move is not None:
+        start = start.play(unpack(move.packed))
+    return brute(start, side, chance, {})
+
+
+@pytest.mark.parametrize("game", ["scopa", "three", "scopone"])
+def test_solve_and_analyze_under_a_match(game):
+    rules = GAMES[game]
+    for seed in range(4):
+        pos = later(rules, seed, 7)
+        match = Match((5, 7, 3)[:max(rules.sides) + 1], equity=Equity())
+        expected = face_brute(pos, match)
+        r = solve(pos, objective=match)
+        assert (r.value, r.lower, r.upper, r.exact, r.objective) == (expected, expected, expected, True, "match")
+        assert match_text(expected) in repr(r)
+        a = analyze(pos, objective=match)
+        assert a.value == expected and a.exact and match_text(expected) in str(a)
+        assert [mv.value for mv in a] == [face_brute(pos, match, mv.move) for mv in a]
+        assert [r.value for r in solve_many([pos, pos], objective=match)] == [expected, expected]
+        assert [a.value for a in analyze_many([pos], objective=match)] == [expected]
+
+
+def test_a_limited_match_search_has_a_value_and_says_it_is_not_exact():
+    match = Match((3, 4), equity=Equity())
+    whole = Position.new_round(seed=4)
+    r = solve(whole, Limit(horizon=4), objective=match)
+    assert r.value is not None and 0 <= r.value <= 10000 and not r.exact and r.horizon == 4
+    r = solve(Position.new_round(seed=4, rules=Rules(players=3)), Limit(nodes=3000), objective=Match((1, 2, 3), equity=Equity()))
+    assert r.value is not None and not r.exact and r.stopped == "nodes"
+    assert (r.lower, r.upper) == (0, 10000) or r.lower <= r.value <= r.upper
+    snapshots = list(analysis(Position.new_round(seed=5, rules=Rules(players=3)), Limit(nodes=200_000, horizon=8),
+                              objective=Match((1, 2, 3), equity=Equity())))
+    assert [s.horizon for s in snapshots] == [4, 8]
+    assert all(s.value is not None and not s.exact and len(s) == len(s.result.position.legal_moves())
+               for s in snapshots)
+
+
+def test_match_repr_pastes_back_and_bad_input_names_the_field():
+    assert repr(Match((9, 10))) == "Match((9, 10))" and eval(repr(Match((9, 10), target=21))) == Match((9, 10), 21)
+    for args, field in [(("9-10",), "score"), (((9, -1),), "score"), (((9,),), "score"), (((9, True),), "score"),
+                        (((9, 10), 0), "target"), (((9, 10), "11"), "target"),
+                        (((9, 10), None, object()), "equity")]:
+        with pytest.raises(MatchError, match=field):
+            Match(*args)
+    pos = later(Rules(), 2, 6)
+    with pytest.raises(MatchError, match="score"):
+        solve(pos, objective=Match((1, 2, 3), equity=Equity()))
+
+    class Broken:
+        def after_round(self, score, round_points, dealer, side):
+            return 1.5
+    with pytest.raises(MatchError, match="chance"):
+        solve(pos, objective=Match((1, 2), equity=Broken()))
+    with pytest.raises(MatchError, match="chance"):
+        leaf_table(pos, Match((1, 2)), lambda points: float("nan"))
+    assert isinstance(MatchError("x"), ValueError)
