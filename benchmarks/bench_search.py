@@ -18,6 +18,13 @@ column says "wall". Each group is solved `--repeat` times over (default 3), ever
 a cleared table, and each position's fastest time is kept: the nodes are the same each time,
 so the spread is other processes' doing (timeit's documentation advises the same). Run on an
 idle machine.
+
+The match objective's cost (issue 42: within 1.5x the margin's): `--match-rounds` seeded whole
+two-player rounds (default 20), each solved under objective "value" and under a `Match`,
+interleaved (the order alternating round by round), every solve from a cleared table; the
+median CPU time of the whole call (the match's leaf table built from the equity included) and
+of the search alone, and the median nodes. The equity is the shipped `MatchEquity` when there
+is one, else a stand-in of this benchmark (`LeadEquity`: a logistic in the match lead).
 """
 from __future__ import annotations
 
@@ -36,7 +43,7 @@ try:
 except ImportError:  # run from a checkout that is not installed: use the checkout
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scopa_solver import Limit, Position, analyze, solve, solve_many  # noqa: E402
+from scopa_solver import Limit, Match, Position, Rules, analyze, solve, solve_many  # noqa: E402
 from scopa_solver.bench.run import percentile  # noqa: E402
 from scopa_solver.cli.parser import OneLineParser  # noqa: E402
 from scopa_solver.core.cards import iter_cards  # noqa: E402
@@ -131,8 +138,63 @@ def _reference(positions: Sequence[Position], budget: float) -> dict:
     return dict(seconds=seconds, finished=len(seconds))
 
 
+MATCH_SCORE = (7, 8)        # a late score of a match to 11: the chance saturates within a round
+
+
+class LeadEquity:
+    """The benchmark's stand-in match equity while none is shipped: the chance to win grows as
+    a logistic of the lead after the round, 1 for a side over the target and ahead."""
+
+    def __init__(self, target: int = 11) -> None:
+        self.target = target
+
+    def after_round(self, score: Sequence[int], round_points: Sequence[int], dealer: int, side: int) -> float:
+        totals = [s + p for s, p in zip(score, round_points)]
+        best_other = max(t for i, t in enumerate(totals) if i != side)
+        if max(totals) >= self.target and totals[side] != best_other:
+            return 1.0 if totals[side] > best_other else 0.0
+        return 1.0 / (1.0 + 2.718281828 ** (-0.35 * (totals[side] - best_other)))
+
+
+def match_equity():
+    """The shipped match equity of two-player Scopa, else the stand-in (and its name)."""
+    try:
+        from scopa_solver.play.equity import MatchEquity  # type: ignore[import-not-found,unused-ignore]
+        return MatchEquity.of(Rules()), "MatchEquity"
+    except (ImportError, ValueError):
+        return LeadEquity(), "LeadEquity (stand-in)"
+
+
+def match_cost(rounds: int = 20, seed: int = 2026) -> dict:
+    """Whole two-player rounds solved under "value" and under a `Match`, interleaved: median CPU
+    seconds of the call (leaf table included) and of the search, median nodes, and the ratios."""
+    rng = random.Random(seed)
+    equity, name = match_equity()
+    match = Match(MATCH_SCORE, equity=equity)
+    times: dict = {"value": [], "match": []}
+    kernel_times: dict = {"value": [], "match": []}
+    nodes: dict = {"value": [], "match": []}
+    for i in range(rounds):
+        pos = Position.new_round(seed=rng.getrandbits(32), dealer=rng.randrange(2))
+        order = ("value", "match") if i % 2 == 0 else ("match", "value")
+        for objective in order:
+            clear_tables()
+            cpu = time.process_time()
+            result = solve(pos, objective=match if objective == "match" else "value")
+            times[objective].append(time.process_time() - cpu)
+            kernel_times[objective].append(result.seconds)
+            nodes[objective].append(result.nodes)
+    med = {k: statistics.median(v) for k, v in times.items()}
+    kmed = {k: statistics.median(v) for k, v in kernel_times.items()}
+    nmed = {k: statistics.median(v) for k, v in nodes.items()}
+    return dict(rounds=rounds, equity=name, score=list(MATCH_SCORE), cpu_ms={k: v * 1e3 for k, v in med.items()},
+                search_ms={k: v * 1e3 for k, v in kmed.items()}, nodes=nmed,
+                cpu_ratio=med["match"] / med["value"], search_ratio=kmed["match"] / kmed["value"],
+                nodes_ratio=nmed["match"] / nmed["value"])
+
+
 def run(per_group: int = 50, seed: int = 2026, quick: bool = False, progress: bool = True,
-        batch: int = 1000, repeat: int = 3) -> dict:
+        batch: int = 1000, repeat: int = 3, match_rounds: int = 20) -> dict:
     """Run the whole benchmark; returns every figure (printed by `report`)."""
     groups = suite(per_group, seed)
     solve(groups[1][0])  # build this thread's table before timing
@@ -173,6 +235,8 @@ def run(per_group: int = 50, seed: int = 2026, quick: bool = False, progress: bo
             walls[i] = min(walls[i], time.perf_counter() - t)
     out["analyze_first_move_ms"] = dict(median=statistics.median(walls) * 1e3,
                                         p99=percentile(walls, 0.99) * 1e3, max=max(walls) * 1e3)
+    if match_rounds:
+        out["match"] = match_cost(match_rounds, seed)
     return out
 
 
@@ -216,7 +280,21 @@ def report(out: dict) -> str:
               f"in the kernel, median {b['nodes']:.0f} nodes",
               f"analyze every first move of a round: median {a['median']:.2f} ms, p99 {a['p99']:.2f} ms, "
               f"max {a['max']:.2f} ms (wall)"]
+    if "match" in out:
+        lines += [""] + report_match(out["match"])
     return "\n".join(lines)
+
+
+def report_match(m: dict) -> list[str]:
+    """match_cost's figures as lines."""
+    return [f"match objective, {m['rounds']} whole two-player rounds at {m['score'][0]}-{m['score'][1]} "
+            f"({m['equity']}), interleaved with the margin's, medians:",
+            f"  CPU of the call   value {m['cpu_ms']['value']:.3f} ms, match {m['cpu_ms']['match']:.3f} ms "
+            f"(x{m['cpu_ratio']:.2f}, the leaf table included)",
+            f"  the search alone  value {m['search_ms']['value']:.3f} ms, match {m['search_ms']['match']:.3f} ms "
+            f"(x{m['search_ratio']:.2f})",
+            f"  nodes             value {m['nodes']['value']:.0f}, match {m['nodes']['match']:.0f} "
+            f"(x{m['nodes_ratio']:.2f})"]
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -226,9 +304,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--quick", action="store_true", help="smaller baseline budgets and batch")
     parser.add_argument("--repeat", type=int, default=3,
                         help="runs per position from a cleared table, the fastest counted (default 3)")
+    parser.add_argument("--match-rounds", type=int, default=20,
+                        help="whole rounds of the match objective's cost (default 20; 0: none)")
+    parser.add_argument("--match-only", action="store_true", help="only the match objective's cost")
     args = parser.parse_args(argv)
+    if args.match_only:
+        print("\n".join(report_match(match_cost(max(1, args.match_rounds), args.seed))))
+        return 0
     print(report(run(per_group=args.positions, seed=args.seed, quick=args.quick,
-                     batch=200 if args.quick else 1000, repeat=args.repeat)))
+                     batch=200 if args.quick else 1000, repeat=args.repeat, match_rounds=args.match_rounds)))
     return 0
 
 

@@ -162,6 +162,17 @@ def test_two_tables_never_share_the_searchers_entries():
     assert len({t.key for t in tables}) == 3
 
 
+def test_a_parallel_match_search_gives_the_one_thread_answer():
+    # threads share one table (ext/parallel.pxi): wide entries too
+    rng = random.Random(8)
+    for seed in range(3):
+        state = later(Rules(players=3), seed, 11).kernel_state()
+        table = kernel_table(state, chance_function(rng, 3, state.sides[state.to_move], monotone=seed != 1))
+        one = kernel.Searcher(16).search_many([state], ALL, 0, 0.0, False, table, 0)[0]
+        two = kernel.Searcher(16).search_many([state], ALL, 0, 0.0, False, table, 0, 2)[0]
+        assert (two.lower, two.upper, two.move_bounds, two.best) == (one.lower, one.upper, one.move_bounds, one.best)
+
+
 def test_the_table_is_checked_against_the_position():
     state = later(Rules(), 1, 12).kernel_state()
     side = state.sides[state.to_move]
@@ -259,4 +270,6 @@ def test_match_repr_pastes_back_and_bad_input_names_the_field():
         solve(pos, objective=Match((1, 2), equity=Broken()))
     with pytest.raises(MatchError, match="chance"):
         leaf_table(pos, Match((1, 2)), lambda points: float("nan"))
+    with pytest.raises(MatchError, match="Match"):
+        leaf_table(pos, (1, 2))
     assert isinstance(MatchError("x"), ValueError)

@@ -19,6 +19,7 @@ Match((9, 10))
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass, replace
@@ -32,6 +33,8 @@ __all__ = ["Match", "MatchError", "ChanceAfter", "MATCH_ONE", "leaf_table", "equ
 
 MATCH_ONE = 10000        # a match value's unit: 1/10,000 of a sure win
 LEAF_CELLS = 1 << 20     # the most leaf entries one position's table may need
+SHARED_CELLS = 1 << 16   # a table from 0 points up to a multiple of SHARED_STEP, if no larger
+SHARED_STEP = 8
 MAX_TARGET = 1000
 
 ChanceAfter = Callable[[tuple[int, ...]], float]
@@ -116,18 +119,52 @@ def leaf_table(position: Position, match: Match, chance_after: Optional[ChanceAf
     for every combination of the sides' final round points the position can still reach (each
     side's `kernel.side_bounds`), `chance_after(points)` (default `equity_chance`) in
     1/10,000ths, rounded. `MatchError` if the score does not give one entry per side, a chance
-    is not a number from 0 to 1, or the table would be too large."""
+    is not a number from 0 to 1, or the table would be too large.
+
+    From the equity (no `chance_after`) the table spans every side's points from 0 up to the next
+    multiple of 8 past its bound when that stays small (two and three sides), and is kept (the
+    last 64): every position of one round at one match score then shares a few tables, built once
+    (a two-player round's takes about a millisecond of Python, as long as its search)."""
     if not isinstance(match, Match):
         raise MatchError(f"expected a Match, not {type(match).__name__}")
     state = position.kernel_state()
     nsides = max(state.sides) + 1
     if len(match.score) != nsides:
         raise MatchError(f"score gives {len(match.score)} sides' match points; this game has {nsides} sides")
-    if chance_after is None:
-        chance_after = equity_chance(position, match)
     bounds = kernel.side_bounds(state)
-    lows = [low for low, _ in bounds]
-    dims = [high - low + 1 for low, high in bounds]
+    lows = tuple(low for low, _ in bounds)
+    dims = tuple(high - low + 1 for low, high in bounds)
+    side = state.sides[state.to_move]
+    if chance_after is not None:
+        return _table(chance_after, lows, dims, side)
+    shared = tuple(-(-(high + 1) // SHARED_STEP) * SHARED_STEP for _, high in bounds)
+    if math.prod(shared) <= SHARED_CELLS:
+        lows, dims = (0,) * nsides, shared
+    try:
+        return _equity_table(match, position.rules, position.dealer, side, lows, dims)
+    except TypeError:       # an equity that cannot be a key: made each time
+        return _table(equity_chance(position, match), lows, dims, side)
+
+
+@functools.lru_cache(maxsize=64)
+def _equity_table(match: Match, rules: Any, dealer: int, side: int, lows: tuple[int, ...],
+                  dims: tuple[int, ...]) -> Any:
+    score = match.score
+    equity = match.equity
+    if equity is None:
+        try:
+            from ..play.equity import MatchEquity  # type: ignore[import-not-found,unused-ignore]
+        except ImportError:
+            raise MatchError("there is no match equity table in this version: give Match an equity") from None
+        equity = MatchEquity.of(rules if match.target is None or match.target == rules.target
+                                else replace(rules, target=match.target))
+
+    def chance(points: tuple[int, ...]) -> float:
+        return float(equity.after_round(score, points, dealer, side))
+    return _table(chance, lows, dims, side)
+
+
+def _table(chance_after: ChanceAfter, lows: tuple[int, ...], dims: tuple[int, ...], side: int) -> Any:
     if math.prod(dims) > LEAF_CELLS:
         raise MatchError(f"the match objective needs {math.prod(dims)} leaf entries here (every side's "
                          f"possible points), more than {LEAF_CELLS}: search a later position")
@@ -137,7 +174,7 @@ def leaf_table(position: Position, match: Match, chance_after: Optional[ChanceAf
         if not isinstance(chance, (int, float)) or isinstance(chance, bool) or not 0.0 <= chance <= 1.0:
             raise MatchError(f"chance_after{points} must be a chance from 0 to 1, not {excerpt(chance)}")
         values.append(int(round(chance * MATCH_ONE)))
-    return kernel.MatchTable(values, lows, dims, state.sides[state.to_move])
+    return kernel.MatchTable(values, lows, dims, side)
 
 
 def kernel_objective(position: Position, objective: Any) -> Any:
