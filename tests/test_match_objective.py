@@ -13,7 +13,7 @@ import reference as ref
 from helpers import REF_GAMES, from_kernel, to_kernel, unpack
 from scopa_solver import Limit, Match, MatchError, Position, Rules, analysis, analyze, analyze_many, solve, solve_many
 from scopa_solver import kernel
-from scopa_solver.search.match import leaf_table, match_text
+from scopa_solver.search.match import leaf_table, match_text, set_default_equity
 
 ALL = kernel.WANT_ALL | kernel.WANT_BEST | kernel.WANT_PV
 
@@ -273,3 +273,25 @@ def test_match_repr_pastes_back_and_bad_input_names_the_field():
     with pytest.raises(MatchError, match="Match"):
         leaf_table(pos, (1, 2))
     assert isinstance(MatchError("x"), ValueError)
+
+
+def test_a_match_without_equity_uses_the_installed_default():
+    pos = later(Rules(), 2, 7)
+    made = []
+
+    def factory(rules):
+        made.append(rules.target)
+        return Equity()
+    previous = set_default_equity(None)
+    try:
+        with pytest.raises(MatchError, match="equity"):
+            solve(pos, objective=Match((1, 2)))
+        set_default_equity(factory)
+        expected = face_brute(pos, Match((1, 2), equity=Equity()))
+        assert solve(pos, objective=Match((1, 2), target=21)).value == expected
+        assert solve(pos, objective=Match((1, 2))).value == expected     # another key: made again
+        assert made == [21, 11]
+        solve(pos, objective=Match((1, 2)))                                # kept: not made again
+        assert made == [21, 11]
+    finally:
+        set_default_equity(previous)

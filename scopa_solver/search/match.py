@@ -5,10 +5,10 @@ as the `objective` of `solve`, `analyze`, `analysis`, `solve_many` or `analyze_m
 a position becomes the chance that the side to move's side wins the match, in 1/10,000ths (an int
 0..10000), exact where the search is exact. The kernel reads it at the round's end in a leaf
 table, one entry for every combination of the sides' final round points the position can still
-reach (`leaf_table`), built here from a function of those points: by default the shipped match
-equity (`scopa_solver.play.equity.MatchEquity`), or the `equity` a `Match` is given (any object
-with its ``after_round(score, round_points, dealer, side)``). docs/search.md, "The match
-objective".
+reach (`leaf_table`), built here from a function of those points: the `equity` a `Match` is
+given (any object with an ``after_round(score, round_points, dealer, side)``), or by default the
+one `set_default_equity` installed (the shipped match equity, `scopa_solver.play.equity`, which
+sits above this layer and so installs itself). docs/search.md, "The match objective".
 
 >>> Match((9, 10))
 Match((9, 10))
@@ -29,7 +29,8 @@ from .. import kernel
 from ..core.position import Position
 from ..errors import MatchError, excerpt
 
-__all__ = ["Match", "MatchError", "ChanceAfter", "MATCH_ONE", "leaf_table", "equity_chance", "match_text"]
+__all__ = ["Match", "MatchError", "ChanceAfter", "MATCH_ONE", "leaf_table", "equity_chance", "match_text",
+           "set_default_equity"]
 
 MATCH_ONE = 10000        # a match value's unit: 1/10,000 of a sure win
 LEAF_CELLS = 1 << 20     # the most leaf entries one position's table may need
@@ -42,6 +43,30 @@ ChanceAfter = Callable[[tuple[int, ...]], float]
 final round points per side (scopas included), sides in their order."""
 
 
+_default_equity: Optional[Callable[[Any], Any]] = None
+
+
+def set_default_equity(factory: Optional[Callable[[Any], Any]]) -> Optional[Callable[[Any], Any]]:
+    """Install what a `Match` without an `equity` uses: `factory(rules)` (rules with the match's
+    target) gives an object with ``after_round``; None removes it. Returns the one it replaces.
+    The shipped match equity (`scopa_solver.play.equity.MatchEquity.of`) installs itself when
+    imported: search sits below play and never imports it."""
+    global _default_equity
+    previous, _default_equity = _default_equity, factory
+    _equity_table.cache_clear()
+    return previous
+
+
+def _equity_for(match: "Match", rules: Any) -> Any:
+    if match.equity is not None:
+        return match.equity
+    if _default_equity is None:
+        raise MatchError("no match equity is installed: give Match an equity (or import "
+                         "scopa_solver.play.equity, which installs the shipped one)")
+    return _default_equity(rules if match.target is None or match.target == rules.target
+                           else replace(rules, target=match.target))
+
+
 def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -50,9 +75,9 @@ def _whole(value: Any) -> bool:
 class Match:
     """Where the match stands: `score` every side's match points before the round being
     searched (sides in their order: seat 0's side first), `target` the points to reach (None:
-    the rules' `target`). `equity`: what turns a round's points into the chance to win (None:
-    the shipped `MatchEquity` of the rules and target); any object with
-    ``after_round(score, round_points, dealer, side) -> float``. Checked once, here
+    the rules' `target`). `equity`: what turns a round's points into the chance to win, any
+    object with ``after_round(score, round_points, dealer, side) -> float`` (None: the one
+    `set_default_equity` installed for the rules and target, the shipped `MatchEquity`). Checked once, here
     (`MatchError` naming the field)."""
 
     score: tuple[int, ...]
@@ -90,22 +115,10 @@ def match_text(value: Optional[int]) -> str:
     return f"{value / 100:.2f}% to win the match"
 
 
-def _rules(position: Position, match: Match) -> Any:
-    rules = position.rules
-    return rules if match.target is None or match.target == rules.target else replace(rules, target=match.target)
-
-
 def equity_chance(position: Position, match: Match) -> ChanceAfter:
-    """`ChanceAfter` for the side to move at `position` from `match.equity` or else the shipped
-    match equity of the rules (`scopa_solver.play.equity.MatchEquity.of`); `MatchError` when
-    there is none."""
-    equity = match.equity
-    if equity is None:
-        try:
-            from ..play.equity import MatchEquity  # type: ignore[import-not-found,unused-ignore]
-        except ImportError:
-            raise MatchError("there is no match equity table in this version: give Match an equity") from None
-        equity = MatchEquity.of(_rules(position, match))
+    """`ChanceAfter` for the side to move at `position` from `match.equity`, else the installed
+    default's for the rules and target (`set_default_equity`); `MatchError` when there is none."""
+    equity = _equity_for(match, position.rules)
     side = position.rules.sides[position.to_move]
     score, dealer = match.score, position.dealer
 
@@ -150,14 +163,7 @@ def leaf_table(position: Position, match: Match, chance_after: Optional[ChanceAf
 def _equity_table(match: Match, rules: Any, dealer: int, side: int, lows: tuple[int, ...],
                   dims: tuple[int, ...]) -> Any:
     score = match.score
-    equity = match.equity
-    if equity is None:
-        try:
-            from ..play.equity import MatchEquity  # type: ignore[import-not-found,unused-ignore]
-        except ImportError:
-            raise MatchError("there is no match equity table in this version: give Match an equity") from None
-        equity = MatchEquity.of(rules if match.target is None or match.target == rules.target
-                                else replace(rules, target=match.target))
+    equity = _equity_for(match, rules)
 
     def chance(points: tuple[int, ...]) -> float:
         return float(equity.after_round(score, points, dealer, side))
