@@ -346,7 +346,7 @@ def several_lines(text: Any, count: Any = None, time_limit: Any = None, max_node
     """`lines`: the best `count` moves (1 to 5, default 3), each with its value and its own
     principal variation, how equal values were ordered (`ties`), and for every line after the
     first why the first is better (`why`: `compare`'s words and categories). The values are
-    `analysis`'s under the same limits; three or more sides need objective "maxn"."""
+    `analysis`'s under the same limits; three or more sides: paranoid lines from the mover's side, or "maxn"."""
     from ..search.lines import compare, lines
     pos = read_position(text)
     seconds, nodes = _limits(time_limit, max_nodes)
