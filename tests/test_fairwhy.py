@@ -140,7 +140,6 @@ def test_early_family_worlds_are_searched_to_a_horizon_by_default():
 
 def test_three_players_fair_why_is_paranoid_as_suggest():
     # the margin over the best other side, as suggest's values; exact lines add up to it
-    from scopa_solver import Position
     from helpers import late
     for seed in range(3):
         pos = late(Rules(players=3), seed, 7)
