@@ -472,8 +472,9 @@ cdef class MatchTable:
         return (f"<MatchTable side={self.side} lows={self.lows} dims={self.dims} "
                 f"monotone={bool(self.monotone)}>")
 
-    cdef int check(self, const State* s, const Game* g) except -1:
-        """The table fits this root: its game's sides, its mover's side, its point bounds."""
+    cdef int check(self, const State* s, const Game* g, int seat) except -1:
+        """The table fits this root: its game's sides, its mover's side (`seat`, the search's
+        seat, on that side too), its point bounds."""
         cdef Engine F
         cdef int low[MAX_SEATS]
         cdef int high[MAX_SEATS]
@@ -484,6 +485,9 @@ cdef class MatchTable:
         if g.side[s.to_move] != self.side:
             raise ValueError(f"the match table is side {self.side}'s, the seat to move is side "
                              f"{g.side[s.to_move]}'s")
+        if g.side[seat] != self.side:
+            raise ValueError(f"a match search is for the side to move (side {self.side}), not for seat "
+                             f"{seat}'s side {g.side[seat]}")
         memset(&F, 0, sizeof(Engine))
         set_game(&F, g, PARANOID, s.to_move)
         if round_over(s):
@@ -754,17 +758,17 @@ cdef class Searcher:
 
     def search(self, object pos, int want=WANT_BEST | WANT_PV, object max_nodes=0,
                object time_limit=0.0, bint check_signals=True, object objective="value",
-               object horizon=0, int threads=1, StopToken stop=None):
+               object horizon=0, int threads=1, StopToken stop=None, int seat=-1):
         """Search one position; see search_many."""
         results = self.search_many([pos], want, max_nodes, time_limit, check_signals, objective, horizon,
-                                   threads, stop)
+                                   threads, stop, seat)
         if results[0].stop == STOP_INTERRUPT:
             raise KeyboardInterrupt
         return results[0]
 
     def search_many(self, list positions, int want=WANT_BEST | WANT_PV, object max_nodes=0,
                     object time_limit=0.0, bint check_signals=False, object objective="value",
-                    object horizon=0, int threads=1, StopToken stop=None):
+                    object horizon=0, int threads=1, StopToken stop=None, int seat=-1):
         """Search many positions with the GIL released; limits apply to each.
 
         max_nodes: any int >= 0 (0: none; clamped to 2^64 - 1), and a stopped search has
@@ -781,7 +785,11 @@ cdef class Searcher:
         stop: the caller's StopToken (None: only the limits and Ctrl-C stop it): once it is set,
         the running search and every later one of the batch stop at once with stop 4 ("request"),
         and the results are returned. Ctrl-C (check_signals, main thread only) raises
-        KeyboardInterrupt."""
+        KeyboardInterrupt. seat >= 0: with three or more sides under "value", the paranoid value
+        of that seat's side (it maximises, every other side minimises), each result's values still
+        for the side to move (negated when it is an opponent of that seat's side): a line after a
+        move is searched from the mover's view (-1, the default: the side to move's own). Under a
+        MatchTable only a seat of the side to move (ValueError otherwise)."""
         cdef uint64_t node_limit = _count(max_nodes, "max_nodes")
         cdef double seconds = _seconds(time_limit)
         cdef int count = len(positions), i, status = 0, mode
@@ -802,6 +810,8 @@ cdef class Searcher:
                 raise ValueError(f"a match objective per position: {count} MatchTables")
         elif not isinstance(objective, str) or objective not in OBJECTIVES:
             raise ValueError(f"objective must be 'value', 'maxn' or a MatchTable, not {str(objective)[:20]!r}")
+        if seat < -1 or seat >= MAX_SEATS:
+            raise ValueError(f"seat must be -1 or a seat number, not {seat}")
         states = <State*>malloc((count + 1) * sizeof(State))
         games = <Game*>malloc((count + 1) * sizeof(Game))
         results = <RootResult*>calloc(count + 1, sizeof(RootResult))
@@ -814,8 +824,10 @@ cdef class Searcher:
                 raise MemoryError("cannot allocate the batch")
             for i in range(count):
                 load_state(positions[i], &states[i], &games[i])
+                if seat >= games[i].players:
+                    raise ValueError(f"seat {seat} is not at the table of {games[i].players} players")
                 if tables is not None:
-                    (<MatchTable>tables[i]).check(&states[i], &games[i])
+                    (<MatchTable>tables[i]).check(&states[i], &games[i], seat if seat >= 0 else states[i].to_move)
                     modes[i] = MATCH
                 elif objective == "maxn":
                     modes[i] = MAXN
@@ -831,7 +843,8 @@ cdef class Searcher:
                     if modes[i] == MATCH:
                         with gil:
                             (<MatchTable>tables[i]).load(F)
-                    set_game(F, &games[i], modes[i], states[i].to_move)
+                    set_game(F, &games[i], modes[i], seat if seat >= 0 and modes[i] == PARANOID
+                             else states[i].to_move)
                     # the horizon as cards left, so that every search of the root (moves, pv)
                     # cuts at the same positions; their values never meet exact ones in the table
                     F.horizon_left = plies_left(F, &states[i]) - depth if depth > 0 else 0

@@ -234,19 +234,22 @@ class Searcher:
     def search(self, pos: KernelPosition, want: int = 3, max_nodes: int = 0, time_limit: float = 0.0,
                check_signals: bool = True, objective: Objective = "value",
                horizon: Optional[int] = 0, threads: int = 1,
-               stop: Optional[StopToken] = None) -> KernelResult:
+               stop: Optional[StopToken] = None, seat: int = -1) -> KernelResult:
         """Search one position (want: WANT_FLAGS bits; limits and stop as in search_many).
         KeyboardInterrupt if interrupted."""
 
     def search_many(self, positions: list[KernelPosition], want: int = 3, max_nodes: int = 0,
                     time_limit: float = 0.0, check_signals: bool = False,
                     objective: Objective = "value", horizon: Optional[int] = 0,
-                    threads: int = 1, stop: Optional[StopToken] = None) -> list[KernelResult]:
+                    threads: int = 1, stop: Optional[StopToken] = None, seat: int = -1) -> list[KernelResult]:
         """Search each position with the GIL released, the limits applying to each. max_nodes:
         int >= 0 (0: none, larger than 2**64 - 1: clamped); time_limit: seconds >= 0 (0 or inf:
         none); ValueError for negatives and NaN. KeyboardInterrupt on Ctrl-C (check_signals, the
         main thread only). `stop`: the caller's StopToken; once set, the running search and every
-        later one stop at once (stop 4) and the results are returned. Under `objective` ("value", "maxn",
+        later one stop at once (stop 4) and the results are returned. `seat` >= 0: with three or
+        more sides under "value", the paranoid value of that seat's side, given for the side to
+        move (negated when it is that side's opponent); -1: the side to move's (under a
+        MatchTable only a seat of the side to move). Under `objective` ("value", "maxn",
         a MatchTable for every position or a list of them, one per position; ValueError otherwise);
         `horizon` > 0 plies: scored statically there unless the round ends sooner (exact).
         `threads` > 1: each position searched by that many threads sharing the table (the

@@ -481,6 +481,28 @@ def values_agree(name: str, count: int, seed: int, plays: tuple) -> None:
         assert {unpack(p) for p in res.best} == {m for m, v in values.items() if v == best}, s.show()
 
 
+MANY_SIDES = [n for n in REF_GAME_NAMES if len(set(REF_GAMES[n].sides())) > 2]
+
+
+@pytest.mark.parametrize("name", MANY_SIDES)
+def test_paranoid_value_for_any_seat_agrees(name: str) -> None:
+    # search_many(seat=...): the paranoid value of that seat's side (it maximises, the others
+    # minimise), given for the side to move: negated when the mover is its opponent
+    searcher = kernel.Searcher(16)
+    for s in end_positions(name, 6, seed=5, plays=(3, 4, 5)):
+        if s.is_over():
+            continue
+        sides = s.rules.sides()
+        for seat in range(s.rules.players):
+            got = searcher.search_many([to_kernel(s)], kernel.WANT_BEST, seat=seat)[0].lower
+            want = reference.minimax(s, sides[seat], memo={})
+            assert got == (want if sides[seat] == s.side_to_move() else -want), (seat, s.show())
+    with pytest.raises(ValueError, match="seat"):
+        searcher.search_many([to_kernel(s)], seat=s.rules.players)
+    with pytest.raises(ValueError, match="seat"):
+        searcher.search_many([to_kernel(s)], seat=-2)
+
+
 def small_plays(name: str) -> tuple:
     """The last 4..8 plays; 3..6 where every card may also be laid down (the reference's trees
     grow much faster there)."""

@@ -131,8 +131,23 @@ def test_api_suggest_why():
 
 def test_early_family_worlds_are_searched_to_a_horizon_by_default():
     from scopa_solver import Position
-    pos = Position.new_round(seed=3, rules=Rules(players=3))
+    pos = Position.new_round(seed=3, rules=Rules(players=4, game="scientifico"))
     why = explain_view(pos.view(pos.to_move), worlds=2)
     assert not why.exact and "some lines estimated at a horizon" in str(why)
     hidden = [str(c) for c in iter_cards(pos.view(pos.to_move).unseen)]
     assert not [c for c in hidden if c in json.dumps(why.to_dict())]
+
+
+def test_three_players_fair_why_is_paranoid_as_suggest():
+    # the margin over the best other side, as suggest's values; exact lines add up to it
+    from helpers import late
+    for seed in range(3):
+        pos = late(Rules(players=3), seed, 7)
+        view = pos.view(pos.to_move)
+        if len(view.legal_moves()) < 2:
+            continue
+        why = explain_view(view, worlds=6, seed=1)
+        assert why.measure == "margin" and why.exact
+        assert abs(sum(why.categories.values()) - why.difference) < 1e-9
+        hidden = [str(c) for c in iter_cards(view.unseen)]
+        assert not [c for c in hidden if c in json.dumps(why.to_dict())]

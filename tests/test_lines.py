@@ -10,7 +10,7 @@ from scopa_solver import Limit, Move, Position, Rules, analyze, solve
 from scopa_solver.search.lines import CATEGORIES, LinesError, category_points, explain, lines
 
 GAMES = {"scopa": Rules(), "napola re bello": Rules(napola=True, re_bello=True),
-         "4 players": Rules(players=4), "scopa a 15": Rules(capture="fifteen")}
+         "4 players": Rules(players=4), "scopa a 15": Rules(capture="fifteen"), "3 players": Rules(players=3)}
 
 
 def _positions(rules: Rules, cards: int = 8, seeds: range = range(6)) -> list[Position]:
@@ -39,7 +39,7 @@ def test_exact_lines_agree_with_analyze_and_end_the_round(name):
             assert end.round_score() == ln.outcome
             assert ln.outcome.margin(side) == ln.value       # the line's end is worth the move's value
             child = pos.play(ln.move)
-            if not child.is_round_over():
+            if not child.is_round_over() and pos.rules.side_count == 2:
                 assert -solve(child).value == ln.value
         # best first, equal values by the side's points at the line's end (more first)
         keys = [(ln.value, ln.points) for ln in found]
@@ -99,14 +99,29 @@ def test_maxn_lines_with_three_players():
             assert _walk(pos, ln.pv).is_round_over()
 
 
+@pytest.mark.parametrize("rules", [Rules(players=3), Rules(players=4, partnerships=False)],
+                         ids=["3 players", "4 players alone"])
+def test_paranoid_lines_are_searched_from_the_movers_side(rules):
+    # each line after its first move is the paranoid play of the mover's side (it maximises, the
+    # others minimise): its end is worth the move's value, points minus the best other side's
+    for pos in _positions(rules, cards=7, seeds=range(4)):
+        values = {mv.move: mv.value for mv in analyze(pos)}
+        side = rules.sides[pos.to_move]
+        found = lines(pos, count=len(values))
+        assert found.exact and {ln.move for ln in found} == set(values)
+        for ln in found:
+            end = _walk(pos, ln.pv)
+            assert end.is_round_over() and end.round_score() == ln.outcome
+            total = ln.outcome.total
+            best_other = max(t for s, t in enumerate(total) if s != side)
+            assert total[side] - best_other == ln.value == values[ln.move]
+
+
 def test_refusals():
     pos = _positions(Rules())[0]
     for bad in (0, -1, True, 1.5):
         with pytest.raises(LinesError, match="count"):
             lines(pos, count=bad)
-    three = _positions(Rules(players=3), cards=6)[0]
-    with pytest.raises(LinesError, match="maxn"):
-        lines(three)
     with pytest.raises(LinesError, match="legal"):
         explain(pos, "7dx9z")
     one = Position(hands=("7d", "3c"), table="4s 3s", to_move=0, dealer=1)
@@ -124,7 +139,7 @@ def test_categories_add_up_to_the_points(rules):
             assert sum(category_points(score, side).values()) == score.total[side]
 
 
-@pytest.mark.parametrize("name", ["scopa", "napola re bello", "4 players"])
+@pytest.mark.parametrize("name", ["scopa", "napola re bello", "4 players", "3 players"])
 def test_why_adds_up_to_the_difference(name):
     for pos in _positions(GAMES[name]):
         rows = analyze(pos)
@@ -186,12 +201,12 @@ def test_cli_lines_ties_and_refusals(capsys):
     code, out, _ = run_cli(capsys, "analyze", tied, "--lines", "3")
     assert code == 0 and "ties: 3 moves share the best value +0" in out
     for argv, message in ((["--lines", "0"], "expected 1 or more"),
-                          (["--why", "9z"], "not a legal move"),
-                          (["--rules", "players=3", "--lines", "2"], "maxn")):
-        text = "7d/3c/Rb 4s3s -/-/- - 0/0/0 0 2 - players=3" if "players=3" in argv else SMALL
-        args = [a for a in argv if a not in ("--rules", "players=3")]
-        code, out, err = run_cli(capsys, "analyze", text, *args)
+                          (["--why", "9z"], "not a legal move")):
+        code, out, err = run_cli(capsys, "analyze", SMALL, *argv)
         assert code == 2 and message in err and err.count("\n") == 1, err
+    # three players: the paranoid lines of the mover's side
+    code, out, err = run_cli(capsys, "analyze", "7d4c/3c2b/Rb5d 4s3s -/-/- - 0/0/0 0 2 - players=3", "--lines", "2")
+    assert code == 0 and err == "" and "the best 2 lines" in out, out + err
 
 
 # -- the board's API: /api/lines ----------------------------------------------------------------------
@@ -212,7 +227,6 @@ def test_web_lines_route():
         assert data["lines"][1]["why"]["text"] == str(explain(pos, found[1].move))
         assert sum(data["lines"][1]["why"]["categories"].values()) == data["lines"][1]["why"]["difference"] == 9
         for body, words in (({"position": SMALL, "count": 9}, "count must be a whole number from 1 to 5"),
-                            ({"position": "7d/3c/Rb 4s3s -/-/- - 0/0/0 0 2 - players=3"}, "maxn"),
                             ({"position": "7cRs4b/?3 3d4c7sRb Fd3c2sAbFb/Ad2d6dCdAc2c5c6cFcCcRc3s5sFsCs2b3b6bCb ?6 0/0 0 1 0"},
                              "every card known")):
             r = client.post("/api/lines", json=body)
@@ -220,6 +234,11 @@ def test_web_lines_route():
         three = client.post("/api/lines", json={"position": "7d2c/3c4c/RbAs 4s3s -/-/- - 0/0/0 0 2 - players=3",
                                                 "objective": "maxn", "count": 2}).json()
         assert three["objective"] == "maxn" and len(three["lines"]) == 2
+        paranoid = client.post("/api/lines", json={"position": "7d2c/3c4c/RbAs 4s3s -/-/- - 0/0/0 0 2 - players=3",
+                                                   "count": 2}).json()
+        assert paranoid["objective"] == "value" and len(paranoid["lines"]) == 2
+        why = paranoid["lines"][1]["why"]
+        assert why["measure"] == "margin" and sum(why["categories"].values()) == why["difference"]
 
 
 # -- a player's view: the fair values' ties (Suggestion.ties) -------------------------------------------

@@ -188,6 +188,11 @@ def test_the_table_is_checked_against_the_position():
         kernel.MatchTable([10001] + [0] * 3, (0, 0), (2, 2), 0)
     with pytest.raises(ValueError, match="MatchTables"):
         searcher.search_many([state, state], 1, 0, 0.0, False, [good], 0)
+    three = later(Rules(players=3), 1, 9).kernel_state()
+    mine = kernel_table(three, lambda p: 5000)
+    assert searcher.search_many([three], 1, 0, 0.0, False, mine, 0, 1, None, three.to_move)[0].lower == 5000
+    with pytest.raises(ValueError, match="side to move"):
+        searcher.search_many([three], 1, 0, 0.0, False, mine, 0, 1, None, (three.to_move + 1) % 3)
     # row-major, side 0 slowest: (0, 0), (0, 1), (1, 0), (1, 1)
     assert kernel.MatchTable([5000, 4000, 6000, 5000], (0, 0), (2, 2), 0).monotone
     assert not kernel.MatchTable([5000, 4000, 6000, 5000], (0, 0), (2, 2), 1).monotone

@@ -205,6 +205,10 @@ def test_puzzles_from_a_record_of_one_player():
     assert puzzles_from_record(rec, 1) == mine
     with pytest.raises(PuzzleError, match="no player 'Zed'"):
         puzzles_from_record(rec, "Zed")
+    assert puzzles_from_record(rec, "P1", rounds=[1]) == mine
+    for bad in (0, 2, True):
+        with pytest.raises(PuzzleError, match=f"no round {bad!r}: the record has rounds 1 to 1"):
+            puzzles_from_record(rec, rounds=[bad])
 
 
 def test_puzzles_from_a_family_record_pass_over_the_slow_decisions():

@@ -1668,6 +1668,22 @@ def test_several_lines_each_with_its_line_and_why_the_first_is_better(browser, b
     wait(browser, lambda d: board_notation(d) == MID.play(second.pv[0]).play(second.pv[1]).to_string())
 
 
+def test_three_players_get_paranoid_lines_and_why(browser, base_url):
+    from scopa_solver.search.lines import explain, lines
+    from helpers import late
+    three = next(p for p in (late(Rules(players=3), seed, 7) for seed in range(20)) if len(p.legal_moves()) >= 3)
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(three.to_string())}")
+    wait_exact(browser, len(three.legal_moves()))
+    Select(browser.find_element(By.ID, "lines-count")).select_by_value("3")
+    browser.find_element(By.ID, "lines-btn").click()
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#lines li")) == 3)
+    expected = lines(three, count=3)
+    assert texts(browser, "#lines .lmove") == [str(ln.move) for ln in expected]
+    assert texts(browser, "#lines .lpv") == [" ".join(map(str, ln.pv)) for ln in expected]
+    assert texts(browser, "#lines .why") == [f"Against line 1: {explain(three, ln.move)}" for ln in expected[1:]]
+    assert not text(browser, "#lines-note").startswith("error")
+
+
 def test_equal_best_values_are_ordered_and_the_order_is_said(browser, base_url):
     from scopa_solver.search.lines import lines
     open_page(browser, f"{base_url}/?pos={urllib.parse.quote(TIED.to_string())}")

@@ -141,3 +141,30 @@ def test_learn_from_my_mistakes_asks_for_a_better_play_from_the_players_view(bro
     assert "found 2" in text(browser, "#learn-step")
     browser.find_element(By.ID, "learn-stop").click()
     wait(browser, lambda d: d.find_element(By.ID, "review-table").is_displayed() and not d.find_element(By.ID, "learn").is_displayed())
+
+
+def test_puzzles_from_the_reviewed_round_are_asked_one_after_another(browser, base_url, game):  # noqa: F811
+    from scopa_solver.play.puzzles import puzzles_from_record
+    record, path, lib = game
+    found = puzzles_from_record(record, "Greedy", rounds=[1])
+    assert len(found) >= 2
+    review_record_file(browser, base_url, path, worlds=WORLDS)
+    wait(browser, lambda d: len(rows(d, "#review-table")) == 36 and d.find_element(By.ID, "learn-row").is_displayed())
+    Select(browser.find_element(By.ID, "learn-player")).select_by_value("Greedy")
+    browser.find_element(By.ID, "record-puzzles-btn").click()
+    for k, p in enumerate(found):
+        wait(browser, lambda d: board_notation(d) == p.position and d.find_element(By.ID, "puzzle").is_displayed()
+             and f"Puzzle {k + 1} of {len(found)} from your game ({p.where})" in text(d, "#puzzle-question"))
+        assert f"One move keeps {p.value:+d}" in text(browser, "#puzzle-question")
+        assert not rows(browser, "#moves")          # no analysis: it would give the answer away
+        choice = p.best if k % 2 == 0 else next(str(m) for m in p.to_position().legal_moves() if str(m) != p.best)
+        browser.find_element(By.CSS_SELECTOR, f'#puzzle-moves button[data-move="{choice}"]').click()
+        wait(browser, lambda d: f"In the game: {p.played}" in text(d, "#puzzle-answer"))
+        answer = text(browser, "#puzzle-answer")
+        assert answer.startswith(f"Right: {p.best}" if choice == p.best else f"Not the one: {choice}.")
+        if k == 0:
+            shot(browser, "board-record-puzzles")
+        if k + 1 < len(found):
+            browser.find_element(By.ID, "puzzle-next").click()
+    assert f"Found {(len(found) + 1) // 2} of {len(found)}." in text(browser, "#puzzle-answer")
+    assert not browser.find_element(By.ID, "puzzle-next").is_displayed()

@@ -46,3 +46,40 @@ def test_any_puzzle_and_a_fresh_seed(client):
 def test_bad_games_tags_and_seeds_are_422(client, body, message):
     r = client.post("/api/puzzle", json=body)
     assert r.status_code == 422 and message in r.json()["error"], r.text
+
+
+# -- puzzles from my games: /api/puzzle/record ----------------------------------------------------------
+
+def _record():
+    from scopa_solver import GameRecord, GreedyBot, Position, RandomBot, RoundRecord, play_round
+    start = Position.new_round(seed=2)
+    record = GameRecord(players=("Greedy", "Random"))
+    record.add_round(RoundRecord.from_play(start, play_round(start, GreedyBot(), RandomBot(seed=2)).moves))
+    return record
+
+
+def test_puzzles_from_a_round_of_a_record(client):
+    from scopa_solver.play.puzzles import puzzles_from_record
+    record = _record()
+    expected = puzzles_from_record(record, "Random", rounds=[1])
+    assert expected
+    r = client.post("/api/puzzle/record", json={"record": record.to_json(), "round": 1, "player": "Random"})
+    assert r.status_code == 200, r.text
+    data = r.json()
+    assert data["round"] == 1 and data["player"] == "Random"
+    assert [Puzzle.from_dict(d["puzzle"]) for d in data["puzzles"]] == expected
+    for d, p in zip(data["puzzles"], expected):
+        assert d["board"]["notation"] == p.position and d["puzzle"]["where"].endswith(", Random")
+        assert d["best_line"] == [str(m) for m in solution(p).best_line]
+    every = client.post("/api/puzzle/record", json={"record": record.to_json()}).json()
+    assert len(every["puzzles"]) == len(puzzles_from_record(record)) > len(expected)
+
+
+@pytest.mark.parametrize("body,message", [
+    ({"round": 2}, "round"),
+    ({"player": "Zed"}, "no player 'Zed'"),
+    ({"record": "{}"}, "record"),
+])
+def test_bad_record_puzzle_requests_are_422(client, body, message):
+    r = client.post("/api/puzzle/record", json={"record": _record().to_json(), **body})
+    assert r.status_code == 422 and message in r.json()["error"], r.text

@@ -444,13 +444,14 @@ RECORD_NODES = 200_000
 
 
 def puzzles_from_record(record: Any, player: Optional[Union[int, str]] = None, limit: Optional[Limit] = None, *,
-                        min_moves: int = 2) -> list[Puzzle]:
+                        min_moves: int = 2, rounds: Optional[Sequence[int]] = None) -> list[Puzzle]:
     """The puzzles of a played game (a `GameRecord`): the decisions of `player` (a seat, or a
     name; None: every player) with `min_moves` legal moves or more where one move kept the
     exact value and every other lost a point or more, each with the move played (`played`,
     `found`) and where (`where`: round, move, name). Decisions whose exact search needs more
     than `limit` (default `RECORD_NODES` nodes, exact only; early in Scopone's deal) are passed
-    over, and so are the decisions before them in their round (more cards in play)."""
+    over, and so are the decisions before them in their round (more cards in play). `rounds`:
+    the round numbers (from 1) to look in (None: every round)."""
     from .record import GameRecord
     if not isinstance(record, GameRecord):
         raise TypeError(f"puzzles_from_record takes a GameRecord, not {type(record).__name__}")
@@ -459,9 +460,15 @@ def puzzles_from_record(record: Any, player: Optional[Union[int, str]] = None, l
         raise PuzzleError(f"no player {excerpt(player)} in the record; players: {', '.join(record.players)}")
     if isinstance(player, int) and not 0 <= player < record.rules.players:
         raise PuzzleError(f"no seat {player}: the seats are 0 to {record.rules.players - 1}")
+    if rounds is not None:
+        bad = [n for n in rounds if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= len(record.rounds)]
+        if bad:
+            raise PuzzleError(f"no round {excerpt(bad[0])}: the record has rounds 1 to {len(record.rounds)}")
     exact = limit.replace(horizon=0)
     out: list[Puzzle] = []
     for r in record.replay():
+        if rounds is not None and r.number not in rounds:
+            continue
         found: list[Puzzle] = []
         # from the end of the round backwards: once a decision is over the budget, the earlier
         # ones (more cards in play) would be too, and are not searched

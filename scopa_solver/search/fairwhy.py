@@ -37,9 +37,9 @@ class FairWhy:
     """`explain_view`'s answer: `move` against `against` over `worlds` worlds of the view.
 
     `difference`: the mean of (move's value minus against's) over the worlds (round margins of
-    the player's side with two sides; its own points under "maxn" with more); `categories`: the
-    mean difference in each category (`CATEGORIES`), which add up to `difference` when every
-    line is exact with two sides; `better`/`worse`: in how many worlds `move`'s line does better
+    the player's side: over the best other side with three or more, as `suggest`'s paranoid
+    values); `categories`: the mean difference in each category (`CATEGORIES`), which add up to
+    `difference` when every line is exact; `better`/`worse`: in how many worlds `move`'s line does better
     / worse in each category; `won`: for the categories one side takes whole (cards, coins,
     settebello, primiera, re bello), in how many worlds the player's side takes it on each
     line (move's, against's), `lost` in how many another side does (the rest: shared);
@@ -191,7 +191,7 @@ def explain_view(view: View, move: Union[Move, str, None] = None, against: Union
             first, second = (order[0], first) if first != order[0] else (first, order[1])
     if first == second:
         raise LinesError(f"{first} against itself: name another move")
-    objective = "value" if view.rules.side_count == 2 else "maxn"
+    objective = "value"     # suggest's: the margin (paranoid with three or more sides)
     sums = dict.fromkeys(CATEGORIES, 0.0)
     better = dict.fromkeys(CATEGORIES, 0)
     worse = dict.fromkeys(CATEGORIES, 0)

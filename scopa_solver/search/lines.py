@@ -18,9 +18,9 @@ words.
 7dx3s+4s (+5) is better than 2c (-4) by 9 points: wins the cards 6 to 0 (2c: 0 to 6) +2; wins the coins 1 to 0 (2c: 0 to 1) +2; keeps the settebello +2; wins primiera (2c: loses it) +2; scopas 1 to 0 (2c: 0 to 0) +1.
 
 Values are those of `analyze` (the margin for the side to move; "maxn": the mover's side's
-points). With three or more sides the paranoid value is searched from the mover's seat only (a
-position after another seat's move would be searched from that seat's), so lines there need
-``objective="maxn"``.
+points). With three or more sides under "value" (paranoid) each line after its first move is
+searched from the root mover's seat too (its side maximises, every other side minimises), so the
+lines say what that side can guarantee, as the values do.
 """
 from __future__ import annotations
 
@@ -30,8 +30,9 @@ from typing import Any, Optional, Union
 from ..core.cards import iter_cards
 from ..core.position import Move, Position, RoundScore
 from ..errors import LimitError, ScopaError
+from .. import kernel
 from ..kernel import Limit
-from .solver import Analysis, MoveValue, analyze, solve
+from .solver import Analysis, MoveValue, SearchResult, analyze, solve
 
 __all__ = ["LinesError", "Line", "Lines", "Why", "lines", "explain", "compare", "depth_ties", "category_points", "CATEGORIES",
            "CATEGORY_NAMES", "scopa_given"]
@@ -44,7 +45,7 @@ CATEGORY_NAMES = {"cards": "the cards", "coins": "the coins", "settebello": "the
 
 class LinesError(ScopaError, ValueError):
     """A request for lines or a why that cannot be answered (a count out of range, a move that
-    is not legal, three or more sides under the paranoid value)."""
+    is not legal)."""
 
 
 def _limit(limit: Optional[Limit]) -> Limit:
@@ -153,8 +154,20 @@ def _line(position: Position, row: MoveValue, rows: Analysis, limit: Optional[Li
         return Line(0, row.move, row.value, (row.move,), horizon, child.round_score(), side)
     if limit is None:
         return Line(0, row.move, row.value, (row.move,), horizon, None, side)
-    result = solve(child, limit, objective=objective)
+    if objective == "value" and position.rules.side_count > 2:
+        result = _paranoid_for(child, limit, position.to_move)
+    else:
+        result = solve(child, limit, objective=objective)
     return Line(0, row.move, row.value, (row.move, *result.pv), horizon, result.outcome, side)
+
+
+def _paranoid_for(child: Position, limit: Limit, seat: int) -> SearchResult:
+    """The paranoid search of `child` from `seat`'s side (it maximises, the others minimise): the
+    line after a root move by `seat`. `limit` is `_child_limit`'s (no nodes or time): one search."""
+    with kernel.borrow_searcher(limit) as searcher:
+        raw = searcher.search_many([child.kernel_state()], kernel.WANT_BEST | kernel.WANT_PV, 0, 0.0, False,
+                                   "value", limit.horizon or 0, limit.workers, None, seat)[0]
+    return SearchResult(child, raw)
 
 
 def _finer(line: Line, objective: str) -> Optional[int]:
@@ -191,9 +204,6 @@ def lines(position: Position, limit: Optional[Limit] = None, *, count: int = 3, 
     if not isinstance(position, Position):
         raise TypeError(f"expected a Position, not {type(position).__name__}")
     limit = _limit(limit)
-    if objective == "value" and position.rules.side_count > 2:
-        raise LinesError("lines with three or more sides need objective='maxn': the paranoid value is "
-                         "searched from the mover's seat, and the position after a move from another's")
     rows = searched if searched is not None else analyze(position, limit, objective=objective)
     if not rows:
         return Lines([], rows, "", objective)
@@ -259,10 +269,10 @@ def depth_ties(rows: Analysis) -> str:
 class Why:
     """`explain`'s answer: the line of `move` against the line of `against`, the difference of
     their final scores by category (`categories`: `CATEGORIES` name -> `move`'s minus
-    `against`'s, in round points of the side's margin with two sides, of its own points with
-    more; only when both lines' outcomes are known), and `reasons`: the same in words, the
-    largest first. With two exact lines the categories add up to `difference` (margins with two
-    sides under "value", the side's own points under "maxn" or with three or more sides)."""
+    `against`'s, in round points of the side's margin under "value" (with three or more sides
+    over the best other side on each line, as the paranoid value counts), of its own points under
+    "maxn"; only when both lines' outcomes are known), and `reasons`: the same in words, the
+    largest first. With two exact lines the categories add up to `difference`."""
 
     move: Line
     against: Line
@@ -420,17 +430,24 @@ def explain(position: Position, move: Union[Move, str, None] = None, against: Un
 def compare(position: Position, first: Line, second: Line, objective: str = "value") -> Why:
     """The `Why` of two lines of `position` already made (`lines`, `explain`'s, searched for
     `objective`): their final scores' difference by category, in words; no search."""
-    two = position.rules.side_count == 2 and objective == "value"
+    margin = objective == "value"
     measure: dict[str, int] = {}
     reasons: tuple[str, ...] = ()
     if first.outcome is not None and second.outcome is not None:
         side = first.side
         pa, pb = category_points(first.outcome, side), category_points(second.outcome, side)
-        if two:
-            other = 1 - side
-            oa, ob = category_points(first.outcome, other), category_points(second.outcome, other)
+        if margin:
+            # against the other side (paranoid: the best other side on each line), so that the
+            # categories add up to the difference of the values
+            oa = category_points(first.outcome, _best_other(first.outcome, side))
+            ob = category_points(second.outcome, _best_other(second.outcome, side))
             measure = {c: (pa[c] - oa[c]) - (pb[c] - ob[c]) for c in CATEGORIES}
         else:
             measure = {c: pa[c] - pb[c] for c in CATEGORIES}
         reasons = tuple(_reasons(position, first, second, measure))
-    return Why(first, second, "margin" if two else "points", measure, reasons)
+    return Why(first, second, "margin" if margin else "points", measure, reasons)
+
+
+def _best_other(score: RoundScore, side: int) -> int:
+    """The other side with the most points at the round's end (the first of equals)."""
+    return max(_sides(score, side), key=lambda s: (score.total[s], -s))

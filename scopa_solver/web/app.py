@@ -39,9 +39,9 @@ def create_app() -> Any:
         from starlette.exceptions import HTTPException
     except ImportError:
         raise _missing() from None
-    from .fields import (ROUTES, Analyze, Board, Compose, Deal, FieldError, Lines, LivePoll, LiveStart, LiveStop,
-                         PlayBot, PlayMove, PlayNew, PuzzleFields, Review, Solve, Suggest, Tree, Unseen, read)
-    from .fields import Annotate
+    from .fields import (ROUTES, Analyze, Annotate, Board, Compose, Deal, FieldError, Lines, LivePoll, LiveStart,
+                         LiveStop, PlayBot, PlayHint, PlayMove, PlayNew, PlayNext, PuzzleFields, PuzzleRecord, Review,
+                         Solve, Suggest, Tree, Unseen, read)
     from .guard import Guard, Places
     from .live import LiveAnalyses
 
@@ -171,7 +171,9 @@ def create_app() -> Any:
     def puzzle(f: Any) -> dict:
         return service.puzzle(f.game, f.tag, f.seed)
 
-    from .fields import PlayHint, PlayNext    # match play and hints (issue 45)
+    @post(PuzzleRecord)
+    def puzzle_record(f: Any) -> dict:
+        return service.record_puzzles(f.record, f.round, f.player)
 
     @post(PlayNext)
     def play_next(f: Any) -> dict:

@@ -35,7 +35,7 @@ from ..jsontext import MAX_DIGITS, LongNumber, parse_json
 
 __all__ = ["FieldError", "read", "ROUTES", "Board", "Deal", "Compose", "Analyze", "Solve", "Tree", "Suggest",
            "Unseen", "PlayNew", "PlayMove", "PlayBot", "Review", "LiveStart", "LivePoll", "LiveStop", "PuzzleFields",
-           "Lines", "Annotate"]
+           "PuzzleRecord", "Lines", "Annotate", "PlayNext", "PlayHint"]
 
 
 class FieldError(ValueError):
@@ -184,15 +184,11 @@ class PuzzleFields(_Fields):
     seed: Whole = None
 
 
-ROUTES: dict[type[BaseModel], str] = {Board: "/api/board", Deal: "/api/deal", Compose: "/api/compose", Analyze: "/api/analyze",
-          Solve: "/api/solve", Tree: "/api/tree", Suggest: "/api/suggest",
-          Unseen: "/api/unseen", PlayNew: "/api/play/new",
-          PlayMove: "/api/play/move", PlayBot: "/api/play/bot", Review: "/api/review",
-          LiveStart: "/api/live/start", LivePoll: "/api/live/poll", LiveStop: "/api/live/stop",
-          PuzzleFields: "/api/puzzle", Lines: "/api/lines", Annotate: "/api/annotate"}
+class PuzzleRecord(_Fields):
+    record: Record
+    round: Whole = None
+    player: Name = None
 
-
-# -- match play and hints (issue 45) --------------------------------------------------------------
 
 class PlayNext(_Fields):
     record: Record
@@ -204,9 +200,13 @@ class PlayHint(_Fields):
     seed: Whole = None        # the hint's worlds (null: from the game's seed and the ply)
 
 
-__all__ += ["PlayNext", "PlayHint"]
-ROUTES[PlayNext] = "/api/play/next"
-ROUTES[PlayHint] = "/api/play/hint"
+ROUTES: dict[type[BaseModel], str] = {Board: "/api/board", Deal: "/api/deal", Compose: "/api/compose", Analyze: "/api/analyze",
+          Solve: "/api/solve", Tree: "/api/tree", Suggest: "/api/suggest",
+          Unseen: "/api/unseen", PlayNew: "/api/play/new",
+          PlayMove: "/api/play/move", PlayBot: "/api/play/bot", Review: "/api/review",
+          LiveStart: "/api/live/start", LivePoll: "/api/live/poll", LiveStop: "/api/live/stop",
+          PuzzleFields: "/api/puzzle", PuzzleRecord: "/api/puzzle/record", Lines: "/api/lines",
+          Annotate: "/api/annotate", PlayNext: "/api/play/next", PlayHint: "/api/play/hint"}
 
 
 def read(model: type[BaseModel], body: bytes, content_type: Optional[str] = None) -> Any:

@@ -43,7 +43,7 @@ from .live import LiveAnalyses
 __all__ = ["LIMITS", "BOTS", "OBJECTIVES", "info", "read_state", "read_position", "board", "board_of", "compose",
            "deal", "analysis", "several_lines",
            "principal_variation", "live_start", "live_poll", "live_stop", "tree_svg", "suggestion", "unseen", "new_game", "game_move", "bot_move", "review_round",
-           "annotate"]
+           "annotate", "puzzle", "record_puzzles", "next_round", "game_hint"]
 
 LIMITS: dict[str, Any] = {     # counts (int) and seconds (float)
     "text": 400,              # characters of a notation line or a move
@@ -346,7 +346,7 @@ def several_lines(text: Any, count: Any = None, time_limit: Any = None, max_node
     """`lines`: the best `count` moves (1 to 5, default 3), each with its value and its own
     principal variation, how equal values were ordered (`ties`), and for every line after the
     first why the first is better (`why`: `compare`'s words and categories). The values are
-    `analysis`'s under the same limits; three or more sides need objective "maxn"."""
+    `analysis`'s under the same limits; three or more sides: paranoid lines from the mover's side, or "maxn"."""
     from ..search.lines import compare, lines
     pos = read_position(text)
     seconds, nodes = _limits(time_limit, max_nodes)
@@ -731,7 +731,7 @@ def annotate(record: Any, round_number: Any = None, move: Any = None, comment: A
 def puzzle(game: Any = None, tag: Any = None, seed: Any = None) -> dict:
     """A shipped puzzle (`play.puzzles`) of `game` with `tag` (None: any), drawn with `seed` (a
     fresh one when None): the puzzle's data, its board, the answer's two lines and the seed."""
-    from ..play.puzzles import shipped, solution
+    from ..play.puzzles import shipped
     game = None if game is None else _text(game, "game", 40)
     tag = None if tag is None else _text(tag, "tag", 40)
     seed = _seed(seed)
@@ -739,8 +739,28 @@ def puzzle(game: Any = None, tag: Any = None, seed: Any = None) -> dict:
     if not puzzles:
         raise PuzzleError(f"no shipped puzzle of game {game} with tag {tag}")
     chosen = random.Random(seed).choice(puzzles)
+    return {**_puzzle_data(chosen), "seed": seed}
+
+
+def _puzzle_data(chosen: Any) -> dict:
+    """A puzzle as the board shows it: its data, its board and the answer's two lines."""
+    from ..play.puzzles import solution
     s = solution(chosen)
     return {"puzzle": dict(chosen.to_dict(), fair=chosen.fair), "board": board(chosen.to_position()),
             "best_line": [str(m) for m in s.best_line], "second_move": str(s.second_move),
-            "second_line": [str(m) for m in s.second_line], "scopas": [list(s.scopas[0]), list(s.scopas[1])],
-            "seed": seed}
+            "second_line": [str(m) for m in s.second_line], "scopas": [list(s.scopas[0]), list(s.scopas[1])]}
+
+
+def record_puzzles(record: Any, round_number: Any = None, player: Any = None) -> dict:
+    """Puzzles from a played game (`puzzles_from_record`): the decisions of one round of the
+    record (one round a request keeps each request short) of `player` (a name; None: every
+    player) where one move alone kept the exact value, each as `puzzle` gives one, with the move
+    played there (`puzzle.played`, `puzzle.found`) and where (`puzzle.where`)."""
+    from ..play.puzzles import puzzles_from_record
+    rec = _read_record(record)
+    if not rec.rounds:
+        raise RecordError("the record has no rounds")
+    number = _whole(round_number, "round", 1, len(rec.rounds), 1)
+    who = None if player is None else _text(player, "player", 40)
+    found = puzzles_from_record(rec, who, rounds=[number])
+    return {"round": number, "player": who, "puzzles": [_puzzle_data(p) for p in found]}

@@ -1993,7 +1993,7 @@ async function fromURL() {
 
 const PUZZLE_GAMES = {"": "scopa", "players=3": "scopa-3", "players=4": "scopa-4", "players=6": "scopa-6",
   "players=4 game=scopone": "scopone", "players=4 game=scientifico": "scientifico", "capture=fifteen": "scopa-15"};
-const pz = {data: null};
+const pz = {data: null, queue: [], at: 0, found: 0};
 
 // The puzzle's position on the board, not analysed (that would give the answer away), and a
 // button for every legal move.
@@ -2001,12 +2001,38 @@ async function loadPuzzle() {
   const seed = $("#seed").value === "" ? null : Number($("#seed").value);
   const game = PUZZLE_GAMES[$("#deal-game").value];
   const d = await api("puzzle", {game: game === undefined ? null : game, seed}, "finding a puzzle");
+  pz.queue = [];
+  await showPuzzle(d, `Puzzle (${d.board.game}, seed ${d.seed})`);
+}
+
+// Puzzles from the reviewed game: the round's decisions of the chosen player where one move alone
+// kept the exact value, asked one after another (the game's own move is told with the answer).
+async function loadRecordPuzzles() {
+  const text = $("#record-text").value, who = $("#learn-player").value;
+  if (!text.trim()) throw new Error("paste a game record or choose a file first");
+  const round = Number($("#review-round").value) || 1;
+  const d = await api("puzzle/record", {record: text, round, player: who || null}, "finding puzzles in the game");
+  if (!d.puzzles.length) {
+    showNote(`no puzzle in round ${d.round}${who ? ` for ${who}` : ""}: no decision where one move alone kept the value`);
+    return;
+  }
+  pz.queue = d.puzzles; pz.at = 0; pz.found = 0;
+  await showQueued();
+}
+
+async function showQueued() {
+  const d = pz.queue[pz.at];
+  await showPuzzle(d, `Puzzle ${pz.at + 1} of ${pz.queue.length} from your game (${d.puzzle.where})`);
+}
+
+async function showPuzzle(d, title) {
   await loadPosition(d.puzzle.position, {analyse: false});     // no deal seed: the seed drew the puzzle
   pz.data = d;
   const p = d.puzzle, b = d.board;
-  $("#puzzle-question").textContent = `Puzzle (${b.game}, seed ${d.seed}): ${seatWord(b, b.to_move)} to move. ` +
+  $("#puzzle-question").textContent = `${title}: ${seatWord(b, b.to_move)} to move. ` +
     `One move keeps ${signed(p.value)}, every other gets ${signed(p.second)} or less.` +
     (p.fair ? "" : ` All cards are shown: ${seatWord(b, b.to_move)} could not see the other hands${b.stock ? " and the stock" : ""}.`);
+  $("#puzzle-next").hidden = true;
   $("#puzzle-moves").innerHTML = b.legal.map((m) => `<button type="button" class="mono" data-move="${esc(m)}">${esc(m)}</button>`).join("");
   $$("#puzzle-moves button").forEach((x) => x.addEventListener("click", () => guard(() => answerPuzzle(x.dataset.move))));
   $("#puzzle-answer").hidden = true;
@@ -2026,11 +2052,18 @@ async function answerPuzzle(move) {
     x.classList.toggle("wrong", x.dataset.move === move && move !== p.best);
   });
   const el = $("#puzzle-answer");
+  const inGame = p.played ? ` In the game: ${p.played}${p.played === p.best ? ", the answer" : ""}.` : "";
   el.textContent = (move === p.best ? `Right: ${move} keeps ${signed(p.value)}.` : `Not the one: ${move}.`) +
     ` The answer: ${p.best} keeps ${signed(p.value)}; the next best, ${d.second_move}, gets ${signed(p.second)}.` +
     ` What decides it: ${p.tags.map((t) => t.replace("-", " ")).join(", ")}.` +
-    ` Best line: ${line(d.best_line, d.scopas[0])}. After ${d.second_move}: ${line(d.second_line, d.scopas[1])}.`;
+    ` Best line: ${line(d.best_line, d.scopas[0])}. After ${d.second_move}: ${line(d.second_line, d.scopas[1])}.` + inGame;
   el.hidden = false;
+  if (pz.queue.length) {
+    pz.found += move === p.best;
+    const last = pz.at + 1 >= pz.queue.length;
+    $("#puzzle-next").hidden = last;
+    if (last) el.textContent += ` Found ${pz.found} of ${pz.queue.length}.`;
+  }
   await playFromBase(move);
 }
 
@@ -2089,7 +2122,9 @@ async function start() {
     await fromURL();
   }));
   $("#puzzle-btn").addEventListener("click", () => guard(loadPuzzle));
-  $("#puzzle-close").addEventListener("click", () => { pz.data = null; $("#puzzle").hidden = true; });
+  $("#puzzle-close").addEventListener("click", () => { pz.data = null; pz.queue = []; $("#puzzle").hidden = true; });
+  $("#puzzle-next").addEventListener("click", () => { pz.at++; if (pz.at < pz.queue.length) guard(showQueued); });
+  $("#record-puzzles-btn").addEventListener("click", () => guard(loadRecordPuzzles));
   $("#tree-btn").addEventListener("click", () => guard(drawTree));
   linesWire();
   treePanWire();
