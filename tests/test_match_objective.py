@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import time
 
 import pytest
 
@@ -14,6 +15,7 @@ from helpers import REF_GAMES, from_kernel, to_kernel, unpack
 from scopa_solver import Limit, Match, MatchError, Position, Rules, analysis, analyze, analyze_many, solve, solve_many
 from scopa_solver import kernel
 from scopa_solver.search.match import leaf_table, match_text, set_default_equity
+from scopa_solver.search.solver import solve_values
 
 ALL = kernel.WANT_ALL | kernel.WANT_BEST | kernel.WANT_PV
 
@@ -240,6 +242,28 @@ def test_solve_and_analyze_under_a_match(game):
         assert [mv.value for mv in a] == [face_brute(pos, match, mv.move) for mv in a]
         assert [r.value for r in solve_many([pos, pos], objective=match)] == [expected, expected]
         assert [a.value for a in analyze_many([pos], objective=match)] == [expected]
+        assert solve_values([pos], objective=match) == [expected]
+
+
+def test_batches_pair_each_position_with_its_leaf_table():
+    # run_batch draws the states and their tables together, on every path: workers, a node
+    # limit's exact tries then deepening, a deadline's one call a state
+    equity = Equity()
+    positions = [later(Rules(), seed, 7) for seed in range(6)] + [later(Rules(players=3), 9, 7)]
+    matches = [Match((3, 4), equity=equity)] * 6 + [Match((3, 4, 5), equity=equity)]
+    expected = [face_brute(p, m) for p, m in zip(positions[:6], matches)]
+    assert [r.value for r in solve_many(positions[:6], Limit(threads=2), objective=matches[0])] == expected
+    assert [a.value for a in analyze_many(positions[:6], Limit(nodes=100_000), objective=matches[0])] == expected
+    deadline = time.monotonic() + 60
+    assert [r.value for r in solve_many(positions[:6], Limit(deadline=deadline), objective=matches[0])] == expected
+    with pytest.raises(MatchError, match="score"):         # one Match for positions of two games
+        solve_many(positions, objective=matches[0])
+    # deepening each state with its own table (as PIMC's worlds would): the deepest depth is exact
+    tables = [leaf_table(p, m) for p, m in zip(positions, matches)]
+    raws = kernel.run_batch([p.kernel_state() for p in positions], want=kernel.WANT_BEST, limit=Limit(nodes=10**6),
+                            objective=tables, deepen=True)
+    assert [r.lower for r in raws[:6]] == expected and all(r.horizon is None for r in raws)
+    assert raws[6].lower == face_brute(positions[6], matches[6])
 
 
 def test_a_limited_match_search_has_a_value_and_says_it_is_not_exact():
