@@ -524,7 +524,9 @@ cdef class KernelResult:
     move_bounds each move's (lower, upper) (WANT_ALL), pv the principal variation (WANT_PV) and
     end the (piles, scopas) it ends with, one entry per seat (None when stopped, without a pv or
     under a horizon), points every side's round points at the end of the pv (objective "value",
-    WANT_PV) or the max^n vector (None when stopped or not asked); objective "value" or "maxn";
+    WANT_PV) or the max^n vector (None when stopped or not asked); objective "value", "maxn" or
+    "match" (a MatchTable: values the mover's side's chance to win the match in 1/10,000ths, an
+    unknown bound 0 or 10000; the others' unknown bound is -127 or 127);
     horizon None for an exact search, else the plies from the root where the search stopped and
     scored the positions statically (the values are then estimates), evaluations how many static
     evaluations it made; probes/hits/stores count this search's table use and fill is the
