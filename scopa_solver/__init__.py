@@ -38,6 +38,7 @@ if _typing.TYPE_CHECKING:  # the lazy names below, for type checkers
     from .play.arena import ArenaResult, MultiArenaResult, arena
     from .play.bots import Bot, GreedyBot, OracleBot, PIMCBot, RandomBot
     from .play.epimc import EPIMCBot
+    from .play.equity import EquityError, MatchEquity
     from .play.game import MatchResult, RoundResult, play_match, play_round
     from .play.inference import InferenceBot
     from .play.record import GameRecord, RoundRecord
@@ -67,6 +68,7 @@ _LAZY = {
     "lines": "search.lines", "explain": "search.lines", "Lines": "search.lines", "Why": "search.lines",
     "explain_view": "search.fairwhy", "FairWhy": "search.fairwhy",
     "Puzzle": "play.puzzles", "find_puzzles": "play.puzzles", "puzzles_from_record": "play.puzzles",
+    "MatchEquity": "play.equity", "EquityError": "play.equity",
 }
 
 
@@ -95,7 +97,9 @@ __all__ = [
     "play_round", "play_match", "RoundResult", "MatchResult", "arena", "ArenaResult", "MultiArenaResult",
     "GameRecord", "RoundRecord", "review", "Review", "FairReview",
     "to_networkx", "TreeOptions", "write_tree", "read_tree", "Puzzle", "find_puzzles", "puzzles_from_record",
+    "MatchEquity",
     "ScopaError", "CardError", "DuplicateCardError", "IllegalMoveError", "NotationError", "PositionError",
     "RulesError", "LimitError", "ViewError", "RecordError", "TreeTooLargeError",
+    "EquityError",
 ]
 __version__ = "0.1.0"
