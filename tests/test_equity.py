@@ -11,8 +11,8 @@ import pytest
 from scopa_solver import Rules
 from scopa_solver.core.flow import match_winner
 from scopa_solver.errors import ScopaError
-from scopa_solver.play.equity import (PLANS, TARGETS, Distribution, EquityError, MatchEquity, Plan, distribution,
-                                      measure, read_distribution, rebuild)
+from scopa_solver.play.equity import (PLANS, TARGETS, Distribution, EquityError, MatchEquity, Plan, bootstrap,
+                                      distribution, main, measure, read_distribution, rebuild, table_text)
 from scopa_solver.play.puzzles import GAMES
 
 COIN = Distribution({(1, 0): 1, (0, 1): 1})                  # a point to either side, evenly
@@ -109,6 +109,16 @@ def test_two_sides_against_a_monte_carlo_of_whole_matches():
         wins = simulate(dist, 11, score, dealer, n, seed=dealer)
         p = eq.chance(score, dealer)
         assert abs(wins[0] / n - p) < 4.5 * (p * (1 - p) / n) ** 0.5, (score, dealer, wins)
+
+
+def test_the_bootstrap_spread_shrinks_with_the_sample():
+    at = [((0, 0), 1), ((9, 10), 0)]
+    small = bootstrap(Distribution({(3, 1): 6, (1, 3): 4, (2, 2): 3}), 11, at, reps=40, seed=2)
+    large = bootstrap(Distribution({(3, 1): 600, (1, 3): 400, (2, 2): 300}), 11, at, reps=40, seed=2)
+    assert all(0 < b < a for a, b in zip(small, large))
+    assert bootstrap(Distribution({(3, 1): 5}), 11, at, reps=5) == [0.0, 0.0]     # one outcome: no doubt
+    with pytest.raises(EquityError, match="reps must be"):
+        bootstrap(COIN, 11, at, reps=1)
 
 
 # -- the end of a match, symmetry, monotonicity ----------------------------------------------------
@@ -236,3 +246,15 @@ def test_the_measurement_is_the_same_every_time(tmp_path, monkeypatch):
     text = (tmp_path / "scopa-15.json").read_text()
     rebuild(tmp_path, ["scopa-15"])
     assert (tmp_path / "scopa-15.json").read_text() == text
+
+
+def test_the_command_prints_a_summary_and_a_table(capsys):
+    assert main(["scopa", "11", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "rounds" in out and "mean points" in out and out.count("\n") >= 13
+    assert main(["chess"]) == 2 and "no game 'chess'" in capsys.readouterr().err
+    assert main(["scopa", "16"]) == 2 and "target of 16" in capsys.readouterr().err
+    text = table_text(MatchEquity.from_distribution(COIN, 2), 0)
+    assert text.splitlines()[2].split() == ["1", "75.0", "50.0"]
+    with pytest.raises(EquityError, match="two sides"):
+        table_text(MatchEquity.of(Rules(players=3)), 0)
