@@ -2,6 +2,7 @@
 rules at the end of a match (ties on top play on), bad input, and every shipped table."""
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from fractions import Fraction
@@ -154,9 +155,7 @@ def test_the_dealer_effect_is_mirrored():
 
 
 def monotonicity_problems(eq: MatchEquity, sides: int, players: int, top: int) -> list:
-    """Scores where a point more for a side lowers its own chance (or, two sides, raises the
-    other side's)."""
-    import itertools
+    """The scores (below `top`) where a point more for a side lowers its own chance."""
     bad = []
     for score in itertools.product(range(top), repeat=sides):
         for dealer in range(players):
@@ -222,10 +221,11 @@ def test_every_shipped_table_loads_for_both_targets(game):
             assert mean == pytest.approx(1 / rules.side_count, abs=1e-9)
 
 
-@pytest.mark.parametrize("game", ["scopa", "scopa-15", "scopone", "scopa-4"])
+@pytest.mark.parametrize("game", list(GAMES))
 def test_a_point_more_never_lowers_a_shipped_chance(game):
-    eq = MatchEquity.of(GAMES[game])
-    assert not monotonicity_problems(eq, 2, GAMES[game].players, 13)
+    rules = GAMES[game]
+    eq = MatchEquity.of(rules)
+    assert not monotonicity_problems(eq, rules.side_count, rules.players, 13)
 
 
 def test_shipped_tables_follow_the_rules_and_keep_the_scoring_options_apart():
