@@ -89,8 +89,8 @@ Points = tuple[int, ...]
 @dataclass(frozen=True)
 class Distribution:
     """How often each round outcome happens: `counts` maps the points of each side in one round
-    (the dealer's side first, then the sides in playing order from it) to a count (or any
-    non-negative weight). `players` and `sides` (the side of each seat) are the game's, as in
+    (the dealer's side first, then the sides in playing order from it) to a count (a dict, or
+    pairs). `players` and `sides` (the side of each seat) are the game's, as in
     `Rules`: the outcome seen from dealer seat d gives side ``(sides[d] + k) % side_count`` the
     k-th number. `game` names it (free text; `GAMES` for the shipped ones)."""
 
@@ -103,10 +103,9 @@ class Distribution:
         counts = self.counts.items() if isinstance(self.counts, dict) else self.counts
         if not isinstance(self.players, int) or isinstance(self.players, bool) or self.players < 2:
             raise EquityError(f"players must be a whole number, 2 or more, not {excerpt(self.players)}")
-        sides = tuple(self.sides)
-        count = max(sides, default=-1) + 1
-        if (len(sides) != self.players or count < 2 or sorted(set(sides)) != list(range(count))
-                or not all(isinstance(x, int) and not isinstance(x, bool) for x in sides)):
+        sides = tuple(self.sides) if isinstance(self.sides, (tuple, list)) else ()
+        count = max(sides) + 1 if sides and all(_whole(x) for x in sides) else 0
+        if len(sides) != self.players or count < 2 or sorted(set(sides)) != list(range(count)):
             raise EquityError(f"sides must give each of the {self.players} seats a side, 0 to the sides "
                               f"less one (two sides or more), not {excerpt(self.sides)}")
         rows: dict[Points, int] = {}
@@ -452,10 +451,10 @@ PLANS: dict[str, Plan] = {
     "scopa": Plan(rounds=4000),
     "scopa-3": Plan(rounds=600),
     "scopa-4": Plan(rounds=800),
-    "scopone": Plan(rounds=600, nodes=20_000),
-    "scientifico": Plan(rounds=600, nodes=20_000),
+    "scopone": Plan(rounds=300, nodes=20_000),
+    "scientifico": Plan(rounds=300, nodes=20_000),
     "scopa-6": Plan(rounds=500),
-    "scopa-15": Plan(rounds=1500),
+    "scopa-15": Plan(rounds=1000),
 }
 """The measurement of each game of `GAMES` (see docs/play.md, "Match equity")."""
 
