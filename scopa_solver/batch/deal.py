@@ -204,7 +204,6 @@ class _Tree:
         self.items: dict[str, Position] = {}
         self.nodes: dict[str, list[_Node]] = {}     # every node of an item (transpositions)
         self.expanded: set[str] = set()
-        self.weights: dict[str, int] = {}       # an item's expected size: its horizon search's nodes (`order`)
         self.root = self._grow(root, (), split)
 
     def _grow(self, pos: Position, moves: tuple[str, ...], until: int) -> _Node:
@@ -251,7 +250,6 @@ class _Tree:
                                  limit=Limit(horizon=ORDER_PLIES, tt_mb=tt_mb, threads=1))
         estimates = {k: float(r.lower) for k, r in zip(leaves, found)
                      if r is not None and r.stop == kernel.StopReason.NONE}
-        self.weights.update({k: r.nodes for k, r in zip(leaves, found) if r is not None})
         _order(self.root, estimates)
         return time.thread_time() - start
 
@@ -387,8 +385,8 @@ class _Prover:
         return g
 
     def plan(self) -> dict[str, tuple[int, int]]:
-        """The items to prove now, the heaviest expected first, each with its window in its
-        mover's frame (the tree backed up first)."""
+        """The items to prove now, in order, each with its window in its mover's frame (the
+        tree backed up first)."""
         root = self.tree.root
         tests: list[tuple[_Node, int]] = []
         if self.every_root_move:
@@ -398,7 +396,6 @@ class _Prover:
         elif self.every_best_move:      # the value is proved: the root moves that may still reach it
             tests = [(c, root.lo) for c in root.children if c.lo < root.lo <= c.hi]
         out: dict[str, tuple[int, int]] = {}
-        weights = self.tree.weights
         for node, g in tests:
             keys: list[str] = []
             _needed(node, g, keys)
@@ -406,9 +403,7 @@ class _Prover:
                 if key not in out:
                     sign = self.tree.nodes[key][0].sign
                     out[key] = (g - 1, g) if sign > 0 else (-g, 1 - g)
-        # every item listed is needed now: the heaviest expected first (as DDS schedules its
-        # hardest hands first), so that the last to finish are short ones
-        return {k: out[k] for k in sorted(out, key=lambda k: -weights.get(k, 0))}
+        return out
 
 
 # -- the job folder -------------------------------------------------------------------------------
