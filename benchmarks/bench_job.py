@@ -145,7 +145,7 @@ def _time(seconds: float) -> str:
 
 def report(rows: list[dict], projection: dict | None = None) -> str:
     lines = [f"{'row':15} {'#':>2} {'value':>5} {'nodes':>11} {'cpu s':>7} {'split':>5} {'proof':>6} {'items':>6} "
-             f"{'solved':>6} {'runs':>5} {'job nodes':>11} {'job cpu':>8} {'wall':>7} {'nodes x':>7} {'cpu x':>6} "
+             f"{'solved':>6} {'recs':>5} {'job nodes':>11} {'job cpu':>8} {'wall':>7} {'nodes x':>7} {'cpu x':>6} "
              f"{'wall x':>6}"]
     for r in rows:
         for j in r["jobs"]:

@@ -74,11 +74,18 @@ def test_the_bounds_narrow_and_hold_the_value_then_a_limit_resumes(tmp_path, pro
     pos = late(SCIENTIFICO, 4, 16)
     want = solve(pos).value
     seen: list = []
-    first = job(pos, tmp_path, run=RunOptions(items=3), on_item=seen.append, deal=DealOptions(proof=proof))
+    saved: list = []
+
+    def narrowed(now):      # result.json streams the bounds: rewritten after every item
+        seen.append(now)
+        data = json.loads((tmp_path / "job" / "result.json").read_text())
+        saved.append((data["lower"], data["upper"]) == (now.lower, now.upper))
+    first = job(pos, tmp_path, run=RunOptions(items=3), on_item=narrowed, deal=DealOptions(proof=proof))
     assert (first.stopped, first.solved_now, first.value, first.complete) == ("limit", 3, None, False)
     assert first.lower <= want <= first.upper and first.remaining > 0
     assert "--resume" in str(first) and json.loads((tmp_path / "job" / "result.json").read_text())["stopped"] == "limit"
-    rest = job(pos, tmp_path, run=RunOptions(resume=True), on_item=seen.append, deal=DealOptions(proof=proof))
+    rest = job(pos, tmp_path, run=RunOptions(resume=True), on_item=narrowed, deal=DealOptions(proof=proof))
+    assert saved and all(saved)
     records = (tmp_path / "job" / "items.jsonl").read_text().splitlines()
     assert (rest.value, rest.complete, rest.solved_now) == (want, True, len(records) - 3)
     assert rest.proof == proof and (rest.bounded > 0) == (proof == "bounds")
