@@ -178,6 +178,12 @@ def test_the_command_killed_or_interrupted_then_resumed(tmp_path, capsys):
     assert (data["value"], data["complete"]) == (want, True)
     assert main(["solve", "--job", str(folder), "--resume"]) == 0
     assert f"value {want:+d}" in capsys.readouterr().out
+    # the full-window items chosen from the command line, for comparisons
+    assert main(["solve", pos.to_string(), "--job", str(tmp_path / "exact"), "--proof", "exact", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["value"], data["proof"], data["bounded"]) == (want, "exact", 0)
+    assert main(["solve", pos.to_string(), "--proof", "exact"]) == 2
+    assert "--proof is for a checkpointed job" in capsys.readouterr().err
 
 
 def test_folders_and_checkpoints_that_are_not_the_jobs_are_refused(tmp_path, capsys):

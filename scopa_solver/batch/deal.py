@@ -164,8 +164,10 @@ class JobResult:
         cut = f"; {self.cut_now:,} cut by the time limit, bounds kept" if self.cut_now else ""
         checked = (f"; {plural(self.verified, 'item')} verified" if self.verified else "") + \
                   (f"; {plural(self.rejected, 'record')} rejected (solved again)" if self.rejected else "")
-        return (f"solve job: {state}{best}; {self.solved:,} of {plural(self.items, 'item')} solved "
-                f"({self.solved_now:,} now{cut}), {self.pruned:,} pruned, {self.remaining:,} left{why}{checked}; "
+        bounded = f", {self.bounded:,} bounded" if self.bounded else ""
+        now = f"{self.solved_now:,} now" if self.proof == "exact" else f"{self.solved_now:,} item search{'' if self.solved_now == 1 else 'es'} now"
+        return (f"solve job: {state}{best}; {self.solved:,} of {plural(self.items, 'item')} solved{bounded} "
+                f"({now}{cut}), {self.pruned:,} pruned, {self.remaining:,} left{why}{checked}; "
                 f"{self.nodes:,} nodes, {self.cpu_seconds:.1f} CPU s, {self.seconds:.1f} s -> {self.directory} "
                 f"({self.engine}, {plural(self.workers, 'worker')})")
 
