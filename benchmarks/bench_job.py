@@ -5,7 +5,10 @@ For each position of bench_family's seeded suites (scientifico-k: k cards in eve
 direct search (one kernel search from a cleared table, value only: as bench_family) against the
 job at each `--splits` cut: the job's items solved and pruned, its nodes and CPU seconds summed
 over the items (each measured in its worker: time.thread_time), its wall time with `--workers`
-local processes, and the ratios job/direct. Every job's value is checked against the direct one.
+local processes, and the ratios job/direct (wall: against the direct search's wall time). Every
+job's value is checked against the direct one. `--proofs bounds,exact` runs each position's job
+both ways, one after the other (`DealOptions.proof`: items proved against thresholds, or each
+solved with the full window), for an interleaved A/B.
 
 `--project FILE` reads bench_family's `--json` rows scientifico-5, -6, -7 (e.g.
 ``bench_family.py --rows scientifico-5,scientifico-6,scientifico-7 --no-solve --positions 8 --json FILE``)
@@ -19,7 +22,7 @@ workers (one core's time times the job's CPU overhead, over N).
 are longer than S finishes because a cut item keeps its bounds and is split.
 
     python benchmarks/bench_job.py [--rows scientifico-6] [--positions 3] [--splits 1,2] [--workers 2]
-                                   [--project family.json] [--json FILE]
+                                   [--proofs bounds,exact] [--project family.json] [--json FILE]
     python benchmarks/bench_job.py --rows scientifico-7 --positions 1 --run-seconds 1.5 --workers 2
 """
 from __future__ import annotations
@@ -36,37 +39,45 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from bench_family import ROWS, positions  # noqa: E402
 
-from scopa_solver import Position, Rules  # noqa: E402
+from scopa_solver import Move, Position, Rules  # noqa: E402
 from scopa_solver.batch import DealOptions, EngineOptions, RunOptions, solve_job  # noqa: E402
+from scopa_solver.batch.deal import PROOFS  # noqa: E402
 from scopa_solver.cli.parser import OneLineParser, names_arg  # noqa: E402
-from scopa_solver.kernel import Limit, new_searcher  # noqa: E402
+from scopa_solver.kernel import WANT_BEST, Limit, new_searcher  # noqa: E402
 
 RULES = Rules(players=4, game="scientifico")
 
 
 def run(rows=("scientifico-6",), count: int = 3, seed: int = 2026, splits=(1, 2), workers: int = 2,
-        tt_mb: float = 64.0, on_row=lambda row: None) -> list[dict]:
+        tt_mb: float = 64.0, on_row=lambda row: None, proofs=("bounds",), best: bool = False) -> list[dict]:
+    """Each position: the direct search (value only, or with `best` every optimal move too: what
+    the job gives by default), then its job at each split and proof, one after the other."""
     out = []
     searcher = new_searcher(tt_mb)
     for name in rows:
         for i, state in enumerate(positions(name, count, seed)):
             searcher.clear()
-            t = time.thread_time()
-            r = searcher.search(state, 0)
-            cpu = time.thread_time() - t
+            t, w = time.thread_time(), time.perf_counter()
+            r = searcher.search(state, WANT_BEST if best else 0)
+            cpu, wall_direct = time.thread_time() - t, time.perf_counter() - w
             pos = Position.from_kernel_state(state, RULES)
-            row = dict(row=name, position=i, value=r.lower, nodes=r.nodes, cpu=cpu, jobs=[])
+            row = dict(row=name, position=i, value=r.lower, nodes=r.nodes, cpu=cpu, wall=wall_direct, jobs=[])
             for split in splits:
-                with tempfile.TemporaryDirectory() as folder:
-                    start = time.perf_counter()
-                    job = solve_job(pos, os.path.join(folder, "job"), Limit(tt_mb=tt_mb),
-                                    deal=DealOptions(split=split), engine=EngineOptions(workers=workers),
-                                    run=RunOptions(progress=False))
-                    wall = time.perf_counter() - start
-                assert job.value == r.lower, (name, i, split, job.value, r.lower)
-                row["jobs"].append(dict(split=split, items=job.items, solved=job.solved, pruned=job.pruned,
-                                        nodes=job.nodes, cpu=job.cpu_seconds, wall=wall,
-                                        node_ratio=job.nodes / max(1, r.nodes), cpu_ratio=job.cpu_seconds / max(cpu, 1e-9)))
+                for proof in proofs:        # interleaved: each position's A and B one after the other
+                    with tempfile.TemporaryDirectory() as folder:
+                        start = time.perf_counter()
+                        job = solve_job(pos, os.path.join(folder, "job"), Limit(tt_mb=tt_mb),
+                                        deal=DealOptions(split=split, proof=proof, every_best_move=best),
+                                        engine=EngineOptions(workers=workers), run=RunOptions(progress=False))
+                        wall = time.perf_counter() - start
+                    assert job.value == r.lower, (name, i, split, proof, job.value, r.lower)
+                    if best and proof == "bounds":
+                        assert sorted(job.best_moves) == sorted(str(Move.from_packed(m)) for m in r.best), (name, i)
+                    row["jobs"].append(dict(split=split, proof=proof, items=job.items, solved=job.solved,
+                                            pruned=job.pruned, records=job.solved_now, nodes=job.nodes,
+                                            cpu=job.cpu_seconds, wall=wall, wall_ratio=wall / max(wall_direct, 1e-9),
+                                            node_ratio=job.nodes / max(1, r.nodes),
+                                            cpu_ratio=job.cpu_seconds / max(cpu, 1e-9)))
             out.append(row)
             on_row(row)
     return out
@@ -133,18 +144,21 @@ def _time(seconds: float) -> str:
 
 
 def report(rows: list[dict], projection: dict | None = None) -> str:
-    lines = [f"{'row':15} {'#':>2} {'value':>5} {'nodes':>11} {'cpu s':>7} {'split':>5} {'items':>6} {'solved':>6} "
-             f"{'job nodes':>11} {'job cpu':>8} {'wall':>7} {'nodes x':>7} {'cpu x':>6}"]
+    lines = [f"{'row':15} {'#':>2} {'value':>5} {'nodes':>11} {'cpu s':>7} {'split':>5} {'proof':>6} {'items':>6} "
+             f"{'solved':>6} {'recs':>5} {'job nodes':>11} {'job cpu':>8} {'wall':>7} {'nodes x':>7} {'cpu x':>6} "
+             f"{'wall x':>6}"]
     for r in rows:
         for j in r["jobs"]:
             lines.append(f"{r['row']:15} {r['position']:2d} {r['value']:5d} {r['nodes']:11,d} {r['cpu']:7.2f} "
-                         f"{j['split']:5d} {j['items']:6d} {j['solved']:6d} {j['nodes']:11,d} {j['cpu']:8.2f} "
-                         f"{j['wall']:7.2f} {j['node_ratio']:7.2f} {j['cpu_ratio']:6.2f}")
-    splits = sorted({j["split"] for r in rows for j in r["jobs"]})
-    for split in splits:
-        ratios = [j for r in rows for j in r["jobs"] if j["split"] == split]
-        lines.append(f"split {split}: median job/direct nodes x{statistics.median(j['node_ratio'] for j in ratios):.2f}, "
-                     f"CPU x{statistics.median(j['cpu_ratio'] for j in ratios):.2f} over {len(ratios)} positions")
+                         f"{j['split']:5d} {j.get('proof', 'exact'):>6} {j['items']:6d} {j['solved']:6d} "
+                         f"{j.get('records', 0):5d} {j['nodes']:11,d} {j['cpu']:8.2f} {j['wall']:7.2f} "
+                         f"{j['node_ratio']:7.2f} {j['cpu_ratio']:6.2f} {j.get('wall_ratio', 0):6.2f}")
+    kinds = sorted({(j["split"], j.get("proof", "exact")) for r in rows for j in r["jobs"]})
+    for split, proof in kinds:
+        ratios = [j for r in rows for j in r["jobs"] if j["split"] == split and j.get("proof", "exact") == proof]
+        lines.append(f"split {split}, {proof}: median job/direct nodes x{statistics.median(j['node_ratio'] for j in ratios):.2f}, "
+                     f"CPU x{statistics.median(j['cpu_ratio'] for j in ratios):.2f}, "
+                     f"wall x{statistics.median(j.get('wall_ratio', 0) for j in ratios):.2f} over {len(ratios)} positions")
     if projection:
         lines.append("projection (median position, from scientifico-5..7):")
         for name, fit in projection["fits"].items():
@@ -166,6 +180,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--splits", default="1,2", help="cuts to measure, in plies: 1,2")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--proofs", default="bounds", help="how the items are searched, interleaved: bounds,exact")
+    ap.add_argument("--best", action="store_true",
+                    help="the direct search and the jobs give every optimal move too (default: the value only)")
     ap.add_argument("--tt-mb", type=float, default=64.0)
     ap.add_argument("--project", metavar="FILE", help="bench_family.py --json rows scientifico-5..7 to extrapolate")
     ap.add_argument("--overhead", type=float, default=None,
@@ -186,13 +203,17 @@ def main(argv: list[str] | None = None) -> None:
         splits = [int(s) for s in args.splits.split(",")]
     except ValueError:
         ap.error(f"--splits takes plies like 1,2, not {args.splits[:40]!r}")
+    proofs = args.proofs.split(",")
+    if any(p not in PROOFS for p in proofs):
+        ap.error(f"--proofs takes {' or '.join(PROOFS)}, comma-separated, not {args.proofs[:40]!r}")
     rows = run(args.rows, args.positions, args.seed, splits, args.workers, args.tt_mb,
-               on_row=lambda row: print(json.dumps(row), file=sys.stderr, flush=True)) if args.positions else []
+               on_row=lambda row: print(json.dumps(row), file=sys.stderr, flush=True), proofs=proofs, best=args.best) \
+        if args.positions else []
     projection = None
     if args.project:
         with open(args.project) as f:
             family = json.load(f)
-        ratios = [j["cpu_ratio"] for r in rows for j in r["jobs"] if j["split"] == max(splits)]
+        ratios = [j["cpu_ratio"] for r in rows for j in r["jobs"] if j["split"] == max(splits) and j["proof"] == proofs[0]]
         overhead = args.overhead or (statistics.median(ratios) if ratios else 1.0)
         projection = project(family, overhead)
     print(report(rows, projection), flush=True)

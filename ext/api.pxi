@@ -68,6 +68,20 @@ cdef uint64_t _count(object value, str what) except? 0xFFFFFFFFFFFFFFFF:
     return <uint64_t>min(n, 0xFFFFFFFFFFFFFFFF)
 
 
+cdef tuple _window(object window):
+    """search_many's window: two whole numbers alpha < beta (beyond the values' range: none)."""
+    try:
+        alpha, beta = window
+        alpha, beta = PyNumber_Index(alpha), PyNumber_Index(beta)
+    except (TypeError, ValueError):
+        raise ValueError(f"window must be (alpha, beta), two whole numbers, not {window!r}") from None
+    lo = _small(alpha, "window alpha", -1000, 1000)
+    hi = _small(beta, "window beta", -1000, 1000)
+    if lo >= hi:
+        raise ValueError(f"window must have alpha < beta, not {window!r}")
+    return lo, hi
+
+
 cdef double _seconds(object value) except? -1.0:
     """A time limit as the search takes it: 0 for none (0, inf or beyond NO_TIME_LIMIT)."""
     cdef double t
@@ -770,7 +784,8 @@ cdef class Searcher:
 
     def search_many(self, list positions, int want=WANT_BEST | WANT_PV, object max_nodes=0,
                     object time_limit=0.0, bint check_signals=False, object objective="value",
-                    object horizon=0, int threads=1, StopToken stop=None, int seat=-1):
+                    object horizon=0, int threads=1, StopToken stop=None, int seat=-1,
+                    object window=None):
         """Search many positions with the GIL released; limits apply to each.
 
         max_nodes: any int >= 0 (0: none; clamped to 2^64 - 1), and a stopped search has
@@ -791,8 +806,14 @@ cdef class Searcher:
         of that seat's side (it maximises, every other side minimises), each result's values still
         for the side to move (negated when it is an opponent of that seat's side): a line after a
         move is searched from the mover's view (-1, the default: the side to move's own). Under a
-        MatchTable only a seat of the side to move (ValueError otherwise)."""
+        MatchTable only a seat of the side to move (ValueError otherwise).
+        window (alpha, beta), alpha < beta, in the values' units (scopas made included): prove
+        only where each value lies against it, by one fail-soft search (want 0, "value", exact,
+        one thread): `lower` == `upper` the value when inside, else `upper` <= alpha (the other
+        bound -127: "value <= upper") or `lower` >= beta ("value >= lower", `upper` 127); a null
+        window (t - 1, t) decides "value >= t" or "value <= t - 1". None: the exact search."""
         cdef uint64_t node_limit = _count(max_nodes, "max_nodes")
+        cdef int window_lo = 0, window_hi = 0
         cdef double seconds = _seconds(time_limit)
         cdef int count = len(positions), i, status = 0, mode
         cdef State* states = NULL
@@ -814,6 +835,12 @@ cdef class Searcher:
             raise ValueError(f"objective must be 'value', 'maxn' or a MatchTable, not {str(objective)[:20]!r}")
         if seat < -1 or seat >= MAX_SEATS:
             raise ValueError(f"seat must be -1 or a seat number, not {seat}")
+        if window is not None:
+            window_lo, window_hi = _window(window)
+            if want != 0 or not isinstance(objective, str) or objective != "value" or depth != 0 or threads > 1:
+                raise ValueError("a windowed search proves bounds only: want 0, objective 'value', "
+                                 "no horizon, one thread")
+            want = WINDOWED
         states = <State*>malloc((count + 1) * sizeof(State))
         games = <Game*>malloc((count + 1) * sizeof(Game))
         results = <RootResult*>calloc(count + 1, sizeof(RootResult))
@@ -862,6 +889,8 @@ cdef class Searcher:
                     F.evaluations = 0
                     F.S.nodes = 0
                     F.S.deadline = monotonic() + seconds if seconds > 0 else 0.0
+                    results[i].window_lo = window_lo
+                    results[i].window_hi = window_hi
                     # two players: a whole round takes about a millisecond, on one thread
                     if threads > 1 and modes[i] != MAXN and games[i].players > 2:
                         status = parallel_search(F, &states[i], want, &results[i], threads, self.cpu)

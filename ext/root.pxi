@@ -10,6 +10,7 @@ cdef enum:
     WANT_PV = 2         # principal variation to the end of the round
     WANT_ALL = 4        # exact value of every root move (analyze)
     FULL_WINDOW = 8     # baseline: one full-window search instead of the zero-window driver
+    WINDOWED = 16       # bounds only: one fail-soft search within (R.window_lo, R.window_hi)
 
 ctypedef struct RootResult:
     # Kept small (the pv and the per-move arrays are malloc'd): a Python KernelResult holds one,
@@ -32,6 +33,7 @@ ctypedef struct RootResult:
     uint64_t nodes
     double seconds
     uint64_t probes, hits, stores   # transposition-table use by this search
+    int window_lo, window_hi  # WINDOWED (set by the caller): the window, scopas made included
 
 
 cdef void result_free(RootResult* R) noexcept nogil:
@@ -148,6 +150,21 @@ cdef int root_value(Engine* F, const State* root, int want, RootResult* R) noexc
     cdef uint64_t* moves
     if round_over(root):
         lower = upper = value = leaf(F, root)
+    elif want & WINDOWED:
+        # a proof against the window: the value inside it, else a bound beyond it (fail-soft);
+        # a null window (t - 1, t) proves "value >= t" or "value <= t - 1" in one pass
+        lower = max(-VALUE_INF, R.window_lo - offset)
+        upper = min(VALUE_INF, R.window_hi - offset)
+        trace_pass(S.trace, 0, 0, lower, upper, 0)
+        value = search_node(F, root, lower, upper, 0)
+        if S.stop:
+            lower, upper = -VALUE_INF, VALUE_INF
+        elif value <= lower:
+            lower, upper = -VALUE_INF, value
+        elif value >= upper:
+            lower, upper = value, VALUE_INF
+        else:
+            lower = upper = value
     elif want & FULL_WINDOW:
         trace_pass(S.trace, 0, 0, -VALUE_INF, VALUE_INF, 0)
         value = search_node(F, root, -VALUE_INF, VALUE_INF, 0)

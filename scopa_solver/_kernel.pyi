@@ -241,7 +241,8 @@ class Searcher:
     def search_many(self, positions: list[KernelPosition], want: int = 3, max_nodes: int = 0,
                     time_limit: float = 0.0, check_signals: bool = False,
                     objective: Objective = "value", horizon: Optional[int] = 0,
-                    threads: int = 1, stop: Optional[StopToken] = None, seat: int = -1) -> list[KernelResult]:
+                    threads: int = 1, stop: Optional[StopToken] = None, seat: int = -1,
+                    window: Optional[tuple[int, int]] = None) -> list[KernelResult]:
         """Search each position with the GIL released, the limits applying to each. max_nodes:
         int >= 0 (0: none, larger than 2**64 - 1: clamped); time_limit: seconds >= 0 (0 or inf:
         none); ValueError for negatives and NaN. KeyboardInterrupt on Ctrl-C (check_signals, the
@@ -253,7 +254,11 @@ class Searcher:
         a MatchTable for every position or a list of them, one per position; ValueError otherwise);
         `horizon` > 0 plies: scored statically there unless the round ends sooner (exact).
         `threads` > 1: each position searched by that many threads sharing the table (the
-        same results; `nodes` every thread's, `max_nodes` for all; max^n on one thread)."""
+        same results; `nodes` every thread's, `max_nodes` for all; max^n on one thread).
+        `window` (alpha, beta), alpha < beta: bounds only (want 0, "value", exact, one thread,
+        the side to move's frame): one fail-soft search, `lower` == `upper` the value inside
+        the window, else `upper` <= alpha (`lower` -127) or `lower` >= beta (`upper` 127); a
+        null window (t - 1, t) decides "value >= t" or "value <= t - 1"."""
 
     def trace(self, pos: KernelPosition, want: int = 0,
               max_events: int = 100000) -> tuple[list[tuple], KernelResult]:

@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 SCIENTIFICO = Rules(players=4, game="scientifico")
+EXACT = DealOptions(proof="exact")      # every item solved with the full window (the records hold values)
 GAMES = [(Rules(), 12), (Rules(), 9), (Rules(players=3), 9), (Rules(players=3), 6), (Rules(players=4), 12),
          (SCIENTIFICO, 12), (SCIENTIFICO, 16)]
 
@@ -55,27 +56,42 @@ def test_the_value_is_solves_on_every_game_and_cut(rules, left, tmp_path):
         for split in (1, 2, 3):
             r = job(pos, tmp_path, f"{seed}-{split}", deal=DealOptions(split=split))
             assert (r.value, r.lower, r.upper, r.complete) == (want, want, want, True), (pos.to_string(), split)
-            assert r.best_moves and all(moves[m] == want for m in r.best_moves)
+            # the items proved against thresholds: every optimal move, as the direct search
+            assert sorted(r.best_moves) == sorted(m for m, v in moves.items() if v == want)
             assert all(lo <= moves[m] <= hi for m, lo, hi in r.moves)
             assert r.solved + r.pruned == r.items and r.remaining == 0
+            # each item solved with the full window (the baseline): the moves it proved optimal
+            e = job(pos, tmp_path, f"{seed}-{split}-exact", deal=DealOptions(split=split, proof="exact"))
+            assert (e.value, e.complete, e.proof) == (want, True, "exact") and e.best_moves
+            assert all(moves[m] == want for m in e.best_moves) and all(lo <= moves[m] <= hi for m, lo, hi in e.moves)
             every = job(pos, tmp_path, f"{seed}-{split}-every", deal=DealOptions(split=split, every_root_move=True))
             assert {m: lo for m, lo, hi in every.moves if lo == hi} == moves
             assert sorted(every.best_moves) == sorted(m for m, v in moves.items() if v == want)
 
 
-def test_the_bounds_narrow_and_hold_the_value_then_a_limit_resumes(tmp_path):
+@pytest.mark.parametrize("proof", ["bounds", "exact"])
+def test_the_bounds_narrow_and_hold_the_value_then_a_limit_resumes(tmp_path, proof):
     pos = late(SCIENTIFICO, 4, 16)
     want = solve(pos).value
     seen: list = []
-    first = job(pos, tmp_path, run=RunOptions(items=3), on_item=seen.append)
+    saved: list = []
+
+    def narrowed(now):      # result.json streams the bounds: rewritten after every item
+        seen.append(now)
+        data = json.loads((tmp_path / "job" / "result.json").read_text())
+        saved.append((data["lower"], data["upper"]) == (now.lower, now.upper))
+    first = job(pos, tmp_path, run=RunOptions(items=3), on_item=narrowed, deal=DealOptions(proof=proof))
     assert (first.stopped, first.solved_now, first.value, first.complete) == ("limit", 3, None, False)
     assert first.lower <= want <= first.upper and first.remaining > 0
     assert "--resume" in str(first) and json.loads((tmp_path / "job" / "result.json").read_text())["stopped"] == "limit"
-    rest = job(pos, tmp_path, run=RunOptions(resume=True), on_item=seen.append)
-    assert (rest.value, rest.complete, rest.solved_now) == (want, True, rest.solved - 3)
+    rest = job(pos, tmp_path, run=RunOptions(resume=True), on_item=narrowed, deal=DealOptions(proof=proof))
+    assert saved and all(saved)
+    records = (tmp_path / "job" / "items.jsonl").read_text().splitlines()
+    assert (rest.value, rest.complete, rest.solved_now) == (want, True, len(records) - 3)
+    assert rest.proof == proof and (rest.bounded > 0) == (proof == "bounds")
     for before, after in zip(seen, seen[1:]):
         assert before.lower <= after.lower <= want <= after.upper <= before.upper
-    again = job(None, tmp_path, run=RunOptions(resume=True))       # a finished job: nothing more to do
+    again = job(None, tmp_path, run=RunOptions(resume=True), deal=DealOptions(proof=proof))  # finished: no more
     assert (again.value, again.solved_now, again.nodes) == (want, 0, rest.nodes)
 
 
@@ -162,6 +178,12 @@ def test_the_command_killed_or_interrupted_then_resumed(tmp_path, capsys):
     assert (data["value"], data["complete"]) == (want, True)
     assert main(["solve", "--job", str(folder), "--resume"]) == 0
     assert f"value {want:+d}" in capsys.readouterr().out
+    # the full-window items chosen from the command line, for comparisons
+    assert main(["solve", pos.to_string(), "--job", str(tmp_path / "exact"), "--proof", "exact", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["value"], data["proof"], data["bounded"]) == (want, "exact", 0)
+    assert main(["solve", pos.to_string(), "--proof", "exact"]) == 2
+    assert "--proof is for a checkpointed job" in capsys.readouterr().err
 
 
 def test_folders_and_checkpoints_that_are_not_the_jobs_are_refused(tmp_path, capsys):
@@ -280,14 +302,15 @@ def _nudge(row: dict, pos_of_key) -> dict:
 
 
 def test_a_damaged_duplicated_or_foreign_record_is_named_and_its_item_solved_again(tmp_path):
+    # items solved exactly (records of values, each nudged or copied); bounds records have the same checks
     from scopa_solver import Position
     pos, other = late(SCIENTIFICO, 1, 16), late(SCIENTIFICO, 6, 16)
     want = solve(pos).value
-    job(other, tmp_path, "other", run=RunOptions(items=1))
+    job(other, tmp_path, "other", run=RunOptions(items=1), deal=EXACT)
     foreign = (tmp_path / "other" / "items.jsonl").read_text()
     for case in ("nudged", "second row", "foreign", "job of the same position elsewhere"):
         folder = tmp_path / case
-        job(pos, tmp_path, case, run=RunOptions(items=3))
+        job(pos, tmp_path, case, run=RunOptions(items=3), deal=EXACT)
         items = folder / "items.jsonl"
         if case == "nudged":        # every value moved by one inside its bounds: gave +-1 before
             _rewrite(items, lambda row: _nudge(row, Position.from_string))
@@ -300,11 +323,11 @@ def test_a_damaged_duplicated_or_foreign_record_is_named_and_its_item_solved_aga
             items.write_text(items.read_text() + foreign)
             bad = 1
         else:                       # the same job in another folder: its records are this job's too
-            job(pos, tmp_path, "twin", run=RunOptions(items=1))
+            job(pos, tmp_path, "twin", run=RunOptions(items=1), deal=EXACT)
             items.write_text(items.read_text() + (tmp_path / "twin" / "items.jsonl").read_text())
             bad = 1     # the twin solved the first item again: a second record of it, set aside
         said: list = []
-        r = job(None, tmp_path, case, run=RunOptions(resume=True), say=said.append)
+        r = job(None, tmp_path, case, run=RunOptions(resume=True), say=said.append, deal=EXACT)
         assert (r.value, r.complete) == (want, True), case      # was wrong with the damaged records
         assert r.rejected == bad, (case, said)
         then = "the first record stands" if case.startswith("job of") else "its item is solved again"
@@ -318,7 +341,7 @@ def test_verify_solves_a_sample_again_and_replaces_a_wrong_value(tmp_path):
     from scopa_solver.batch.deal import _checksum
     pos = late(SCIENTIFICO, 1, 16)
     want = solve(pos).value
-    job(pos, tmp_path, run=RunOptions(items=3))
+    job(pos, tmp_path, run=RunOptions(items=3), deal=EXACT)
     folder = tmp_path / "job"
     salt = json.loads((folder / "job.json").read_text())["check"]
 
@@ -328,9 +351,9 @@ def test_verify_solves_a_sample_again_and_replaces_a_wrong_value(tmp_path):
         return row
     _rewrite(folder / "items.jsonl", wrong)
     said: list = []
-    r = job(None, tmp_path, deal=DealOptions(verify=100), run=RunOptions(resume=True), say=said.append)
+    r = job(None, tmp_path, deal=DealOptions(verify=100, proof="exact"), run=RunOptions(resume=True), say=said.append)
     assert (r.value, r.verified, r.rejected) == (want, 0, 3) and len(said) == 3 and "--verify" in said[0]
-    r = job(None, tmp_path, deal=DealOptions(verify=2), run=RunOptions(resume=True))
+    r = job(None, tmp_path, deal=DealOptions(verify=2, proof="exact"), run=RunOptions(resume=True))
     assert (r.value, r.verified, r.rejected, r.solved_now) == (want, 2, 0, 0)
     with pytest.raises(DealJobError, match="verify"):
         job(None, tmp_path, deal=DealOptions(verify=-1), run=RunOptions(resume=True))
@@ -366,7 +389,7 @@ def test_one_run_at_a_time_uses_a_folder(tmp_path, capsys):
             seen.append(capsys.readouterr().err)
     r = job(pos, tmp_path, on_item=second_run)
     assert r.value == solve(pos).value and len(seen) == 3 and str(os.getpid()) in seen[0]
-    assert len(read_rows(folder / "items.jsonl")) == r.solved      # no item solved twice
+    assert len(read_rows(folder / "items.jsonl")) == r.solved_now      # no record of the refused runs
     assert seen[2].count("\n") == 1 and "in use" in seen[2]
     # a new job in a folder that another new job is starting in
     with pytest.raises(DealJobError, match="in use"):
@@ -415,10 +438,12 @@ def test_an_item_longer_than_the_time_limit_is_split_and_the_job_finishes(tmp_pa
         return real(states, **dict(kw, limit=kw["limit"].replace(nodes=50_000)))
     monkeypatch.setattr(jobs.kernel, "run_batch", cut_at_50k_nodes)
     said: list = []
-    first = r = job(pos, tmp_path, limit=Limit(time=10, tt_mb=4), run=RunOptions(items=10), say=said.append)
+    first = r = job(pos, tmp_path, limit=Limit(time=10, tt_mb=4), run=RunOptions(items=10), say=said.append,
+                    deal=EXACT)     # the items solved by run_batch, which the budget cuts
     runs = 1
     while not r.complete and runs < 100:
-        r = job(None, tmp_path, limit=Limit(time=10, tt_mb=4), run=RunOptions(resume=True, items=10), say=said.append)
+        r = job(None, tmp_path, limit=Limit(time=10, tt_mb=4), run=RunOptions(resume=True, items=10), say=said.append,
+                deal=EXACT)
         assert r.lower <= want <= r.upper and r.stopped != "time"
         runs += 1
     assert r.complete and r.value == want and r.stopped is None    # before: stopped by the time each run

@@ -57,13 +57,16 @@ from .engines import EngineOptions, cap_workers, lost
 from .jobs import Item, JobOptions, RunOptions
 from .outputs import BatchOutputError, ResultWriter
 
-__all__ = ["solve_job", "DealOptions", "JobResult", "DealJobError", "JOB_FORMAT", "DEFAULT_SPLIT"]
+__all__ = ["solve_job", "DealOptions", "JobResult", "DealJobError", "JOB_FORMAT", "DEFAULT_SPLIT", "PROOFS"]
 
 JOB_FORMAT = "scopa-solver solve job"
 _VERSION = 2                    # 2: checksums on job.json and on every record; cut items' bounds
 DEFAULT_SPLIT = 2
+PROOFS = ("bounds", "exact")
+"""How a job's items are searched (`DealOptions.proof`): proved against thresholds, or solved."""
 """Plies the tree is cut below the root: its moves and their replies."""
 MAX_SPLIT = 6
+ORDER_PLIES = 8                 # the horizon searches that order the cut tree's moves (`_Tree.order`)
 MAX_ITEMS = 200_000
 _MAX_JOB_BYTES = 1 << 20        # job.json is a few lines: more is not ours
 _POLL_SECONDS = 0.5             # how often a wait looks at `stop` and the time limit
@@ -94,6 +97,7 @@ class _Node:
     sign: int = 1               # an item: its value (for its mover) times sign is the root's
     lo: int = 0
     hi: int = 0
+    guess: Optional[float] = None   # its value estimated (`_Tree.order`), in the root's frame
 
 
 @dataclass(frozen=True)
@@ -101,13 +105,15 @@ class JobResult:
     """Where a job stands after a run: `value` (None until proved), the proven `lower`..`upper`
     bounds on it, `best_moves` (the root's moves proved optimal), `moves` (each root move and
     the bounds on its value: equal when exact), the items: all of them, `solved` (now or before),
-    `pruned` (that can no longer change the value), `remaining`, `solved_now` in this run,
+    `pruned` (that can no longer change the value; `bounded` of all items those with a proven
+    bound short of their value), `remaining` (those the next step needs), `solved_now` (solved
+    or proved against a window) in this run,
     `cut_now` (cut by this run's time limit: their bounds kept, the long ones split), the
     records `rejected` when the checkpoint was read or verified (solved again), the items
     `verified` by solving them again; the kernel's nodes and CPU seconds over every record,
     this run's wall `seconds`, and `stopped` (None when complete, else "limit", "time" or
     "stop"; result.json also says "interrupt" or "error" for a run that Ctrl-C or a failing
-    item ended)."""
+    item ended), and the `proof` the items had (`DealOptions.proof`)."""
 
     position: str
     value: Optional[int]
@@ -131,6 +137,8 @@ class JobResult:
     cut_now: int = 0
     rejected: int = 0
     verified: int = 0
+    bounded: int = 0
+    proof: str = "bounds"
 
     @property
     def complete(self) -> bool:
@@ -146,7 +154,7 @@ class JobResult:
                 "solved_now": self.solved_now, "cut_now": self.cut_now, "rejected": self.rejected,
                 "verified": self.verified, "nodes": self.nodes, "cpu_seconds": self.cpu_seconds,
                 "seconds": self.seconds, "directory": self.directory, "engine": self.engine,
-                "workers": self.workers, "split": self.split}
+                "workers": self.workers, "split": self.split, "bounded": self.bounded, "proof": self.proof}
 
     def __str__(self) -> str:
         state = (f"value {self.value:+d}" if self.value is not None
@@ -156,8 +164,10 @@ class JobResult:
         cut = f"; {self.cut_now:,} cut by the time limit, bounds kept" if self.cut_now else ""
         checked = (f"; {plural(self.verified, 'item')} verified" if self.verified else "") + \
                   (f"; {plural(self.rejected, 'record')} rejected (solved again)" if self.rejected else "")
-        return (f"solve job: {state}{best}; {self.solved:,} of {plural(self.items, 'item')} solved "
-                f"({self.solved_now:,} now{cut}), {self.pruned:,} pruned, {self.remaining:,} left{why}{checked}; "
+        bounded = f", {self.bounded:,} bounded" if self.bounded else ""
+        now = f"{self.solved_now:,} now" if self.proof == "exact" else f"{self.solved_now:,} item search{'' if self.solved_now == 1 else 'es'} now"
+        return (f"solve job: {state}{best}; {self.solved:,} of {plural(self.items, 'item')} solved{bounded} "
+                f"({now}{cut}), {self.pruned:,} pruned, {self.remaining:,} left{why}{checked}; "
                 f"{self.nodes:,} nodes, {self.cpu_seconds:.1f} CPU s, {self.seconds:.1f} s -> {self.directory} "
                 f"({self.engine}, {plural(self.workers, 'worker')})")
 
@@ -231,6 +241,20 @@ class _Tree:
     def leaves(self) -> list[str]:
         return [key for key in self.items if key not in self.expanded]
 
+    def order(self, tt_mb: Optional[float] = None) -> float:
+        """Order every node's moves best first by its items' values estimated by a horizon
+        search `ORDER_PLIES` deep, backed up by minimax (better than the static evaluation the
+        tree was grown with: the refutations come first, so fewer items are searched) and set
+        each node's `guess`; the CPU seconds it took."""
+        start = time.thread_time()
+        leaves = self.leaves()
+        found = kernel.run_batch([self.items[k].kernel_state() for k in leaves], want=0,
+                                 limit=Limit(horizon=ORDER_PLIES, tt_mb=tt_mb, threads=1))
+        estimates = {k: float(r.lower) for k, r in zip(leaves, found)
+                     if r is not None and r.stop == kernel.StopReason.NONE}
+        _order(self.root, estimates)
+        return time.thread_time() - start
+
     def back_up(self, known: dict[str, tuple[int, int]]) -> None:
         _back_up(self.root, known)
 
@@ -238,6 +262,21 @@ class _Tree:
         out: list[str] = []
         _live(self.root, -math.inf, math.inf, out, every_root_move)
         return list(dict.fromkeys(out))     # a transposition's item once
+
+
+def _order(node: _Node, estimates: dict[str, float]) -> float:
+    """`node`'s estimated value in the root's frame, its children sorted best first for their
+    mover (a stable sort: ties keep the static order); an item without an estimate: 0."""
+    if not node.children:
+        if node.key is None:        # the end of the round: its value
+            node.guess = float(node.lo)
+        else:
+            node.guess = node.sign * estimates.get(node.key, 0.0)
+        return node.guess
+    values = {id(c): _order(c, estimates) for c in node.children}
+    node.children.sort(key=lambda c: -values[id(c)] if node.top else values[id(c)])
+    node.guess = (max if node.top else min)(values.values())
+    return node.guess
 
 
 def _frame(bounds: tuple[int, int], sign: int) -> tuple[int, int]:
@@ -284,6 +323,89 @@ def _live(node: _Node, alpha: float, beta: float, out: list[str], every_root_mov
         else:
             a, b = alpha, min([beta] + [c.hi for j, c in enumerate(node.children) if j != i])
         _live(child, a, b, out)
+
+
+def _needed(node: _Node, g: int, out: list[str]) -> None:
+    """The items the test "`node` >= g" needs now, in tree order, as the young brothers wait
+    (Feldmann's YBWC): while a node's eldest child is undecided only it is searched; once it is
+    decided (and did not decide its parent), its brothers all are, side by side. A node whose
+    bounds already decide the test needs nothing."""
+    if node.lo >= g or node.hi < g:
+        return
+    if not node.children:       # an item (the end of the round is decided)
+        if node.key is not None:
+            out.append(node.key)
+        return
+    eldest = node.children[0]
+    if eldest.lo < g <= eldest.hi:
+        _needed(eldest, g, out)
+        return
+    for child in node.children[1:]:
+        _needed(child, g, out)
+
+
+class _Prover:
+    """What to prove next when the items are proved against thresholds (`DealOptions.proof`
+    "bounds"): MTD(f) over the cut tree. Each node whose value is wanted (the root; with
+    `every_root_move` each root move) is tested "value >= g" for a threshold g inside its proven
+    interval: the items that test needs (`_needed`: the eldest brother first) are proved
+    against g, each by one null-window search of the kernel, and the bounds they prove are
+    backed up; once the test is decided the next g is the new bound's (fail-soft, as MTD(f)
+    moves its guess), until the interval closes. Then each root move that may tie the value is
+    tested against it, so that the best moves are every optimal one, as the direct search's.
+    The first g of a node is its items' horizon estimates backed up the cut tree (`_Tree.order`,
+    which also puts every node's refutations first)."""
+
+    def __init__(self, tree: _Tree, every_root_move: bool, every_best_move: bool = True) -> None:
+        self.tree, self.every_root_move, self.every_best_move = tree, every_root_move, every_best_move
+        self.thresholds: dict[tuple[str, ...], int] = {}
+        self.estimates: dict[str, float] = {}
+
+    def _guess(self, node: _Node) -> float:
+        if node.guess is not None:
+            return min(max(node.guess, node.lo), node.hi)
+        if not node.children:
+            if node.key is None:
+                return node.lo
+            if node.key not in self.estimates:
+                self.estimates[node.key] = _estimate(self.tree.items[node.key], self.tree.side)
+            return min(max(self.estimates[node.key], node.lo), node.hi)
+        values = [self._guess(c) for c in node.children]
+        return max(values) if node.top else min(values)
+
+    def _threshold(self, node: _Node) -> int:
+        """The g of `node`'s next test: the last one while it is undecided, else moved past the
+        bound that decided it; the first from the estimate. Always node.lo < g <= node.hi."""
+        g = self.thresholds.get(node.moves)
+        if g is None:
+            g = round(self._guess(node))
+        if g <= node.lo:
+            g = node.lo + 1
+        elif g > node.hi:
+            g = node.hi
+        self.thresholds[node.moves] = g
+        return g
+
+    def plan(self) -> dict[str, tuple[int, int]]:
+        """The items to prove now, in order, each with its window in its mover's frame (the
+        tree backed up first)."""
+        root = self.tree.root
+        tests: list[tuple[_Node, int]] = []
+        if self.every_root_move:
+            tests = [(c, self._threshold(c)) for c in root.children if c.lo < c.hi]
+        elif root.lo < root.hi:
+            tests = [(root, self._threshold(root))]
+        elif self.every_best_move:      # the value is proved: the root moves that may still reach it
+            tests = [(c, root.lo) for c in root.children if c.lo < root.lo <= c.hi]
+        out: dict[str, tuple[int, int]] = {}
+        for node, g in tests:
+            keys: list[str] = []
+            _needed(node, g, keys)
+            for key in keys:
+                if key not in out:
+                    sign = self.tree.nodes[key][0].sign
+                    out[key] = (g - 1, g) if sign > 0 else (-g, 1 - g)
+        return out
 
 
 # -- the job folder -------------------------------------------------------------------------------
@@ -568,8 +690,15 @@ class DealOptions:
     """What a solve job is: `split`, the plies its tree is cut below the root (None: as saved,
     else `DEFAULT_SPLIT`, its moves and their replies; with three or more sides the cut goes
     on to the next seat of the root's side); `every_root_move`, the exact value of every root
-    move (no pruning at the root), not only the position's (None: as saved, else False); and
-    `verify`: this many of the items solved before, drawn at random, are solved again first.
+    move (no pruning at the root), not only the position's (None: as saved, else False);
+    `verify`: this many of the items solved before, drawn at random, are solved again first;
+    and `proof`, how the items are searched: "bounds" (each item proved against the threshold
+    the root's interval needs, by a null-window search: MTD(f) over the cut tree, `_Prover`)
+    or "exact" (each item solved exactly with the full window, as before: for comparisons).
+    Either resumes a job the other began (both keep the bounds they proved).
+    `every_best_move` ("bounds"): once the value is proved, each root move that may tie it is
+    tested against it, so that `best_moves` are every optimal move, as `solve`'s; False: the
+    value, and the moves proved optimal on the way (as "exact" gives).
 
     >>> DealOptions(split=9)
     Traceback (most recent call last):
@@ -579,8 +708,12 @@ class DealOptions:
     split: Optional[int] = None
     every_root_move: Optional[bool] = None
     verify: int = 0
+    proof: str = "bounds"
+    every_best_move: bool = True
 
     def __post_init__(self) -> None:
+        if self.proof not in PROOFS:
+            raise DealJobError(f"proof must be one of {', '.join(PROOFS)}, not {excerpt(self.proof)}")
         if self.split is not None and (type(self.split) is not int or not 1 <= self.split <= MAX_SPLIT):
             raise DealJobError(f"split must be a whole number of plies from 1 to {MAX_SPLIT}, not {excerpt(self.split)}")
         if type(self.verify) is not int or self.verify < 0:
@@ -644,6 +777,7 @@ def _run(job: Optional[dict], position: Optional[Position], directory: Path, dea
          on_item: Optional[Callable[[JobResult], None]], say: Callable[[str], None]) -> JobResult:
     """`solve_job` in its folder, locked: `job` is the saved description (None: a new job)."""
     split, every_root_move, verify, force, items = deal.split, deal.every_root_move, deal.verify, run.force, run.items
+    proving = deal.proof == "bounds"
     seconds = limit.time or 0.0
     if job is not None:
         try:
@@ -688,10 +822,23 @@ def _run(job: Optional[dict], position: Optional[Position], directory: Path, dea
     deadline = limit.end(time.monotonic())
     state: dict[str, Any] = {"now": 0, "cut": 0, "verified": 0, "unverified": 0, "rejected": rejected,
                              "stopped": None}
+    prover = _Prover(tree, every_root_move, deal.every_best_move)
+    state["order_cpu"] = tree.order(limit.tt_mb) if proving else 0.0
+    windows: dict[str, tuple[int, int]] = {}    # "bounds": the window each item of the plan is proved against
 
     def live() -> list[str]:
         tree.back_up(known)
         return tree.live(every_root_move)
+
+    def plan() -> list[str]:
+        """The items to search now, in order: those that can still change the value ("exact"),
+        or those the prover's tests need, with their windows ("bounds")."""
+        if not proving:
+            return live()
+        tree.back_up(known)
+        windows.clear()
+        windows.update(prover.plan())
+        return list(windows)
 
     def record(row: dict) -> None:
         """Append `row` to items.jsonl with its checksum (and to `records`, which a record
@@ -702,27 +849,29 @@ def _run(job: Optional[dict], position: Optional[Position], directory: Path, dea
         records.append(_Record(records[-1].line + 1 if records else 1, json.dumps(row, separators=(",", ":")), row))
 
     def result() -> JobResult:
-        todo = live()
+        todo = plan()
         root = tree.root
         moves = tuple((c.moves[0], c.lo, c.hi) for c in root.children)
         decided = root.lo == root.hi and not todo
         best = tuple(m for m, lo, hi in moves if lo == hi == root.lo) if decided else ()
         leaves = tree.leaves()
         solved = sum(known[k][0] == known[k][1] for k in leaves)
+        bounded = sum(known[k][0] < known[k][1] and known[k] != _side_range(tree.items[k]) for k in leaves)
         return JobResult(position=position.to_string(), value=root.lo if decided else None, lower=root.lo,
                          upper=root.hi, best_moves=best, moves=moves, items=len(leaves), solved=solved,
                          remaining=len(todo), pruned=len(leaves) - solved - len(todo),
                          solved_now=state["now"], nodes=sum(r.row["result"]["nodes"] for r in records),
-                         cpu_seconds=sum(r.row["result"]["cpu"] for r in records),
+                         cpu_seconds=sum(r.row["result"]["cpu"] for r in records) + state["order_cpu"],
                          seconds=time.perf_counter() - start, stopped=None if decided else state["stopped"],
                          directory=str(directory), engine=runner.name, workers=runner.workers, split=split,
-                         cut_now=state["cut"], rejected=state["rejected"], verified=state["verified"])
+                         cut_now=state["cut"], rejected=state["rejected"], verified=state["verified"],
+                         bounded=bounded, proof=deal.proof)
 
     with_value = {r.row["key"] for r in records if r.row["result"]["value"] is not None}
     solved_keys = [k for k in tree.leaves() if k in with_value and known[k][0] == known[k][1]]
     checks = random.Random().sample(solved_keys, min(verify, len(solved_keys)))
-    todo = live()
-    cap_workers(runner, workers, len(todo) + len(checks), say)
+    todo = plan()
+    cap_workers(runner, workers, len(live()) + len(checks), say)
     bar = progress_bar(len(tree.leaves()), "solve job", run.progress, unit="item")
     settled = 0     # items solved or pruned, on the bar
 
@@ -751,7 +900,7 @@ def _run(job: Optional[dict], position: Optional[Position], directory: Path, dea
                 if state["stopped"] != "time" or not running or left < -_GRACE_SECONDS:
                     break
             else:
-                _submit(runner, running, checks, todo, items, state["now"], left, limit.tt_mb)
+                _submit(runner, running, checks, todo, items, state["now"], left, limit.tt_mb, windows)
             if not running:
                 break
             for future in runner.wait_any(set(running), timeout=min(_POLL_SECONDS, max(0.05, left))):
@@ -778,6 +927,15 @@ def _run(job: Optional[dict], position: Optional[Position], directory: Path, dea
                 if not row["ok"]:
                     raise DealJobError(f"the item {excerpt(key)} failed: {row['error']}")
                 found = row["result"]
+                if found["value"] is None and not found.get("stopped", True):   # a proof against a window
+                    if key not in tree.expanded:
+                        _proved(known, key, found, row, record)
+                        state["now"] += 1
+                        now = show()
+                        _save(directory, now)
+                        if on_item is not None:
+                            on_item(now)
+                    continue
                 if found["value"] is None:
                     state["unverified"] += checking
                     if not checking and key not in tree.expanded:
@@ -807,13 +965,15 @@ def _run(job: Optional[dict], position: Optional[Position], directory: Path, dea
                 if not lo <= found["value"] <= hi:
                     raise DealJobError(f"internal error: the item {excerpt(key)} has the value {found['value']}, "
                                        f"outside its bounds {lo}..{hi}")
-                record({"key": key, "ok": True, "seconds": row["seconds"], "result": found})
+                record({"key": key, "ok": True, "seconds": row["seconds"],
+                        "result": {"value": found["value"], "nodes": found["nodes"], "cpu": found["cpu"]}})
                 known[key] = (found["value"], found["value"])
                 state["now"] += not checking
                 now = show()
+                _save(directory, now)
                 if on_item is not None:
                     on_item(now)
-            todo = live()
+            todo = plan()
             for future in [f for f, (k, _, checking) in running.items() if not checking and k not in todo]:
                 if getattr(future, "key", None) is not None:    # a Dask task pruned meanwhile: cancelled
                     future.cancel()
@@ -842,9 +1002,10 @@ def _run(job: Optional[dict], position: Optional[Position], directory: Path, dea
 
 
 def _submit(runner: Any, running: dict, checks: list[str], todo: list[str], items: Optional[int], done: int,
-            left: float, tt_mb: Optional[float]) -> None:
+            left: float, tt_mb: Optional[float], windows: dict[str, tuple[int, int]]) -> None:
     """Give the free workers items: the verifications first, then the items left in tree order
-    (none beyond `items`), each with the run's time left."""
+    (none beyond `items`), each with the run's time left: solved exactly, or proved against
+    its window in `windows`."""
     busy = {k for k, _, _ in running.values()}
     given = None if left == math.inf else max(left, 1e-3)
     options = JobOptions(limit=Limit(time=given, tt_mb=tt_mb))
@@ -856,7 +1017,10 @@ def _submit(runner: Any, running: dict, checks: list[str], todo: list[str], item
                 done + sum(not c for _, _, c in running.values()) >= items:
             break
         if key not in busy:
-            running[runner.submit("exact", [Item(key, 0, "text", key)], options)] = (key, given or math.inf, False)
+            window = windows.get(key)
+            task = ("exact", Item(key, 0, "text", key)) if window is None else \
+                ("bound", Item(key, 0, "json", json.dumps({"position": key, "window": list(window)})))
+            running[runner.submit(task[0], [task[1]], options)] = (key, given or math.inf, False)
 
 
 def _cut(tree: _Tree, known: dict[str, tuple[int, int]], key: str, found: dict, row: dict, split: bool,
@@ -876,6 +1040,22 @@ def _cut(tree: _Tree, known: dict[str, tuple[int, int]], key: str, found: dict, 
         tree.expand(key)
         for new in tree.items.keys() - known.keys():
             known[new] = _side_range(tree.items[new])
+
+
+def _proved(known: dict[str, tuple[int, int]], key: str, found: dict, row: dict,
+            record: Callable[[dict], None]) -> None:
+    """An item proved against a window: the bound its search proved joins the item's (the
+    kernel's ±127 is none), written as a value once they meet, else as bounds."""
+    lo, hi = known[key]
+    lo, hi = max(lo, found["lower"]), min(hi, found["upper"])
+    if lo > hi:
+        raise DealJobError(f"internal error: the item {excerpt(key)} was proved {found['lower']}..{found['upper']}, "
+                           f"outside its bounds {known[key]}")
+    effort = {"nodes": found["nodes"], "cpu": found["cpu"]}
+    record({"key": key, "ok": True, "seconds": row["seconds"],
+            "result": dict(value=lo, **effort) if lo == hi else dict(value=None, lower=lo, upper=hi, split=False,
+                                                                          **effort)})
+    known[key] = (lo, hi)
 
 
 def _save(directory: Path, result: JobResult, stopped: Optional[str] = None) -> None:

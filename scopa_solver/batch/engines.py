@@ -108,8 +108,10 @@ class LocalEngine:
         return cf.wait(futures, timeout, return_when=cf.FIRST_COMPLETED)[0]
 
     def restart(self) -> None:
-        """A new pool after a worker process died (a broken pool takes no more work)."""
-        self.close()
+        """A new pool after a worker process died (a broken pool takes no more work). Its other
+        workers are ended, not awaited: one may wait forever on the work queue's lock that the
+        dead one held (CPython's queue lock dies with no owner)."""
+        self.close(cancel=True)
         self.start()
 
     def close(self, cancel: bool = False) -> None:

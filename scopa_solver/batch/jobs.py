@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple, Optional, Sequence, Union
@@ -341,9 +342,32 @@ def exact_item(item: Item, options: JobOptions, seed: int) -> dict:
     return {"value": raw.lower, "nodes": raw.nodes, "cpu": round(cpu, 6)}
 
 
+def bound_item(item: Item, options: JobOptions, seed: int) -> dict:
+    """A proof against a window for its side to move: the other work item of `solve_job`. The
+    item is a JSON object {"position", "window": [alpha, beta]}; one fail-soft search of the
+    kernel within the window (`search_many(window=...)`) gives `value` when it falls inside,
+    else None and the bound it proved (`upper` <= alpha, `lower` >= beta; -127 and 127 where
+    none); `stopped` when `options.limit.time` cut it (it proved nothing then)."""
+    data = _payload(item)
+    window = data.get("window") if isinstance(data, dict) else None
+    if not (isinstance(window, list) and len(window) == 2 and all(type(w) is int for w in window)):
+        return _wrong(item, 'a JSON object with a "position" and a "window": [alpha, beta]')
+    state = position_of(item, options, seed).kernel_state()
+    limit = options.limit
+    main = threading.current_thread() is threading.main_thread()
+    start = time.thread_time()
+    with kernel.borrow_searcher(limit) as searcher:
+        raw = searcher.search_many([state], 0, 0, limit.time or 0.0, main, window=(window[0], window[1]))[0]
+    cpu = round(time.thread_time() - start, 6)
+    stopped = raw.stop != kernel.StopReason.NONE
+    exact = not stopped and raw.lower == raw.upper
+    return {"value": raw.lower if exact else None, "lower": raw.lower, "upper": raw.upper, "nodes": raw.nodes,
+            "cpu": cpu, "window": list(window), "stopped": stopped}
+
+
 ITEM_JOBS: dict[str, Callable[[Item, JobOptions, int], dict]] = {
     "solve": solve_item, "analyze": analyze_item, "suggest": suggest_item, "review": review_item,
-    "label": label_item, "exact": exact_item}
+    "label": label_item, "exact": exact_item, "bound": bound_item}
 
 
 def _message(exc: BaseException) -> str:

@@ -67,7 +67,8 @@ def solve_job_command(args, position) -> int:
 
     try:
         result = solve_job(position, args.job, Limit(time=args.time_limit, tt_mb=args.tt_mb),
-                           deal=DealOptions(args.split, args.every_root_move, args.verify or 0),
+                           deal=DealOptions(args.split, args.every_root_move, args.verify or 0,
+                                            proof=args.proof or "bounds"),
                            engine=_engine(args),
                            run=RunOptions(resume=args.resume, overwrite=args.overwrite, force=args.force,
                                           items=args.limit, progress=False if args.json else None),

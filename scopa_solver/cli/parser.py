@@ -187,6 +187,9 @@ def _job(p: argparse.ArgumentParser) -> None:
                    help="the exact value of every move of the position (no pruning of its moves)")
     g.add_argument("--engine", choices=("local", "dask"), default="local",
                    help="local: processes on this machine (default); dask: a dask.distributed cluster")
+    g.add_argument("--proof", choices=("bounds", "exact"), default=None,
+                   help="bounds: each work item proved against the threshold the value needs (default); "
+                        "exact: each item solved exactly (the slower earlier way, for comparisons)")
     g.add_argument("--scheduler", metavar="ADDR", default=None, help="--engine dask: the scheduler's address")
     g.add_argument("--workers", type=count_arg, default=None, help="workers (default: every core)")
     g.add_argument("--resume", action="store_true", help="continue the job in DIR (the position may be left out)")
