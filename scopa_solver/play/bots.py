@@ -20,6 +20,11 @@ family games several bots move between two of a player's turns: `PIMCBot` there 
 worlds of fewer nodes (`FAMILY_WORLDS`, `FAMILY_WORLD_NODES`: the same on every machine), and
 `decision_seconds(rules)` is the game's share of a player's wait (`TURN_SECONDS`).
 
+To win the match rather than the round: `OracleBot` and `PIMCBot` with ``objective="match"``
+search under `Match(score, target)` once told the match score by `Bot.start_round`, which
+`play_match`, `arena` and the terminal's play call before every round (docs/play.md, "Playing
+to win the match").
+
 Every bot plays every game of the family (docs/FAMILY.md), each seat deciding from its own
 view (partners do not see each other's hands); the opponent model (`InferenceBot`) is
 two-player only.
