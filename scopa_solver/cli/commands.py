@@ -14,6 +14,9 @@ from ..files import write_atomic
 from ..play.display import show_position, show_score
 from ..play.game import random_position
 from ..kernel.limit import Limit
+from ..core.flow import match_winner
+from ..errors import excerpt
+from ..search.match import Match, match_text
 from ..search.solver import analysis
 from ..text import plural
 from .batch import batch_command, solve_job_command
@@ -262,7 +265,7 @@ def _duration(seconds: float) -> str:
     return f"{seconds:.0f} s"
 
 
-def _shown(results, lines: bool, objective: str, beat: Optional[_SearchBeat] = None) -> Any:
+def _shown(results, lines: bool, objective: Any, beat: Optional[_SearchBeat] = None) -> Any:
     """The last of `results`; with `lines`, a line per result as it lands (a UCI engine's
     "info depth" lines): depth, value, best move, pv, nodes, time; each result also goes to
     the heartbeat `beat`."""
@@ -302,16 +305,78 @@ def _depth_note(result) -> str:
     return f"estimates of a search {result.horizon} plies deep ({why}; docs/search.md#depth-limited-search){proved}"
 
 
-def _signed(value: int, objective: str) -> str:
-    """A margin with its sign (+3, -1, +0); max^n points plainly (5)."""
+def _signed(value: int, objective: Any) -> str:
+    """A margin with its sign (+3, -1, +0); max^n points plainly (5); a match value as a
+    percentage (62.35%)."""
+    if isinstance(objective, Match):
+        return f"{value / 100:.2f}%"
     return str(value) if objective == "maxn" else f"{value:+d}"
 
 
-def _value_name(pos: Position, objective: str, unit: bool = False) -> str:
+def _value_text(value: int, objective: Any) -> str:
+    """The position's value as said: `_signed`, and under a Match "62.35% to win the match"."""
+    return match_text(value) if isinstance(objective, Match) else _signed(value, objective)
+
+
+def _lost(best: int, value: int, objective: Any) -> str:
+    """What a move loses against the best: round points, or under a Match percentage points."""
+    return f"{(best - value) / 100:.2f}" if isinstance(objective, Match) else f"{best - value}"
+
+
+def _match_objective(args, rules: Rules) -> None:
+    """`--match-score` [`--target`]: `args.objective` becomes `Match(score, target)` for `rules`'
+    game; one line (UsageError) for a score of the wrong number of sides, a match already won,
+    --target alone, or --objective maxn beside it."""
+    score = getattr(args, "match_score", None)
+    if score is None:
+        if getattr(args, "target", None) is not None:
+            raise UsageError("--target is the match's target: give --match-score too (like --match-score 9-10)")
+        return
+    if args.objective != "value":
+        raise UsageError(f"--match-score searches to win the match: not with --objective {args.objective}")
+    target, shown = args.target, "-".join(map(str, score)) if not isinstance(score, str) else score
+    if isinstance(score, str):          # a game record: the score its finished rounds reached
+        from ..play.record import GameRecord
+        record = GameRecord.load(score)
+        if record.kind != "match":
+            raise UsageError(f"--match-score {excerpt(score)}: the record holds independent rounds, not a match")
+        if record.rules.side_count != rules.side_count:
+            raise UsageError(f"--match-score {excerpt(score)}: the record's game has {record.rules.side_count} "
+                             f"sides, the position's {rules.side_count}")
+        score = record.totals
+        target = record.rules.target if target is None else target
+        shown = f"{'-'.join(map(str, score))} (from {excerpt(args.match_score)})"
+    target = rules.target if target is None else target
+    if len(score) != rules.side_count:
+        raise UsageError(f"--match-score {shown} gives {len(score)} sides' match points; "
+                         f"{' '.join(rules.tokens()) or 'two-player Scopa'} has {rules.side_count} sides "
+                         f"(like {'-'.join(['9'] * rules.side_count)})")
+    winner = match_winner(score, target)
+    if winner is not None:
+        raise UsageError(f"--match-score {shown}: side {winner} has already won a match to {target} "
+                         "(the score before a round of a match still being played)")
+    args.objective = Match(tuple(score), target)
+
+
+def _match_data(objective: Any, value: Optional[int]) -> dict:
+    """--json under a Match: the match and the value as text (values are 1/10,000ths)."""
+    if not isinstance(objective, Match):
+        return {}
+    return {"match": {"score": list(objective.score), "target": objective.target,
+                      "text": match_text(value), "unit": "1/10000 of a sure win"}}
+
+
+def _value_name(pos: Position, objective: Any, unit: bool = False) -> str:
     """What a value is, for the side to move: two-player Scopa keeps "value for player P".
     `unit`: the line under the values instead, their unit (round points, whose, against whom)."""
     rules = pos.rules
     side, p = rules.sides[pos.to_move], pos.to_move
+    if isinstance(objective, Match):
+        who = f"player {p}" if rules.players == 2 else f"side {side} (player {p} to move)"
+        score = "-".join(map(str, objective.score))
+        return (f"values: the chance that {who} wins the match, from {score} (side 0 first) to "
+                f"{objective.target} points, both sides playing to win the match" if unit
+                else f"chance for {who}")
     if objective == "maxn":
         return (f"values in round points of side {side} (each side maximises its own)" if unit
                 else f"max^n points of side {side} (player {p} to move)")
@@ -325,6 +390,8 @@ def _value_name(pos: Position, objective: str, unit: bool = False) -> str:
 
 
 def solve_command(args) -> int:
+    if args.job is not None and args.match_score is not None:
+        raise UsageError("a checkpointed job (--job) solves the round's margin: not with --match-score")
     if args.job is not None:
         return solve_job_command(args, None if args.position is None and args.resume else _position(args))
     for name in ("split", "every_root_move", "scheduler", "workers", "limit", "verify"):
@@ -333,9 +400,10 @@ def solve_command(args) -> int:
     if args.engine != "local" or args.resume or args.overwrite or args.force:
         raise UsageError("--engine, --resume, --overwrite and --force are for a checkpointed job (--job DIR)")
     pos = _position(args)
+    _match_objective(args, pos.rules)
     result = _searched(args, pos, moves=False)
     if args.json:
-        print_json(result.to_dict())
+        print_json(dict(result.to_dict(), **_match_data(args.objective, result.value)))
         return 0
     print(show_position(pos))
     print()
@@ -343,13 +411,13 @@ def solve_command(args) -> int:
         print(f"search stopped ({result.stopped}) before the exact value: {_between(result.lower, result.upper)} "
               "(without --horizon 0 the deepest depth-limited value instead)")
     elif not result.exact:
-        print(f"{_value_name(pos, args.objective)}: {_signed(result.value, args.objective)} at depth "
+        print(f"{_value_name(pos, args.objective)}: {_value_text(result.value, args.objective)} at depth "
               f"{result.horizon}: {_depth_note(result)}")
         print(f"best moves: {' '.join(map(str, result.best_moves))}")
         print(f"principal variation to the horizon: {' '.join(map(str, result.pv))}")
         print(_value_name(pos, args.objective, unit=True))
     else:
-        print(f"{_value_name(pos, args.objective)}: {_signed(result.value, args.objective)}")
+        print(f"{_value_name(pos, args.objective)}: {_value_text(result.value, args.objective)}")
         if result.objective == "maxn":
             print(f"points per side: {' '.join(map(str, result.points))}")
         print(f"best moves: {' '.join(map(str, result.best_moves))}")
@@ -372,11 +440,16 @@ def _best_first(rows) -> tuple[list, list]:
 
 def analyze_command(args) -> int:
     pos = _position(args)
+    _match_objective(args, pos.rules)
+    if isinstance(args.objective, Match) and (args.lines is not None or args.why is not None):
+        raise UsageError("--lines and --why explain the round's margin: not with --match-score")
     rows = _searched(args, pos, moves=True)
     ordered, best_rows = _best_first(rows)
     found, why = _lines_and_why(args, pos, rows)
     if args.json:
-        data = dict(rows.to_dict(), to_move=pos.to_move, objective=args.objective, side=pos.rules.sides[pos.to_move])
+        objective = "match" if isinstance(args.objective, Match) else args.objective
+        data = dict(rows.to_dict(), to_move=pos.to_move, objective=objective, side=pos.rules.sides[pos.to_move],
+                    **_match_data(args.objective, rows.value))
         data.update(moves=[r.to_dict() for r in ordered], best_moves=[str(r.move) for r in best_rows])
         if found is not None:
             data.update(lines=[line.to_dict() for line in found], ties=found.ties)
@@ -389,15 +462,16 @@ def analyze_command(args) -> int:
         print("\nthe round is over: no moves")
         return 0
     best = rows[0].value
-    print(f"\n{'move':<20}{'value':>6}{'lost':>6}")
+    wide = 8 if isinstance(args.objective, Match) else 6      # 100.00%
+    print(f"\n{'move':<20}{'value':>{wide}}{'lost':>{wide}}")
     for r in ordered:
         value = _signed(r.value, args.objective) if r.value is not None else \
             f"{'?' if r.lower is None else r.lower}..{'?' if r.upper is None else r.upper}"
-        lost = "" if r.value is None or best is None else ("-" if r in best_rows else f"{best - r.value}")
-        print(f"{str(r.move):<20}{value:>6}{lost:>6}")
+        lost = "" if r.value is None or best is None else ("-" if r in best_rows else _lost(best, r.value, args.objective))
+        print(f"{str(r.move):<20}{value:>{wide}}{lost:>{wide}}")
     if best is not None:
         n = len(best_rows)
-        print(f"\n{_value_name(pos, args.objective)}: {_signed(best, args.objective)} ({n} best move{'s' if n > 1 else ''} of {len(rows)})")
+        print(f"\n{_value_name(pos, args.objective)}: {_value_text(best, args.objective)} ({n} best move{'s' if n > 1 else ''} of {len(rows)})")
         print(_value_name(pos, args.objective, unit=True))
     if not rows.exact:
         print(f"values: {_depth_note(rows)}")

@@ -1,0 +1,113 @@
+"""The match objective on the command line (issue 42): `--match-score A-B` [`--target N`] on
+solve and analyze search to win the match; the values are the chance to win it. The equity is
+the tests' stand-in (helpers.RaceEquity), installed as the default the CLI's Match takes."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scopa_solver import Match, Rules, analyze, solve
+from scopa_solver.play.record import GameRecord
+
+from helpers import disagreement, late, race_equity, run_cli as run
+
+SCORE = (9, 7)
+
+
+@pytest.fixture(autouse=True)
+def equity():
+    with race_equity():
+        yield
+
+
+@pytest.fixture(scope="module")
+def split():
+    """A position where the margin's best moves and the match's differ, at 9-7."""
+    with race_equity():
+        return disagreement(SCORE)
+
+
+def _json(capsys, *argv: str) -> dict:
+    code, out, err = run(capsys, *argv, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_analyze_gives_every_move_its_chance_to_win_the_match(capsys, split):
+    pos, best_margin, best_match = split
+    data = _json(capsys, "analyze", pos.to_string(), "--match-score", "9-7")
+    want = analyze(pos, objective=Match(SCORE))
+    assert data["objective"] == "match"
+    assert data["value"] == want.value
+    assert {m["move"]: m["value"] for m in data["moves"]} == {str(r.move): r.value for r in want}
+    assert set(data["best_moves"]) == best_match != best_margin
+    assert data["match"] == {"score": [9, 7], "target": 11, "text": f"{want.value / 100:.2f}% to win the match",
+                             "unit": "1/10000 of a sure win"}
+
+
+def test_analyze_text_says_the_chance_per_move_and_for_the_value(capsys, split):
+    pos, best_margin, _ = split
+    code, out, err = run(capsys, "analyze", pos.to_string(), "--match-score", "9-7")
+    assert code == 0, err
+    want = analyze(pos, objective=Match(SCORE))
+    best = want.value
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines() if line.split()[:1] and
+            line.split()[0] in {str(r.move) for r in want}}
+    for r in want:
+        value, lost = rows[str(r.move)]
+        assert value == f"{r.value / 100:.2f}%"
+        assert lost == ("-" if r.value == best else f"{(best - r.value) / 100:.2f}")
+    assert f"{best / 100:.2f}% to win the match" in out
+    assert "wins the match, from 9-7 (side 0 first) to 11 points" in out
+
+
+def test_solve_under_the_match_and_a_target(capsys):
+    pos = late(Rules(), 3, 12)
+    for target in (11, 21):
+        data = _json(capsys, "solve", pos.to_string(), "--match-score", "9-7", "--target", str(target))
+        want = solve(pos, objective=Match(SCORE, target))
+        assert (data["value"], data["objective"], data["match"]["target"]) == (want.value, "match", target)
+        assert data["best_moves"] == [str(m) for m in want.best_moves]
+    code, out, err = run(capsys, "solve", pos.to_string(), "--match-score", "9-7")
+    assert code == 0, err
+    assert f"{solve(pos, objective=Match(SCORE)).value / 100:.2f}% to win the match" in out
+
+
+def test_the_score_from_a_game_record(capsys, tmp_path):
+    path = tmp_path / "game.json"
+    code, out, err = run(capsys, "play", "--auto", "--bot", "random", "--rounds", "2", "--seed", "4",
+                         "--save", str(path))
+    assert code == 0, err
+    totals = GameRecord.load(path).totals
+    pos = late(Rules(), 3, 9)
+    data = _json(capsys, "analyze", pos.to_string(), "--match-score", str(path))
+    assert data["match"]["score"] == list(totals)
+    assert data["value"] == analyze(pos, objective=Match(totals)).value
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--match-score", "9-x"], "expected every side's match points joined by '-'"),
+    (["--match-score", "9"], "expected every side's match points joined by '-'"),
+    (["--match-score", "9--1"], "expected every side's match points joined by '-'"),
+    (["--match-score", "9-10-3"], "gives 3 sides' match points; two-player Scopa has 2 sides"),
+    (["--match-score", "12-10"], "side 0 has already won a match to 11"),
+    (["--match-score", "12-10", "--target", "21"], None),
+    (["--match-score", "9-10", "--target", "0"], "the match target is 1 to 1000 points"),
+    (["--target", "21"], "--target is the match's target: give --match-score too"),
+    (["--match-score", "9-10", "--objective", "maxn"], "not with --objective maxn"),
+    (["--match-score", "9-10", "--lines", "2"], "not with --match-score"),
+    (["--match-score", "missing.json"], "missing.json"),
+])
+def test_bad_match_input_is_one_line_and_exit_2(capsys, argv, says):
+    code, out, err = run(capsys, "analyze", late(Rules(), 3, 9).to_string(), *argv)
+    if says is None:        # 12-10 to 21 is a match still being played
+        assert code == 0, err
+        return
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and says in err, err
+
+
+def test_a_job_is_refused_under_the_match(capsys, tmp_path):
+    code, out, err = run(capsys, "solve", "--match-score", "9-10", "--job", str(tmp_path / "job"))
+    assert code == 2 and "not with --match-score" in err
