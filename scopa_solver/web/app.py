@@ -113,7 +113,7 @@ def create_app() -> Any:
 
     @post(Analyze)
     def analyze(f: Any) -> dict:
-        return service.analysis(f.position, f.time_limit, f.max_nodes, f.objective)
+        return service.analysis(f.position, f.time_limit, f.max_nodes, f.objective, f.match_score, f.target)
 
     @post(Lines)
     def lines(f: Any) -> dict:
@@ -121,11 +121,12 @@ def create_app() -> Any:
 
     @post(Solve)
     def solve(f: Any) -> dict:
-        return service.principal_variation(f.position, f.time_limit, f.max_nodes, f.objective)
+        return service.principal_variation(f.position, f.time_limit, f.max_nodes, f.objective, f.match_score, f.target)
 
     @post(LiveStart)
     def live_start(f: Any) -> dict:
-        return service.live_start(app.state.live, f.position, f.time_limit, f.max_nodes, f.objective)
+        return service.live_start(app.state.live, f.position, f.time_limit, f.max_nodes, f.objective,
+                                  f.match_score, f.target)
 
     @post(LivePoll)
     def live_poll(f: Any) -> dict:

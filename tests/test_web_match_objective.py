@@ -1,0 +1,99 @@
+"""The match objective in the board's API (issue 42): /api/analyze, /api/solve and
+/api/live/start take `match_score` (a list, every side's match points) and `target`; the answer
+then holds every move's chance to win the match (`value` in 1/10,000ths, `chance` from 0 to 1)
+and `match`. Bad values are 422 naming the field. The equity is the tests' stand-in
+(helpers.RaceEquity), installed as the default the board's Match takes."""
+import time
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from scopa_solver import Match, Rules, analyze, solve  # noqa: E402
+from scopa_solver.web import create_app  # noqa: E402
+
+from helpers import disagreement, late, race_equity  # noqa: E402
+
+SCORE = (9, 7)
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app(), raise_server_exceptions=False) as c:
+        yield c
+
+
+@pytest.fixture(autouse=True)
+def equity():
+    with race_equity():
+        yield
+
+
+def post(client, path, body, status=200):
+    r = client.post(f"/api/{path}", json=body)
+    assert r.status_code == status, r.text
+    return r.json()
+
+
+def test_analyze_gives_every_move_its_chance_to_win_the_match(client):
+    pos, best_margin, best_match = disagreement(SCORE)
+    margin = post(client, "analyze", {"position": pos.to_string()})
+    data = post(client, "analyze", {"position": pos.to_string(), "match_score": list(SCORE)})
+    want = analyze(pos, objective=Match(SCORE))
+    assert data["objective"] == "match" and margin["objective"] == "value"
+    assert {m["move"]: (m["value"], m["chance"]) for m in data["moves"]} == \
+        {str(r.move): (r.value, r.value / 10000) for r in want}
+    assert {m["move"] for m in data["moves"] if m["best"]} == best_match
+    assert {m["move"] for m in margin["moves"] if m["best"]} == best_margin != best_match
+    assert data["chance"] == want.value / 10000
+    assert data["match"] == {"score": list(SCORE), "target": 11, "text": f"{want.value / 100:.2f}% to win the match"}
+
+
+def test_the_target_and_objective_match(client):
+    pos = late(Rules(), 3, 12)
+    for target in (11, 21):
+        data = post(client, "solve", {"position": pos.to_string(), "match_score": [9, 7], "target": target,
+                                      "objective": "match"})
+        want = solve(pos, objective=Match(SCORE, target))
+        assert (data["value"], data["chance"], data["match"]["target"]) == (want.value, want.value / 10000, target)
+        assert data["pv"] == [str(m) for m in want.pv]
+
+
+def test_a_live_analysis_under_the_match(client):
+    pos = late(Rules(), 3, 12)
+    started = post(client, "live/start", {"position": pos.to_string(), "match_score": [9, 7], "time_limit": 5})
+    deadline = time.monotonic() + 60
+    p = {"done": False}
+    while not p["done"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+        p = post(client, "live/poll", {"id": started["id"]})
+    want = analyze(pos, objective=Match(SCORE))
+    assert p["analysis"]["moves"]["match"]["score"] == [9, 7]
+    assert [(m["move"], m["chance"]) for m in p["analysis"]["moves"]["moves"]] == \
+        [(str(r.move), r.value / 10000) for r in want]
+    assert p["analysis"]["line"]["chance"] == want.value / 10000
+
+
+@pytest.mark.parametrize("body, status, says", [
+    ({"match_score": [9, 10, 3]}, 422, "match_score must be a list of 2 whole numbers"),
+    ({"match_score": [9, -1]}, 422, "match_score must hold whole match points"),
+    ({"match_score": [12, 10]}, 422, "side 0 has already won a match to 11"),
+    ({"match_score": [9, 10], "target": 0}, 422, "target must be"),
+    ({"target": 21}, 422, "target is the match's target: give match_score too"),
+    ({"objective": "match"}, 422, "objective 'match' needs match_score"),
+    ({"match_score": [9, 10], "objective": "maxn"}, 422, "objective must be 'match' or null"),
+    ({"match_score": "9-10"}, 400, "match_score must be a list of whole numbers"),
+    ({"match_score": [9, "x"]}, 400, "match_score must be a list of whole numbers"),
+])
+@pytest.mark.parametrize("route", ["analyze", "solve", "live/start"])
+def test_bad_match_values_name_the_field(client, route, body, status, says):
+    data = post(client, route, dict(body, position=late(Rules(), 3, 9).to_string()), status)
+    assert says in data["error"], data
+
+
+def test_lines_take_no_match_score(client):
+    data = post(client, "lines", {"position": late(Rules(), 3, 9).to_string(), "match_score": [9, 10]}, 400)
+    assert "unknown field 'match_score'" in data["error"]
