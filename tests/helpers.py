@@ -481,11 +481,11 @@ def race_equity():
 
 
 def disagreement(score: tuple[int, ...], cards_left: int = 18, seeds: Sequence[int] = range(1000),
-                 rules: Rules = Rules()) -> tuple[Position, set[str], set[str]]:
+                 rules: Rules = Rules(), strict: bool = False) -> tuple[Position, set[str], set[str]]:
     """The first seeded late position (`late(rules, seed, cards_left)`) where the two objectives
     disagree: a best move under the round's margin is not a best move under `Match(score)` (the
-    installed equity), found by exact search. The position, the margin's best moves and the
-    match's."""
+    installed equity; `strict`: no move is best under both), found by exact search. The
+    position, the margin's best moves and the match's."""
     from scopa_solver import Match, analyze
     for seed in seeds:
         pos = late(rules, seed, cards_left)
@@ -494,6 +494,6 @@ def disagreement(score: tuple[int, ...], cards_left: int = 18, seeds: Sequence[i
         margin, match = analyze(pos), analyze(pos, objective=Match(score))
         best_margin = {str(r.move) for r in margin if r.value == margin[0].value}
         best_match = {str(r.move) for r in match if r.value == match[0].value}
-        if not best_margin <= best_match:
+        if not best_margin <= best_match and not (strict and best_margin & best_match):
             return pos, best_margin, best_match
     raise AssertionError(f"no disagreement at {score} in {len(seeds)} seeds")

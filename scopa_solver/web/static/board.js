@@ -275,6 +275,9 @@ function urlOf(n) {
     if (hist.seed !== null) q.set("seed", String(hist.seed));
     if (state.viewPlayer !== null && n.board.kind === "position") q.set("view", String(state.viewPlayer));
   }
+  const ms = matchScore();
+  if (ms) q.set("match", $("#an-match").value.trim());
+  if (ms && ms.target) q.set("target", String(ms.target));
   return `${window.location.pathname}?${q.toString()}`;
 }
 
@@ -336,6 +339,8 @@ function addressFollows() { if (hist.cur && hist.root) setURL(false); }
 
 function clearAnalysis() {
   $("#moves tbody").innerHTML = "";
+  $("#match-note").textContent = "";
+  $("#match-note").hidden = true;
   $("#best-strip").innerHTML = "";
   $("#moves-note").textContent = "";
   $("#trust").textContent = "";
@@ -565,7 +570,11 @@ async function startAnalysis() {
   const entry = known.get(key) || {a: null, s: null};
   known.set(key, entry);
   if (entry.a) showAnalysis(entry);
-  if (isExact(entry.a) && isExact(entry.s)) { stopAnalysis("exact: searched to the end of the round"); return; }
+  if (isExact(entry.a) && isExact(entry.s)) {
+    stopAnalysis("exact: searched to the end of the round");
+    matchAnalysis(entry, notation, objective);
+    return;
+  }
   const stopAfter = Math.min(600, Number($("#time-limit").value) || 120);
   const tally = {start: performance.now(), nodes: 0, nps: 0, depth: null};
   $("#an-stop").hidden = false;
@@ -574,6 +583,7 @@ async function startAnalysis() {
   const tick = () => { if (run === an.run) $("#an-status").textContent = analysisLine(entry, tally); };
   tick();
   an.tick = setInterval(tick, 500);
+  matchAnalysis(entry, notation, objective);      // beside it, not waited for
   try {
     an.ctl = new AbortController();
     const started = await api("live/start", {position: notation, time_limit: stopAfter, objective}, "", true, an.ctl);
@@ -605,6 +615,92 @@ async function startAnalysis() {
   } finally {
     if (run === an.run || an.run > run) delete document.body.dataset.analysing;
   }
+}
+
+// -- the match objective (issue 42) -----------------------------------------------------------------
+// With a match score in the analysis panel (every side's match points before this round, side 0
+// first: typed, from the address's &match=, or set when a game of match play is opened here),
+// a second request (/api/analyze with match_score) gives every move its chance to win the match,
+// both sides playing to win it; the move table shows it beside the round's value and marks the
+// moves where the two objectives disagree: a move that wins the match more often than the best
+// margin's, and a best-margin move that wins it less often. The score stays with the panel as
+// the line is stepped through (a round's positions share it).
+
+function matchScore() {      // the panel's {match_score, target}, or null when none is set
+  const text = $("#an-match").value.trim();
+  if (!text) return null;
+  const score = text.split(/\s*[-–:,/ ]\s*/).map((x) => (/^\d+$/.test(x) ? Number(x) : x));
+  const target = $("#an-target").value;
+  return target ? {match_score: score, target: Number(target)} : {match_score: score};
+}
+
+function setMatchScore(score, target = null) {
+  $("#an-match").value = score ? score.join("-") : "";
+  const t = target === null ? "" : String(target);
+  $("#an-target").value = Array.from($("#an-target").options).some((o) => o.value === t) ? t : "";
+}
+
+const pct = (c) => `${(100 * c).toFixed(2)}%`;
+
+async function matchAnalysis(entry, notation, objective) {
+  const ms = matchScore(), note = $("#match-note");
+  const b = state.board;
+  if (!ms || objective !== "value" || !b || b.over || b.kind !== "position") {
+    entry.m = null;
+    note.hidden = !ms || !b || b.kind !== "position";
+    note.textContent = ms && objective !== "value" ? "The match score is for the objective value (the round's margin) only." : "";
+    if (state.base === notation) showAnalysis(entry);
+    return;
+  }
+  const key = JSON.stringify(ms);
+  if (entry.m && entry.m.key === key) { showAnalysis(entry); return; }
+  note.hidden = false;
+  note.textContent = "Searching the chance to win the match…";
+  try {
+    const limit = Math.min(30, Number($("#time-limit").value) || 10);
+    const data = await api("analyze", {position: notation, time_limit: limit, ...ms}, "", true);
+    entry.m = {key, data};
+  } catch (e) {
+    entry.m = null;
+    if (state.base === notation && !(e instanceof Cancelled)) note.textContent = `Match score: ${e.message}`;
+    return;
+  }
+  if (state.base !== notation || key !== JSON.stringify(matchScore())) return;     // moved on meanwhile
+  showAnalysis(entry);
+}
+
+// The match's rows for the move table (move -> {text, about, mark, why}), null without them; and
+// the note above the table: the chance of the best move and where the objectives disagree.
+const list = (rows) => rows.map((x) => x.move).join(", ");
+
+function matchRows(entry, a, mover) {
+  const m = entry.m && entry.m.data, note = $("#match-note");
+  if (!m || m.position !== a.position || a.objective !== "value") return null;
+  const chance = new Map(m.moves.map((x) => [x.move, x]));
+  const score = m.match.score.join("–"), depth = isExact(m) ? "exact" : `estimates at depth ${m.horizon}`;
+  const marginBest = a.moves.filter((x) => x.best), matchBest = m.moves.filter((x) => x.best);
+  const isMatchBest = new Set(matchBest.map((x) => x.move)), isMarginBest = new Set(marginBest.map((x) => x.move));
+  const disagree = marginBest.some((x) => !isMatchBest.has(x.move));
+  const top = (rows) => rows.reduce((best, x) => (best === null || x.chance > best.chance ? x : best), null);
+  const bestMargin = top(marginBest.map((x) => chance.get(x.move)).filter(Boolean)), bestMatch = matchBest[0];
+  const rows = new Map();
+  for (const x of a.moves) {
+    const c = chance.get(x.move);
+    if (!c || c.chance === null) continue;
+    const row = {text: pct(c.chance), about: `${mover} wins the match ${pct(c.chance)} of the time after ${x.move}, both sides playing to win the match (${depth})`};
+    if (disagree && isMatchBest.has(x.move) && !isMarginBest.has(x.move) && bestMargin)
+      Object.assign(row, {mark: "for-match", why: `wins the match more often: ${pct(c.chance)} against ${pct(bestMargin.chance)} for ${bestMargin.move}, the best round margin (${valueText(a.moves.find((y) => y.move === bestMargin.move))}), though it makes a round margin of ${valueText(x)}`});
+    else if (disagree && isMarginBest.has(x.move) && !isMatchBest.has(x.move) && bestMatch)
+      Object.assign(row, {mark: "for-margin", why: `the best round margin (${valueText(x)}), but wins the match less often: ${pct(c.chance)} against ${pct(bestMatch.chance)} for ${bestMatch.move}`});
+    rows.set(x.move, row);
+  }
+  note.hidden = false;
+  note.textContent = `Match ${score} to ${m.match.target}: ${mover} wins it ${pct(m.chance)} of the time with best play (${depth}).` +
+    (disagree ? ` The two objectives disagree here: ${list(matchBest)} ${matchBest.length > 1 ? "win" : "wins"} the match most often; ` +
+      `${list(marginBest.filter((x) => !isMatchBest.has(x.move)))} ${marginBest.length > 1 ? "make" : "makes"} ` +
+      `the best round margin (${valueText(marginBest[0])}) but ${marginBest.length > 1 ? "win" : "wins"} the match less often.`
+      : " The best moves for the round are best for the match too.");
+  return rows;
 }
 
 function signed(v) { return v === null || v === undefined ? "–" : (v > 0 ? "+" : "") + v; }
@@ -650,11 +746,16 @@ function showAnalysis(entry) {
   $("#review-moves th.num").title = $("#value-head").title;
   $("#trust").textContent = trustText(a);
   $("#trust").className = isExact(a) ? "exact" : "estimate";
-  const rowsHTML = a.moves.map((m) =>
-    `<tr class="${m.best ? "best" : ""} ${state.played === m.move ? "played" : ""}" data-move="${esc(m.move)}">
+  const odds = matchRows(entry, a, mover);
+  const rowsHTML = a.moves.map((m) => {
+    const c = odds && odds.get(m.move);
+    return `<tr class="${m.best ? "best" : ""} ${state.played === m.move ? "played" : ""} ${c && c.mark === "for-match" ? "match-best" : ""}" data-move="${esc(m.move)}">
       <td class="move mono">${esc(m.move)}</td><td class="value num" title="${esc(m.exact ? "exact" : `estimate, depth ${a.horizon}${provedText(m)}`)} for ${esc(mover)}">${esc(valueText(m))}</td>
-      <td class="exactness">${m.exact ? '<span class="ok" title="exact">✓</span>' : `<span class="est">≈ d${a.horizon}</span>`}</td><td class="badge"></td></tr>`).join("");
+      <td class="chance num" title="${esc(c ? c.about : "")}">${c ? esc(c.text) : ""}</td>
+      <td class="exactness">${m.exact ? '<span class="ok" title="exact">✓</span>' : `<span class="est">≈ d${a.horizon}</span>`}</td><td class="badge">${c && c.mark ? `<span class="match-mark ${c.mark}" title="${esc(c.why)}">${c.mark === "for-match" ? "♛ for the match" : "round only"}</span>` : ""}</td></tr>`;
+  }).join("");
   for (const tb of [$("#moves tbody"), $("#review-moves tbody")]) tb.innerHTML = rowsHTML;
+  for (const t of [$("#moves"), $("#review-moves")]) t.classList.toggle("match", !!odds);
   $("#review-moves-note").textContent = $("#moves-note").textContent;
   $$("#moves tbody tr, #review-moves tbody tr").forEach((tr) => {
     tr.addEventListener("click", () => guard(() => playFromBase(tr.dataset.move)));
@@ -1421,6 +1522,10 @@ async function openGame() {
   const g = state.game;
   if (!g) throw new Error("no game yet");
   switchTab("analysis");
+  if (g.match) {      // the score before this round: the match objective's
+    const before = g.over ? g.match.totals.map((t, side) => t - g.score.total[side]) : g.match.totals;
+    setMatchScore(before, g.match.target);
+  }
   await loadPosition(g.start, {line: g.log.map((e) => e.move)});
 }
 
@@ -1977,6 +2082,7 @@ async function fromURL() {
   if (at) { if (state.editing) switchTab("analysis"); return go(at, {push: false}); }
   const pos = q.get("pos");
   if (!pos) return;
+  if (q.get("match") !== null) setMatchScore(q.get("match").split("-"), q.get("target") === null ? null : Number(q.get("target")));
   const line = (q.get("line") || "").split("_").filter(Boolean);
   const seed = q.get("seed") === null ? null : Number(q.get("seed"));
   const view = /^\d$/.test(q.get("view") || "") ? Number(q.get("view")) : null;
@@ -2096,6 +2202,11 @@ async function start() {
   $("#an-stop").addEventListener("click", () => stopAnalysis("stopped"));
   $("#an-go").addEventListener("click", () => guard(startAnalysis));
   $("#objective").addEventListener("change", () => { if (hist.cur) guard(() => go(hist.cur, {push: false})); });
+  for (const id of ["#an-match", "#an-target"]) $(id).addEventListener("change", () => {
+    addressFollows();
+    const entry = known.get(`${state.base}|${$("#objective").value}`);
+    if (entry && !fairView()) guard(() => matchAnalysis(entry, state.base, $("#objective").value));
+  });
   $("#eval-side").addEventListener("change", () => { const e = known.get(`${state.base}|${$("#objective").value}`); evalBar(e && e.a); markHindsight(); });
   $("#hindsight").addEventListener("change", () => { viewPanels(lens.board); addressFollows(); if (fairView()) startFair(); });
   $("#new-game-btn").addEventListener("click", lensOff);
