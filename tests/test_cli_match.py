@@ -44,22 +44,37 @@ def test_analyze_gives_every_move_its_chance_to_win_the_match(capsys, split):
     assert set(data["best_moves"]) == best_match != best_margin
     assert data["match"] == {"score": [9, 7], "target": 11, "text": f"{want.value / 100:.2f}% to win the match",
                              "unit": "1/10000 of a sure win"}
+    margin = analyze(pos)       # beside each chance, the round's margin and where they disagree
+    assert {m["move"]: m["margin"] for m in data["moves"]} == {str(r.move): r.value for r in margin}
+    assert set(data["margin_best_moves"]) == best_margin and data["disagree"] is True
 
 
-def test_analyze_text_says_the_chance_per_move_and_for_the_value(capsys, split):
-    pos, best_margin, _ = split
+def test_the_moves_where_the_objectives_disagree_are_marked(capsys):
+    with race_equity():
+        pos, best_margin, best_match = disagreement(SCORE, strict=True)
     code, out, err = run(capsys, "analyze", pos.to_string(), "--match-score", "9-7")
     assert code == 0, err
-    want = analyze(pos, objective=Match(SCORE))
-    best = want.value
-    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines() if line.split()[:1] and
-            line.split()[0] in {str(r.move) for r in want}}
-    for r in want:
-        value, lost = rows[str(r.move)]
-        assert value == f"{r.value / 100:.2f}%"
-        assert lost == ("-" if r.value == best else f"{(best - r.value) / 100:.2f}")
-    assert f"{best / 100:.2f}% to win the match" in out
-    assert "wins the match, from 9-7 (side 0 first) to 11 points" in out
+    margin = {str(r.move): r.value for r in analyze(pos)}
+    marked = {line.split()[0]: line.split(None, 4)[4] for line in out.splitlines()
+              if line.split()[:1] and line.split()[0] in margin and len(line.split()) > 4}
+    assert marked == {**{m: "best for the match" for m in best_match},
+                      **{m: "best for the round only" for m in best_margin}}
+    for line in out.splitlines():
+        if line.split()[:1] and line.split()[0] in margin:
+            assert line.split()[3] == f"{margin[line.split()[0]]:+d}"
+    assert f"the objectives disagree: {', '.join(sorted(best_match))} win" in out
+
+
+def test_no_mark_where_the_objectives_agree(capsys):
+    for seed in range(20):         # a position where the margin's best moves are best for the match too
+        pos = late(Rules(), seed, 9)
+        margin, match = analyze(pos), analyze(pos, objective=Match(SCORE))
+        if {r.move for r in margin if r.value == margin[0].value} <= {r.move for r in match if r.value == match.value}:
+            break
+    data = _json(capsys, "analyze", pos.to_string(), "--match-score", "9-7")
+    assert data["disagree"] is False
+    code, out, err = run(capsys, "analyze", pos.to_string(), "--match-score", "9-7")
+    assert "the round's margin agrees" in out and "best for the" not in out
 
 
 def test_solve_under_the_match_and_a_target(capsys):

@@ -446,11 +446,16 @@ def analyze_command(args) -> int:
     rows = _searched(args, pos, moves=True)
     ordered, best_rows = _best_first(rows)
     found, why = _lines_and_why(args, pos, rows)
+    margins = _margins(args, pos)
     if args.json:
         objective = "match" if isinstance(args.objective, Match) else args.objective
         data = dict(rows.to_dict(), to_move=pos.to_move, objective=objective, side=pos.rules.sides[pos.to_move],
                     **_match_data(args.objective, rows.value))
-        data.update(moves=[r.to_dict() for r in ordered], best_moves=[str(r.move) for r in best_rows])
+        data.update(moves=[dict(r.to_dict(), **({} if margins is None else {"margin": margins.get(str(r.move))}))
+                           for r in ordered], best_moves=[str(r.move) for r in best_rows])
+        if margins is not None:
+            data.update(margin_best_moves=[str(r.move) for r in margins.best],
+                        disagree=bool({str(r.move) for r in margins.best} - {str(r.move) for r in best_rows}))
         if found is not None:
             data.update(lines=[line.to_dict() for line in found], ties=found.ties)
         if why is not None:
@@ -463,16 +468,21 @@ def analyze_command(args) -> int:
         return 0
     best = rows[0].value
     wide = 8 if isinstance(args.objective, Match) else 6      # 100.00%
-    print(f"\n{'move':<20}{'value':>{wide}}{'lost':>{wide}}")
+    marks = {} if margins is None else _disagreements(best_rows, margins)
+    print(f"\n{'move':<20}{'value':>{wide}}{'lost':>{wide}}" + ("" if margins is None else f"{'margin':>8}"))
     for r in ordered:
         value = _signed(r.value, args.objective) if r.value is not None else \
             f"{'?' if r.lower is None else r.lower}..{'?' if r.upper is None else r.upper}"
         lost = "" if r.value is None or best is None else ("-" if r in best_rows else _lost(best, r.value, args.objective))
-        print(f"{str(r.move):<20}{value:>{wide}}{lost:>{wide}}")
+        margin = "" if margins is None else f"{_margin_text(margins.get(str(r.move))):>8}"
+        mark = f"  {marks[str(r.move)]}" if str(r.move) in marks else ""
+        print(f"{str(r.move):<20}{value:>{wide}}{lost:>{wide}}{margin}{mark}")
     if best is not None:
         n = len(best_rows)
         print(f"\n{_value_name(pos, args.objective)}: {_value_text(best, args.objective)} ({n} best move{'s' if n > 1 else ''} of {len(rows)})")
         print(_value_name(pos, args.objective, unit=True))
+        if margins is not None:
+            print(_disagreement_text(rows, best_rows, margins))
     if not rows.exact:
         print(f"values: {_depth_note(rows)}")
         if any(r.value == best and r not in best_rows for r in rows):
@@ -482,6 +492,67 @@ def analyze_command(args) -> int:
     if why is not None:
         print(f"\nwhy: {why}")
     return 0
+
+
+class _Margins(dict):
+    """Under --match-score, beside the chances: each move's round margin (move text -> value)
+    from the same search under objective "value", and its best moves (`best`)."""
+
+    def __init__(self, rows: Any) -> None:
+        super().__init__((str(r.move), r.value) for r in rows)
+        self.best = _best_first(rows)[1]
+        self.exact = rows.exact
+
+
+def _margins(args, pos: Position) -> Optional[_Margins]:
+    """`analyze --match-score`: the round's margins too (the same limits), to show where the
+    two objectives disagree; None without a match score or with no move."""
+    match = args.objective
+    if not isinstance(match, Match) or pos.is_round_over():
+        return None
+    args.objective = "value"
+    try:
+        return _Margins(_searched(args, pos, moves=True))
+    finally:
+        args.objective = match
+
+
+def _percent(value: Optional[int]) -> str:
+    return "?" if value is None else f"{value / 100:.2f}%"
+
+
+def _margin_text(value: Optional[int]) -> str:
+    return "?" if value is None else f"{value:+d}"
+
+
+def _disagreements(best_rows: list, margins: _Margins) -> dict[str, str]:
+    """The marks of `analyze --match-score` where a move best for the margin is not best for the
+    match: 'best for the match' on the match's best moves that are not the margin's, 'best for
+    the round only' on the margin's that are not the match's. Empty when they agree."""
+    match_best = {str(r.move) for r in best_rows}
+    margin_best = {str(r.move) for r in margins.best}
+    if margin_best <= match_best:
+        return {}
+    marks = {move: "best for the match" for move in match_best - margin_best}
+    marks.update({move: "best for the round only" for move in margin_best - match_best})
+    return marks
+
+
+def _disagreement_text(rows: Any, best_rows: list, margins: _Margins) -> str:
+    """The line under `analyze --match-score`'s values: whether the two objectives agree, and if
+    not, the moves each prefers with the chance of the margin's best."""
+    chance = {str(r.move): r.value for r in rows}
+    margin_best = [str(r.move) for r in margins.best]
+    match_best = [str(r.move) for r in best_rows]
+    if set(margin_best) <= set(match_best):
+        return "the round's margin agrees: its best moves win the match as often as any"
+    lose = [m for m in margin_best if m not in match_best]
+    top = max(lose, key=lambda m: -1 if chance.get(m) is None else chance[m])
+    return (f"the objectives disagree: {', '.join(match_best)} {'wins' if len(match_best) == 1 else 'win'} the match "
+            f"most often ({_percent(best_rows[0].value)}); {', '.join(lose)} "
+            f"{'makes' if len(lose) == 1 else 'make'} the best round margin ({_margin_text(margins[top])}) but "
+            f"{'wins' if len(lose) == 1 else 'win'} it less often ({_percent(chance[top])})"
+            + ("" if margins.exact else " (depth-limited estimates)"))
 
 
 def _lines_and_why(args, pos: Position, rows) -> tuple[Any, Any]:
