@@ -19,7 +19,15 @@ it only while there are more than 2,000 worlds (the first four deals); later the
 "Time budgets"): 100 worlds of `WORLD_NODES` nodes each, 2 s a decision; `pimc` (without
 `--worlds`) has the game's (`PIMCBot`, `decision_seconds`).
 ``run(**options)`` returns the figures as a dict, ``report(figures)`` the text, ``main(argv)`` the
-command line. Bot names are read by the package's `make_bot`, and here the two hand seers.
+command line.
+
+`--match-objective` (issue 42) plays instead whole matches to 11 on duplicate deals between a
+bot with the match objective and the same bot with the margin objective (A: oracle or pimc:N),
+with `--matches` duplicate pairs (2 matches each), reporting A's share of the matches won with
+its 95% CI and how often the two objectives choose different moves by match score
+(``match_objective(...)``; ``--minutes`` stops between chunks of 50 pairs once spent). The
+equity is the shipped `MatchEquity` when there is one, else `RoundEquity`, a table computed here
+from a round-outcome distribution measured by oracle self-play (``--equity-rounds``). Bot names are read by the package's `make_bot`, and here the two hand seers.
 """
 from __future__ import annotations
 
@@ -33,7 +41,17 @@ try:
 except ImportError:  # run from a checkout that is not installed: use the checkout
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import functools  # noqa: E402
+import math  # noqa: E402
 import random  # noqa: E402
+import time  # noqa: E402
+from collections import Counter, defaultdict  # noqa: E402
+
+from scopa_solver.core.flow import match_winner  # noqa: E402
+from scopa_solver.core.position import Position  # noqa: E402
+from scopa_solver.play.bots import OracleBot  # noqa: E402
+from scopa_solver.play.game import play_round  # noqa: E402
+from scopa_solver.search.solver import solve  # noqa: E402
 
 from scopa_solver.cli.parser import OneLineParser  # noqa: E402
 from scopa_solver.kernel import Limit  # noqa: E402
@@ -134,6 +152,208 @@ def run(bot_a: str, bot_b: str, rounds: int = 100, matches: int = 0, seed: int =
             "margins": d["margins"], **common}
 
 
+class RoundEquity:
+    """The benchmark's stand-in match equity of two-player Scopa while none is shipped: the
+    chance to win from every score and dealer, by backward induction over a round-outcome
+    distribution (`counts`: {(dealer's points, the other's): rounds}); a level score at or over
+    the target plays another round (solved in closed form)."""
+
+    def __init__(self, counts: dict, target: int = 11) -> None:
+        total = sum(counts.values())
+        if (0, 0) in counts or not total:
+            raise ValueError("every round scores a point (the settebello): no (0, 0) outcome")
+        self.probs = [(xy, n / total) for xy, n in sorted(counts.items())]
+        self.target = target
+        self.rounds = total
+        # level at or over the target, seat d to deal: the chance that seat 0 wins
+        win = [sum(p for (x, y), p in self.probs if (x > y if d == 0 else y > x)) for d in (0, 1)]
+        same = sum(p for (x, y), p in self.probs if x == y)
+        self.level = [(win[d] + same * win[1 - d]) / (1 - same * same) for d in (0, 1)]
+
+    def __repr__(self) -> str:
+        return f"RoundEquity({self.rounds} rounds, target={self.target})"
+
+    @functools.lru_cache(maxsize=None)
+    def _chance(self, a: int, b: int, dealer: int) -> float:
+        """Seat 0's chance to win from (a, b) below the target, `dealer` to deal."""
+        out = 0.0
+        for (x, y), p in self.probs:
+            points = (x, y) if dealer == 0 else (y, x)
+            out += p * self._after(a + points[0], b + points[1], 1 - dealer)
+        return out
+
+    def _after(self, a: int, b: int, dealer: int) -> float:
+        winner = match_winner((a, b), self.target)
+        if winner is not None:
+            return 1.0 if winner == 0 else 0.0
+        if max(a, b) >= self.target:
+            return self.level[dealer]
+        return self._chance(a, b, dealer)
+
+    def chance(self, score, dealer: int, side: int = 0) -> float:
+        c = self._after(score[0], score[1], dealer)
+        return c if side == 0 else 1.0 - c
+
+    def after_round(self, score, round_points, dealer: int, side: int) -> float:
+        return self.chance((score[0] + round_points[0], score[1] + round_points[1]), 1 - dealer, side)
+
+
+def round_outcomes(rounds: int, seed: int = 7) -> dict:
+    """{(dealer's points, the other's): count} over `rounds` seeded rounds of oracle self-play."""
+    rng = random.Random(seed)
+    oracle = OracleBot(Limit(threads=1))
+    counts: Counter = Counter()
+    for i in range(rounds):
+        dealer = i % 2
+        score = play_round(Position.new_round(seed=rng.getrandbits(64), dealer=dealer), oracle, oracle).score.total
+        counts[(score[dealer], score[1 - dealer])] += 1
+    return dict(counts)
+
+
+def _bucket(points: int) -> str:
+    return "0-4" if points <= 4 else "5-7" if points <= 7 else "8-9" if points <= 9 else "10+"
+
+
+class Witness(Bot):
+    """A measuring wrapper of the match bot: at each of its decisions in a match, whether the two
+    objectives choose differently, by the match score from the mover's side. "differ": the match
+    bot's move is one the margin would not play (the oracle: not among the margin's optimal moves;
+    PIMC: the margin bot, same seed, picks another); "costly" (the oracle only): the margin's move
+    (the first of its optimal moves) is not among the match's optimal moves, so playing for the
+    margin there gives up some chance to win the match."""
+
+    def __init__(self, bot: Bot, margin: Bot) -> None:
+        self.bot, self.margin = bot, margin
+        self.name = bot.name
+        self.score: Optional[tuple] = None
+        self.tally: dict = defaultdict(lambda: [0, 0, 0])   # (own, other) -> [decisions, differ, costly]
+
+    def start_round(self, score, target) -> None:
+        self.bot.start_round(score, target)
+        self.score = score
+
+    def __call__(self, position):
+        move = self.bot(position)
+        if self.score is not None and len(position.legal_moves()) > 1:
+            costly = False
+            if isinstance(self.bot, OracleBot):
+                margin = solve(position, Limit(threads=1)).best_moves
+                differs = move not in margin
+                costly = margin[0] not in solve(position, Limit(threads=1), objective=self.bot.match).best_moves
+            else:
+                differs = self.margin(position) != move
+            side = position.rules.sides[position.to_move]
+            row = self.tally[(self.score[side], self.score[1 - side])]
+            row[0] += 1
+            row[1] += differs
+            row[2] += costly
+        return move
+
+
+def _share_ci(scores: list) -> tuple:
+    """The mean of the pairs' shares and its 95% CI (None from a single pair)."""
+    n = len(scores)
+    mean = sum(scores) / n
+    if n < 2:
+        return mean, None
+    se = math.sqrt(sum((x - mean) ** 2 for x in scores) / (n - 1) / n)
+    return mean, (mean - 1.959963984540054 * se, mean + 1.959963984540054 * se)
+
+
+def match_objective(kind: str = "oracle", matches: int = 1000, seed: int = 42, minutes: Optional[float] = None,
+                    equity_rounds: int = 600, worlds: Optional[int] = None, threads: Optional[int] = 1,
+                    log: Optional[object] = None) -> dict:
+    """Bot `kind` ("oracle" or "pimc[:N]") with ``objective="match"`` against the same bot with the
+    margin objective: `matches` duplicate pairs of whole two-player matches to 11 (chunks of 50,
+    seeds from `seed`; `minutes` stops between chunks once spent). The figures: the match bot's
+    share of the matches won with its 95% CI (over the pairs), the matches, the decisions where the
+    objectives differ by match score, the equity used and the times."""
+    start = time.perf_counter()
+    rules = Rules()
+    try:
+        from scopa_solver.play.equity import MatchEquity  # type: ignore[import-not-found,unused-ignore]
+        equity, equity_name = MatchEquity.of(rules), "MatchEquity (shipped)"
+        equity_seconds = 0.0
+    except (ImportError, ValueError):
+        counts = round_outcomes(equity_rounds)
+        equity = RoundEquity(counts, rules.target)
+        equity_name = f"RoundEquity (stand-in: {equity_rounds} rounds of oracle self-play)"
+        equity_seconds = time.perf_counter() - start
+    limit = Limit(time=decision_seconds(rules), threads=threads)
+    if kind == "oracle":
+        match_bot: Bot = OracleBot(Limit(threads=threads), objective="match", equity=equity)
+        margin_bot: Bot = OracleBot(Limit(threads=threads))
+        witness_margin: Bot = margin_bot
+    else:
+        _, _, arg = kind.partition(":")
+        count = int(arg) if arg else (worlds or 50)
+        match_bot = PIMCBot(limit, worlds=count, seed=seed, objective="match", equity=equity)
+        margin_bot = PIMCBot(limit, worlds=count, seed=seed)
+        witness_margin = PIMCBot(limit, worlds=count, seed=seed)
+    witness = Witness(match_bot, witness_margin)
+    scores: list = []
+    decisions = [0, 0]
+    bot_seconds = [0.0, 0.0]
+    chunk, k = 50, 0
+    while len(scores) < matches:
+        if minutes is not None and time.perf_counter() - start > 60 * minutes:
+            break
+        n = min(chunk, matches - len(scores))
+        r = arena(witness, margin_bot, rounds=0, matches=n, seed=seed + k, progress=False, rules=rules)
+        k += 1
+        scores += r.match_scores
+        decisions = [d + e for d, e in zip(decisions, r.decisions)]
+        bot_seconds = [d + e for d, e in zip(bot_seconds, r.bot_seconds)]
+        if log is not None:
+            share, ci = _share_ci(scores)
+            print(f"{2 * len(scores)} matches: {100 * share:.1f}% {ci} {time.perf_counter() - start:.0f} s",
+                  file=log, flush=True)     # type: ignore[call-overload]
+    share, ci = _share_ci(scores)
+    table: dict = defaultdict(lambda: [0, 0, 0])
+    for (own, other), counts in witness.tally.items():
+        cell = table[(_bucket(own), _bucket(other))]
+        for i, c in enumerate(counts):
+            cell[i] += c
+    total = [sum(v[i] for v in table.values()) for i in range(3)]
+    return {"kind": kind, "bot_a": match_bot.name, "bot_b": margin_bot.name, "pairs": len(scores),
+            "matches": 2 * len(scores), "seed": seed, "equity": equity_name, "equity_seconds": equity_seconds,
+            "match_win_rate": share, "match_ci95": None if ci is None else list(ci),
+            "wins_minus_losses": 2 * sum(scores) - len(scores),
+            "decisions": decisions, "bot_seconds": bot_seconds, "seconds": time.perf_counter() - start,
+            "differ": {f"{own} v {other}": {"decisions": n, "differ": d, "costly": c}
+                       for (own, other), (n, d, c) in sorted(table.items())},
+            "differ_total": {"decisions": total[0], "differ": total[1], "costly": total[2]},
+            "differ_by_score": {f"{own}-{other}": v for (own, other), v in sorted(witness.tally.items())}}
+
+
+def match_report(figures: dict) -> str:
+    """The figures of `match_objective` as text."""
+    ci = figures["match_ci95"]
+    lines = [f"{figures['bot_a']} against {figures['bot_b']}: {figures['matches']:,} matches to 11 "
+             f"({figures['pairs']:,} duplicate pairs), equity {figures['equity']}",
+             f"  matches won by the match objective: {100 * figures['match_win_rate']:.1f}% "
+             + (f"(95% CI {100 * ci[0]:.1f} to {100 * ci[1]:.1f}%)" if ci else "(one pair: no CI)"),
+             f"  decisions: {figures['decisions'][0]:,} / {figures['decisions'][1]:,}, "
+             f"{figures['seconds']:.0f} s in all",
+             "  the match bot's decisions by match score (mover's points v the other's): how many, the share"
+             " where its move is not the margin's (differ) and where the margin's move loses match chance (costly)"]
+    buckets = ("0-4", "5-7", "8-9", "10+")
+    lines.append("    own \\ other " + "".join(f"{b:>24}" for b in buckets))
+    for own in buckets:
+        cells = []
+        for other in buckets:
+            cell = figures["differ"].get(f"{own} v {other}")
+            cells.append(f"{cell['decisions']:>6} {100 * cell['differ'] / cell['decisions']:5.1f}% "
+                         f"{100 * cell['costly'] / cell['decisions']:5.1f}%"
+                         if cell and cell["decisions"] else "-")
+        lines.append(f"    {own:<12}" + "".join(f"{c:>24}" for c in cells))
+    t = figures["differ_total"]
+    if t["decisions"]:
+        lines.append(f"  in all: {t['decisions']:,} decisions, differ {100 * t['differ'] / t['decisions']:.1f}%, "
+                     f"costly {100 * t['costly'] / t['decisions']:.1f}%")
+    return "\n".join(lines)
+
+
 def report(figures: dict) -> str:
     """The figures of `run` as text (ArenaResult's summary, kept in the figures as "text")."""
     return figures["text"]
@@ -156,7 +376,19 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="worlds per PIMC decision (default 50; pimc in a family game: the game's)")
     parser.add_argument("--threads", type=int, default=1, help="workers per PIMC decision (0: every core)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--match-objective", action="store_true",
+                        help="bot_a (oracle or pimc:N) to win the match against itself to win the round: "
+                        "--matches duplicate pairs of matches to 11 (bot_b ignored)")
+    parser.add_argument("--minutes", type=float, default=None, help="--match-objective: stop once spent")
+    parser.add_argument("--equity-rounds", type=int, default=600,
+                        help="--match-objective: oracle rounds measured for the stand-in equity")
     args = parser.parse_args(argv)
+    if args.match_objective:
+        figures = match_objective(args.bot_a, matches=args.matches or 1000, seed=args.seed, minutes=args.minutes,
+                                  equity_rounds=args.equity_rounds, worlds=args.worlds, threads=args.threads,
+                                  log=sys.stderr)
+        print(json.dumps(figures, indent=2) if args.json else match_report(figures))
+        return 0
     try:
         result = run(args.bot_a, args.bot_b, rounds=args.rounds, matches=args.matches, seed=args.seed,
                      worlds=args.worlds, threads=args.threads, rules=args.rules, others=args.others)

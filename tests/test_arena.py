@@ -338,3 +338,20 @@ def test_the_lead_of_one_bot_over_another_is_paired_by_deal() -> None:
     assert "paired by deal" in str(many)
     with pytest.raises(ScopaError, match="bot numbers"):
         many.lead(0, 3)
+
+
+def test_bench_arena_match_objective_and_its_stand_in_equity() -> None:
+    import json
+    bench = load_bench_arena()
+    coin = bench.RoundEquity({(1, 0): 1, (0, 1): 1}, target=2)       # a point to either side
+    assert coin.chance((1, 0), 0) == coin.chance((1, 0), 1) == 0.75 and coin.chance((1, 1), 0) == 0.5
+    assert coin.after_round((1, 0), (0, 1), dealer=1, side=1) == 0.5 and coin.chance((2, 0), 0, side=1) == 0.0
+    dealer_wins = bench.RoundEquity({(1, 0): 3, (0, 1): 1}, target=1)    # level over the target: replay
+    assert dealer_wins.chance((1, 1), 0) > 0.5 > dealer_wins.chance((1, 1), 1)
+    figures = bench.match_objective("oracle", matches=1, equity_rounds=4)
+    json.dumps(figures, allow_nan=False)
+    assert figures["pairs"] == 1 and figures["matches"] == 2 and figures["bot_a"] == "Oracle(match)"
+    assert 0.0 <= figures["match_win_rate"] <= 1.0 and figures["equity"].startswith("RoundEquity")
+    total = figures["differ_total"]
+    assert 0 <= total["differ"] <= total["decisions"] <= figures["decisions"][0]
+    assert "matches won by the match objective" in bench.match_report(figures)

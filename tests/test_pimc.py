@@ -272,3 +272,69 @@ def test_late_family_worlds_are_exact_and_say_so() -> None:
     s = suggest(pos.view(pos.to_move), Limit(threads=1), worlds=10, seed=2, progress=False)
     assert s.exact_worlds == s.worlds and s.horizon is None
     assert s.world_horizons == [None] * s.worlds
+
+
+# -- the match objective (issue 42) ----------------------------------------------------------------
+
+class LeadEquity:
+    """A made-up match equity for the tests: the lead after the round, 6% a point, the dealer's side 1% more."""
+
+    def after_round(self, score, round_points, dealer, side):
+        totals = [s + p for s, p in zip(score, round_points)]
+        lead = totals[side] - max(t for i, t in enumerate(totals) if i != side)
+        return min(1.0, max(0.0, 0.5 + 0.06 * lead + 0.01 * (dealer == side)))
+
+
+def check_match_against(s: Suggestion, per_world: list[dict[str, int]]) -> None:
+    """A match suggestion's figures are the plain statistics of the per-world chances."""
+    assert s.exact and s.worlds == len(per_world) == s.total_worlds and s.objective == "match"
+    for row in s.moves:
+        values = [w[str(row.move)] for w in per_world]
+        assert row.mean == pytest.approx(statistics.fmean(values), abs=1e-9)
+        assert (row.min, row.max) == (min(values), max(values))
+        assert row.optimal == pytest.approx(sum(w[str(row.move)] == max(w.values()) for w in per_world) / len(values))
+        assert row.positive == pytest.approx(sum(v > 5000 for v in values) / len(values))
+        assert row.objective == "match"
+    assert [row.mean for row in s.moves] == sorted((row.mean for row in s.moves), reverse=True)
+
+
+def test_a_match_suggestion_is_the_mean_of_brute_force_world_values() -> None:
+    # each world's chance after each move by a plain minimax over the leaf table (the reference's
+    # rules), averaged by hand: two-player tiny views at scores where the match is close
+    from test_match_objective import face_brute
+    from scopa_solver import Match
+    for view, score in zip(tiny_views(2, 12), [(9, 10), (10, 8)]):
+        match = Match(score, equity=LeadEquity())
+        s = suggest(view, Limit(threads=1), progress=False, objective=match)
+        per_world = [{str(m): face_brute(w, match, m) for m in w.legal_moves()} for w in view.worlds()]
+        check_match_against(s, per_world)
+        assert s.match == match and s.to_dict()["objective"] == "match"
+        assert "% to win the match" in str(s) and s.to_dict()["best_text"].endswith("% to win the match")
+
+
+@pytest.mark.parametrize("name", ["scopa", "3 players"])
+def test_a_match_suggestion_is_the_mean_of_exact_world_solves(name: str) -> None:
+    from scopa_solver import Match
+    rules = GAMES[name]
+    pos = few_worlds(rules, 31, most=120)
+    view = pos.view(pos.to_move)
+    match = Match((9, 10, 7)[:rules.side_count], equity=LeadEquity())
+    s = suggest(view, Limit(threads=1), progress=False, worlds="all", objective=match)
+    per_world = [{str(mv.move): mv.value for mv in analyze(w, objective=match)} for w in view.worlds()]
+    check_match_against(s, per_world)
+    plain = suggest(view, Limit(threads=1), progress=False, worlds="all")      # "value": unchanged
+    assert plain.objective == "value" and plain.match is None
+    check_against(plain, [{str(mv.move): mv.value for mv in analyze(w)} for w in view.worlds()])
+
+
+def test_a_sampled_match_suggestion_is_reproducible_and_bad_objectives_are_refused() -> None:
+    from scopa_solver import Match, MatchError
+    view = Position.new_round(seed=5).view(0)
+    match = Match((8, 9), equity=LeadEquity())
+    a = suggest(view, Limit(threads=1), worlds=12, seed=3, progress=False, objective=match)
+    b = suggest(view, Limit(threads=2), worlds=12, seed=3, progress=False, objective=match)
+    assert [(str(m.move), m.mean) for m in a.moves] == [(str(m.move), m.mean) for m in b.moves]
+    assert all(0 <= m.min <= m.max <= 10000 for m in a.moves) and not a.exact
+    for bad in ("maxn", "match", None, (8, 9)):
+        with pytest.raises(MatchError, match="objective"):
+            suggest(view, Limit(threads=1), worlds=4, seed=1, progress=False, objective=bad)

@@ -416,3 +416,59 @@ def test_review_takes_one_limit_for_its_searches(monkeypatch):
     late = review(rec, Limit(deadline=time.monotonic() - 1), fair=None, progress=False)   # already past
     assert not late.complete and all(d.forced or "not judged: the review" in d.hindsight_reason
                                      for d in late.decisions)
+
+
+# -- a match review (issue 42): by the chance to win the match -----------------------------------
+
+def match_record(target: int = 6) -> GameRecord:
+    """A whole match to `target` of Greedy against Random, as a record."""
+    from scopa_solver import play_match
+    played = play_match(GreedyBot(), RandomBot(seed=4), seed=9, target=target)
+    rec = GameRecord(rules=Rules(target=target), players=("Gia", "Rex"))
+    for r in played.rounds:
+        rec.add_round(RoundRecord.from_play(r.start, r.moves))
+    assert len(rec.rounds) >= 2 and rec.running_totals()[-1] == played.totals
+    return rec
+
+
+def test_a_match_review_judges_by_the_chance_to_win_the_match():
+    from test_bots_match import TargetEquity
+    from scopa_solver import Match
+    equity = TargetEquity(6)
+    rec = match_record()
+    r = review(rec, Limit(threads=1), fair=FairReview(worlds=4, seed=2), match=equity, progress=False)
+    befores = [(0, 0)] + rec.running_totals()[:-1]
+    assert r.match and r.splits() == [] and len(r.decisions) == sum(len(x.moves) for x in rec.rounds)
+    lost = 0
+    for i, d in enumerate(r.decisions):
+        match = Match(tuple(befores[d.round - 1]), 6, equity)
+        assert d.match == match
+        if d.forced:
+            continue
+        rows = analyze(d.position, objective=match)          # hindsight: every card seen
+        values = {row.move: row.value for row in rows}
+        assert d.best_value == rows[0].value and d.played_value == values[d.played]
+        assert 0 <= d.played_value <= d.best_value <= 10000
+        assert d.loss == pytest.approx((d.best_value - d.played_value) / 100)
+        assert d.hindsight_mark == mark(d.loss, match=True)
+        assert d.fair_loss == pytest.approx((d.fair_best_mean - d.fair_played_mean) / 100)
+        if i % 9 == 0:      # fair: suggest under the match on the player's view, the decision's seed
+            s = suggest(d.position.view(d.player), Limit(threads=1), worlds=4, progress=False, objective=match,
+                        seed=review_module._decision_seed(2, d.round, d.number))
+            assert d.fair_best_mean == s.moves[0].mean and d.fair_means == {m.move: m.mean for m in s.moves}
+        lost += d.loss > 0
+    assert lost > 0         # Random loses match chances somewhere
+    data = r.to_dict()
+    assert data["match"] and data["loss_unit"].startswith("percentage points")
+    assert data["decisions"][0]["match"] == {"score": [0, 0], "target": 6}
+    assert "chance to win the match" in r.format()
+    plain = review(rec, Limit(threads=1), fair=None, rounds=[1], progress=False)
+    assert not plain.match and plain.decisions[0].match is None and plain.splits()
+
+
+def test_match_marks_and_bad_match_arguments():
+    assert [mark(x, match=True) for x in (1.9, 2.0, 5.0, 10.0)] == ["", "?!", "?", "??"]
+    assert [mark(x) for x in (0.4, 0.5, 1.0, 2.0)] == ["", "?!", "?", "??"]
+    from scopa_solver import MatchError
+    with pytest.raises(MatchError, match="match must be"):
+        review(match_record(), fair=None, match="yes", progress=False)

@@ -32,12 +32,13 @@ from typing import TYPE_CHECKING, Any, Iterable, Optional, Union
 from .. import kernel
 from ..core.flow import check_seed
 from ..core.position import Move, Position
-from ..errors import LimitError, ViewError, excerpt
+from ..errors import LimitError, MatchError, ViewError, excerpt
 from ..kernel import NO_LIMIT, Limit, StopReason
 from ..kernel.timebox import open_boxes, raise_if_cancelled
 from ..progress import progress_bar
 from ..text import plural
 from ..core.view import MAX_SAMPLES, View
+from ..search.match import Match, leaf_table, match_text
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -75,6 +76,7 @@ _PROBE_EXACT_NODES = 50_000     # the probe first tries the world exactly, with 
 _EXACT_TRY_TT_MB = 0.25         # its table (16 MiB took 1-4 ms to allocate: a small suggest's time)
 
 _FIRST_CHUNK = 32
+MATCH_HALF = 5000       # a match value of an even chance (1/10,000ths): `positive` counts those above
 _SHUFFLE_LIMIT = 1_000_000
 
 
@@ -85,7 +87,9 @@ class MoveStats:
     `stderr` is the standard error of `mean` (0 when every world was solved: the mean is then
     exact); `delta` is ``mean`` minus the best move's mean and `delta_stderr` its paired standard
     error (the same worlds judge both moves); `optimal` is the share of worlds where the move is
-    optimal, `positive` the share where the margin is positive."""
+    optimal, `positive` the share where the margin is positive. Under a `Match` (`objective`
+    "match") every value is the chance to win the match in 1/10,000ths (`match_text`) and
+    `positive` the share of worlds where that chance is over one half."""
 
     move: Move
     mean: float
@@ -98,6 +102,7 @@ class MoveStats:
     max: int
     delta: float
     delta_stderr: float
+    objective: str = "value"    # "match": the values are chances to win the match, 1/10,000ths
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON-ready; an unknown standard error, from a single world, is None)."""
@@ -106,6 +111,9 @@ class MoveStats:
                 "max": self.max, "delta": self.delta, "delta_stderr": _finite(self.delta_stderr)}
 
     def __str__(self) -> str:
+        if self.objective == "match":       # chances in 1/10,000ths, shown as percents
+            return (f"{str(self.move):<12} {self.mean / 100:6.2f}% {self.std / 100:5.2f}% {self.stderr / 100:6.2f}% "
+                    f"{100 * self.optimal:7.1f}% {100 * self.positive:7.1f}%")
         return (f"{str(self.move):<12} {self.mean:+7.3f} {self.std:6.2f} {self.stderr:7.3f} "
                 f"{100 * self.optimal:7.1f}% {100 * self.positive:7.1f}%")
 
@@ -129,6 +137,12 @@ class Suggestion:
     world_horizons: Optional[list[Any]] = field(default=None, repr=False)  # per row of `values`: None (exact) or plies
     sampled: bool = True                # the worlds are a sample drawn with `seed` (else every world, listed)
     horizon_cut: bool = False           # the time limit stopped the first world's deepening (a rerun may go deeper)
+    match: Optional[Match] = None       # the Match searched under (values: chances, 1/10,000ths), else None
+
+    @property
+    def objective(self) -> str:
+        """"value" (round margins) or "match" (chances to win the match, 1/10,000ths)."""
+        return "value" if self.match is None else "match"
 
     @property
     def best(self) -> Move:
@@ -151,10 +165,15 @@ class Suggestion:
         return {"view": self.view.to_string(), "best": str(self.best), "moves": [m.to_dict() for m in self.moves],
                 "exact": self.exact, "worlds": self.worlds, "total_worlds": self.total_worlds,
                 "seed": self.seed, "seconds": self.seconds, "nodes": self.nodes, "stopped": self.stopped,
-                "exact_worlds": self.exact_worlds, "horizon": self.horizon, "ties": self.ties}
+                "exact_worlds": self.exact_worlds, "horizon": self.horizon, "ties": self.ties,
+                "objective": self.objective,
+                "match": None if self.match is None else {"score": list(self.match.score), "target": self.match.target},
+                "best_text": match_text(round(self.moves[0].mean)) if self.match is not None else None}
 
     def __str__(self) -> str:
-        head = f"{'move':<12} {'mean':>7} {'std':>6} {'stderr':>7} {'optimal':>8} {'margin>0':>8}"
+        head = (f"{'move':<12} {'mean':>7} {'std':>6} {'stderr':>7} {'optimal':>8} {'margin>0':>8}"
+                if self.match is None else
+                f"{'move':<12} {'win %':>7} {'std':>6} {'stderr':>7} {'optimal':>8} {'over 50%':>8}")
         kind = "all worlds, exact" if self.exact else "sampled"
         if self.horizon is not None:
             kind = ("all worlds" if self.worlds == self.total_worlds else "sampled") + \
@@ -162,6 +181,8 @@ class Suggestion:
         tail = (f"{self.worlds:,} of {plural(self.total_worlds, 'world')} ({kind}), {plural(self.nodes, 'node')}, "
                 f"{self.seconds:.2f} s" + {None: "", "time": ", stopped by the time limit",
                    "confidence": ", stopped once the best move was clear"}.get(self.stopped, ""))
+        if self.match is not None:
+            tail += f"; the best: {match_text(round(self.moves[0].mean))} from {self.match!r}"
         return "\n".join([head] + [str(m) for m in self.moves] + [tail])
 
 
@@ -195,7 +216,8 @@ def _finite(x: float) -> Optional[float]:
 # -- solving many worlds --------------------------------------------------------------------------
 
 def solve_worlds(states: Iterable[kernel.KernelState], limit: Optional[Limit] = None, *, progress: Any = None,
-                 total: Optional[int] = None, deepen: bool = False) -> list[Optional[kernel.KernelResult]]:
+                 total: Optional[int] = None, deepen: bool = False,
+                 objective: Any = "value") -> list[Optional[kernel.KernelResult]]:
     """Every root move's exact value in each world (kernel states; a lazy iterator is drawn from
     only as the workers get to it): the kernel's results in order, None for a world the time
     left unsolved. Runs on the kernel face's one scheduler. Values: the margin of the mover's
@@ -208,7 +230,8 @@ def solve_worlds(states: Iterable[kernel.KernelState], limit: Optional[Limit] = 
     exact within its budget (see `kernel.run_batch`; `KernelResult.horizon` says where each
     world's search stopped); `tt_mb` each worker's table.
     Without a time or deadline every world is needed: a decision's `kernel.time_budget` that
-    cuts one is `kernel.BudgetSpent`."""
+    cuts one is `kernel.BudgetSpent`. `objective`: "value", or a list of match leaf tables
+    (`search.match.leaf_table`), one per state (the values are then chances, 1/10,000ths)."""
     limit = NO_LIMIT if limit is None else limit
     if isinstance(states, (list, tuple)):
         total = len(states)
@@ -217,7 +240,8 @@ def solve_worlds(states: Iterable[kernel.KernelState], limit: Optional[Limit] = 
     workers = max(1, min(cores if limit.threads is None else limit.threads, total or cores))
     run = limit.replace(time=None, threads=workers).with_deadline(limit.time)
     raws = kernel.run_batch(states, want=kernel.WANT_ALL, limit=run, total=total,
-                            batch=None if run.deadline is None else 8, progress=progress, deepen=deepen)
+                            batch=None if run.deadline is None else 8, progress=progress, deepen=deepen,
+                            objective=objective)
     if any(raw is not None and raw.stop == StopReason.NODES for raw in raws):
         how = f"to a horizon of {plural(limit.horizon, 'ply', 'plies')}" if limit.horizon else "of exact search"
         raise LimitError(f"a world needs more than nodes={limit.nodes:,} nodes {how}: too many cards "
@@ -248,7 +272,7 @@ def _plan(view: View, worlds: Union[None, int, str]) -> tuple[bool, int]:
 
 def suggest(view: View, limit: Optional[Limit] = None, *, worlds: Union[None, int, str] = None,
             seed: Optional[int] = None, confidence: Optional[float] = None,
-            progress: Optional[bool] = None) -> Suggestion:
+            progress: Optional[bool] = None, objective: Union[str, Match] = "value") -> Suggestion:
     """Every legal move of the view's player with its exact value averaged over the worlds.
 
     `worlds`: None enumerates every world when there are at most `EXACT_LIMIT` of them and
@@ -281,6 +305,13 @@ def suggest(view: View, limit: Optional[Limit] = None, *, worlds: Union[None, in
     exactly (the round ends before the horizon) and `Suggestion.horizon` is the horizon of the
     others. A first world whose first horizon does not fit the budget is a `LimitError`.
 
+    `objective`: "value" (the round margin, above) or a `Match` (where the match stands: the
+    sides' match points before this round): each world is then searched under the match
+    objective (its own leaf table, `search.match.leaf_table`), every value is the chance that the
+    player's side wins the match in 1/10,000ths, and a move's mean is its mean chance over the
+    worlds (`Suggestion.match`; the text reads as `match_text`: "62.35% to win the match").
+    Anything else is a `MatchError`.
+
     >>> view = View.from_string("6dRsFb/?3 FdRc RdAc2c4c5c3s5sCs4bCbRb/Ad2d4d5d7dCd6c7cCc2s4s6s7s5b6b ?6 1/0 0 1 1")
     >>> s = suggest(view, progress=False)
     >>> s.exact, s.worlds, s.total_worlds, [str(m.move) for m in s.moves]
@@ -300,6 +331,10 @@ def suggest(view: View, limit: Optional[Limit] = None, *, worlds: Union[None, in
         raise ViewError("the round is over: there is no move to suggest")
     if view.to_move != view.player:
         raise ViewError(f"player {view.to_move} is to move, not player {view.player}")
+    if not (isinstance(objective, Match) or objective == "value"):
+        raise MatchError(f"suggest's objective must be 'value' or a Match, not {excerpt(objective)}")
+    match = objective if isinstance(objective, Match) else None
+    tables = None if match is None else _WorldTables(view, match)
     limit = Limit(time=SUGGEST_SECONDS) if limit is None else limit
     # a decision's budget (a bot's) ends the run too: the worlds solved by then answer
     deadline = kernel.budget_deadline(None if limit.time is None and limit.deadline is None
@@ -328,7 +363,8 @@ def suggest(view: View, limit: Optional[Limit] = None, *, worlds: Union[None, in
             seed = random.SystemRandom().getrandbits(63)
         states = view.sample_states(count, seed)      # lazy: drawn as the workers get to them
     first = next(states)
-    depth, solved, fallback, cut = _probe_horizon(first, max_nodes, limit.horizon, deadline)
+    depth, solved, fallback, cut = _probe_horizon(first, max_nodes, limit.horizon, deadline,
+                                                  "value" if tables is None else tables(first))
     if solved is None:
         states = itertools.chain([first], states)
     # every world: a node budget with room to spare at the probe's horizon, the time left
@@ -343,8 +379,13 @@ def suggest(view: View, limit: Optional[Limit] = None, *, worlds: Union[None, in
             chunk = (count - len(raws) if confidence is None or exact
                      else max(_FIRST_CHUNK - len(raws), len(raws)))
             chunk = min(chunk, count - len(raws))
-            part = solve_worlds(itertools.islice(states, chunk), world_limit.replace(deadline=deadline),
-                                progress=bar, total=chunk)
+            if tables is None:
+                part = solve_worlds(itertools.islice(states, chunk), world_limit.replace(deadline=deadline),
+                                    progress=bar, total=chunk)
+            else:       # each world its leaf table (most share one: kept by leaf_table)
+                listed_part = list(itertools.islice(states, chunk))
+                part = solve_worlds(listed_part, world_limit.replace(deadline=deadline), progress=bar,
+                                    objective=[tables(s) for s in listed_part])
             raws += part
             if len(part) < chunk or any(r is None for r in part):
                 reason = "time"
@@ -367,14 +408,26 @@ def suggest(view: View, limit: Optional[Limit] = None, *, worlds: Union[None, in
     if not raws:        # anytime: the first world at the horizon its deepening completed
         raws, reason = [fallback], "time"
     complete = exact and len(raws) == count
-    result = _summarize(view, moves, raws, complete, None if complete else seed, start, count)
+    result = _summarize(view, moves, raws, complete, None if complete else seed, start, count,
+                        "value" if match is None else "match")
     result.stopped = result.stopped or reason
+    result.match = match
     result.sampled, result.horizon_cut = not exact, cut
     return result
 
 
+class _WorldTables:
+    """A world's leaf table under `match` (its kernel state -> `leaf_table` of its Position)."""
+
+    def __init__(self, view: View, match: Match) -> None:
+        self.view, self.match = view, match
+
+    def __call__(self, state: kernel.KernelState) -> Any:
+        return leaf_table(self.view.world_position(state), self.match)
+
+
 def _probe_horizon(state: kernel.KernelState, max_nodes: int, first: Optional[int],
-                   deadline: Optional[float]) -> tuple[int, Any, Any, bool]:
+                   deadline: Optional[float], objective: Any = "value") -> tuple[int, Any, Any, bool]:
     """The horizon for every world of a view: the first world deepened from `first` plies (by
     `kernel.DEEPEN_STEP`) until exact (0) or `max_nodes` (for all its searches) is spent, on a
     fresh table of its own, so that the same world always reaches the same horizon. With no
@@ -391,7 +444,7 @@ def _probe_horizon(state: kernel.KernelState, max_nodes: int, first: Optional[in
     with kernel.watching(None, boxes) as token:     # the interpreter's exit and a cancelled box stop it
         if first is None:       # exact if cheap: then every world is solved exactly, as before a deadline
             raw = kernel.new_searcher(_EXACT_TRY_TT_MB).search_many(
-                [state], kernel.WANT_ALL, min(max_nodes, _PROBE_EXACT_NODES), 0.0, signals, "value", 0, 1, token)[0]
+                [state], kernel.WANT_ALL, min(max_nodes, _PROBE_EXACT_NODES), 0.0, signals, objective, 0, 1, token)[0]
             _raise_if_stopped(raw, boxes)
             if raw.stop == StopReason.NONE:
                 return 0, raw, raw, False
@@ -399,7 +452,7 @@ def _probe_horizon(state: kernel.KernelState, max_nodes: int, first: Optional[in
         used, reached, kept, cut = 0, None, None, False
         while True:
             left = 0.0 if deadline is None or reached is None else max(1e-6, deadline - time.monotonic())
-            raw = searcher.search_many([state], kernel.WANT_ALL, max_nodes - used, left, signals, "value", depth,
+            raw = searcher.search_many([state], kernel.WANT_ALL, max_nodes - used, left, signals, objective, depth,
                                        1, token)[0]
             _raise_if_stopped(raw, boxes)
             used += raw.nodes
@@ -467,7 +520,7 @@ def _confident(moves: list[Move], raws: list[Any], z: float) -> bool:
 
 
 def _summarize(view: View, moves: list[Move], raws: list[Any], exact: bool, seed: Optional[int],
-               start: float, planned: int) -> Suggestion:
+               start: float, planned: int, objective: str = "value") -> Suggestion:
     solved = [raw for raw in raws if raw is not None]
     if not solved:
         raise LimitError("the time limit ran out before a single world was solved: allow more time")
@@ -475,7 +528,7 @@ def _summarize(view: View, moves: list[Move], raws: list[Any], exact: bool, seed
     per_world = [getattr(raw, "horizon", None) for raw in solved]
     depths = [h for h in per_world if h is not None]
     complete = exact and len(solved) == planned and not depths
-    stats = _aggregate(moves, values, complete)
+    stats = _aggregate(moves, values, complete, MATCH_HALF if objective == "match" else 0)
     order = sorted(range(len(moves)), key=lambda j: (-stats[j][0], -stats[j][3], str(moves[j])))
     best = order[0]
     k = len(solved)
@@ -487,7 +540,7 @@ def _summarize(view: View, moves: list[Move], raws: list[Any], exact: bool, seed
         rows.append(MoveStats(move=moves[j], mean=mean, std=std, stderr=stderr, optimal=optimal,
                               positive=positive, worlds=k, min=int(values[:, j].min()),
                               max=int(values[:, j].max()), delta=float(mean - stats[best][0]),
-                              delta_stderr=dse))
+                              delta_stderr=dse, objective=objective))
     return Suggestion(view=view, moves=rows, exact=complete, worlds=k, total_worlds=view.count_worlds(),
                       seed=seed, seconds=time.perf_counter() - start, nodes=nodes,
                       stopped="time" if len(solved) < len(raws) else None,
@@ -495,7 +548,7 @@ def _summarize(view: View, moves: list[Move], raws: list[Any], exact: bool, seed
                       horizon=min(depths) if depths else None, world_horizons=per_world)
 
 
-def _aggregate(moves: list[Move], values: "np.ndarray", complete: bool) -> list[tuple[Any, ...]]:
+def _aggregate(moves: list[Move], values: "np.ndarray", complete: bool, even: int = 0) -> list[tuple[Any, ...]]:
     k = values.shape[0]
     best = values.max(axis=1)
     out = []
@@ -503,5 +556,5 @@ def _aggregate(moves: list[Move], values: "np.ndarray", complete: bool) -> list[
         col = values[:, j]
         std = float(col.std())
         stderr = 0.0 if complete else (float(col.std(ddof=1) / math.sqrt(k)) if k > 1 else math.inf)
-        out.append((float(col.mean()), std, stderr, float((col == best).mean()), float((col > 0).mean())))
+        out.append((float(col.mean()), std, stderr, float((col == best).mean()), float((col > even).mean())))
     return out

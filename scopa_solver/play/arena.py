@@ -38,7 +38,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence, Union
 
-from .game import play_match, play_round
+from .game import play_match, play_round, tell_round
 from ..progress import progress_bar
 from ..text import plural
 from ..core.position import Move, Position
@@ -196,6 +196,9 @@ class _Timed:
         self.side_count = side_count
         self.calls = 0
         self.seconds = 0.0
+
+    def start_round(self, score: Optional[tuple[int, ...]], target: Optional[int]) -> None:
+        tell_round(self.bot if isinstance(self.bot, tuple) else (self.bot,), score, target)
 
     def __call__(self, position: Position) -> Union[Move, str]:
         bot = self.bot if callable(self.bot) else self.bot[position.to_move // self.side_count]
@@ -369,6 +372,8 @@ def arena(bot_a: Optional[SideBots] = None, bot_b: Optional[SideBots] = None,
     The same `seed` plays the same deals. The last seat deals the first deal, and the deal
     passes to the next seat every deal (player 1 deals the even deals with two players).
     `progress`: a progress bar (None: on a terminal, for runs over a second).
+    A bot with a ``start_round(score, target)`` method is told the match score before every
+    round of a match (`play_match`), and ``(None, None)`` before the lone rounds.
     """
     if bots is None:
         if bot_a is None or bot_b is None:
@@ -413,6 +418,8 @@ def arena(bot_a: Optional[SideBots] = None, bot_b: Optional[SideBots] = None,
 
     margin_sum = 0.0
     try:
+        if rounds:
+            tell_round(timed, None, None)       # lone rounds: no match score
         for i in range(rounds):
             deal = Position.new_round(seed=rng.getrandbits(64), rules=rules, dealer=(n - 1 + i) % n)
             plays.append([tuple(play_round(deal, *seated(s)).score.total) for s in seatings])

@@ -4,6 +4,8 @@
 
 >>> make_bot("pimc:300").worlds, make_bot("greedy/oracle").name
 (300, 'Greedy/Oracle')
+>>> make_bot("pimc:300:match").objective, make_bot("oracle:match").name
+('match', 'Oracle(match)')
 """
 from __future__ import annotations
 
@@ -32,7 +34,9 @@ def make_bot(spec: str, limit: Optional[Limit] = None, *, worlds: Optional[int] 
     enumerated, the last deal solved exactly, the endgame equilibrium at the last-but-one deal
     once at most H cards are hidden from the public (12: every play of that deal), opponent moves
     below probability P not followed, depth L in the last deal) or oracle; EARLY/LATE (say
-    greedy/pimc) plays EARLY until the last three deals and LATE in them.
+    greedy/pimc) plays EARLY until the last three deals and LATE in them. ``:match`` after pimc
+    (pimc:match, pimc:300:match) or oracle (oracle:match) plays to win the match
+    (``objective="match"``: told the score before each round, `Bot.start_round`).
     A name it does not know is a `ScopaError`; so is, with the `rules` of a family game, a bot
     that plays two-player Scopa only (model, infer, epimc: the opponent model).
     `worlds` None: 50, or, for pimc with the `rules` of a family game, that game's default
@@ -52,6 +56,9 @@ def make_bot(spec: str, limit: Optional[Limit] = None, *, worlds: Optional[int] 
         return PhaseBot(make_bot(early, limit, worlds=worlds, seed=seed, rules=rules),
                         make_bot(late, limit, worlds=worlds, seed=seed, rules=rules))
     kind, _, arg = spec.strip().lower().partition(":")
+    objective = "value"
+    if kind in ("pimc", "oracle") and (arg == "match" or arg.endswith(":match")):
+        objective, arg = "match", arg[:-len("match")].rstrip(":")
     if worlds is None and not (kind == "pimc" and rules is not None and rules.players > 2):
         worlds = 50
     if kind not in BOT_NAMES or (arg and kind in ("random", "oracle")):
@@ -68,7 +75,7 @@ def make_bot(spec: str, limit: Optional[Limit] = None, *, worlds: Optional[int] 
     if kind == "greedy":
         return GreedyBot(**_weights(arg)) if arg else GreedyBot()
     if kind == "oracle":
-        return OracleBot()
+        return OracleBot(objective=objective)
     if kind == "epimc":
         return _epimc(spec, arg, worlds, seed or 0, limit)
     if kind in ("infer", "model"):
@@ -84,7 +91,7 @@ def make_bot(spec: str, limit: Optional[Limit] = None, *, worlds: Optional[int] 
         if not arg.isdigit() or int(arg) < 1:
             raise ScopaError(f"pimc:N needs a positive number of worlds, not {excerpt(arg)}")
         worlds = int(arg)
-    return PIMCBot(limit, worlds=worlds, seed=seed or 0)
+    return PIMCBot(limit, worlds=worlds, seed=seed or 0, objective=objective)
 
 
 def _options(spec: str, arg: str, names: dict, meaning: str) -> dict:

@@ -20,6 +20,11 @@ family games several bots move between two of a player's turns: `PIMCBot` there 
 worlds of fewer nodes (`FAMILY_WORLDS`, `FAMILY_WORLD_NODES`: the same on every machine), and
 `decision_seconds(rules)` is the game's share of a player's wait (`TURN_SECONDS`).
 
+To win the match rather than the round: `OracleBot` and `PIMCBot` with ``objective="match"``
+search under `Match(score, target)` once told the match score by `Bot.start_round`, which
+`play_match`, `arena` and the terminal's play call before every round (docs/play.md, "Playing
+to win the match").
+
 Every bot plays every game of the family (docs/FAMILY.md), each seat deciding from its own
 view (partners do not see each other's hands); the opponent model (`InferenceBot`) is
 two-player only.
@@ -40,11 +45,12 @@ from ..core.rules import Rules
 from ..imperfect.pimc import EXACT_LIMIT, WORLD_NODES, suggest
 from ..core.position import Move, Position
 from ..kernel.limit import NO_LIMIT, Limit
-from ..search.solver import solve
+from ..search.solver import analyze, solve
 from ..core.view import View, view_seed
-from ..errors import LimitError
+from ..errors import LimitError, MatchError, excerpt
+from ..search.match import Match
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "PIMCBot", "OracleBot", "PhaseBot", "DECISION_SECONDS", "within",
+__all__ = ["BOT_OBJECTIVES", "Bot", "RandomBot", "GreedyBot", "PIMCBot", "OracleBot", "PhaseBot", "DECISION_SECONDS", "within",
            "is_exact", "TURN_SECONDS", "FAMILY_WORLDS", "FAMILY_WORLD_NODES", "decision_seconds"]
 
 DECISION_SECONDS = 2.0
@@ -86,6 +92,17 @@ _SETTEBELLO = SETTEBELLO_MASK
 _SEVENS = sum(DECK[s * 10 + 6].mask for s in range(4))
 
 
+BOT_OBJECTIVES = ("value", "match")
+"""What a searching bot plays for: "value" (the round's margin) or "match" (the chance to win the
+match, `Match(score, target)`, once `Bot.start_round` told it the score; the margin before)."""
+
+
+def _check_bot_objective(objective: Any) -> str:
+    if not isinstance(objective, str) or objective not in BOT_OBJECTIVES:
+        raise MatchError(f"a bot's objective must be 'value' or 'match', not {excerpt(objective)}")
+    return objective
+
+
 class Bot:
     """Base class: `__call__(position)` decides from the side to move's view with `choose`."""
 
@@ -96,6 +113,12 @@ class Bot:
 
     def choose(self, view: View) -> Move:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def start_round(self, score: Optional[tuple[int, ...]], target: Optional[int]) -> None:
+        """Told before each round of a match (`play_match`, `arena`, the terminal's play): the
+        sides' match points so far (side 0 first) and the target; None for both before a round
+        played alone. A no-op here; the bots with ``objective="match"`` search under
+        `Match(score, target)` from then on."""
 
     def __repr__(self) -> str:
         return self.name
@@ -219,7 +242,13 @@ class PIMCBot(Bot):
     worlds solved by then decide (`suggest`), and `GreedyBot` when not one was; its `nodes` is
     each world's node budget (see `suggest`: a world that cannot be solved exactly within it is
     searched to a horizon; None: `WORLD_NODES` with two players, `FAMILY_WORLD_NODES` with
-    more); `threads` (None: every core), `tt_mb` and `horizon` go to `suggest`. `last` reports
+    more); `threads` (None: every core), `tt_mb` and `horizon` go to `suggest`. With
+    ``objective="match"`` it plays to win the match: once `start_round` told it the score, each
+    decision is `suggest`'s under `Match(score, target, equity)` (the best mean chance to win the
+    match over the worlds; `equity` None: the shipped match equity), the margin before that; of
+    moves with the same mean chance (a match won or lost in every world) it plays the one with
+    the best mean margin (a second `suggest`).
+    `last` reports
     the last searched decision's budgets and what they bought (worlds asked and solved, node
     budget, nodes, horizon, what stopped it).
 
@@ -229,8 +258,12 @@ class PIMCBot(Bot):
     """
 
     def __init__(self, limit: Optional[Limit] = None, *, worlds: Optional[int] = None, seed: int = 0,
-                 exact_limit: int = EXACT_LIMIT, confidence: Optional[float] = None) -> None:
+                 exact_limit: int = EXACT_LIMIT, confidence: Optional[float] = None, objective: str = "value",
+                 equity: Any = None) -> None:
         self.limit = Limit(time=DECISION_SECONDS) if limit is None else limit
+        self.objective = _check_bot_objective(objective)
+        self.equity = equity
+        self.match: Optional[Match] = None
         self.worlds = worlds
         self.confidence = confidence
         self.seed = seed
@@ -239,6 +272,14 @@ class PIMCBot(Bot):
         count = "" if worlds is None else str(worlds)
         self.name = ("PIMC" + (f"({count})" if count else "") if confidence is None
                      else f"PIMC({count or 'default'}, z={confidence:g})")
+        if objective == "match":
+            self.name += "(match)"
+
+    def start_round(self, score: Optional[tuple[int, ...]], target: Optional[int]) -> None:
+        """With ``objective="match"``: decide under `Match(score, target, equity)` from now on
+        (the margin again after ``(None, None)``)."""
+        if self.objective == "match":
+            self.match = None if score is None else Match(score, target, self.equity)
 
     def budget(self, rules: Rules) -> tuple[int, int]:
         """The worlds and the node budget of one world of a decision in the game of `rules`."""
@@ -258,20 +299,36 @@ class PIMCBot(Bot):
         with kernel.time_budget(self.limit.time):       # suggest stops at it
             try:
                 found = suggest(view, self.limit.replace(time=None, nodes=max_nodes), worlds=worlds,
-                                seed=view_seed(self.seed, view), confidence=self.confidence, progress=False)
+                                seed=view_seed(self.seed, view), confidence=self.confidence, progress=False,
+                                objective="value" if self.match is None else self.match)
             except LimitError:
                 if kernel.budget_left() != 0:
                     raise           # a limit of the search's own, not the budget
                 self.last["stopped"] = "time"
                 return GreedyBot().choose(view)     # not one world solved in the budget
         self.last.update(solved=found.worlds, nodes=found.nodes, horizon=found.horizon, stopped=found.stopped)
-        return found.best
+        tied = [row.move for row in found.moves if row.mean == found.moves[0].mean]
+        if self.match is None or len(tied) < 2 or kernel.budget_left() == 0:
+            return found.best
+        # the same chance (a match won or lost in every world, say): the best mean margin of them
+        try:
+            with kernel.time_budget(self.limit.time):
+                margin = suggest(view, self.limit.replace(time=None, nodes=max_nodes), worlds=worlds,
+                                 seed=view_seed(self.seed, view), progress=False)
+        except LimitError:
+            return found.best
+        means = {row.move: row.mean for row in margin.moves}
+        return max(tied, key=lambda move: means[move])
 
 
 class OracleBot(Bot):
     """Sees every card and plays the exact solver's best move (the first of the optimal moves):
     an upper reference for what the hidden information costs. Exact, so without a time budget
-    by default: in Scopone and scientifico its first decisions take hours. With a `limit`'s
+    by default: in Scopone and scientifico its first decisions take hours. With
+    ``objective="match"`` it plays to win the match: once `start_round` told it the score, every
+    decision is solved under `Match(score, target, equity)` (`equity` None: the shipped match
+    equity; the margin before it knows the score), and of the moves with the best chance it plays
+    the one with the best round margin. With a `limit`'s
     `time` (the decision's budget) a cut exact search falls back to a horizon search
     (`kernel.DEEPEN_STEP` plies), then to Greedy. Its `tt_mb` and `threads` go to the searches.
 
@@ -280,23 +337,48 @@ class OracleBot(Bot):
     '7dx3s+4s'
     """
 
-    def __init__(self, limit: Optional[Limit] = None) -> None:
+    def __init__(self, limit: Optional[Limit] = None, *, objective: str = "value", equity: Any = None) -> None:
         self.limit = NO_LIMIT if limit is None else limit
+        self.objective = _check_bot_objective(objective)
+        self.equity = equity
+        self.match: Optional[Match] = None
         self.name = "Oracle" if self.limit.time is None else f"Oracle({self.limit.time:g} s)"
+        if objective == "match":
+            self.name += "(match)"
+
+    def start_round(self, score: Optional[tuple[int, ...]], target: Optional[int]) -> None:
+        """With ``objective="match"``: search under `Match(score, target, equity)` from now on
+        (the margin again after ``(None, None)``)."""
+        if self.objective == "match":
+            self.match = None if score is None else Match(score, target, self.equity)
 
     def __call__(self, position: Position) -> Move:
         moves = position.legal_moves()
         if len(moves) == 1:
             return moves[0]
         search = Limit(tt_mb=self.limit.tt_mb, threads=self.limit.threads)
+        goal: Any = "value" if self.match is None else self.match
         with kernel.time_budget(self.limit.time):
-            found = within(0.5, lambda: solve(position, search)).best_moves
+            found = within(0.5, lambda: solve(position, search, objective=goal)).best_moves
             if not found:       # cut: the horizon search's best (every game), then Greedy
-                found = solve(position, search.replace(horizon=kernel.DEEPEN_STEP)).best_moves
+                found = solve(position, search.replace(horizon=kernel.DEEPEN_STEP), objective=goal).best_moves
+            elif len(found) > 1 and self.match is not None:
+                found = within(0.5, lambda: _by_margin(position, search, found))
         return found[0] if found else GreedyBot()(position)
 
     def choose(self, view: View) -> Move:
         raise TypeError("the OracleBot sees every card: call it with the Position, not a View")
+
+
+def _by_margin(position: Position, search: Limit, moves: list[Move]) -> list[Move]:
+    """`moves` (equally good for the match) ordered by their exact round margin, best first (as
+    they are if the search is cut): where the match is decided either way, or several moves give
+    the same chance, the margin still counts against an opponent who may not play for the match."""
+    rows = analyze(position, search)
+    margin = {row.move: row.value for row in rows if row.value is not None and row.lower == row.upper}
+    if not all(move in margin for move in moves):
+        return moves
+    return sorted(moves, key=lambda move: -(margin[move] or 0))
 
 
 class PhaseBot(Bot):
@@ -316,6 +398,10 @@ class PhaseBot(Bot):
             raise ValueError(f"late_deals must be between 0 and 6, not {late_deals!r}")
         self.early, self.late, self.late_deals = early, late, late_deals
         self.name = f"{early.name}/{late.name}" + ("" if late_deals == 3 else f"@{late_deals}")
+
+    def start_round(self, score: Optional[tuple[int, ...]], target: Optional[int]) -> None:
+        self.early.start_round(score, target)
+        self.late.start_round(score, target)
 
     def _bot(self, state: Union[Position, View]) -> Bot:
         # deals left in the stock, the one being played not counted (the same for every game)

@@ -24,9 +24,23 @@ from ..errors import IllegalMoveError, PositionError, ScopaError, excerpt
 from ..core.position import Move, Position, RoundScore
 from ..core.rules import Rules
 
-__all__ = ["play_round", "play_match", "random_position", "RoundResult", "MatchResult"]
+__all__ = ["play_round", "play_match", "random_position", "RoundResult", "MatchResult", "tell_round"]
 
 Chooser = Callable[[Position], Union[Move, str]]
+
+
+def tell_round(choosers: Any, score: Optional[tuple[int, ...]], target: Optional[int]) -> None:
+    """Call ``start_round(score, target)`` on every chooser that has one (each once), before a
+    round: `score` the sides' match points so far (side 0 first), `target` the match's; None
+    for both before a round played alone (no match: a bot then plays for the round's margin).
+    `play_match`, `arena` and the terminal's `play_game` call it; a bot with the match objective
+    (`PIMCBot`, `OracleBot` with ``objective="match"``) learns the score from it."""
+    told: set[int] = set()
+    for chooser in choosers:
+        hook = getattr(chooser, "start_round", None)
+        if callable(hook) and id(chooser) not in told:
+            told.add(id(chooser))
+            hook(score, target)
 
 
 @dataclass
@@ -96,7 +110,9 @@ def play_match(*choosers: Chooser, rules: Rules = Rules(), seed: Optional[int] =
                max_rounds: int = 1000) -> MatchResult:
     """Rounds, one chooser per seat, until a side wins the match (`flow.match_winner`: a side
     reaches `rules.target`; if several reach it in the same round the highest total wins, and
-    a shared highest total plays another round). The first dealer is the last seat unless
+    a shared highest total plays another round). Before each round every chooser with a
+    ``start_round(score, target)`` method is told the sides' match points so far and the
+    target (`tell_round`). The first dealer is the last seat unless
     `first_dealer` says otherwise (seat 0 leads the first round); the deal then passes to the
     next seat in playing order. `totals` and `winner` are per side (`rules.sides`). `target`
     is a shorthand for ``rules=replace(rules, target=...)``."""
@@ -113,6 +129,7 @@ def play_match(*choosers: Chooser, rules: Rules = Rules(), seed: Optional[int] =
     totals = [0] * rules.side_count
     rounds = []
     for _ in range(max_rounds):
+        tell_round(choosers, tuple(totals), rules.target)
         result = play_round(Position.new_round(seed=rng.getrandbits(64), rules=rules, dealer=dealer), *choosers)
         rounds.append(result)
         totals = [t + p for t, p in zip(totals, result.score.total)]

@@ -78,7 +78,7 @@ class Lesson:
     played: Move
     mark: str                    # "?" or "??" (the fair verdict's)
     fair_loss: float
-    hindsight_loss: Optional[int]
+    hindsight_loss: Optional[float]      # points (a match review: percentage points)
     best: Move                   # the best fair move
     best_mean: float
     means: dict[Move, float]     # every legal move's fair value

@@ -77,17 +77,19 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator, Optional, Sequence, Union
 
 from .. import kernel
-from ..errors import LimitError, TimeLimitError, ViewError, excerpt
+from ..errors import LimitError, MatchError, TimeLimitError, ViewError, excerpt
 from ..imperfect.pimc import suggest
 from ..progress import progress_bar
 from ..text import plural as _plural
 from ..core.position import Move, Position
 from .record import GameRecord, ReplayedRound
 from ..kernel.limit import Limit
+from ..search.match import Match
 from ..search.solver import analyze
 
 __all__ = ["review", "Review", "FairReview", "Decision", "PlayerSummary", "SideSplit", "INACCURACY", "MISTAKE",
-           "BLUNDER", "HINDSIGHT_NODES", "mark", "EQUILIBRIUM_ITERATIONS"]
+           "BLUNDER", "HINDSIGHT_NODES", "mark", "EQUILIBRIUM_ITERATIONS", "MATCH_INACCURACY", "MATCH_MISTAKE",
+           "MATCH_BLUNDER"]
 
 INACCURACY = 0.5
 """Points lost from which a decision is marked ``?!`` (only fair losses, means over worlds, can
@@ -96,6 +98,13 @@ MISTAKE = 1.0
 """Points lost from which a decision is marked ``?``."""
 BLUNDER = 2.0
 """Points lost from which a decision is marked ``??``."""
+MATCH_INACCURACY = 2.0
+"""In a match review (``review(..., match=True)``): percentage points of the chance to win the
+match lost from which a decision is marked ``?!``."""
+MATCH_MISTAKE = 5.0
+"""... from which a decision is marked ``?`` (a match review)."""
+MATCH_BLUNDER = 10.0
+"""... from which a decision is marked ``??`` (a match review)."""
 HINDSIGHT_NODES = 10_000_000
 """The default budget of the hindsight search, per decision (about half a second; two-player
 rounds need at most a few hundred thousand, Scopone's first plays far more)."""
@@ -130,15 +139,19 @@ class FairReview:
             raise LimitError(f"limit must be a Limit (e.g. Limit(time=2)), not {type(self.limit).__name__}")
 
 
-def mark(loss: Optional[float]) -> str:
-    """``??`` for a blunder, ``?`` for a mistake, ``?!`` for an inaccuracy, empty otherwise."""
+def mark(loss: Optional[float], match: bool = False) -> str:
+    """``??`` for a blunder, ``?`` for a mistake, ``?!`` for an inaccuracy, empty otherwise: by
+    the points lost, or with `match` by the percentage points of the chance to win the match
+    lost (`MATCH_INACCURACY`, `MATCH_MISTAKE`, `MATCH_BLUNDER`)."""
     if loss is None:
         return ""
-    if loss >= BLUNDER - 1e-9:
+    inaccuracy, mistake, blunder = ((MATCH_INACCURACY, MATCH_MISTAKE, MATCH_BLUNDER) if match
+                                    else (INACCURACY, MISTAKE, BLUNDER))
+    if loss >= blunder - 1e-9:
         return "??"
-    if loss >= MISTAKE - 1e-9:
+    if loss >= mistake - 1e-9:
         return "?"
-    if loss >= INACCURACY - 1e-9:
+    if loss >= inaccuracy - 1e-9:
         return "?!"
     return ""
 
@@ -177,6 +190,8 @@ class Decision:
     eq_reason: Optional[str] = None                  # why it was not judged against the equilibrium
     fair_means: dict[Move, float] = field(default_factory=dict)   # every legal move's fair mean
     comment: Optional[str] = None                    # the player's comment on the move (the record's)
+    match: Optional[Match] = None                    # a match review: the score before the round; the
+                                                     # values are chances (1/10,000ths), losses percentage points
 
     @property
     def forced(self) -> bool:
@@ -193,14 +208,16 @@ class Decision:
         return self.forced or (self.best_value is not None and self.played_value is not None)
 
     @property
-    def loss(self) -> Optional[int]:
+    def loss(self) -> Optional[float]:
         """Points lost by hindsight: the best value minus the played move's (0 when forced;
-        None when not judged, see `hindsight_reason`)."""
+        None when not judged, see `hindsight_reason`); in a match review (`match`) the
+        percentage points of the chance to win the match lost."""
         if self.forced:
             return 0
         if self.best_value is None or self.played_value is None:
             return None
-        return self.best_value - self.played_value
+        lost = self.best_value - self.played_value
+        return lost if self.match is None else lost / 100
 
     @property
     def fair_loss(self) -> Optional[float]:
@@ -209,11 +226,12 @@ class Decision:
             return 0.0
         if self.fair_best_mean is None or self.fair_played_mean is None:
             return None
-        return max(0.0, self.fair_best_mean - self.fair_played_mean)
+        lost = max(0.0, self.fair_best_mean - self.fair_played_mean)
+        return lost if self.match is None else lost / 100
 
     @property
     def eq_mark(self) -> str:
-        return mark(0.0 if self.forced else self.eq_loss)
+        return mark(0.0 if self.forced else self.eq_loss)       # round points: the equilibrium is the margin's
 
     @property
     def verdict(self) -> Optional[str]:
@@ -236,15 +254,15 @@ class Decision:
     @property
     def mark(self) -> str:
         """``?!``, ``?`` or ``??`` by the verdict's points lost (fair, else hindsight: see `verdict`)."""
-        return mark(self.verdict_loss)
+        return mark(self.verdict_loss, self.match is not None)
 
     @property
     def hindsight_mark(self) -> str:
-        return mark(self.loss)
+        return mark(self.loss, self.match is not None)
 
     @property
     def fair_mark(self) -> str:
-        return mark(self.fair_loss)
+        return mark(self.fair_loss, self.match is not None)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON-ready). ``fair`` is None when no fair review was run; a decision
@@ -265,6 +283,7 @@ class Decision:
             "name": self.name, "position": self.position.to_string(), "played": str(self.played),
             "legal_moves": self.legal, "forced": self.forced, "mark": self.mark, "verdict": self.verdict,
             "comment": self.comment,
+            "match": None if self.match is None else {"score": list(self.match.score), "target": self.match.target},
             "hindsight": {"best": [str(m) for m in self.best], "best_value": self.best_value,
                           "played_value": self.played_value, "loss": self.loss, "judged": self.judged,
                           "mark": self.hindsight_mark, "reason": self.hindsight_reason},
@@ -308,7 +327,7 @@ class PlayerSummary:
     name: str
     decisions: int = 0               # not forced
     forced: int = 0
-    loss: int = 0                    # hindsight points lost in all
+    loss: float = 0                  # hindsight points lost in all (a match review: percentage points)
     best: int = 0                    # decisions that played a hindsight-optimal move
     inaccuracies: int = 0            # marked ?! (the verdict's mark)
     mistakes: int = 0                # marked ?
@@ -382,6 +401,7 @@ class Review:
     budget: Optional[float] = None   # seconds for the whole review
     complete: bool = True            # False: the budget ran out before every decision was judged
     equilibrium: bool = False        # the last two deals judged against the endgame equilibrium
+    match: bool = False              # judged by the chance to win the match (losses: percentage points)
 
     @property
     def max_nodes(self) -> Optional[int]:
@@ -448,7 +468,9 @@ class Review:
         decisions), per side: margin = skill + cards, where skill = the points lost by the other
         sides' decisions (their mean with three or more sides) minus those lost by the side's
         own, by each decision's verdict (fair, else hindsight; not judged counts 0, and the split
-        says how many)."""
+        says how many). A match review has none: its losses are chances to win the match."""
+        if self.match:
+            return []
         sides = self.record.rules.sides
         count = max(sides) + 1
         out = []
@@ -496,8 +518,10 @@ class Review:
                 "seat_sides": list(rules.sides),
                 "worlds": self.worlds, "seed": self.seed, "seconds": self.seconds,
                 "max_nodes": self.max_nodes, "time_limit": self.time_limit, "equilibrium": self.equilibrium,
-                "budget": self.budget, "complete": self.complete,
-                "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER},
+                "budget": self.budget, "complete": self.complete, "match": self.match,
+                "loss_unit": "percentage points of the chance to win the match" if self.match else "points",
+                "thresholds": ({"inaccuracy": MATCH_INACCURACY, "mistake": MATCH_MISTAKE, "blunder": MATCH_BLUNDER}
+                               if self.match else {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER}),
                 "splits": [sp.to_dict() for sp in self.splits()],
                 "rounds": [{"round": i + 1, "players": list(names), "sides": list(self.record.side_names(i)),
                             "dealer": self.record.rounds[i].dealer,
@@ -543,7 +567,7 @@ class Review:
                     elif d.fair_loss is None:
                         line += f"  {'n/a' if d.fair_reason else '?':<13} {'':>5}"
                     else:
-                        fl = f"{d.fair_loss:.2f}" if d.fair_loss >= 0.005 else "-"
+                        fl = f"{d.fair_loss:.2f}" if d.fair_loss >= 0.005 else "-"      # points, or percentage points
                         fb = d.played if d.fair_loss < 0.005 else d.fair_best
                         line += f"  {str(fb):<13} {fl:>5}"
                 if d.forced:
@@ -552,8 +576,9 @@ class Review:
                     best, value, lost = "(not judged)", "", ""
                 else:
                     best = str(d.played if d.played in d.best else d.best[0]) if d.best else "?"
-                    value = f"{d.best_value:+d}" if d.best_value is not None else ""
-                    lost = str(d.loss) if d.loss else "-"
+                    value = ("" if d.best_value is None else f"{d.best_value:+d}" if d.match is None
+                             else f"{d.best_value / 100:.1f}%")
+                    lost = "-" if not d.loss else str(d.loss) if d.match is None else f"{d.loss:.2f}"
                 line += f"   {best:<16} {value:>6} {lost:>4}" + (f" {d.hindsight_mark:<3}" if fair else "")
                 if self.equilibrium and d.eq_loss is not None and not d.forced:
                     el = f"{d.eq_loss:.2f}" if d.eq_loss >= 0.005 else "-"
@@ -569,8 +594,13 @@ class Review:
                     f"{sp.name} {sp.margin:+d} = {sp.skill:+.2f} {'+' if sp.cards >= 0 else '-'} {abs(sp.cards):.2f}"
                     for sp in parts) + _split_note(parts[0]))
             lines.append("")
+        if self.match:
+            lines.append(f"judged by the chance to win the match (to {self.record.rules.target}) from the score "
+                         "before each round: values are chances, losses percentage points of it")
         lines.append(f"summary ({'marks by the fair verdict' if fair else 'no fair review: marks by hindsight'}: "
-                     f"?! lost {INACCURACY:g} point or more, ? {MISTAKE:g} or more, ?? {BLUNDER:g} or more; "
+                     + (f"?! lost {MATCH_INACCURACY:g} percentage points or more, ? {MATCH_MISTAKE:g} or more, "
+                        f"?? {MATCH_BLUNDER:g} or more; " if self.match else
+                        f"?! lost {INACCURACY:g} point or more, ? {MISTAKE:g} or more, ?? {BLUNDER:g} or more; ")
                      + (f"* by hindsight, no fair verdict; fair: PIMC with {_plural(self.worlds, 'world')} per "
                         f"decision, seed {self.seed}; margin = skill + cards)" if self.worlds is not None
                         else "margin = skill + cards)"))
@@ -585,7 +615,7 @@ class Review:
             if fair:
                 line += (f"  {s.fair_loss:>9.2f} {s.fair_loss_per_decision:>8.2f} {100 * (s.agreement or 0):>4.0f}%"
                          if s.fair_judged else f"  {'':>9} {'':>8} {'':>5}")
-            line += (f" {s.inaccuracies:>3} {s.mistakes:>3} {s.blunders:>3}   {s.loss:>14} {s.loss_per_decision:>8.2f} "
+            line += (f" {s.inaccuracies:>3} {s.mistakes:>3} {s.blunders:>3}   {s.loss:>14.4g} {s.loss_per_decision:>8.2f} "
                      f"{100 * s.accuracy:>4.0f}% {s.hindsight_mistakes:>3} {s.hindsight_blunders:>3}")
             if s.rounds:
                 line += f"   {s.margin:>+6d} {s.skill:>+6.2f} {s.cards:>+6.2f}"
@@ -640,7 +670,7 @@ def _budget(limit: Limit) -> str:
 def _judge_hindsight(d: Decision, limit: Limit) -> bool:
     """Set `d`'s hindsight figures by `analyze` within `limit` (exact only: horizon 0); False
     when the search did not finish (then `d.hindsight_reason` says so)."""
-    rows = analyze(d.position, limit)
+    rows = analyze(d.position, limit, objective="value" if d.match is None else d.match)
     if any(row.value is None for row in rows):
         d.hindsight_reason = f"the exact search needs more than {_budget(limit)}"
         return False
@@ -653,7 +683,8 @@ def _judge_hindsight(d: Decision, limit: Limit) -> bool:
 def _suggest(d: Decision, fair: FairReview, limit: Limit) -> Any:
     """`suggest` on `d`'s view within `limit` (the fair judge's searches)."""
     return suggest(d.position.view(d.player), limit, worlds=fair.worlds,
-                   seed=_decision_seed(fair.seed, d.round, d.number), progress=False)   # no time: none
+                   seed=_decision_seed(fair.seed, d.round, d.number), progress=False,   # no time: none
+                   objective="value" if d.match is None else d.match)
 
 
 def _judge_fair(d: Decision, fair: FairReview, limit: Limit) -> None:
@@ -686,7 +717,7 @@ def _judge_equilibrium(d: Decision, limit: Limit) -> None:
     `d.eq_reason`."""
     from ..imperfect.equilibrium import equilibrium
     pos = d.position
-    if not pos.rules.is_standard or pos.deals_left > 1 or d.forced:
+    if not pos.rules.is_standard or pos.deals_left > 1 or d.forced or d.match is not None:
         return
     try:
         eq = equilibrium(pos.view(d.player), limit, max_iterations=EQUILIBRIUM_ITERATIONS)
@@ -728,7 +759,7 @@ def _review_limits(limit: Optional[Limit], fair: Optional[FairReview],
 def review(record: GameRecord, limit: Optional[Limit] = None, *, fair: Optional[FairReview] = FairReview(),
            equilibrium: Union[bool, Limit] = False, rounds: Optional[Sequence[int]] = None,
            players: Optional[Sequence[str]] = None, budget: Optional[float] = None,
-           progress: Optional[bool] = None) -> Review:
+           progress: Optional[bool] = None, match: Any = False) -> Review:
     """Review every decision of `record` (see the module docstring).
 
     `limit` (a `Limit`; None: the defaults) is each decision's budget: its `nodes` (None:
@@ -752,7 +783,16 @@ def review(record: GameRecord, limit: Optional[Limit] = None, *, fair: Optional[
     (`kernel.time_box`): when it (or `limit.deadline`) runs out the review stops and returns
     what it has, with `complete` False; the decisions it did not judge give the reason
     (`hindsight_reason`, `fair_reason`). It is a keyword of its own, not the `Limit`'s `time`:
-    that is each decision's, this the whole review's."""
+    that is each decision's, this the whole review's.
+
+    `match` (True, or a match equity: any object with ``after_round(score, round_points, dealer,
+    side)``; False: the round margin) judges every decision by the chance to win the match
+    instead: the score before each round from the record's running totals
+    (`GameRecord.running_totals`), the target the rules', each search under `Match(score, target,
+    equity)` (True: the shipped equity), hindsight and fair alike. Values are then chances in
+    1/10,000ths, the losses (`Decision.loss`, `fair_loss`) percentage points of the chance to win
+    the match, marked by `MATCH_INACCURACY`, `MATCH_MISTAKE` and `MATCH_BLUNDER`; there is no
+    luck/skill split, and the equilibrium (a round's margin) is not run."""
     hindsight, fair_limit, eq_limit = _review_limits(limit, fair, equilibrium)
     kernel.check_limits(None, budget)
     end = None if limit is None or limit.deadline is None else limit.deadline
@@ -763,6 +803,8 @@ def review(record: GameRecord, limit: Optional[Limit] = None, *, fair: Optional[
         box = left if budget is None else min(budget, left)
     replayed = record.replay()       # checked once; each round's positions are replayed below
     chosen = [r for r in replayed if rounds is None or r.number in rounds]
+    befores = _scores_before(record, match)
+    by_match = not (match is False or match is None)
 
     def wanted(r: ReplayedRound) -> Iterator[tuple[int, Position, Move]]:
         """(move index, position, move) of the decisions of round `r` to review."""
@@ -776,7 +818,7 @@ def review(record: GameRecord, limit: Optional[Limit] = None, *, fair: Optional[
     def decisions_of(r: ReplayedRound) -> list[Decision]:
         return [Decision(round=r.number, number=k + 1, player=pos.to_move, name=r.players[pos.to_move],
                          position=pos, played=move, legal=len(pos.legal_moves()),
-                         comment=r.record.comments.get(k + 1))
+                         comment=r.record.comments.get(k + 1), match=befores[r.number - 1])
                 for k, pos, move in wanted(r)]
 
     decisions: list[Decision] = []
@@ -820,5 +862,19 @@ def review(record: GameRecord, limit: Optional[Limit] = None, *, fair: Optional[
     return Review(record=record, decisions=decisions, worlds=None if fair is None else fair.worlds,
                   seed=0 if fair is None else fair.seed, seconds=time.perf_counter() - start,
                   scores=[r.points for r in replayed], round_players=[r.players for r in replayed],
-                  limit=Limit(nodes=hindsight.nodes, time=hindsight.time), equilibrium=eq_limit is not None,
-                  budget=budget, complete=complete)
+                  limit=Limit(nodes=hindsight.nodes, time=hindsight.time),
+                  equilibrium=eq_limit is not None and not by_match, budget=budget, complete=complete,
+                  match=by_match)
+
+
+def _scores_before(record: GameRecord, match: Any) -> list[Optional[Match]]:
+    """Each round's `Match` (the sides' totals before it, the rules' target, the equity of
+    `match`: True the shipped one), or None for every round when `match` is False."""
+    count = len(record.rounds)
+    if match is False or match is None:
+        return [None] * count
+    if match is not True and not callable(getattr(match, "after_round", None)):
+        raise MatchError(f"match must be True, False or a match equity (with after_round), not {excerpt(match)}")
+    equity = None if match is True else match
+    totals = [tuple([0] * record.rules.side_count)] + [tuple(t) for t in record.running_totals()]
+    return [Match(totals[i], record.rules.target, equity) for i in range(count)]

@@ -19,6 +19,7 @@ from ..core.cards import COINS_MASK, RANKS, SUIT_NAMES, SUITS, Card, iter_cards,
 from .display import cards_line, show_score, show_view
 from ..errors import CardError, IllegalMoveError
 from ..core.position import Move, Position
+from .game import tell_round
 from .record import GameRecord
 from ..core.flow import match_winner
 from ..text import plural
@@ -247,6 +248,7 @@ def play_game(bot: Union[Callable[[Position], Any], Sequence[Optional[Callable[[
         deck = Position.shuffled_deck(rng.getrandbits(64), rules)
         rec = record.new_round(dealer, deck)
         pos = rec.start(rules)
+        tell_round([b for b in bots if b is not None], tuple(totals), rules.target)
         played += 1
         sides = record.side_names(len(record.rounds) - 1)
         say()
