@@ -126,3 +126,39 @@ def test_bad_match_input_is_one_line_and_exit_2(capsys, argv, says):
 def test_a_job_is_refused_under_the_match(capsys, tmp_path):
     code, out, err = run(capsys, "solve", "--match-score", "9-10", "--job", str(tmp_path / "job"))
     assert code == 2 and "not with --match-score" in err
+
+
+def test_suggest_under_the_match(capsys):
+    from scopa_solver import Limit, suggest
+    with race_equity():
+        pos, _, _ = disagreement(SCORE, strict=True)
+    view = pos.view(pos.to_move)
+    data = _json(capsys, "suggest", view.to_string(), "--match-score", "9-7", "--worlds", "30", "--seed", "1",
+                 "--time-limit", "inf", "--threads", "1")
+    want = suggest(view, Limit(threads=1), worlds=30, seed=1, objective=Match(SCORE))
+    assert [(m["move"], m["mean"]) for m in data["moves"]] == [(str(m.move), m.mean) for m in want.moves]
+    assert data["match"]["score"] == [9, 7] and data["match"]["target"] == 11
+    code, out, err = run(capsys, "suggest", view.to_string(), "--match-score", "9-7", "--worlds", "30", "--seed",
+                         "1", "--time-limit", "inf", "--threads", "1")
+    assert code == 0, err
+    assert (f"best for player {view.player}: {want.best} (mean chance to win the match "
+            f"{want.moves[0].mean / 100:.2f}%, from 9-7") in out
+    code, out, err = run(capsys, "suggest", view.to_string(), "--match-score", "9-7", "--why")
+    assert code == 2 and "--why explains the round's margin" in err
+
+
+def test_review_by_the_chance_to_win_the_match(capsys, tmp_path):
+    from scopa_solver import Limit
+    from scopa_solver.play.review import review
+    path = tmp_path / "game.json"
+    code, out, err = run(capsys, "play", "--auto", "--bot", "random", "--rounds", "2", "--seed", "4",
+                         "--save", str(path))
+    assert code == 0, err
+    data = _json(capsys, "review", str(path), "--match", "--no-fair", "--round", "2")
+    want = review(GameRecord.load(path), Limit(), fair=None, rounds=[2], match=True)
+    assert data["loss_unit"] == "percentage points of the chance to win the match"
+    assert [(d["played"], d["hindsight"]["loss"], d["match"]) for d in data["decisions"]] == \
+        [(str(d.played), d.loss, {"score": list(d.match.score), "target": d.match.target}) for d in want.decisions]
+    assert {tuple(d["match"]["score"]) for d in data["decisions"]} == {GameRecord.load(path).running_totals()[0]}
+    code, out, err = run(capsys, "review", str(path), "--match", "--equilibrium")
+    assert code == 2 and "not with --match" in err

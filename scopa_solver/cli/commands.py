@@ -332,7 +332,7 @@ def _match_objective(args, rules: Rules) -> None:
         if getattr(args, "target", None) is not None:
             raise UsageError("--target is the match's target: give --match-score too (like --match-score 9-10)")
         return
-    if args.objective != "value":
+    if getattr(args, "objective", "value") != "value":
         raise UsageError(f"--match-score searches to win the match: not with --objective {args.objective}")
     target, shown = args.target, "-".join(map(str, score)) if not isinstance(score, str) else score
     if isinstance(score, str):          # a game record: the score its finished rounds reached
@@ -358,12 +358,13 @@ def _match_objective(args, rules: Rules) -> None:
     args.objective = Match(tuple(score), target)
 
 
-def _match_data(objective: Any, value: Optional[int]) -> dict:
-    """--json under a Match: the match and the value as text (values are 1/10,000ths)."""
+def _match_data(objective: Any, value: Optional[float]) -> dict:
+    """--json under a Match: the match and the value as text (values are 1/10,000ths; a mean
+    over worlds is rounded for the text)."""
     if not isinstance(objective, Match):
         return {}
     return {"match": {"score": list(objective.score), "target": objective.target,
-                      "text": match_text(value), "unit": "1/10000 of a sure win"}}
+                      "text": match_text(None if value is None else round(value)), "unit": "1/10000 of a sure win"}}
 
 
 def _value_name(pos: Position, objective: Any, unit: bool = False) -> str:
@@ -688,12 +689,17 @@ def equilibrium_command(args) -> int:
 def suggest_command(args) -> int:
     from ..imperfect.pimc import SUGGEST_SECONDS, suggest
     view = _view(args)
+    args.objective = "value"
+    _match_objective(args, view.rules)
+    match = args.objective if isinstance(args.objective, Match) else None
+    if match is not None and args.why is not None:
+        raise UsageError("--why explains the round's margin: not with --match-score")
     limit = SUGGEST_SECONDS if args.time_limit is None else args.time_limit     # inf: no limit
     s = suggest(view, Limit(time=limit, nodes=args.max_nodes, threads=args.threads), worlds=args.worlds,
-                seed=args.seed, progress=_progress(args))
+                seed=args.seed, progress=_progress(args), objective=args.objective)
     why = _fair_why(args, view, s)
     if args.json:
-        data = dict(s.to_dict(), player=view.player)
+        data = dict(s.to_dict(), player=view.player, **_match_data(match, None if not s.moves else s.moves[0].mean))
         if why is not None:
             data.update(why=why.to_dict())
         print_json(data)
@@ -702,7 +708,11 @@ def suggest_command(args) -> int:
     print(s)
     print()
     rules = view.rules
-    if rules.players == 2:          # the sides are the players
+    if match is not None:
+        who = f"player {view.player}" if rules.players == 2 else f"player {view.player} (side {rules.sides[view.player]})"
+        print(f"best for {who}: {s.best} (mean chance to win the match {s.moves[0].mean / 100:.2f}%, from "
+              f"{'-'.join(map(str, match.score))} (side 0 first) to {match.target} points)")
+    elif rules.players == 2:          # the sides are the players
         print(f"best for player {view.player}: {s.best} (mean round margin {s.moves[0].mean:+.3f})")
     else:
         what = "round margin" if rules.side_count == 2 else "paranoid value"
@@ -953,11 +963,16 @@ def review_command(args) -> int:
     if args.learn and (not args.player or len(args.player) != 1 or args.no_fair):
         raise UsageError("--learn needs one --player NAME and the fair review (not --no-fair)")
     from ..play.review import FairReview
+    if args.match and record.kind != "match":
+        raise UsageError("--match judges by the chance to win the match: the record holds independent rounds, "
+                         "not a match")
+    if args.match and args.equilibrium:
+        raise UsageError("--equilibrium judges the round's margin: not with --match")
     result = review(record, Limit(nodes=args.max_nodes, time=args.time_limit, threads=args.threads),
                     fair=None if args.no_fair else FairReview(args.worlds, args.seed,
                                                               Limit(time=args.fair_time_limit, threads=args.threads)),
                     equilibrium=Limit(time=args.equilibrium_time_limit, threads=args.threads) if args.equilibrium
-                    else False, rounds=args.round, players=args.player, progress=_progress(args))
+                    else False, rounds=args.round, players=args.player, progress=_progress(args), match=args.match)
     if args.learn:
         return _learn(args, result)
     if args.json:

@@ -299,6 +299,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--why", nargs="?", const="", default=None, metavar="MOVE",
                    help="why the fair best move is better than MOVE (default: than the fair second best), "
                         "category by category, averaged over 20 worlds (never naming a hidden card)")
+    _match(p)
 
     p = _common(sub.add_parser("unseen", help="the cards a player has not seen, and the chance that each hidden "
                                "hand (and the stock) holds each, from the player's view"))
@@ -385,6 +386,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--learn", action="store_true",
                    help="learn from the --player's fair mistakes (? and ??): find a better play in each, "
                         "from the player's view (--json: list them)")
+    p.add_argument("--match", action="store_true",
+                   help="judge every decision by the chance to win the match (the score before each round from "
+                        "the record), losses in percentage points of it, instead of the round's points")
 
     p = _common(sub.add_parser("annotate", help="add (or remove) a comment on a move of a game record"),
                 position=False)
