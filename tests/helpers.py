@@ -450,18 +450,22 @@ class RaceEquity:
     def __repr__(self) -> str:
         return f"RaceEquity({self.target})"
 
-    def chance(self, mine: int, theirs: int) -> float:
+    def race(self, mine: int, theirs: int) -> float:
         """The chance that the side with `mine` points wins against `theirs`, before a round."""
         if max(mine, theirs) >= self.target:
             return 0.5 if mine == theirs else float(mine > theirs)
         key = (mine, theirs)
         if key not in self._known:
-            self._known[key] = sum(p * self.chance(mine + a, theirs + b) for (a, b), p in self.rounds)
+            self._known[key] = sum(p * self.race(mine + a, theirs + b) for (a, b), p in self.rounds)
         return self._known[key]
+
+    def chance(self, score: Sequence[int], dealer: int, side: int = 0) -> float:
+        """As `MatchEquity.chance`: `side`'s chance at `score` before a round (no dealer effect)."""
+        return self.race(score[side], score[1 - side])
 
     def after_round(self, score: Sequence[int], round_points: Sequence[int], dealer: int, side: int) -> float:
         totals = [s + p for s, p in zip(score, round_points)]
-        return self.chance(totals[side], totals[1 - side])
+        return self.race(totals[side], totals[1 - side])
 
 
 def race_equity():

@@ -94,9 +94,16 @@ def test_a_score_typed_in_the_panel_and_a_bad_one(browser, base_url):  # noqa: F
 
 
 def test_a_match_game_opened_in_the_move_list_takes_its_score(browser, base_url):  # noqa: F811
+    from helpers import RaceEquity
+    equity = RaceEquity(11)
     start_match(browser, base_url, 11)
     wait(browser, lambda d: d.find_element(By.ID, "match-score").is_displayed())
+    assert f"your chance to win the match {100 * equity.chance((0, 0), 1, 0):.1f}%" in text(browser, "#match-score")
     play_round(browser)
+    totals = record_of(browser).totals
+    wait(browser, lambda d: f"your chance to win the match {100 * equity.chance(totals, 0, 0):.1f}%"
+         in text(d, "#match-score"))
+    shot(browser, "match-play-chance")
     browser.find_element(By.ID, "next-round-btn").click()
     wait(browser, lambda d: "round 2:" in text(d, "#match-score"))
     before = record_of(browser).totals

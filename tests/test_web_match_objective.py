@@ -97,3 +97,25 @@ def test_bad_match_values_name_the_field(client, route, body, status, says):
 def test_lines_take_no_match_score(client):
     data = post(client, "lines", {"position": late(Rules(), 3, 9).to_string(), "match_score": [9, 10]}, 400)
     assert "unknown field 'match_score'" in data["error"]
+
+
+def test_match_play_says_your_chance_to_win_the_match(client):
+    from helpers import RaceEquity
+    equity = RaceEquity(11)
+    g = post(client, "play/new", {"bot": "greedy", "seat": 1, "seed": 5, "match": 11})
+    assert g["match"]["chance"] == round(equity.chance((0, 0), 0, 1), 4)     # seat 0 deals (no dealer effect here)
+    while not g["over"]:
+        g = post(client, "play/move", {"record": g["record"], "move": g["board"]["legal"][0]})
+    m = g["match"]
+    assert m["chance"] == round(equity.chance(tuple(m["totals"]), 1, 1), 4)       # the deal passes to seat 1
+    assert m["chance"] != 0.5 or m["totals"][0] == m["totals"][1]
+
+
+def test_no_chance_without_an_equity(client):
+    from scopa_solver.search.match import set_default_equity
+    previous = set_default_equity(None)
+    try:
+        g = post(client, "play/new", {"bot": "greedy", "seat": 0, "seed": 5, "match": 11})
+    finally:
+        set_default_equity(previous)
+    assert g["match"]["chance"] is None

@@ -38,7 +38,7 @@ from ..errors import LimitError, NotationError, PositionError, PuzzleError, Reco
 from ..core.view import View
 from ..kernel.limit import Limit
 from ..core.flow import match_winner
-from ..search.match import MATCH_ONE, MAX_TARGET, Match, MatchError, match_text
+from ..search.match import MATCH_ONE, MAX_TARGET, Match, MatchError, default_equity, match_text
 from ..search.solver import Analysis, SearchResult, analyze, solve
 from .live import LiveAnalyses
 
@@ -689,12 +689,29 @@ def _match_state(record: Any, seat: int) -> dict:
     rules = record.rules
     replayed = record.replay()
     winner = record.winner
+    finished = replayed[-1].finished
+    dealer = record.rounds[-1].dealer
     return {"hints": hints,
             "match": {"target": rules.target, "round": len(record.rounds), "totals": list(record.totals),
                       "sides": list(record.side_names(len(record.rounds) - 1)),
                       "your_side": rules.sides[seat], "winner": winner,
-                      "dealer": record.rounds[-1].dealer,
-                      "next": winner is None and replayed[-1].finished}}
+                      "dealer": dealer,
+                      "next": winner is None and finished,
+                      "chance": _match_chance(rules, record.totals, (dealer + 1) % rules.players if finished
+                                              else dealer, rules.sides[seat])}}
+
+
+def _match_chance(rules: Rules, totals: tuple[int, ...], dealer: int, side: int) -> Optional[float]:
+    """The chance that `side` wins the match from `totals` with seat `dealer` to deal the round
+    (the installed match equity's ``chance``, issue 42), rounded to 1/10,000; None when no
+    equity is installed for the game and target, or it gives no chance at a score."""
+    if match_winner(totals, rules.target) is not None:
+        return float(match_winner(totals, rules.target) == side)
+    try:
+        chance = getattr(default_equity(rules), "chance", None)
+        return None if chance is None else round(float(chance(tuple(totals), dealer, side)), 4)
+    except (MatchError, ValueError):      # no table for this game or target
+        return None
 
 
 def next_round(record: Any, bots: Any = None) -> dict:

@@ -1562,6 +1562,8 @@ function drawMatch(g) {
       : ` <b class="match-lost">${esc(m.sides[m.winner])} ${m.sides[m.winner].includes(" & ") ? "win" : "wins"} the match ${m.totals[m.winner]}–${Math.max(...m.totals.filter((_, i) => i !== m.winner))}.</b>`;
     box.innerHTML = `Match to ${m.target}, round ${m.round}: ` +
       m.totals.map((t, side) => `<span class="match-side" data-side="${side}">${esc(who(side))} <b>${t}</b></span>`).join(", ") +
+      (m.chance === null || m.chance === undefined || m.winner !== null ? ""
+        : ` · <span class="match-chance" title="the chance that your side wins the match from this score${g.over ? ", before the next round" : ", before this round"} (the match equity: measured rounds of strong play)">your chance to win the match <b>${(100 * m.chance).toFixed(1)}%</b></span>`) +
       (g.hints ? ` · <span class="hints-used">${g.hints} hint${g.hints === 1 ? "" : "s"} used</span>` : "") + won;
     box.dataset.winner = m.winner === null ? "" : String(m.winner);
   }
