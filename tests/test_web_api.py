@@ -771,7 +771,7 @@ FIELDS = {
                  "bots": (1, "1"), "match": (None, "11")},
     "play/move": {"record": (REC, 1), "move": ("7d", 7), "bots": (0, 0.5)},
     "play/bot": {"record": (REC, ["x"])},
-    "review": {"record": (REC, ["x"]), "round": (1, "1"), "worlds": (2, 2.0), "seed": (0, "0")},
+    "review": {"record": (REC, ["x"]), "round": (1, "1"), "worlds": (2, 2.0), "seed": (0, "0"), "match": (None, 1)},
     "puzzle": {"game": ("scopone", 4), "tag": ("sweep", ["sweep"]), "seed": (3, "3")},
     "play/next": {"record": (REC, 1), "bots": (0, 0.5)},
     "play/hint": {"record": (REC, ["x"]), "seed": (1, 1.5)},

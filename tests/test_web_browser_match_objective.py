@@ -112,3 +112,30 @@ def test_a_match_game_opened_in_the_move_list_takes_its_score(browser, base_url)
     wait(browser, lambda d: d.find_element(By.ID, "an-match").get_attribute("value") == "-".join(map(str, before)))
     wait(browser, lambda d: f"match={'-'.join(map(str, before))}" in d.current_url)
     assert browser.find_element(By.ID, "an-target").get_attribute("value") == "11"
+
+
+def test_a_match_reviewed_by_the_chance_to_win_it(browser, base_url):  # noqa: F811
+    from selenium.webdriver.support.ui import Select
+    start_match(browser, base_url, 11, seed=6)
+    wait(browser, lambda d: d.find_element(By.ID, "match-score").is_displayed())
+    play_round(browser)
+    browser.find_element(By.ID, "next-round-btn").click()
+    wait(browser, lambda d: "round 2:" in text(d, "#match-score"))
+    before = record_of(browser).totals
+    play_round(browser)
+    browser.find_element(By.ID, "review-game-btn").click()
+    wait(browser, lambda d: rows(d, "#review-table"))
+    assert not browser.find_elements(By.CSS_SELECTOR, ".review-by-match")
+    browser.find_element(By.ID, "review-match").click()
+    Select(browser.find_element(By.ID, "review-round")).select_by_value("2")
+    score = "–".join(map(str, before))
+    wait(browser, lambda d: f"from {score} before the round" in text(d, "#review-summary")
+         and "Round 2 of 2" in text(d, "#review-summary"))
+    best = texts(browser, "#review-table tbody tr td:nth-child(7)")
+    assert best and all(b == "" or b.endswith("%") for b in best) and any(best)
+    assert "100% for side 0" in text(browser, "#review-graph")
+    browser.find_element(By.CSS_SELECTOR, "#review-table tbody tr.decision").click()
+    wait(browser, lambda d: d.find_element(By.ID, "an-match").get_attribute("value") == "-".join(map(str, before)))
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#review-moves.match td.chance")
+         and all(t.endswith("%") for t in texts(d, "#review-moves td.chance")))
+    shot(browser, "match-review")

@@ -119,3 +119,38 @@ def test_no_chance_without_an_equity(client):
     finally:
         set_default_equity(previous)
     assert g["match"]["chance"] is None
+
+
+def _match_record(client, rounds=2):
+    """A board match against Greedy, the human playing the first legal move, `rounds` rounds."""
+    g = post(client, "play/new", {"bot": "greedy", "seat": 0, "seed": 5, "match": 11})
+    for k in range(rounds):
+        if k:
+            g = post(client, "play/next", {"record": g["record"]})
+        while not g["over"]:
+            g = post(client, "play/move", {"record": g["record"], "move": g["board"]["legal"][0]})
+    return g["record"]
+
+
+def test_a_review_by_the_chance_to_win_the_match(client):
+    from scopa_solver import GameRecord
+    from scopa_solver.play.review import FairReview, review
+    record = _match_record(client)
+    data = post(client, "review", {"record": record, "round": 2, "worlds": 2, "match": True})
+    rec = GameRecord.from_json(record)
+    want = review(rec, fair=FairReview(2, 0), rounds=[2], progress=False, match=True)
+    assert data["match"] is True and data["loss_unit"] == "percentage points of the chance to win the match"
+    assert [(d["played"], d["hindsight"]["best_value"], d["hindsight"]["loss"], d["fair"]["loss"], d["match"])
+            for d in data["decisions"]] == \
+        [(str(d.played), d.best_value, d.loss, d.fair_loss, {"score": list(rec.running_totals()[0]), "target": 11})
+         for d in want.decisions]
+    margin = post(client, "review", {"record": record, "round": 2, "worlds": 2})
+    assert margin["match"] is False and margin["decisions"][0]["match"] is None
+
+
+def test_a_review_by_the_match_needs_a_match(client):
+    g = post(client, "play/new", {"bot": "greedy", "seat": 0, "seed": 5})
+    while not g["over"]:
+        g = post(client, "play/move", {"record": g["record"], "move": g["board"]["legal"][0]})
+    data = post(client, "review", {"record": g["record"], "match": True}, 422)
+    assert "match: the record holds independent rounds" in data["error"]

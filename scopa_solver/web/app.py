@@ -162,7 +162,7 @@ def create_app() -> Any:
 
     @post(Review)
     def review(f: Any) -> dict:
-        return service.review_round(f.record, f.round, f.worlds, f.seed)
+        return service.review_round(f.record, f.round, f.worlds, f.seed, f.match)
 
     @post(Annotate)
     def annotate(f: Any) -> dict:

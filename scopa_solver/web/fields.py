@@ -176,6 +176,7 @@ class Review(_Fields):
     round: Whole = None
     worlds: Whole = None
     seed: Whole = None
+    match: Flag = None        # judge by the chance to win the match (a match's record)
 
 
 class Annotate(_Fields):

@@ -750,17 +750,22 @@ def game_hint(record: Any, seed: Any = None) -> dict:
 
 # -- review ---------------------------------------------------------------------------------------
 
-def review_round(record: Any, round_number: Any = None, worlds: Any = None, seed: Any = None) -> dict:
+def review_round(record: Any, round_number: Any = None, worlds: Any = None, seed: Any = None,
+                 match: Any = None) -> dict:
     """`review` of one round of a game record (one round a request keeps each request short):
-    every decision with the solver's verdict, mistakes marked, and each decision's position."""
+    every decision with the solver's verdict, mistakes marked, and each decision's position.
+    `match` true: judged by the chance to win the match from the score before the round
+    (`review(..., match=True)`, a match's record only; losses in percentage points)."""
     from ..play.review import FairReview, review
     rec = _read_record(record)
     if not rec.rounds:
         raise RecordError("the record has no rounds")
+    if match and rec.kind != "match":
+        raise MatchError("match: the record holds independent rounds, not a match: review it by the round's points")
     number = _whole(round_number, "round", 1, len(rec.rounds), 1)
     count = _whole(worlds, "worlds", 1, LIMITS["review_worlds"], 50)
     result = review(rec, fair=FairReview(count, _whole(seed, "seed", 0, 2**63 - 1, 0)), rounds=[number],
-                    progress=False, budget=LIMITS["review_time"])
+                    progress=False, budget=LIMITS["review_time"], match=bool(match))
     out = result.to_dict()
     out["round"] = number
     out["round_count"] = len(rec.rounds)

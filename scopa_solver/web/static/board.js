@@ -1613,7 +1613,8 @@ async function runReview() {
   const text = $("#record-text").value;
   if (!text.trim()) throw new Error("paste a game record or choose a file first");
   const r = await api("review", {record: text, round: Number($("#review-round").value) || 1,
-                                 worlds: Number($("#review-worlds").value)}, "reviewing");
+                                 worlds: Number($("#review-worlds").value),
+                                 ...($("#review-match").checked ? {match: true} : {})}, "reviewing");
   state.review = r;
   state.reviewIndex = undefined;
   const sel = $("#review-round");
@@ -1626,24 +1627,28 @@ async function runReview() {
   const summary = seats ? r.seat_summary.map((s, p) => ({...s, name: `Seat ${p}: ${r.players[p]}`})) : r.summary;
   const fixed = (x) => x === null || x === undefined ? "–" : x.toFixed(2);
   const plus = (x, digits) => (x > 0 ? "+" : x < 0 ? "−" : "") + Math.abs(x).toFixed(digits);
+  const m = r.match, unit = m ? "percentage points of the chance to win the match" : "points";
+  const before = m && r.decisions.length && r.decisions[0].match;
+  const t = r.thresholds;
   $("#review-summary").innerHTML = `<p>Round ${r.round} of ${r.round_count}: ${names.map((n, i) =>
       `${esc(n)} ${score ? score[i] : "?"}`).join(", ")}. Fair review: PIMC with ${r.worlds} worlds a decision, seed ${r.seed};
       ${r.seconds.toFixed(1)} s. The marks follow the fair verdict, from the player's own view
-      (<span class="mark">*</span>: by hindsight, where there is none); margin = skill + cards, where skill is
-      the points the other side's decisions lost minus the side's own, and cards the rest.</p>
+      (<span class="mark">*</span>: by hindsight, where there is none); ${m
+      ? `<b class="review-by-match">judged by the chance to win the match</b> from ${before ? before.score.join("–") : "the score"} before the round, to ${before ? before.target : "the target"}: the losses are ${unit}.`
+      : "margin = skill + cards, where skill is the points the other side's decisions lost minus the side's own, and cards the rest."}</p>
     <div class="wide-table"><table class="grid"><thead><tr><th>player</th><th class="num">moves</th>
-      <th class="num" title="points lost from the player's view (PIMC)">fair lost</th>
+      <th class="num" title="${unit} lost from the player's view (PIMC)">fair lost</th>
       <th class="num" title="share of moves that were PIMC's choice">agree</th>
-      <th class="num" title="inaccuracies: half a point lost or more">?!</th><th class="num" title="mistakes: a point or more">?</th>
-      <th class="num" title="blunders: two points or more">??</th>
-      <th class="num" title="points lost by hindsight, every card known">hindsight lost</th>
+      <th class="num" title="inaccuracies: ${t.inaccuracy} ${unit} lost or more">?!</th><th class="num" title="mistakes: ${t.mistake} ${unit} or more">?</th>
+      <th class="num" title="blunders: ${t.blunder} ${unit} or more">??</th>
+      <th class="num" title="${unit} lost by hindsight, every card known">hindsight lost</th>
       <th class="num" title="share of hindsight-optimal moves">best</th>
       <th class="num">margin</th><th class="num" title="the other side's points lost minus the side's own">skill</th>
       <th class="num" title="margin minus skill">cards</th></tr></thead><tbody>
     ${summary.map((s) => `<tr class="player-summary"><td>${esc(s.name)}</td><td class="num">${s.decisions}</td>
       <td class="num">${fixed(s.fair_loss)}</td><td class="num">${s.agreement === null ? "–" : pct(s.agreement)}</td>
       <td class="num">${s.inaccuracies}</td><td class="num">${s.mistakes}</td><td class="num">${s.blunders}</td>
-      <td class="num">${s.loss}</td><td class="num">${pct(s.accuracy)}</td>
+      <td class="num">${m ? fixed(s.loss) : s.loss}</td><td class="num">${pct(s.accuracy)}</td>
       ${s.split.rounds ? `<td class="num split-margin">${plus(s.split.margin, 0)}</td><td class="num split-skill">${plus(s.split.skill, 2)}</td>
       <td class="num split-cards">${plus(s.split.cards, 2)}</td>` : "<td></td><td></td><td></td>"}</tr>`).join("")}
     </tbody></table></div>`;
@@ -1656,8 +1661,8 @@ async function runReview() {
       <td class="num">${d.move}</td><td>${esc(d.name)}</td>
       <td class="mono played">${esc(d.played)} <span class="mark" ${d.verdict === "hindsight" ? 'title="by hindsight: no fair verdict"' : ""}>${esc(markText(d))}</span></td>
       <td class="mono" ${f && f.reason ? `title="${esc(f.reason)}"` : ""}>${esc(fair)}</td><td class="num">${!f || d.forced || f.loss === null ? "" : f.loss < 0.005 ? "–" : f.loss.toFixed(2)}</td>
-      <td class="mono" ${h.judged || d.forced ? "" : `title="${esc(h.reason || "")}"`}>${esc(best)}</td><td class="num">${h.best_value === null ? "" : (h.best_value > 0 ? "+" : "") + h.best_value}</td>
-      <td class="num lost">${d.forced ? "" : h.loss || "–"} <span class="hmark">${esc(h.mark)}</span></td></tr>`;
+      <td class="mono" ${h.judged || d.forced ? "" : `title="${esc(h.reason || "")}"`}>${esc(best)}</td><td class="num">${h.best_value === null ? "" : m ? `${(h.best_value / 100).toFixed(2)}%` : (h.best_value > 0 ? "+" : "") + h.best_value}</td>
+      <td class="num lost">${d.forced ? "" : !h.loss ? "–" : m ? h.loss.toFixed(2) : h.loss} <span class="hmark">${esc(h.mark)}</span></td></tr>`;
   }).join("");
   $$("#review-table tbody tr").forEach((tr) => tr.addEventListener("click", () => guard(() => openDecision(Number(tr.dataset.index)))));
   reviewHints(r);
@@ -1690,14 +1695,17 @@ const markText = (d) => d.mark + (d.mark && d.verdict === "hindsight" ? "*" : ""
 // alone. Inaccuracies, mistakes and blunders are marked by the fair verdict (hindsight's where
 // there is none), on the main curve. A decision not judged is a grey point on the axis.
 function drawReviewGraph(r) {
-  const ds = r.decisions, two = new Set(r.seat_sides).size === 2;
-  const forSide0 = (d, v) => v === null || v === undefined ? null : d.side === 0 ? v : two ? -v : null;
+  const ds = r.decisions, two = new Set(r.seat_sides).size === 2, m = r.match;
+  // a match review's values are chances (1/10,000ths): drawn as side 0's chance minus 50%
+  const forSide0 = m ? (d, v) => v === null || v === undefined ? null : d.side === 0 ? v / 100 - 50 : two ? 50 - v / 100 : null
+    : (d, v) => v === null || v === undefined ? null : d.side === 0 ? v : two ? -v : null;
   const hind = ds.map((d) => forSide0(d, d.hindsight.played_value));
   const fair = ds.map((d) => forSide0(d, d.fair && !d.forced ? d.fair.played_mean : null));
   const isFair = fair.some((v) => v !== null);
   const main = isFair ? fair : hind;
   const W = 560, H = 150, pad = 22, n = Math.max(ds.length - 1, 1);
-  const top = Math.ceil(Math.max(4, ...[...hind, ...fair].filter((v) => v !== null).map(Math.abs)));
+  const top = m ? 50 : Math.ceil(Math.max(4, ...[...hind, ...fair].filter((v) => v !== null).map(Math.abs)));
+  const said = (v) => m ? `${(v + 50).toFixed(2)}%` : signed(Number(v.toFixed(2)));
   const x = (i) => pad + (W - 2 * pad) * i / n, y = (v) => H / 2 - (H / 2 - 12) * v / top;
   const pathOfValues = (vals) => {       // through the decisions not judged (forced moves...)
     let path = "", pen = false;
@@ -1707,22 +1715,23 @@ function drawReviewGraph(r) {
   const num = (v) => v === null ? "" : String(Math.round(v * 100) / 100);
   const dots = ds.map((d, i) => {
     const v = main[i] === null ? 0 : main[i], cls = markClass(d.mark);
-    const says = [fair[i] === null ? "" : `fair ${signed(Number(fair[i].toFixed(2)))}`,
-                  hind[i] === null ? "" : `hindsight ${signed(hind[i])}`].filter(Boolean).join(", ");
+    const says = [fair[i] === null ? "" : `fair ${said(fair[i])}`,
+                  hind[i] === null ? "" : `hindsight ${said(hind[i])}`].filter(Boolean).join(", ");
     return `<g class="gdec ${cls}" data-index="${i}" data-fair="${num(fair[i])}" data-hindsight="${num(hind[i])}" tabindex="-1">` +
       `<title>move ${d.move}: ${esc(d.name)} played ${esc(d.played)}${d.mark ? " " + markText(d) : ""}${says ? ` (${says} for side 0)` : ""}</title>
       <rect x="${(x(i) - (W - 2 * pad) / n / 2).toFixed(1)}" y="0" width="${((W - 2 * pad) / n).toFixed(1)}" height="${H}" class="hit"/>
       <circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="${cls ? 5 : 2.5}" class="${main[i] === null ? "nojudge" : ""}"/></g>`;
   }).join("");
   const who = two ? "side 0 (seat 0's side)" : "side 0, at its own decisions";
+  const what = m ? "chance to win the match" : "value";
   const legend = isFair
-    ? `<span class="key fair"></span> the fair value of each move played for ${who}, from its player's view ` +
+    ? `<span class="key fair"></span> the fair ${what} of each move played for ${who}, from its player's view ` +
       `(what the player could know); <span class="key hindsight"></span> by hindsight, every card known;`
-    : `the value of each move played for ${who}, by hindsight (every card known: no fair review);`;
+    : `the ${what} of each move played for ${who}, by hindsight (every card known: no fair review);`;
   $("#review-graph").innerHTML = `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="evaluation over the round for side 0">
     <rect x="0" y="0" width="${W}" height="${H / 2}" class="up"/><rect x="0" y="${H / 2}" width="${W}" height="${H / 2}" class="down"/>
     <line x1="0" x2="${W}" y1="${H / 2}" y2="${H / 2}" class="zero"/>
-    <text x="4" y="12" class="lab">+${top} for side 0</text><text x="4" y="${H - 4}" class="lab">−${top}</text>
+    <text x="4" y="12" class="lab">${m ? "100% for side 0" : `+${top} for side 0`}</text><text x="4" y="${H - 4}" class="lab">${m ? "0%" : `−${top}`}</text>
     ${isFair ? `<path d="${pathOfValues(hind)}" class="curve hindsight"/>` : ""}
     <path d="${pathOfValues(main)}" class="curve ${isFair ? "fair" : "hindsight-only"}"/>${dots}<line id="graph-cursor" x1="-10" x2="-10" y1="0" y2="${H}"/></svg>
     <p class="board-note" id="graph-legend">${legend}
@@ -1744,6 +1753,7 @@ async function openDecision(i) {
   const g = $(`#review-graph .gdec[data-index="${i}"] circle`), cur = $("#graph-cursor");
   if (g && cur) { cur.setAttribute("x1", g.getAttribute("cx")); cur.setAttribute("x2", g.getAttribute("cx")); }
   $("#review-analysis").hidden = false;
+  if (d.match) setMatchScore(d.match.score, d.match.target);     // a match review: its analysis under the match too
   await openInRound(r, i);
   showNote(`round ${d.round}, move ${d.move}: ${d.name} played ${d.played}${d.mark ? " " + markText(d) : ""}`);
 }
@@ -2267,6 +2277,7 @@ async function start() {
   $("#record-text").addEventListener("input", recordRounds);
   $("#review-round").addEventListener("change", () => guard(runReview));
   $("#review-btn").addEventListener("click", () => guard(runReview));
+  $("#review-match").addEventListener("change", () => { if (state.review) guard(runReview); });
 
   annotationsWire();
   await guard(fromURL);
