@@ -154,3 +154,15 @@ def test_a_review_by_the_match_needs_a_match(client):
         g = post(client, "play/move", {"record": g["record"], "move": g["board"]["legal"][0]})
     data = post(client, "review", {"record": g["record"], "match": True}, 422)
     assert "match: the record holds independent rounds" in data["error"]
+
+
+def test_default_equity_is_the_installed_one():
+    from scopa_solver.search.match import MatchError, default_equity, set_default_equity
+    from helpers import RaceEquity
+    assert isinstance(default_equity(Rules()), RaceEquity) and default_equity(Rules(target=21)).target == 21
+    previous = set_default_equity(None)
+    try:
+        with pytest.raises(MatchError, match="no match equity is installed"):
+            default_equity(Rules())
+    finally:
+        set_default_equity(previous)
