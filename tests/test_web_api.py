@@ -764,7 +764,7 @@ FIELDS = {
     "lines": {"position": (SMALL, 3), "time_limit": (0.5, "1"), "max_nodes": (None, "9"),
               "objective": ("value", 1), "count": (2, 2.5)},
     "suggest": {"position": (SMALL, 7), "player": (0, False), "worlds": (5, "5"), "seed": (1, 1.5),
-                "time_limit": (1, "1 s"), "why": ("", 3)},
+                "time_limit": (1, "1 s"), "why": ("", 3), "match_score": (None, [True]), "target": (None, "21")},
     "unseen": {"position": (SMALL, 7), "player": (0, "0"), "model": (True, "yes"), "worlds": (5, "5"),
                "seed": (1, 1.5), "moves": (["7dx3s+4s"], "7dx3s+4s")},
     "play/new": {"bot": ("greedy", ["greedy"]), "seat": (0, "0"), "seed": (3, "3"), "rules": (None, 2),

@@ -166,3 +166,19 @@ def test_default_equity_is_the_installed_one():
             default_equity(Rules())
     finally:
         set_default_equity(previous)
+
+
+def test_a_suggestion_under_the_match(client):
+    from scopa_solver import Limit, suggest
+    pos, _, _ = disagreement(SCORE, strict=True)
+    view = pos.view(pos.to_move)
+    data = post(client, "suggest", {"position": view.to_string(), "worlds": 20, "seed": 3, "time_limit": 30,
+                                    "match_score": [9, 7]})
+    want = suggest(view, Limit(time=30), worlds=20, seed=3, objective=Match(SCORE))
+    assert data["objective"] == "match" and data["match"]["score"] == [9, 7] and data["match"]["target"] == 11
+    assert [(m["move"], m["mean"], m["chance"]) for m in data["moves"]] == \
+        [(str(m.move), m.mean, m.mean / 10000) for m in want.moves]
+    refused = post(client, "suggest", {"position": view.to_string(), "match_score": [9, 7], "why": ""}, 422)
+    assert "why explains the round's margin" in refused["error"]
+    refused = post(client, "suggest", {"position": view.to_string(), "match_score": [9, 7, 1]}, 422)
+    assert "match_score must be a list of 2 whole numbers" in refused["error"]

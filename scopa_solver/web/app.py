@@ -142,7 +142,8 @@ def create_app() -> Any:
 
     @post(Suggest)
     def suggest(f: Any) -> dict:
-        return service.suggestion(f.position, f.player, f.worlds, f.seed, f.time_limit, f.why)
+        return service.suggestion(f.position, f.player, f.worlds, f.seed, f.time_limit, f.why, f.match_score,
+                                  f.target)
 
     @post(Unseen)
     def unseen(f: Any) -> dict:

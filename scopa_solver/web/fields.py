@@ -141,6 +141,9 @@ class Suggest(_Fields):
     time_limit: Seconds = None
     why: Annotated[Optional[str], _about("a move to explain the fair best against (text; '' for the fair "
                                          "second best)")] = None
+    match_score: Annotated[Optional[Annotated[list[int], FailFast]],
+                           _about("a list of whole numbers, every side's match points")] = None
+    target: Whole = None      # the match's target (null: the rules'), with match_score
 
 
 class Unseen(_Fields):

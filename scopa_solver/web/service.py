@@ -312,7 +312,7 @@ def _objective(value: Any) -> str:
     return value
 
 
-def _goal(pos: Position, objective: Any, match_score: Any = None, target: Any = None) -> Union[str, Match]:
+def _goal(pos: Union[Position, View], objective: Any, match_score: Any = None, target: Any = None) -> Union[str, Match]:
     """What to search: `_objective`'s name, or with a `match_score` (every side's match points
     before this round, side 0 first) `Match(match_score, target)` (objective null or "match";
     target null: the rules'). A score of the wrong length, a match already won, a bad target:
@@ -468,18 +468,28 @@ def tree_svg(text: Any, max_nodes: Any = None) -> dict:
 # -- hidden cards ---------------------------------------------------------------------------------
 
 def suggestion(text: Any, player: Any = None, worlds: Any = None, seed: Any = None,
-               time_limit: Any = None, why: Any = None) -> dict:
+               time_limit: Any = None, why: Any = None, match_score: Any = None, target: Any = None) -> dict:
     """`suggest`'s table for the player to move from their view (of a full position, or a view
     given directly): mean, standard error and optimal share of each move over the worlds. With
     `why` (a move's text, or '' for the fair second best): also the fair why of the fair best
-    against it (`explain_view` over the worlds `why_worlds` gives), which names no hidden card."""
+    against it (`explain_view` over the worlds `why_worlds` gives), which names no hidden card.
+    With `match_score` (and `target`): every world searched under `Match(match_score, target)`,
+    the means chances to win the match in 1/10,000ths (`chance` beside each, 0 to 1)."""
     from ..imperfect.pimc import suggest
     view = _view_of(read_state(text), player)
     count = _whole(worlds, "worlds", 1, LIMITS["worlds"], 200)
     if why is not None and not isinstance(why, str):
         raise NotationError("why must be a move's text, or '' for the fair second best")
-    result = suggest(view, Limit(time=_time(time_limit)), worlds=count, seed=_seed(seed), progress=False)
+    goal = _goal(view, None, match_score, target)
+    if isinstance(goal, Match) and why is not None:
+        raise MatchError("why explains the round's margin: not with match_score")
+    result = suggest(view, Limit(time=_time(time_limit)), worlds=count, seed=_seed(seed), progress=False,
+                     objective=goal)
     out = {**result.to_dict(), "board": board(view)}
+    if isinstance(goal, Match):
+        for row in out["moves"]:
+            row["chance"] = row["mean"] / MATCH_ONE
+        out["match"] = {"score": list(goal.score), "target": goal.target, "text": out["best_text"]}
     if why is not None:
         from ..search.fairwhy import WHY_WORLDS, explain_view, why_worlds
         many, from_seed = why_worlds(result)

@@ -1331,8 +1331,10 @@ function showFairAnalysis(s) {
   $("#moves tbody").innerHTML = s.moves.map((m, i) =>
     `<tr class="${i === 0 ? "best" : ""} fair" data-move="${esc(m.move)}"><td class="move mono">${esc(m.move)}</td>` +
     `<td class="value num" title="mean round margin for ${esc(who)} over the worlds">${m.mean >= 0 ? "+" : ""}${m.mean.toFixed(3)}</td>` +
-    `<td class="exactness" title="standard error">${m.stderr === null ? "" : `± ${m.stderr.toFixed(3)}`}</td>` +
+    `<td class="chance num"></td><td class="exactness" title="standard error">${m.stderr === null ? "" : `± ${m.stderr.toFixed(3)}`}</td>` +
     `<td class="badge"></td></tr>`).join("");
+  $("#moves").classList.remove("match");       // the match objective's chances: of the exact analysis only
+  $("#match-note").hidden = true;
   $$("#moves tbody tr").forEach((tr) => {
     tr.addEventListener("click", () => guard(() => playFromBase(tr.dataset.move)));
     tr.addEventListener("mouseenter", () => markMove(tr.dataset.move));
