@@ -65,6 +65,9 @@ def test_the_chance_per_move_and_the_moves_where_the_objectives_disagree(browser
     assert f"Match 9–7 to 11: player {pos.to_move} wins it {want.value / 100:.2f}%" in note
     assert "The two objectives disagree here" in note
     assert "match=9-7" in browser.current_url
+    bar = text(browser, "#eval-label")          # player 0's bar: the value and the chance beside it
+    mover = want.value / 100 if pos.to_move == 0 else 100 - want.value / 100
+    assert bar.endswith(f" · {mover:.2f}% to win the match"), bar
     browser.execute_script("document.querySelector('#match-note').scrollIntoView({block: 'center'})")
     shot(browser, "match-objective")
     shutil.copy(ARTIFACTS / "match-objective.png", DOCS / "board-match-objective.png")

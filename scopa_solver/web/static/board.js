@@ -338,6 +338,7 @@ function seedBox() {
 function addressFollows() { if (hist.cur && hist.root) setURL(false); }
 
 function clearAnalysis() {
+  state.matchChance = null;
   $("#moves tbody").innerHTML = "";
   $("#match-note").textContent = "";
   $("#match-note").hidden = true;
@@ -675,7 +676,9 @@ const list = (rows) => rows.map((x) => x.move).join(", ");
 
 function matchRows(entry, a, mover) {
   const m = entry.m && entry.m.data, note = $("#match-note");
+  state.matchChance = null;
   if (!m || m.position !== a.position || a.objective !== "value") return null;
+  state.matchChance = {position: m.position, side: m.side, chance: m.chance};      // the eval bar's label too
   const chance = new Map(m.moves.map((x) => [x.move, x]));
   const score = m.match.score.join("–"), depth = isExact(m) ? "exact" : `estimates at depth ${m.horizon}`;
   const marginBest = a.moves.filter((x) => x.best), matchBest = m.moves.filter((x) => x.best);
@@ -837,8 +840,11 @@ function evalBar(a) {
   const pct = a.objective === "maxn" ? Math.min(100, 100 * v / 11) : 50 + 50 * Math.tanh(v / 5);
   fill.style.width = `${pct.toFixed(1)}%`;
   const who = b.players === 2 ? `player ${side}` : sideName(b, side);
+  const mc = state.matchChance, two = new Set(b.sides).size === 2;
+  const odds = !mc || mc.position !== state.base || mc.chance === null || (mc.side !== side && !two) ? ""
+    : ` · ${(100 * (mc.side === side ? mc.chance : 1 - mc.chance)).toFixed(2)}% to win the match`;
   label.textContent = `${signed(v)} for ${who} · ${isExact(a) ? "exact" : `estimate, depth ${a.horizon}`}` +
-    (a !== searched ? ` (depth ${searched.horizon} searched: ${BAR_PARITY})` : "");
+    (a !== searched ? ` (depth ${searched.horizon} searched: ${BAR_PARITY})` : "") + odds;
   $("#evalbar").dataset.value = String(v);
   $("#evalbar").classList.toggle("exact", isExact(a));
 }
