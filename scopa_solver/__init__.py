@@ -29,8 +29,19 @@ from .errors import (CardError, DuplicateCardError, IllegalMoveError, LimitError
                      PositionError, RecordError, RulesError, ScopaError, ViewError)
 from .kernel.limit import Limit
 from .search.match import Match
+from .search.match import set_default_equity as _set_default_equity
 from .search.solver import (Analysis, AnalysisHandle, MoveValue, SearchInfo, SearchResult, analysis, analyze,
                             analyze_many, solve, solve_many)
+
+
+def _shipped_equity(rules: Rules) -> "MatchEquity":
+    """A `Match` without an equity uses the shipped tables (play sits above search, which cannot
+    import them; the package wires them, loading them on a match's first search)."""
+    from .play.equity import MatchEquity
+    return MatchEquity.of(rules)
+
+
+_set_default_equity(_shipped_equity)
 
 if _typing.TYPE_CHECKING:  # the lazy names below, for type checkers
     from .core.view import View
@@ -39,6 +50,7 @@ if _typing.TYPE_CHECKING:  # the lazy names below, for type checkers
     from .play.arena import ArenaResult, MultiArenaResult, arena
     from .play.bots import Bot, GreedyBot, OracleBot, PIMCBot, RandomBot
     from .play.epimc import EPIMCBot
+    from .play.equity import EquityError, MatchEquity
     from .play.game import MatchResult, RoundResult, play_match, play_round
     from .play.inference import InferenceBot
     from .play.record import GameRecord, RoundRecord
@@ -68,6 +80,7 @@ _LAZY = {
     "lines": "search.lines", "explain": "search.lines", "Lines": "search.lines", "Why": "search.lines",
     "explain_view": "search.fairwhy", "FairWhy": "search.fairwhy",
     "Puzzle": "play.puzzles", "find_puzzles": "play.puzzles", "puzzles_from_record": "play.puzzles",
+    "MatchEquity": "play.equity", "EquityError": "play.equity",
 }
 
 
@@ -96,7 +109,9 @@ __all__ = [
     "play_round", "play_match", "RoundResult", "MatchResult", "arena", "ArenaResult", "MultiArenaResult",
     "GameRecord", "RoundRecord", "review", "Review", "FairReview",
     "to_networkx", "TreeOptions", "write_tree", "read_tree", "Puzzle", "find_puzzles", "puzzles_from_record",
+    "MatchEquity",
     "ScopaError", "CardError", "DuplicateCardError", "IllegalMoveError", "NotationError", "PositionError",
     "RulesError", "LimitError", "ViewError", "RecordError", "TreeTooLargeError", "MatchError",
+    "EquityError",
 ]
 __version__ = "0.1.0"

@@ -1,0 +1,596 @@
+"""Match equity: the chance that a side wins the match from a match score.
+
+`MatchEquity.of(rules)` is the shipped table of a game of the family (`GAMES`) played to 11 or
+21 (`TARGETS`); `eq.chance(score, dealer, side)` is the chance that `side` wins the match when
+the sides have `score` match points and seat `dealer` deals the next round, and
+`eq.after_round(score, round_points, dealer, side)` the chance after a round dealt by `dealer`
+that scored `round_points` (the next seat in playing order deals next).
+
+>>> coin = Distribution({(1, 0): 1, (0, 1): 1})        # a round: one point, to either side
+>>> eq = MatchEquity.from_distribution(coin, 2)
+>>> eq.chance((1, 0), dealer=1), eq.chance((1, 1), dealer=0), eq.chance((2, 1), dealer=0)
+(0.75, 0.5, 1.0)
+>>> eq.after_round((0, 0), (1, 0), dealer=1, side=1)
+0.25
+
+The method (docs/play.md, "Match equity"):
+
+- A `Distribution` counts round outcomes: the points of each side in one round, the dealer's
+  side first, then the sides in playing order from it. Seen from dealer seat d, the k-th number
+  goes to side ``(sides[d] + k) % side_count``. Every round of play is an outcome seen from its
+  dealer, so the dealer's effect costs no sample: the same counts serve every seat.
+- The table: for every score below the target (every side under it) and every dealer, the
+  chance of every side, by backward induction over the scores by decreasing sum (a round's
+  points only raise the sum). A round of no points (none in the shipped data: the settebello
+  is always somebody's) keeps the score and passes the deal; the cycle of dealers is solved in
+  closed form. The score after a round, if a side is at or over the target: the rules of
+  `flow.match_winner` (FAMILY.md, "Scoring and the match"): the highest total alone wins (1 or
+  0); a highest total shared plays another round.
+- The shared top (the tail): from then on only how far each side is behind the top counts
+  (every later top is over the target too), so the chances are a function of those deficits
+  and the dealer: x = b + A x, b the rounds that leave one side alone on top, A those that keep
+  the top shared. It is iterated from x = 0 until the chance still undecided is below
+  `TAIL_MASS` (1e-13) from every tie: exact to that. Two sides have one tie (level); with
+  three, a side more than `TAIL_SPREADS` rounds' worth of points behind a shared top counts as
+  that far behind (to come back it needs that many rounds in a row of ties on top).
+- The shipped distributions (`PLANS`, package data equity_tables/GAME.json: the counts, not
+  the table) are measured by self-play of `PIMCBot` (a fair player, the same bot in every
+  seat, maximising the round margin), one thread and no time budget, so that
+  ``python -m scopa_solver.play.equity --rebuild`` writes the same files on every machine. The
+  table is computed from the counts when first asked for (a second or less) and kept.
+- The scoring options (napola, re bello, ...) use their game's table, measured without them.
+"""
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+import math
+import random
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Optional, Sequence, Union
+
+import numpy as np
+
+from ..core.flow import match_winner
+from ..core.position import Position
+from ..core.rules import Rules
+from ..errors import ScopaError, excerpt
+from ..kernel import Limit
+from .bots import PIMCBot
+from .game import play_round
+from .puzzles import GAMES, game_name
+
+__all__ = ["MatchEquity", "EquityError", "Distribution", "Plan", "PLANS", "TARGETS", "measure", "rebuild",
+           "distribution", "read_distribution", "TABLE_FOLDER",
+           "summary", "table_text", "bootstrap"]
+
+
+class EquityError(ScopaError, ValueError):
+    """No match equity for a game or target, a bad score, dealer or side, or a round-outcome
+    distribution that cannot be read."""
+
+
+TARGETS = (11, 21)
+"""The targets the shipped tables cover (`MatchEquity.of`)."""
+
+TABLE_FOLDER = Path(__file__).with_name("equity_tables")
+EQUITY_SEED = 42
+
+
+# -- the round-outcome distribution and the table -------------------------------------------------
+
+Points = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """How often each round outcome happens: `counts` maps the points of each side in one round
+    (the dealer's side first, then the sides in playing order from it) to a count (a dict, or
+    pairs). `players` and `sides` (the side of each seat) are the game's, as in
+    `Rules`: the outcome seen from dealer seat d gives side ``(sides[d] + k) % side_count`` the
+    k-th number. `game` names it (free text; `GAMES` for the shipped ones)."""
+
+    counts: tuple[tuple[Points, int], ...]
+    players: int = 2
+    sides: tuple[int, ...] = (0, 1)
+    game: str = ""
+
+    def __post_init__(self) -> None:
+        counts = self.counts.items() if isinstance(self.counts, dict) else self.counts
+        if not isinstance(self.players, int) or isinstance(self.players, bool) or self.players < 2:
+            raise EquityError(f"players must be a whole number, 2 or more, not {excerpt(self.players)}")
+        sides = tuple(self.sides) if isinstance(self.sides, (tuple, list)) else ()
+        count = max(sides) + 1 if sides and all(_whole(x) for x in sides) else 0
+        if len(sides) != self.players or count < 2 or sorted(set(sides)) != list(range(count)):
+            raise EquityError(f"sides must give each of the {self.players} seats a side, 0 to the sides "
+                              f"less one (two sides or more), not {excerpt(self.sides)}")
+        rows: dict[Points, int] = {}
+        for row in counts:
+            try:
+                points, n = row
+                points = tuple(points)
+            except (TypeError, ValueError):
+                raise EquityError(f"an outcome is (points per side, count), not {excerpt(row)}") from None
+            if len(points) != count or not all(_whole(p) and p >= 0 for p in points):
+                raise EquityError(f"an outcome gives each of the {count} sides its points (whole numbers, "
+                                  f"0 or more), not {excerpt(points)}")
+            if not _whole(n) or n < 0:
+                raise EquityError(f"the count of outcome {points} is a whole number, 0 or more, not {excerpt(n)}")
+            rows[points] = rows.get(points, 0) + n
+        rows = {k: v for k, v in rows.items() if v}
+        if not rows:
+            raise EquityError("a distribution needs at least one outcome with a count")
+        if all(not any(k) for k in rows):
+            raise EquityError("every round of the distribution scores no points: the match would never end")
+        object.__setattr__(self, "counts", tuple(sorted(rows.items())))
+        object.__setattr__(self, "sides", sides)
+
+    @property
+    def side_count(self) -> int:
+        return max(self.sides) + 1
+
+    @property
+    def rounds(self) -> int:
+        """The rounds (the total count) measured."""
+        return sum(n for _, n in self.counts)
+
+    @classmethod
+    def of_rules(cls, rules: Rules, counts: Any, game: str = "") -> "Distribution":
+        """The distribution of a game given by its `Rules` (players and sides) and the counts."""
+        return cls(tuple(counts.items()) if isinstance(counts, dict) else tuple(counts), rules.players,
+                   rules.sides, game or game_name(rules))
+
+    def probabilities(self, dealer: int) -> list[tuple[Points, float]]:
+        """The outcomes with their probability when seat `dealer` deals: points per side (side 0
+        first)."""
+        count, total, first = self.side_count, self.rounds, self.sides[dealer]
+        out = []
+        for rel, n in self.counts:
+            points = [0] * count
+            for k, p in enumerate(rel):
+                points[(first + k) % count] = p
+            out.append((tuple(points), n / total))
+        return out
+
+    def mean(self) -> tuple[float, ...]:
+        """The mean points of each side, the dealer's first (as `counts`)."""
+        total = self.rounds
+        return tuple(sum(rel[k] * n for rel, n in self.counts) / total for k in range(self.side_count))
+
+    def stderr(self) -> tuple[float, ...]:
+        """The standard error of each `mean` (the sample's spread over the square root of its size)."""
+        total, means = self.rounds, self.mean()
+        out = []
+        for k, m in enumerate(means):
+            var = sum(n * (rel[k] - m) ** 2 for rel, n in self.counts) / max(total - 1, 1)
+            out.append(math.sqrt(var / total))
+        return tuple(out)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"players": self.players, "sides": list(self.sides), "game": self.game,
+                "outcomes": [[list(k), n] for k, n in self.counts]}
+
+
+def _whole(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+MAX_STATES = 2_000_000
+"""The most match scores (times dealers) `MatchEquity.from_distribution` tabulates."""
+
+
+@dataclass(frozen=True, eq=False)
+class MatchEquity:
+    """The chance that each side wins the match from each match score, for one game and target:
+    `chance(score, dealer, side)`, `after_round(score, round_points, dealer, side)`. Made by
+    `MatchEquity.of(rules)` (the shipped table of the game and target) or
+    `MatchEquity.from_distribution(distribution, target)` (any measured or made-up round
+    outcomes). See the module docstring for the method."""
+
+    distribution: Distribution
+    target: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.distribution, Distribution):
+            raise EquityError(f"a MatchEquity is made from a Distribution, not {excerpt(self.distribution)}")
+        if not _whole(self.target) or self.target < 1:
+            raise EquityError(f"target must be a whole number of points, 1 or more, not {excerpt(self.target)}")
+        object.__setattr__(self, "_table", _Table(self.distribution, self.target))
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, MatchEquity) and (self.distribution, self.target)
+                == (other.distribution, other.target))
+
+    def __hash__(self) -> int:
+        return hash((self.distribution, self.target))
+
+    def __repr__(self) -> str:
+        game = self.distribution.game or "a distribution"
+        return f"<MatchEquity {game} to {self.target}, {self.distribution.rounds:,} rounds measured>"
+
+    @classmethod
+    def from_distribution(cls, distribution: Distribution, target: int) -> "MatchEquity":
+        return cls(distribution, target)
+
+    @classmethod
+    def of(cls, rules: Rules) -> "MatchEquity":
+        """The shipped table of `rules`' game (`GAMES`; the scoring options aside) to
+        `rules.target` (one of `TARGETS`)."""
+        if not isinstance(rules, Rules):
+            raise EquityError(f"MatchEquity.of takes a Rules value, not {excerpt(rules)}")
+        game = game_name(rules)
+        if game not in GAMES:
+            raise EquityError(f"no match equity table for {game}; games: {', '.join(GAMES)}")
+        if rules.target not in TARGETS:
+            raise EquityError(f"no match equity table for a target of {rules.target}: the tables are for "
+                              + " and ".join(map(str, TARGETS)))
+        return _shipped(game, rules.target)
+
+    @property
+    def game(self) -> str:
+        return self.distribution.game
+
+    def chance(self, score: Sequence[int], dealer: int, side: int = 0) -> float:
+        """The chance that `side` wins the match from the match score `score` (points per side
+        before the next round), seat `dealer` dealing the next round. A finished match (a side
+        at or over the target with the highest total alone) is 1.0 or 0.0; a highest total
+        shared at or over the target plays on."""
+        table: _Table = self._table  # type: ignore[attr-defined]
+        return table.chance(table.score(score, "score"), table.seat(dealer), table.side(side))
+
+    def after_round(self, score: Sequence[int], round_points: Sequence[int], dealer: int, side: int = 0) -> float:
+        """The chance that `side` wins the match after a round dealt by `dealer` from match
+        score `score` scored `round_points` (per side): the next seat in playing order deals next."""
+        table: _Table = self._table  # type: ignore[attr-defined]
+        before, points = table.score(score, "score"), table.score(round_points, "round_points")
+        seat = table.seat(dealer)
+        return table.chance(tuple(a + b for a, b in zip(before, points)), (seat + 1) % table.players,
+                            table.side(side))
+
+
+class _Table:
+    """The numbers behind a `MatchEquity` (see the module docstring: the method)."""
+
+    def __init__(self, dist: Distribution, target: int) -> None:
+        self.players, self.count, self.target = dist.players, dist.side_count, target
+        n, k, t = dist.players, dist.side_count, target
+        outs = [dist.probabilities(d) for d in range(n)]
+        top = max(max(p) for p, _ in outs[0])
+        spread = max(max(p) - min(p) for p, _ in outs[0])
+        self.cap = TAIL_SPREADS * max(spread, 1)     # a deficit in the tail counts as at most this
+        self.base = base = t + top              # the box of scores: 0 .. t - 1 + top per side
+        if base ** k * n > MAX_STATES:
+            raise EquityError(f"{k} sides to {t} with rounds of up to {top} points: {base ** k * n:,} "
+                              f"scores and dealers to tabulate, over the {MAX_STATES:,} allowed")
+        self.strides = strides = [base ** (k - 1 - i) for i in range(k)]
+        self.tail = self._solve_tail(outs)
+        grid = np.indices((base,) * k).reshape(k, -1).T        # every score in the box, row = flat index
+        values = np.zeros((n, base ** k, k))
+        best = grid.max(axis=1)
+        over = best >= t
+        for idx in np.flatnonzero(over):
+            score = tuple(int(x) for x in grid[idx])
+            for d in range(n):
+                values[d, idx] = self._final(score, d)
+        # the scores below the target, by decreasing sum: a round's points lead to a higher sum
+        below = np.flatnonzero(~over)
+        sums = grid[below].sum(axis=1)
+        offsets, probs, zero = [], [], []
+        for d in range(n):
+            nonzero = [(p, q) for p, q in outs[d] if any(p)]
+            offsets.append(np.array([sum(a * s for a, s in zip(p, strides)) for p, _ in nonzero], dtype=np.int64))
+            probs.append(np.array([q for _, q in nonzero]))
+            zero.append(sum(q for p, q in outs[d] if not any(p)))
+        for level in range(int(sums.max()), -1, -1):
+            idx = below[sums == level]
+            rest = [np.einsum("o,soj->sj", probs[d], values[(d + 1) % n][idx[:, None] + offsets[d][None, :]])
+                    for d in range(n)]
+            for d in range(n):      # a round of no points: the same score, the next dealer (a cycle)
+                acc, weight = np.zeros_like(rest[d]), 1.0
+                for j in range(n):
+                    acc += weight * rest[(d + j) % n]
+                    weight *= zero[(d + j) % n]
+                values[d, idx] = acc / (1.0 - weight)
+        self.values = values
+
+    # -- input -----------------------------------------------------------------------------------
+    def score(self, score: Sequence[int], what: str) -> Points:
+        try:
+            out = tuple(score)
+        except TypeError:
+            raise EquityError(f"{what} is a tuple of points per side, not {excerpt(score)}") from None
+        if len(out) != self.count or not all(_whole(x) and x >= 0 for x in out):
+            raise EquityError(f"{what} gives each of the {self.count} sides its points (whole numbers, 0 or "
+                              f"more), not {excerpt(score)}")
+        return out
+
+    def seat(self, dealer: int) -> int:
+        if not _whole(dealer) or not 0 <= dealer < self.players:
+            raise EquityError(f"dealer is a seat, 0 to {self.players - 1}, not {excerpt(dealer)}")
+        return dealer
+
+    def side(self, side: int) -> int:
+        if not _whole(side) or not 0 <= side < self.count:
+            raise EquityError(f"side is 0 to {self.count - 1}, not {excerpt(side)}")
+        return side
+
+    # -- the numbers -----------------------------------------------------------------------------
+    def chance(self, score: Points, dealer: int, side: int) -> float:
+        if max(score) >= self.target:
+            return float(self._final(score, dealer)[side])
+        idx = sum(a * s for a, s in zip(score, self.strides))
+        return float(self.values[dealer, idx, side])
+
+    def _final(self, score: Points, dealer: int) -> Any:
+        """The chances of every side at a score at or over the target: won, or a tie on top."""
+        winner = match_winner(score, self.target)
+        if winner is not None:
+            out = np.zeros(self.count)
+            out[winner] = 1.0
+            return out
+        best = max(score)
+        return self.tail[(tuple(min(best - x, self.cap) for x in score), dealer)]
+
+    def _solve_tail(self, outs: list[list[tuple[Points, float]]]) -> dict[tuple[Points, int], Any]:
+        """The chances from a highest total shared at or over the target, by how far each side
+        is behind the top (at most `cap`) and the dealer: x = b + A x (b: the rounds that leave
+        one side on top, A: those that leave a tie on top), iterated from x = 0 until what is
+        still undecided (1 - the sum of the chances) is below `TAIL_MASS` in every state."""
+        n, k, cap = self.players, self.count, self.cap
+        states = sorted(_spread_out(zeros, values, k) for z in range(2, k + 1)
+                        for zeros in itertools.combinations(range(k), z)
+                        for values in itertools.product(range(1, cap + 1), repeat=k - z))
+        if len(states) * n > MAX_STATES:
+            raise EquityError(f"{k} sides: {len(states) * n:,} ties on top to tabulate, over the "
+                              f"{MAX_STATES:,} allowed")
+        weights = (cap + 1) ** np.arange(k)
+        deficits = np.array(states, dtype=np.int64)
+        codes = deficits @ weights                      # sorted like states (the last side counts most)
+        order = np.argsort(codes)
+        codes = codes[order]
+        rows, cols, probs, b = [], [], [], np.zeros((len(states) * n, k))
+        for d in range(n):
+            points = np.array([p for p, _ in outs[d]], dtype=np.int64)
+            q = np.array([q for _, q in outs[d]])
+            totals = points[None, :, :] - deficits[:, None, :]          # state, outcome, side
+            best = totals.max(axis=2)
+            alone = (totals == best[:, :, None]).sum(axis=2) == 1
+            row = np.arange(len(states))[:, None] * n + d
+            won = np.nonzero(alone)
+            np.add.at(b, (np.broadcast_to(row, alone.shape)[won], totals[won].argmax(axis=1)), q[won[1]])
+            tie = np.nonzero(~alone)
+            after = np.minimum(best[:, :, None] - totals, cap)[tie] @ weights
+            rows.append(np.broadcast_to(row, alone.shape)[tie])
+            cols.append(order[np.searchsorted(codes, after)] * n + (d + 1) % n)
+            probs.append(q[tie[1]])
+        row_all, col_all, prob_all = np.concatenate(rows), np.concatenate(cols), np.concatenate(probs)
+        x = np.zeros_like(b)
+        for _ in range(TAIL_ROUNDS):
+            x = b + np.stack([np.bincount(row_all, prob_all * x[col_all, j], minlength=len(b)) for j in range(k)],
+                             axis=1)
+            if 1.0 - x.sum(axis=1).min() < TAIL_MASS:
+                break
+        else:
+            raise EquityError("the rounds of the distribution never break a tie on top: the match would never end")
+        return {(states[i // n], i % n): x[i] for i in range(len(b))}
+
+
+def _spread_out(zeros: tuple[int, ...], values: tuple[int, ...], k: int) -> Points:
+    """The k numbers with 0 at `zeros` and `values` elsewhere, in order."""
+    rest = iter(values)
+    return tuple(0 if i in zeros else next(rest) for i in range(k))
+
+
+TAIL_MASS = 1e-13
+"""Where the tail's iteration stops: the chance still undecided from any tie on top."""
+TAIL_ROUNDS = 100_000
+"""The most rounds the tail's iteration follows (a tie that nearly never breaks is an error)."""
+TAIL_SPREADS = 40
+"""How far behind a shared top the tail keeps a side apart: this many times the largest margin
+of one round; a side further behind counts as that far (it needs this many rounds of ties)."""
+
+
+# -- the shipped tables ----------------------------------------------------------------------------
+
+def read_distribution(data: Any, where: str = "distribution") -> Distribution:
+    """A `Distribution` from the plain data of a shipped file (GAME.json: `game`, `outcomes`;
+    the players and sides from the game of `GAMES`)."""
+    if not isinstance(data, dict) or not isinstance(data.get("outcomes"), list):
+        raise EquityError(f"{where}: a distribution is an object with an outcomes list")
+    game = data.get("game")
+    if game not in GAMES:
+        raise EquityError(f"{where}: no game {excerpt(game)}; games: {', '.join(GAMES)}")
+    try:
+        return Distribution.of_rules(GAMES[game], [tuple(row) for row in data["outcomes"]], game)
+    except (TypeError, ValueError) as exc:
+        raise EquityError(f"{where}: {exc}") from None
+
+
+@functools.lru_cache(maxsize=None)
+def distribution(game: str) -> Distribution:
+    """The shipped round-outcome distribution of `game` (a name of `GAMES`)."""
+    if game not in GAMES:
+        raise EquityError(f"no game {excerpt(game)}; games: {', '.join(GAMES)}")
+    path = TABLE_FOLDER / f"{game}.json"
+    if not path.is_file():
+        raise EquityError(f"no match equity data for {game} ({path.name} is not shipped)")
+    return read_distribution(json.loads(path.read_text(encoding="utf-8")), path.name)
+
+
+@functools.lru_cache(maxsize=None)
+def _shipped(game: str, target: int) -> MatchEquity:
+    return MatchEquity(distribution(game), target)
+
+
+# -- the measured distributions --------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Plan:
+    """How a game's round outcomes are measured: `rounds` rounds of self-play by `PIMCBot`
+    (one per seat, `worlds` worlds a decision, `nodes` nodes a world: None is the bot's default
+    for the game), from `seed`, one thread, no time budget (so the same on every machine)."""
+
+    rounds: int
+    worlds: int = 10
+    nodes: Optional[int] = None
+    seed: int = EQUITY_SEED
+
+    def bot(self) -> PIMCBot:
+        return PIMCBot(Limit(threads=1, nodes=self.nodes), worlds=self.worlds, seed=self.seed)
+
+    def describe(self) -> str:
+        nodes = "" if self.nodes is None else f", {self.nodes:,} nodes a world"
+        return f"PIMC self-play, {self.worlds} worlds a decision{nodes}"
+
+
+PLANS: dict[str, Plan] = {
+    "scopa": Plan(rounds=4000),
+    "scopa-3": Plan(rounds=600),
+    "scopa-4": Plan(rounds=800),
+    "scopone": Plan(rounds=300, nodes=20_000),
+    "scientifico": Plan(rounds=300, nodes=20_000),
+    "scopa-6": Plan(rounds=500),
+    "scopa-15": Plan(rounds=1000),
+}
+"""The measurement of each game of `GAMES` (see docs/play.md, "Match equity")."""
+
+
+def measure(game: str, plan: Optional[Plan] = None, rounds: Optional[int] = None,
+            progress: bool = False) -> dict[tuple[int, ...], int]:
+    """Play `plan.rounds` (or `rounds`) rounds of `game` by `plan`'s bot in every seat and count
+    the outcomes: the points of each side, the dealer's side first, then the sides in playing
+    order from it. Round i is dealt from the i-th 64 bits of ``random.Random(plan.seed)`` by seat
+    ``(players - 1 + i) % players`` (as `arena` deals)."""
+    if game not in GAMES:
+        raise EquityError(f"no game {excerpt(game)}; games: {', '.join(GAMES)}")
+    plan = PLANS[game] if plan is None else plan
+    rules = GAMES[game]
+    n, sides, count = rules.players, rules.sides, rules.side_count
+    bots = [plan.bot() for _ in range(n)]
+    rng = random.Random(plan.seed)
+    counts: dict[tuple[int, ...], int] = {}
+    total = plan.rounds if rounds is None else rounds
+    start = time.perf_counter()
+    for i in range(total):
+        dealer = (n - 1 + i) % n
+        deal = Position.new_round(seed=rng.getrandbits(64), rules=rules, dealer=dealer)
+        points = play_round(deal, *bots).points
+        key = tuple(points[(sides[dealer] + k) % count] for k in range(count))
+        counts[key] = counts.get(key, 0) + 1
+        if progress and (i + 1) % 50 == 0:
+            print(f"{game}: {i + 1}/{total} rounds, {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
+    return counts
+
+
+def _data(game: str, plan: Plan, counts: dict[tuple[int, ...], int]) -> dict[str, Any]:
+    rules = GAMES[game]
+    return {"game": game, "name": rules.name, "rules": rules.tokens(), "method": plan.describe(),
+            "worlds": plan.worlds, "nodes": plan.nodes, "seed": plan.seed, "rounds": sum(counts.values()),
+            "order": "points per side: the dealer's side first, then the sides in playing order",
+            "outcomes": [[list(k), c] for k, c in sorted(counts.items())]}
+
+
+def rebuild(folder: Union[str, Path] = TABLE_FOLDER, games: Optional[Sequence[str]] = None,
+            progress: bool = False) -> dict[str, int]:
+    """Measure every game of `games` (None: all of `PLANS`) and write GAME.json into `folder`
+    (compact JSON: the plan and the outcome counts). Deterministic: the same plan writes the
+    same file. Returns the rounds per game."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    out = {}
+    for game in games or list(PLANS):
+        if game not in PLANS:
+            raise EquityError(f"no game {excerpt(game)}; games: {', '.join(PLANS)}")
+        counts = measure(game, PLANS[game], progress=progress)
+        text = json.dumps(_data(game, PLANS[game], counts), separators=(",", ":")) + "\n"
+        (folder / f"{game}.json").write_text(text, encoding="utf-8")
+        out[game] = sum(counts.values())
+    return out
+
+
+def bootstrap(dist: Distribution, target: int, scores: Sequence[tuple[Points, int]], side: int = 0,
+              reps: int = 100, seed: int = 1) -> list[float]:
+    """The sampling error of the table: the standard deviation of `side`'s chance at each
+    (score, dealer) of `scores` over `reps` tables made from resampled counts (as many rounds as
+    measured, drawn with replacement; seeded). About 10 ms a table with two sides."""
+    if not _whole(reps) or reps < 2:
+        raise EquityError(f"reps must be a whole number, 2 or more, not {excerpt(reps)}")
+    rng = np.random.default_rng(seed)
+    keys = [k for k, _ in dist.counts]
+    weights = np.array([n for _, n in dist.counts], dtype=float)
+    samples: list[list[float]] = [[] for _ in scores]
+    for _ in range(reps):
+        drawn = rng.multinomial(dist.rounds, weights / weights.sum())
+        counts = tuple((k, int(n)) for k, n in zip(keys, drawn) if n)
+        try:
+            eq = MatchEquity(Distribution(counts, dist.players, dist.sides, dist.game), target)
+        except EquityError:
+            continue        # a resample of rounds that never end a match (tiny samples only)
+        for row, (score, dealer) in zip(samples, scores):
+            row.append(eq.chance(score, dealer, side))
+    return [float(np.std(row, ddof=1)) if len(row) > 1 else math.nan for row in samples]
+
+
+def summary(game: str) -> str:
+    """A game's measured distribution in a few lines: the rounds, each side's mean points (the
+    dealer's side first) with their standard errors, and the chance at 0-0 to each target."""
+    dist = distribution(game)
+    plan = PLANS[game]
+    means = ", ".join(f"{m:.3f} +- {e:.3f}" for m, e in zip(dist.mean(), dist.stderr()))
+    lines = [f"{game} ({GAMES[game].name}): {dist.rounds:,} rounds, {plan.describe()}, seed {plan.seed}",
+             f"  mean points a round (the dealer's side first): {means}"]
+    for target in TARGETS:
+        eq = _shipped(game, target)
+        dealer = GAMES[game].players - 1
+        start = ", ".join(f"{eq.chance((0,) * dist.side_count, dealer, side):.4f}" for side in range(dist.side_count))
+        lines.append(f"  to {target}, 0-0, seat {dealer} dealing: {start} (side 0 first)")
+    return "\n".join(lines)
+
+
+def table_text(eq: MatchEquity, dealer: int, top: Optional[int] = None) -> str:
+    """A two-sided table as text: side 0's chance (percent), its score down the rows, side 1's
+    across, seat `dealer` dealing next."""
+    if eq.distribution.side_count != 2:
+        raise EquityError("table_text shows two sides; ask chance() for more")
+    top = eq.target if top is None else top
+    rows = ["     " + "".join(f"{b:>6}" for b in range(top))]
+    for a in range(top):
+        rows.append(f"{a:>5}" + "".join(f"{100 * eq.chance((a, b), dealer):6.1f}" for b in range(top)))
+    return "\n".join(rows)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """``python -m scopa_solver.play.equity --rebuild [DIR] [GAME ...]``: measure the round
+    outcomes again into DIR (default: the shipped folder). ``python -m scopa_solver.play.equity
+    [GAME [TARGET [DEALER]]]``: the summary of every game, or a two-sided game's table."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["--rebuild"]:
+        rest = args[1:]
+        folder = rest.pop(0) if rest and rest[0] not in PLANS else TABLE_FOLDER
+        for game, n in rebuild(folder, rest or None, progress=True).items():
+            print(f"{game}: {n} rounds")
+        return 0
+    try:
+        if not args:
+            print("\n".join(summary(game) for game in GAMES))
+            return 0
+        game, target, dealer = args[0], int(args[1]) if len(args) > 1 else 11, int(args[2]) if len(args) > 2 else 1
+        if game not in GAMES:
+            raise EquityError(f"no game {excerpt(game)}; games: {', '.join(GAMES)}")
+        eq = MatchEquity.of(Rules(**{**GAMES[game].changes(), "target": target}))
+        print(summary(game))
+        print(table_text(eq, dealer))
+        return 0
+    except (EquityError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        print("usage: python -m scopa_solver.play.equity [--rebuild [DIR] [GAME ...] | GAME [TARGET [DEALER]]]",
+              file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
