@@ -162,3 +162,24 @@ def test_review_by_the_chance_to_win_the_match(capsys, tmp_path):
     assert {tuple(d["match"]["score"]) for d in data["decisions"]} == {GameRecord.load(path).running_totals()[0]}
     code, out, err = run(capsys, "review", str(path), "--match", "--equilibrium")
     assert code == 2 and "not with --match" in err
+
+
+@pytest.fixture
+def shipped():
+    """The shipped match equity (installed when the package is imported), not the stand-in."""
+    from scopa_solver.play.equity import MatchEquity
+    from scopa_solver.search.match import set_default_equity
+    previous = set_default_equity(MatchEquity.of)
+    try:
+        yield MatchEquity
+    finally:
+        set_default_equity(previous)
+
+
+def test_the_shipped_equity_by_default(capsys, shipped):
+    pos = late(Rules(), 3, 12)
+    data = _json(capsys, "analyze", pos.to_string(), "--match-score", "9-7", "--target", "21")
+    want = analyze(pos, objective=Match(SCORE, 21, equity=shipped.of(Rules(target=21))))
+    assert {m["move"]: m["value"] for m in data["moves"]} == {str(r.move): r.value for r in want}
+    code, out, err = run(capsys, "analyze", pos.to_string(), "--match-score", "9-7", "--target", "16")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "16" in err, err

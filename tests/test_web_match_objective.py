@@ -182,3 +182,22 @@ def test_a_suggestion_under_the_match(client):
     assert "why explains the round's margin" in refused["error"]
     refused = post(client, "suggest", {"position": view.to_string(), "match_score": [9, 7, 1]}, 422)
     assert "match_score must be a list of 2 whole numbers" in refused["error"]
+
+
+def test_match_play_chance_from_the_shipped_equity(client):
+    from scopa_solver.play.equity import MatchEquity
+    from scopa_solver.search.match import set_default_equity
+    previous = set_default_equity(MatchEquity.of)
+    try:
+        g = post(client, "play/new", {"bot": "greedy", "seat": 0, "seed": 5, "match": 21})
+        three = post(client, "play/new", {"bot": "greedy", "seat": 0, "seed": 5, "match": 11,
+                                         "rules": "players=3"})
+        pos = late(Rules(), 3, 12)
+        data = post(client, "analyze", {"position": pos.to_string(), "match_score": [9, 7]})
+    finally:
+        set_default_equity(previous)
+    eq = MatchEquity.of(Rules(target=21))
+    assert g["match"]["chance"] == round(eq.chance((0, 0), 1, 0), 4)        # seat 1 deals the first round
+    assert three["match"]["chance"] == round(MatchEquity.of(Rules(players=3)).chance((0, 0, 0), 2, 0), 4)
+    want = analyze(pos, objective=Match(SCORE, equity=MatchEquity.of(Rules())))
+    assert [(m["move"], m["value"]) for m in data["moves"]] == [(str(r.move), r.value) for r in want]
