@@ -336,21 +336,23 @@ def match_report(figures: dict) -> str:
              f"  decisions: {figures['decisions'][0]:,} / {figures['decisions'][1]:,}, "
              f"{figures['seconds']:.0f} s in all",
              "  the match bot's decisions by match score (mover's points v the other's): how many, the share"
-             " where its move is not the margin's (differ) and where the margin's move loses match chance (costly)"]
+             " where its move is not the margin's (differ) and, for the oracle, where the margin's move loses match"
+             " chance (costly)"]
     buckets = ("0-4", "5-7", "8-9", "10+")
+    oracle = figures["kind"] == "oracle"        # "costly" is measured for the oracle only
     lines.append("    own \\ other " + "".join(f"{b:>24}" for b in buckets))
     for own in buckets:
         cells = []
         for other in buckets:
             cell = figures["differ"].get(f"{own} v {other}")
-            cells.append(f"{cell['decisions']:>6} {100 * cell['differ'] / cell['decisions']:5.1f}% "
-                         f"{100 * cell['costly'] / cell['decisions']:5.1f}%"
+            costly = f" {100 * cell['costly'] / cell['decisions']:5.1f}%" if cell and oracle else ""
+            cells.append(f"{cell['decisions']:>6} {100 * cell['differ'] / cell['decisions']:5.1f}%{costly}"
                          if cell and cell["decisions"] else "-")
         lines.append(f"    {own:<12}" + "".join(f"{c:>24}" for c in cells))
     t = figures["differ_total"]
     if t["decisions"]:
-        lines.append(f"  in all: {t['decisions']:,} decisions, differ {100 * t['differ'] / t['decisions']:.1f}%, "
-                     f"costly {100 * t['costly'] / t['decisions']:.1f}%")
+        lines.append(f"  in all: {t['decisions']:,} decisions, differ {100 * t['differ'] / t['decisions']:.1f}%"
+                     + (f", costly {100 * t['costly'] / t['decisions']:.1f}%" if oracle else ""))
     return "\n".join(lines)
 
 

@@ -262,7 +262,7 @@ def test_the_command_prints_a_summary_and_a_table(capsys):
 
 def test_a_match_without_an_equity_searches_with_the_shipped_one():
     # the package installs the shipped tables as the match objective's default
-    from scopa_solver import Match, Position, Rules, solve
+    from scopa_solver import Match, Rules, solve
     from helpers import late
     for rules, score in ((Rules(), (7, 8)), (Rules(players=3), (5, 8, 9)), (Rules(target=21), (15, 17))):
         pos = late(rules, 4, 8)
