@@ -3,13 +3,11 @@ the analysis panel (typed, from the address's &match=, or from a game of match p
 move list) every move gets its chance to win the match beside its round value, and the moves
 where the two objectives disagree are marked, their title saying why. The equity is the tests'
 stand-in (helpers.RaceEquity), installed as the default in this process, where the server runs."""
-import shutil
-from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 
-from test_web_browser import ARTIFACTS, base_url, browser, open_page, rows, shot, text, texts, wait  # noqa: F401
+from test_web_browser import base_url, browser, open_page, rows, shot, text, texts, wait  # noqa: F401
 from test_web_browser_match import play_round, record_of, start_match
 
 from selenium.webdriver.common.by import By
@@ -19,7 +17,6 @@ from scopa_solver import Match, analyze
 from helpers import disagreement, race_equity
 
 SCORE = (9, 7)
-DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 
 @pytest.fixture(autouse=True)
@@ -69,8 +66,7 @@ def test_the_chance_per_move_and_the_moves_where_the_objectives_disagree(browser
     mover = want.value / 100 if pos.to_move == 0 else 100 - want.value / 100
     assert bar.endswith(f" · {mover:.2f}% to win the match"), bar
     browser.execute_script("document.querySelector('#match-note').scrollIntoView({block: 'center'})")
-    shot(browser, "match-objective")
-    shutil.copy(ARTIFACTS / "match-objective.png", DOCS / "board-match-objective.png")
+    shot(browser, "match-objective")         # docs/board-match-objective.png is a copy of it
 
     # no score: no chance column, no marks
     box = browser.find_element(By.ID, "an-match")
