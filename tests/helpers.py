@@ -430,3 +430,74 @@ def import_error_without(missing: str, module: str) -> str:
                          env={"PYTHONPATH": str(root), "PATH": ""})
     assert out.returncode == 1
     return out.stderr.strip().splitlines()[-1]
+
+
+class RaceEquity:
+    """A stand-in match equity of two sides for the tests (the shipped one is measured, issue 42
+    part 1): every round the four categories go one by one to either side at even odds, and each
+    side sweeps 0, 1 or 2 scopas (1/2, 3/10, 1/5); the chance to win is that of the race to
+    `target` under these rounds (the highest total past the target wins; a tie there is even).
+    It depends on both sides' totals, not on the lead alone, as a real table does."""
+
+    def __init__(self, target: int = 11) -> None:
+        from math import comb
+        self.target = target
+        scopas = ((0, 0.5), (1, 0.3), (2, 0.2))
+        self.rounds = [((k + s0, 4 - k + s1), comb(4, k) / 16 * q0 * q1)
+                       for k in range(5) for s0, q0 in scopas for s1, q1 in scopas]
+        self._known: dict[tuple[int, int], float] = {}
+
+    def __repr__(self) -> str:
+        return f"RaceEquity({self.target})"
+
+    def race(self, mine: int, theirs: int) -> float:
+        """The chance that the side with `mine` points wins against `theirs`, before a round."""
+        if max(mine, theirs) >= self.target:
+            return 0.5 if mine == theirs else float(mine > theirs)
+        key = (mine, theirs)
+        if key not in self._known:
+            self._known[key] = sum(p * self.race(mine + a, theirs + b) for (a, b), p in self.rounds)
+        return self._known[key]
+
+    def chance(self, score: Sequence[int], dealer: int, side: int = 0) -> float:
+        """As `MatchEquity.chance`: `side`'s chance at `score` before a round (no dealer effect)."""
+        return self.race(score[side], score[1 - side])
+
+    def after_round(self, score: Sequence[int], round_points: Sequence[int], dealer: int, side: int) -> float:
+        totals = [s + p for s, p in zip(score, round_points)]
+        return self.race(totals[side], totals[1 - side])
+
+
+def race_equity():
+    """Install `RaceEquity` as the default match equity (a Match without `equity`, as the CLI and
+    the board make): a context manager that puts back the one before."""
+    import contextlib
+    from scopa_solver.search.match import set_default_equity
+
+    @contextlib.contextmanager
+    def installed():
+        previous = set_default_equity(lambda rules: RaceEquity(rules.target))
+        try:
+            yield
+        finally:
+            set_default_equity(previous)
+    return installed()
+
+
+def disagreement(score: tuple[int, ...], cards_left: int = 18, seeds: Sequence[int] = range(1000),
+                 rules: Rules = Rules(), strict: bool = False) -> tuple[Position, set[str], set[str]]:
+    """The first seeded late position (`late(rules, seed, cards_left)`) where the two objectives
+    disagree: a best move under the round's margin is not a best move under `Match(score)` (the
+    installed equity; `strict`: no move is best under both), found by exact search. The
+    position, the margin's best moves and the match's."""
+    from scopa_solver import Match, analyze
+    for seed in seeds:
+        pos = late(rules, seed, cards_left)
+        if pos.is_round_over():
+            continue
+        margin, match = analyze(pos), analyze(pos, objective=Match(score))
+        best_margin = {str(r.move) for r in margin if r.value == margin[0].value}
+        best_match = {str(r.move) for r in match if r.value == match[0].value}
+        if not best_margin <= best_match and not (strict and best_margin & best_match):
+            return pos, best_margin, best_match
+    raise AssertionError(f"no disagreement at {score} in {len(seeds)} seeds")

@@ -14,6 +14,9 @@ from ..files import write_atomic
 from ..play.display import show_position, show_score
 from ..play.game import random_position
 from ..kernel.limit import Limit
+from ..core.flow import match_winner
+from ..errors import excerpt
+from ..search.match import Match, match_text
 from ..search.solver import analysis
 from ..text import plural
 from .batch import batch_command, solve_job_command
@@ -262,7 +265,7 @@ def _duration(seconds: float) -> str:
     return f"{seconds:.0f} s"
 
 
-def _shown(results, lines: bool, objective: str, beat: Optional[_SearchBeat] = None) -> Any:
+def _shown(results, lines: bool, objective: Any, beat: Optional[_SearchBeat] = None) -> Any:
     """The last of `results`; with `lines`, a line per result as it lands (a UCI engine's
     "info depth" lines): depth, value, best move, pv, nodes, time; each result also goes to
     the heartbeat `beat`."""
@@ -302,16 +305,79 @@ def _depth_note(result) -> str:
     return f"estimates of a search {result.horizon} plies deep ({why}; docs/search.md#depth-limited-search){proved}"
 
 
-def _signed(value: int, objective: str) -> str:
-    """A margin with its sign (+3, -1, +0); max^n points plainly (5)."""
+def _signed(value: int, objective: Any) -> str:
+    """A margin with its sign (+3, -1, +0); max^n points plainly (5); a match value as a
+    percentage (62.35%)."""
+    if isinstance(objective, Match):
+        return f"{value / 100:.2f}%"
     return str(value) if objective == "maxn" else f"{value:+d}"
 
 
-def _value_name(pos: Position, objective: str, unit: bool = False) -> str:
+def _value_text(value: int, objective: Any) -> str:
+    """The position's value as said: `_signed`, and under a Match "62.35% to win the match"."""
+    return match_text(value) if isinstance(objective, Match) else _signed(value, objective)
+
+
+def _lost(best: int, value: int, objective: Any) -> str:
+    """What a move loses against the best: round points, or under a Match percentage points."""
+    return f"{(best - value) / 100:.2f}" if isinstance(objective, Match) else f"{best - value}"
+
+
+def _match_objective(args, rules: Rules) -> None:
+    """`--match-score` [`--target`]: `args.objective` becomes `Match(score, target)` for `rules`'
+    game; one line (UsageError) for a score of the wrong number of sides, a match already won,
+    --target alone, or --objective maxn beside it."""
+    score = getattr(args, "match_score", None)
+    if score is None:
+        if getattr(args, "target", None) is not None:
+            raise UsageError("--target is the match's target: give --match-score too (like --match-score 9-10)")
+        return
+    if getattr(args, "objective", "value") != "value":
+        raise UsageError(f"--match-score searches to win the match: not with --objective {args.objective}")
+    target, shown = args.target, "-".join(map(str, score)) if not isinstance(score, str) else score
+    if isinstance(score, str):          # a game record: the score its finished rounds reached
+        from ..play.record import GameRecord
+        record = GameRecord.load(score)
+        if record.kind != "match":
+            raise UsageError(f"--match-score {excerpt(score)}: the record holds independent rounds, not a match")
+        if record.rules.side_count != rules.side_count:
+            raise UsageError(f"--match-score {excerpt(score)}: the record's game has {record.rules.side_count} "
+                             f"sides, the position's {rules.side_count}")
+        score = record.totals
+        target = record.rules.target if target is None else target
+        shown = f"{'-'.join(map(str, score))} (from {excerpt(args.match_score)})"
+    target = rules.target if target is None else target
+    if len(score) != rules.side_count:
+        raise UsageError(f"--match-score {shown} gives {len(score)} sides' match points; "
+                         f"{' '.join(rules.tokens()) or 'two-player Scopa'} has {rules.side_count} sides "
+                         f"(like {'-'.join(['9'] * rules.side_count)})")
+    winner = match_winner(score, target)
+    if winner is not None:
+        raise UsageError(f"--match-score {shown}: side {winner} has already won a match to {target} "
+                         "(the score before a round of a match still being played)")
+    args.objective = Match(tuple(score), target)
+
+
+def _match_data(objective: Any, value: Optional[float]) -> dict:
+    """--json under a Match: the match and the value as text (values are 1/10,000ths; a mean
+    over worlds is rounded for the text)."""
+    if not isinstance(objective, Match):
+        return {}
+    return {"match": {"score": list(objective.score), "target": objective.target,
+                      "text": match_text(None if value is None else round(value)), "unit": "1/10000 of a sure win"}}
+
+
+def _value_name(pos: Position, objective: Any, unit: bool = False) -> str:
     """What a value is, for the side to move: two-player Scopa keeps "value for player P".
     `unit`: the line under the values instead, their unit (round points, whose, against whom)."""
     rules = pos.rules
     side, p = rules.sides[pos.to_move], pos.to_move
+    if isinstance(objective, Match):
+        who = f"player {p}" if rules.players == 2 else f"side {side} (player {p} to move)"
+        score = "-".join(map(str, objective.score))
+        return (f"values: the chance that {who} wins the match, from {score} (side 0 first) to "
+                f"{objective.target} points, both sides playing to win the match" if unit
+                else f"chance for {who}")
     if objective == "maxn":
         return (f"values in round points of side {side} (each side maximises its own)" if unit
                 else f"max^n points of side {side} (player {p} to move)")
@@ -325,6 +391,8 @@ def _value_name(pos: Position, objective: str, unit: bool = False) -> str:
 
 
 def solve_command(args) -> int:
+    if args.job is not None and args.match_score is not None:
+        raise UsageError("a checkpointed job (--job) solves the round's margin: not with --match-score")
     if args.job is not None:
         return solve_job_command(args, None if args.position is None and args.resume else _position(args))
     for name in ("split", "every_root_move", "scheduler", "workers", "limit", "verify", "proof"):
@@ -333,9 +401,10 @@ def solve_command(args) -> int:
     if args.engine != "local" or args.resume or args.overwrite or args.force:
         raise UsageError("--engine, --resume, --overwrite and --force are for a checkpointed job (--job DIR)")
     pos = _position(args)
+    _match_objective(args, pos.rules)
     result = _searched(args, pos, moves=False)
     if args.json:
-        print_json(result.to_dict())
+        print_json(dict(result.to_dict(), **_match_data(args.objective, result.value)))
         return 0
     print(show_position(pos))
     print()
@@ -343,13 +412,13 @@ def solve_command(args) -> int:
         print(f"search stopped ({result.stopped}) before the exact value: {_between(result.lower, result.upper)} "
               "(without --horizon 0 the deepest depth-limited value instead)")
     elif not result.exact:
-        print(f"{_value_name(pos, args.objective)}: {_signed(result.value, args.objective)} at depth "
+        print(f"{_value_name(pos, args.objective)}: {_value_text(result.value, args.objective)} at depth "
               f"{result.horizon}: {_depth_note(result)}")
         print(f"best moves: {' '.join(map(str, result.best_moves))}")
         print(f"principal variation to the horizon: {' '.join(map(str, result.pv))}")
         print(_value_name(pos, args.objective, unit=True))
     else:
-        print(f"{_value_name(pos, args.objective)}: {_signed(result.value, args.objective)}")
+        print(f"{_value_name(pos, args.objective)}: {_value_text(result.value, args.objective)}")
         if result.objective == "maxn":
             print(f"points per side: {' '.join(map(str, result.points))}")
         print(f"best moves: {' '.join(map(str, result.best_moves))}")
@@ -372,12 +441,22 @@ def _best_first(rows) -> tuple[list, list]:
 
 def analyze_command(args) -> int:
     pos = _position(args)
+    _match_objective(args, pos.rules)
+    if isinstance(args.objective, Match) and (args.lines is not None or args.why is not None):
+        raise UsageError("--lines and --why explain the round's margin: not with --match-score")
     rows = _searched(args, pos, moves=True)
     ordered, best_rows = _best_first(rows)
     found, why = _lines_and_why(args, pos, rows)
+    margins = _margins(args, pos)
     if args.json:
-        data = dict(rows.to_dict(), to_move=pos.to_move, objective=args.objective, side=pos.rules.sides[pos.to_move])
-        data.update(moves=[r.to_dict() for r in ordered], best_moves=[str(r.move) for r in best_rows])
+        objective = "match" if isinstance(args.objective, Match) else args.objective
+        data = dict(rows.to_dict(), to_move=pos.to_move, objective=objective, side=pos.rules.sides[pos.to_move],
+                    **_match_data(args.objective, rows.value))
+        data.update(moves=[dict(r.to_dict(), **({} if margins is None else {"margin": margins.get(str(r.move))}))
+                           for r in ordered], best_moves=[str(r.move) for r in best_rows])
+        if margins is not None:
+            data.update(margin_best_moves=[str(r.move) for r in margins.best],
+                        disagree=bool({str(r.move) for r in margins.best} - {str(r.move) for r in best_rows}))
         if found is not None:
             data.update(lines=[line.to_dict() for line in found], ties=found.ties)
         if why is not None:
@@ -389,16 +468,22 @@ def analyze_command(args) -> int:
         print("\nthe round is over: no moves")
         return 0
     best = rows[0].value
-    print(f"\n{'move':<20}{'value':>6}{'lost':>6}")
+    wide = 8 if isinstance(args.objective, Match) else 6      # 100.00%
+    marks = {} if margins is None else _disagreements(best_rows, margins)
+    print(f"\n{'move':<20}{'value':>{wide}}{'lost':>{wide}}" + ("" if margins is None else f"{'margin':>8}"))
     for r in ordered:
         value = _signed(r.value, args.objective) if r.value is not None else \
             f"{'?' if r.lower is None else r.lower}..{'?' if r.upper is None else r.upper}"
-        lost = "" if r.value is None or best is None else ("-" if r in best_rows else f"{best - r.value}")
-        print(f"{str(r.move):<20}{value:>6}{lost:>6}")
+        lost = "" if r.value is None or best is None else ("-" if r in best_rows else _lost(best, r.value, args.objective))
+        margin = "" if margins is None else f"{_margin_text(margins.get(str(r.move))):>8}"
+        mark = f"  {marks[str(r.move)]}" if str(r.move) in marks else ""
+        print(f"{str(r.move):<20}{value:>{wide}}{lost:>{wide}}{margin}{mark}")
     if best is not None:
         n = len(best_rows)
-        print(f"\n{_value_name(pos, args.objective)}: {_signed(best, args.objective)} ({n} best move{'s' if n > 1 else ''} of {len(rows)})")
+        print(f"\n{_value_name(pos, args.objective)}: {_value_text(best, args.objective)} ({n} best move{'s' if n > 1 else ''} of {len(rows)})")
         print(_value_name(pos, args.objective, unit=True))
+        if margins is not None:
+            print(_disagreement_text(rows, best_rows, margins))
     if not rows.exact:
         print(f"values: {_depth_note(rows)}")
         if any(r.value == best and r not in best_rows for r in rows):
@@ -408,6 +493,67 @@ def analyze_command(args) -> int:
     if why is not None:
         print(f"\nwhy: {why}")
     return 0
+
+
+class _Margins(dict):
+    """Under --match-score, beside the chances: each move's round margin (move text -> value)
+    from the same search under objective "value", and its best moves (`best`)."""
+
+    def __init__(self, rows: Any) -> None:
+        super().__init__((str(r.move), r.value) for r in rows)
+        self.best = _best_first(rows)[1]
+        self.exact = rows.exact
+
+
+def _margins(args, pos: Position) -> Optional[_Margins]:
+    """`analyze --match-score`: the round's margins too (the same limits), to show where the
+    two objectives disagree; None without a match score or with no move."""
+    match = args.objective
+    if not isinstance(match, Match) or pos.is_round_over():
+        return None
+    args.objective = "value"
+    try:
+        return _Margins(_searched(args, pos, moves=True))
+    finally:
+        args.objective = match
+
+
+def _percent(value: Optional[int]) -> str:
+    return "?" if value is None else f"{value / 100:.2f}%"
+
+
+def _margin_text(value: Optional[int]) -> str:
+    return "?" if value is None else f"{value:+d}"
+
+
+def _disagreements(best_rows: list, margins: _Margins) -> dict[str, str]:
+    """The marks of `analyze --match-score` where a move best for the margin is not best for the
+    match: 'best for the match' on the match's best moves that are not the margin's, 'best for
+    the round only' on the margin's that are not the match's. Empty when they agree."""
+    match_best = {str(r.move) for r in best_rows}
+    margin_best = {str(r.move) for r in margins.best}
+    if margin_best <= match_best:
+        return {}
+    marks = {move: "best for the match" for move in match_best - margin_best}
+    marks.update({move: "best for the round only" for move in margin_best - match_best})
+    return marks
+
+
+def _disagreement_text(rows: Any, best_rows: list, margins: _Margins) -> str:
+    """The line under `analyze --match-score`'s values: whether the two objectives agree, and if
+    not, the moves each prefers with the chance of the margin's best."""
+    chance = {str(r.move): r.value for r in rows}
+    margin_best = [str(r.move) for r in margins.best]
+    match_best = [str(r.move) for r in best_rows]
+    if set(margin_best) <= set(match_best):
+        return "the round's margin agrees: its best moves win the match as often as any"
+    lose = [m for m in margin_best if m not in match_best]
+    top = max(lose, key=lambda m: -1 if chance.get(m) is None else chance[m])
+    return (f"the objectives disagree: {', '.join(match_best)} {'wins' if len(match_best) == 1 else 'win'} the match "
+            f"most often ({_percent(best_rows[0].value)}); {', '.join(lose)} "
+            f"{'makes' if len(lose) == 1 else 'make'} the best round margin ({_margin_text(margins[top])}) but "
+            f"{'wins' if len(lose) == 1 else 'win'} it less often ({_percent(chance[top])})"
+            + ("" if margins.exact else " (depth-limited estimates)"))
 
 
 def _lines_and_why(args, pos: Position, rows) -> tuple[Any, Any]:
@@ -543,12 +689,17 @@ def equilibrium_command(args) -> int:
 def suggest_command(args) -> int:
     from ..imperfect.pimc import SUGGEST_SECONDS, suggest
     view = _view(args)
+    args.objective = "value"
+    _match_objective(args, view.rules)
+    match = args.objective if isinstance(args.objective, Match) else None
+    if match is not None and args.why is not None:
+        raise UsageError("--why explains the round's margin: not with --match-score")
     limit = SUGGEST_SECONDS if args.time_limit is None else args.time_limit     # inf: no limit
     s = suggest(view, Limit(time=limit, nodes=args.max_nodes, threads=args.threads), worlds=args.worlds,
-                seed=args.seed, progress=_progress(args))
+                seed=args.seed, progress=_progress(args), objective=args.objective)
     why = _fair_why(args, view, s)
     if args.json:
-        data = dict(s.to_dict(), player=view.player)
+        data = dict(s.to_dict(), player=view.player, **_match_data(match, None if not s.moves else s.moves[0].mean))
         if why is not None:
             data.update(why=why.to_dict())
         print_json(data)
@@ -557,7 +708,11 @@ def suggest_command(args) -> int:
     print(s)
     print()
     rules = view.rules
-    if rules.players == 2:          # the sides are the players
+    if match is not None:
+        who = f"player {view.player}" if rules.players == 2 else f"player {view.player} (side {rules.sides[view.player]})"
+        print(f"best for {who}: {s.best} (mean chance to win the match {s.moves[0].mean / 100:.2f}%, from "
+              f"{'-'.join(map(str, match.score))} (side 0 first) to {match.target} points)")
+    elif rules.players == 2:          # the sides are the players
         print(f"best for player {view.player}: {s.best} (mean round margin {s.moves[0].mean:+.3f})")
     else:
         what = "round margin" if rules.side_count == 2 else "paranoid value"
@@ -808,11 +963,16 @@ def review_command(args) -> int:
     if args.learn and (not args.player or len(args.player) != 1 or args.no_fair):
         raise UsageError("--learn needs one --player NAME and the fair review (not --no-fair)")
     from ..play.review import FairReview
+    if args.match and record.kind != "match":
+        raise UsageError("--match judges by the chance to win the match: the record holds independent rounds, "
+                         "not a match")
+    if args.match and args.equilibrium:
+        raise UsageError("--equilibrium judges the round's margin: not with --match")
     result = review(record, Limit(nodes=args.max_nodes, time=args.time_limit, threads=args.threads),
                     fair=None if args.no_fair else FairReview(args.worlds, args.seed,
                                                               Limit(time=args.fair_time_limit, threads=args.threads)),
                     equilibrium=Limit(time=args.equilibrium_time_limit, threads=args.threads) if args.equilibrium
-                    else False, rounds=args.round, players=args.player, progress=_progress(args))
+                    else False, rounds=args.round, players=args.player, progress=_progress(args), match=args.match)
     if args.learn:
         return _learn(args, result)
     if args.json:

@@ -106,6 +106,27 @@ def target_arg(text: str) -> float:
     return value
 
 
+def match_score_arg(text: str) -> Union[tuple[int, ...], str]:
+    """`--match-score`: every side's match points joined by '-' (9-10; three sides 3-7-9), or a
+    game record (a path ending in .json) whose finished rounds give them."""
+    if text.lower().endswith(".json"):
+        return text
+    parts = text.split("-")
+    if not 2 <= len(parts) <= 6 or not all(part.strip().isdigit() for part in parts):
+        raise argparse.ArgumentTypeError(f"expected every side's match points joined by '-' (like 9-10), "
+                                         f"or a game record (.json), not {excerpt(text)}")
+    return tuple(int(part) for part in parts)
+
+
+def match_target_arg(text: str) -> int:
+    """`--target` of the match objective: the points that win the match."""
+    from ..search.match import MAX_TARGET
+    value = _whole(text)
+    if not 1 <= value <= MAX_TARGET:
+        raise argparse.ArgumentTypeError(f"the match target is 1 to {MAX_TARGET} points, not {value}")
+    return value
+
+
 # -- the parser -----------------------------------------------------------------------------------
 
 class OneLineParser(argparse.ArgumentParser):
@@ -176,6 +197,16 @@ def _objective(p: argparse.ArgumentParser) -> None:
                         "every seat maximises its own side's round points")
 
 
+def _match(p: argparse.ArgumentParser) -> None:
+    """`--match-score` and `--target`: the match objective (docs/cli.md#the-match-objective)."""
+    p.add_argument("--match-score", type=match_score_arg, default=None, metavar="A-B",
+                   help="search to win the match, not the round: every side's match points before this "
+                        "round, side 0 first (9-10; three sides 3-7-9), or a game record (.json) whose finished "
+                        "rounds give them; values become the chance to win the match")
+    p.add_argument("--target", type=match_target_arg, default=None, metavar="N",
+                   help="--match-score: the points that win the match (default: the rules' target, 11)")
+
+
 def _job(p: argparse.ArgumentParser) -> None:
     """`solve --job DIR`: the position as a checkpointed job over work items (docs/batch.md)."""
     g = p.add_argument_group("a checkpointed job (--job DIR; then --time-limit is this run's seconds)")
@@ -227,6 +258,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="search H plies deep and score there by the static evaluation (0: the exact search alone)")
         p.add_argument("--tt-mb", type=tt_mb_arg, default=None, help="transposition table size (MiB)")
         _objective(p)
+        _match(p)
         if name == "solve":
             _job(p)
         else:
@@ -270,6 +302,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--why", nargs="?", const="", default=None, metavar="MOVE",
                    help="why the fair best move is better than MOVE (default: than the fair second best), "
                         "category by category, averaged over 20 worlds (never naming a hidden card)")
+    _match(p)
 
     p = _common(sub.add_parser("unseen", help="the cards a player has not seen, and the chance that each hidden "
                                "hand (and the stock) holds each, from the player's view"))
@@ -356,6 +389,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--learn", action="store_true",
                    help="learn from the --player's fair mistakes (? and ??): find a better play in each, "
                         "from the player's view (--json: list them)")
+    p.add_argument("--match", action="store_true",
+                   help="judge every decision by the chance to win the match (the score before each round from "
+                        "the record), losses in percentage points of it, instead of the round's points")
 
     p = _common(sub.add_parser("annotate", help="add (or remove) a comment on a move of a game record"),
                 position=False)

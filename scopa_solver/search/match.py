@@ -30,7 +30,7 @@ from ..core.position import Position
 from ..errors import MatchError, excerpt
 
 __all__ = ["Match", "MatchError", "ChanceAfter", "MATCH_ONE", "leaf_table", "equity_chance", "match_text",
-           "set_default_equity"]
+           "set_default_equity", "default_equity"]
 
 MATCH_ONE = 10000        # a match value's unit: 1/10,000 of a sure win
 LEAF_CELLS = 1 << 20     # the most leaf entries one position's table may need
@@ -55,6 +55,16 @@ def set_default_equity(factory: Optional[Callable[[Any], Any]]) -> Optional[Call
     previous, _default_equity = _default_equity, factory
     _equity_table.cache_clear()
     return previous
+
+
+def default_equity(rules: Any) -> Any:
+    """The equity a `Match` without one uses for `rules` (their game and target): what
+    `set_default_equity` installed (the shipped `MatchEquity`); `MatchError` when there is none.
+    The board asks it the chance to win the match at a score (its ``chance``, when it has one)."""
+    if _default_equity is None:
+        raise MatchError("no match equity is installed: give Match an equity (or import "
+                         "scopa_solver.play.equity, which installs the shipped one)")
+    return _default_equity(rules)
 
 
 def _equity_for(match: "Match", rules: Any) -> Any:

@@ -113,7 +113,7 @@ def create_app() -> Any:
 
     @post(Analyze)
     def analyze(f: Any) -> dict:
-        return service.analysis(f.position, f.time_limit, f.max_nodes, f.objective)
+        return service.analysis(f.position, f.time_limit, f.max_nodes, f.objective, f.match_score, f.target)
 
     @post(Lines)
     def lines(f: Any) -> dict:
@@ -121,11 +121,12 @@ def create_app() -> Any:
 
     @post(Solve)
     def solve(f: Any) -> dict:
-        return service.principal_variation(f.position, f.time_limit, f.max_nodes, f.objective)
+        return service.principal_variation(f.position, f.time_limit, f.max_nodes, f.objective, f.match_score, f.target)
 
     @post(LiveStart)
     def live_start(f: Any) -> dict:
-        return service.live_start(app.state.live, f.position, f.time_limit, f.max_nodes, f.objective)
+        return service.live_start(app.state.live, f.position, f.time_limit, f.max_nodes, f.objective,
+                                  f.match_score, f.target)
 
     @post(LivePoll)
     def live_poll(f: Any) -> dict:
@@ -141,7 +142,8 @@ def create_app() -> Any:
 
     @post(Suggest)
     def suggest(f: Any) -> dict:
-        return service.suggestion(f.position, f.player, f.worlds, f.seed, f.time_limit, f.why)
+        return service.suggestion(f.position, f.player, f.worlds, f.seed, f.time_limit, f.why, f.match_score,
+                                  f.target)
 
     @post(Unseen)
     def unseen(f: Any) -> dict:
@@ -161,7 +163,7 @@ def create_app() -> Any:
 
     @post(Review)
     def review(f: Any) -> dict:
-        return service.review_round(f.record, f.round, f.worlds, f.seed)
+        return service.review_round(f.record, f.round, f.worlds, f.seed, f.match)
 
     @post(Annotate)
     def annotate(f: Any) -> dict:

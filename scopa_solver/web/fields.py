@@ -99,6 +99,9 @@ class Analyze(_Fields):
     time_limit: Seconds = None
     max_nodes: Whole = None
     objective: Name = None
+    match_score: Annotated[Optional[Annotated[list[int], FailFast]],
+                           _about("a list of whole numbers, every side's match points")] = None
+    target: Whole = None      # the match's target (null: the rules'), with match_score
 
 
 class Solve(Analyze):
@@ -109,7 +112,11 @@ class LiveStart(Analyze):
     pass
 
 
-class Lines(Analyze):
+class Lines(_Fields):
+    position: Notation
+    time_limit: Seconds = None
+    max_nodes: Whole = None
+    objective: Name = None
     count: Whole = None
 
 
@@ -134,6 +141,9 @@ class Suggest(_Fields):
     time_limit: Seconds = None
     why: Annotated[Optional[str], _about("a move to explain the fair best against (text; '' for the fair "
                                          "second best)")] = None
+    match_score: Annotated[Optional[Annotated[list[int], FailFast]],
+                           _about("a list of whole numbers, every side's match points")] = None
+    target: Whole = None      # the match's target (null: the rules'), with match_score
 
 
 class Unseen(_Fields):
@@ -169,6 +179,7 @@ class Review(_Fields):
     round: Whole = None
     worlds: Whole = None
     seed: Whole = None
+    match: Flag = None        # judge by the chance to win the match (a match's record)
 
 
 class Annotate(_Fields):

@@ -27,10 +27,10 @@ class NoSuchAnalysis(ScopaError):
 
 
 class _Run:
-    __slots__ = ("handle", "thread", "latest", "error", "asked", "started")
+    __slots__ = ("handle", "thread", "latest", "error", "asked", "started", "objective")
 
-    def __init__(self, handle: AnalysisHandle[Analysis]) -> None:
-        self.handle = handle
+    def __init__(self, handle: AnalysisHandle[Analysis], objective: Any = "value") -> None:
+        self.handle, self.objective = handle, objective
         self.latest: Optional[Analysis] = None
         self.error: Optional[BaseException] = None
         self.asked = self.started = time.monotonic()
@@ -57,10 +57,10 @@ class LiveAnalyses:
         self._lock = threading.Lock()
         self._reaper: Optional[threading.Thread] = None     # stops the idle ones while nobody asks
 
-    def start(self, position: Position, limit: Limit, objective: str) -> str:
-        """Start analysing `position` under `limit`; its id."""
+    def start(self, position: Position, limit: Limit, objective: Any) -> str:
+        """Start analysing `position` under `limit` and `objective` (a name or a `Match`); its id."""
         handle = analysis(position, limit, objective=objective)      # bad arguments raise here
-        run = _Run(handle)
+        run = _Run(handle, objective)
         key = secrets.token_urlsafe(12)
         with self._lock:
             self._prune()
@@ -82,9 +82,9 @@ class LiveAnalyses:
             with self._lock:
                 self._prune()
 
-    def poll(self, key: Any, show: Callable[[Analysis], dict[str, Any]]) -> dict[str, Any]:
+    def poll(self, key: Any, show: Callable[[Analysis, Any], dict[str, Any]]) -> dict[str, Any]:
         """What the analysis `key` has done: `info` (depth being searched, nodes, seconds, nodes
-        per second), `analysis` (its latest depth, `show`n; None before the first), `done`. An
+        per second), `analysis` (its latest depth, `show(analysis, objective)`; None before the first), `done`. An
         analysis that failed raises its error here (once)."""
         run = self._get(key)
         run.asked = time.monotonic()
@@ -98,7 +98,7 @@ class LiveAnalyses:
         return {"id": key, "done": done,
                 "info": {"depth": info.depth, "nodes": info.nodes, "seconds": round(info.seconds, 3),
                          "nps": round(info.nodes_per_second)},
-                "analysis": None if latest is None else show(latest)}
+                "analysis": None if latest is None else show(latest, run.objective)}
 
     def stop(self, key: Any) -> None:
         """Stop the analysis `key` (its latest depth stays readable until it is dropped)."""

@@ -37,6 +37,8 @@ from ..core.rules import CAPTURES, GAMES, PLAYERS, Rules
 from ..errors import LimitError, NotationError, PositionError, PuzzleError, RecordError, RulesError, excerpt
 from ..core.view import View
 from ..kernel.limit import Limit
+from ..core.flow import match_winner
+from ..search.match import MATCH_ONE, MAX_TARGET, Match, MatchError, default_equity, match_text
 from ..search.solver import Analysis, SearchResult, analyze, solve
 from .live import LiveAnalyses
 
@@ -310,7 +312,47 @@ def _objective(value: Any) -> str:
     return value
 
 
-def analysis(text: Any, time_limit: Any = None, max_nodes: Any = None, objective: Any = None) -> dict:
+def _goal(pos: Union[Position, View], objective: Any, match_score: Any = None, target: Any = None) -> Union[str, Match]:
+    """What to search: `_objective`'s name, or with a `match_score` (every side's match points
+    before this round, side 0 first) `Match(match_score, target)` (objective null or "match";
+    target null: the rules'). A score of the wrong length, a match already won, a bad target:
+    a `MatchError` (422) naming the field."""
+    if match_score is None:
+        if target is not None:
+            raise MatchError("target is the match's target: give match_score too")
+        if objective == "match":
+            raise MatchError("objective 'match' needs match_score: every side's match points, like [9, 10]")
+        return _objective(objective)
+    if objective not in (None, "match"):
+        raise MatchError(f"match_score searches to win the match: objective must be 'match' or null, "
+                         f"not {excerpt(objective)}")
+    rules = pos.rules
+    if not isinstance(match_score, list) or len(match_score) != rules.side_count:
+        raise MatchError(f"match_score must be a list of {rules.side_count} whole numbers, one per side "
+                         f"({rules.side_count} sides here), not {excerpt(match_score)}")
+    if any(not isinstance(x, int) or isinstance(x, bool) or not 0 <= x <= MAX_TARGET for x in match_score):
+        raise MatchError(f"match_score must hold whole match points, 0 to {MAX_TARGET}, not {excerpt(match_score)}")
+    goal = _whole(target, "target", 1, MAX_TARGET, rules.target)
+    winner = match_winner(match_score, goal)
+    if winner is not None:
+        raise MatchError(f"match_score {excerpt(match_score)}: side {winner} has already won a match to {goal}")
+    return Match(tuple(match_score), goal)
+
+
+def _chances(data: dict, goal: Union[str, Match]) -> dict:
+    """An answer under a Match: `chance` (0..1) beside each move's `value` (1/10,000ths of a
+    sure win) and the position's, and `match` (the score, the target, the value in words)."""
+    if not isinstance(goal, Match):
+        return data
+    for row in data.get("moves", ()):
+        row["chance"] = None if row["value"] is None else row["value"] / MATCH_ONE
+    value = data.get("value")
+    return dict(data, objective="match", chance=None if value is None else value / MATCH_ONE,
+                match={"score": list(goal.score), "target": goal.target, "text": match_text(value)})
+
+
+def analysis(text: Any, time_limit: Any = None, max_nodes: Any = None, objective: Any = None,
+             match_score: Any = None, target: Any = None) -> dict:
     """Every legal move with its value for the side to move, best first, the best moves flagged:
     the exact value when the search reached the round's end within the time limit, else the
     deepest depth-limited estimate (`horizon` plies; each row says whether it is `exact`).
@@ -318,11 +360,11 @@ def analysis(text: Any, time_limit: Any = None, max_nodes: Any = None, objective
     (docs/search.md#what-a-result-proves): `complete` only for proved values."""
     pos = read_position(text)
     seconds, nodes = _limits(time_limit, max_nodes)
-    goal = _objective(objective)
+    goal = _goal(pos, objective, match_score, target)
     return _moves(pos, analyze(pos, Limit(time=seconds, nodes=nodes), objective=goal), goal)  # deepens within the limit
 
 
-def _moves(pos: Position, rows: Analysis, goal: str) -> dict:
+def _moves(pos: Position, rows: Analysis, goal: Union[str, Match]) -> dict:
     """`analysis`'s answer for the rows of an `Analysis`. At a depth, moves of the best value
     carry the search's finer `order` (1: best by its finer evaluation too; 2: ranked below) and
     `ties` says so."""
@@ -330,7 +372,7 @@ def _moves(pos: Position, rows: Analysis, goal: str) -> dict:
     top = rows[0].value if rows else None
     ties = depth_ties(rows)
     finer = set(rows.best_moves) if ties else set()
-    return {"ties": ties, "position": pos.to_string(), "to_move": pos.to_move, "complete": rows.complete, "objective": goal,
+    return _chances({"ties": ties, "position": pos.to_string(), "to_move": pos.to_move, "complete": rows.complete, "objective": goal,
             "side": None if pos.is_round_over() else pos.rules.sides[pos.to_move], "value": rows.value,
             "lower": rows.lower, "upper": rows.upper, "stopped": rows.stopped,
             "horizon": rows.horizon, "exact": rows.exact,
@@ -338,7 +380,8 @@ def _moves(pos: Position, rows: Analysis, goal: str) -> dict:
             "moves": [{"move": str(r.move), "value": r.value, "lower": r.lower, "upper": r.upper,
                        "best": top is not None and r.value == top,
                        "horizon": r.horizon, "exact": r.exact,
-                       **({"order": 1 if r.move in finer else 2} if ties and r.value == top else {})} for r in rows]}
+                       **({"order": 1 if r.move in finer else 2} if ties and r.value == top else {})} for r in rows]},
+                    goal)
 
 
 def several_lines(text: Any, count: Any = None, time_limit: Any = None, max_nodes: Any = None,
@@ -360,32 +403,35 @@ def several_lines(text: Any, count: Any = None, time_limit: Any = None, max_node
     return {**found.to_dict(), "lines": rows, "to_move": pos.to_move, "side": pos.rules.sides[pos.to_move]}
 
 
-def principal_variation(text: Any, time_limit: Any = None, max_nodes: Any = None, objective: Any = None) -> dict:
+def principal_variation(text: Any, time_limit: Any = None, max_nodes: Any = None, objective: Any = None,
+                        match_score: Any = None, target: Any = None) -> dict:
     """`solve`'s value and principal variation (the deepest depth reached, as `analysis`), with
     the board after each of its moves."""
     pos = read_position(text)
     seconds, nodes = _limits(time_limit, max_nodes)
-    return _pv_steps(pos, solve(pos, Limit(time=seconds, nodes=nodes), objective=_objective(objective)))
+    goal = _goal(pos, objective, match_score, target)
+    return _pv_steps(pos, solve(pos, Limit(time=seconds, nodes=nodes), objective=goal), goal)
 
 
-def _pv_steps(pos: Position, result: SearchResult) -> dict:
+def _pv_steps(pos: Position, result: SearchResult, goal: Union[str, Match] = "value") -> dict:
     """`principal_variation`'s answer for a `SearchResult`: it, and the board after each move of its pv."""
     steps = [board(pos)]
     for move in result.pv:
         pos = pos.play(move)
         steps.append(board(pos))
-    return {**result.to_dict(), "horizon": result.horizon, "objective": result.objective, "steps": steps}
+    return _chances({**result.to_dict(), "horizon": result.horizon, "objective": result.objective, "steps": steps},
+                    goal)
 
 
 def live_start(live: LiveAnalyses, text: Any, time_limit: Any = None, max_nodes: Any = None,
-               objective: Any = None) -> dict:
+               objective: Any = None, match_score: Any = None, target: Any = None) -> dict:
     """Start a live analysis of a position (`web.live`): one search that deepens within the time
     limit (at most LIMITS["live_time"] seconds, 120 by default) in a thread of its own while the board reads
     it (`live_poll`) and may stop it (`live_stop`). Its id."""
     pos = read_position(text)
     seconds = _time(time_limit, LIMITS["live_time"], 120.0)
     nodes = _whole(max_nodes, "max_nodes", 1, LIMITS["max_nodes"])
-    return {"id": live.start(pos, Limit(time=seconds, nodes=nodes), _objective(objective))}
+    return {"id": live.start(pos, Limit(time=seconds, nodes=nodes), _goal(pos, objective, match_score, target))}
 
 
 def live_poll(live: LiveAnalyses, key: Any) -> dict:
@@ -393,9 +439,9 @@ def live_poll(live: LiveAnalyses, key: Any) -> dict:
     live, seconds, nodes per second), whether it is `done`, and its latest depth as `analysis`
     (the move values, as `analysis` gives them) and `line` (the value and principal variation,
     as `principal_variation` gives them); both None before the first depth lands."""
-    def show(rows: Analysis) -> dict:
+    def show(rows: Analysis, goal: Union[str, Match]) -> dict:
         pos = rows.result.position
-        return {"moves": _moves(pos, rows, rows.result.objective), "line": _pv_steps(pos, rows.result)}
+        return {"moves": _moves(pos, rows, goal), "line": _pv_steps(pos, rows.result, goal)}
     return live.poll(key, show)
 
 
@@ -422,18 +468,28 @@ def tree_svg(text: Any, max_nodes: Any = None) -> dict:
 # -- hidden cards ---------------------------------------------------------------------------------
 
 def suggestion(text: Any, player: Any = None, worlds: Any = None, seed: Any = None,
-               time_limit: Any = None, why: Any = None) -> dict:
+               time_limit: Any = None, why: Any = None, match_score: Any = None, target: Any = None) -> dict:
     """`suggest`'s table for the player to move from their view (of a full position, or a view
     given directly): mean, standard error and optimal share of each move over the worlds. With
     `why` (a move's text, or '' for the fair second best): also the fair why of the fair best
-    against it (`explain_view` over the worlds `why_worlds` gives), which names no hidden card."""
+    against it (`explain_view` over the worlds `why_worlds` gives), which names no hidden card.
+    With `match_score` (and `target`): every world searched under `Match(match_score, target)`,
+    the means chances to win the match in 1/10,000ths (`chance` beside each, 0 to 1)."""
     from ..imperfect.pimc import suggest
     view = _view_of(read_state(text), player)
     count = _whole(worlds, "worlds", 1, LIMITS["worlds"], 200)
     if why is not None and not isinstance(why, str):
         raise NotationError("why must be a move's text, or '' for the fair second best")
-    result = suggest(view, Limit(time=_time(time_limit)), worlds=count, seed=_seed(seed), progress=False)
+    goal = _goal(view, None, match_score, target)
+    if isinstance(goal, Match) and why is not None:
+        raise MatchError("why explains the round's margin: not with match_score")
+    result = suggest(view, Limit(time=_time(time_limit)), worlds=count, seed=_seed(seed), progress=False,
+                     objective=goal)
     out = {**result.to_dict(), "board": board(view)}
+    if isinstance(goal, Match):
+        for row in out["moves"]:
+            row["chance"] = row["mean"] / MATCH_ONE
+        out["match"] = {"score": list(goal.score), "target": goal.target, "text": out["best_text"]}
     if why is not None:
         from ..search.fairwhy import WHY_WORLDS, explain_view, why_worlds
         many, from_seed = why_worlds(result)
@@ -643,12 +699,29 @@ def _match_state(record: Any, seat: int) -> dict:
     rules = record.rules
     replayed = record.replay()
     winner = record.winner
+    finished = replayed[-1].finished
+    dealer = record.rounds[-1].dealer
     return {"hints": hints,
             "match": {"target": rules.target, "round": len(record.rounds), "totals": list(record.totals),
                       "sides": list(record.side_names(len(record.rounds) - 1)),
                       "your_side": rules.sides[seat], "winner": winner,
-                      "dealer": record.rounds[-1].dealer,
-                      "next": winner is None and replayed[-1].finished}}
+                      "dealer": dealer,
+                      "next": winner is None and finished,
+                      "chance": _match_chance(rules, record.totals, (dealer + 1) % rules.players if finished
+                                              else dealer, rules.sides[seat])}}
+
+
+def _match_chance(rules: Rules, totals: tuple[int, ...], dealer: int, side: int) -> Optional[float]:
+    """The chance that `side` wins the match from `totals` with seat `dealer` to deal the round
+    (the installed match equity's ``chance``, issue 42), rounded to 1/10,000; None when no
+    equity is installed for the game and target, or it gives no chance at a score."""
+    if match_winner(totals, rules.target) is not None:
+        return float(match_winner(totals, rules.target) == side)
+    try:
+        chance = getattr(default_equity(rules), "chance", None)
+        return None if chance is None else round(float(chance(tuple(totals), dealer, side)), 4)
+    except (MatchError, ValueError):      # no table for this game or target
+        return None
 
 
 def next_round(record: Any, bots: Any = None) -> dict:
@@ -687,17 +760,22 @@ def game_hint(record: Any, seed: Any = None) -> dict:
 
 # -- review ---------------------------------------------------------------------------------------
 
-def review_round(record: Any, round_number: Any = None, worlds: Any = None, seed: Any = None) -> dict:
+def review_round(record: Any, round_number: Any = None, worlds: Any = None, seed: Any = None,
+                 match: Any = None) -> dict:
     """`review` of one round of a game record (one round a request keeps each request short):
-    every decision with the solver's verdict, mistakes marked, and each decision's position."""
+    every decision with the solver's verdict, mistakes marked, and each decision's position.
+    `match` true: judged by the chance to win the match from the score before the round
+    (`review(..., match=True)`, a match's record only; losses in percentage points)."""
     from ..play.review import FairReview, review
     rec = _read_record(record)
     if not rec.rounds:
         raise RecordError("the record has no rounds")
+    if match and rec.kind != "match":
+        raise MatchError("match: the record holds independent rounds, not a match: review it by the round's points")
     number = _whole(round_number, "round", 1, len(rec.rounds), 1)
     count = _whole(worlds, "worlds", 1, LIMITS["review_worlds"], 50)
     result = review(rec, fair=FairReview(count, _whole(seed, "seed", 0, 2**63 - 1, 0)), rounds=[number],
-                    progress=False, budget=LIMITS["review_time"])
+                    progress=False, budget=LIMITS["review_time"], match=bool(match))
     out = result.to_dict()
     out["round"] = number
     out["round_count"] = len(rec.rounds)

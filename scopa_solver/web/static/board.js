@@ -275,6 +275,9 @@ function urlOf(n) {
     if (hist.seed !== null) q.set("seed", String(hist.seed));
     if (state.viewPlayer !== null && n.board.kind === "position") q.set("view", String(state.viewPlayer));
   }
+  const ms = matchScore();
+  if (ms) q.set("match", $("#an-match").value.trim());
+  if (ms && ms.target) q.set("target", String(ms.target));
   return `${window.location.pathname}?${q.toString()}`;
 }
 
@@ -335,7 +338,10 @@ function seedBox() {
 function addressFollows() { if (hist.cur && hist.root) setURL(false); }
 
 function clearAnalysis() {
+  state.matchChance = null;
   $("#moves tbody").innerHTML = "";
+  $("#match-note").textContent = "";
+  $("#match-note").hidden = true;
   $("#best-strip").innerHTML = "";
   $("#moves-note").textContent = "";
   $("#trust").textContent = "";
@@ -565,7 +571,11 @@ async function startAnalysis() {
   const entry = known.get(key) || {a: null, s: null};
   known.set(key, entry);
   if (entry.a) showAnalysis(entry);
-  if (isExact(entry.a) && isExact(entry.s)) { stopAnalysis("exact: searched to the end of the round"); return; }
+  if (isExact(entry.a) && isExact(entry.s)) {
+    stopAnalysis("exact: searched to the end of the round");
+    matchAnalysis(entry, notation, objective);
+    return;
+  }
   const stopAfter = Math.min(600, Number($("#time-limit").value) || 120);
   const tally = {start: performance.now(), nodes: 0, nps: 0, depth: null};
   $("#an-stop").hidden = false;
@@ -574,6 +584,7 @@ async function startAnalysis() {
   const tick = () => { if (run === an.run) $("#an-status").textContent = analysisLine(entry, tally); };
   tick();
   an.tick = setInterval(tick, 500);
+  matchAnalysis(entry, notation, objective);      // beside it, not waited for
   try {
     an.ctl = new AbortController();
     const started = await api("live/start", {position: notation, time_limit: stopAfter, objective}, "", true, an.ctl);
@@ -605,6 +616,94 @@ async function startAnalysis() {
   } finally {
     if (run === an.run || an.run > run) delete document.body.dataset.analysing;
   }
+}
+
+// -- the match objective (issue 42) -----------------------------------------------------------------
+// With a match score in the analysis panel (every side's match points before this round, side 0
+// first: typed, from the address's &match=, or set when a game of match play is opened here),
+// a second request (/api/analyze with match_score) gives every move its chance to win the match,
+// both sides playing to win it; the move table shows it beside the round's value and marks the
+// moves where the two objectives disagree: a move that wins the match more often than the best
+// margin's, and a best-margin move that wins it less often. The score stays with the panel as
+// the line is stepped through (a round's positions share it).
+
+function matchScore() {      // the panel's {match_score, target}, or null when none is set
+  const text = $("#an-match").value.trim();
+  if (!text) return null;
+  const score = text.split(/\s*[-–:,/ ]\s*/).map((x) => (/^\d+$/.test(x) ? Number(x) : x));
+  const target = $("#an-target").value;
+  return target ? {match_score: score, target: Number(target)} : {match_score: score};
+}
+
+function setMatchScore(score, target = null) {
+  $("#an-match").value = score ? score.join("-") : "";
+  const t = target === null ? "" : String(target);
+  $("#an-target").value = Array.from($("#an-target").options).some((o) => o.value === t) ? t : "";
+}
+
+const pct = (c) => `${(100 * c).toFixed(2)}%`;
+
+async function matchAnalysis(entry, notation, objective) {
+  const ms = matchScore(), note = $("#match-note");
+  const b = state.board;
+  if (!ms || objective !== "value" || !b || b.over || b.kind !== "position") {
+    entry.m = null;
+    note.hidden = !ms || !b || b.kind !== "position";
+    note.textContent = ms && objective !== "value" ? "The match score is for the objective value (the round's margin) only." : "";
+    if (state.base === notation) showAnalysis(entry);
+    return;
+  }
+  const key = JSON.stringify(ms);
+  if (entry.m && entry.m.key === key) { showAnalysis(entry); return; }
+  note.hidden = false;
+  note.textContent = "Searching the chance to win the match…";
+  try {
+    const limit = Math.min(30, Number($("#time-limit").value) || 10);
+    const data = await api("analyze", {position: notation, time_limit: limit, ...ms}, "", true);
+    entry.m = {key, data};
+  } catch (e) {
+    entry.m = null;
+    if (state.base === notation && !(e instanceof Cancelled)) note.textContent = `Match score: ${e.message}`;
+    return;
+  }
+  if (state.base !== notation || key !== JSON.stringify(matchScore())) return;     // moved on meanwhile
+  showAnalysis(entry);
+}
+
+// The match's rows for the move table (move -> {text, about, mark, why}), null without them; and
+// the note above the table: the chance of the best move and where the objectives disagree.
+const list = (rows) => rows.map((x) => x.move).join(", ");
+
+function matchRows(entry, a, mover) {
+  const m = entry.m && entry.m.data, note = $("#match-note");
+  state.matchChance = null;
+  if (!m || m.position !== a.position || a.objective !== "value") return null;
+  state.matchChance = {position: m.position, side: m.side, chance: m.chance};      // the eval bar's label too
+  const chance = new Map(m.moves.map((x) => [x.move, x]));
+  const score = m.match.score.join("–"), depth = isExact(m) ? "exact" : `estimates at depth ${m.horizon}`;
+  const marginBest = a.moves.filter((x) => x.best), matchBest = m.moves.filter((x) => x.best);
+  const isMatchBest = new Set(matchBest.map((x) => x.move)), isMarginBest = new Set(marginBest.map((x) => x.move));
+  const disagree = marginBest.some((x) => !isMatchBest.has(x.move));
+  const top = (rows) => rows.reduce((best, x) => (best === null || x.chance > best.chance ? x : best), null);
+  const bestMargin = top(marginBest.map((x) => chance.get(x.move)).filter(Boolean)), bestMatch = matchBest[0];
+  const rows = new Map();
+  for (const x of a.moves) {
+    const c = chance.get(x.move);
+    if (!c || c.chance === null) continue;
+    const row = {text: pct(c.chance), about: `${mover} wins the match ${pct(c.chance)} of the time after ${x.move}, both sides playing to win the match (${depth})`};
+    if (disagree && isMatchBest.has(x.move) && !isMarginBest.has(x.move) && bestMargin)
+      Object.assign(row, {mark: "for-match", why: `wins the match more often: ${pct(c.chance)} against ${pct(bestMargin.chance)} for ${bestMargin.move}, the best round margin (${valueText(a.moves.find((y) => y.move === bestMargin.move))}), though it makes a round margin of ${valueText(x)}`});
+    else if (disagree && isMarginBest.has(x.move) && !isMatchBest.has(x.move) && bestMatch)
+      Object.assign(row, {mark: "for-margin", why: `the best round margin (${valueText(x)}), but wins the match less often: ${pct(c.chance)} against ${pct(bestMatch.chance)} for ${bestMatch.move}`});
+    rows.set(x.move, row);
+  }
+  note.hidden = false;
+  note.textContent = `Match ${score} to ${m.match.target}: ${mover} wins it ${pct(m.chance)} of the time with best play (${depth}).` +
+    (disagree ? ` The two objectives disagree here: ${list(matchBest)} ${matchBest.length > 1 ? "win" : "wins"} the match most often; ` +
+      `${list(marginBest.filter((x) => !isMatchBest.has(x.move)))} ${marginBest.length > 1 ? "make" : "makes"} ` +
+      `the best round margin (${valueText(marginBest[0])}) but ${marginBest.length > 1 ? "win" : "wins"} the match less often.`
+      : " The best moves for the round are best for the match too.");
+  return rows;
 }
 
 function signed(v) { return v === null || v === undefined ? "–" : (v > 0 ? "+" : "") + v; }
@@ -650,11 +749,16 @@ function showAnalysis(entry) {
   $("#review-moves th.num").title = $("#value-head").title;
   $("#trust").textContent = trustText(a);
   $("#trust").className = isExact(a) ? "exact" : "estimate";
-  const rowsHTML = a.moves.map((m) =>
-    `<tr class="${m.best ? "best" : ""} ${state.played === m.move ? "played" : ""}" data-move="${esc(m.move)}">
+  const odds = matchRows(entry, a, mover);
+  const rowsHTML = a.moves.map((m) => {
+    const c = odds && odds.get(m.move);
+    return `<tr class="${m.best ? "best" : ""} ${state.played === m.move ? "played" : ""} ${c && c.mark === "for-match" ? "match-best" : ""}" data-move="${esc(m.move)}">
       <td class="move mono">${esc(m.move)}</td><td class="value num" title="${esc(m.exact ? "exact" : `estimate, depth ${a.horizon}${provedText(m)}`)} for ${esc(mover)}">${esc(valueText(m))}</td>
-      <td class="exactness">${m.exact ? '<span class="ok" title="exact">✓</span>' : `<span class="est">≈ d${a.horizon}</span>`}</td><td class="badge"></td></tr>`).join("");
+      <td class="chance num" title="${esc(c ? c.about : "")}">${c ? esc(c.text) : ""}</td>
+      <td class="exactness">${m.exact ? '<span class="ok" title="exact">✓</span>' : `<span class="est">≈ d${a.horizon}</span>`}</td><td class="badge">${c && c.mark ? `<span class="match-mark ${c.mark}" title="${esc(c.why)}">${c.mark === "for-match" ? "♛ for the match" : "round only"}</span>` : ""}</td></tr>`;
+  }).join("");
   for (const tb of [$("#moves tbody"), $("#review-moves tbody")]) tb.innerHTML = rowsHTML;
+  for (const t of [$("#moves"), $("#review-moves")]) t.classList.toggle("match", !!odds);
   $("#review-moves-note").textContent = $("#moves-note").textContent;
   $$("#moves tbody tr, #review-moves tbody tr").forEach((tr) => {
     tr.addEventListener("click", () => guard(() => playFromBase(tr.dataset.move)));
@@ -736,8 +840,11 @@ function evalBar(a) {
   const pct = a.objective === "maxn" ? Math.min(100, 100 * v / 11) : 50 + 50 * Math.tanh(v / 5);
   fill.style.width = `${pct.toFixed(1)}%`;
   const who = b.players === 2 ? `player ${side}` : sideName(b, side);
+  const mc = state.matchChance, two = new Set(b.sides).size === 2;
+  const odds = !mc || mc.position !== state.base || mc.chance === null || (mc.side !== side && !two) ? ""
+    : ` · ${(100 * (mc.side === side ? mc.chance : 1 - mc.chance)).toFixed(2)}% to win the match`;
   label.textContent = `${signed(v)} for ${who} · ${isExact(a) ? "exact" : `estimate, depth ${a.horizon}`}` +
-    (a !== searched ? ` (depth ${searched.horizon} searched: ${BAR_PARITY})` : "");
+    (a !== searched ? ` (depth ${searched.horizon} searched: ${BAR_PARITY})` : "") + odds;
   $("#evalbar").dataset.value = String(v);
   $("#evalbar").classList.toggle("exact", isExact(a));
 }
@@ -1230,8 +1337,10 @@ function showFairAnalysis(s) {
   $("#moves tbody").innerHTML = s.moves.map((m, i) =>
     `<tr class="${i === 0 ? "best" : ""} fair" data-move="${esc(m.move)}"><td class="move mono">${esc(m.move)}</td>` +
     `<td class="value num" title="mean round margin for ${esc(who)} over the worlds">${m.mean >= 0 ? "+" : ""}${m.mean.toFixed(3)}</td>` +
-    `<td class="exactness" title="standard error">${m.stderr === null ? "" : `± ${m.stderr.toFixed(3)}`}</td>` +
+    `<td class="chance num"></td><td class="exactness" title="standard error">${m.stderr === null ? "" : `± ${m.stderr.toFixed(3)}`}</td>` +
     `<td class="badge"></td></tr>`).join("");
+  $("#moves").classList.remove("match");       // the match objective's chances: of the exact analysis only
+  $("#match-note").hidden = true;
   $$("#moves tbody tr").forEach((tr) => {
     tr.addEventListener("click", () => guard(() => playFromBase(tr.dataset.move)));
     tr.addEventListener("mouseenter", () => markMove(tr.dataset.move));
@@ -1421,6 +1530,10 @@ async function openGame() {
   const g = state.game;
   if (!g) throw new Error("no game yet");
   switchTab("analysis");
+  if (g.match) {      // the score before this round: the match objective's
+    const before = g.over ? g.match.totals.map((t, side) => t - g.score.total[side]) : g.match.totals;
+    setMatchScore(before, g.match.target);
+  }
   await loadPosition(g.start, {line: g.log.map((e) => e.move)});
 }
 
@@ -1457,6 +1570,8 @@ function drawMatch(g) {
       : ` <b class="match-lost">${esc(m.sides[m.winner])} ${m.sides[m.winner].includes(" & ") ? "win" : "wins"} the match ${m.totals[m.winner]}–${Math.max(...m.totals.filter((_, i) => i !== m.winner))}.</b>`;
     box.innerHTML = `Match to ${m.target}, round ${m.round}: ` +
       m.totals.map((t, side) => `<span class="match-side" data-side="${side}">${esc(who(side))} <b>${t}</b></span>`).join(", ") +
+      (m.chance === null || m.chance === undefined || m.winner !== null ? ""
+        : ` · <span class="match-chance" title="the chance that your side wins the match from this score${g.over ? ", before the next round" : ", before this round"} (the match equity: measured rounds of strong play)">your chance to win the match <b>${(100 * m.chance).toFixed(1)}%</b></span>`) +
       (g.hints ? ` · <span class="hints-used">${g.hints} hint${g.hints === 1 ? "" : "s"} used</span>` : "") + won;
     box.dataset.winner = m.winner === null ? "" : String(m.winner);
   }
@@ -1506,7 +1621,8 @@ async function runReview() {
   const text = $("#record-text").value;
   if (!text.trim()) throw new Error("paste a game record or choose a file first");
   const r = await api("review", {record: text, round: Number($("#review-round").value) || 1,
-                                 worlds: Number($("#review-worlds").value)}, "reviewing");
+                                 worlds: Number($("#review-worlds").value),
+                                 ...($("#review-match").checked ? {match: true} : {})}, "reviewing");
   state.review = r;
   state.reviewIndex = undefined;
   const sel = $("#review-round");
@@ -1519,24 +1635,28 @@ async function runReview() {
   const summary = seats ? r.seat_summary.map((s, p) => ({...s, name: `Seat ${p}: ${r.players[p]}`})) : r.summary;
   const fixed = (x) => x === null || x === undefined ? "–" : x.toFixed(2);
   const plus = (x, digits) => (x > 0 ? "+" : x < 0 ? "−" : "") + Math.abs(x).toFixed(digits);
+  const m = r.match, unit = m ? "percentage points of the chance to win the match" : "points";
+  const before = m && r.decisions.length && r.decisions[0].match;
+  const t = r.thresholds;
   $("#review-summary").innerHTML = `<p>Round ${r.round} of ${r.round_count}: ${names.map((n, i) =>
       `${esc(n)} ${score ? score[i] : "?"}`).join(", ")}. Fair review: PIMC with ${r.worlds} worlds a decision, seed ${r.seed};
       ${r.seconds.toFixed(1)} s. The marks follow the fair verdict, from the player's own view
-      (<span class="mark">*</span>: by hindsight, where there is none); margin = skill + cards, where skill is
-      the points the other side's decisions lost minus the side's own, and cards the rest.</p>
+      (<span class="mark">*</span>: by hindsight, where there is none); ${m
+      ? `<b class="review-by-match">judged by the chance to win the match</b> from ${before ? before.score.join("–") : "the score"} before the round, to ${before ? before.target : "the target"}: the losses are ${unit}.`
+      : "margin = skill + cards, where skill is the points the other side's decisions lost minus the side's own, and cards the rest."}</p>
     <div class="wide-table"><table class="grid"><thead><tr><th>player</th><th class="num">moves</th>
-      <th class="num" title="points lost from the player's view (PIMC)">fair lost</th>
+      <th class="num" title="${unit} lost from the player's view (PIMC)">fair lost</th>
       <th class="num" title="share of moves that were PIMC's choice">agree</th>
-      <th class="num" title="inaccuracies: half a point lost or more">?!</th><th class="num" title="mistakes: a point or more">?</th>
-      <th class="num" title="blunders: two points or more">??</th>
-      <th class="num" title="points lost by hindsight, every card known">hindsight lost</th>
+      <th class="num" title="inaccuracies: ${t.inaccuracy} ${unit} lost or more">?!</th><th class="num" title="mistakes: ${t.mistake} ${unit} or more">?</th>
+      <th class="num" title="blunders: ${t.blunder} ${unit} or more">??</th>
+      <th class="num" title="${unit} lost by hindsight, every card known">hindsight lost</th>
       <th class="num" title="share of hindsight-optimal moves">best</th>
       <th class="num">margin</th><th class="num" title="the other side's points lost minus the side's own">skill</th>
       <th class="num" title="margin minus skill">cards</th></tr></thead><tbody>
     ${summary.map((s) => `<tr class="player-summary"><td>${esc(s.name)}</td><td class="num">${s.decisions}</td>
       <td class="num">${fixed(s.fair_loss)}</td><td class="num">${s.agreement === null ? "–" : pct(s.agreement)}</td>
       <td class="num">${s.inaccuracies}</td><td class="num">${s.mistakes}</td><td class="num">${s.blunders}</td>
-      <td class="num">${s.loss}</td><td class="num">${pct(s.accuracy)}</td>
+      <td class="num">${m ? fixed(s.loss) : s.loss}</td><td class="num">${pct(s.accuracy)}</td>
       ${s.split.rounds ? `<td class="num split-margin">${plus(s.split.margin, 0)}</td><td class="num split-skill">${plus(s.split.skill, 2)}</td>
       <td class="num split-cards">${plus(s.split.cards, 2)}</td>` : "<td></td><td></td><td></td>"}</tr>`).join("")}
     </tbody></table></div>`;
@@ -1549,8 +1669,8 @@ async function runReview() {
       <td class="num">${d.move}</td><td>${esc(d.name)}</td>
       <td class="mono played">${esc(d.played)} <span class="mark" ${d.verdict === "hindsight" ? 'title="by hindsight: no fair verdict"' : ""}>${esc(markText(d))}</span></td>
       <td class="mono" ${f && f.reason ? `title="${esc(f.reason)}"` : ""}>${esc(fair)}</td><td class="num">${!f || d.forced || f.loss === null ? "" : f.loss < 0.005 ? "–" : f.loss.toFixed(2)}</td>
-      <td class="mono" ${h.judged || d.forced ? "" : `title="${esc(h.reason || "")}"`}>${esc(best)}</td><td class="num">${h.best_value === null ? "" : (h.best_value > 0 ? "+" : "") + h.best_value}</td>
-      <td class="num lost">${d.forced ? "" : h.loss || "–"} <span class="hmark">${esc(h.mark)}</span></td></tr>`;
+      <td class="mono" ${h.judged || d.forced ? "" : `title="${esc(h.reason || "")}"`}>${esc(best)}</td><td class="num">${h.best_value === null ? "" : m ? `${(h.best_value / 100).toFixed(2)}%` : (h.best_value > 0 ? "+" : "") + h.best_value}</td>
+      <td class="num lost">${d.forced ? "" : !h.loss ? "–" : m ? h.loss.toFixed(2) : h.loss} <span class="hmark">${esc(h.mark)}</span></td></tr>`;
   }).join("");
   $$("#review-table tbody tr").forEach((tr) => tr.addEventListener("click", () => guard(() => openDecision(Number(tr.dataset.index)))));
   reviewHints(r);
@@ -1583,14 +1703,17 @@ const markText = (d) => d.mark + (d.mark && d.verdict === "hindsight" ? "*" : ""
 // alone. Inaccuracies, mistakes and blunders are marked by the fair verdict (hindsight's where
 // there is none), on the main curve. A decision not judged is a grey point on the axis.
 function drawReviewGraph(r) {
-  const ds = r.decisions, two = new Set(r.seat_sides).size === 2;
-  const forSide0 = (d, v) => v === null || v === undefined ? null : d.side === 0 ? v : two ? -v : null;
+  const ds = r.decisions, two = new Set(r.seat_sides).size === 2, m = r.match;
+  // a match review's values are chances (1/10,000ths): drawn as side 0's chance minus 50%
+  const forSide0 = m ? (d, v) => v === null || v === undefined ? null : d.side === 0 ? v / 100 - 50 : two ? 50 - v / 100 : null
+    : (d, v) => v === null || v === undefined ? null : d.side === 0 ? v : two ? -v : null;
   const hind = ds.map((d) => forSide0(d, d.hindsight.played_value));
   const fair = ds.map((d) => forSide0(d, d.fair && !d.forced ? d.fair.played_mean : null));
   const isFair = fair.some((v) => v !== null);
   const main = isFair ? fair : hind;
   const W = 560, H = 150, pad = 22, n = Math.max(ds.length - 1, 1);
-  const top = Math.ceil(Math.max(4, ...[...hind, ...fair].filter((v) => v !== null).map(Math.abs)));
+  const top = m ? 50 : Math.ceil(Math.max(4, ...[...hind, ...fair].filter((v) => v !== null).map(Math.abs)));
+  const said = (v) => m ? `${(v + 50).toFixed(2)}%` : signed(Number(v.toFixed(2)));
   const x = (i) => pad + (W - 2 * pad) * i / n, y = (v) => H / 2 - (H / 2 - 12) * v / top;
   const pathOfValues = (vals) => {       // through the decisions not judged (forced moves...)
     let path = "", pen = false;
@@ -1600,22 +1723,23 @@ function drawReviewGraph(r) {
   const num = (v) => v === null ? "" : String(Math.round(v * 100) / 100);
   const dots = ds.map((d, i) => {
     const v = main[i] === null ? 0 : main[i], cls = markClass(d.mark);
-    const says = [fair[i] === null ? "" : `fair ${signed(Number(fair[i].toFixed(2)))}`,
-                  hind[i] === null ? "" : `hindsight ${signed(hind[i])}`].filter(Boolean).join(", ");
+    const says = [fair[i] === null ? "" : `fair ${said(fair[i])}`,
+                  hind[i] === null ? "" : `hindsight ${said(hind[i])}`].filter(Boolean).join(", ");
     return `<g class="gdec ${cls}" data-index="${i}" data-fair="${num(fair[i])}" data-hindsight="${num(hind[i])}" tabindex="-1">` +
       `<title>move ${d.move}: ${esc(d.name)} played ${esc(d.played)}${d.mark ? " " + markText(d) : ""}${says ? ` (${says} for side 0)` : ""}</title>
       <rect x="${(x(i) - (W - 2 * pad) / n / 2).toFixed(1)}" y="0" width="${((W - 2 * pad) / n).toFixed(1)}" height="${H}" class="hit"/>
       <circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="${cls ? 5 : 2.5}" class="${main[i] === null ? "nojudge" : ""}"/></g>`;
   }).join("");
   const who = two ? "side 0 (seat 0's side)" : "side 0, at its own decisions";
+  const what = m ? "chance to win the match" : "value";
   const legend = isFair
-    ? `<span class="key fair"></span> the fair value of each move played for ${who}, from its player's view ` +
+    ? `<span class="key fair"></span> the fair ${what} of each move played for ${who}, from its player's view ` +
       `(what the player could know); <span class="key hindsight"></span> by hindsight, every card known;`
-    : `the value of each move played for ${who}, by hindsight (every card known: no fair review);`;
+    : `the ${what} of each move played for ${who}, by hindsight (every card known: no fair review);`;
   $("#review-graph").innerHTML = `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="evaluation over the round for side 0">
     <rect x="0" y="0" width="${W}" height="${H / 2}" class="up"/><rect x="0" y="${H / 2}" width="${W}" height="${H / 2}" class="down"/>
     <line x1="0" x2="${W}" y1="${H / 2}" y2="${H / 2}" class="zero"/>
-    <text x="4" y="12" class="lab">+${top} for side 0</text><text x="4" y="${H - 4}" class="lab">−${top}</text>
+    <text x="4" y="12" class="lab">${m ? "100% for side 0" : `+${top} for side 0`}</text><text x="4" y="${H - 4}" class="lab">${m ? "0%" : `−${top}`}</text>
     ${isFair ? `<path d="${pathOfValues(hind)}" class="curve hindsight"/>` : ""}
     <path d="${pathOfValues(main)}" class="curve ${isFair ? "fair" : "hindsight-only"}"/>${dots}<line id="graph-cursor" x1="-10" x2="-10" y1="0" y2="${H}"/></svg>
     <p class="board-note" id="graph-legend">${legend}
@@ -1637,6 +1761,7 @@ async function openDecision(i) {
   const g = $(`#review-graph .gdec[data-index="${i}"] circle`), cur = $("#graph-cursor");
   if (g && cur) { cur.setAttribute("x1", g.getAttribute("cx")); cur.setAttribute("x2", g.getAttribute("cx")); }
   $("#review-analysis").hidden = false;
+  if (d.match) setMatchScore(d.match.score, d.match.target);     // a match review: its analysis under the match too
   await openInRound(r, i);
   showNote(`round ${d.round}, move ${d.move}: ${d.name} played ${d.played}${d.mark ? " " + markText(d) : ""}`);
 }
@@ -1977,6 +2102,7 @@ async function fromURL() {
   if (at) { if (state.editing) switchTab("analysis"); return go(at, {push: false}); }
   const pos = q.get("pos");
   if (!pos) return;
+  if (q.get("match") !== null) setMatchScore(q.get("match").split("-"), q.get("target") === null ? null : Number(q.get("target")));
   const line = (q.get("line") || "").split("_").filter(Boolean);
   const seed = q.get("seed") === null ? null : Number(q.get("seed"));
   const view = /^\d$/.test(q.get("view") || "") ? Number(q.get("view")) : null;
@@ -2096,6 +2222,11 @@ async function start() {
   $("#an-stop").addEventListener("click", () => stopAnalysis("stopped"));
   $("#an-go").addEventListener("click", () => guard(startAnalysis));
   $("#objective").addEventListener("change", () => { if (hist.cur) guard(() => go(hist.cur, {push: false})); });
+  for (const id of ["#an-match", "#an-target"]) $(id).addEventListener("change", () => {
+    addressFollows();
+    const entry = known.get(`${state.base}|${$("#objective").value}`);
+    if (entry && !fairView()) guard(() => matchAnalysis(entry, state.base, $("#objective").value));
+  });
   $("#eval-side").addEventListener("change", () => { const e = known.get(`${state.base}|${$("#objective").value}`); evalBar(e && e.a); markHindsight(); });
   $("#hindsight").addEventListener("change", () => { viewPanels(lens.board); addressFollows(); if (fairView()) startFair(); });
   $("#new-game-btn").addEventListener("click", lensOff);
@@ -2154,6 +2285,7 @@ async function start() {
   $("#record-text").addEventListener("input", recordRounds);
   $("#review-round").addEventListener("change", () => guard(runReview));
   $("#review-btn").addEventListener("click", () => guard(runReview));
+  $("#review-match").addEventListener("change", () => { if (state.review) guard(runReview); });
 
   annotationsWire();
   await guard(fromURL);
