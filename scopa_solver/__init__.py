@@ -56,7 +56,7 @@ if _typing.TYPE_CHECKING:  # the lazy names below, for type checkers
     from .play.record import GameRecord, RoundRecord
     from .play.puzzles import Puzzle, find_puzzles, puzzles_from_record
     from .play.review import FairReview, Review, review
-    from .search.fairwhy import FairWhy, explain_view
+    from .imperfect.fairwhy import FairWhy, explain_view
     from .search.lines import Lines, Why, explain, lines
     from .tree.base import TreeOptions, TreeTooLargeError
     from .tree.build import to_networkx
@@ -78,7 +78,7 @@ _LAZY = {
     "to_networkx": "tree.build", "TreeOptions": "tree.base", "TreeTooLargeError": "tree.base",
     "write_tree": "tree.io", "read_tree": "tree.io",
     "lines": "search.lines", "explain": "search.lines", "Lines": "search.lines", "Why": "search.lines",
-    "explain_view": "search.fairwhy", "FairWhy": "search.fairwhy",
+    "explain_view": "imperfect.fairwhy", "FairWhy": "imperfect.fairwhy",
     "Puzzle": "play.puzzles", "find_puzzles": "play.puzzles", "puzzles_from_record": "play.puzzles",
     "MatchEquity": "play.equity", "EquityError": "play.equity",
 }

@@ -1,4 +1,4 @@
-"""The fair why (scopa_solver.search.fairwhy.explain_view): `explain` averaged over the worlds of
+"""The fair why (scopa_solver.imperfect.fairwhy.explain_view): `explain` averaged over the worlds of
 a player's view, against `suggest`'s fair means, and never naming a hidden card."""
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from helpers import late
 from scopa_solver import Rules
 from scopa_solver.core.cards import iter_cards
 from scopa_solver.imperfect.pimc import suggest
-from scopa_solver.search.fairwhy import explain_view
+from scopa_solver.imperfect.fairwhy import explain_view
 from scopa_solver.search.lines import CATEGORIES, LinesError
 
 GAMES = {"scopa": Rules(), "napola re bello": Rules(napola=True, re_bello=True),

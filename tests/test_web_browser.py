@@ -1772,7 +1772,7 @@ def test_a_players_view_says_how_equal_fair_values_were_ordered(browser, base_ur
 
 
 def test_a_players_view_says_why_the_fair_best_is_best(browser, base_url):
-    from scopa_solver.search.fairwhy import explain_view, why_worlds
+    from scopa_solver.imperfect.fairwhy import explain_view, why_worlds
     pos = helpers.late(Rules(), 2, 12)
     view = pos.view(pos.to_move)
     fair = suggest(view, worlds=40, seed=3, progress=False)

@@ -733,11 +733,11 @@ def suggest_command(args) -> int:
 
 
 def _fair_why(args, view, s) -> Any:
-    """`suggest --why [MOVE]`: the fair why (`search.fairwhy.explain_view`) over the worlds
+    """`suggest --why [MOVE]`: the fair why (`imperfect.fairwhy.explain_view`) over the worlds
     `why_worlds` gives; the suggestion's order gives the default moves."""
     if getattr(args, "why", None) is None:
         return None
-    from ..search.fairwhy import explain_view, why_worlds
+    from ..imperfect.fairwhy import explain_view, why_worlds
     from ..search.lines import LinesError
     worlds, seed = why_worlds(s)
     try:

@@ -491,7 +491,7 @@ def suggestion(text: Any, player: Any = None, worlds: Any = None, seed: Any = No
             row["chance"] = row["mean"] / MATCH_ONE
         out["match"] = {"score": list(goal.score), "target": goal.target, "text": out["best_text"]}
     if why is not None:
-        from ..search.fairwhy import WHY_WORLDS, explain_view, why_worlds
+        from ..imperfect.fairwhy import WHY_WORLDS, explain_view, why_worlds
         many, from_seed = why_worlds(result)
         each = Limit(time=_time(time_limit) / WHY_WORLDS)       # a world's search: a share of the request's
         out["why"] = explain_view(view, why or None, None, each, worlds=many, seed=from_seed,

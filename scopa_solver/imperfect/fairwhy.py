@@ -16,10 +16,10 @@ from ..core.position import Move, Position
 from ..core.view import View
 from ..errors import ScopaError
 from ..kernel import Limit
-from .lines import CATEGORIES, CATEGORY_NAMES, LinesError, explain, scopa_given
+from ..search.lines import CATEGORIES, CATEGORY_NAMES, LinesError, explain, scopa_given
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..imperfect.pimc import Suggestion
+    from .pimc import Suggestion
 
 __all__ = ["FairWhy", "explain_view", "why_worlds", "WHY_WORLDS", "WHY_ALL"]
 
@@ -176,13 +176,13 @@ def explain_view(view: View, move: Union[Move, str, None] = None, against: Union
 
     positions, total, sampled = _worlds(view, worlds, seed)
     if limit is None:       # as suggest's worlds: exact when it fits, else the horizon reached
-        from ..imperfect.pimc import WORLD_NODES
+        from .pimc import WORLD_NODES
         limit = Limit(nodes=WORLD_NODES)
     first = None if move is None else parse(move)
     second = None if against is None else parse(against)
     if first is None or second is None:
         if suggestion is None:
-            from ..imperfect.pimc import suggest
+            from .pimc import suggest
             suggestion = suggest(view, Limit(), worlds=worlds, seed=seed, progress=False)
         order = [m.move for m in suggestion.moves]
         if first is None:
