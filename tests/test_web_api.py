@@ -44,7 +44,7 @@ def test_page_and_static_files(client):
 def test_info(client):
     data = client.get("/api/info").json()
     assert [s["letter"] for s in data["suits"]] == list("dcsb")
-    assert data["limits"]["worlds"] == LIMITS["worlds"] and set(data["bots"]) == {"random", "greedy", "pimc"}
+    assert data["limits"]["worlds"] == LIMITS["worlds"] and set(data["bots"]) == {"random", "greedy", "pimc", "pimc-match"}
 
 
 def test_board_of_a_position_and_of_a_view(client):

@@ -201,3 +201,22 @@ def test_match_play_chance_from_the_shipped_equity(client):
     assert three["match"]["chance"] == round(MatchEquity.of(Rules(players=3)).chance((0, 0, 0), 2, 0), 4)
     want = analyze(pos, objective=Match(SCORE, equity=MatchEquity.of(Rules())))
     assert [(m["move"], m["value"]) for m in data["moves"]] == [(str(r.move), r.value) for r in want]
+
+
+def test_the_boards_match_bot_is_told_the_score_before_its_round(client):
+    # "pimc-match": in a match it plays under Match(the totals so far, the target); in a game
+    # of rounds, the margin
+    from scopa_solver import GameRecord, GreedyBot, RandomBot, RoundRecord, play_match
+    from scopa_solver.web.service import _bot
+    played = play_match(GreedyBot(), RandomBot(seed=4), seed=9)
+    match = GameRecord(rules=Rules(), players=("you", "PIMC"), kind="match")
+    for r in played.rounds[:2]:
+        match.add_round(RoundRecord.from_play(r.start, r.moves))
+    assert match.totals != (0, 0)
+    bot = _bot("pimc-match", 1, match.rules, match)
+    assert bot.objective == "match" and bot.match == Match(match.totals, 11)
+    rounds = GameRecord(rules=Rules(), players=("you", "PIMC"), kind="rounds")
+    assert _bot("pimc-match", 1, rounds.rules, rounds).match is None
+    assert _bot("pimc", 1, match.rules, match).objective == "value"
+    data = post(client, "play/new", {"bot": "pimc-match", "seat": 1, "seed": 3, "match": 11, "bots": 1})
+    assert data["bot"] == "pimc-match" and len(data["log"]) == 1

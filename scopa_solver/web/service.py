@@ -74,7 +74,8 @@ LIMITS: dict[str, Any] = {     # counts (int) and seconds (float)
     "body_time": 20.0,        # seconds a request has to send its body (then 408)
     "keep_alive": 5.0,        # seconds an idle connection is kept after an answer
 }
-BOTS = {"random": "RandomBot", "greedy": "GreedyBot", "pimc": "PIMCBot(worlds=50)"}
+BOTS = {"random": "RandomBot", "greedy": "GreedyBot", "pimc": "PIMCBot(worlds=50)",
+        "pimc-match": "PIMCBot(worlds=50, objective='match'): in a match, plays to win it"}
 OBJECTIVES = {"value": "the margin (paranoid with three or more sides)",
               "maxn": "max^n: each side maximises its own points"}
 _render_lock = threading.Lock()   # the matplotlib fallback draws with pyplot, which is not thread-safe
@@ -540,18 +541,23 @@ def unseen(text: Any, player: Any = None, model: Any = None, worlds: Any = None,
 
 # -- play against a bot ---------------------------------------------------------------------------
 
-def _bot(kind: str, seed: int, rules: Any) -> Any:
+def _bot(kind: str, seed: int, rules: Any, record: Any = None) -> Any:
     """The board's bot: PIMC with 50 worlds in two-player Scopa; in the family games the game's
     budget (`PIMCBot`'s worlds and nodes, `decision_seconds`: every bot between two of the
-    player's turns within `TURN_SECONDS`), as at the terminal; never over `bot_time` a move."""
+    player's turns within `TURN_SECONDS`), as at the terminal; never over `bot_time` a move.
+    "pimc-match" in a match `record` is told the score before the round (`start_round`) and
+    plays to win the match (in a game of rounds, the margin)."""
     from ..play.bots import GreedyBot, PIMCBot, RandomBot, decision_seconds
     if kind == "random":
         return RandomBot(seed=seed)
     if kind == "greedy":
         return GreedyBot()
     family = rules.players > 2
-    return PIMCBot(Limit(time=min(LIMITS["bot_time"], decision_seconds(rules))), worlds=None if family else 50,
-                   seed=seed)
+    bot = PIMCBot(Limit(time=min(LIMITS["bot_time"], decision_seconds(rules))), worlds=None if family else 50,
+                  seed=seed, objective="match" if kind == "pimc-match" else "value")
+    if kind == "pimc-match" and record is not None and record.kind == "match":
+        bot.start_round(record.totals, rules.target)
+    return bot
 
 
 def _read_record(text: Any) -> Any:
@@ -583,7 +589,7 @@ def _advance(record: Any, bots: Optional[int] = None) -> dict:
         # a bot a move, seeded by the ply: the same game whether the bots' moves come one a
         # request or all at once
         move = _bot(kind, (_round_seed(seed, len(record.rounds) - 1) + len(rnd.moves)) % 2**63,
-                    record.rules)(pos)
+                    record.rules, record)(pos)
         rnd.moves.append(move)
         pos = pos.play(move)
         left -= 1
