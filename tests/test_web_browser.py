@@ -546,8 +546,8 @@ def gated_bots(monkeypatch):
         moved: list = []
         release = go.release
 
-        def __init__(self, kind, seed, rules):
-            self.inner = made(kind, seed, rules)
+        def __init__(self, kind, seed, rules, record=None):
+            self.inner = made(kind, seed, rules, record)
             self.name = self.inner.name
 
         def __call__(self, pos):
