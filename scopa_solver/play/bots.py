@@ -107,6 +107,9 @@ class Bot:
     """Base class: `__call__(position)` decides from the side to move's view with `choose`."""
 
     name = "bot"
+    objective = "value"     # a searching bot's goal (`BOT_OBJECTIVES`)
+    equity: Any = None      # its match equity under "match" (None: the shipped one)
+    match: Optional[Match] = None    # what it searches under, once told the score
 
     def __call__(self, position: Position) -> Move:
         return self.choose(position.view(position.to_move))
@@ -117,8 +120,10 @@ class Bot:
     def start_round(self, score: Optional[tuple[int, ...]], target: Optional[int]) -> None:
         """Told before each round of a match (`play_match`, `arena`, the terminal's play): the
         sides' match points so far (side 0 first) and the target; None for both before a round
-        played alone. A no-op here; the bots with ``objective="match"`` search under
-        `Match(score, target)` from then on."""
+        played alone. A bot with ``objective="match"`` searches under `Match(score, target,
+        equity)` from then on (the margin again after ``(None, None)``); the others ignore it."""
+        if self.objective == "match":
+            self.match = None if score is None else Match(score, target, self.equity)
 
     def __repr__(self) -> str:
         return self.name
@@ -263,7 +268,6 @@ class PIMCBot(Bot):
         self.limit = Limit(time=DECISION_SECONDS) if limit is None else limit
         self.objective = _check_bot_objective(objective)
         self.equity = equity
-        self.match: Optional[Match] = None
         self.worlds = worlds
         self.confidence = confidence
         self.seed = seed
@@ -274,12 +278,6 @@ class PIMCBot(Bot):
                      else f"PIMC({count or 'default'}, z={confidence:g})")
         if objective == "match":
             self.name += "(match)"
-
-    def start_round(self, score: Optional[tuple[int, ...]], target: Optional[int]) -> None:
-        """With ``objective="match"``: decide under `Match(score, target, equity)` from now on
-        (the margin again after ``(None, None)``)."""
-        if self.objective == "match":
-            self.match = None if score is None else Match(score, target, self.equity)
 
     def budget(self, rules: Rules) -> tuple[int, int]:
         """The worlds and the node budget of one world of a decision in the game of `rules`."""
@@ -341,16 +339,9 @@ class OracleBot(Bot):
         self.limit = NO_LIMIT if limit is None else limit
         self.objective = _check_bot_objective(objective)
         self.equity = equity
-        self.match: Optional[Match] = None
         self.name = "Oracle" if self.limit.time is None else f"Oracle({self.limit.time:g} s)"
         if objective == "match":
             self.name += "(match)"
-
-    def start_round(self, score: Optional[tuple[int, ...]], target: Optional[int]) -> None:
-        """With ``objective="match"``: search under `Match(score, target, equity)` from now on
-        (the margin again after ``(None, None)``)."""
-        if self.objective == "match":
-            self.match = None if score is None else Match(score, target, self.equity)
 
     def __call__(self, position: Position) -> Move:
         moves = position.legal_moves()
