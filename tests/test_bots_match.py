@@ -139,51 +139,56 @@ def test_the_match_oracle_breaks_ties_by_the_margin():
     raise AssertionError("no position where every move wins the match")
 
 
-def test_pimc_with_the_match_objective_picks_the_best_mean_chance():
-    # views of the last two deals the oracle reaches, at late scores, until the best mean chance
-    # and the best mean margin (each alone at the top) are different moves; the bot samples 40
-    # worlds (its seed and the view's), as the scan does
-    equity, oracle = TargetEquity(), OracleBot(Limit(threads=1))
+def _late_views(equity):
+    """(position, its mover's view, the margin's suggestion, a suggestion under a Match): every
+    decision of the last two deals the oracle plays in 40 seeded rounds, each suggestion over the
+    40 worlds the bot below samples (its seed and the view's); `chance(score)` searches one score."""
+    oracle = OracleBot(Limit(threads=1))
     for seed in range(40):
         pos = Position.new_round(seed=seed)
         while not pos.is_round_over():
             view = pos.view(pos.to_move)
             if pos.deals_left <= 1 and len(view.legal_moves()) > 1:
                 drawn = dict(worlds=40, seed=view_seed(1, view), progress=False)
-                value = suggest(view, Limit(threads=1), **drawn)
-                for score in SCORES + LATE:
-                    chance = suggest(view, Limit(threads=1), objective=Match(score, 11, equity), **drawn)
-                    if chance.best != value.best and chance.moves[0].mean > chance.moves[1].mean \
-                            and value.moves[0].mean > value.moves[1].mean:
-                        bot = PIMCBot(Limit(threads=1), worlds=40, seed=1, exact_limit=0, objective="match",
-                                      equity=equity)
-                        assert bot(pos) == value.best
-                        bot.start_round(score, 11)
-                        assert bot(pos) == chance.best and bot.name == "PIMC(40)(match)"
-                        return
+
+                def chance(score, view=view, drawn=drawn):
+                    return suggest(view, Limit(threads=1), objective=Match(score, 11, equity), **drawn)
+                yield pos, suggest(view, Limit(threads=1), **drawn), chance
             pos = pos.play(oracle(pos))
+
+
+def _match_pimc(equity):
+    return PIMCBot(Limit(threads=1), worlds=40, seed=1, exact_limit=0, objective="match", equity=equity)
+
+
+def test_pimc_with_the_match_objective_picks_the_best_mean_chance():
+    # at late scores, until the best mean chance and the best mean margin (each alone at the
+    # top) are different moves
+    equity = TargetEquity()
+    for pos, value, chance_at in _late_views(equity):
+        for score in SCORES + LATE:
+            chance = chance_at(score)
+            if chance.best != value.best and chance.moves[0].mean > chance.moves[1].mean \
+                    and value.moves[0].mean > value.moves[1].mean:
+                bot = _match_pimc(equity)
+                assert bot(pos) == value.best
+                bot.start_round(score, 11)
+                assert bot(pos) == chance.best and bot.name == "PIMC(40)(match)"
+                return
     raise AssertionError("no view where the objectives differ")
 
 
 def test_pimc_breaks_equal_chances_by_the_mean_margin():
-    equity, oracle = TargetEquity(), OracleBot(Limit(threads=1))
-    for seed in range(40):
-        pos = Position.new_round(seed=seed)
-        while not pos.is_round_over():
-            view = pos.view(pos.to_move)
-            if pos.deals_left <= 1 and len(view.legal_moves()) > 1:
-                drawn = dict(worlds=40, seed=view_seed(1, view), progress=False)
-                value = suggest(view, Limit(threads=1), **drawn)
-                chance = suggest(view, Limit(threads=1), objective=Match((10, 9), 11, equity), **drawn)
-                tied = [row.move for row in chance.moves if row.mean == chance.moves[0].mean]
-                margins = [row.mean for row in value.moves if row.move in tied]
-                if len(tied) > 1 and chance.best != value.best and margins[0] > margins[1]:
-                    bot = PIMCBot(Limit(threads=1), worlds=40, seed=1, exact_limit=0, objective="match",
-                                  equity=equity)
-                    bot.start_round((10, 9), 11)
-                    assert bot(pos) == next(row.move for row in value.moves if row.move in tied)
-                    return
-            pos = pos.play(oracle(pos))
+    equity = TargetEquity()
+    for pos, value, chance_at in _late_views(equity):
+        chance = chance_at((10, 9))
+        tied = [row.move for row in chance.moves if row.mean == chance.moves[0].mean]
+        margins = [row.mean for row in value.moves if row.move in tied]
+        if len(tied) > 1 and chance.best != value.best and margins[0] > margins[1]:
+            bot = _match_pimc(equity)
+            bot.start_round((10, 9), 11)
+            assert bot(pos) == next(row.move for row in value.moves if row.move in tied)
+            return
     raise AssertionError("no view with equal chances")
 
 

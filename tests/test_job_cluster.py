@@ -48,7 +48,8 @@ def cluster(tmp_path):
         workers = [subprocess.Popen([DASK, "worker", address, "--nthreads", "1", "--no-nanny", "--no-dashboard",
                                      "--host", "127.0.0.1", "--name", f"w{i}"], **common) for i in range(2)]
         procs += workers
-        give_up = time.monotonic() + 40
+        # until both workers have joined, or a process has ended (its log says why): a slow
+        # start on a busy machine is waited for, not failed
         while True:
             try:
                 with distributed.Client(address, timeout="2s") as client:
@@ -56,7 +57,7 @@ def cluster(tmp_path):
                         break
             except (OSError, TimeoutError):
                 pass
-            assert time.monotonic() < give_up, (tmp_path / "dask.log").read_text()[-2000:]
+            assert all(p.poll() is None for p in procs), (tmp_path / "dask.log").read_text()[-2000:]
             time.sleep(0.3)
         yield address, workers
     finally:
@@ -93,8 +94,7 @@ def test_a_job_at_a_clusters_address_survives_a_killed_worker_and_resumes(cluste
     proc = subprocess.Popen([sys.executable, "-m", "scopa_solver", "solve", pos.to_string(), "--job", str(folder),
                              "--engine", "dask", "--scheduler", address], env=dict(os.environ, PYTHONPATH=str(ROOT)),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    give_up = time.monotonic() + 40
-    while not read_rows(folder / "items.jsonl") and time.monotonic() < give_up and proc.poll() is None:
+    while not read_rows(folder / "items.jsonl") and proc.poll() is None:
         time.sleep(0.02)
     assert proc.poll() is None, "the job ended before it could be killed"
     proc.send_signal(signal.SIGKILL)

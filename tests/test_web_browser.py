@@ -1648,18 +1648,25 @@ TIED = Position.from_string("6s/CsAb 4d3c6c5s 7d4cCcRcAs4s7sFsRs4b5bCb/Ad2d3d6dR
                             "2bFd7c5d7bCd 0/0 1 1 0")
 
 
-def test_several_lines_each_with_its_line_and_why_the_first_is_better(browser, base_url):
+def three_lines_shown(browser, base_url, pos):
+    """Open `pos`, ask for 3 lines, check each one's move, value, line and why against `lines`
+    and `explain`; the lines."""
     from scopa_solver.search.lines import explain, lines
-    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(MID.to_string())}")
-    wait_exact(browser, len(MID.legal_moves()))
+    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(pos.to_string())}")
+    wait_exact(browser, len(pos.legal_moves()))
     Select(browser.find_element(By.ID, "lines-count")).select_by_value("3")
     browser.find_element(By.ID, "lines-btn").click()
     wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#lines li")) == 3)
-    expected = lines(MID, count=3)
+    expected = lines(pos, count=3)
     assert texts(browser, "#lines .lmove") == [str(ln.move) for ln in expected]
     assert texts(browser, "#lines .lvalue") == [f"{ln.value:+d}" if ln.value else "0" for ln in expected]
     assert texts(browser, "#lines .lpv") == [" ".join(map(str, ln.pv)) for ln in expected]
-    assert texts(browser, "#lines .why") == [f"Against line 1: {explain(MID, ln.move)}" for ln in expected[1:]]
+    assert texts(browser, "#lines .why") == [f"Against line 1: {explain(pos, ln.move)}" for ln in expected[1:]]
+    return expected
+
+
+def test_several_lines_each_with_its_line_and_why_the_first_is_better(browser, base_url):
+    expected = three_lines_shown(browser, base_url, MID)
     assert "exact" in text(browser, "#lines-note")
     shot(browser, "board-lines")
     # a move of a line plays the line up to it
@@ -1669,18 +1676,9 @@ def test_several_lines_each_with_its_line_and_why_the_first_is_better(browser, b
 
 
 def test_three_players_get_paranoid_lines_and_why(browser, base_url):
-    from scopa_solver.search.lines import explain, lines
     from helpers import late
     three = next(p for p in (late(Rules(players=3), seed, 7) for seed in range(20)) if len(p.legal_moves()) >= 3)
-    open_page(browser, f"{base_url}/?pos={urllib.parse.quote(three.to_string())}")
-    wait_exact(browser, len(three.legal_moves()))
-    Select(browser.find_element(By.ID, "lines-count")).select_by_value("3")
-    browser.find_element(By.ID, "lines-btn").click()
-    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#lines li")) == 3)
-    expected = lines(three, count=3)
-    assert texts(browser, "#lines .lmove") == [str(ln.move) for ln in expected]
-    assert texts(browser, "#lines .lpv") == [" ".join(map(str, ln.pv)) for ln in expected]
-    assert texts(browser, "#lines .why") == [f"Against line 1: {explain(three, ln.move)}" for ln in expected[1:]]
+    three_lines_shown(browser, base_url, three)
     assert not text(browser, "#lines-note").startswith("error")
 
 
