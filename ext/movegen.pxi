@@ -47,43 +47,61 @@ cdef int _keep_fewest(uint64_t* out, int start, int n) noexcept nogil:
     return k
 
 
-cdef int generate_moves(const State* s, int rules, uint64_t* out) noexcept nogil:
-    """Write the legal moves of the seat to move to out (room for MAX_MOVES); return the count."""
-    cdef int n = 0, start, card, v, b, need
-    cdef uint64_t singles, hand = s.hand[s.to_move] & ALL_CARDS, table = s.table & ALL_CARDS
+cdef inline int card_moves(const State* s, int rules, int card, uint64_t* out, int n) noexcept nogil:
+    """Append the legal plays of `card` (in the mover's hand) to out[n:]; return the new count."""
+    cdef int start, v = CARD_VALUE[card], need, b
+    cdef uint64_t singles, table = s.table & ALL_CARDS
     cdef bint fifteen = (rules & RULE_FIFTEEN) != 0
-    while hand:
-        card = lowest_bit(hand)
-        hand &= hand - 1
-        v = CARD_VALUE[card]
-        need = 15 - v if fifteen else v
-        if need > s.table_value:                  # the whole table adds up to less: nothing to take
+    need = 15 - v if fifteen else v
+    if need > s.table_value:                  # the whole table adds up to less: nothing to take
+        out[n] = make_move(card, 0)
+        return n + 1
+    if (not fifteen and v == 1 and (rules & RULE_ASSO_PIGLIA_TUTTO) and table
+            and not (table & VALUE_CARDS[1])):
+        out[n] = make_move(card, table)       # the ace takes the whole table
+        n += 1
+        if rules & RULE_OPTIONAL_CAPTURE:
             out[n] = make_move(card, 0)
             n += 1
-            continue
-        if (not fifteen and v == 1 and (rules & RULE_ASSO_PIGLIA_TUTTO) and table
-                and not (table & VALUE_CARDS[1])):
-            out[n] = make_move(card, table)       # the ace takes the whole table
-            n += 1
-            if rules & RULE_OPTIONAL_CAPTURE:
-                out[n] = make_move(card, 0)
-                n += 1
-            continue
-        start = n
-        singles = table & VALUE_CARDS[need] if need <= 10 else 0
-        while singles:
-            b = lowest_bit(singles)
-            singles &= singles - 1
-            out[n] = make_move(card, 1ULL << b)
-            n += 1
-        if fifteen or n == start:                 # standard: sums only without a single match
-            n = _sum_captures(table, need, 0, card, out, n)
-            if n > start and (rules & RULE_FEWEST_CARDS):
-                n = _keep_fewest(out, start, n)
-        if n == start or (rules & RULE_OPTIONAL_CAPTURE):
-            out[n] = make_move(card, 0)            # nothing to take (or taking is optional): laid down
-            n += 1
+        return n
+    start = n
+    singles = table & VALUE_CARDS[need] if need <= 10 else 0
+    while singles:
+        b = lowest_bit(singles)
+        singles &= singles - 1
+        out[n] = make_move(card, 1ULL << b)
+        n += 1
+    if fifteen or n == start:                 # standard: sums only without a single match
+        n = _sum_captures(table, need, 0, card, out, n)
+        if n > start and (rules & RULE_FEWEST_CARDS):
+            n = _keep_fewest(out, start, n)
+    if n == start or (rules & RULE_OPTIONAL_CAPTURE):
+        out[n] = make_move(card, 0)            # nothing to take (or taking is optional): laid down
+        n += 1
     return n
+
+
+cdef int generate_moves(const State* s, int rules, uint64_t* out) noexcept nogil:
+    """Write the legal moves of the seat to move to out (room for MAX_MOVES); return the count."""
+    cdef int n = 0
+    cdef uint64_t hand = s.hand[s.to_move] & ALL_CARDS
+    while hand:
+        n = card_moves(s, rules, lowest_bit(hand), out, n)
+        hand &= hand - 1
+    return n
+
+
+cdef bint is_legal(const State* s, int rules, uint64_t move, uint64_t* room) noexcept nogil:
+    """Is `move` (a table entry's: possibly another position's) legal for the seat to move?
+    `room`: scratch for the card's plays (MAX_MOVES)."""
+    cdef int card = move_card(move), n, i
+    if card >= NCARDS or not (s.hand[s.to_move] >> card) & 1 or (move_capture(move) & ~s.table):
+        return False
+    n = card_moves(s, rules, card, room, 0)
+    for i in range(n):
+        if room[i] == move:
+            return True
+    return False
 
 
 cdef inline bint can_capture(int card, uint64_t table, int rules) noexcept nogil:

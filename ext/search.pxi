@@ -315,12 +315,19 @@ cdef inline int child_value(Engine* F, const State* s, const State* child, int r
     return r - search_node(F, child, r - beta, r - alpha, ply)
 
 
+cdef inline void note_killer(Engine* F, int ply, uint64_t move) noexcept nogil:
+    """`move` cut off at `ply`: the ply's latest killer (ordering.pxi)."""
+    if F.killer[ply][0] != move:
+        F.killer[ply][1] = F.killer[ply][0]
+        F.killer[ply][0] = move
+
+
 cdef int alphabeta(Engine* F, const State* s, int alpha, int beta, int ply) noexcept nogil:
     """Fail-soft alpha-beta (TWO_SIDES, PARANOID): the exact value inside (alpha, beta), else a
     bound beyond it."""
     cdef Search* S = &F.S
     cdef State child
-    cdef uint64_t key = 0, table_move = 0, best_move
+    cdef uint64_t key = 0, table_move = 0, best_move, searched
     cdef uint64_t* moves
     cdef int n, i, r, v, best, lower, upper, a, cards, first
     cdef uint64_t mark
@@ -362,18 +369,37 @@ cdef int alphabeta(Engine* F, const State* s, int alpha, int beta, int ply) noex
                 alpha = lower
             if upper < beta:
                 beta = upper
+    best = -VALUE_INF
+    a = alpha
+    searched = 0
+    # the table's move first, before any other is generated: it orders first anyway, and most
+    # often cuts (a trace keeps the usual order of its events)
+    if table_move and S.trace == NULL and is_legal(s, F.game.rules, table_move, moves):
+        child = s[0]
+        r = play_child(F, &child, table_move)
+        v = child_value(F, s, &child, r, a, beta, ply + 1)
+        if S.stop:
+            return 0
+        best = v
+        best_move = table_move
+        searched = table_move
+        if v > a:
+            a = v
+            if a >= beta:
+                note_killer(F, ply, best_move)
+                store_node(F, s, key, best, VALUE_INF, best_move, plies_left(F, s))
+                return best
     n = generate_moves(s, F.game.rules, moves)
     if n == 0:
         return leaf(F, s)
-    if F.use_equiv:
+    if F.use_equiv and n > 1:                  # (one move: nothing to drop)
         n = drop_equivalent(F, s, moves, n)
     order_moves(F, s, moves, n, table_move, ply)
-    best = -VALUE_INF
-    best_move = moves[0]
-    a = alpha
+    if not searched:
+        best_move = moves[0]
     # parallel: a move another thread is searching waits at the end of the list (first = n)
     first = n if F.busy != NULL and use_table and cards >= F.busy_cards else 0
-    i = -1
+    i = 0 if searched and moves[0] == searched else -1
     while i + 1 < n:
         i += 1
         mark = 0
@@ -393,9 +419,7 @@ cdef int alphabeta(Engine* F, const State* s, int alpha, int beta, int ply) noex
             if v > a:
                 a = v
                 if a >= beta:
-                    if F.killer[ply][0] != best_move:
-                        F.killer[ply][1] = F.killer[ply][0]
-                        F.killer[ply][0] = best_move
+                    note_killer(F, ply, best_move)
                     break
     if use_table:
         store_node(F, s, key, best if best > alpha else -VALUE_INF, best if best < beta else VALUE_INF,
