@@ -359,6 +359,41 @@ def test_verify_solves_a_sample_again_and_replaces_a_wrong_value(tmp_path):
         job(None, tmp_path, deal=DealOptions(verify=-1), run=RunOptions(resume=True))
 
 
+def test_verify_solves_proved_bounds_again_and_sets_aside_those_that_exclude_the_value(tmp_path):
+    # the "bounds" proof's records are bounds proved against windows: --verify solves their
+    # items again exactly, keeps the value of those that hold and sets aside those that do not
+    from scopa_solver import Position
+    from scopa_solver.batch.deal import _checksum, _side_range
+    pos = late(SCIENTIFICO, 1, 16)
+    want = solve(pos).value
+    job(pos, tmp_path, run=RunOptions(items=4))
+    folder = tmp_path / "job"
+    salt = json.loads((folder / "job.json").read_text())["check"]
+    rows = [json.loads(line) for line in (folder / "items.jsonl").read_text().splitlines()]
+    bounds = [r for r in rows if r["result"]["value"] is None]
+    assert bounds, "the bounds proof wrote no bounds"
+    r = job(None, tmp_path, deal=DealOptions(verify=100), run=RunOptions(resume=True))
+    assert (r.value, r.verified, r.rejected) == (want, len({x["key"] for x in rows}), 0)
+
+    def wrong(row):         # bounds that exclude the item's value, checksummed after they went wrong
+        if row["result"]["value"] is not None:
+            return row
+        item = Position.from_string(row["key"])
+        value, (lo, hi) = solve(item).value, _side_range(item)
+        wrong = (value + 1, hi) if value < hi else (lo, value - 1)
+        row["result"] = dict(row["result"], lower=wrong[0], upper=wrong[1])
+        row["check"] = _checksum(row, salt)
+        return row
+    job(pos, tmp_path, "again", run=RunOptions(items=4))
+    _rewrite(tmp_path / "again" / "items.jsonl", wrong)
+    said: list = []
+    r = job(None, tmp_path, "again", deal=DealOptions(verify=100), run=RunOptions(resume=True), say=said.append)
+    assert (r.value, r.complete) == (want, True)
+    assert r.rejected == len(bounds) and sum("exclude" in s and "--verify" in s for s in said) == min(5, len(bounds))
+    rejected = [json.loads(line) for line in (tmp_path / "again" / "rejected.jsonl").read_text().splitlines()]
+    assert len(rejected) == len(bounds) and all("exclude" in x["why"] for x in rejected)
+
+
 def test_the_description_is_checked_and_an_old_job_is_refused_by_name(tmp_path, capsys):
     pos = late(SCIENTIFICO, 5, 12)
     job(pos, tmp_path, run=RunOptions(items=1))

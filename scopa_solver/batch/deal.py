@@ -691,7 +691,8 @@ class DealOptions:
     else `DEFAULT_SPLIT`, its moves and their replies; with three or more sides the cut goes
     on to the next seat of the root's side); `every_root_move`, the exact value of every root
     move (no pruning at the root), not only the position's (None: as saved, else False);
-    `verify`: this many of the items solved before, drawn at random, are solved again first;
+    `verify`: this many of the items a record narrowed (a value or proved bounds), drawn at
+    random, are solved again exactly first;
     and `proof`, how the items are searched: "bounds" (each item proved against the threshold
     the root's interval needs, by a null-window search: MTD(f) over the cut tree, `_Prover`)
     or "exact" (each item solved exactly with the full window, as before: for comparisons).
@@ -741,8 +742,8 @@ def solve_job(position: Optional[Position], directory: Union[str, "os.PathLike[s
     `run.progress`. One run at a time uses a folder: another is refused at once
     (`DealJobError`). A record of items.jsonl that is damaged, duplicated or another job's (its
     checksum, its item, its value) is named through `say`, set aside in rejected.jsonl and its
-    item solved again; `verify` items drawn at random are solved again first (a value that
-    differs replaces the record). `engine` (`EngineOptions`): as `run_job`'s (one item a task;
+    item solved again; `verify` items drawn at random are solved again first (a record the
+    value contradicts, a value or bounds, is set aside and the value kept). `engine` (`EngineOptions`): as `run_job`'s (one item a task;
     local workers at most one per item left and `WORKERS_PER_CORE` a core). `stop`: an event
     another thread sets to stop the run (a running item finishes first with one local worker).
     `on_item(result)` after each solved item with the bounds so far; `say(text)` news for a
@@ -867,9 +868,10 @@ def _run(job: Optional[dict], position: Optional[Position], directory: Path, dea
                          cut_now=state["cut"], rejected=state["rejected"], verified=state["verified"],
                          bounded=bounded, proof=deal.proof)
 
-    with_value = {r.row["key"] for r in records if r.row["result"]["value"] is not None}
-    solved_keys = [k for k in tree.leaves() if k in with_value and known[k][0] == known[k][1]]
-    checks = random.Random().sample(solved_keys, min(verify, len(solved_keys)))
+    # --verify draws from every item a record narrowed: a value, or bounds proved against a
+    # window or by a search the time limit cut (each is solved again exactly, and must agree)
+    proved = [k for k in tree.leaves() if known[k] != _side_range(tree.items[k])]
+    checks = random.Random().sample(proved, min(verify, len(proved)))
     todo = plan()
     cap_workers(runner, workers, len(live()) + len(checks), say)
     bar = progress_bar(len(tree.leaves()), "solve job", run.progress, unit="item")
@@ -945,21 +947,28 @@ def _run(job: Optional[dict], position: Optional[Position], directory: Path, dea
                     continue
                 lo, hi = known[key]
                 if checking:
-                    if (found["value"], found["value"]) == (lo, hi):
+                    if lo <= found["value"] <= hi:
                         state["verified"] += 1
-                        continue
-                    # the stored value was wrong: set its record aside, keep the new one
-                    writer.close()
-                    for r in records:
-                        if r.row["key"] == key and r.row["result"]["value"] is not None:
-                            r.why = f"its value {lo} differs from {found['value']}, solved again by --verify"
-                    records = _set_aside(journal, records, say)
-                    state["rejected"] += 1
-                    lo, hi = _side_range(tree.items[key])
-                    for r in records:
-                        if r.row["key"] == key:         # a cut search's bounds stand
-                            b = _bounds_of(r.row["result"])
-                            lo, hi = max(lo, b[0]), min(hi, b[1])
+                        if lo == hi or key in tree.expanded:
+                            continue
+                        # bounds that hold: the exact value found is kept too (it narrows the root)
+                    else:
+                        # a stored value or bound was wrong: set aside every record of the item
+                        # that the value found contradicts, keep the new value
+                        writer.close()
+                        for r in records:
+                            b = _bounds_of(r.row["result"]) if r.row["key"] == key else None
+                            if b is not None and not b[0] <= found["value"] <= b[1]:
+                                what = f"its value {b[0]} differs from" if b[0] == b[1] else \
+                                    f"its bounds {b[0]}..{b[1]} exclude"
+                                r.why = f"{what} {found['value']}, solved again by --verify"
+                        records = _set_aside(journal, records, say)
+                        state["rejected"] += 1
+                        lo, hi = _side_range(tree.items[key])
+                        for r in records:
+                            if r.row["key"] == key:         # the bounds that agree stand
+                                b = _bounds_of(r.row["result"])
+                                lo, hi = max(lo, b[0]), min(hi, b[1])
                 elif key in tree.expanded or lo == hi:
                     continue        # split or solved meanwhile (a transposition)
                 if not lo <= found["value"] <= hi:

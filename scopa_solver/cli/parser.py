@@ -228,8 +228,8 @@ def _job(p: argparse.ArgumentParser) -> None:
     g.add_argument("--force", action="store_true", help="--resume through a symbolic link")
     g.add_argument("--limit", type=count_arg, default=None, help="at most this many work items in this run")
     g.add_argument("--verify", type=count_arg, default=None, metavar="N",
-                   help="--resume: solve N of the stored items again first, drawn at random (a value that differs "
-                        "replaces its record)")
+                   help="--resume: solve N of the stored items again first, exactly, drawn at random (a record "
+                        "the value contradicts is set aside, the value kept)")
 
 
 def build_parser() -> argparse.ArgumentParser:
