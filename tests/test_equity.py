@@ -186,9 +186,9 @@ def test_bad_input_names_the_problem():
                         (lambda: Distribution({(1, 0, 0): 1}), "each of the 2 sides"),
                         (lambda: Distribution({(1, 0): -1}), "count of outcome"),
                         (lambda: Distribution({(1, 0): 1}, 3, (0, 1)), "sides must give each of the 3 seats"),
-                        (lambda: MatchEquity.of(Rules(target=16)), "target of 16"),
-                        (lambda: MatchEquity.of(Rules(target=1)), "target of 1"),
-                        (lambda: MatchEquity.of(Rules(players=4, partnerships=False)), "no match equity table"),
+                        (lambda: MatchEquity.of(Rules(target=62)), "target of 62: .* from 2 to 61"),
+                        (lambda: MatchEquity.of(Rules(target=1)), "target of 1: .* from 2 to 61"),
+                        (lambda: MatchEquity.of(Rules(players=3, capture="fifteen")), "no match equity table"),
                         (lambda: MatchEquity.of("scopa"), "takes a Rules"),
                         (lambda: distribution("chess"), "no game 'chess'"),
                         (lambda: read_distribution({"game": "scopa", "outcomes": [[1, 2, 3]]}), r"an outcome is \(points"),
@@ -228,6 +228,34 @@ def test_a_point_more_never_lowers_a_shipped_chance(game):
     assert not monotonicity_problems(eq, rules.side_count, rules.players, 13)
 
 
+@pytest.mark.parametrize("game, target", [("scopa-3", 16), ("scientifico", 31), ("scopa", 2), ("scopa-3", 61)])
+def test_any_target_from_the_shipped_counts(game, target):
+    rules = Rules(**{**GAMES[game].changes(), "target": target})
+    eq = MatchEquity.of(rules)
+    assert eq.target == target and eq == MatchEquity.from_distribution(distribution(game), target)
+    k, n = rules.side_count, rules.players
+    zero = (0,) * k
+    for dealer in range(n):
+        chances = [eq.chance(zero, dealer, side) for side in range(k)]
+        assert sum(chances) == pytest.approx(1.0) and all(0.1 < c < 0.9 for c in chances), (dealer, chances)
+    for side in range(k):        # the seats are alike: averaged over the dealers, every side's chance is even
+        assert sum(eq.chance(zero, d, side) for d in range(n)) / n == pytest.approx(1 / k, abs=1e-9)
+    if target > 2:
+        assert not monotonicity_problems(eq, k, n, min(target, 8))
+    near = (target - 1,) + (0,) * (k - 1)
+    assert eq.chance((target,) + (0,) * (k - 1), 0) == 1.0
+    assert all(eq.chance(near, d) > eq.chance(zero, d) + 0.05 for d in range(n))
+    assert eq.chance((0,) * (k - 1) + (target,), 0) == 0.0
+
+
+def test_targets_out_of_range_are_refused_with_the_range():
+    from scopa_solver.play.equity import MAX_TARGET, MIN_TARGET
+    assert (MIN_TARGET, MAX_TARGET) == (2, 61)
+    for target in (1, 62, 100):
+        with pytest.raises(EquityError, match=f"target of {target}: the match equity takes a target from 2 to 61"):
+            MatchEquity.of(Rules(players=3, target=target))
+
+
 def test_shipped_tables_follow_the_rules_and_keep_the_scoring_options_apart():
     assert MatchEquity.of(Rules(napola=True)) == MatchEquity.of(Rules())
     eq = MatchEquity.of(Rules())
@@ -253,7 +281,8 @@ def test_the_command_prints_a_summary_and_a_table(capsys):
     out = capsys.readouterr().out
     assert "rounds" in out and "mean points" in out and out.count("\n") >= 13
     assert main(["chess"]) == 2 and "no game 'chess'" in capsys.readouterr().err
-    assert main(["scopa", "16"]) == 2 and "target of 16" in capsys.readouterr().err
+    assert main(["scopa", "16"]) == 0 and "rounds" in capsys.readouterr().out
+    assert main(["scopa", "62"]) == 2 and "target of 62" in capsys.readouterr().err
     text = table_text(MatchEquity.from_distribution(COIN, 2), 0)
     assert text.splitlines()[2].split() == ["1", "75.0", "50.0"]
     with pytest.raises(EquityError, match="two sides"):

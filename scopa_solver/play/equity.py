@@ -1,7 +1,8 @@
 """Match equity: the chance that a side wins the match from a match score.
 
-`MatchEquity.of(rules)` is the shipped table of a game of the family (`GAMES`) played to 11 or
-21 (`TARGETS`); `eq.chance(score, dealer, side)` is the chance that `side` wins the match when
+`MatchEquity.of(rules)` is the table of a game of the family (`EQUITY_GAMES`) played to any
+target from 2 to 61 (`MIN_TARGET`, `MAX_TARGET`), from the game's shipped round outcomes;
+`eq.chance(score, dealer, side)` is the chance that `side` wins the match when
 the sides have `score` match points and seat `dealer` deals the next round, and
 `eq.after_round(score, round_points, dealer, side)` the chance after a round dealt by `dealer`
 that scored `round_points` (the next seat in playing order deals next).
@@ -62,9 +63,10 @@ from ..errors import ScopaError, excerpt
 from ..kernel import Limit
 from .bots import PIMCBot
 from .game import play_round
-from .puzzles import GAMES, game_name
+from .puzzles import GAMES
 
-__all__ = ["MatchEquity", "EquityError", "Distribution", "Plan", "PLANS", "TARGETS", "measure", "rebuild",
+__all__ = ["MatchEquity", "EquityError", "Distribution", "Plan", "PLANS", "TARGETS", "MIN_TARGET", "MAX_TARGET",
+           "EQUITY_GAMES", "game_name", "measure", "rebuild",
            "distribution", "read_distribution", "TABLE_FOLDER",
            "summary", "table_text", "bootstrap"]
 
@@ -75,10 +77,34 @@ class EquityError(ScopaError, ValueError):
 
 
 TARGETS = (11, 21)
-"""The targets the shipped tables cover (`MatchEquity.of`)."""
+"""The targets the summaries show (`summary`); `MatchEquity.of` takes any from `MIN_TARGET` to
+`MAX_TARGET`."""
+MIN_TARGET = 2
+MAX_TARGET = 61
+"""The targets `MatchEquity.of` takes: 2 to 61 (the family plays to 11, 16, 21 or 31; a target of
+1 is decided by the first round that scores, no match to speak of). The table of a target is
+computed when first asked for: the build times are in docs/play.md, "Match equity"."""
+
+EQUITY_GAMES: dict[str, Rules] = {
+    **GAMES,
+    "scopa-4-alone": Rules(players=4, partnerships=False),
+    "scopa-6-alone": Rules(players=6, partnerships=False),
+}
+"""The games with a match equity, by name: the puzzle set's (`GAMES`) and 4 and 6 players each
+playing alone (4 and 6 sides), which have no puzzle set."""
 
 TABLE_FOLDER = Path(__file__).with_name("equity_tables")
 EQUITY_SEED = 42
+
+
+def game_name(rules: Rules) -> str:
+    """The name of `rules`' game in `EQUITY_GAMES` (its scoring options and target aside), else
+    `rules.name`."""
+    family = (rules.players, rules.game, rules.partnerships, rules.capture)
+    for name, r in EQUITY_GAMES.items():
+        if (r.players, r.game, r.partnerships, r.capture) == family:
+            return name
+    return rules.name
 
 
 # -- the round-outcome distribution and the table -------------------------------------------------
@@ -92,7 +118,7 @@ class Distribution:
     (the dealer's side first, then the sides in playing order from it) to a count (a dict, or
     pairs). `players` and `sides` (the side of each seat) are the game's, as in
     `Rules`: the outcome seen from dealer seat d gives side ``(sides[d] + k) % side_count`` the
-    k-th number. `game` names it (free text; `GAMES` for the shipped ones)."""
+    k-th number. `game` names it (free text; `EQUITY_GAMES` for the shipped ones)."""
 
     counts: tuple[tuple[Points, int], ...]
     players: int = 2
@@ -218,16 +244,17 @@ class MatchEquity:
 
     @classmethod
     def of(cls, rules: Rules) -> "MatchEquity":
-        """The shipped table of `rules`' game (`GAMES`; the scoring options aside) to
-        `rules.target` (one of `TARGETS`)."""
+        """The table of `rules`' game (`EQUITY_GAMES`; the scoring options aside) from its
+        shipped round outcomes, to `rules.target` (`MIN_TARGET` to `MAX_TARGET`), computed when
+        first asked for and kept."""
         if not isinstance(rules, Rules):
             raise EquityError(f"MatchEquity.of takes a Rules value, not {excerpt(rules)}")
         game = game_name(rules)
-        if game not in GAMES:
-            raise EquityError(f"no match equity table for {game}; games: {', '.join(GAMES)}")
-        if rules.target not in TARGETS:
-            raise EquityError(f"no match equity table for a target of {rules.target}: the tables are for "
-                              + " and ".join(map(str, TARGETS)))
+        if game not in EQUITY_GAMES:
+            raise EquityError(f"no match equity table for {game}; games: {', '.join(EQUITY_GAMES)}")
+        if not MIN_TARGET <= rules.target <= MAX_TARGET:
+            raise EquityError(f"no match equity for a target of {rules.target}: the match equity takes a "
+                              f"target from {MIN_TARGET} to {MAX_TARGET} points")
         return _shipped(game, rules.target)
 
     @property
@@ -398,23 +425,23 @@ of one round; a side further behind counts as that far (it needs this many round
 
 def read_distribution(data: Any, where: str = "distribution") -> Distribution:
     """A `Distribution` from the plain data of a shipped file (GAME.json: `game`, `outcomes`;
-    the players and sides from the game of `GAMES`)."""
+    the players and sides from the game of `EQUITY_GAMES`)."""
     if not isinstance(data, dict) or not isinstance(data.get("outcomes"), list):
         raise EquityError(f"{where}: a distribution is an object with an outcomes list")
     game = data.get("game")
-    if game not in GAMES:
-        raise EquityError(f"{where}: no game {excerpt(game)}; games: {', '.join(GAMES)}")
+    if game not in EQUITY_GAMES:
+        raise EquityError(f"{where}: no game {excerpt(game)}; games: {', '.join(EQUITY_GAMES)}")
     try:
-        return Distribution.of_rules(GAMES[game], [tuple(row) for row in data["outcomes"]], game)
+        return Distribution.of_rules(EQUITY_GAMES[game], [tuple(row) for row in data["outcomes"]], game)
     except (TypeError, ValueError) as exc:
         raise EquityError(f"{where}: {exc}") from None
 
 
 @functools.lru_cache(maxsize=None)
 def distribution(game: str) -> Distribution:
-    """The shipped round-outcome distribution of `game` (a name of `GAMES`)."""
-    if game not in GAMES:
-        raise EquityError(f"no game {excerpt(game)}; games: {', '.join(GAMES)}")
+    """The shipped round-outcome distribution of `game` (a name of `EQUITY_GAMES`)."""
+    if game not in EQUITY_GAMES:
+        raise EquityError(f"no game {excerpt(game)}; games: {', '.join(EQUITY_GAMES)}")
     path = TABLE_FOLDER / f"{game}.json"
     if not path.is_file():
         raise EquityError(f"no match equity data for {game} ({path.name} is not shipped)")
@@ -455,8 +482,10 @@ PLANS: dict[str, Plan] = {
     "scientifico": Plan(rounds=300, nodes=20_000),
     "scopa-6": Plan(rounds=500),
     "scopa-15": Plan(rounds=1000),
+    "scopa-4-alone": Plan(rounds=800),
+    "scopa-6-alone": Plan(rounds=600),
 }
-"""The measurement of each game of `GAMES` (see docs/play.md, "Match equity")."""
+"""The measurement of each game of `EQUITY_GAMES` (see docs/play.md, "Match equity")."""
 
 
 def measure(game: str, plan: Optional[Plan] = None, rounds: Optional[int] = None,
@@ -465,10 +494,10 @@ def measure(game: str, plan: Optional[Plan] = None, rounds: Optional[int] = None
     the outcomes: the points of each side, the dealer's side first, then the sides in playing
     order from it. Round i is dealt from the i-th 64 bits of ``random.Random(plan.seed)`` by seat
     ``(players - 1 + i) % players`` (as `arena` deals)."""
-    if game not in GAMES:
-        raise EquityError(f"no game {excerpt(game)}; games: {', '.join(GAMES)}")
+    if game not in EQUITY_GAMES:
+        raise EquityError(f"no game {excerpt(game)}; games: {', '.join(EQUITY_GAMES)}")
     plan = PLANS[game] if plan is None else plan
-    rules = GAMES[game]
+    rules = EQUITY_GAMES[game]
     n, sides, count = rules.players, rules.sides, rules.side_count
     bots = [plan.bot() for _ in range(n)]
     rng = random.Random(plan.seed)
@@ -487,7 +516,7 @@ def measure(game: str, plan: Optional[Plan] = None, rounds: Optional[int] = None
 
 
 def _data(game: str, plan: Plan, counts: dict[tuple[int, ...], int]) -> dict[str, Any]:
-    rules = GAMES[game]
+    rules = EQUITY_GAMES[game]
     return {"game": game, "name": rules.name, "rules": rules.tokens(), "method": plan.describe(),
             "worlds": plan.worlds, "nodes": plan.nodes, "seed": plan.seed, "rounds": sum(counts.values()),
             "order": "points per side: the dealer's side first, then the sides in playing order",
@@ -541,11 +570,11 @@ def summary(game: str) -> str:
     dist = distribution(game)
     plan = PLANS[game]
     means = ", ".join(f"{m:.3f} +- {e:.3f}" for m, e in zip(dist.mean(), dist.stderr()))
-    lines = [f"{game} ({GAMES[game].name}): {dist.rounds:,} rounds, {plan.describe()}, seed {plan.seed}",
+    lines = [f"{game} ({EQUITY_GAMES[game].name}): {dist.rounds:,} rounds, {plan.describe()}, seed {plan.seed}",
              f"  mean points a round (the dealer's side first): {means}"]
     for target in TARGETS:
         eq = _shipped(game, target)
-        dealer = GAMES[game].players - 1
+        dealer = EQUITY_GAMES[game].players - 1
         start = ", ".join(f"{eq.chance((0,) * dist.side_count, dealer, side):.4f}" for side in range(dist.side_count))
         lines.append(f"  to {target}, 0-0, seat {dealer} dealing: {start} (side 0 first)")
     return "\n".join(lines)
@@ -576,12 +605,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 0
     try:
         if not args:
-            print("\n".join(summary(game) for game in GAMES))
+            print("\n".join(summary(game) for game in EQUITY_GAMES))
             return 0
         game, target, dealer = args[0], int(args[1]) if len(args) > 1 else 11, int(args[2]) if len(args) > 2 else 1
-        if game not in GAMES:
-            raise EquityError(f"no game {excerpt(game)}; games: {', '.join(GAMES)}")
-        eq = MatchEquity.of(Rules(**{**GAMES[game].changes(), "target": target}))
+        if game not in EQUITY_GAMES:
+            raise EquityError(f"no game {excerpt(game)}; games: {', '.join(EQUITY_GAMES)}")
+        eq = MatchEquity.of(Rules(**{**EQUITY_GAMES[game].changes(), "target": target}))
         print(summary(game))
         print(table_text(eq, dealer))
         return 0
