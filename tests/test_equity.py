@@ -102,6 +102,23 @@ def test_three_sides_with_ties_on_top_against_a_monte_carlo_of_whole_matches():
         assert sum(eq.chance(score, dealer, side) for side in range(3)) == pytest.approx(1.0)
 
 
+def test_four_sides_each_alone_against_a_monte_carlo_of_whole_matches():
+    # every seat its own side: the table keeps seat 0 dealing and turns the score for the others;
+    # a round of 10 points to one side makes the ties on top many (the tail keeps fewer of them)
+    dist = Distribution({(2, 1, 0, 1): 4, (0, 2, 1, 1): 3, (1, 1, 1, 1): 2, (10, 0, 0, 0): 1, (0, 0, 3, 0): 2,
+                         (1, 0, 0, 2): 3, (0, 0, 0, 0): 1}, 4, (0, 1, 2, 3))
+    eq = MatchEquity.from_distribution(dist, 7)
+    n = 20_000
+    for score, dealer in (((0, 0, 0, 0), 3), ((5, 6, 2, 6), 1), ((8, 8, 1, 8), 2)):
+        wins = simulate(dist, 7, score, dealer, n, seed=dealer)
+        for side in range(4):
+            p = eq.chance(score, dealer, side)
+            assert abs(wins[side] / n - p) < 4.5 * (p * (1 - p) / n) ** 0.5 + 1e-9, (score, dealer, side, wins)
+        assert sum(eq.chance(score, dealer, side) for side in range(4)) == pytest.approx(1.0)
+    # turning the seats: seat d dealing at a score is seat 0 dealing at the score turned d seats on
+    assert eq.chance((1, 4, 2, 3), 2, 3) == pytest.approx(eq.chance((2, 3, 1, 4), 0, 1), abs=1e-15)
+
+
 def test_two_sides_against_a_monte_carlo_of_whole_matches():
     dist = Distribution({(4, 0): 2, (3, 1): 5, (2, 2): 3, (1, 3): 4, (0, 5): 1, (2, 1): 3})
     eq = MatchEquity.from_distribution(dist, 11)

@@ -24,7 +24,10 @@ The method (docs/play.md, "Match equity"):
   chance of every side, by backward induction over the scores by decreasing sum (a round's
   points only raise the sum). A round of no points (none in the shipped data: the settebello
   is always somebody's) keeps the score and passes the deal; the cycle of dealers is solved in
-  closed form. The score after a round, if a side is at or over the target: the rules of
+  closed form. When every seat is its own side (two or three players, four or six alone) the
+  table keeps seat 0 dealing alone: seat d dealing at a score is seat 0 dealing at the score
+  turned d seats on (the distribution is the same from every dealer), a table 1/n the size.
+  The score after a round, if a side is at or over the target: the rules of
   `flow.match_winner` (FAMILY.md, "Scoring and the match"): the highest total alone wins (1 or
   0); a highest total shared plays another round.
 - The shared top (the tail): from then on only how far each side is behind the top counts
@@ -33,7 +36,9 @@ The method (docs/play.md, "Match equity"):
   the top shared. It is iterated from x = 0 until the chance still undecided is below
   `TAIL_MASS` (1e-13) from every tie: exact to that. Two sides have one tie (level); with
   three, a side more than `TAIL_SPREADS` rounds' worth of points behind a shared top counts as
-  that far behind (to come back it needs that many rounds in a row of ties on top).
+  that far behind (to come back it needs that many rounds in a row of ties on top); with four,
+  as many rounds' worth as keep the ties to `TAIL_STATES` (about 4: a comeback through four
+  rounds of ties on top in a row is far below the sampling error).
 - The shipped distributions (`PLANS`, package data equity_tables/GAME.json: the counts, not
   the table) are measured by self-play of `PIMCBot` (a fair player, the same bot in every
   seat, maximising the round margin), one thread and no time budget, so that
@@ -225,7 +230,10 @@ class MatchEquity:
             raise EquityError(f"a MatchEquity is made from a Distribution, not {excerpt(self.distribution)}")
         if not _whole(self.target) or self.target < 1:
             raise EquityError(f"target must be a whole number of points, 1 or more, not {excerpt(self.target)}")
-        object.__setattr__(self, "_table", _Table(self.distribution, self.target))
+        dist = self.distribution
+        object.__setattr__(self, "_table", _Table([dist.probabilities(d) for d in range(dist.players)],
+                                                  dist.side_count, self.target,
+                                                  turn=dist.sides == tuple(range(dist.players))))
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, MatchEquity) and (self.distribution, self.target)
@@ -280,42 +288,62 @@ class MatchEquity:
 
 
 class _Table:
-    """The numbers behind a `MatchEquity` (see the module docstring: the method)."""
+    """The numbers behind a `MatchEquity` (see the module docstring: the method): `outs[d]` the
+    round outcomes (points per side, side 0 first, and their probability) when seat d deals,
+    `count` sides, to `target`. `turn`: every seat is its own side, seat d side d, and `outs[d]`
+    is `outs[0]` turned d seats on; the table then keeps dealer 0 alone and reads the others
+    by turning the score (the dealer's seat becomes seat 0), a table 1/n the size."""
 
-    def __init__(self, dist: Distribution, target: int) -> None:
-        self.players, self.count, self.target = dist.players, dist.side_count, target
-        n, k, t = dist.players, dist.side_count, target
-        outs = [dist.probabilities(d) for d in range(n)]
-        top = max(max(p) for p, _ in outs[0])
-        spread = max(max(p) - min(p) for p, _ in outs[0])
-        self.cap = TAIL_SPREADS * max(spread, 1)     # a deficit in the tail counts as at most this
+    def __init__(self, outs: list[list[tuple[Points, float]]], count: int, target: int, turn: bool = False) -> None:
+        n, k, t = len(outs), count, target
+        self.players, self.count, self.target, self.turn = n, k, t, turn
+        top = max(max(p) for out in outs for p, _ in out)
+        spread = max(max(p) - min(p) for out in outs for p, _ in out)
         self.base = base = t + top              # the box of scores: 0 .. t - 1 + top per side
-        if base ** k * n > MAX_STATES:
-            raise EquityError(f"{k} sides to {t} with rounds of up to {top} points: {base ** k * n:,} "
-                              f"scores and dealers to tabulate, over the {MAX_STATES:,} allowed")
-        self.strides = strides = [base ** (k - 1 - i) for i in range(k)]
-        self.tail = self._solve_tail(outs)
+        dealers = 1 if turn else n
+        if base ** k * dealers > MAX_STATES:
+            raise EquityError(f"{k} sides to {t} with rounds of up to {top} points: {base ** k * dealers:,} "
+                              f"scores{'' if turn else ' and dealers'} to tabulate, over the {MAX_STATES:,} allowed")
+        self.cap = _tail_cap(k, max(spread, 1))  # a deficit in the tail counts as at most this
+        self.strides = strides = np.array([base ** (k - 1 - i) for i in range(k)], dtype=np.int64)
+        self._solve_tail(outs)
         grid = np.indices((base,) * k).reshape(k, -1).T        # every score in the box, row = flat index
-        values = np.zeros((n, base ** k, k))
-        best = grid.max(axis=1)
-        over = best >= t
-        for idx in np.flatnonzero(over):
-            score = tuple(int(x) for x in grid[idx])
-            for d in range(n):
-                values[d, idx] = self._final(score, d)
+        values = np.zeros((dealers, base ** k, k))
+        over = grid.max(axis=1) >= t
+        for d in range(dealers):
+            values[d, over] = self._finals(grid[over], d)
+        # the score turned one seat on (side j gets side j + 1's points): seat 1 dealing, as seat 0
+        turned = np.roll(grid, -1, axis=1) @ strides if turn else None
+        del grid
         # the scores below the target, by decreasing sum: a round's points lead to a higher sum
         below = np.flatnonzero(~over)
-        sums = grid[below].sum(axis=1)
+        sums = below_sums = np.zeros(len(below), dtype=np.int64)
+        for i in range(k):
+            below_sums += (below // strides[i]) % base
         offsets, probs, zero = [], [], []
-        for d in range(n):
+        for d in range(dealers):
             nonzero = [(p, q) for p, q in outs[d] if any(p)]
-            offsets.append(np.array([sum(a * s for a, s in zip(p, strides)) for p, _ in nonzero], dtype=np.int64))
+            offsets.append(np.array([p for p, _ in nonzero], dtype=np.int64) @ strides)
             probs.append(np.array([q for _, q in nonzero]))
             zero.append(sum(q for p, q in outs[d] if not any(p)))
+        where = np.full(base ** k, -1, dtype=np.int64) if turn and zero[0] > 0 else None
         for level in range(int(sums.max()), -1, -1):
             idx = below[sums == level]
-            rest = [np.einsum("o,soj->sj", probs[d], values[(d + 1) % n][idx[:, None] + offsets[d][None, :]])
-                    for d in range(n)]
+            if turn:     # the next dealer is seat 1: its chances are seat 0's at the turned score, turned back
+                rest = np.roll(_expect(values[0], turned, idx, offsets[0], probs[0]), 1, axis=1)
+                if where is None:
+                    values[0, idx] = rest
+                    continue
+                # a round of no points: the same score, the next dealer, i.e. the turned score
+                # one side on (a cycle of k turns)
+                where[idx] = np.arange(len(idx))
+                acc, weight, at = np.zeros_like(rest), 1.0, idx
+                for j in range(k):
+                    acc += weight * np.roll(rest[where[at]], j, axis=1)
+                    at, weight = turned[at], weight * zero[0]
+                values[0, idx] = acc / (1.0 - weight)
+                continue
+            rest = [_expect(values[(d + 1) % n], None, idx, offsets[d], probs[d]) for d in range(n)]
             for d in range(n):      # a round of no points: the same score, the next dealer (a cycle)
                 acc, weight = np.zeros_like(rest[d]), 1.0
                 for j in range(n):
@@ -349,7 +377,11 @@ class _Table:
     def chance(self, score: Points, dealer: int, side: int) -> float:
         if max(score) >= self.target:
             return float(self._final(score, dealer)[side])
-        idx = sum(a * s for a, s in zip(score, self.strides))
+        if self.turn:       # seat `dealer` dealing is seat 0 dealing with the score turned `dealer` seats on
+            k = self.count
+            idx = sum(score[(dealer + j) % k] * int(s) for j, s in enumerate(self.strides))
+            return float(self.values[0, idx, (side - dealer) % k])
+        idx = sum(a * int(s) for a, s in zip(score, self.strides))
         return float(self.values[dealer, idx, side])
 
     def _final(self, score: Points, dealer: int) -> Any:
@@ -360,50 +392,107 @@ class _Table:
             out[winner] = 1.0
             return out
         best = max(score)
-        return self.tail[(tuple(min(best - x, self.cap) for x in score), dealer)]
+        if self.turn:       # seat `dealer` dealing: seat 0 dealing, the deficits turned, the chances back
+            k = self.count
+            code = sum(min(best - score[(dealer + j) % k], self.cap) * int(w) for j, w in enumerate(self.tail_weights))
+            return np.roll(self.tail_x[self.tail_index[code]], dealer)
+        code = sum(min(best - x, self.cap) * int(w) for x, w in zip(score, self.tail_weights))
+        return self.tail_x[self.tail_index[code] * self.players + dealer]
 
-    def _solve_tail(self, outs: list[list[tuple[Points, float]]]) -> dict[tuple[Points, int], Any]:
+    def _finals(self, scores: Any, dealer: int) -> Any:
+        """`_final` of every row of `scores` (each at or over the target), seat `dealer` dealing."""
+        best = scores.max(axis=1)
+        out = np.zeros(scores.shape, dtype=float)
+        alone = (scores == best[:, None]).sum(axis=1) == 1
+        rows = np.flatnonzero(alone)
+        out[rows, scores[rows].argmax(axis=1)] = 1.0
+        tie = np.flatnonzero(~alone)
+        deficits = np.minimum(best[tie, None] - scores[tie], self.cap)
+        if self.turn:
+            codes = np.roll(deficits, -dealer, axis=1) @ self.tail_weights
+            out[tie] = np.roll(self.tail_x[self.tail_order[np.searchsorted(self.tail_codes, codes)]], dealer, axis=1)
+        else:
+            codes = deficits @ self.tail_weights
+            out[tie] = self.tail_x[self.tail_order[np.searchsorted(self.tail_codes, codes)] * self.players + dealer]
+        return out
+
+    def _solve_tail(self, outs: list[list[tuple[Points, float]]]) -> None:
         """The chances from a highest total shared at or over the target, by how far each side
         is behind the top (at most `cap`) and the dealer: x = b + A x (b: the rounds that leave
         one side on top, A: those that leave a tie on top), iterated from x = 0 until what is
-        still undecided (1 - the sum of the chances) is below `TAIL_MASS` in every state."""
+        still undecided (1 - the sum of the chances) is below `TAIL_MASS` in every state. With
+        `turn`, dealer 0 alone: a tie after its round is the next dealer's, read turned."""
         n, k, cap = self.players, self.count, self.cap
+        dealers = 1 if self.turn else n
         states = sorted(_spread_out(zeros, values, k) for z in range(2, k + 1)
                         for zeros in itertools.combinations(range(k), z)
                         for values in itertools.product(range(1, cap + 1), repeat=k - z))
-        if len(states) * n > MAX_STATES:
-            raise EquityError(f"{k} sides: {len(states) * n:,} ties on top to tabulate, over the "
+        if len(states) * dealers > MAX_STATES:
+            raise EquityError(f"{k} sides: {len(states) * dealers:,} ties on top to tabulate, over the "
                               f"{MAX_STATES:,} allowed")
-        weights = (cap + 1) ** np.arange(k)
+        weights = (cap + 1) ** np.arange(k, dtype=np.int64)
         deficits = np.array(states, dtype=np.int64)
         codes = deficits @ weights                      # sorted like states (the last side counts most)
         order = np.argsort(codes)
         codes = codes[order]
-        rows, cols, probs, b = [], [], [], np.zeros((len(states) * n, k))
-        for d in range(n):
+        rows, cols, probs, b = [], [], [], np.zeros((len(states) * dealers, k))
+        for d in range(dealers):
             points = np.array([p for p, _ in outs[d]], dtype=np.int64)
             q = np.array([q for _, q in outs[d]])
             totals = points[None, :, :] - deficits[:, None, :]          # state, outcome, side
             best = totals.max(axis=2)
             alone = (totals == best[:, :, None]).sum(axis=2) == 1
-            row = np.arange(len(states))[:, None] * n + d
+            row = np.arange(len(states))[:, None] * dealers + d
             won = np.nonzero(alone)
             np.add.at(b, (np.broadcast_to(row, alone.shape)[won], totals[won].argmax(axis=1)), q[won[1]])
             tie = np.nonzero(~alone)
-            after = np.minimum(best[:, :, None] - totals, cap)[tie] @ weights
+            after = np.minimum(best[:, :, None] - totals, cap)[tie]
             rows.append(np.broadcast_to(row, alone.shape)[tie])
-            cols.append(order[np.searchsorted(codes, after)] * n + (d + 1) % n)
+            if self.turn:       # seat 1 deals next: seat 0 dealing with the deficits turned one seat on
+                cols.append(order[np.searchsorted(codes, np.roll(after, -1, axis=1) @ weights)])
+            else:
+                cols.append(order[np.searchsorted(codes, after @ weights)] * n + (d + 1) % n)
             probs.append(q[tie[1]])
+            del totals, best, alone
         row_all, col_all, prob_all = np.concatenate(rows), np.concatenate(cols), np.concatenate(probs)
         x = np.zeros_like(b)
+        back = 1 if self.turn else 0        # turned back: side j's chance is the turned table's j - 1
         for _ in range(TAIL_ROUNDS):
-            x = b + np.stack([np.bincount(row_all, prob_all * x[col_all, j], minlength=len(b)) for j in range(k)],
-                             axis=1)
+            x = b + np.stack([np.bincount(row_all, prob_all * x[col_all, (j - back) % k], minlength=len(b))
+                              for j in range(k)], axis=1)
             if 1.0 - x.sum(axis=1).min() < TAIL_MASS:
                 break
         else:
             raise EquityError("the rounds of the distribution never break a tie on top: the match would never end")
-        return {(states[i // n], i % n): x[i] for i in range(len(b))}
+        self.tail_x, self.tail_weights, self.tail_codes, self.tail_order = x, weights, codes, order
+        self.tail_index = {int(c): int(i) for c, i in zip(codes, order)}
+
+
+def _expect(table: Any, turned: Any, idx: Any, offsets: Any, probs: Any) -> Any:
+    """For every flat score of `idx`: the expectation over the outcomes (`offsets` in the flat
+    index, `probs`) of `table` at the score after the round (turned by `turned` when given); in
+    slices, so that a level of many scores and outcomes stays small in memory."""
+    out = np.empty((len(idx), table.shape[1]))
+    step = max(1, _SLICE // max(len(offsets), 1))
+    for a in range(0, len(idx), step):
+        at = idx[a:a + step, None] + offsets[None, :]
+        out[a:a + step] = np.einsum("o,soj->sj", probs, table[turned[at] if turned is not None else at])
+    return out
+
+
+_SLICE = 1 << 18
+"""Scores times outcomes gathered at once by `_expect`."""
+
+
+def _tail_cap(k: int, spread: int) -> int:
+    """How far behind a shared top the tail keeps a side apart: `TAIL_SPREADS` rounds' worth of
+    points (`spread`, the largest margin of one round), fewer with four sides or more, as many
+    as keep the ties on top to `TAIL_STATES` (four sides: about 4 rounds' worth)."""
+    for spreads in range(TAIL_SPREADS, 1, -1):
+        cap = spreads * spread
+        if sum(math.comb(k, z) * cap ** (k - z) for z in range(2, k + 1)) <= TAIL_STATES:
+            return cap
+    return spread
 
 
 def _spread_out(zeros: tuple[int, ...], values: tuple[int, ...], k: int) -> Points:
@@ -419,6 +508,9 @@ TAIL_ROUNDS = 100_000
 TAIL_SPREADS = 40
 """How far behind a shared top the tail keeps a side apart: this many times the largest margin
 of one round; a side further behind counts as that far (it needs this many rounds of ties)."""
+TAIL_STATES = 10_000
+"""The most ties on top (by each side's deficit, per dealer) the tail keeps: with four sides the
+tail keeps a side apart up to fewer rounds' worth of points than `TAIL_SPREADS` (`_tail_cap`)."""
 
 
 # -- the shipped tables ----------------------------------------------------------------------------
@@ -483,7 +575,7 @@ PLANS: dict[str, Plan] = {
     "scopa-6": Plan(rounds=500),
     "scopa-15": Plan(rounds=1000),
     "scopa-4-alone": Plan(rounds=800),
-    "scopa-6-alone": Plan(rounds=600),
+    "scopa-6-alone": Plan(rounds=480),
 }
 """The measurement of each game of `EQUITY_GAMES` (see docs/play.md, "Match equity")."""
 
