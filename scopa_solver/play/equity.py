@@ -39,6 +39,14 @@ The method (docs/play.md, "Match equity"):
   that far behind (to come back it needs that many rounds in a row of ties on top); with four,
   as many rounds' worth as keep the ties to `TAIL_STATES` (about 4: a comeback through four
   rounds of ties on top in a row is far below the sampling error).
+- Six sides (six players alone: 11^6 scores times 6 dealers to 11, and far more to 21) are
+  approximated (`APPROXIMATE_SIDES`; `MatchEquity.exact` is False): for each side, the exact
+  table of its match against the leader and the runner-up of the other sides alone (three
+  sides, the other players' points dropped; one table per pair of seats, counted from the
+  side's, made when first needed), averaged over the choices when others tie for those
+  places; then the chances of all sides scaled to add up to 1. Against Monte Carlo matches
+  played from the measured distribution its error is a few points at most, under one on
+  average (docs/play.md, "Match equity"). A finished match is exact (1 or 0).
 - The shipped distributions (`PLANS`, package data equity_tables/GAME.json: the counts, not
   the table) are measured by self-play of `PIMCBot` (a fair player, the same bot in every
   seat, maximising the round margin), one thread and no time budget, so that
@@ -212,6 +220,10 @@ def _whole(x: object) -> bool:
 
 MAX_STATES = 2_000_000
 """The most match scores (times dealers) `MatchEquity.from_distribution` tabulates."""
+APPROXIMATE_SIDES = 5
+"""From this many sides (each seat its own: six players alone) the table is approximate: each
+side's chance from the exact table of its match against the two best others alone, scaled so
+that the chances add up to 1 (`MatchEquity.exact` is False; docs/play.md, "Match equity")."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -231,9 +243,13 @@ class MatchEquity:
         if not _whole(self.target) or self.target < 1:
             raise EquityError(f"target must be a whole number of points, 1 or more, not {excerpt(self.target)}")
         dist = self.distribution
-        object.__setattr__(self, "_table", _Table([dist.probabilities(d) for d in range(dist.players)],
-                                                  dist.side_count, self.target,
-                                                  turn=dist.sides == tuple(range(dist.players))))
+        alone = dist.sides == tuple(range(dist.players))
+        if alone and dist.side_count >= APPROXIMATE_SIDES:
+            table: Union[_Table, _Reduced] = _Reduced(dist, self.target)
+        else:
+            table = _Table([dist.probabilities(d) for d in range(dist.players)], dist.side_count, self.target,
+                           turn=alone)
+        object.__setattr__(self, "_table", table)
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, MatchEquity) and (self.distribution, self.target)
@@ -268,6 +284,12 @@ class MatchEquity:
     @property
     def game(self) -> str:
         return self.distribution.game
+
+    @property
+    def exact(self) -> bool:
+        """True for the exact table; False for the approximation of five sides or more
+        (`APPROXIMATE_SIDES`)."""
+        return isinstance(self._table, _Table)  # type: ignore[attr-defined]
 
     def chance(self, score: Sequence[int], dealer: int, side: int = 0) -> float:
         """The chance that `side` wins the match from the match score `score` (points per side
@@ -466,6 +488,73 @@ class _Table:
             raise EquityError("the rounds of the distribution never break a tie on top: the match would never end")
         self.tail_x, self.tail_weights, self.tail_codes, self.tail_order = x, weights, codes, order
         self.tail_index = {int(c): int(i) for c, i in zip(codes, order)}
+
+
+class _Reduced:
+    """The approximate numbers behind a `MatchEquity` of five sides or more, every seat its own
+    side (six players alone; see the module docstring): for each side, the exact table of the
+    match it plays against the leader and the runner-up of the others alone (three sides, the
+    other players' points dropped), averaged over the choices when others tie for those places;
+    then the chances of all sides scaled to add up to 1. The reduced tables (one per pair of
+    seats of the leader and the runner-up, counted from the side's seat) are made when first
+    needed and kept."""
+
+    def __init__(self, dist: Distribution, target: int) -> None:
+        self.players = self.count = dist.players
+        self.target, self.dist = target, dist
+        self.outs = [dist.probabilities(d) for d in range(dist.players)]
+        self.tables: dict[tuple[int, int], _Table] = {}
+        for pair in ((1, 2),):     # one now: a target too large for the reduced tables fails here
+            self._reduced(*pair)
+
+    # the same checks as `_Table`
+    score = _Table.score
+    seat = _Table.seat
+    side = _Table.side
+
+    def _reduced(self, a: int, b: int) -> "_Table":
+        """The three-sided table of seat 0 against seats a and b (a < b) of the others."""
+        table = self.tables.get((a, b))
+        if table is None:
+            outs = []
+            for d in range(self.players):
+                rows: dict[Points, float] = {}
+                for points, q in self.outs[d]:
+                    key = (points[0], points[a], points[b])
+                    rows[key] = rows.get(key, 0.0) + q
+                outs.append(sorted(rows.items()))
+            table = self.tables[(a, b)] = _Table(outs, 3, self.target)
+        return table
+
+    def chance(self, score: Points, dealer: int, side: int) -> float:
+        winner = match_winner(score, self.target)
+        if winner is not None:
+            return float(winner == side)
+        weights = self._weights(tuple(score), dealer)
+        return weights[side] / sum(weights)
+
+    @functools.lru_cache(maxsize=1 << 16)
+    def _weights(self, score: Points, dealer: int) -> list[float]:
+        """Every side's chance in its reduced match (kept: the leaf tables of the positions of
+        one round at one match score ask the same final scores again)."""
+        k = self.count
+        weights = []
+        for s in range(k):
+            others = sorted((j for j in range(k) if j != s), key=lambda j: -score[j])
+            first = [j for j in others if score[j] == score[others[0]]]
+            if len(first) > 1:
+                pairs = list(itertools.combinations(first, 2))
+            else:
+                rest = others[1:]
+                pairs = [(first[0], j) for j in rest if score[j] == score[rest[0]]]
+            total = 0.0
+            for lead, second in pairs:
+                a, b = (lead - s) % k, (second - s) % k
+                if a > b:
+                    a, b, lead, second = b, a, second, lead
+                total += self._reduced(a, b).chance((score[s], score[lead], score[second]), (dealer - s) % k, 0)
+            weights.append(total / len(pairs))
+        return weights
 
 
 def _expect(table: Any, turned: Any, idx: Any, offsets: Any, probs: Any) -> Any:
