@@ -167,6 +167,19 @@ def test_six_sides_alone_are_approximated_within_the_stated_error():
     assert eq.chance((8, 1, 1, 1, 1, 1), 0) > eq.chance((7, 1, 1, 1, 1, 1), 0) > eq.chance((1,) * 6, 0)
 
 
+@pytest.mark.parametrize("make", [lambda: MatchEquity.of(Rules(players=3)), lambda: MatchEquity.of(Rules(players=4)),
+                                  lambda: MatchEquity.from_distribution(SIX, 9)])
+def test_after_round_many_gives_after_rounds_numbers_at_once(make):
+    eq = make()
+    k, rng = eq.distribution.side_count, random.Random(5)
+    rows = [tuple(rng.randrange(9) for _ in range(k)) for _ in range(400)]
+    for score, dealer, side in (((0,) * k, 1, 0), (tuple(range(3, 3 + k)), 0, k - 1)):
+        many = eq.after_round_many(score, np.array(rows), dealer, side)
+        assert list(many) == [eq.after_round(score, row, dealer, side) for row in rows]
+    with pytest.raises(EquityError, match=f"rows of {k} points"):
+        eq.after_round_many((0,) * k, np.zeros((3, k + 1), dtype=int), 0)
+
+
 def test_two_sides_against_a_monte_carlo_of_whole_matches():
     dist = Distribution({(4, 0): 2, (3, 1): 5, (2, 2): 3, (1, 3): 4, (0, 5): 1, (2, 1): 3})
     eq = MatchEquity.from_distribution(dist, 11)

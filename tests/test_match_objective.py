@@ -281,6 +281,32 @@ def test_a_limited_match_search_has_a_value_and_says_it_is_not_exact():
                for s in snapshots)
 
 
+def test_a_leaf_table_from_an_equity_at_once_is_the_one_entry_by_entry(monkeypatch):
+    # the shipped MatchEquity gives every entry at once (after_round_many): the same table as
+    # after_round cell by cell, in two, three and six sides (six alone: the approximation)
+    from scopa_solver.play.equity import Distribution, MatchEquity
+    from scopa_solver.search.match import _equity_table, _table, equity_chance
+    calls = []
+    one_by_one = MatchEquity.after_round
+    monkeypatch.setattr(MatchEquity, "after_round", lambda self, *args: calls.append(args) or one_by_one(self, *args))
+    _equity_table.cache_clear()
+    six = Distribution({(2, 1, 0, 1, 0, 0): 3, (0, 1, 2, 0, 0, 1): 2, (3, 0, 0, 0, 1, 0): 2, (0, 0, 0, 0, 0, 4): 1},
+                       6, tuple(range(6)))
+    for rules, score, equity in ((Rules(), (7, 9), MatchEquity.of(Rules())),
+                                 (Rules(players=3), (3, 8, 9), MatchEquity.of(Rules(players=3))),
+                                 (Rules(players=6, partnerships=False), (3, 5, 7, 2, 6, 4),
+                                  MatchEquity.from_distribution(six, 11))):
+        pos = later(rules, 2, 7)
+        match = Match(score, equity=equity)
+        table = leaf_table(pos, match)
+        assert calls == []      # not one entry at a time
+        side = pos.rules.sides[pos.to_move]
+        one = _table(equity_chance(pos, match), table.lows, table.dims, side)
+        cells = itertools.product(*(range(low, low + dim) for low, dim in zip(table.lows, table.dims)))
+        assert all(table.value(p) == one.value(p) for p in cells) and len(calls) == table.cells
+        calls.clear()
+
+
 def test_match_repr_pastes_back_and_bad_input_names_the_field():
     assert repr(Match((9, 10))) == "Match((9, 10))" and eval(repr(Match((9, 10), target=21))) == Match((9, 10), 21)
     for args, field in [(("9-10",), "score"), (((9, -1),), "score"), (((9,),), "score"), (((9, True),), "score"),

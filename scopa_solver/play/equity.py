@@ -308,6 +308,22 @@ class MatchEquity:
         return table.chance(tuple(a + b for a, b in zip(before, points)), (seat + 1) % table.players,
                             table.side(side))
 
+    def after_round_many(self, score: Sequence[int], round_points: Any, dealer: int, side: int = 0) -> Any:
+        """`after_round` for every row of `round_points` (an array of rows of points per side):
+        a numpy array of the chances, the same numbers, at once (the match objective's leaf
+        table asks one for every combination of the sides' round points)."""
+        table: _Table = self._table  # type: ignore[attr-defined]
+        before, seat, side = table.score(score, "score"), table.seat(dealer), table.side(side)
+        try:
+            points = np.asarray(round_points, dtype=np.int64)
+        except (TypeError, ValueError, OverflowError):
+            raise EquityError(f"round_points is an array of rows of points per side, not "
+                              f"{excerpt(round_points)}") from None
+        if points.ndim != 2 or points.shape[1] != table.count or (points < 0).any():
+            raise EquityError(f"round_points is an array of rows of {table.count} points per side (whole "
+                              f"numbers, 0 or more), not one of shape {points.shape}")
+        return table.chance_many(points + np.array(before, dtype=np.int64), (seat + 1) % table.players, side)
+
 
 class _Table:
     """The numbers behind a `MatchEquity` (see the module docstring: the method): `outs[d]` the
@@ -405,6 +421,20 @@ class _Table:
             return float(self.values[0, idx, (side - dealer) % k])
         idx = sum(a * int(s) for a, s in zip(score, self.strides))
         return float(self.values[dealer, idx, side])
+
+    def chance_many(self, scores: Any, dealer: int, side: int) -> Any:
+        """`chance` of every row of `scores` (an int array, one row per score)."""
+        out = np.empty(len(scores))
+        over = scores.max(axis=1) >= self.target
+        if over.any():
+            out[over] = self._finals(scores[over], dealer)[:, side]
+        below = scores[~over]
+        if self.turn:
+            k = self.count
+            out[~over] = self.values[0, np.roll(below, -dealer, axis=1) @ self.strides, (side - dealer) % k]
+        else:
+            out[~over] = self.values[dealer, below @ self.strides, side]
+        return out
 
     def _final(self, score: Points, dealer: int) -> Any:
         """The chances of every side at a score at or over the target: won, or a tie on top."""
@@ -531,30 +561,45 @@ class _Reduced:
         if winner is not None:
             return float(winner == side)
         weights = self._weights(tuple(score), dealer)
-        return weights[side] / sum(weights)
+        return float(weights[side] / weights.sum())
 
     @functools.lru_cache(maxsize=1 << 16)
-    def _weights(self, score: Points, dealer: int) -> list[float]:
-        """Every side's chance in its reduced match (kept: the leaf tables of the positions of
-        one round at one match score ask the same final scores again)."""
-        k = self.count
-        weights = []
+    def _weights(self, score: Points, dealer: int) -> Any:
+        """Every side's chance in its reduced match, at one score (kept)."""
+        return self.weights_many(np.array([score], dtype=np.int64), dealer)[0]
+
+    def chance_many(self, scores: Any, dealer: int, side: int) -> Any:
+        """`chance` of every row of `scores` (an int array, one row per score)."""
+        weights = self.weights_many(scores, dealer)
+        out = weights[:, side] / weights.sum(axis=1)
+        best = scores.max(axis=1)
+        won = (best >= self.target) & ((scores == best[:, None]).sum(axis=1) == 1)
+        out[won] = scores[won, side] == best[won]
+        return out
+
+    def weights_many(self, scores: Any, dealer: int) -> Any:
+        """Every side's chance in its reduced match (a row per score): the side against the
+        leader and the runner-up of the others, the mean over the pairs of others that can be
+        them (others tied for the lead: every two of them; else the leader and each tied
+        runner-up); a pair's chance is the table of their seats counted from the side's."""
+        k, n = self.count, len(scores)
+        out = np.zeros((n, k))
         for s in range(k):
-            others = sorted((j for j in range(k) if j != s), key=lambda j: -score[j])
-            first = [j for j in others if score[j] == score[others[0]]]
-            if len(first) > 1:
-                pairs = list(itertools.combinations(first, 2))
-            else:
-                rest = others[1:]
-                pairs = [(first[0], j) for j in rest if score[j] == score[rest[0]]]
-            total = 0.0
-            for lead, second in pairs:
-                a, b = (lead - s) % k, (second - s) % k
-                if a > b:
-                    a, b, lead, second = b, a, second, lead
-                total += self._reduced(a, b).chance((score[s], score[lead], score[second]), (dealer - s) % k, 0)
-            weights.append(total / len(pairs))
-        return weights
+            others = np.delete(scores, s, axis=1)
+            ranked = -np.sort(-others, axis=1)
+            first, second = ranked[:, 0], ranked[:, 1]
+            leaders = (others == first[:, None]).sum(axis=1)
+            seconds = (others == second[:, None]).sum(axis=1)
+            pairs = np.where(leaders > 1, leaders * (leaders - 1) // 2, seconds)
+            total = np.zeros(n)
+            for a, b in itertools.combinations(range(1, k), 2):
+                x, y = scores[:, (s + a) % k], scores[:, (s + b) % k]
+                rows = np.flatnonzero(((x == first) & (y == second)) | ((x == second) & (y == first)))
+                if len(rows):
+                    three = np.stack([scores[rows, s], x[rows], y[rows]], axis=1)
+                    total[rows] += self._reduced(a, b).chance_many(three, (dealer - s) % k, 0)
+            out[:, s] = total / pairs
+        return out
 
 
 def _expect(table: Any, turned: Any, idx: Any, offsets: Any, probs: Any) -> Any:
