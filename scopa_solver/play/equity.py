@@ -802,7 +802,8 @@ def summary(game: str) -> str:
         eq = _shipped(game, target)
         dealer = EQUITY_GAMES[game].players - 1
         start = ", ".join(f"{eq.chance((0,) * dist.side_count, dealer, side):.4f}" for side in range(dist.side_count))
-        lines.append(f"  to {target}, 0-0, seat {dealer} dealing: {start} (side 0 first)")
+        rough = "" if eq.exact else ", approximate"
+        lines.append(f"  to {target}, 0-0, seat {dealer} dealing: {start} (side 0 first{rough})")
     return "\n".join(lines)
 
 
