@@ -43,8 +43,9 @@ The method (docs/play.md, "Match equity"):
   approximated (`APPROXIMATE_SIDES`; `MatchEquity.exact` is False): for each side, the exact
   table of its match against the leader and the runner-up of the other sides alone (three
   sides, the other players' points dropped; one table per pair of seats, counted from the
-  side's, made when first needed), averaged over the choices when others tie for those
-  places; then the chances of all sides scaled to add up to 1. Against Monte Carlo matches
+  side's, made when first needed), the least over the choices when others tie for those
+  places (the side must beat them all: the hardest pair binds); then the chances of all sides
+  scaled to add up to 1. Against Monte Carlo matches
   played from the measured distribution its error is a few points at most, under one on
   average (docs/play.md, "Match equity"). A finished match is exact (1 or 0).
 - The shipped distributions (`PLANS`, package data equity_tables/GAME.json: the counts, not
@@ -72,7 +73,7 @@ import numpy as np
 from ..core.flow import match_winner
 from ..core.position import Position
 from ..core.rules import Rules
-from ..errors import ScopaError, excerpt
+from ..errors import LimitError, ScopaError, excerpt
 from ..kernel import Limit
 from .bots import PIMCBot
 from .game import play_round
@@ -524,8 +525,8 @@ class _Reduced:
     """The approximate numbers behind a `MatchEquity` of five sides or more, every seat its own
     side (six players alone; see the module docstring): for each side, the exact table of the
     match it plays against the leader and the runner-up of the others alone (three sides, the
-    other players' points dropped), averaged over the choices when others tie for those places;
-    then the chances of all sides scaled to add up to 1. The reduced tables (one per pair of
+    other players' points dropped), the least over the choices when others tie for those
+    places; then the chances of all sides scaled to add up to 1. The reduced tables (one per pair of
     seats of the leader and the runner-up, counted from the side's seat) are made when first
     needed and kept."""
 
@@ -579,26 +580,25 @@ class _Reduced:
 
     def weights_many(self, scores: Any, dealer: int) -> Any:
         """Every side's chance in its reduced match (a row per score): the side against the
-        leader and the runner-up of the others, the mean over the pairs of others that can be
-        them (others tied for the lead: every two of them; else the leader and each tied
-        runner-up); a pair's chance is the table of their seats counted from the side's."""
+        leader and the runner-up of the others; when others tie for those places, the least
+        of its chances against the pairs of them that can be (others tied for the lead: every
+        two of them; else the leader and each tied runner-up): the side must beat them all,
+        and the hardest pair (the dealer's seat, the next ones) binds. A pair's chance is the
+        table of their seats counted from the side's."""
         k, n = self.count, len(scores)
         out = np.zeros((n, k))
         for s in range(k):
             others = np.delete(scores, s, axis=1)
             ranked = -np.sort(-others, axis=1)
             first, second = ranked[:, 0], ranked[:, 1]
-            leaders = (others == first[:, None]).sum(axis=1)
-            seconds = (others == second[:, None]).sum(axis=1)
-            pairs = np.where(leaders > 1, leaders * (leaders - 1) // 2, seconds)
-            total = np.zeros(n)
+            least = np.full(n, np.inf)
             for a, b in itertools.combinations(range(1, k), 2):
                 x, y = scores[:, (s + a) % k], scores[:, (s + b) % k]
                 rows = np.flatnonzero(((x == first) & (y == second)) | ((x == second) & (y == first)))
                 if len(rows):
                     three = np.stack([scores[rows, s], x[rows], y[rows]], axis=1)
-                    total[rows] += self._reduced(a, b).chance_many(three, (dealer - s) % k, 0)
-            out[:, s] = total / pairs
+                    least[rows] = np.minimum(least[rows], self._reduced(a, b).chance_many(three, (dealer - s) % k, 0))
+            out[:, s] = least
         return out
 
 
@@ -719,7 +719,10 @@ def measure(game: str, plan: Optional[Plan] = None, rounds: Optional[int] = None
     """Play `plan.rounds` (or `rounds`) rounds of `game` by `plan`'s bot in every seat and count
     the outcomes: the points of each side, the dealer's side first, then the sides in playing
     order from it. Round i is dealt from the i-th 64 bits of ``random.Random(plan.seed)`` by seat
-    ``(players - 1 + i) % players`` (as `arena` deals)."""
+    ``(players - 1 + i) % players`` (as `arena` deals). A deal on which the bot stops with a
+    `LimitError` (PIMC: a world of a decision needs more than 20 times the node budget that
+    the first world's search set; seen once in six players alone) is not counted: the next 64
+    bits deal that round again, the same every time (at most a twentieth of the rounds)."""
     if game not in EQUITY_GAMES:
         raise EquityError(f"no game {excerpt(game)}; games: {', '.join(EQUITY_GAMES)}")
     plan = PLANS[game] if plan is None else plan
@@ -730,14 +733,24 @@ def measure(game: str, plan: Optional[Plan] = None, rounds: Optional[int] = None
     counts: dict[tuple[int, ...], int] = {}
     total = plan.rounds if rounds is None else rounds
     start = time.perf_counter()
-    for i in range(total):
+    i = redealt = 0
+    while i < total:
         dealer = (n - 1 + i) % n
         deal = Position.new_round(seed=rng.getrandbits(64), rules=rules, dealer=dealer)
-        points = play_round(deal, *bots).points
+        try:
+            points = play_round(deal, *bots).points
+        except LimitError as exc:   # a world of a decision over PIMC's node budget: the next deal instead
+            redealt += 1
+            if progress:
+                print(f"{game}: round {i + 1} dealt again ({exc})", file=sys.stderr, flush=True)
+            if redealt > max(10, total // 20):
+                raise
+            continue
         key = tuple(points[(sides[dealer] + k) % count] for k in range(count))
         counts[key] = counts.get(key, 0) + 1
-        if progress and (i + 1) % 50 == 0:
-            print(f"{game}: {i + 1}/{total} rounds, {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
+        i += 1
+        if progress and i % 50 == 0:
+            print(f"{game}: {i}/{total} rounds, {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
     return counts
 
 
