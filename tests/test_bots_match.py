@@ -192,6 +192,18 @@ def test_pimc_breaks_equal_chances_by_the_mean_margin():
     raise AssertionError("no view with equal chances")
 
 
+def test_pimc_for_the_match_plays_a_match_of_four_players_alone():
+    # four sides, the shipped (exact) equity: told the score before each round, the bots play
+    # the match to its end under the match objective
+    rules = Rules(players=4, partnerships=False, target=5)
+    bots = [make_bot("pimc:3:match", Limit(threads=1, nodes=5_000), seed=seat, rules=rules) for seat in range(4)]
+    match = play_match(*bots, rules=rules, seed=2)
+    assert match.winner is not None and max(match.totals) >= 5 and len(match.totals) == 4
+    assert match.totals[match.winner] == max(match.totals) and match.totals.count(max(match.totals)) == 1
+    before = tuple(t - p for t, p in zip(match.totals, match.rounds[-1].points))
+    assert all(bot.objective == "match" and bot.match == Match(before, 5) for bot in bots)
+
+
 def test_bot_objectives_by_name_and_bad_ones():
     assert make_bot("pimc:match").objective == "match" and make_bot("pimc:match").worlds == 50
     assert make_bot("pimc:200:match").worlds == 200 and make_bot("pimc").objective == "value"

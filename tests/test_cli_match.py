@@ -108,7 +108,10 @@ def test_the_score_from_a_game_record(capsys, tmp_path):
     (["--match-score", "9-10-3"], "gives 3 sides' match points; two-player Scopa has 2 sides"),
     (["--match-score", "12-10"], "side 0 has already won a match to 11"),
     (["--match-score", "12-10", "--target", "21"], None),
-    (["--match-score", "9-10", "--target", "0"], "the match target is 1 to 1000 points"),
+    (["--match-score", "9-10", "--target", "0"], "the match target is 2 to 61 points, not 0"),
+    (["--match-score", "9-10", "--target", "1"], "the match target is 2 to 61 points, not 1"),
+    (["--match-score", "9-10", "--target", "62"], "the match target is 2 to 61 points, not 62"),
+    (["--match-score", "12-10", "--target", "16"], None),
     (["--target", "21"], "--target is the match's target: give --match-score too"),
     (["--match-score", "9-10", "--objective", "maxn"], "not with --objective maxn"),
     (["--match-score", "9-10", "--lines", "2"], "not with --match-score"),
@@ -181,5 +184,17 @@ def test_the_shipped_equity_by_default(capsys, shipped):
     data = _json(capsys, "analyze", pos.to_string(), "--match-score", "9-7", "--target", "21")
     want = analyze(pos, objective=Match(SCORE, 21, equity=shipped.of(Rules(target=21))))
     assert {m["move"]: m["value"] for m in data["moves"]} == {str(r.move): r.value for r in want}
-    code, out, err = run(capsys, "analyze", pos.to_string(), "--match-score", "9-7", "--target", "16")
-    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "16" in err, err
+    # any target from 2 to 61: 16 too, from the same shipped round outcomes
+    data = _json(capsys, "analyze", pos.to_string(), "--match-score", "9-7", "--target", "16")
+    want = analyze(pos, objective=Match(SCORE, 16, equity=shipped.of(Rules(target=16))))
+    assert {m["move"]: m["value"] for m in data["moves"]} == {str(r.move): r.value for r in want}
+    assert data["match"]["target"] == 16
+
+
+def test_three_sides_to_16_with_the_shipped_equity(capsys, shipped):
+    rules = Rules(players=3, target=16)
+    pos = late(Rules(players=3), 2, 7)
+    data = _json(capsys, "solve", pos.to_string(), "--match-score", "3-5-7", "--target", "16")
+    want = solve(pos, objective=Match((3, 5, 7), 16, equity=shipped.of(rules)))
+    assert (data["value"], data["match"]["score"], data["match"]["target"]) == (want.value, [3, 5, 7], 16)
+    assert 0 < data["value"] < 10000

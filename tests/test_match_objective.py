@@ -281,6 +281,59 @@ def test_a_limited_match_search_has_a_value_and_says_it_is_not_exact():
                for s in snapshots)
 
 
+def test_a_leaf_table_from_an_equity_at_once_is_the_one_entry_by_entry(monkeypatch):
+    # the shipped MatchEquity gives every entry at once (after_round_many): the same table as
+    # after_round cell by cell, in two, three and six sides (six alone: the approximation)
+    from scopa_solver.play.equity import Distribution, MatchEquity
+    from scopa_solver.search.match import _equity_table, _table, equity_chance
+    calls = []
+    one_by_one = MatchEquity.after_round
+    monkeypatch.setattr(MatchEquity, "after_round", lambda self, *args: calls.append(args) or one_by_one(self, *args))
+    _equity_table.cache_clear()
+    six = Distribution({(2, 1, 0, 1, 0, 0): 3, (0, 1, 2, 0, 0, 1): 2, (3, 0, 0, 0, 1, 0): 2, (0, 0, 0, 0, 0, 4): 1},
+                       6, tuple(range(6)))
+    for rules, score, equity in ((Rules(), (7, 9), MatchEquity.of(Rules())),
+                                 (Rules(players=3), (3, 8, 9), MatchEquity.of(Rules(players=3))),
+                                 (Rules(players=6, partnerships=False), (3, 5, 7, 2, 6, 4),
+                                  MatchEquity.from_distribution(six, 11))):
+        pos = later(rules, 2, 7)
+        match = Match(score, equity=equity)
+        table = leaf_table(pos, match)
+        assert calls == []      # not one entry at a time
+        side = pos.rules.sides[pos.to_move]
+        one = _table(equity_chance(pos, match), table.lows, table.dims, side)
+        cells = itertools.product(*(range(low, low + dim) for low, dim in zip(table.lows, table.dims)))
+        assert all(table.value(p) == one.value(p) for p in cells) and len(calls) == table.cells
+        calls.clear()
+
+
+@pytest.mark.parametrize("players, score", [(4, (7, 9, 3, 8)), (6, (7, 9, 3, 8, 2, 5))])
+def test_players_alone_search_to_win_the_match_with_the_shipped_equity(players, score):
+    # four and six sides (six: the approximate equity), the shipped one by default: the last
+    # card's moves are worth the equity's chance after the round they end, the analysis and the
+    # solve agree, and a deal of six alone is refused (too many leaf entries), not searched
+    from scopa_solver.play.equity import MatchEquity
+    rules = Rules(players=players, partnerships=False)
+    equity = MatchEquity.of(rules)
+    assert equity.exact == (players == 4)
+    for seed in range(3):
+        last = later(rules, seed, 1)
+        side = rules.sides[last.to_move]
+        a = analyze(last, objective=Match(score))
+        for row in a:
+            final = last.play(row.move)
+            assert final.is_round_over()
+            chance = equity.after_round(score, final.round_score().total, last.dealer, side)
+            assert row.value == round(chance * 10000), (seed, row.move)
+        pos = later(rules, seed, 5)
+        r, a = solve(pos, objective=Match(score)), analyze(pos, objective=Match(score))
+        assert r.value == a.value == max(row.value for row in a) and r.exact and 0 <= r.value <= 10000
+        assert r.value == solve(pos, objective=Match(score, equity=equity)).value
+    if players == 6:
+        with pytest.raises(MatchError, match="leaf entries"):
+            solve(Position.new_round(seed=1, rules=rules), objective=Match(score), limit=Limit(nodes=1000))
+
+
 def test_match_repr_pastes_back_and_bad_input_names_the_field():
     assert repr(Match((9, 10))) == "Match((9, 10))" and eval(repr(Match((9, 10), target=21))) == Match((9, 10), 21)
     for args, field in [(("9-10",), "score"), (((9, -1),), "score"), (((9,),), "score"), (((9, True),), "score"),

@@ -39,7 +39,7 @@ def _play_round(client, g):
     return g
 
 
-@pytest.mark.parametrize("target", [11, 21])
+@pytest.mark.parametrize("target", [11, 16, 21, 31])
 def test_a_match_to_the_target_round_after_round(client, target):
     g = post(client, "play/new", {"bot": "greedy", "seat": 0, "seed": 5, "match": target})
     m = g["match"]
@@ -80,7 +80,8 @@ def test_a_four_seat_match_passes_the_deal_and_scores_by_side(client):
 
 
 def test_match_and_next_round_refuse_what_does_not_apply(client):
-    assert "11, 21" in post(client, "play/new", {"match": 15}, 422)["error"]
+    for bad in (1, 62, 0):      # any whole number of points from 2 to 61
+        assert "a whole number from 2 to 61" in post(client, "play/new", {"match": bad}, 422)["error"]
     single = post(client, "play/new", {"bot": "greedy", "seed": 2})
     assert single["match"] is None
     assert "single round" in post(client, "play/next", {"record": single["record"]}, 422)["error"]

@@ -54,7 +54,7 @@ def test_analyze_gives_every_move_its_chance_to_win_the_match(client):
 
 def test_the_target_and_objective_match(client):
     pos = late(Rules(), 3, 12)
-    for target in (11, 21):
+    for target in (11, 16, 21):
         data = post(client, "solve", {"position": pos.to_string(), "match_score": [9, 7], "target": target,
                                       "objective": "match"})
         want = solve(pos, objective=Match(SCORE, target))
@@ -82,6 +82,8 @@ def test_a_live_analysis_under_the_match(client):
     ({"match_score": [9, -1]}, 422, "match_score must hold whole match points"),
     ({"match_score": [12, 10]}, 422, "side 0 has already won a match to 11"),
     ({"match_score": [9, 10], "target": 0}, 422, "target must be"),
+    ({"match_score": [9, 10], "target": 1}, 422, "target must be a whole number from 2 to 61, not 1"),
+    ({"match_score": [9, 10], "target": 62}, 422, "target must be a whole number from 2 to 61, not 62"),
     ({"target": 21}, 422, "target is the match's target: give match_score too"),
     ({"objective": "match"}, 422, "objective 'match' needs match_score"),
     ({"match_score": [9, 10], "objective": "maxn"}, 422, "objective must be 'match' or null"),

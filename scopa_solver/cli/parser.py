@@ -119,11 +119,12 @@ def match_score_arg(text: str) -> Union[tuple[int, ...], str]:
 
 
 def match_target_arg(text: str) -> int:
-    """`--target` of the match objective: the points that win the match."""
-    from ..search.match import MAX_TARGET
+    """`--target` of the match objective: the points that win the match, as far as the match
+    equity goes (`play.equity.MIN_TARGET` to `MAX_TARGET`)."""
+    from ..play.equity import MAX_TARGET, MIN_TARGET
     value = _whole(text)
-    if not 1 <= value <= MAX_TARGET:
-        raise argparse.ArgumentTypeError(f"the match target is 1 to {MAX_TARGET} points, not {value}")
+    if not MIN_TARGET <= value <= MAX_TARGET:
+        raise argparse.ArgumentTypeError(f"the match target is {MIN_TARGET} to {MAX_TARGET} points, not {value}")
     return value
 
 

@@ -174,10 +174,29 @@ def _equity_table(match: Match, rules: Any, dealer: int, side: int, lows: tuple[
                   dims: tuple[int, ...]) -> Any:
     score = match.score
     equity = _equity_for(match, rules)
+    many = getattr(equity, "after_round_many", None)
+    if many is not None and math.prod(dims) <= LEAF_CELLS:
+        return _table_at_once(many, score, dealer, lows, dims, side)
 
     def chance(points: tuple[int, ...]) -> float:
         return float(equity.after_round(score, points, dealer, side))
     return _table(chance, lows, dims, side)
+
+
+def _table_at_once(many: Callable[..., Any], score: tuple[int, ...], dealer: int, lows: tuple[int, ...],
+                   dims: tuple[int, ...], side: int) -> Any:
+    """`_table` from an equity's ``after_round_many(score, rows of round points, dealer, side)``
+    (the shipped `MatchEquity`'s: every entry at once, with numpy), the same entries."""
+    import numpy as np
+    points = (np.indices(dims).reshape(len(dims), -1).T + np.array(lows)).astype(np.int64)  # side 0 slowest
+    chances = np.asarray(many(score, points, dealer, side), dtype=float)
+    bad = np.flatnonzero(~((chances >= 0.0) & (chances <= 1.0)))
+    if chances.shape != (len(points),) or len(bad):
+        at = tuple(int(x) for x in points[bad[0]]) if len(bad) else "every row"
+        raise MatchError(f"after_round_many at {at} must give a chance from 0 to 1 a row, not "
+                         f"{excerpt(chances[bad[0]] if len(bad) else chances)}")
+    values = np.rint(chances * MATCH_ONE).astype(np.int64).tolist()
+    return kernel.MatchTable(values, lows, dims, side)
 
 
 def _table(chance_after: ChanceAfter, lows: tuple[int, ...], dims: tuple[int, ...], side: int) -> Any:

@@ -161,7 +161,7 @@ class PlayNew(_Fields):
     seed: Whole = None
     rules: RuleTokens = None
     bots: Whole = None        # the bot moves to play (null: all, until the human's turn)
-    match: Whole = None       # a match to this target (11 or 21); null: one round
+    match: Whole = None       # a match to this target (2 to 61 points); null: one round
 
 
 class PlayMove(_Fields):

@@ -333,7 +333,7 @@ def _goal(pos: Union[Position, View], objective: Any, match_score: Any = None, t
                          f"({rules.side_count} sides here), not {excerpt(match_score)}")
     if any(not isinstance(x, int) or isinstance(x, bool) or not 0 <= x <= MAX_TARGET for x in match_score):
         raise MatchError(f"match_score must hold whole match points, 0 to {MAX_TARGET}, not {excerpt(match_score)}")
-    goal = _whole(target, "target", 1, MAX_TARGET, rules.target)
+    goal = _whole(target, "target", *_match_targets(), rules.target)
     winner = match_winner(match_score, goal)
     if winner is not None:
         raise MatchError(f"match_score {excerpt(match_score)}: side {winner} has already won a match to {goal}")
@@ -670,14 +670,21 @@ def bot_move(record: Any) -> dict:
 
 # -- match play and hints (issue 45) --------------------------------------------------------------
 
-MATCH_TARGETS = (11, 21)
-"""The match targets the board offers (`Rules.target`)."""
+MATCH_TARGETS = (11, 16, 21, 31)
+"""The match targets the board's menu offers (`Rules.target`); the API takes any from
+`play.equity.MIN_TARGET` to `MAX_TARGET` (2 to 61), as far as the match equity goes."""
+
+
+def _match_targets() -> tuple[int, int]:
+    from ..play.equity import MAX_TARGET as high, MIN_TARGET as low
+    return low, high
 
 
 def _match_rules(rules: Rules, target: Any) -> Rules:
-    """`rules` with the match's `target` (11 or 21)."""
-    if not isinstance(target, int) or isinstance(target, bool) or target not in MATCH_TARGETS:
-        raise RulesError(f"match must be one of {', '.join(map(str, MATCH_TARGETS))} (points to win), "
+    """`rules` with the match's `target` (2 to 61 points)."""
+    low, high = _match_targets()
+    if not isinstance(target, int) or isinstance(target, bool) or not low <= target <= high:
+        raise RulesError(f"match must be the points that win the match, a whole number from {low} to {high}, "
                          f"not {excerpt(target)}")
     return dataclasses.replace(rules, target=target)
 

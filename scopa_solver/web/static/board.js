@@ -631,14 +631,13 @@ function matchScore() {      // the panel's {match_score, target}, or null when 
   const text = $("#an-match").value.trim();
   if (!text) return null;
   const score = text.split(/\s*[-–:,/ ]\s*/).map((x) => (/^\d+$/.test(x) ? Number(x) : x));
-  const target = $("#an-target").value;
-  return target ? {match_score: score, target: Number(target)} : {match_score: score};
+  const target = $("#an-target").value.trim();      // the server names a target out of 2 to 61
+  return target ? {match_score: score, target: /^\d+$/.test(target) ? Number(target) : target} : {match_score: score};
 }
 
 function setMatchScore(score, target = null) {
   $("#an-match").value = score ? score.join("-") : "";
-  const t = target === null ? "" : String(target);
-  $("#an-target").value = Array.from($("#an-target").options).some((o) => o.value === t) ? t : "";
+  $("#an-target").value = Number.isInteger(target) && target >= 2 && target <= 61 ? String(target) : "";
 }
 
 const pct = (c) => `${(100 * c).toFixed(2)}%`;
@@ -1548,7 +1547,7 @@ function downloadRecord() {
 }
 
 // -- match play and hints (issue 45) --------------------------------------------------------------
-// A match (Match: to 11 or 21) is one record of kind "match": after each round "Next round"
+// A match (Match: to 11, 16, 21 or 31) is one record of kind "match": after each round "Next round"
 // deals the next (the deal passing on) until a side reaches the target; the running score per
 // side stays above the prompt. "Hint" (your turn only) asks the fair suggestion from your view
 // (a short search) and marks the move; every hint is recorded as help in the game record.
