@@ -233,6 +233,25 @@ def test_big_worlds_are_searched_to_a_horizon_within_the_budget() -> None:
     assert 4 <= cut.horizon < 36 and cut.exact_worlds == 0 and cut.world_horizons == [cut.horizon] * 4
 
 
+def test_a_world_harder_than_the_first_is_deepened_on_its_own_not_refused(monkeypatch) -> None:
+    """Every world gets 20 times the budget at the first world's horizon; one that needs more
+    (measured: one decision in hundreds of six players alone) stopped the whole suggestion with
+    a LimitError. It is now deepened on its own within that budget and says its horizon. Here
+    the room is 1x, so that a three-player world of this seed does not fit."""
+    from scopa_solver import kernel
+    from scopa_solver.imperfect import pimc
+    monkeypatch.setattr(pimc, "_WORLD_SAFETY", 1)
+    calls = []
+    real = kernel.run_batch
+    monkeypatch.setattr(kernel, "run_batch", lambda states, **kw: calls.append(kw) or real(states, **kw))
+    view = Position.new_round(seed=1, rules=Rules(players=3)).view(0)
+    s = suggest(view, Limit(threads=1, nodes=20_000), worlds=8, seed=1, progress=False)
+    again = [kw for kw in calls if kw.get("deepen")]
+    assert again and all(kw["limit"].horizon == kernel.DEEPEN_STEP for kw in again)    # the cut world, deepened
+    assert not s.exact and len(s.world_horizons) == 8 and None not in s.world_horizons
+    assert s.horizon == min(s.world_horizons) and all(math.isfinite(m.mean) for m in s.moves)
+
+
 def test_horizon_suggestions_do_not_depend_on_threads_or_warm_tables() -> None:
     view = Position.new_round(seed=7, rules=Rules(players=4, game="scopone")).view(0)
     runs = [suggest(view, Limit(threads=t, nodes=30_000), worlds=6, seed=3, progress=False).to_dict()

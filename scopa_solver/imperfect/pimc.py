@@ -216,8 +216,8 @@ def _finite(x: float) -> Optional[float]:
 # -- solving many worlds --------------------------------------------------------------------------
 
 def solve_worlds(states: Iterable[kernel.KernelState], limit: Optional[Limit] = None, *, progress: Any = None,
-                 total: Optional[int] = None, deepen: bool = False,
-                 objective: Any = "value") -> list[Optional[kernel.KernelResult]]:
+                 total: Optional[int] = None, deepen: bool = False, objective: Any = "value",
+                 anytime: bool = False) -> list[Optional[kernel.KernelResult]]:
     """Every root move's exact value in each world (kernel states; a lazy iterator is drawn from
     only as the workers get to it): the kernel's results in order, None for a world the time
     left unsolved. Runs on the kernel face's one scheduler. Values: the margin of the mover's
@@ -225,7 +225,9 @@ def solve_worlds(states: Iterable[kernel.KernelState], limit: Optional[Limit] = 
 
     The `limit` (None: none): `threads` workers (None: every core, unlike a `solve`);
     `time` (seconds from now) and `deadline` bound the whole run (the worlds unsolved by then
-    are None); `nodes` bounds each world: a world it cuts is a `LimitError` naming the budget;
+    are None); `nodes` bounds each world: a world it cuts is a `LimitError` naming the budget,
+    or with `anytime` is searched again, deepened from `kernel.DEEPEN_STEP` plies within the
+    same budget: its deepest complete horizon (`KernelResult.horizon` says which);
     `horizon`, `deepen`: each world searched to that horizon, or deepened from it towards
     exact within its budget (see `kernel.run_batch`; `KernelResult.horizon` says where each
     world's search stopped); `tt_mb` each worker's table.
@@ -239,9 +241,21 @@ def solve_worlds(states: Iterable[kernel.KernelState], limit: Optional[Limit] = 
     cores = os.cpu_count() or 1     # Limit checked `threads`: 0 is every core already
     workers = max(1, min(cores if limit.threads is None else limit.threads, total or cores))
     run = limit.replace(time=None, threads=workers).with_deadline(limit.time)
+    drawn: list[kernel.KernelState] = []
+    if anytime:         # the states as the workers draw them (in order), to search a cut one again
+        states = (drawn.append(state) or state for state in states)
     raws = kernel.run_batch(states, want=kernel.WANT_ALL, limit=run, total=total,
                             batch=None if run.deadline is None else 8, progress=progress, deepen=deepen,
                             objective=objective)
+    cut = [i for i, raw in enumerate(raws) if raw is not None and raw.stop == StopReason.NODES]
+    if anytime and cut:
+        # a world far harder than the others (rare: one deal of six alone in hundreds) is scored at
+        # the deepest horizon its budget reaches, as suggest's first world is, not refused
+        again = kernel.run_batch([drawn[i] for i in cut], want=kernel.WANT_ALL,
+                                 limit=run.replace(horizon=kernel.DEEPEN_STEP), deepen=True,
+                                 objective=[objective[i] for i in cut] if isinstance(objective, list) else objective)
+        for i, raw in zip(cut, again):
+            raws[i] = raw
     if any(raw is not None and raw.stop == StopReason.NODES for raw in raws):
         how = f"to a horizon of {plural(limit.horizon, 'ply', 'plies')}" if limit.horizon else "of exact search"
         raise LimitError(f"a world needs more than nodes={limit.nodes:,} nodes {how}: too many cards "
@@ -303,7 +317,10 @@ def suggest(view: View, limit: Optional[Limit] = None, *, worlds: Union[None, in
     horizon it reached (a fixed horizon gives the same values whatever the tables hold, so the
     same seed still gives the same answer). `Suggestion.exact_worlds` counts the worlds solved
     exactly (the round ends before the horizon) and `Suggestion.horizon` is the horizon of the
-    others. A first world whose first horizon does not fit the budget is a `LimitError`.
+    others. A first world whose first horizon does not fit the budget is a `LimitError`; a later
+    world that does not fit the first's horizon within 20 times the budget (a deal far harder
+    than the first's) is deepened on its own within that budget, to the horizon it reaches
+    (`Suggestion.world_horizons`), not refused.
 
     `objective`: "value" (the round margin, above) or a `Match` (where the match stands: the
     sides' match points before this round): each world is then searched under the match
@@ -381,11 +398,11 @@ def suggest(view: View, limit: Optional[Limit] = None, *, worlds: Union[None, in
             chunk = min(chunk, count - len(raws))
             if tables is None:
                 part = solve_worlds(itertools.islice(states, chunk), world_limit.replace(deadline=deadline),
-                                    progress=bar, total=chunk)
+                                    progress=bar, total=chunk, anytime=True)
             else:       # each world its leaf table (most share one: kept by leaf_table)
                 listed_part = list(itertools.islice(states, chunk))
                 part = solve_worlds(listed_part, world_limit.replace(deadline=deadline), progress=bar,
-                                    objective=[tables(s) for s in listed_part])
+                                    objective=[tables(s) for s in listed_part], anytime=True)
             raws += part
             if len(part) < chunk or any(r is None for r in part):
                 reason = "time"
