@@ -404,13 +404,18 @@ def test_a_deal_the_bot_stops_on_is_dealt_again(monkeypatch):
         measure("scopa", Plan(rounds=3, worlds=1))
 
 
-def test_the_command_prints_a_summary_and_a_table(capsys):
+def test_the_command_prints_a_summary_and_a_table(capsys, tmp_path):
     assert main(["scopa", "11", "0"]) == 0
     out = capsys.readouterr().out
     assert "rounds" in out and "mean points" in out and out.count("\n") >= 13
     assert main(["chess"]) == 2 and "no game 'chess'" in capsys.readouterr().err
     assert main(["scopa", "16"]) == 0 and "rounds" in capsys.readouterr().out
     assert main(["scopa", "62"]) == 2 and "target of 62" in capsys.readouterr().err
+    assert main(["--help"]) == 0 and capsys.readouterr().out.startswith("usage:")
+    # a bad game to rebuild: one line and the usage, no traceback, nothing measured
+    assert main(["--rebuild", str(tmp_path), "chess"]) == 2
+    err = capsys.readouterr().err
+    assert "no game 'chess'" in err and "Traceback" not in err and not list(tmp_path.iterdir())
     text = table_text(MatchEquity.from_distribution(COIN, 2), 0)
     assert text.splitlines()[2].split() == ["1", "75.0", "50.0"]
     with pytest.raises(EquityError, match="two sides"):

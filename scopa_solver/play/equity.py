@@ -837,13 +837,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     outcomes again into DIR (default: the shipped folder). ``python -m scopa_solver.play.equity
     [GAME [TARGET [DEALER]]]``: the summary of every game, or a two-sided game's table."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if args[:1] == ["--rebuild"]:
-        rest = args[1:]
-        folder = rest.pop(0) if rest and rest[0] not in PLANS else TABLE_FOLDER
-        for game, n in rebuild(folder, rest or None, progress=True).items():
-            print(f"{game}: {n} rounds")
+    if args[:1] in (["-h"], ["--help"]):
+        print(USAGE)
+        print("Match equity: the summary of every game, one game's table to TARGET with DEALER dealing "
+              "next, or --rebuild: measure the round outcomes again (docs/play.md, \"Match equity\").")
         return 0
     try:
+        if args[:1] == ["--rebuild"]:
+            rest = args[1:]
+            folder = rest.pop(0) if rest and rest[0] not in PLANS else TABLE_FOLDER
+            for game, n in rebuild(folder, rest or None, progress=True).items():
+                print(f"{game}: {n} rounds")
+            return 0
         if not args:
             print("\n".join(summary(game) for game in EQUITY_GAMES))
             return 0
@@ -854,11 +859,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(summary(game))
         print(table_text(eq, dealer))
         return 0
-    except (EquityError, ValueError) as exc:
+    except (EquityError, ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
-        print("usage: python -m scopa_solver.play.equity [--rebuild [DIR] [GAME ...] | GAME [TARGET [DEALER]]]",
-              file=sys.stderr)
+        print(USAGE, file=sys.stderr)
         return 2
+
+
+USAGE = "usage: python -m scopa_solver.play.equity [--rebuild [DIR] [GAME ...] | GAME [TARGET [DEALER]]]"
 
 
 if __name__ == "__main__":
