@@ -697,21 +697,9 @@ cdef class Searcher:
         """Transposition-table figures since the Searcher was made: probes, hits, stores, fill,
         and `active`, the entries of the region in use (it grows with the searches, see tt.pxi)."""
         cdef Table* t = &self.F.S.table
-        cdef uint64_t capacity = table_capacity(t)
         return dict(probes=t.probes, hits=t.hits, stores=t.stores, filled=t.filled,
-                    capacity=capacity, fill=(<double>t.filled / capacity) if capacity else 0.0,
-                    active=(t.mask + 1) * BUCKET if t.capacity else 0,
-                    hot_capacity=(t.hot_mask + 1) * BUCKET if t.hot != NULL else 0,
-                    hot_filled=t.hot_filled, hot_below=t.hot_below)
-
-    def set_table_levels(self, double hot_mb, int split):
-        """A hot region of `hot_mb` MiB for the entries of positions with fewer than `split` cards
-        still to play, in force while the main region is larger (tt.pxi; a negative split:
-        always; 0: none; tuning). Forgets what the old hot region held."""
-        if hot_mb != hot_mb or hot_mb < 0 or hot_mb > TT_MAX_MB:
-            raise ValueError(f"the hot region must be 0 to {TT_MAX_MB} MiB, not {hot_mb:g}")
-        if table_set_hot(&self.F.S.table, hot_mb, split) != 0:
-            raise MemoryError(f"cannot allocate a {hot_mb:g} MiB hot region")
+                    capacity=t.capacity, fill=(<double>t.filled / t.capacity) if t.capacity else 0.0,
+                    active=(t.mask + 1) * BUCKET if t.capacity else 0)
 
     def set_table(self, bint enabled):
         """Switch the transposition table off (baseline measurements) or back on."""
@@ -781,7 +769,7 @@ cdef class Searcher:
         R.move_lower = NULL
         R.move_upper = NULL
         R.pv = NULL
-        k.fill = (<double>self.F.S.table.filled / table_capacity(&self.F.S.table)) if self.F.S.table.capacity else 0.0
+        k.fill = (<double>self.F.S.table.filled / self.F.S.table.capacity) if self.F.S.table.capacity else 0.0
         return k
 
     def search(self, object pos, int want=WANT_BEST | WANT_PV, object max_nodes=0,

@@ -131,7 +131,6 @@ cdef int parallel_search(Engine* F, const State* root, int want, RootResult* R, 
         t.used_mask = t.mask
     saved_max = t.max_mask
     t.max_mask = t.mask
-    table_route(t)                      # the hot region by the fixed one (the helpers copy t)
     t.fresh = t.capacity
     F.busy = busy
     if F.busy_cards <= 0:

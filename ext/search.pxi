@@ -344,7 +344,7 @@ cdef int alphabeta(Engine* F, const State* s, int alpha, int beta, int ply) noex
                  and ((F.probe_hands >> cards) & 1 or ply == 1))
     if use_table:                       # the bucket on its way from memory while the bounds are tried
         key = position_key(F, s)
-        prefetch(table_bucket(&S.table, key, plies_left(F, s)))
+        prefetch(S.table.entries + (key & S.table.mask) * BUCKET)
     # the bounds are of the final points: not of a horizon's estimates (nor in its units); with
     # the stock still to deal they are too wide to cut (measured: 10-20% more instructions)
     if (s.deals_left == 0 and cards <= F.use_bounds and not F.horizon_left and not before_last_round(F, s, cards)
@@ -407,8 +407,8 @@ cdef inline bint probe_node(Engine* F, const State* s, uint64_t key, int* lower,
                             uint64_t* move) noexcept nogil:
     """table_probe for the position s (MATCH: wide entries, the move's captures by s's table)."""
     if F.mode != MATCH:
-        return table_probe(&F.S.table, key, plies_left(F, s), lower, upper, move)
-    if not table_probe_any(&F.S.table, key, plies_left(F, s), lower, upper, move, True):
+        return table_probe(&F.S.table, key, lower, upper, move)
+    if not table_probe_any(&F.S.table, key, lower, upper, move, True):
         return False
     move[0] = unpack_table_move(s.table, move[0])
     return True
@@ -488,7 +488,7 @@ cdef void maxn(Engine* F, const State* s, int ply, int* out) noexcept nogil:
     use_table = S.use_table and popcount(s.in_hands) >= F.probe_min - 2
     if use_table:
         key = position_key(F, s)
-        if table_probe(&S.table, key, plies_left(F, s), &lower, &upper, &vec):
+        if table_probe(&S.table, key, &lower, &upper, &vec):
             unpack_vector(vec, ns, out)
             return
     moves = F.moves + ply * MAX_MOVES

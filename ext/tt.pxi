@@ -55,18 +55,8 @@ ctypedef struct Table:
     uint64_t max_mask     # buckets allocated - 1
     uint64_t capacity     # entries allocated
     uint8_t generation
-    uint64_t fresh        # entries the current search has written into the main region's empty or stale slots
+    uint64_t fresh        # entries the current search has written into empty or stale slots
     uint64_t probes, hits, stores, filled
-    # the hot region: a second, small, fixed array for the entries of positions with few cards
-    # still to play (the most probed, the cheapest to recompute), so that they stay in the
-    # processor's cache and the deep entries keep the main region to themselves
-    TTEntry* hot          # NULL: none
-    uint64_t hot_mask     # its buckets - 1
-    int hot_split         # entries of fewer cards still to play than this go to it
-    int hot_below         # the split in force: hot_split while the main region is the larger, else 0
-    bint hot_dirty        # written since the last clear
-    bint hot_always       # in force whatever the main region's size (tuning)
-    uint64_t hot_filled   # of `filled`, the hot region's
 
 
 cdef int table_init(Table* t, double megabytes) noexcept nogil:
@@ -79,11 +69,6 @@ cdef int table_init(Table* t, double megabytes) noexcept nogil:
     t.capacity = 0
     t.generation = 0
     t.probes = t.hits = t.stores = t.filled = t.fresh = 0
-    t.hot = NULL
-    t.hot_mask = 0
-    t.hot_split = t.hot_below = 0
-    t.hot_dirty = t.hot_always = False
-    t.hot_filled = 0
     if not (megabytes > 0):             # NaN too
         return 0
     # capped first, so that the doubling below stops far from wrapping around (inf, 1e13...)
@@ -104,60 +89,14 @@ cdef int table_init(Table* t, double megabytes) noexcept nogil:
     return 0
 
 
-cdef int table_set_hot(Table* t, double megabytes, int split) noexcept nogil:
-    """Give the table a hot region of about `megabytes` (a power-of-two number of buckets, at
-    least FIRST_REGION so that the bucket index and the key word cover the key), for the entries
-    of positions with fewer than `split` cards still to play; 0 MiB or split 0: none. It is used
-    only while the main region is larger (a small search keeps everything in its small main
-    region). Forgets what the old hot region held. -1 if the memory is not there."""
-    cdef uint64_t buckets = FIRST_REGION
-    cdef void* memory = NULL
-    free(t.hot)
-    t.hot = NULL
-    t.hot_mask = 0
-    t.hot_split = t.hot_below = 0
-    t.hot_dirty = False
-    t.hot_filled = 0
-    t.hot_always = split < 0
-    if split < 0:
-        split = -split
-    if not (megabytes > 0) or split == 0 or t.entries == NULL:
-        return 0
-    while (<double>(buckets * 2 * BUCKET * sizeof(TTEntry)) <= min(megabytes, <double>TT_MAX_MB) * 1048576.0):
-        buckets *= 2
-    if posix_memalign(&memory, 2097152, buckets * BUCKET * sizeof(TTEntry)) != 0:
-        return -1
-    t.hot = <TTEntry*>memory
-    madvise(memory, buckets * BUCKET * sizeof(TTEntry), MADV_HUGEPAGE)
-    memset(t.hot, 0, buckets * BUCKET * sizeof(TTEntry))
-    t.hot_mask = buckets - 1
-    t.hot_split = split
-    table_route(t)
-    return 0
-
-
-cdef inline void table_route(Table* t) noexcept nogil:
-    """Put the hot region in force while the main region is larger than it."""
-    if t.hot != NULL and (t.mask > t.hot_mask or t.hot_always):
-        t.hot_below = t.hot_split
-        t.hot_dirty = True
-    else:
-        t.hot_below = 0
-
-
 cdef void table_clear(Table* t) noexcept nogil:
     """Forget every entry (only the regions used since the last clear were written) and go back
     to the first region."""
     if t.entries != NULL:
         memset(t.entries, 0, (t.used_mask + 1) * BUCKET * sizeof(TTEntry))
-    if t.hot != NULL and t.hot_dirty:
-        memset(t.hot, 0, (t.hot_mask + 1) * BUCKET * sizeof(TTEntry))
-    t.hot_dirty = False
     t.mask = t.used_mask = min(t.max_mask, FIRST_REGION - 1)
     t.filled = 0
-    t.hot_filled = 0
     t.fresh = 0
-    table_route(t)
 
 
 cdef void table_new_search(Table* t) noexcept nogil:
@@ -167,7 +106,6 @@ cdef void table_new_search(Table* t) noexcept nogil:
     if t.mask + 1 > FIRST_REGION and 8 * t.fresh < (t.mask + 1) * BUCKET:
         t.mask = (t.mask + 1) // 2 - 1
     t.fresh = 0
-    table_route(t)
 
 
 cdef void table_grow(Table* t) noexcept nogil:
@@ -198,34 +136,17 @@ cdef void table_grow(Table* t) noexcept nogil:
     t.mask = 2 * half - 1
     if t.mask > t.used_mask:
         t.used_mask = t.mask
-    table_route(t)
 
 
 cdef void table_free(Table* t) noexcept nogil:
     free(t.entries)
-    free(t.hot)
     t.entries = NULL
-    t.hot = NULL
-    t.hot_below = 0
     t.capacity = 0
 
 
-cdef inline uint64_t table_capacity(const Table* t) noexcept nogil:
-    """Entries of both regions."""
-    return t.capacity + ((t.hot_mask + 1) * BUCKET if t.hot != NULL else 0)
-
-
-cdef inline TTEntry* table_bucket(const Table* t, uint64_t key, int plies) noexcept nogil:
-    """The bucket of `key` for a position with `plies` cards still to play."""
-    if plies < t.hot_below:
-        return t.hot + (key & t.hot_mask) * BUCKET
-    return t.entries + (key & t.mask) * BUCKET
-
-
-cdef inline bint table_probe_any(Table* t, uint64_t key, int plies, int* lower, int* upper, uint64_t* move,
+cdef inline bint table_probe_any(Table* t, uint64_t key, int* lower, int* upper, uint64_t* move,
                                  bint wide) noexcept nogil:
-    """The entry of `key` (a position with `plies` cards still to play: its region)."""
-    cdef TTEntry* e = table_bucket(t, key, plies)
+    cdef TTEntry* e = t.entries + (key & t.mask) * BUCKET
     cdef uint64_t lock = key & KEY_BITS | IN_USE, data     # IN_USE: an empty slot never matches
     cdef int i
     t.probes += 1
@@ -263,8 +184,8 @@ cdef inline uint64_t pack_entry(int lower, int upper, uint64_t move, bint wide) 
     return (move & ((1ULL << 46) - 1)) | (<uint64_t>(lower + 128) << 46) | (<uint64_t>(upper + 128) << 54)
 
 
-cdef inline bint table_probe(Table* t, uint64_t key, int plies, int* lower, int* upper, uint64_t* move) noexcept nogil:
-    return table_probe_any(t, key, plies, lower, upper, move, False)
+cdef inline bint table_probe(Table* t, uint64_t key, int* lower, int* upper, uint64_t* move) noexcept nogil:
+    return table_probe_any(t, key, lower, upper, move, False)
 
 
 cdef inline uint64_t pack_table_move(uint64_t table, uint64_t move) noexcept nogil:
@@ -302,8 +223,7 @@ cdef inline void table_store_any(Table* t, uint64_t key, int lower, int upper, u
     """Store bounds, tightening those already known for the key; otherwise replace the entry of an
     older search or, failing that, the one with the smallest subtree. `move` must reach at least
     `lower` (when lower is a bound), and the entry keeps that: its move reaches its lower bound."""
-    cdef bint hot = plies < t.hot_below
-    cdef TTEntry* e = table_bucket(t, key, plies)
+    cdef TTEntry* e = t.entries + (key & t.mask) * BUCKET
     cdef uint64_t lock = key & KEY_BITS | IN_USE, data, word
     cdef int i, victim = 0, worst = 1 << 30, cost, old_lower, old_upper
     cdef uint64_t old_move
@@ -329,18 +249,15 @@ cdef inline void table_store_any(Table* t, uint64_t key, int lower, int upper, u
             victim = i
         if cost == -2000:
             break
-    data = pack_entry(lower, upper, move, wide)
-    TT_STORE(&e[victim].data, data)
-    TT_STORE(&e[victim].lock, (lock | (<uint64_t>(plies & 0x3F) << 5) | t.generation) ^ data)
     if worst < 0:                   # an empty slot or one left by an earlier search
         if worst == -2000:
             t.filled += 1
-            if hot:
-                t.hot_filled += 1
-        if not hot:                 # the hot region's size is fixed: only the main one grows
-            t.fresh += 1
-            if 2 * t.fresh > (t.mask + 1) * BUCKET and t.mask < t.max_mask:
-                table_grow(t)
+        t.fresh += 1
+    data = pack_entry(lower, upper, move, wide)
+    TT_STORE(&e[victim].data, data)
+    TT_STORE(&e[victim].lock, (lock | (<uint64_t>(plies & 0x3F) << 5) | t.generation) ^ data)
+    if 2 * t.fresh > (t.mask + 1) * BUCKET and t.mask < t.max_mask:
+        table_grow(t)
 
 
 cdef inline void table_store(Table* t, uint64_t key, int lower, int upper, uint64_t move, int plies) noexcept nogil:

@@ -229,8 +229,7 @@ class Searcher:
         """Forget every stored position."""
 
     def table_stats(self) -> dict:
-        """probes, hits, stores, filled, capacity (entries), fill (share), active (entries in use);
-        hot_capacity, hot_filled (of filled) and hot_below, the hot region's (set_table_levels)."""
+        """probes, hits, stores, filled, capacity (entries), fill (share), active (entries in use)."""
 
     def search(self, pos: KernelPosition, want: int = 3, max_nodes: int = 0, time_limit: float = 0.0,
                check_signals: bool = True, objective: Objective = "value",
@@ -276,11 +275,6 @@ class Searcher:
 
     def set_table(self, enabled: bool) -> None:
         """Switch the transposition table off or back on."""
-
-    def set_table_levels(self, hot_mb: float, split: int) -> None:
-        """A hot region of `hot_mb` MiB for the entries of positions with fewer than `split` cards
-        still to play, in force while the main region is larger (negative split: always; 0: none;
-        tuning). ValueError for a negative or NaN size."""
 
     def set_table_min_cards(self, cards: int, stride: int = 1) -> None:
         """Probe the table only at nodes with at least this many cards still to play (hands and

@@ -758,33 +758,3 @@ def test_table_region_grows_with_the_search_and_shrinks_on_clear() -> None:
     table.clear()
     stats = table.table_stats()
     assert stats["active"] == first and stats["filled"] == 0
-
-
-def test_hot_region_keeps_values_and_reports_its_entries() -> None:
-    """A two-level table (tt.pxi: the entries of positions with few cards still to play in a
-    small hot region) gives the same answers as no table, on two- and four-player positions;
-    table_stats counts both regions and clear() empties the hot one."""
-    from scopa_solver import _kernel
-    from scopa_solver.kernel import legal_moves, play
-    everything = WANT_BEST | WANT_PV | WANT_ALL
-    hot, plain = _kernel.Searcher(4.0), _kernel.Searcher(0)
-    hot.set_table_levels(0.25, -13)     # 256 KiB, in force from the first search
-    rng = random.Random(41)
-    positions = [Position.new_round(seed=s).kernel_state() for s in (3, 30)]
-    for seed in (5, 6):
-        s = Position.new_round(seed=seed, rules=Rules(players=4, game="scientifico")).kernel_state()
-        while sum(bin(h).count("1") for h in s.hands) > 16:
-            s, _ = play(s, rng.choice(legal_moves(s)))
-        positions.append(s)
-    for pos in positions:
-        got, want = hot.search(pos, everything), plain.search(pos, everything)
-        assert (got.lower, got.upper, sorted(got.best), got.move_bounds, got.pv) == \
-            (want.lower, want.upper, sorted(want.best), want.move_bounds, want.pv)
-    stats = hot.table_stats()
-    assert stats["hot_capacity"] == 16384 and stats["hot_below"] == 13
-    assert stats["capacity"] == 262144 + 16384
-    assert 0 < stats["hot_filled"] <= stats["filled"]
-    hot.clear()
-    assert hot.table_stats()["hot_filled"] == 0 and hot.table_stats()["filled"] == 0
-    with pytest.raises(ValueError):
-        hot.set_table_levels(-1, 10)
