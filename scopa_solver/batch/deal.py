@@ -743,8 +743,9 @@ def solve_job(position: Optional[Position], directory: Union[str, "os.PathLike[s
     (`DealJobError`). A record of items.jsonl that is damaged, duplicated or another job's (its
     checksum, its item, its value) is named through `say`, set aside in rejected.jsonl and its
     item solved again; `verify` items drawn at random are solved again first (a record the
-    value contradicts, a value or bounds, is set aside and the value kept). `engine` (`EngineOptions`): as `run_job`'s (one item a task;
-    local workers at most one per item left and `WORKERS_PER_CORE` a core). `stop`: an event
+    value contradicts, a value or bounds, is set aside and the value kept). `engine`
+    (`EngineOptions`): as `run_job`'s (one item a task; local workers at most one per item left
+    and `WORKERS_PER_CORE` a core). `stop`: an event
     another thread sets to stop the run (a running item finishes first with one local worker).
     `on_item(result)` after each solved item with the bounds so far; `say(text)` news for a
     person. Ctrl-C stops the workers (what was solved stays) and raises KeyboardInterrupt.

@@ -27,7 +27,7 @@ import random
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterable, Optional, Union
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Union
 
 from .. import kernel
 from ..core.flow import check_seed
@@ -215,6 +215,13 @@ def _finite(x: float) -> Optional[float]:
 
 # -- solving many worlds --------------------------------------------------------------------------
 
+def _kept(states: Iterable[kernel.KernelState], drawn: list[kernel.KernelState]) -> Iterator[kernel.KernelState]:
+    """`states`, each added to `drawn` as it is drawn."""
+    for state in states:
+        drawn.append(state)
+        yield state
+
+
 def solve_worlds(states: Iterable[kernel.KernelState], limit: Optional[Limit] = None, *, progress: Any = None,
                  total: Optional[int] = None, deepen: bool = False, objective: Any = "value",
                  anytime: bool = False) -> list[Optional[kernel.KernelResult]]:
@@ -243,7 +250,7 @@ def solve_worlds(states: Iterable[kernel.KernelState], limit: Optional[Limit] = 
     run = limit.replace(time=None, threads=workers).with_deadline(limit.time)
     drawn: list[kernel.KernelState] = []
     if anytime:         # the states as the workers draw them (in order), to search a cut one again
-        states = (drawn.append(state) or state for state in states)
+        states = _kept(states, drawn)
     raws = kernel.run_batch(states, want=kernel.WANT_ALL, limit=run, total=total,
                             batch=None if run.deadline is None else 8, progress=progress, deepen=deepen,
                             objective=objective)

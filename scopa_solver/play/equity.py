@@ -368,7 +368,8 @@ class _Table:
         where = np.full(base ** k, -1, dtype=np.int64) if turn and zero[0] > 0 else None
         for level in range(int(sums.max()), -1, -1):
             idx = below[sums == level]
-            if turn:     # the next dealer is seat 1: its chances are seat 0's at the turned score, turned back
+            if turned is not None:     # (turn) the next dealer is seat 1: its chances are seat 0's at the
+                # turned score, turned back
                 rest = np.roll(_expect(values[0], turned, idx, offsets[0], probs[0]), 1, axis=1)
                 if where is None:
                     values[0, idx] = rest
