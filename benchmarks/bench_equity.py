@@ -26,10 +26,9 @@ import sys
 import time
 from typing import Optional, Sequence
 
-import numpy as np
 
 from scopa_solver.core.flow import match_winner
-from scopa_solver.play.equity import EQUITY_GAMES, Distribution, EquityError, MatchEquity, distribution
+from scopa_solver.play.equity import EQUITY_GAMES, EquityError, MatchEquity, distribution, play_matches
 
 
 def build_times(targets: Sequence[int]) -> None:
@@ -45,24 +44,6 @@ def build_times(targets: Sequence[int]) -> None:
             except EquityError:
                 cells.append("over MAX_STATES")
         print(f"| {game} | " + " | ".join(cells) + " |", flush=True)
-
-
-def play_out(dist: Distribution, target: int, score: tuple, dealer: int, matches: int, seed: int) -> np.ndarray:
-    """The wins of each side over `matches` whole matches from `score`, seat `dealer` dealing."""
-    rng = np.random.default_rng(seed)
-    tables = [dist.probabilities(d) for d in range(dist.players)]
-    points = [np.array([p for p, _ in t]) for t in tables]
-    probs = [np.array([q for _, q in t]) for t in tables]
-    totals = np.tile(np.array(score), (matches, 1))
-    live, wins, d = np.arange(matches), np.zeros(dist.side_count, dtype=np.int64), dealer
-    while len(live):
-        totals[live] += points[d][rng.choice(len(probs[d]), size=len(live), p=probs[d])]
-        now = totals[live]
-        best = now.max(axis=1)
-        over = (best >= target) & ((now == best[:, None]).sum(axis=1) == 1)
-        np.add.at(wins, now[over].argmax(axis=1), 1)
-        live, d = live[~over], (d + 1) % dist.players
-    return wins
 
 
 def scores_to_check(k: int, target: int, count: int, rng: random.Random) -> list:
@@ -92,7 +73,7 @@ def check(game: str, targets: Sequence[int], count: int, matches: int, seed: int
         start = time.perf_counter()
         for i, (kind, score) in enumerate(scores_to_check(k, target, count, rng)):
             dealer = rng.randrange(n)
-            wins = play_out(dist, target, score, dealer, matches, seed=seed * 1_000_003 + i)
+            wins = play_matches(dist, target, score, dealer, matches, seed=seed * 1_000_003 + i)
             for side in range(k):
                 error = abs(eq.chance(score, dealer, side) - wins[side] / matches)
                 errors.setdefault(kind, []).append(error)

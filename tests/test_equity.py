@@ -14,7 +14,8 @@ from scopa_solver import Rules
 from scopa_solver.core.flow import match_winner
 from scopa_solver.errors import ScopaError
 from scopa_solver.play.equity import (PLANS, TARGETS, Distribution, EquityError, MatchEquity, Plan, bootstrap,
-                                      distribution, main, measure, read_distribution, rebuild, table_text)
+                                      distribution, main, measure, play_matches, read_distribution, rebuild,
+                                      table_text)
 from scopa_solver.play.equity import EQUITY_GAMES as GAMES
 
 COIN = Distribution({(1, 0): 1, (0, 1): 1})                  # a point to either side, evenly
@@ -116,26 +117,10 @@ def test_four_sides_each_alone_against_a_monte_carlo_of_whole_matches():
             p = eq.chance(score, dealer, side)
             assert abs(wins[side] / n - p) < 4.5 * (p * (1 - p) / n) ** 0.5 + 1e-9, (score, dealer, side, wins)
         assert sum(eq.chance(score, dealer, side) for side in range(4)) == pytest.approx(1.0)
+        many = play_matches(dist, 7, score, dealer, n, seed=dealer)      # the numpy simulator agrees
+        assert all(abs(a - b) / n < 6.5 * (0.25 / n) ** 0.5 for a, b in zip(many, wins)), (many, wins)
     # turning the seats: seat d dealing at a score is seat 0 dealing at the score turned d seats on
     assert eq.chance((1, 4, 2, 3), 2, 3) == pytest.approx(eq.chance((2, 3, 1, 4), 0, 1), abs=1e-15)
-
-
-def simulate_many(dist: Distribution, target: int, score: tuple, dealer: int, matches: int, seed: int) -> np.ndarray:
-    """`simulate` with every match in step (numpy): the wins of each side, over `matches`."""
-    rng = np.random.default_rng(seed)
-    tables = [dist.probabilities(d) for d in range(dist.players)]
-    points = [np.array([p for p, _ in t]) for t in tables]
-    probs = [np.array([q for _, q in t]) for t in tables]
-    totals = np.tile(np.array(score), (matches, 1))
-    live, wins, d = np.arange(matches), np.zeros(dist.side_count, dtype=np.int64), dealer
-    while len(live):
-        totals[live] += points[d][rng.choice(len(probs[d]), size=len(live), p=probs[d])]
-        now = totals[live]
-        best = now.max(axis=1)
-        over = (best >= target) & ((now == best[:, None]).sum(axis=1) == 1)
-        np.add.at(wins, now[over].argmax(axis=1), 1)
-        live, d = live[~over], (d + 1) % dist.players
-    return wins
 
 
 # six players alone, the dealer's seat and the next ones scoring more
@@ -154,7 +139,7 @@ def test_six_sides_alone_are_approximated_within_the_stated_error():
     errors = []
     for i, (score, dealer) in enumerate((((0,) * 6, 5), ((6, 2, 7, 7, 3, 0), 1), ((8, 8, 1, 5, 8, 4), 3),
                                          ((2, 4, 6, 8, 3, 5), 0), ((10, 10, 9, 2, 0, 10), 2))):
-        wins = simulate_many(SIX, 9, score, dealer, 20_000, seed=i)
+        wins = play_matches(SIX, 9, score, dealer, 20_000, seed=i)
         chances = [eq.chance(score, dealer, side) for side in range(6)]
         assert sum(chances) == pytest.approx(1.0)
         errors += [abs(c - w / 20_000) for c, w in zip(chances, wins)]
@@ -176,7 +161,7 @@ def test_the_shipped_six_alone_against_whole_matches(target, score, dealer):
     # and to 21 was 0.048, the mean 0.006 and 0.004: benchmarks/bench_equity.py --check), which
     # the second and the last scores here come close to
     eq = MatchEquity.of(Rules(players=6, partnerships=False, target=target))
-    wins = simulate_many(distribution("scopa-6-alone"), target, score, dealer, 20_000, seed=target + dealer)
+    wins = play_matches(distribution("scopa-6-alone"), target, score, dealer, 20_000, seed=target + dealer)
     errors = [abs(eq.chance(score, dealer, side) - wins[side] / 20_000) for side in range(6)]
     assert max(errors) < 0.06 and sum(errors) / 6 < 0.02, errors
 

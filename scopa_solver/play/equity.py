@@ -82,7 +82,7 @@ from .puzzles import GAMES
 __all__ = ["MatchEquity", "EquityError", "Distribution", "Plan", "PLANS", "TARGETS", "MIN_TARGET", "MAX_TARGET",
            "EQUITY_GAMES", "game_name", "measure", "rebuild",
            "distribution", "read_distribution", "TABLE_FOLDER",
-           "summary", "table_text", "bootstrap"]
+           "summary", "table_text", "bootstrap", "play_matches"]
 
 
 class EquityError(ScopaError, ValueError):
@@ -779,6 +779,28 @@ def rebuild(folder: Union[str, Path] = TABLE_FOLDER, games: Optional[Sequence[st
         (folder / f"{game}.json").write_text(text, encoding="utf-8")
         out[game] = sum(counts.values())
     return out
+
+
+def play_matches(dist: Distribution, target: int, score: Sequence[int], dealer: int, matches: int,
+                 seed: int) -> Any:
+    """Monte Carlo of `matches` whole matches from `score`, seat `dealer` dealing first, each
+    round drawn from `dist` (seeded numpy, every match in step; a highest total alone at or over
+    `target` wins, as `flow.match_winner` says): the wins of each side, a numpy array. The check
+    of a table by another method (tests, `benchmarks/bench_equity.py --check`)."""
+    rng = np.random.default_rng(seed)
+    tables = [dist.probabilities(d) for d in range(dist.players)]
+    points = [np.array([p for p, _ in t]) for t in tables]
+    probs = [np.array([q for _, q in t]) for t in tables]
+    totals = np.tile(np.array(score), (matches, 1))
+    live, wins, d = np.arange(matches), np.zeros(dist.side_count, dtype=np.int64), dealer
+    while len(live):
+        totals[live] += points[d][rng.choice(len(probs[d]), size=len(live), p=probs[d])]
+        now = totals[live]
+        best = now.max(axis=1)
+        over = (best >= target) & ((now == best[:, None]).sum(axis=1) == 1)
+        np.add.at(wins, now[over].argmax(axis=1), 1)
+        live, d = live[~over], (d + 1) % dist.players
+    return wins
 
 
 def bootstrap(dist: Distribution, target: int, scores: Sequence[tuple[Points, int]], side: int = 0,
