@@ -351,6 +351,27 @@ def random_playouts(object state, object playouts, uint64_t seed=1):
     return total
 
 
+def other_piles_shift(object now, object then, object in_play, object rules):
+    """Two sides, the same cards in play: (low, high) such that for every way the cards in
+    play can end, side 0's margin with the piles `now` minus that with the piles `then` lies in
+    [low, high], as the search reckons it when it answers from the table's entry for `then`
+    (tt.pxi, "Other piles"; for tests). `now` and `then` are each two pile masks."""
+    cdef uint64_t a0, a1, b0, b1, play
+    cdef int r, low, high
+    if not (isinstance(now, (tuple, list)) and len(now) == 2 and isinstance(then, (tuple, list)) and len(then) == 2):
+        raise ValueError("now and then: two pile masks each")
+    a0, a1 = _cards(now[0], "now[0]", NCARDS), _cards(now[1], "now[1]", NCARDS)
+    b0, b1 = _cards(then[0], "then[0]", NCARDS), _cards(then[1], "then[1]", NCARDS)
+    play = _cards(in_play, "in_play", NCARDS)
+    r = _small(rules, "rules", 0, RULE_ALL)
+    if r & RULE_NAPOLA:
+        raise ValueError("napola: the table's entries of other piles are not used")
+    if (a0 & a1) or (b0 & b1) or ((a0 | a1) & play) or (a0 | a1) != (b0 | b1):
+        raise ValueError("the piles must be disjoint, apart from the cards in play, and hold the same cards")
+    piles_shift(piles_summary(a0, a1, r, play), piles_summary(b0, b1, r, play), &low, &high)
+    return low, high
+
+
 def score(object piles, object scopas, object sides, object rules):
     """Per-side breakdown of the seats' piles (dict; see kernel.score)."""
     cdef uint64_t side_pile[MAX_SEATS]
@@ -679,6 +700,7 @@ cdef class Searcher:
         self.F.use_bounds = 64
         self.F.use_equiv = 1
         self.F.use_last_round = 1
+        self.F.use_others = 1
         self.F.use_order = 1
         # malloc, not calloc: only the levels a search reaches are ever touched
         self.F.moves = <uint64_t*>malloc(MAX_PLIES * MAX_MOVES * sizeof(uint64_t))
@@ -743,6 +765,11 @@ cdef class Searcher:
         """Solve the last round (no hand holding two cards, the stock empty) by a walk along its
         forced plays (on by default; off: the general search, for tests and tuning)."""
         self.F.use_last_round = enabled
+
+    def set_other_piles(self, bint enabled):
+        """Two sides: answer from the table's bounds for the same cards with other piles, moved
+        by what the piles can change (on by default; off for tests and tuning)."""
+        self.F.use_others = enabled
 
     def set_ordering(self, bint enabled):
         """Order the moves (table move, guess move, killers, static scores; on by default); off:

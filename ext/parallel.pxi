@@ -184,6 +184,7 @@ cdef int parallel_search(Engine* F, const State* root, int want, RootResult* R, 
             t.hits += helpers[i].S.table.hits
             t.stores += helpers[i].S.table.stores
             t.filled += helpers[i].S.table.filled
+            t.others_written |= helpers[i].S.table.others_written
     # the answer: the first thread's if it completed, else this thread's, stopped for the reason
     # the first one had (a helper's stop of this thread is not a request from outside)
     win = first if first > 0 and workers[first].R.stop == STOP_NONE else 0

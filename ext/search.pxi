@@ -136,6 +136,7 @@ ctypedef struct Engine:
     int busy_cards                   # defer those only at nodes with at least this many cards in hands
     double parallel_mb               # the most table a parallel search uses, MiB (0: PARALLEL_MB)
     int use_last_round               # solve the last round by endgame.pxi's forced walk
+    int use_others                   # two sides: the table's bounds for the same cards with other piles (tt.pxi)
     int use_order                    # order the moves (ordering.pxi); off: generation order (research)
     # MATCH: the leaf table (the caller's, read only): entry sum((points[i] - match_low[i]) *
     # match_stride[i]) is the root side's chance after final round points `points`
@@ -199,17 +200,28 @@ cdef inline uint64_t side_summary(uint64_t pile, int rules) noexcept nogil:
     return w
 
 
-cdef uint64_t position_key(const Engine* F, const State* s) noexcept nogil:
-    cdef int d = s.deals_left, i
+cdef inline uint64_t play_key(const Engine* F, const State* s) noexcept nogil:
+    """The key of everything but the piles, which fixes the game tree from s: the cards in play,
+    seat to move, dealer, last capturer's side, the game."""
+    return (s.zkey ^ F.stock_key[s.deals_left] ^ Z_SEAT[s.to_move] ^ Z_DEALER[s.dealer]
+            ^ Z_LAST[(F.game.side[s.last_capturer] if s.last_capturer >= 0 else -1) + 1] ^ F.game_key)
+
+
+cdef inline uint64_t two_sides_summary(const Engine* F, const State* s) noexcept nogil:
     cdef uint64_t piles[MAX_SEATS]
-    cdef uint64_t key = (s.zkey ^ F.stock_key[d] ^ Z_SEAT[s.to_move] ^ Z_DEALER[s.dealer]
-                         ^ Z_LAST[(F.game.side[s.last_capturer] if s.last_capturer >= 0 else -1) + 1] ^ F.game_key)
+    side_piles(s, &F.game, piles)
+    return piles_summary(piles[0], piles[1], F.game.rules, s.in_hands | s.table | F.stock_mask[s.deals_left])
+
+
+cdef uint64_t position_key(const Engine* F, const State* s) noexcept nogil:
+    cdef int i
+    cdef uint64_t piles[MAX_SEATS]
+    cdef uint64_t key = play_key(F, s)
     cdef int scopas[MAX_SEATS]
     cdef bint absolute = F.mode == PARANOID or F.mode == MATCH
-    side_piles(s, &F.game, piles)
     if F.mode == TWO_SIDES and not F.horizon_left:     # the horizon's value needs the finer summary
-        return key ^ mix64(piles_summary(piles[0], piles[1], F.game.rules,
-                                         s.in_hands | s.table | F.stock_mask[d]))
+        return key ^ mix64(two_sides_summary(F, s))
+    side_piles(s, &F.game, piles)
     if absolute:
         for i in range(F.game.nsides):
             scopas[i] = 0
@@ -327,11 +339,11 @@ cdef int alphabeta(Engine* F, const State* s, int alpha, int beta, int ply) noex
     bound beyond it."""
     cdef Search* S = &F.S
     cdef State child
-    cdef uint64_t key = 0, table_move = 0, best_move, searched
+    cdef uint64_t key = 0, table_move = 0, best_move, searched, ckey = 0, summary = 0, other
     cdef uint64_t* moves
-    cdef int n, i, r, v, best, lower, upper, a, cards, first
+    cdef int n, i, r, v, best, lower, upper, a, cards, first, low, high
     cdef uint64_t mark
-    cdef bint use_table
+    cdef bint use_table, hit
     S.nodes += 1
     if S.nodes >= S.next_check:
         check_limits(S)
@@ -350,7 +362,13 @@ cdef int alphabeta(Engine* F, const State* s, int alpha, int beta, int ply) noex
     use_table = (S.use_table and plies_left(F, s) >= F.probe_min
                  and ((F.probe_hands >> cards) & 1 or ply == 1))
     if use_table:                       # the bucket on its way from memory while the bounds are tried
-        key = position_key(F, s)
+        if F.use_others and F.mode == TWO_SIDES and not F.horizon_left and not (F.game.rules & RULE_NAPOLA):
+            ckey = play_key(F, s)
+            summary = two_sides_summary(F, s)
+            key = ckey ^ mix64(summary)     # position_key's
+            prefetch(S.table.others + ((ckey >> 32) & (OTHERS - 1)))
+        else:
+            key = position_key(F, s)
         prefetch(S.table.entries + (key & S.table.mask) * BUCKET)
     # the bounds are of the final points: not of a horizon's estimates (nor in its units); with
     # the stock still to deal they are too wide to cut (measured: 10-20% more instructions)
@@ -359,7 +377,21 @@ cdef int alphabeta(Engine* F, const State* s, int alpha, int beta, int ply) noex
         return v
     moves = F.moves + ply * MAX_MOVES
     if use_table:
-        if probe_node(F, s, key, &lower, &upper, &table_move):
+        hit = probe_node(F, s, key, &lower, &upper, &table_move)
+        # the same cards with other piles: their bounds moved by what the piles can change
+        if ckey and others_probe(&S.table, ckey, &other, &low, &high) and other != summary:
+            piles_shift(summary, other, &v, &r)
+            if F.game.side[s.to_move]:
+                v, r = -r, -v
+            low = low + v if low > -VALUE_INF else -VALUE_INF
+            high = high + r if high < VALUE_INF else VALUE_INF
+            if not hit:
+                hit = True
+                lower, upper = low, high
+            else:
+                lower = max(lower, low)
+                upper = min(upper, high)
+        if hit:
             if S.trace != NULL and (lower >= beta or upper <= alpha): trace_event(S.trace, EVENT_TABLE, ply, lower, upper, table_move, 0, 0)
             if lower >= beta:
                 return lower
@@ -388,6 +420,8 @@ cdef int alphabeta(Engine* F, const State* s, int alpha, int beta, int ply) noex
             if a >= beta:
                 note_killer(F, ply, best_move)
                 store_node(F, s, key, best, VALUE_INF, best_move, plies_left(F, s))
+                if ckey:
+                    others_store(&S.table, ckey, summary, best, VALUE_INF)
                 return best
     n = generate_moves(s, F.game.rules, moves)
     if n == 0:
@@ -422,8 +456,11 @@ cdef int alphabeta(Engine* F, const State* s, int alpha, int beta, int ply) noex
                     note_killer(F, ply, best_move)
                     break
     if use_table:
-        store_node(F, s, key, best if best > alpha else -VALUE_INF, best if best < beta else VALUE_INF,
-                   best_move, plies_left(F, s))
+        lower = best if best > alpha else -VALUE_INF
+        upper = best if best < beta else VALUE_INF
+        store_node(F, s, key, lower, upper, best_move, plies_left(F, s))
+        if ckey:
+            others_store(&S.table, ckey, summary, lower, upper)
     return best
 
 

@@ -31,6 +31,7 @@ cdef enum:
     VALUE_INF = 16383           # beyond every value: round points and match chances (0..10000)
     NARROW_INF = 127            # the narrow entries' infinity (points: |value| <= 126)
     FIRST_REGION = 4096         # buckets (256 KiB): the active region of a fresh or cleared table
+    OTHERS = 65536              # entries (1 MiB) by the cards alone (measured: docs/search.md)
     TT_MAX_MB = 65536           # the largest table table_init makes (2^30 buckets)
 
 cdef extern from *:
@@ -50,6 +51,8 @@ ctypedef struct TTEntry:
 
 ctypedef struct Table:
     TTEntry* entries
+    TTEntry* others       # entries by the cards alone, other piles (see "Other piles" below)
+    bint others_written   # since the last clear (only two-sided searches write there)
     uint64_t mask         # buckets in the active region - 1
     uint64_t used_mask    # the largest active region since the last clear (what clear wipes)
     uint64_t max_mask     # buckets allocated - 1
@@ -65,6 +68,8 @@ cdef int table_init(Table* t, double megabytes) noexcept nogil:
     cdef uint64_t buckets = 1
     cdef double limit
     t.entries = NULL
+    t.others = NULL
+    t.others_written = False
     t.mask = t.max_mask = t.used_mask = 0
     t.capacity = 0
     t.generation = 0
@@ -86,6 +91,11 @@ cdef int table_init(Table* t, double megabytes) noexcept nogil:
     t.max_mask = buckets - 1
     t.mask = t.used_mask = min(buckets, FIRST_REGION) - 1
     t.capacity = buckets * BUCKET
+    t.others = <TTEntry*>calloc(OTHERS, sizeof(TTEntry))
+    if t.others == NULL:
+        free(t.entries)
+        t.entries = NULL
+        return -1
     return 0
 
 
@@ -94,6 +104,9 @@ cdef void table_clear(Table* t) noexcept nogil:
     to the first region."""
     if t.entries != NULL:
         memset(t.entries, 0, (t.used_mask + 1) * BUCKET * sizeof(TTEntry))
+        if t.others_written:
+            memset(t.others, 0, OTHERS * sizeof(TTEntry))
+            t.others_written = False
     t.mask = t.used_mask = min(t.max_mask, FIRST_REGION - 1)
     t.filled = 0
     t.fresh = 0
@@ -140,7 +153,10 @@ cdef void table_grow(Table* t) noexcept nogil:
 
 cdef void table_free(Table* t) noexcept nogil:
     free(t.entries)
+    free(t.others)
     t.entries = NULL
+    t.others = NULL
+    t.others_written = False
     t.capacity = 0
 
 
@@ -262,3 +278,43 @@ cdef inline void table_store_any(Table* t, uint64_t key, int lower, int upper, u
 
 cdef inline void table_store(Table* t, uint64_t key, int lower, int upper, uint64_t move, int plies) noexcept nogil:
     table_store_any(t, key, lower, upper, move, plies, False)
+
+
+# Other piles (two sides, no napola). Positions with the same cards in play, seat to move,
+# dealer and last capturer's side but other piles (the two sides took the same cards in another
+# order, or each other's) play out the same game tree, and their values differ by at most what
+# the piles can change at its ends (piles_shift). A second, small direct-mapped array keeps the
+# last bounds stored for each such "cards key" with its piles' summary (48 bits: piles_summary)
+# and the two narrow bounds, lockless as above; a probe that finds other piles there shifts
+# their bounds.
+
+cdef inline bint others_probe(Table* t, uint64_t play_key, uint64_t* summary, int* lower,
+                              int* upper) noexcept nogil:
+    """The entry for `play_key` (whatever its piles): their summary and its bounds."""
+    cdef TTEntry* e = t.others + ((play_key >> 32) & (OTHERS - 1))
+    cdef uint64_t data = TT_LOAD(&e.data), a, b
+    if (TT_LOAD(&e.lock) ^ data) != (play_key | 1):
+        return False
+    summary[0] = data & ((1ULL << 48) - 1)
+    a = (data >> 48) & 0xFF
+    b = data >> 56
+    lower[0] = <int>a - 128 if a > 128 - NARROW_INF else -VALUE_INF
+    upper[0] = <int>b - 128 if b < 128 + NARROW_INF else VALUE_INF
+    return True
+
+
+cdef inline void others_store(Table* t, uint64_t play_key, uint64_t summary, int lower,
+                              int upper) noexcept nogil:
+    """Keep these bounds for the cards key (tightening those of the same piles)."""
+    cdef TTEntry* e = t.others + ((play_key >> 32) & (OTHERS - 1))
+    cdef uint64_t data = TT_LOAD(&e.data), old
+    cdef int old_lower, old_upper
+    if others_probe(t, play_key, &old, &old_lower, &old_upper) and old == summary:
+        lower = max(lower, old_lower)
+        upper = min(upper, old_upper)
+    lower = max(lower, -NARROW_INF)
+    upper = min(upper, NARROW_INF)
+    data = summary | (<uint64_t>(lower + 128) << 48) | (<uint64_t>(upper + 128) << 56)
+    t.others_written = True
+    TT_STORE(&e.data, data)
+    TT_STORE(&e.lock, (play_key | 1) ^ data)

@@ -184,6 +184,11 @@ def score(piles: tuple[int, ...], scopas: tuple[int, ...], sides: tuple[int, ...
     a side or None (nobody: a shared top, or nobody holds the card)."""
 
 
+def other_piles_shift(now: tuple[int, int], then: tuple[int, int], in_play: int, rules: int) -> tuple[int, int]:
+    """Two sides, the same cards in play: the range of side 0's margin with the piles `now`
+    minus that with the piles `then`, over every end (the search's reckoning; for tests)."""
+
+
 def side_bounds(pos: KernelPosition) -> list[tuple[int, int]]:
     """Every side's (low, high) final round points (scopas included) from `pos` on."""
 
@@ -291,6 +296,10 @@ class Searcher:
 
     def set_ordering(self, enabled: bool) -> None:
         """Order the moves (on by default); off: the generation order everywhere (research)."""
+
+    def set_other_piles(self, enabled: bool) -> None:
+        """Two sides: answer from the table's bounds for the same cards with other piles, moved
+        by what the piles can change (on by default; off for tests and tuning)."""
 
     def set_equivalence(self, enabled: bool) -> None:
         """Play one of the moves that differ only by same-rank cards whose suits cannot change
