@@ -24,8 +24,9 @@ __all__ = ["TECHNIQUES", "LADDER", "Config", "Measure", "run_suites", "summarise
 # The techniques a Searcher can switch off (ext/api.pxi), in the order the ladder adds them:
 # the transposition table, move ordering (table move, guess move, killers, static scores),
 # one move of each class of equivalent moves, the cuts on the bounds of the value, the last
-# round's forced walk, and MTD(f)'s zero-window passes (off: one full-window alpha-beta).
-TECHNIQUES = ("table", "ordering", "equivalence", "bounds", "endgame", "mtdf")
+# round's forced walk, MTD(f)'s zero-window passes (off: one full-window alpha-beta), and (two
+# sides) the table's bounds for the same cards with other piles, shifted.
+TECHNIQUES = ("table", "ordering", "equivalence", "bounds", "endgame", "mtdf", "other-piles")
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,8 @@ def _apply(searcher: "kernel.Searcher", config: Config) -> int:
         searcher.set_bounds(0)
     if "endgame" in off:
         searcher.set_last_round(False)
+    if "other-piles" in off:
+        searcher.set_other_piles(False)
     want = kernel.WANT_BEST | kernel.WANT_PV
     return want | kernel.FULL_WINDOW if "mtdf" in off else want
 

@@ -444,7 +444,8 @@ def add_bench_parsers(sub: "argparse._SubParsersAction") -> None:
     p.add_argument("--threads", type=threads_arg, default=1, help="threads of one search (default 1)")
     p.add_argument("--tt-mb", type=tt_mb_arg, default=64.0, help="transposition table size (MiB, default 64)")
     p.add_argument("--without", type=_techniques, default=[], metavar="T,T",
-                   help="switch techniques off: table, ordering, equivalence, bounds, endgame, mtdf (full window)")
+                   help="switch techniques off: table, ordering, equivalence, bounds, endgame, mtdf (full window), "
+                        "other-piles")
     p.add_argument("--techniques", action="store_true",
                    help="the ladder: plain alpha-beta, then each technique added, then --threads (default 2) threads")
     p.add_argument("--max-nodes", type=max_nodes_arg, default=None, help="node limit of one search (it is then not checked)")
