@@ -73,11 +73,11 @@ def positions(name: str, count: int, seed: int) -> list:
 
 
 def run(name: str, count: int, seed: int, tt_mb: float, solve: bool, budget: float,
-        min_cards: int | None = None, stride: int = 3) -> dict:
+        min_cards: int | None = None, stride: int = 3, every_from: int = 16) -> dict:
     players, game, rules, left, objective, target, python_nodes = ROWS[name]
     searcher = new_searcher(tt_mb)
     if min_cards is not None:
-        searcher.set_table_min_cards(min_cards, stride)
+        searcher.set_table_min_cards(min_cards, stride, every_from)
     times, nodes, solve_times, cpu = [], [], [], []
     start = time.perf_counter()
     for s in positions(name, count, seed):
@@ -150,6 +150,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--min-cards", type=int, help="probe the table only with this many cards still to play (tuning)")
     ap.add_argument("--stride", type=int, default=3,
                     help="with --min-cards: and where the cards in hands are a multiple of this (default 3)")
+    ap.add_argument("--every-from", type=int, default=16,
+                    help="with --min-cards: and at every node with this many cards in hands (default 16; 0: none)")
     ap.add_argument("--threads", type=int, help="compare the parallel search of one position on this many threads")
     ap.add_argument("--busy-cards", type=int, default=0,
                     help="parallel: defer busy moves from this many cards in hands (tuning; 0: default, 99: never)")
@@ -177,7 +179,8 @@ def main(argv: list[str] | None = None) -> None:
           f"{'med nodes':>10} {'max nodes':>10} {'py nodes':>9} {'Mnodes/s':>8} {'cpu Mn/s':>8} "
           f"{'solve med':>10} {'solve max':>10}")
     for name in args.rows:
-        row = run(name, args.positions, args.seed, args.tt_mb, not args.no_solve, args.budget, args.min_cards, args.stride)
+        row = run(name, args.positions, args.seed, args.tt_mb, not args.no_solve, args.budget, args.min_cards, args.stride,
+                  args.every_from)
         rows.append(row)
         print(f"{name:18} {row['positions']:3d} {row['median_ms']:10.3f} {row['max_ms']:9.2f} "
               f"{row['cpu_median_ms']:9.3f} {row['cpu_max_ms']:9.2f} "

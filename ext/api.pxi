@@ -696,6 +696,7 @@ cdef class Searcher:
         self.F.table_min_cards = -1     # by the game (search.pxi)
         self.F.scale = 1
         self.F.table_stride = -1
+        self.F.table_every_from = -1
         self.F.guess_depth = -1
         self.F.use_bounds = 64
         self.F.use_equiv = 1
@@ -727,12 +728,13 @@ cdef class Searcher:
         """Switch the transposition table off (baseline measurements) or back on."""
         self.F.S.use_table = enabled and self.F.S.table.entries != NULL
 
-    def set_table_min_cards(self, int cards, int stride=1):
+    def set_table_min_cards(self, int cards, int stride=1, int every_from=0):
         """Probe the table only at nodes with at least this many cards still to play (hands and
-        stock), and where the cards in hands are a multiple of `stride` (tuning; by default 7 and
-        3, two players 5 and 3)."""
+        stock), and where the cards in hands are a multiple of `stride` or at least `every_from`
+        (0: that second rule off); tuning: by default 7, 3 and 16, two players 5, 3 and 16."""
         self.F.table_min_cards = max(0, cards)
         self.F.table_stride = max(1, stride)
+        self.F.table_every_from = max(0, every_from)
 
     def set_bounds(self, int max_cards):
         """Cut on the bounds of what a position can still be worth at nodes with at most

@@ -107,6 +107,7 @@ cdef enum:
     TABLE_MIN_CARDS = 7
     TABLE_STRIDE = 3
     TABLE_MIN_CARDS_TWO = 5
+    TABLE_EVERY_FROM = 16    # and at every node with this many cards in hands or more: its subtree dwarfs a probe
 
 ctypedef struct Engine:
     Search S                 # node counting, limits, stop, the table (its game and stock unused)
@@ -120,6 +121,7 @@ ctypedef struct Engine:
     uint64_t* moves          # MAX_PLIES levels of MAX_MOVES moves
     int table_min_cards      # probe only with at least this many cards still to play (hands and stock)
     int table_stride         # and where the cards in hands are a multiple of it (1: everywhere)
+    int table_every_from     # or with at least this many cards in hands (0: no such)
     int probe_min                    # those in force (set_table_min_cards's, or by the game: -1)
     uint64_t probe_hands             # bit c: probe with c cards in hands (the stride's multiples)
     # move ordering (ordering.pxi)
@@ -161,6 +163,10 @@ cdef void set_game(Engine* F, const Game* g, int mode, int root_seat) noexcept n
     while k < 64:                       # a mask, not a division at every node
         F.probe_hands |= 1ULL << k
         k += stride
+    k = F.table_every_from if F.table_every_from >= 0 else TABLE_EVERY_FROM
+    while 0 < k < 64:
+        F.probe_hands |= 1ULL << k
+        k += 1
     F.root_side = g.side[root_seat]
     for p in range(g.players):
         if mode == PARANOID or mode == MATCH:

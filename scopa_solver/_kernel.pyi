@@ -281,10 +281,11 @@ class Searcher:
     def set_table(self, enabled: bool) -> None:
         """Switch the transposition table off or back on."""
 
-    def set_table_min_cards(self, cards: int, stride: int = 1) -> None:
+    def set_table_min_cards(self, cards: int, stride: int = 1, every_from: int = 0) -> None:
         """Probe the table only at nodes with at least this many cards still to play (hands and
-        stock), and where the cards in the hands are a multiple of `stride` (tuning; the default,
-        7 and 3, two players 5 and 3, measured in docs/benchmarks.md and docs/search.md)."""
+        stock), and where the cards in the hands are a multiple of `stride` or at least
+        `every_from` (0: that rule off); tuning: the default, 7, 3 and 16, two players 5, 3 and
+        16, measured in docs/benchmarks.md and docs/search.md."""
 
     def set_last_round(self, enabled: bool) -> None:
         """Solve the last round (the stock empty, no hand holding two cards) by a walk along its

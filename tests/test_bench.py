@@ -227,7 +227,8 @@ def test_the_techniques_ladder_from_the_command_line(capsys):
     assert code == 0, err
     table = json.loads(out)["table"]
     assert [r["label"] for r in table] == ["plain alpha-beta", "+ table", "+ ordering", "+ equivalence",
-                                           "+ bounds", "+ endgame", "+ mtdf (the default)", "+ 2 threads"]
+                                           "+ bounds", "+ endgame", "+ mtdf", "+ other-piles (the default)",
+                                           "+ 2 threads"]
     assert all(r["positions"] == 40 and r["wrong"] == 0 for r in table)
 
 
