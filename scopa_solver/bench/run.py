@@ -299,12 +299,13 @@ def ladder_rows(results: Sequence[dict]) -> list[dict]:
 
 
 def ladder_report(rows: Sequence[dict]) -> str:
+    width = max([24] + [len(row["label"]) + 1 for row in rows])
     lines = [f"techniques added one by one, on the {rows[0]['positions'] if rows else 0} positions every rung solved",
-             f"{'search':<24}{'wall s':>10} {'CPU s':>9} {'nodes':>14} {'x time':>8} {'x nodes':>8}",
+             f"{'search':<{width}}{'wall s':>10} {'CPU s':>9} {'nodes':>14} {'x time':>8} {'x nodes':>8}",
              "(x time: the rung before's time over this one's, CPU time on one thread, wall time on threads)"]
     for row in rows:
         name = row["label"]
         fx = f"{row['speedup']:8.2f}" if row.get("speedup") else f"{'':>8}"
         fn = f"{row['node_factor']:8.2f}" if row.get("node_factor") else f"{'':>8}"
-        lines.append(f"{name:<24}{row['seconds']:10.3f} {row['cpu']:9.3f} {row['nodes']:>14,} {fx} {fn}")
+        lines.append(f"{name:<{width}}{row['seconds']:10.3f} {row['cpu']:9.3f} {row['nodes']:>14,} {fx} {fn}")
     return "\n".join(lines)
