@@ -62,7 +62,7 @@ cdef int primiera_outcome(uint64_t p0, uint64_t p1, uint64_t in_play, int rules)
     return 2
 
 
-cdef uint8_t PRIMIERA_ORDER[22]     # a suit's best primiera value (0, 10, 12, ..., 21) by rank: 4 bits
+cdef uint8_t PRIMIERA_ORDER[22]     # a suit's best primiera value (0, or 10 to 21) as 4 bits, in order
 cdef enum:
     PRIMIERA_SETTLED = 15           # piles_summary: in the first suit's place, the primiera is settled
 
