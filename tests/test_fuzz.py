@@ -1,6 +1,7 @@
 """Hostile input, fuzzed (Hypothesis, derandomized so every run draws the same cases) and as
-named regressions: only `ScopaError`s (or `TypeError` where documented), short messages, no
-call over a second on bad input, and limits that are honoured or refused clearly."""
+named regressions: only `ScopaError`s (or `TypeError` where documented), short messages, and
+limits that are honoured or refused clearly. Nothing here times a call: speed is benchmarks/'
+business, and a hang is the test run's timeout's."""
 from __future__ import annotations
 
 import contextlib
@@ -8,7 +9,6 @@ import io
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -27,22 +27,13 @@ def quick(max_examples: int):
     return settings(max_examples=max_examples, **SETTINGS)
 
 
-HANG_CPU = 60.0
-"""CPU seconds that only a hang reaches: every call here does milliseconds to a second of work
-(a 1 GiB table's allocation the most), so this catches a runaway loop or allocation, never a
-busy machine (speed is benchmarks/' business)."""
-
-
 def hostile(call, *args, allowed=(ScopaError,), **kwargs):
-    """Run `call`; it returns or raises one of `allowed` with a short message, and does not hang."""
-    start = time.process_time()
+    """Run `call`; it returns or raises one of `allowed` with a short message."""
     try:
         result = call(*args, **kwargs)
     except allowed as exc:
         assert len(str(exc)) < 300, f"{type(exc).__name__} of {len(str(exc))} characters"
         result = exc
-    seconds = time.process_time() - start
-    assert seconds < HANG_CPU, f"{call.__name__} ran {seconds:.0f} CPU s: a hang"
     return result
 
 
@@ -196,15 +187,13 @@ ARGS = st.sampled_from(["--threads", "--tt-mb", "--max-nodes", "--time-limit", "
 
 
 def _cli(argv: list) -> None:
-    """`main(argv)` returns 0, or 2 within two CPU seconds (a first import takes some) with one
-    short line on stderr; never raises."""
+    """`main(argv)` returns 0, or 2 with one short line on stderr; never raises."""
     from scopa_solver.cli import main
     err, out = io.StringIO(), io.StringIO()
-    start = time.process_time()
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
         code = hostile(main, argv, allowed=())
     if code != 0:
-        assert code == 2 and time.process_time() - start < 2.0, (argv, code, err.getvalue()[:500])
+        assert code == 2, (argv, code, err.getvalue()[:500])
         lines = err.getvalue().strip().splitlines()
         assert len(lines) == 1 and len(lines[0]) < 300, (argv, err.getvalue()[:500])
 
@@ -238,8 +227,10 @@ def test_tt_mb_beyond_the_machine_is_a_limit_error(tt_mb):
 
 
 @pytest.mark.parametrize("count", ["300000000", "1000000000000", "9" * 1_000_000], ids=["3e8", "1e12", "million-digits"])
-def test_huge_hidden_counts_fail_fast(count):
-    with pytest.raises(ScopaError) as info:
+def test_huge_hidden_counts_are_refused_by_a_limit(count):
+    # refused against the deck's 40 cards (or, a million digits, the text's length) before
+    # anything is made of the count
+    with pytest.raises(ScopaError, match="more cards than the deck's 40|far too long") as info:
         hostile(View.from_string, f"7cRs4b/?3 3d4cAbCs -/- ?{count} 0/0 0 1 -", allowed=())
     assert len(str(info.value)) < 300
 
