@@ -703,8 +703,6 @@ cdef class Searcher:
         self.F.use_last_round = 1
         self.F.use_others = 1
         self.F.use_order = 1
-        self.F.use_pairs = 0
-        self.F.pair_slots = NULL
         # malloc, not calloc: only the levels a search reaches are ever touched
         self.F.moves = <uint64_t*>malloc(MAX_PLIES * MAX_MOVES * sizeof(uint64_t))
         if self.F.moves == NULL:
@@ -713,7 +711,6 @@ cdef class Searcher:
     def __dealloc__(self):
         table_free(&self.F.S.table)
         free(self.F.moves)
-        free(self.F.pair_slots)
 
     def clear(self):
         """Forget every stored position."""
@@ -775,15 +772,6 @@ cdef class Searcher:
         """Two sides: answer from the table's bounds for the same cards with other piles, moved
         by what the piles can change (on by default; off for tests and tuning)."""
         self.F.use_others = enabled
-
-    def set_pairs(self, bint enabled):
-        """Experiment (pairs.pxi): two sides, skip same-rank images of searched moves by the
-        pair equivalence their subtrees return (off by default)."""
-        if enabled and self.F.pair_slots == NULL:
-            self.F.pair_slots = <uint64_t*>calloc(2 << PAIR_SLOTS_BITS, sizeof(uint64_t))
-            if self.F.pair_slots == NULL:
-                raise MemoryError("cannot allocate the pair relations")
-        self.F.use_pairs = enabled
 
     def set_ordering(self, bint enabled):
         """Order the moves (table move, guess move, killers, static scores; on by default); off:

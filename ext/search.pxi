@@ -140,9 +140,6 @@ ctypedef struct Engine:
     int use_last_round               # solve the last round by endgame.pxi's forced walk
     int use_others                   # two sides: the table's bounds for the same cards with other piles (tt.pxi)
     int use_order                    # order the moves (ordering.pxi); off: generation order (research)
-    int use_pairs                    # experiment: skip same-rank images by pair equivalence (pairs.pxi)
-    uint64_t rel                     # pairs.pxi: the relation of the node just searched
-    uint64_t* pair_slots             # pairs.pxi: the table entries' relations (direct-mapped)
     # MATCH: the leaf table (the caller's, read only): entry sum((points[i] - match_low[i]) *
     # match_stride[i]) is the root side's chance after final round points `points`
     const int32_t* match_values
@@ -353,37 +350,18 @@ cdef int alphabeta(Engine* F, const State* s, int alpha, int beta, int ply) noex
     cdef int n, i, r, v, best, lower, upper, a, cards, first, low, high
     cdef uint64_t mark
     cdef bint use_table, hit
-    cdef State end
-    cdef uint64_t e_entry = ALL_PAIRS, e_node = ALL_PAIRS, ec = 0, ec_table = 0, dups = 0
-    cdef bint part = (F.use_pairs and F.mode == TWO_SIDES and not F.horizon_left and F.busy == NULL
-                      and S.trace == NULL)
-    cdef bint main_hit = False
-    cdef int mlo = 0, mhi = 0
     S.nodes += 1
     if S.nodes >= S.next_check:
         check_limits(S)
     if S.stop:
         return 0
     if s.in_hands == 0:                 # apply_move deals: the end of the round
-        if part:
-            v = leaf(F, s)
-            F.rel = slack_pairs(F, end_pairs(F, s), &v, alpha, beta)
-            return v
         return leaf(F, s)
     if F.horizon_left and at_horizon(F, s):
         return horizon_value(F, s)
     if last_card_fast(F, s):
-        if part:
-            last_card_end(F, s, &end)
-            v = last_card_value(F, s)
-            F.rel = slack_pairs(F, end_pairs(F, &end), &v, alpha, beta)
-            return v
         return last_card_value(F, s)
     if in_last_round(F, s):
-        if part:
-            v = last_round_value(F, s, alpha, beta, ply)
-            F.rel = slack_pairs(F, static_pairs(F, s), &v, alpha, beta)
-            return v
         return last_round_value(F, s, alpha, beta, ply)
     cards = popcount(s.in_hands)
     # the root's children always: the tests of every root move and the pv search them again
@@ -402,15 +380,10 @@ cdef int alphabeta(Engine* F, const State* s, int alpha, int beta, int ply) noex
     # the stock still to deal they are too wide to cut (measured: 10-20% more instructions)
     if (s.deals_left == 0 and cards <= F.use_bounds and not F.horizon_left and not before_last_round(F, s, cards)
             and bounds_cut(F, s, alpha, beta, &v)):
-        if part: F.rel = slack_pairs(F, pairs_of(in_play_of(F, s)) | piles_pairs(F, s), &v, alpha, beta)
         return v
     moves = F.moves + ply * MAX_MOVES
     if use_table:
         hit = probe_node(F, s, key, &lower, &upper, &table_move)
-        if part and hit:
-            main_hit = True
-            mlo, mhi = lower, upper
-            e_entry = pairs_probe(F, s, key)
         # the same cards with other piles: their bounds moved by what the piles can change
         if ckey and others_probe(&S.table, ckey, &other, &low, &high) and other != summary:
             piles_shift(summary, other, &v, &r)
@@ -427,10 +400,8 @@ cdef int alphabeta(Engine* F, const State* s, int alpha, int beta, int ply) noex
         if hit:
             if S.trace != NULL and (lower >= beta or upper <= alpha): trace_event(S.trace, EVENT_TABLE, ply, lower, upper, table_move, 0, 0)
             if lower >= beta:
-                if part: F.rel = slack_pairs(F, e_entry if main_hit and mlo >= beta else static_pairs(F, s), &lower, alpha, beta)
                 return lower
             if upper <= alpha:
-                if part: F.rel = slack_pairs(F, e_entry if main_hit and mhi <= alpha else static_pairs(F, s), &upper, alpha, beta)
                 return upper
             if lower > alpha:
                 alpha = lower
@@ -447,8 +418,6 @@ cdef int alphabeta(Engine* F, const State* s, int alpha, int beta, int ply) noex
         v = child_value(F, s, &child, r, a, beta, ply + 1)
         if S.stop:
             return 0
-        ec_table = F.rel
-        e_node = ec_table
         best = v
         best_move = table_move
         searched = table_move
@@ -459,28 +428,13 @@ cdef int alphabeta(Engine* F, const State* s, int alpha, int beta, int ply) noex
                 store_node(F, s, key, best, VALUE_INF, best_move, plies_left(F, s))
                 if ckey:
                     others_store(&S.table, ckey, summary, best, VALUE_INF)
-                if part:
-                    pairs_store(F, s, key, ec_table & e_entry)
-                    F.rel = ec_table
                 return best
     n = generate_moves(s, F.game.rules, moves)
     if n == 0:
-        if part:
-            v = leaf(F, s)
-            F.rel = slack_pairs(F, end_pairs(F, s), &v, alpha, beta)
-            return v
         return leaf(F, s)
     if F.use_equiv and n > 1:                  # (one move: nothing to drop)
-        i = n
         n = drop_equivalent(F, s, moves, n)
-        if part and n < i:
-            e_node &= ((pairs_of(in_play_of(F, s)) & ~rank_pairs(rank_dups(s.hand[s.to_move]) | rank_dups(s.table)))
-                       | piles_pairs(F, s))
     order_moves(F, s, moves, n, table_move, ply)
-    if part:
-        dups = rank_dups(s.hand[s.to_move]) | rank_dups(s.table)
-        if dups and searched:
-            n = skip_images(moves, 0, n, searched, ec_table)
     if not searched:
         best_move = moves[0]
     # parallel: a move another thread is searching waits at the end of the list (first = n)
@@ -499,8 +453,6 @@ cdef int alphabeta(Engine* F, const State* s, int alpha, int beta, int ply) noex
             busy_done(F, mark)
         if S.stop:
             return 0
-        if part:
-            ec = F.rel
         if v > best:
             best = v
             best_move = moves[i]
@@ -508,21 +460,13 @@ cdef int alphabeta(Engine* F, const State* s, int alpha, int beta, int ply) noex
                 a = v
                 if a >= beta:
                     note_killer(F, ply, best_move)
-                    e_node = ec             # a fail high rests on the cutting child alone
                     break
-        if part:
-            e_node &= ec
-            if dups:
-                n = skip_images(moves, i + 1, n, moves[i], ec)
     if use_table:
         lower = best if best > alpha else -VALUE_INF
         upper = best if best < beta else VALUE_INF
         store_node(F, s, key, lower, upper, best_move, plies_left(F, s))
         if ckey:
             others_store(&S.table, ckey, summary, lower, upper)
-        if part:
-            pairs_store(F, s, key, e_node & e_entry)
-    if part: F.rel = e_node
     return best
 
 

@@ -210,28 +210,3 @@ def test_bounds_stay_out_of_horizon_searches(name):
             a = on.search(s, WANT_BEST | WANT_ALL, objective=objective, horizon=4)
             b = off.search(s, WANT_BEST | WANT_ALL, objective=objective, horizon=4)
             assert (a.lower, a.upper, a.move_bounds) == (b.lower, b.upper, b.move_bounds), (name, seed)
-
-
-PAIRS = [("2 players", 14, 0), ("2 players", 14, RE_BELLO_ZERO), ("4 partnerships", 12, 0),
-         ("scientifico", 16, 0), ("fifteen 2", 14, 0), ("asso piglia tutto", 12, 0)]
-
-
-@pytest.mark.parametrize("slack", [0, 1])
-@pytest.mark.parametrize("name,cards,rules", PAIRS)
-def test_pair_equivalence_keeps_values_and_best_moves(name, cards, rules, slack):
-    # the experiment of pairs.pxi: skipping the same-rank images of searched moves by the pair
-    # relations their subtrees return changes no value, move bound or best move
-    rng = random.Random(f"pairs {name} {rules}")
-    _kernel.pair_stats(True, 0, slack)
-    on, off = new_searcher(8), new_searcher(8)
-    on.set_pairs(True)
-    game = dict(KERNEL_GAMES[name])
-    game["rules"] = game.get("rules", 0) | rules
-    for seed in range(12):
-        s = play_down(kernel_deal(seed=1700 + seed, **game), rng, rng.randint(cards - 4, cards + 8))
-        on.clear()
-        off.clear()
-        a = on.search(s, WANT_BEST | WANT_ALL)
-        b = off.search(s, WANT_BEST | WANT_ALL)
-        assert (a.lower, a.upper, a.move_bounds, sorted(a.best)) == (b.lower, b.upper, b.move_bounds, sorted(b.best))
-    assert _kernel.pair_stats(True, 0, 0)[1] > 0     # images were skipped
