@@ -837,8 +837,9 @@ cdef class Searcher:
         move is searched from the mover's view (-1, the default: the side to move's own). Under a
         MatchTable only a seat of the side to move (ValueError otherwise).
         window (alpha, beta), alpha < beta, in the values' units (scopas made included): prove
-        only where each value lies against it, by one fail-soft search (want 0, "value", exact,
-        one thread): `lower` == `upper` the value when inside, else `upper` <= alpha (the other
+        only where each value lies against it, by one fail-soft search (want 0, "value", exact;
+        with threads, each proves against the window and the first to end answers): `lower` ==
+        `upper` the value when inside, else `upper` <= alpha (the other
         bound -127: "value <= upper") or `lower` >= beta ("value >= lower", `upper` 127); a null
         window (t - 1, t) decides "value >= t" or "value <= t - 1". None: the exact search."""
         cdef uint64_t node_limit = _count(max_nodes, "max_nodes")
@@ -866,9 +867,9 @@ cdef class Searcher:
             raise ValueError(f"seat must be -1 or a seat number, not {seat}")
         if window is not None:
             window_lo, window_hi = _window(window)
-            if want != 0 or not isinstance(objective, str) or objective != "value" or depth != 0 or threads > 1:
+            if want != 0 or not isinstance(objective, str) or objective != "value" or depth != 0:
                 raise ValueError("a windowed search proves bounds only: want 0, objective 'value', "
-                                 "no horizon, one thread")
+                                 "no horizon")
             want = WINDOWED
         states = <State*>malloc((count + 1) * sizeof(State))
         games = <Game*>malloc((count + 1) * sizeof(Game))

@@ -145,6 +145,8 @@ cdef int parallel_search(Engine* F, const State* root, int want, RootResult* R, 
         w.all = workers
         w.n = n
         w.first = &first
+        w.R.window_lo = R.window_lo     # a windowed search: every thread proves against it
+        w.R.window_hi = R.window_hi
         if i == 0:
             w.F = F
             continue

@@ -260,8 +260,8 @@ class Searcher:
         `horizon` > 0 plies: scored statically there unless the round ends sooner (exact).
         `threads` > 1: each position searched by that many threads sharing the table (the
         same results; `nodes` every thread's, `max_nodes` for all; max^n on one thread).
-        `window` (alpha, beta), alpha < beta: bounds only (want 0, "value", exact, one thread,
-        the side to move's frame): one fail-soft search, `lower` == `upper` the value inside
+        `window` (alpha, beta), alpha < beta: bounds only (want 0, "value", exact, the side to
+        move's frame; with threads each proves against it): one fail-soft search, `lower` == `upper` the value inside
         the window, else `upper` <= alpha (`lower` -127) or `lower` >= beta (`upper` 127); a
         null window (t - 1, t) decides "value >= t" or "value <= t - 1"."""
 

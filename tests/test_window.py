@@ -69,13 +69,32 @@ def test_window_in_a_seats_paranoid_frame(name):
             check(found, value, t - 1, t)
 
 
+@pytest.mark.parametrize("name", ["scientifico", "4 alone", "3 players", "scopa"])
+def test_a_windowed_search_on_two_threads_proves_the_same(name):
+    """With threads (ext/parallel.pxi; two players search on one), every thread proves against
+    the window and the first to end answers: a true bound on the same side of it."""
+    rules = GAMES[name]
+    rng = random.Random(f"threads {name}")
+    searcher = new_searcher(8)
+    for seed in range(8):
+        pos = late(rules, 900 + seed, rng.randint(12, 16 if rules.players > 2 else 12))
+        state = pos.kernel_state()
+        value = searcher.search_many([state], 0)[0].lower
+        for a, b in ((value - 1, value), (value, value + 1), (value - 2, value + 3)):
+            searcher.clear()
+            one = searcher.search_many([state], 0, window=(a, b))[0]
+            searcher.clear()
+            two = searcher.search_many([state], 0, threads=2, window=(a, b))[0]
+            assert check(two, value, a, b) == check(one, value, a, b)
+
+
 def test_window_refuses_what_it_cannot_prove():
     searcher = new_searcher(1)
     state = late(GAMES["scopa"], 1, 6).kernel_state()
     for bad in ((2, 2), (3, 1), (1,), "ab", (1.5, 3), None.__class__):
         with pytest.raises(ValueError, match="window"):
             searcher.search_many([state], 0, window=bad)
-    for kw in (dict(want=WANT_BEST), dict(objective="maxn"), dict(horizon=2), dict(threads=2)):
+    for kw in (dict(want=WANT_BEST), dict(objective="maxn"), dict(horizon=2)):
         with pytest.raises(ValueError, match="bounds only"):
             searcher.search_many([state], window=(0, 1), **dict(dict(want=0), **kw))
     # without a window, the exact value as before
