@@ -5,7 +5,8 @@ For each position of bench_family's seeded suites (scientifico-k: k cards in eve
 direct search (one kernel search from a cleared table, value only: as bench_family) against the
 job at each `--splits` cut: the job's items solved and pruned, its nodes and CPU seconds summed
 over the items (each measured in its worker: time.thread_time), its wall time with `--workers`
-local processes, and the ratios job/direct (wall: against the direct search's wall time). Every
+local processes (`--threads`: each item searched by that many threads sharing its table), and
+the ratios job/direct (wall: against the direct search's wall time). Every
 job's value is checked against the direct one. `--proofs bounds,exact` runs each position's job
 both ways, one after the other (`DealOptions.proof`: items proved against thresholds, or each
 solved with the full window), for an interleaved A/B.
@@ -49,9 +50,11 @@ RULES = Rules(players=4, game="scientifico")
 
 
 def run(rows=("scientifico-6",), count: int = 3, seed: int = 2026, splits=(1, 2), workers: int = 2,
-        tt_mb: float = 64.0, on_row=lambda row: None, proofs=("bounds",), best: bool = False) -> list[dict]:
+        tt_mb: float = 64.0, on_row=lambda row: None, proofs=("bounds",), best: bool = False,
+        threads: int = 1) -> list[dict]:
     """Each position: the direct search (value only, or with `best` every optimal move too: what
-    the job gives by default), then its job at each split and proof, one after the other."""
+    the job gives by default), then its job at each split and proof, one after the other, each
+    item searched by `threads` threads."""
     out = []
     searcher = new_searcher(tt_mb)
     for name in rows:
@@ -66,7 +69,8 @@ def run(rows=("scientifico-6",), count: int = 3, seed: int = 2026, splits=(1, 2)
                 for proof in proofs:        # interleaved: each position's A and B one after the other
                     with tempfile.TemporaryDirectory() as folder:
                         start = time.perf_counter()
-                        job = solve_job(pos, os.path.join(folder, "job"), Limit(tt_mb=tt_mb),
+                        job = solve_job(pos, os.path.join(folder, "job"),
+                                        Limit(tt_mb=tt_mb, threads=threads if threads > 1 else None),
                                         deal=DealOptions(split=split, proof=proof, every_best_move=best),
                                         engine=EngineOptions(workers=workers), run=RunOptions(progress=False))
                         wall = time.perf_counter() - start
@@ -180,6 +184,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--splits", default="1,2", help="cuts to measure, in plies: 1,2")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=1, help="threads searching each item (one table)")
     ap.add_argument("--proofs", default="bounds", help="how the items are searched, interleaved: bounds,exact")
     ap.add_argument("--best", action="store_true",
                     help="the direct search and the jobs give every optimal move too (default: the value only)")
@@ -207,7 +212,8 @@ def main(argv: list[str] | None = None) -> None:
     if any(p not in PROOFS for p in proofs):
         ap.error(f"--proofs takes {' or '.join(PROOFS)}, comma-separated, not {args.proofs[:40]!r}")
     rows = run(args.rows, args.positions, args.seed, splits, args.workers, args.tt_mb,
-               on_row=lambda row: print(json.dumps(row), file=sys.stderr, flush=True), proofs=proofs, best=args.best) \
+               on_row=lambda row: print(json.dumps(row), file=sys.stderr, flush=True), proofs=proofs, best=args.best,
+               threads=args.threads) \
         if args.positions else []
     projection = None
     if args.project:

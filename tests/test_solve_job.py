@@ -184,6 +184,12 @@ def test_the_command_killed_or_interrupted_then_resumed(tmp_path, capsys):
     assert (data["value"], data["proof"], data["bounded"]) == (want, "exact", 0)
     assert main(["solve", pos.to_string(), "--proof", "exact"]) == 2
     assert "--proof is for a checkpointed job" in capsys.readouterr().err
+    # each item on two threads sharing its table
+    assert main(["solve", pos.to_string(), "--job", str(tmp_path / "threads"), "--threads", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["value"], data["complete"]) == (want, True)
+    assert main(["solve", pos.to_string(), "--threads", "2"]) == 2
+    assert "--threads is for a checkpointed job" in capsys.readouterr().err
 
 
 def test_folders_and_checkpoints_that_are_not_the_jobs_are_refused(tmp_path, capsys):
@@ -523,14 +529,30 @@ def test_a_job_folder_file_that_is_a_named_pipe_is_refused_at_once(tmp_path, nam
         job(None, tmp_path, run=RunOptions(resume=True))
 
 
-def test_a_job_takes_a_limits_time_deadline_and_table_and_refuses_the_rest(tmp_path):
+def test_a_job_takes_a_limits_time_deadline_table_and_threads_and_refuses_the_rest(tmp_path):
     pos = late(SCIENTIFICO, 5, 12)
     r = job(pos, tmp_path, "late", Limit(deadline=time.monotonic() - 1))     # a deadline already past
     assert r.stopped == "time" and r.value is None and r.solved_now == 0
     assert job(None, tmp_path, "late", Limit(tt_mb=4), run=RunOptions(resume=True)).value == solve(pos).value
-    for bad in (Limit(nodes=1000), Limit(horizon=8), Limit(threads=1)):
-        with pytest.raises(DealJobError, match="no (nodes|horizon|threads) limit"):
+    for bad in (Limit(nodes=1000), Limit(horizon=8)):
+        with pytest.raises(DealJobError, match="no (nodes|horizon) limit"):
             job(pos, tmp_path, "refused", bad)
     with pytest.raises(DealJobError, match="chunk"):
         job(pos, tmp_path, "refused", run=RunOptions(chunk=2))
     assert not (tmp_path / "refused").exists()
+
+
+@pytest.mark.parametrize("proof", ["bounds", "exact"])
+def test_items_searched_on_two_threads_give_solves_value_and_moves(proof, tmp_path):
+    # Limit(threads=2): each item searched by two threads sharing its table (a windowed proof or
+    # an exact solve); the local engine's default then a worker for every two cores
+    for seed, (rules, left) in enumerate([(SCIENTIFICO, 16), (Rules(players=3), 9), (Rules(), 12)]):
+        pos = late(rules, 40 + seed, left)
+        want = solve(pos)
+        r = job(pos, tmp_path, f"{seed}", Limit(threads=2), deal=DealOptions(proof=proof))
+        assert (r.value, r.complete) == (want.value, True)
+        if proof == "bounds":
+            assert sorted(r.best_moves) == sorted(str(m) for m in want.best_moves)
+        r = solve_job(pos, tmp_path / f"{seed}-default", Limit(threads=2), deal=DealOptions(proof=proof),
+                      run=RunOptions(progress=False))
+        assert r.value == want.value and r.workers <= max(1, (os.cpu_count() or 1) // 2)

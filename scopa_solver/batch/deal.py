@@ -42,7 +42,7 @@ import random
 import threading
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional, Union, cast
 
@@ -731,8 +731,10 @@ def solve_job(position: Optional[Position], directory: Union[str, "os.PathLike[s
 
     `limit`: this run's `Limit`: `time` (seconds for this run: an item it cuts keeps the bounds
     its search proved, and one cut after half the limit or more is split one turn deeper),
-    `deadline` (the run ends by then too) and `tt_mb` (each search's table); a job solves
-    exactly, so a node limit, a horizon or threads (the workers are the engine's) are refused.
+    `deadline` (the run ends by then too), `tt_mb` (each search's table) and `threads` (each
+    item searched by that many threads sharing its table, ext/parallel.pxi; the workers are the
+    engine's; a local engine's default is then a worker for every `threads` cores); a job
+    solves exactly, so a node limit or a horizon is refused.
     `deal` (`DealOptions`): the cut (`split`), `every_root_move` and `verify`. A new job needs
     a new or empty folder, or `run.overwrite` (which removes only the job's own files: a folder
     holding anything else is refused); `run.resume` continues the job in the folder
@@ -756,14 +758,16 @@ def solve_job(position: Optional[Position], directory: Union[str, "os.PathLike[s
     engine = EngineOptions() if engine is None else engine
     if not isinstance(limit, Limit):
         raise DealJobError(f"limit must be a Limit, not {type(limit).__name__}")
-    for name in ("nodes", "horizon", "threads"):
+    for name in ("nodes", "horizon"):
         if getattr(limit, name) is not None:
-            raise DealJobError(f"a solve job solves exactly with one thread an item: no {name} limit "
-                               f"({limit!r})")
+            raise DealJobError(f"a solve job solves exactly: no {name} limit ({limit!r})")
     if run.format is not None or run.chunk is not None:
         raise DealJobError("format and chunk are a batch job's options: a solve job writes one item a record")
     if position is not None and not isinstance(position, Position):
         raise TypeError(f"expected a Position, not {type(position).__name__}")
+    if limit.workers > 1 and not engine.workers and engine.name == "local":
+        # every core busy, not twice over: each worker's item takes `threads` of them
+        engine = replace(engine, workers=max(1, (os.cpu_count() or 1) // limit.workers))
     runner = engine.make()      # a bad engine before the folder is touched
     directory = Path(directory)
     names, _ = _check_folder(directory)     # a folder that is not a job's is refused before the lock goes in
@@ -903,7 +907,8 @@ def _run(job: Optional[dict], position: Optional[Position], directory: Path, dea
                 if state["stopped"] != "time" or not running or left < -_GRACE_SECONDS:
                     break
             else:
-                _submit(runner, running, checks, todo, items, state["now"], left, limit.tt_mb, windows)
+                _submit(runner, running, checks, todo, items, state["now"], left, limit.tt_mb, windows,
+                        limit.threads)
             if not running:
                 break
             for future in runner.wait_any(set(running), timeout=min(_POLL_SECONDS, max(0.05, left))):
@@ -1012,13 +1017,14 @@ def _run(job: Optional[dict], position: Optional[Position], directory: Path, dea
 
 
 def _submit(runner: Any, running: dict, checks: list[str], todo: list[str], items: Optional[int], done: int,
-            left: float, tt_mb: Optional[float], windows: dict[str, tuple[int, int]]) -> None:
+            left: float, tt_mb: Optional[float], windows: dict[str, tuple[int, int]],
+            threads: Optional[int] = None) -> None:
     """Give the free workers items: the verifications first, then the items left in tree order
-    (none beyond `items`), each with the run's time left: solved exactly, or proved against
-    its window in `windows`."""
+    (none beyond `items`), each with the run's time left (and `threads` a search): solved
+    exactly, or proved against its window in `windows`."""
     busy = {k for k, _, _ in running.values()}
     given = None if left == math.inf else max(left, 1e-3)
-    options = JobOptions(limit=Limit(time=given, tt_mb=tt_mb))
+    options = JobOptions(limit=Limit(time=given, tt_mb=tt_mb, threads=threads))
     while checks and len(running) < max(1, runner.workers):
         key = checks.pop(0)
         running[runner.submit("exact", [Item(key, 0, "text", key)], options)] = (key, given or math.inf, True)

@@ -327,6 +327,12 @@ def _bot(name: str, seed: int) -> Callable[[Position], Any]:
     raise BatchItemError(f"label plays its rounds with 'random' or 'greedy', not {excerpt(name)}")
 
 
+def _item_clock(limit: Limit) -> Callable[[], float]:
+    """The CPU clock of an item's search: its thread's, or with threads (ext/parallel.pxi) the
+    process's, which holds them all (a worker runs one item at a time)."""
+    return time.process_time if limit.workers > 1 else time.thread_time
+
+
 def exact_item(item: Item, options: JobOptions, seed: int) -> dict:
     """The exact value of a position for its side to move, with the kernel's effort: the work
     item of `solve_job` (batch/deal.py), not a command-line job. `options.limit.time` is what
@@ -334,9 +340,10 @@ def exact_item(item: Item, options: JobOptions, seed: int) -> dict:
     then (`lower`, `upper`: -127 and 127 where none), which the job keeps."""
     pos = position_of(item, options, seed)
     state = pos.kernel_state()
-    start = time.thread_time()
-    raw = kernel.run_batch([state], want=0, limit=options.limit)[0]
-    cpu = time.thread_time() - start
+    clock = _item_clock(options.limit)
+    start = clock()
+    raw = kernel.run_batch([state], want=0, limit=options.limit, together=True)[0]
+    cpu = clock() - start
     if raw.stop != kernel.StopReason.NONE:
         return {"value": None, "lower": raw.lower, "upper": raw.upper, "nodes": raw.nodes, "cpu": round(cpu, 6)}
     return {"value": raw.lower, "nodes": raw.nodes, "cpu": round(cpu, 6)}
@@ -355,10 +362,12 @@ def bound_item(item: Item, options: JobOptions, seed: int) -> dict:
     state = position_of(item, options, seed).kernel_state()
     limit = options.limit
     main = threading.current_thread() is threading.main_thread()
-    start = time.thread_time()
+    clock = _item_clock(limit)
+    start = clock()
     with kernel.borrow_searcher(limit) as searcher:
-        raw = searcher.search_many([state], 0, 0, limit.time or 0.0, main, window=(window[0], window[1]))[0]
-    cpu = round(time.thread_time() - start, 6)
+        raw = searcher.search_many([state], 0, 0, limit.time or 0.0, main, threads=limit.workers,
+                                   window=(window[0], window[1]))[0]
+    cpu = round(clock() - start, 6)
     stopped = raw.stop != kernel.StopReason.NONE
     exact = not stopped and raw.lower == raw.upper
     return {"value": raw.lower if exact else None, "lower": raw.lower, "upper": raw.upper, "nodes": raw.nodes,

@@ -66,7 +66,7 @@ def solve_job_command(args, position) -> int:
         print(text, file=sys.stderr)
 
     try:
-        result = solve_job(position, args.job, Limit(time=args.time_limit, tt_mb=args.tt_mb),
+        result = solve_job(position, args.job, Limit(time=args.time_limit, tt_mb=args.tt_mb, threads=args.threads),
                            deal=DealOptions(args.split, args.every_root_move, args.verify or 0,
                                             proof=args.proof or "bounds"),
                            engine=_engine(args),

@@ -395,7 +395,7 @@ def solve_command(args) -> int:
         raise UsageError("a checkpointed job (--job) solves the round's margin: not with --match-score")
     if args.job is not None:
         return solve_job_command(args, None if args.position is None and args.resume else _position(args))
-    for name in ("split", "every_root_move", "scheduler", "workers", "limit", "verify", "proof"):
+    for name in ("split", "every_root_move", "scheduler", "workers", "threads", "limit", "verify", "proof"):
         if getattr(args, name) is not None:
             raise UsageError(f"--{name.replace('_', '-')} is for a checkpointed job (--job DIR)")
     if args.engine != "local" or args.resume or args.overwrite or args.force:

@@ -223,7 +223,10 @@ def _job(p: argparse.ArgumentParser) -> None:
                    help="bounds: each work item proved against the threshold the value needs (default); "
                         "exact: each item solved exactly (the slower earlier way, for comparisons)")
     g.add_argument("--scheduler", metavar="ADDR", default=None, help="--engine dask: the scheduler's address")
-    g.add_argument("--workers", type=count_arg, default=None, help="workers (default: every core)")
+    g.add_argument("--workers", type=count_arg, default=None,
+                   help="workers (default: every core, or with --threads a worker for every THREADS cores)")
+    g.add_argument("--threads", type=threads_arg, default=None,
+                   help="threads searching each work item, sharing its table (default 1; 0: every core)")
     g.add_argument("--resume", action="store_true", help="continue the job in DIR (the position may be left out)")
     g.add_argument("--overwrite", action="store_true", help="start the job in DIR again")
     g.add_argument("--force", action="store_true", help="--resume through a symbolic link")
