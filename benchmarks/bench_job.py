@@ -44,7 +44,7 @@ from scopa_solver import Move, Position, Rules  # noqa: E402
 from scopa_solver.batch import DealOptions, EngineOptions, RunOptions, solve_job  # noqa: E402
 from scopa_solver.batch.deal import PROOFS  # noqa: E402
 from scopa_solver.cli.parser import OneLineParser, names_arg  # noqa: E402
-from scopa_solver.kernel import WANT_BEST, Limit, new_searcher  # noqa: E402
+from scopa_solver.kernel import WANT_BEST, Limit, clear_tables, new_searcher  # noqa: E402
 
 RULES = Rules(players=4, game="scientifico")
 
@@ -68,6 +68,7 @@ def run(rows=("scientifico-6",), count: int = 3, seed: int = 2026, splits=(1, 2)
             for split in splits:
                 for proof in proofs:        # interleaved: each position's A and B one after the other
                     with tempfile.TemporaryDirectory() as folder:
+                        clear_tables()      # one worker runs the items in this process: from a cold table
                         start = time.perf_counter()
                         job = solve_job(pos, os.path.join(folder, "job"),
                                         Limit(tt_mb=tt_mb, threads=threads if threads > 1 else None),
