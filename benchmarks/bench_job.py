@@ -4,7 +4,8 @@ costs, and the projected time of a whole scientifico deal.
 For each position of bench_family's seeded suites (scientifico-k: k cards in every hand), the
 direct search (one kernel search from a cleared table, value only: as bench_family) against the
 job at each `--splits` cut: the job's items solved and pruned, its nodes and CPU seconds summed
-over the items (each measured in its worker: time.thread_time), its wall time with `--workers`
+over the items (each measured in its worker: time.thread_time, with threads the process's CPU
+time), its wall time with `--workers`
 local processes (`--threads`: each item searched by that many threads sharing its table), and
 the ratios job/direct (wall: against the direct search's wall time). Every
 job's value is checked against the direct one. `--proofs bounds,exact` runs each position's job

@@ -261,9 +261,9 @@ class Searcher:
         `threads` > 1: each position searched by that many threads sharing the table (the
         same results; `nodes` every thread's, `max_nodes` for all; max^n on one thread).
         `window` (alpha, beta), alpha < beta: bounds only (want 0, "value", exact, the side to
-        move's frame; with threads each proves against it): one fail-soft search, `lower` == `upper` the value inside
-        the window, else `upper` <= alpha (`lower` -127) or `lower` >= beta (`upper` 127); a
-        null window (t - 1, t) decides "value >= t" or "value <= t - 1"."""
+        move's frame; with threads each proves against it): one fail-soft search, `lower` ==
+        `upper` the value inside the window, else `upper` <= alpha (`lower` -127) or `lower` >=
+        beta (`upper` 127); a null window (t - 1, t) decides "value >= t" or "value <= t - 1"."""
 
     def trace(self, pos: KernelPosition, want: int = 0,
               max_events: int = 100000) -> tuple[list[tuple], KernelResult]:

@@ -550,7 +550,8 @@ def test_items_searched_on_two_threads_give_solves_value_and_moves(proof, tmp_pa
         pos = late(rules, 40 + seed, left)
         want = solve(pos)
         r = job(pos, tmp_path, f"{seed}", Limit(threads=2), deal=DealOptions(proof=proof))
-        assert (r.value, r.complete) == (want.value, True)
+        assert (r.value, r.complete, r.threads, r.to_dict()["threads"]) == (want.value, True, 2, 2)
+        assert "(local, 1 worker of 2 threads)" in str(r)
         if proof == "bounds":
             assert sorted(r.best_moves) == sorted(str(m) for m in want.best_moves)
         r = solve_job(pos, tmp_path / f"{seed}-default", Limit(threads=2), deal=DealOptions(proof=proof),

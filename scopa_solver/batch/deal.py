@@ -113,7 +113,8 @@ class JobResult:
     `verified` by solving them again; the kernel's nodes and CPU seconds over every record,
     this run's wall `seconds`, and `stopped` (None when complete, else "limit", "time" or
     "stop"; result.json also says "interrupt" or "error" for a run that Ctrl-C or a failing
-    item ended), and the `proof` the items had (`DealOptions.proof`)."""
+    item ended), the `proof` the items had (`DealOptions.proof`) and the `threads` that searched
+    each item."""
 
     position: str
     value: Optional[int]
@@ -139,6 +140,7 @@ class JobResult:
     verified: int = 0
     bounded: int = 0
     proof: str = "bounds"
+    threads: int = 1
 
     @property
     def complete(self) -> bool:
@@ -154,7 +156,8 @@ class JobResult:
                 "solved_now": self.solved_now, "cut_now": self.cut_now, "rejected": self.rejected,
                 "verified": self.verified, "nodes": self.nodes, "cpu_seconds": self.cpu_seconds,
                 "seconds": self.seconds, "directory": self.directory, "engine": self.engine,
-                "workers": self.workers, "split": self.split, "bounded": self.bounded, "proof": self.proof}
+                "workers": self.workers, "threads": self.threads, "split": self.split, "bounded": self.bounded,
+                "proof": self.proof}
 
     def __str__(self) -> str:
         state = (f"value {self.value:+d}" if self.value is not None
@@ -169,7 +172,8 @@ class JobResult:
         return (f"solve job: {state}{best}; {self.solved:,} of {plural(self.items, 'item')} solved{bounded} "
                 f"({now}{cut}), {self.pruned:,} pruned, {self.remaining:,} left{why}{checked}; "
                 f"{self.nodes:,} nodes, {self.cpu_seconds:.1f} CPU s, {self.seconds:.1f} s -> {self.directory} "
-                f"({self.engine}, {plural(self.workers, 'worker')})")
+                f"({self.engine}, {plural(self.workers, 'worker')}"
+                f"{f' of {self.threads} threads' if self.threads > 1 else ''})")
 
 
 # -- the cut tree ----------------------------------------------------------------------------------
@@ -871,7 +875,7 @@ def _run(job: Optional[dict], position: Optional[Position], directory: Path, dea
                          seconds=time.perf_counter() - start, stopped=None if decided else state["stopped"],
                          directory=str(directory), engine=runner.name, workers=runner.workers, split=split,
                          cut_now=state["cut"], rejected=state["rejected"], verified=state["verified"],
-                         bounded=bounded, proof=deal.proof)
+                         bounded=bounded, proof=deal.proof, threads=limit.workers)
 
     # --verify draws from every item a record narrowed: a value, or bounds proved against a
     # window or by a search the time limit cut (each is solved again exactly, and must agree)
