@@ -737,8 +737,8 @@ def solve_job(position: Optional[Position], directory: Union[str, "os.PathLike[s
     its search proved, and one cut after half the limit or more is split one turn deeper),
     `deadline` (the run ends by then too), `tt_mb` (each search's table) and `threads` (each
     item searched by that many threads sharing its table, ext/parallel.pxi; the workers are the
-    engine's; a local engine's default is then a worker for every `threads` cores); a job
-    solves exactly, so a node limit or a horizon is refused.
+    engine's, and a pool the run starts itself then defaults to a worker for every `threads`
+    cores); a job solves exactly, so a node limit or a horizon is refused.
     `deal` (`DealOptions`): the cut (`split`), `every_root_move` and `verify`. A new job needs
     a new or empty folder, or `run.overwrite` (which removes only the job's own files: a folder
     holding anything else is refused); `run.resume` continues the job in the folder
@@ -769,8 +769,9 @@ def solve_job(position: Optional[Position], directory: Union[str, "os.PathLike[s
         raise DealJobError("format and chunk are a batch job's options: a solve job writes one item a record")
     if position is not None and not isinstance(position, Position):
         raise TypeError(f"expected a Position, not {type(position).__name__}")
-    if limit.workers > 1 and not engine.workers and engine.name == "local":
-        # every core busy, not twice over: each worker's item takes `threads` of them
+    if limit.workers > 1 and not engine.workers and engine.scheduler is None and engine.client is None:
+        # the pool the run starts (local, or Dask's LocalCluster): every core busy, not twice
+        # over, each worker's item taking `threads` of them
         engine = replace(engine, workers=max(1, (os.cpu_count() or 1) // limit.workers))
     runner = engine.make()      # a bad engine before the folder is touched
     directory = Path(directory)
