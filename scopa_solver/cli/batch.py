@@ -73,13 +73,14 @@ def solve_job_command(args, position) -> int:
                            run=RunOptions(resume=args.resume, overwrite=args.overwrite, force=args.force,
                                           items=args.limit, progress=False if args.json else None),
                            say=say)
+        # printing the result is inside: a Ctrl-C there still names the folder
+        if args.json:
+            print_json(result.to_dict())
+            return 0
+        print(result)
+        for move, lower, upper in result.moves:
+            print(f"  {move:<20} {f'{lower:+d}' if lower == upper else f'{lower:+d}..{upper:+d}':>8}")
+        return 0
     except KeyboardInterrupt:
         say(f"scopa-solver: interrupted; what was solved is in {args.job} (--resume continues)")
         return 130
-    if args.json:
-        print_json(result.to_dict())
-        return 0
-    print(result)
-    for move, lower, upper in result.moves:
-        print(f"  {move:<20} {f'{lower:+d}' if lower == upper else f'{lower:+d}..{upper:+d}':>8}")
-    return 0
